@@ -1,0 +1,31 @@
+//! Cards for every tapete game: the 40-card Spanish deck, card sets as bitmasks,
+//! seeded shuffles and exact binomial coefficients.
+//!
+//! Games build on these pieces instead of re-inventing them: a [`Card`] parses and prints in
+//! the notation players write (`12o` is the rey de oros, `1b` the as de bastos), a [`CardSet`]
+//! holds any subset of the deck in one `u64`, and [`Deck`] deals from a ChaCha RNG so that a
+//! seed reproduces a game exactly.
+//!
+//! ```
+//! use tapete_cards::{Card, CardSet, Deck, Suit};
+//!
+//! let rey: Card = "12o".parse().unwrap();
+//! assert_eq!(rey.number(), 12);
+//! assert_eq!(rey.suit(), Suit::Oros);
+//! assert!("13o".parse::<Card>().is_err());
+//!
+//! let mut deck = Deck::shuffled(7);
+//! let hand: CardSet = deck.draw(4).into_iter().collect();
+//! assert_eq!(hand.len(), 4);
+//! assert_eq!(deck.len(), 36);
+//! ```
+
+mod binomial;
+mod card;
+mod deck;
+mod set;
+
+pub use binomial::{binomial, BINOMIAL};
+pub use card::{Card, CardError, Suit, NUMBERS};
+pub use deck::{rng_from_seed, Deck};
+pub use set::CardSet;

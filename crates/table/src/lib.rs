@@ -1,0 +1,150 @@
+//! The one contract every tapete game implements, and what can be built on it alone.
+//!
+//! A game is a deterministic state machine: rules + seed + the list of actions taken
+//! reproduce it exactly. Front-ends (terminal, arena, bot protocol, server) drive games only
+//! through [`Game`]: they ask who may act ([`Game::to_act`]), which actions are legal, apply
+//! one (getting public [`Game::Event`]s back, or an error that changed nothing) and show each
+//! seat its [`Game::view`], which is everything that seat may know and nothing more.
+//!
+//! ```
+//! use tapete_table::{Game, Record, Seat, ToAct};
+//!
+//! /// A toy game: two seats take turns adding 1 or 2; whoever reaches 5 wins.
+//! #[derive(Clone, PartialEq, Debug)]
+//! struct Race { total: u8, turn: Seat }
+//!
+//! impl Game for Race {
+//!     type Rules = ();
+//!     type Action = u8;
+//!     type View = u8;
+//!     type Event = u8;
+//!     type Error = String;
+//!     fn new(_: &(), seats: usize, _seed: u64) -> Result<Self, tapete_table::SetupError> {
+//!         if seats != 2 { return Err(tapete_table::SetupError::Seats { wanted: "2", got: seats }); }
+//!         Ok(Race { total: 0, turn: 0 })
+//!     }
+//!     fn to_act(&self) -> ToAct { if self.total >= 5 { ToAct::Over } else { ToAct::Seats(vec![self.turn]) } }
+//!     fn legal_actions(&self, seat: Seat) -> Vec<u8> {
+//!         if seat == self.turn && self.total < 5 { vec![1, 2] } else { vec![] }
+//!     }
+//!     fn apply(&mut self, seat: Seat, a: &u8) -> Result<Vec<u8>, String> {
+//!         if !self.legal_actions(seat).contains(a) { return Err(format!("{a} is not legal")); }
+//!         self.total += a; self.turn = 1 - seat; Ok(vec![self.total])
+//!     }
+//!     fn view(&self, _: Seat) -> u8 { self.total }
+//!     fn spectator_view(&self) -> u8 { self.total }
+//!     fn outcome(&self) -> Option<tapete_table::Outcome> {
+//!         (self.total >= 5).then(|| tapete_table::Outcome { winners: vec![1 - self.turn], summary: String::new() })
+//!     }
+//! }
+//!
+//! let mut g = Race::new(&(), 2, 0).unwrap();
+//! let mut rec = Record::<Race>::new((), 2, 0);
+//! for a in [2u8, 2, 1] {
+//!     let seat = g.to_act().seats()[0];
+//!     g.apply(seat, &a).unwrap();
+//!     rec.actions.push((seat, a));
+//! }
+//! assert!(g.apply(0, &2).is_err());
+//! assert_eq!(rec.replay().unwrap(), g);
+//! ```
+
+mod drive;
+mod record;
+
+pub use drive::{play_out, PlayError};
+pub use record::{Record, ReplayError};
+
+use rand_chacha::ChaCha8Rng;
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use std::fmt::{Debug, Display};
+use std::str::FromStr;
+
+/// A seat at the table, `0..seats`. Seats are fixed; games say which role each seat has.
+pub type Seat = usize;
+
+/// Who may act now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ToAct {
+    /// These seats may act, each independently (several at once for simultaneous decisions).
+    Seats(Vec<Seat>),
+    /// The game is over.
+    Over,
+}
+
+impl ToAct {
+    /// The seats that may act (empty when over).
+    pub fn seats(&self) -> &[Seat] {
+        match self {
+            ToAct::Seats(s) => s,
+            ToAct::Over => &[],
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winning seats (a whole partnership in team games).
+    pub winners: Vec<Seat>,
+    /// A one-line human summary, e.g. "pair 0–2 wins 2 vacas to 1".
+    pub summary: String,
+}
+
+/// Why a game could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("this game needs {wanted} seats, not {got}")]
+    Seats { wanted: &'static str, got: usize },
+    #[error("invalid rules: {0}")]
+    Rules(String),
+}
+
+/// One game's rules as a deterministic state machine.
+///
+/// `apply` either changes the state and returns public events, or returns an error and
+/// changes nothing. Randomness comes only from the seed given to `new`.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// Table options (modes, targets, variants).
+    type Rules: Clone + Debug + Send + Sync + Serialize + DeserializeOwned;
+    /// What a seat can do, with a text form players type and records store.
+    type Action: Clone + Debug + Eq + Send + Sync + Serialize + DeserializeOwned + Display + FromStr;
+    /// Everything one seat may know, nothing more.
+    type View: Clone + Serialize;
+    /// What happened, public to every seat.
+    type Event: Clone + Debug + Serialize;
+    /// Why an action was refused.
+    type Error: Display + Debug;
+
+    /// A new game with these rules, number of seats and shuffle seed.
+    fn new(rules: &Self::Rules, seats: usize, seed: u64) -> Result<Self, SetupError>;
+    /// Which seats may act now, or [`ToAct::Over`].
+    fn to_act(&self) -> ToAct;
+    /// The actions `seat` may take now (empty when it is not that seat's turn).
+    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
+    /// Applies one action, or refuses it with an error and changes nothing.
+    fn apply(&mut self, seat: Seat, action: &Self::Action) -> Result<Vec<Self::Event>, Self::Error>;
+    /// What `seat` may know.
+    fn view(&self, seat: Seat) -> Self::View;
+    /// What someone watching, holding no cards, may know.
+    fn spectator_view(&self) -> Self::View;
+    /// The result once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+}
+
+/// A player that is not a person. It sees only its view; its randomness comes from `rng`.
+pub trait Bot<G: Game>: Send {
+    /// Chooses one of `legal` (never empty) from what `view` shows.
+    fn act(&mut self, view: &G::View, legal: &[G::Action], rng: &mut ChaCha8Rng) -> G::Action;
+}
+
+/// The simplest bot: a uniformly random legal action.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomBot;
+
+impl<G: Game> Bot<G> for RandomBot {
+    fn act(&mut self, _view: &G::View, legal: &[G::Action], rng: &mut ChaCha8Rng) -> G::Action {
+        use rand::Rng;
+        legal[rng.gen_range(0..legal.len())].clone()
+    }
+}

@@ -1,0 +1,67 @@
+//! A game as data: rules, seed and every action. Replaying it reproduces the state exactly.
+
+use crate::{Game, Seat, SetupError};
+use serde::{Deserialize, Serialize};
+
+/// A finished or running game: `replay()` rebuilds the very same state.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct Record<G: Game> {
+    /// The table options the game was created with.
+    pub rules: G::Rules,
+    /// Number of seats.
+    pub seats: usize,
+    /// The shuffle seed.
+    pub seed: u64,
+    /// Every action in the order applied, with the seat that took it.
+    pub actions: Vec<(Seat, G::Action)>,
+}
+
+/// Why a record did not replay.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("the record's set-up is invalid: {0}")]
+    Setup(#[from] SetupError),
+    #[error("action {index} ({seat}: {action}) was refused: {reason}")]
+    Refused {
+        index: usize,
+        seat: Seat,
+        action: String,
+        reason: String,
+    },
+}
+
+impl<G: Game> Record<G> {
+    /// An empty record for a game about to start.
+    pub fn new(rules: G::Rules, seats: usize, seed: u64) -> Self {
+        Record {
+            rules,
+            seats,
+            seed,
+            actions: Vec::new(),
+        }
+    }
+
+    /// Re-runs every action from the start and returns the final state.
+    pub fn replay(&self) -> Result<G, ReplayError> {
+        self.replay_steps(|_, _, _| {})
+    }
+
+    /// Re-runs every action, calling `step(index, state_after, events)` after each one.
+    pub fn replay_steps(
+        &self,
+        mut step: impl FnMut(usize, &G, &[G::Event]),
+    ) -> Result<G, ReplayError> {
+        let mut g = G::new(&self.rules, self.seats, self.seed)?;
+        for (index, (seat, action)) in self.actions.iter().enumerate() {
+            let events = g.apply(*seat, action).map_err(|e| ReplayError::Refused {
+                index,
+                seat: *seat,
+                action: action.to_string(),
+                reason: e.to_string(),
+            })?;
+            step(index, &g, &events);
+        }
+        Ok(g)
+    }
+}

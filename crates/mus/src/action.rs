@@ -1,0 +1,178 @@
+//! Everything a player can say or do at a Mus table, in the words players use.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::str::FromStr;
+use tapete_cards::{Card, CardError, CardSet};
+
+/// One player's decision. Its text form (`envido 5`, `descarto 12o 1b`, `no hay mus`) is
+/// what players type, what records store and what the bot protocol sends.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Ask for a new deal of some cards.
+    Mus,
+    /// Cut the mus: play with these cards.
+    NoHayMus,
+    /// Discard these 1–4 cards after a mus.
+    Descarto(CardSet),
+    /// Pass (no bet on the table).
+    Paso,
+    /// Open the betting with N piedras (N ≥ 2; plain "envido" is 2).
+    Envido(u8),
+    /// Raise a standing bet by N more piedras.
+    Reenvido(u8),
+    /// Accept the standing bet.
+    Quiero,
+    /// Decline the standing bet.
+    NoQuiero,
+    /// Bet the whole game on this lance.
+    Ordago,
+    /// Declare, truthfully, whether one holds pares.
+    Pares(bool),
+    /// Declare, truthfully, whether one holds juego.
+    Juego(bool),
+}
+
+/// Why a text is not an action.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseActionError {
+    #[error("`{0}` is not a Mus action: try mus, no hay mus, descarto 12o 1b, paso, envido [N], reenvido N, quiero, no quiero, órdago, pares sí/no, juego sí/no")]
+    Unknown(String),
+    #[error("`{0}`: the amount must be a whole number of piedras")]
+    Amount(String),
+    #[error("`{0}`: name the cards to discard, like `descarto 12o 1b`")]
+    NoCards(String),
+    #[error("descarto: {0}")]
+    Card(#[from] CardError),
+    #[error("`{0}` names the same card twice")]
+    Repeated(String),
+}
+
+fn yes_no(word: &str) -> Option<bool> {
+    match word {
+        "si" | "sí" | "yes" | "tengo" => Some(true),
+        "no" => Some(false),
+        _ => None,
+    }
+}
+
+impl FromStr for Action {
+    type Err = ParseActionError;
+
+    fn from_str(s: &str) -> Result<Action, ParseActionError> {
+        let text = s.trim().to_lowercase();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let amount = |w: &str| -> Result<u8, ParseActionError> {
+            w.parse::<u8>()
+                .map_err(|_| ParseActionError::Amount(s.trim().to_string()))
+        };
+        let unknown = || ParseActionError::Unknown(s.trim().to_string());
+        Ok(match words.as_slice() {
+            ["mus"] => Action::Mus,
+            ["no", "hay", "mus"] | ["corto"] | ["no", "mus"] => Action::NoHayMus,
+            ["paso"] => Action::Paso,
+            ["envido"] => Action::Envido(2),
+            ["envido", n] => Action::Envido(amount(n)?),
+            ["reenvido", n] | ["envido", n, "más"] | ["envido", n, "mas"] => {
+                Action::Reenvido(amount(n)?)
+            }
+            [n, "más"] | [n, "mas"] => Action::Reenvido(amount(n)?),
+            ["quiero"] | ["veo"] => Action::Quiero,
+            ["no", "quiero"] => Action::NoQuiero,
+            ["órdago"] | ["ordago"] => Action::Ordago,
+            ["pares", w] => Action::Pares(yes_no(w).ok_or_else(unknown)?),
+            ["juego", w] => Action::Juego(yes_no(w).ok_or_else(unknown)?),
+            ["descarto"] => return Err(ParseActionError::NoCards(s.trim().to_string())),
+            ["descarto", cards @ ..] => {
+                let list: Vec<Card> = cards
+                    .iter()
+                    .flat_map(|w| w.split(','))
+                    .filter(|w| !w.is_empty())
+                    .map(str::parse)
+                    .collect::<Result<_, _>>()?;
+                let set: CardSet = list.iter().copied().collect();
+                if set.len() != list.len() {
+                    return Err(ParseActionError::Repeated(s.trim().to_string()));
+                }
+                Action::Descarto(set)
+            }
+            _ => return Err(unknown()),
+        })
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Mus => f.write_str("mus"),
+            Action::NoHayMus => f.write_str("no hay mus"),
+            Action::Descarto(cards) => write!(f, "descarto {cards}"),
+            Action::Paso => f.write_str("paso"),
+            Action::Envido(n) => write!(f, "envido {n}"),
+            Action::Reenvido(n) => write!(f, "reenvido {n}"),
+            Action::Quiero => f.write_str("quiero"),
+            Action::NoQuiero => f.write_str("no quiero"),
+            Action::Ordago => f.write_str("órdago"),
+            Action::Pares(has) => write!(f, "pares {}", if *has { "sí" } else { "no" }),
+            Action::Juego(has) => write!(f, "juego {}", if *has { "sí" } else { "no" }),
+        }
+    }
+}
+
+impl Serialize for Action {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_round_trip_through_text() {
+        let discard: CardSet = ["12o", "1b"].iter().map(|c| c.parse().unwrap()).collect();
+        for a in [
+            Action::Mus,
+            Action::NoHayMus,
+            Action::Descarto(discard),
+            Action::Paso,
+            Action::Envido(2),
+            Action::Envido(15),
+            Action::Reenvido(3),
+            Action::Quiero,
+            Action::NoQuiero,
+            Action::Ordago,
+            Action::Pares(true),
+            Action::Pares(false),
+            Action::Juego(true),
+            Action::Juego(false),
+        ] {
+            assert_eq!(a.to_string().parse::<Action>(), Ok(a.clone()), "{a}");
+            let json = serde_json::to_string(&a).unwrap();
+            assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), a);
+        }
+    }
+
+    #[test]
+    fn players_words_are_understood() {
+        assert_eq!("envido".parse(), Ok(Action::Envido(2)));
+        assert_eq!("  Ordago ".parse(), Ok(Action::Ordago));
+        assert_eq!("corto".parse(), Ok(Action::NoHayMus));
+        assert_eq!("3 más".parse(), Ok(Action::Reenvido(3)));
+        assert_eq!("pares si".parse(), Ok(Action::Pares(true)));
+        assert!(matches!("descarto 13o".parse::<Action>(), Err(ParseActionError::Card(_))));
+        assert!(matches!("descarto".parse::<Action>(), Err(ParseActionError::NoCards(_))));
+        assert!(matches!("descarto 1b 1b".parse::<Action>(), Err(ParseActionError::Repeated(_))));
+        assert!(matches!("envido mucho".parse::<Action>(), Err(ParseActionError::Amount(_))));
+        assert!(matches!("envido 300".parse::<Action>(), Err(ParseActionError::Amount(_))));
+        assert!(matches!("hola".parse::<Action>(), Err(ParseActionError::Unknown(_))));
+    }
+}

@@ -1,0 +1,94 @@
+//! Table options: the choices players agree before sitting down.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// How many reyes the deck has: in 8 reyes every 3 plays as a rey and every 2 as an as.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Mode {
+    /// 3s are reyes and 2s are ases (pitos): 8 of each, 330 jugadas.
+    #[default]
+    #[serde(rename = "8reyes")]
+    OchoReyes,
+    /// 3s and 2s keep their own rank: 715 jugadas.
+    #[serde(rename = "4reyes")]
+    CuatroReyes,
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Mode::OchoReyes => "8reyes",
+            Mode::CuatroReyes => "4reyes",
+        })
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Mode, String> {
+        match s.trim().to_ascii_lowercase().replace([' ', '-', '_'], "").as_str() {
+            "8reyes" | "8" | "ocho" | "ochoreyes" => Ok(Mode::OchoReyes),
+            "4reyes" | "4" | "cuatro" | "cuatroreyes" => Ok(Mode::CuatroReyes),
+            _ => Err(format!("`{s}` is not a mode: use 8reyes or 4reyes")),
+        }
+    }
+}
+
+/// Everything that can differ between two Mus tables.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MusRules {
+    /// 8 reyes (default) or 4 reyes.
+    pub mode: Mode,
+    /// 31 real: 7-7-7 with a figure beats every other 31.
+    pub real31: bool,
+    /// Piedras needed to win a game: 40 (default) or 30.
+    pub target: u8,
+    /// Games per vaca (best of N): 1, 3 (default) or 5.
+    pub juegos: u8,
+    /// Vacas per match (best of M): 1 (default), 3 or 5.
+    pub vacas: u8,
+    /// Punto y miedo: at punto, a first bet declined pays 2 piedras instead of 1.
+    pub punto_y_miedo: bool,
+}
+
+impl Default for MusRules {
+    fn default() -> Self {
+        MusRules {
+            mode: Mode::OchoReyes,
+            real31: false,
+            target: 40,
+            juegos: 3,
+            vacas: 1,
+            punto_y_miedo: true,
+        }
+    }
+}
+
+impl MusRules {
+    /// Checks the options are ones the rules allow.
+    pub fn validate(&self) -> Result<(), String> {
+        if !matches!(self.target, 30 | 40) {
+            return Err(format!("target {} is not allowed: use 30 or 40", self.target));
+        }
+        if !matches!(self.juegos, 1 | 3 | 5) {
+            return Err(format!("{} juegos per vaca: use 1, 3 or 5", self.juegos));
+        }
+        if !matches!(self.vacas, 1 | 3 | 5) {
+            return Err(format!("{} vacas per match: use 1, 3 or 5", self.vacas));
+        }
+        Ok(())
+    }
+
+    /// Games a pair must win to take a vaca.
+    pub fn games_to_win_vaca(&self) -> u8 {
+        self.juegos / 2 + 1
+    }
+
+    /// Vacas a pair must win to take the match.
+    pub fn vacas_to_win_match(&self) -> u8 {
+        self.vacas / 2 + 1
+    }
+}

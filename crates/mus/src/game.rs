@@ -113,6 +113,44 @@ impl MusGame {
         Ok(g)
     }
 
+    /// A match whose first hand is dealt by hand: `cards[seat]` for each seat, `mano` the
+    /// first mano and `piedras` the score to start from; the rest of the deck is shuffled
+    /// with `seed`. For analysis, teaching positions and rule tests. Such a game is not
+    /// reproduced by a [`tapete_table::Record`], which starts from a seed alone.
+    pub fn from_deal(
+        rules: MusRules,
+        cards: [CardSet; 4],
+        mano: Seat,
+        piedras: [u8; 2],
+        seed: u64,
+    ) -> Result<MusGame, SetupError> {
+        let mut g = MusGame::start(rules, seed)?;
+        let dealt = cards.iter().fold(CardSet::EMPTY, |acc, h| acc.union(*h));
+        if cards.iter().any(|h| h.len() != 4) || dealt.len() != 16 {
+            return Err(SetupError::Rules(
+                "a deal is four hands of four different cards".into(),
+            ));
+        }
+        if mano >= 4 {
+            return Err(SetupError::Rules(format!("seat {mano} does not exist")));
+        }
+        if piedras.iter().any(|&p| p >= g.rules.target) {
+            return Err(SetupError::Rules(format!(
+                "piedras must be below the target {}",
+                g.rules.target
+            )));
+        }
+        let rest: Vec<Card> = CardSet::full().difference(dealt).iter().collect();
+        g.deck = Deck::from_cards(rest, &mut g.rng);
+        g.hands = cards;
+        g.mano = mano;
+        g.scores.piedras = piedras;
+        if let Some(Event::HandStarted { mano: m, .. }) = g.log.first_mut() {
+            *m = mano;
+        }
+        Ok(g)
+    }
+
     /// The table options.
     pub fn rules(&self) -> &MusRules {
         &self.rules

@@ -268,8 +268,12 @@ impl Narrator {
         let one = |s: String| vec![s];
         match event {
             Event::HandStarted { hand, game, mano } => one(format!(
-                "hand {hand} (game {game}): cards dealt, {} is mano",
-                self.seat(*mano)
+                "hand {hand} (game {game}): cards dealt, {} mano",
+                if self.me == Some(*mano) {
+                    format!("you (seat {mano}) are")
+                } else {
+                    format!("seat {mano} is")
+                }
             )),
             Event::Said { seat, action } => one(format!("{}: {action}", self.seat(*seat))),
             Event::Discarded { seat, count } => one(format!(
@@ -386,7 +390,7 @@ mod tests {
                 game: 1,
                 mano: 2
             }),
-            "hand 3 (game 1): cards dealt, seat 2 (mano) is mano"
+            "hand 3 (game 1): cards dealt, seat 2 is mano"
         );
         assert_eq!(
             n.line(&Event::Said {

@@ -1,8 +1,22 @@
-//! The terminal table (stub: being written).
+//! The terminal table: play Mus against three bots, in a full-screen ratatui table or,
+//! when stdin is not a terminal, line by line so games can be scripted and tested.
+//!
+//! Both modes drive the engine only through [`tapete_table::Game`]: bots see their own
+//! view and legal actions, every applied action goes into the returned
+//! [`Record`], and the bots' randomness comes from the seed, so a run is reproducible.
+
+mod command;
+mod lines;
+mod session;
+mod status;
+mod tui;
 
 use std::io::{BufRead, Write};
 use tapete_mus::{MusGame, MusRules};
 use tapete_table::{Record, Seat};
+
+pub use session::BOT_SEED_MIX;
+pub use tui::BOT_DELAY;
 
 /// How to set up a game at the terminal.
 #[derive(Clone, Debug)]
@@ -17,6 +31,18 @@ pub struct PlayOptions {
     pub bots: String,
 }
 
+impl Default for PlayOptions {
+    /// Default rules, seed 0, the human at seat 0 against `basico` bots.
+    fn default() -> Self {
+        PlayOptions {
+            rules: MusRules::default(),
+            seed: 0,
+            human: 0,
+            bots: "basico".into(),
+        }
+    }
+}
+
 /// Plays one match in line mode: one prompt per decision read from `input`, the table
 /// narrated to `output`. Returns the record (complete or, if input ended, as far as it got).
 pub fn play_lines<R: BufRead, W: Write>(
@@ -24,12 +50,10 @@ pub fn play_lines<R: BufRead, W: Write>(
     input: R,
     output: W,
 ) -> anyhow::Result<Record<MusGame>> {
-    let _ = (opts, input, output);
-    anyhow::bail!("not written yet")
+    lines::play(opts, input, output)
 }
 
 /// Plays one match in a full-screen ratatui table. Returns the record.
 pub fn play_tui(opts: &PlayOptions) -> anyhow::Result<Record<MusGame>> {
-    let _ = opts;
-    anyhow::bail!("not written yet")
+    tui::play(opts)
 }

@@ -1,7 +1,10 @@
 //! Exact Mus odds.
 //!
+//! - [`leyes`]: the probability that our pair wins each lance, exactly, with one or two
+//!   known hands, conditioned on the declarations heard.
 //! - [`tables`]: every jugada's exact count out of C(40,4) and the categories players use.
 //! - [`catalog`]: the jugadas of a mode with their per-lance strengths and binomial weights.
 
 pub mod catalog;
+pub mod leyes;
 pub mod tables;

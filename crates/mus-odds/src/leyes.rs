@@ -1,0 +1,502 @@
+//! Exact leyes: the probability that our pair wins each lance, counted over every way the
+//! unknown cards can be dealt — for our hand alone (partner and both opponents unknown) or
+//! with our partner's hand known.
+//!
+//! The count works on jugadas, never on card combinations: a jugada needing `k` cards of a
+//! rank with `n` left has C(n, k) ways, and hands dealt one after another multiply their
+//! weights. The two opponents' jugada pairs are enumerated once and grouped by the deck they
+//! leave; within a group the unknown partner's jugadas are counted once, bucketed by
+//! strength per lance, with prefix sums, so each opponent pair needs only a few lookups
+//! per lance and position.
+
+use crate::catalog::{minus, Catalog, Counts, Entry, JUEGO_BASE};
+use serde::Serialize;
+use std::collections::HashMap;
+use tapete_mus::Jugada;
+
+/// Who an unknown player is, seen from us.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Relation {
+    /// The opponent who speaks right after us (position p+1).
+    Next,
+    /// Our partner (position p+2), when unknown.
+    Partner,
+    /// The opponent who speaks right before us (position p+3).
+    Prev,
+}
+
+impl Relation {
+    /// All relations, in the order used by [`Conditions`].
+    pub const ALL: [Relation; 3] = [Relation::Next, Relation::Partner, Relation::Prev];
+
+    /// Parses `next`, `prev`, `partner`.
+    pub fn parse(s: &str) -> Option<Relation> {
+        match s.trim() {
+            "next" => Some(Relation::Next),
+            "prev" => Some(Relation::Prev),
+            "partner" => Some(Relation::Partner),
+            _ => None,
+        }
+    }
+}
+
+/// A declaration heard (or not yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Declared {
+    /// Not yet declared: no condition.
+    #[default]
+    Unknown,
+    /// Said "sí".
+    Yes,
+    /// Said "no".
+    No,
+}
+
+impl Declared {
+    fn allows(self, has: bool) -> bool {
+        match self {
+            Declared::Unknown => true,
+            Declared::Yes => has,
+            Declared::No => !has,
+        }
+    }
+}
+
+/// Declarations heard from the unknown players, indexed by [`Relation`] order
+/// (next, partner, prev).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Conditions {
+    pub pares: [Declared; 3],
+    pub juego: [Declared; 3],
+}
+
+impl Conditions {
+    fn allows(&self, rel: Relation, e: &Entry) -> bool {
+        let i = rel as usize;
+        self.pares[i].allows(e.has_pares()) && self.juego[i].allows(e.has_juego())
+    }
+
+    /// True when nothing is conditioned.
+    pub fn is_empty(&self) -> bool {
+        *self == Conditions::default()
+    }
+}
+
+/// Why leyes cannot be computed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OddsError {
+    #[error("our hand and our partner's together hold {count} {rank}, but the deck has {max}")]
+    TooMany {
+        rank: &'static str,
+        count: usize,
+        max: u8,
+    },
+    #[error("no deal satisfies these conditions ({0}): nothing to count")]
+    Impossible(String),
+    #[error("a condition on the partner only makes sense when the partner's hand is unknown")]
+    PartnerKnown,
+}
+
+/// Exact counts for one own position: numerators over [`Exact::total`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PositionCounts {
+    pub position: usize,
+    pub grande: u128,
+    pub chica: u128,
+    pub pares_win: u128,
+    pub pares_lose: u128,
+    pub pares_void: u128,
+    pub juego_win: u128,
+    pub juego_lose: u128,
+    pub punto_win: u128,
+    pub punto_lose: u128,
+    /// Piedras en paso, weighted: [grande, chica, pares, juego, punto] for us and them.
+    pub piedras_us: [u128; 5],
+    pub piedras_them: [u128; 5],
+}
+
+/// The exact result: every count over the same denominator `total` (the weight of every
+/// deal consistent with the known cards and the conditions).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Exact {
+    pub total: u128,
+    pub positions: [PositionCounts; 4],
+    /// Per unknown player (relation order next, partner, prev; partner `None` when known):
+    /// weight of deals where it has pares, and where it has juego.
+    pub players: [Option<(u128, u128)>; 3],
+}
+
+/// Per-lance strength orders: each entry's index among the distinct strengths, ascending.
+struct Orders {
+    /// [grande, chica, pares, cuarto] → index per entry.
+    d: [Vec<u16>; 4],
+    /// Number of distinct strengths per lance.
+    n: [usize; 4],
+    /// Index of the first juego strength in the cuarto order.
+    juego_start: u16,
+}
+
+impl Orders {
+    fn new(cat: &Catalog) -> Orders {
+        let lance = |k: usize, e: &Entry| match k {
+            0 => e.grande,
+            1 => e.chica,
+            2 => e.pares,
+            _ => e.cuarto,
+        };
+        let mut d: [Vec<u16>; 4] = Default::default();
+        let mut n = [0; 4];
+        let mut juego_start = 0;
+        for k in 0..4 {
+            let mut values: Vec<u32> = cat.entries.iter().map(|e| lance(k, e)).collect();
+            values.sort_unstable();
+            values.dedup();
+            d[k] = cat
+                .entries
+                .iter()
+                .map(|e| values.binary_search(&lance(k, e)).unwrap_or(0) as u16)
+                .collect();
+            n[k] = values.len();
+            if k == 3 {
+                juego_start = values.partition_point(|&v| v < JUEGO_BASE) as u16;
+            }
+        }
+        Orders { d, n, juego_start }
+    }
+}
+
+/// The unknown (or known) partner's hands, bucketed per lance for one remaining deck.
+struct PartnerSums {
+    total: u64,
+    /// Prefix sums per lance: `cum[k][i]` = weight of partner hands with strength index < i.
+    cum: [Vec<u64>; 4],
+    /// Prefix sums of weight × pares cuenta (pares order) and × juego cuenta (cuarto order).
+    cum_pc: Vec<u64>,
+    cum_jc: Vec<u64>,
+}
+
+impl PartnerSums {
+    fn new(orders: &Orders) -> PartnerSums {
+        PartnerSums {
+            total: 0,
+            cum: [0, 1, 2, 3].map(|k| vec![0; orders.n[k] + 1]),
+            cum_pc: vec![0; orders.n[2] + 1],
+            cum_jc: vec![0; orders.n[3] + 1],
+        }
+    }
+
+    fn fill(&mut self, cat: &Catalog, orders: &Orders, weights: impl Iterator<Item = (usize, u64)>) {
+        for c in self.cum.iter_mut() {
+            c.fill(0);
+        }
+        self.cum_pc.fill(0);
+        self.cum_jc.fill(0);
+        self.total = 0;
+        for (i, w) in weights {
+            if w == 0 {
+                continue;
+            }
+            let e = &cat.entries[i];
+            self.total += w;
+            for k in 0..4 {
+                self.cum[k][orders.d[k][i] as usize + 1] += w;
+            }
+            self.cum_pc[orders.d[2][i] as usize + 1] += w * e.pares_cuenta as u64;
+            self.cum_jc[orders.d[3][i] as usize + 1] += w * e.juego_cuenta as u64;
+        }
+        for c in self.cum.iter_mut().chain([&mut self.cum_pc, &mut self.cum_jc]) {
+            for i in 1..c.len() {
+                c[i] += c[i - 1];
+            }
+        }
+    }
+
+    /// Weight of partner hands with strength index ≥ `from` in lance `k`.
+    #[inline]
+    fn above(&self, k: usize, from: usize) -> u64 {
+        self.total - self.cum[k][from]
+    }
+}
+
+/// Returns true when (strength a at position pa) beats (b at pb): higher, or equal and
+/// closer to the mano.
+#[inline]
+fn beats(a: u16, pa: usize, b: u16, pb: usize) -> bool {
+    a > b || (a == b && pa < pb)
+}
+
+/// Exact leyes of `hand` (with the partner's hand if known) under `cond`, for all four
+/// own positions.
+pub fn exact(
+    cat: &Catalog,
+    hand: Jugada,
+    partner: Option<Jugada>,
+    cond: &Conditions,
+) -> Result<Exact, OddsError> {
+    let known: Vec<Jugada> = std::iter::once(hand).chain(partner).collect();
+    let deck = deck_after(cat, &known)?;
+    if partner.is_some()
+        && (cond.pares[Relation::Partner as usize] != Declared::Unknown
+            || cond.juego[Relation::Partner as usize] != Declared::Unknown)
+    {
+        return Err(OddsError::PartnerKnown);
+    }
+    exact_from_deck(cat, hand, partner, &deck, cond)
+}
+
+/// The deck left after the known hands, or which rank they hold too many of.
+pub fn deck_after(cat: &Catalog, known: &[Jugada]) -> Result<Counts, OddsError> {
+    cat.deck_without(known).ok_or_else(|| {
+        let full = cat.full_deck();
+        let (r, count) = tapete_mus::Rank::ALL
+            .iter()
+            .map(|&r| (r, known.iter().map(|h| h.count(r)).sum::<usize>()))
+            .find(|&(r, c)| c > full[r as usize] as usize)
+            .unwrap_or((tapete_mus::Rank::Rey, 0));
+        OddsError::TooMany {
+            rank: r.plural(),
+            count,
+            max: full[r as usize],
+        }
+    })
+}
+
+/// As [`exact`], with the unknown cards given as a deck (cards per rank): the core, also
+/// used on small decks to check against enumeration of actual cards.
+pub fn exact_from_deck(
+    cat: &Catalog,
+    hand: Jugada,
+    partner: Option<Jugada>,
+    deck: &Counts,
+    cond: &Conditions,
+) -> Result<Exact, OddsError> {
+    let orders = Orders::new(cat);
+    let hi = cat.index_of(hand).ok_or_else(|| OddsError::Impossible(format!("{hand} is not a jugada of {}", cat.mode)))?;
+    let pi = match partner {
+        Some(p) => Some(
+            cat.index_of(p)
+                .ok_or_else(|| OddsError::Impossible(format!("{p} is not a jugada of {}", cat.mode)))?,
+        ),
+        None => None,
+    };
+    let entries = &cat.entries;
+
+    // The opponents' jugada pairs (next, prev), grouped by the deck they leave.
+    let mut groups: HashMap<u64, (Counts, Vec<(u16, u16, u64)>)> = HashMap::new();
+    let key = |c: &Counts| c.iter().fold(0u64, |acc, &x| (acc << 4) | x as u64);
+    for (ia, a) in entries.iter().enumerate() {
+        if !cond.allows(Relation::Next, a) || !a.fits(deck) {
+            continue;
+        }
+        let wa = a.weight(deck);
+        let d1 = minus(deck, a);
+        for (ib, b) in entries.iter().enumerate() {
+            if !cond.allows(Relation::Prev, b) || !b.fits(&d1) {
+                continue;
+            }
+            let w = wa * b.weight(&d1);
+            let d2 = if pi.is_some() { [0; 10] } else { minus(&d1, b) };
+            groups
+                .entry(key(&d2))
+                .or_insert_with(|| (d2, Vec::new()))
+                .1
+                .push((ia as u16, ib as u16, w));
+        }
+    }
+
+    let mut acc = Accumulator::default();
+    let mut sums = PartnerSums::new(&orders);
+    let h = &entries[hi];
+    let hd = [0, 1, 2, 3].map(|k| orders.d[k][hi]);
+    for (d2, pairs) in groups.values() {
+        match pi {
+            Some(p) => sums.fill(cat, &orders, std::iter::once((p, 1))),
+            None => sums.fill(
+                cat,
+                &orders,
+                entries.iter().enumerate().map(|(i, x)| {
+                    if cond.allows(Relation::Partner, x) && x.fits(d2) {
+                        (i, x.weight(d2))
+                    } else {
+                        (i, 0)
+                    }
+                }),
+            ),
+        }
+        if sums.total == 0 {
+            continue;
+        }
+        for &(ia, ib, w) in pairs {
+            acc.pair(&orders, &sums, h, hd, (ia as usize, &entries[ia as usize]), (ib as usize, &entries[ib as usize]), w as u128);
+        }
+    }
+    if acc.total == 0 {
+        return Err(OddsError::Impossible(describe(cond)));
+    }
+    Ok(Exact {
+        total: acc.total,
+        positions: acc.positions,
+        players: [
+            Some(acc.players[0]),
+            pi.is_none().then_some(acc.players[1]),
+            Some(acc.players[2]),
+        ],
+    })
+}
+
+fn describe(cond: &Conditions) -> String {
+    let mut parts = Vec::new();
+    for (lance, decl) in [("pares", &cond.pares), ("juego", &cond.juego)] {
+        for (rel, d) in Relation::ALL.iter().zip(decl) {
+            if *d != Declared::Unknown {
+                let rel = match rel {
+                    Relation::Next => "next",
+                    Relation::Partner => "partner",
+                    Relation::Prev => "prev",
+                };
+                parts.push(format!("{lance} {rel}={}", if *d == Declared::Yes { "yes" } else { "no" }));
+            }
+        }
+    }
+    if parts.is_empty() {
+        "no conditions".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+#[derive(Default)]
+struct Accumulator {
+    total: u128,
+    positions: [PositionCounts; 4],
+    /// (pares, juego) weights per relation.
+    players: [(u128, u128); 3],
+}
+
+impl Accumulator {
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn pair(
+        &mut self,
+        orders: &Orders,
+        sums: &PartnerSums,
+        h: &Entry,
+        hd: [u16; 4],
+        (ia, a): (usize, &Entry),
+        (ib, b): (usize, &Entry),
+        w: u128,
+    ) {
+        let tot = sums.total as u128;
+        self.total += w * tot;
+        let px = sums.above(2, 1) as u128;
+        let jx = sums.above(3, orders.juego_start as usize) as u128;
+        let (pa, ja) = (a.has_pares() as u128, a.has_juego() as u128);
+        let (pb, jb) = (b.has_pares() as u128, b.has_juego() as u128);
+        self.players[0].0 += w * tot * pa;
+        self.players[0].1 += w * tot * ja;
+        self.players[1].0 += w * px;
+        self.players[1].1 += w * jx;
+        self.players[2].0 += w * tot * pb;
+        self.players[2].1 += w * tot * jb;
+
+        let ad = [0, 1, 2, 3].map(|k| orders.d[k][ia]);
+        let bd = [0, 1, 2, 3].map(|k| orders.d[k][ib]);
+        let them_pc = (a.pares_cuenta + b.pares_cuenta) as u128;
+        let them_jc = (a.juego_cuenta + b.juego_cuenta) as u128;
+        let js = orders.juego_start;
+        for (p, out) in self.positions.iter_mut().enumerate() {
+            out.position = p;
+            let (pos_h, pos_a, pos_x, pos_b) = (p, (p + 1) % 4, (p + 2) % 4, (p + 3) % 4);
+            // For lance k: the opponents' best (strength index, position), whether our hand
+            // beats it, and the partner weight from which strength index on beats it.
+            let best = |k: usize| {
+                if beats(ad[k], pos_a, bd[k], pos_b) {
+                    (ad[k], pos_a)
+                } else {
+                    (bd[k], pos_b)
+                }
+            };
+            let partner_from = |m: u16, pos_m: usize| m as usize + usize::from(pos_x > pos_m);
+
+            // Grande and chica.
+            for (k, slot) in [(0usize, 0usize), (1, 1)] {
+                let (m, pos_m) = best(k);
+                let win = if beats(hd[k], pos_h, m, pos_m) {
+                    tot
+                } else {
+                    sums.above(k, partner_from(m, pos_m)) as u128
+                };
+                let win = w * win;
+                let all = w * tot;
+                if k == 0 {
+                    out.grande += win;
+                } else {
+                    out.chica += win;
+                }
+                out.piedras_us[slot] += win;
+                out.piedras_them[slot] += all - win;
+            }
+
+            // Pares: strength index 0 is "no pares", which never wins.
+            {
+                let (m, pos_m) = best(2);
+                let h_pc = h.pares_cuenta as u128;
+                if hd[2] > 0 && beats(hd[2], pos_h, m, pos_m) {
+                    out.pares_win += w * tot;
+                    out.piedras_us[2] += w * (h_pc * tot + sums.cum_pc[orders.n[2]] as u128);
+                } else {
+                    let from = if m == 0 { 1 } else { partner_from(m, pos_m) };
+                    let tail = sums.above(2, from) as u128;
+                    let tail_pc = (sums.cum_pc[orders.n[2]] - sums.cum_pc[from]) as u128;
+                    out.pares_win += w * tail;
+                    out.piedras_us[2] += w * (h_pc * tail + tail_pc);
+                    if m > 0 {
+                        out.pares_lose += w * (tot - tail);
+                        out.piedras_them[2] += w * them_pc * (tot - tail);
+                    } else {
+                        out.pares_void += w * (tot - tail);
+                    }
+                }
+            }
+
+            // Juego, or punto when nobody has juego: one order, juego above punto.
+            {
+                let (m, pos_m) = best(3);
+                let h_jc = h.juego_cuenta as u128;
+                let jc_all = sums.cum_jc[orders.n[3]] as u128;
+                if beats(hd[3], pos_h, m, pos_m) {
+                    if hd[3] >= js {
+                        out.juego_win += w * tot;
+                        out.piedras_us[3] += w * (h_jc * tot + jc_all);
+                    } else {
+                        // Our pair wins whatever the partner holds: by juego if it has it.
+                        out.juego_win += w * jx;
+                        out.piedras_us[3] += w * jc_all;
+                        out.punto_win += w * (tot - jx);
+                        out.piedras_us[4] += w * (tot - jx);
+                    }
+                } else {
+                    let from = partner_from(m, pos_m);
+                    let tail = sums.above(3, from) as u128;
+                    if m >= js {
+                        let tail_jc = (sums.cum_jc[orders.n[3]] - sums.cum_jc[from]) as u128;
+                        out.juego_win += w * tail;
+                        out.piedras_us[3] += w * (h_jc * tail + tail_jc);
+                        out.juego_lose += w * (tot - tail);
+                        out.piedras_them[3] += w * them_jc * (tot - tail);
+                    } else {
+                        // Nobody but possibly the partner has juego.
+                        out.juego_win += w * jx;
+                        out.piedras_us[3] += w * jc_all;
+                        out.punto_win += w * (tail - jx);
+                        out.piedras_us[4] += w * (tail - jx);
+                        out.punto_lose += w * (tot - tail);
+                        out.piedras_them[4] += w * (tot - tail);
+                    }
+                }
+            }
+        }
+    }
+}

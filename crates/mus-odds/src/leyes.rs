@@ -282,6 +282,9 @@ pub fn exact_from_deck(
         None => None,
     };
     let entries = &cat.entries;
+    if let Some(pi) = pi {
+        return known_partner(cat, &orders, hi, pi, deck, cond);
+    }
 
     // The opponents' jugada pairs (next, prev), grouped by the deck they leave.
     let mut groups: HashMap<u64, (Counts, Vec<(u16, u16, u64)>)> = HashMap::new();
@@ -499,4 +502,168 @@ impl Accumulator {
             }
         }
     }
+}
+
+/// What one opponent's jugada means for the outcome, with our pair's hands both known.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct OpponentClass {
+    /// Bit `4 * position + lance` (lances grande, chica, pares, cuarto): it beats our
+    /// pair's best hand in that lance when we sit at that position.
+    beats: u16,
+    pares_cuenta: u8,
+    juego_cuenta: u8,
+    has_pares: bool,
+    has_juego: bool,
+}
+
+/// Both our hands known: every opponent jugada reduces to a small class, the jugada pairs
+/// of the two opponents are summed into a class × class matrix of weights, and the outcomes
+/// are read off the matrix.
+fn known_partner(
+    cat: &Catalog,
+    orders: &Orders,
+    hi: usize,
+    pi: usize,
+    deck: &Counts,
+    cond: &Conditions,
+) -> Result<Exact, OddsError> {
+    let entries = &cat.entries;
+    let (h, partner) = (&entries[hi], &entries[pi]);
+    // Our pair's best per position and lance: (strength index, position).
+    let ours = |p: usize, k: usize| {
+        let (hd, pd) = (orders.d[k][hi], orders.d[k][pi]);
+        if beats(hd, p, pd, (p + 2) % 4) {
+            (hd, p)
+        } else {
+            (pd, (p + 2) % 4)
+        }
+    };
+    let best: [[(u16, usize); 4]; 4] = [0, 1, 2, 3].map(|p| [0, 1, 2, 3].map(|k| ours(p, k)));
+    let classify = |i: usize, offset: usize| {
+        let e = &entries[i];
+        let mut bits = 0u16;
+        for p in 0..4 {
+            for k in 0..4 {
+                let (m, pos_m) = best[p][k];
+                let d = orders.d[k][i];
+                // "No pares" (index 0) never wins pares.
+                if (k != 2 || d > 0) && beats(d, (p + offset) % 4, m, pos_m) {
+                    bits |= 1 << (4 * p + k);
+                }
+            }
+        }
+        OpponentClass {
+            beats: bits,
+            pares_cuenta: e.pares_cuenta,
+            juego_cuenta: e.juego_cuenta,
+            has_pares: e.has_pares(),
+            has_juego: e.has_juego(),
+        }
+    };
+    let mut classes: Vec<OpponentClass> = Vec::new();
+    let mut index: HashMap<OpponentClass, usize> = HashMap::new();
+    let mut class_of = |c: OpponentClass, classes: &mut Vec<OpponentClass>| {
+        *index.entry(c).or_insert_with(|| {
+            classes.push(c);
+            classes.len() - 1
+        })
+    };
+    let next: Vec<Option<usize>> = (0..entries.len())
+        .map(|i| {
+            (cond.allows(Relation::Next, &entries[i]) && entries[i].fits(deck))
+                .then(|| class_of(classify(i, 1), &mut classes))
+        })
+        .collect();
+    let prev: Vec<Option<usize>> = (0..entries.len())
+        .map(|i| {
+            (cond.allows(Relation::Prev, &entries[i]) && entries[i].fits(deck))
+                .then(|| class_of(classify(i, 3), &mut classes))
+        })
+        .collect();
+    let n = classes.len();
+    let mut matrix = vec![0u64; n * n];
+    for (ia, a) in entries.iter().enumerate() {
+        let Some(ca) = next[ia] else { continue };
+        let wa = a.weight(deck);
+        let d1 = minus(deck, a);
+        let row = &mut matrix[ca * n..(ca + 1) * n];
+        for (ib, b) in entries.iter().enumerate() {
+            if let Some(cb) = prev[ib] {
+                row[cb] += wa * b.weight(&d1);
+            }
+        }
+    }
+
+    let mut acc = Accumulator::default();
+    let ours_pc = (h.pares_cuenta + partner.pares_cuenta) as u128;
+    let ours_jc = (h.juego_cuenta + partner.juego_cuenta) as u128;
+    for (ca, a) in classes.iter().enumerate() {
+        for (cb, b) in classes.iter().enumerate() {
+            let w = matrix[ca * n + cb] as u128;
+            if w == 0 {
+                continue;
+            }
+            acc.total += w;
+            acc.players[0].0 += w * a.has_pares as u128;
+            acc.players[0].1 += w * a.has_juego as u128;
+            acc.players[2].0 += w * b.has_pares as u128;
+            acc.players[2].1 += w * b.has_juego as u128;
+            let them_pc = (a.pares_cuenta + b.pares_cuenta) as u128;
+            let them_jc = (a.juego_cuenta + b.juego_cuenta) as u128;
+            let lost = a.beats | b.beats;
+            for (p, out) in acc.positions.iter_mut().enumerate() {
+                out.position = p;
+                let won = |k: usize| lost & (1 << (4 * p + k)) == 0;
+                for k in 0..2 {
+                    if won(k) {
+                        out.piedras_us[k] += w;
+                        if k == 0 {
+                            out.grande += w;
+                        } else {
+                            out.chica += w;
+                        }
+                    } else {
+                        out.piedras_them[k] += w;
+                    }
+                }
+                let ours_pares = best[p][2].0 > 0;
+                if !won(2) {
+                    out.pares_lose += w;
+                    out.piedras_them[2] += w * them_pc;
+                } else if ours_pares {
+                    out.pares_win += w;
+                    out.piedras_us[2] += w * ours_pc;
+                } else {
+                    out.pares_void += w;
+                }
+                let ours_juego = best[p][3].0 >= orders.juego_start;
+                match (won(3), ours_juego) {
+                    (true, true) => {
+                        out.juego_win += w;
+                        out.piedras_us[3] += w * ours_jc;
+                    }
+                    (true, false) => {
+                        out.punto_win += w;
+                        out.piedras_us[4] += w;
+                    }
+                    (false, _) if a.has_juego || b.has_juego => {
+                        out.juego_lose += w;
+                        out.piedras_them[3] += w * them_jc;
+                    }
+                    (false, _) => {
+                        out.punto_lose += w;
+                        out.piedras_them[4] += w;
+                    }
+                }
+            }
+        }
+    }
+    if acc.total == 0 {
+        return Err(OddsError::Impossible(describe(cond)));
+    }
+    Ok(Exact {
+        total: acc.total,
+        positions: acc.positions,
+        players: [Some(acc.players[0]), None, Some(acc.players[2])],
+    })
 }

@@ -1,0 +1,199 @@
+//! The full-screen table: the four seats around, your cards drawn, the scoreboard, a
+//! scrolling log, and an input line taking the same words as line mode plus shortcuts.
+//!
+//! The terminal is restored on every way out: quitting, an error (a guard's `Drop`) and a
+//! panic (ratatui's panic hook).
+
+mod draw;
+mod state;
+
+use crate::session::Turn;
+use crate::PlayOptions;
+use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use state::App;
+use std::time::{Duration, Instant};
+use tapete_mus::view::Phase;
+use tapete_mus::{Action, MusGame};
+use tapete_table::Record;
+
+/// How long the table waits before each bot move, so the human can follow.
+pub const BOT_DELAY: Duration = Duration::from_millis(400);
+
+/// Leaves raw mode and the alternate screen when dropped, whatever happened.
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        ratatui::restore();
+    }
+}
+
+pub(crate) fn play(opts: &PlayOptions) -> anyhow::Result<Record<MusGame>> {
+    // Set up (and refuse bad options) before touching the terminal.
+    let mut app = App::new(opts)?;
+    let mut terminal = ratatui::try_init()?;
+    let _restore = Restore;
+    run(&mut terminal, &mut app)?;
+    Ok(app.session.record)
+}
+
+fn run(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> anyhow::Result<()> {
+    loop {
+        terminal.draw(|f| draw::draw(f, app))?;
+        if app.quit {
+            return Ok(());
+        }
+        let turn = app.session.turn();
+        let now = Instant::now();
+        match &turn {
+            Turn::Auto(action) => {
+                // The human's declaration is forced: apply it and show it, never ask.
+                let action = action.clone();
+                app.act(action);
+                continue;
+            }
+            Turn::Bot(seat) if !app.paused && now >= app.next_bot_at => {
+                let (_, events) = app.session.bot_move(*seat)?;
+                app.absorb(&events);
+                app.next_bot_at = Instant::now() + BOT_DELAY;
+                continue;
+            }
+            _ => {}
+        }
+        let wait = match turn {
+            Turn::Bot(_) if !app.paused => app.next_bot_at.saturating_duration_since(now),
+            _ => Duration::from_millis(250),
+        };
+        if event::poll(wait)? {
+            match event::read()? {
+                TermEvent::Key(key) if key.kind != KeyEventKind::Release => on_key(app, key),
+                _ => {}
+            }
+        }
+    }
+}
+
+fn on_key(app: &mut App, key: KeyEvent) {
+    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+        app.quit = true;
+        return;
+    }
+    match key.code {
+        KeyCode::PageUp => {
+            app.log_scroll = app.log_scroll.saturating_add(5);
+            return;
+        }
+        KeyCode::PageDown => {
+            app.log_scroll = app.log_scroll.saturating_sub(5);
+            return;
+        }
+        _ => {}
+    }
+    if app.typing {
+        match key.code {
+            KeyCode::Enter => app.submit(),
+            KeyCode::Esc => {
+                app.input.clear();
+                app.typing = false;
+            }
+            KeyCode::Backspace => {
+                app.input.pop();
+                if app.input.is_empty() {
+                    app.typing = false;
+                }
+            }
+            KeyCode::Char(c) => app.input.push(c),
+            _ => {}
+        }
+        return;
+    }
+    if app.confirm_quit {
+        app.confirm_quit = false;
+        if matches!(
+            key.code,
+            KeyCode::Char('q') | KeyCode::Char('y') | KeyCode::Char('s') | KeyCode::Esc
+        ) {
+            app.quit = true;
+        } else {
+            app.info("staying at the table");
+        }
+        return;
+    }
+    let over = app.session.view().phase == Phase::Over;
+    let was_paused = app.paused;
+    app.paused = false;
+    match key.code {
+        KeyCode::Esc | KeyCode::Char('q') if over => app.quit = true,
+        KeyCode::Esc | KeyCode::Char('q') => {
+            app.confirm_quit = true;
+            app.info("leave the table? press q again to quit, any other key to stay");
+        }
+        KeyCode::Char('?') | KeyCode::Char('h') => app.help = !app.help,
+        KeyCode::Char(':') | KeyCode::Char('/') => app.typing = true,
+        KeyCode::Char(c @ '1'..='4') => select(app, c),
+        KeyCode::Enter => {
+            if app.session.view().phase == Phase::Discard && app.selected.iter().any(|&s| s) {
+                app.discard_selected();
+            } else if !was_paused {
+                app.typing = true;
+            }
+        }
+        KeyCode::Char(' ') => {}
+        KeyCode::Char(c) => shortcut(app, c),
+        _ => {}
+    }
+}
+
+/// Selects or unselects the card at place `c` for the discard.
+fn select(app: &mut App, c: char) {
+    let view = app.session.view();
+    if view.phase != Phase::Discard || view.my_discard.is_some() {
+        app.error(
+            "cards are chosen with 1–4 only when discarding, after everybody says mus".into(),
+        );
+        return;
+    }
+    let i = (c as usize).saturating_sub('1' as usize);
+    if i < view.cards.len() {
+        app.selected[i] = !app.selected[i];
+        app.info("Enter discards the selected cards");
+    }
+}
+
+/// One-key actions; amounts are prefilled on the input line to be confirmed or changed.
+fn shortcut(app: &mut App, c: char) {
+    let candidates: &[Action] = match c {
+        'm' => &[Action::Mus],
+        'n' => &[Action::NoHayMus, Action::NoQuiero],
+        'c' => &[Action::NoHayMus],
+        'p' => &[Action::Paso],
+        's' | 'y' => &[Action::Quiero],
+        'o' => &[Action::Ordago],
+        'e' | 'r' => {
+            let bet = app.session.view().bet.is_some();
+            app.input = if bet { "reenvido 2" } else { "envido 2" }.into();
+            app.typing = true;
+            app.info("Enter bets; change the amount first if you like");
+            return;
+        }
+        other => {
+            // Any other letter starts typing a command.
+            app.input.push(other);
+            app.typing = true;
+            return;
+        }
+    };
+    match app.first_legal(candidates) {
+        Some(a) => app.act(a),
+        None => match app.session.turn() {
+            Turn::Human(_) => {
+                // Let the engine say why the first candidate is refused.
+                if let Some(a) = candidates.first() {
+                    app.act(a.clone());
+                }
+            }
+            Turn::Over => app.info("the match is over: press q to leave"),
+            _ => app.error("it is not your turn".into()),
+        },
+    }
+}

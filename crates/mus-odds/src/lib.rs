@@ -7,4 +7,6 @@
 
 pub mod catalog;
 pub mod leyes;
+pub mod report;
+pub mod simulate;
 pub mod tables;

@@ -5,7 +5,7 @@
 use super::state::App;
 use crate::command::help_lines;
 use crate::status::{bet_text, declarations_text, pair_name, phase_text, relation};
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
@@ -79,11 +79,14 @@ fn scoreboard(f: &mut Frame, area: Rect, view: &MusView) {
 
 fn draw_table(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
     let me = view.seat.unwrap_or(0);
+    // On tall screens the table keeps its shape, centred, instead of stretching.
+    let middle_height = area.height.saturating_sub(13).clamp(7, 11);
     let [partner, middle, you] = Layout::vertical([
         Constraint::Length(4),
-        Constraint::Min(7),
+        Constraint::Length(middle_height),
         Constraint::Length(9),
     ])
+    .flex(Flex::Center)
     .areas(area);
     let side = (area.width / 4).clamp(17, 26);
     let [left, center, right] = Layout::horizontal([
@@ -387,6 +390,9 @@ fn showdown(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
         .border_style(Style::new().fg(TURN))
         .title(" la cuenta: the hands ")
         .title_bottom(Line::from(" any key goes on ").right_aligned());
+    let inner = block.inner(area);
+    // Narrow panels leave the cards to the seats' boxes and show the jugadas only.
+    let with_cards = inner.width >= 34;
     let mut lines: Vec<Line> = Vec::new();
     for p in 0..4 {
         let seat = (s.mano + p) % 4;
@@ -394,14 +400,21 @@ fn showdown(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
         let j = jugada_of(&cards, view.rules.mode)
             .map(|j| j.to_string())
             .unwrap_or_default();
-        lines.push(Line::from(vec![
+        let mut spans = vec![
             Span::styled(
                 format!("{:<8}", relation(me, seat)),
                 pair_style(view, seat % 2),
             ),
-            Span::raw(format!("{:<15}", cards_text(&cards))),
-            Span::styled(j, Style::new().bold()),
-        ]));
+            Span::styled(format!("{j:<6}"), Style::new().bold()),
+        ];
+        if with_cards {
+            spans.push(Span::raw(format!("{:<16}", cards_text(&cards))));
+        }
+        spans.push(Span::styled(
+            position_name(p),
+            Style::new().fg(Color::DarkGray),
+        ));
+        lines.push(Line::from(spans));
     }
     lines.push(Line::from(""));
     for w in &s.winners {
@@ -413,14 +426,11 @@ fn showdown(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
             Span::styled(format!("{:<7}", w.lance.to_string()), Style::new().bold()),
             who,
         ]));
-        lines.push(Line::from(format!("  {}", w.reason)).fg(Color::Gray));
+        for part in wrap(&format!("  {}", w.reason), inner.width as usize) {
+            lines.push(Line::from(part).fg(Color::Gray));
+        }
     }
-    f.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false }),
-        area,
-    );
+    f.render_widget(Paragraph::new(lines).block(block), area);
 }
 
 fn help(f: &mut Frame, area: Rect) {
@@ -464,11 +474,8 @@ fn footer(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
             ),
             style,
         ))
-    } else if let Some(p) = app.prompt() {
-        Line::from(vec![
-            Span::styled("your turn: ", Style::new().fg(TURN).bold()),
-            Span::raw(p),
-        ])
+    } else if app.prompt().is_some() {
+        Line::from("your turn").fg(TURN).bold()
     } else if view.phase == Phase::Over {
         Line::from("the match is over: press q to leave")
     } else {
@@ -482,13 +489,14 @@ fn footer(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
             Span::styled("█", Style::new().fg(Color::Gray)),
         ])
     } else {
-        Line::from(vec![
-            Span::styled("> ", Style::new().bold()),
-            Span::styled(
+        let hint = match app.prompt() {
+            Some(p) => Span::styled(format!("your turn: {p}"), Style::new().fg(TURN)),
+            None => Span::styled(
                 "type a command, or use the keys below",
                 Style::new().fg(Color::DarkGray),
             ),
-        ])
+        };
+        Line::from(vec![Span::styled("> ", Style::new().bold()), hint])
     };
     f.render_widget(Paragraph::new(prompt), input);
     let k = |key: &'static str, what: &'static str| {

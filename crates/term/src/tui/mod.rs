@@ -55,6 +55,10 @@ fn run(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> anyhow::Result
             Turn::Bot(seat) if !app.paused && now >= app.next_bot_at => {
                 let (_, events) = app.session.bot_move(*seat)?;
                 app.absorb(&events);
+                if app.message.error {
+                    // The table moved on: an old refusal no longer applies.
+                    app.message = state::Message::default();
+                }
                 app.next_bot_at = Instant::now() + BOT_DELAY;
                 continue;
             }

@@ -201,3 +201,85 @@ fn shortcut(app: &mut App, c: char) {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::KeyEventState;
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    fn key(c: KeyCode) -> KeyEvent {
+        KeyEvent {
+            code: c,
+            modifiers: KeyModifiers::NONE,
+            kind: KeyEventKind::Press,
+            state: KeyEventState::NONE,
+        }
+    }
+
+    fn screen(app: &App, w: u16, h: u16) -> String {
+        let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
+        t.draw(|f| draw::draw(f, app)).expect("draws");
+        let buf = t.backend().buffer().clone();
+        let mut s = String::new();
+        for y in 0..h {
+            for x in 0..w {
+                s.push_str(buf[(x, y)].symbol());
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    #[test]
+    fn draws_at_any_size_and_shows_only_own_cards() {
+        let app = App::new(&PlayOptions::default()).expect("app");
+        for (w, h) in [(80, 24), (120, 40), (200, 60), (40, 12), (10, 5)] {
+            let s = screen(&app, w, h);
+            if w >= 80 {
+                assert!(s.contains("you · seat 0 · mano"), "{s}");
+                assert!(s.contains("nosotros"));
+            }
+        }
+        let s = screen(&app, 80, 24);
+        let mine = app.session.view().cards;
+        // The hand as text appears nowhere but in the own box's card faces.
+        for seat in 1..4 {
+            for c in app.session.game.cards_of(seat).iter() {
+                assert!(
+                    !s.contains(&format!(" {c} ")),
+                    "{c} of seat {seat} shown:\n{s}"
+                );
+            }
+        }
+        assert_eq!(mine.len(), 4);
+    }
+
+    #[test]
+    fn keys_act_and_refusals_change_nothing() {
+        let mut app = App::new(&PlayOptions::default()).expect("app");
+        // Seat 0 is mano of the first hand: envido is not possible during the mus.
+        on_key(&mut app, key(KeyCode::Char(':')));
+        for c in "envido 1".chars() {
+            on_key(&mut app, key(KeyCode::Char(c)));
+        }
+        on_key(&mut app, key(KeyCode::Enter));
+        assert!(app.message.error);
+        assert!(app.session.record.actions.is_empty());
+        assert_eq!(
+            app.input, "envido 1",
+            "the refused text stays to be corrected"
+        );
+        on_key(&mut app, key(KeyCode::Esc));
+        assert!(!app.typing && app.input.is_empty());
+        on_key(&mut app, key(KeyCode::Char('n')));
+        assert_eq!(app.session.record.actions, vec![(0, Action::NoHayMus)]);
+        on_key(&mut app, key(KeyCode::Char('1')));
+        assert!(app.message.error, "cards are picked only when discarding");
+        on_key(&mut app, key(KeyCode::Char('q')));
+        assert!(app.confirm_quit && !app.quit);
+        on_key(&mut app, key(KeyCode::Char('q')));
+        assert!(app.quit);
+    }
+}

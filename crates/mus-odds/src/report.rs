@@ -4,7 +4,6 @@
 use crate::catalog::Catalog;
 use crate::leyes::{exact, Conditions, Exact, OddsError, PositionCounts, Relation};
 use num_integer::Integer;
-use serde::Serialize;
 use tapete_mus::{Jugada, Mode};
 
 /// An exact probability or expectation: `num / den`.

@@ -4,8 +4,9 @@
 
 mod basico;
 mod random;
+pub mod strength;
 
-pub use basico::Basico;
+pub use basico::{choose, discard, Basico};
 pub use random::RandomMus;
 
 use crate::MusGame;

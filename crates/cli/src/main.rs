@@ -1,1 +1,71 @@
-fn main(){}
+//! `tapete`: play Mus at the terminal, resolve deals, simulate bot matches and replay records.
+//!
+//! Every command accepts `--json` for machine-readable output. Usage and input errors
+//! (bad options, impossible hands, unreadable records) exit with code 2; other failures
+//! with code 1.
+
+mod args;
+mod error;
+mod eval;
+mod play;
+mod replay;
+mod sim;
+mod text;
+
+use clap::{Parser, Subcommand};
+use error::CliError;
+use std::process::ExitCode;
+
+/// Traditional card games at the terminal (Mus first).
+#[derive(Parser, Debug)]
+#[command(name = "tapete", version, about, propagate_version = true)]
+#[command(
+    after_help = "Examples:\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete sim mus --games 1000 --bots basico\n  tapete replay game.json"
+)]
+struct Cli {
+    /// Machine-readable JSON on stdout instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play a game against bots.
+    #[command(subcommand)]
+    Play(play::PlayGame),
+    /// Mus tools: resolve four known hands.
+    #[command(subcommand)]
+    Mus(eval::MusCommand),
+    /// Play many bot games headless and report statistics.
+    #[command(subcommand)]
+    Sim(sim::SimGame),
+    /// Re-run a recorded game and tell it action by action.
+    Replay(replay::ReplayArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let json = cli.json;
+    let result = match cli.command {
+        Command::Play(play::PlayGame::Mus(a)) => play::run(&a, json),
+        Command::Mus(eval::MusCommand::Eval(a)) => eval::run(&a, json),
+        Command::Sim(sim::SimGame::Mus(a)) => sim::run(&a, json),
+        Command::Replay(a) => replay::run(&a, json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => report(&e, json),
+    }
+}
+
+/// Prints `e` to stderr (and as `{"error": …}` on stdout with `--json`) and picks the exit code.
+fn report(e: &CliError, json: bool) -> ExitCode {
+    eprintln!("tapete: error: {e}");
+    if json {
+        let v = serde_json::json!({ "error": e.to_string(), "kind": e.kind() });
+        println!("{v}");
+    }
+    ExitCode::from(e.exit_code())
+}

@@ -1,0 +1,53 @@
+//! The command's errors: bad input (exit 2) or a failure while running (exit 1).
+
+use std::fmt;
+
+/// Why a command failed.
+#[derive(Debug)]
+pub enum CliError {
+    /// The user's input is wrong: options, hands, files. Exit code 2.
+    Input(String),
+    /// Something failed while running (I/O, an engine error). Exit code 1.
+    Run(String),
+}
+
+impl CliError {
+    /// An input error with this message.
+    pub fn input(msg: impl Into<String>) -> CliError {
+        CliError::Input(msg.into())
+    }
+
+    /// A run-time failure with this message.
+    pub fn run(msg: impl Into<String>) -> CliError {
+        CliError::Run(msg.into())
+    }
+
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Input(_) => 2,
+            CliError::Run(_) => 1,
+        }
+    }
+
+    /// `"input"` or `"run"`, for JSON output.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CliError::Input(_) => "input",
+            CliError::Run(_) => "run",
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Input(m) | CliError::Run(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for CliError {}
+
+/// Result of a command.
+pub type CliResult<T = ()> = Result<T, CliError>;

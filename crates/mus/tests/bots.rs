@@ -226,3 +226,47 @@ fn envida_at_grande_with_reyes_and_passes_without() {
     // Only a bluff could make it bet; with this rng seed it does not.
     assert_eq!(act(&g, seat), Action::Paso);
 }
+
+/// Cut the mus, pass grande and chica, declare truthfully: the seat to bet pares, if any.
+fn to_pares(g: &mut MusGame) -> Option<usize> {
+    to_chica(g);
+    for _ in 0..4 {
+        g.apply(turn(g), &Action::Paso).unwrap();
+    }
+    for _ in 0..4 {
+        let s = turn(g);
+        let declaration = g.legal_actions(s).first()?.clone();
+        g.apply(s, &declaration).unwrap();
+    }
+    (g.view(0).phase
+        == Phase::Bet {
+            lance: Lance::Pares,
+        })
+    .then(|| turn(g))
+}
+
+#[test]
+fn bets_pares_with_duples_and_folds_low_pares_to_a_big_envite() {
+    let (g, seat) = find(
+        |j| rules::pares(j).is_some_and(|p| p.kind == rules::ParesKind::Duples),
+        to_pares,
+    );
+    assert!(
+        matches!(act(&g, seat), Action::Envido(_) | Action::Ordago),
+        "duples bet"
+    );
+    // A low pair facing a big pares envite from a rival who said pares: no.
+    let (g, seat) = find(
+        |j| {
+            rules::pares(j).is_some_and(|p| {
+                p.kind == rules::ParesKind::Pares && p.high <= tapete_mus::Rank::Cinco
+            })
+        },
+        |g| {
+            let s = to_pares(g)?;
+            g.apply(s, &Action::Envido(10)).ok()?;
+            Some(turn(g))
+        },
+    );
+    assert_eq!(act(&g, seat), Action::NoQuiero);
+}

@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 /// Traditional card games at the terminal (Mus first).
 #[derive(Parser, Debug)]
-#[command(name = "tapete", version, about, propagate_version = true)]
+#[command(name = "tapete", version, about)]
 #[command(
     after_help = "Examples:\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete sim mus --games 1000 --bots basico\n  tapete replay game.json"
 )]

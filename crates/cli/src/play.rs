@@ -3,7 +3,6 @@
 
 use crate::args::{parse_best_of, parse_level, parse_seat, parse_seed, TableArgs};
 use crate::error::{CliError, CliResult};
-use crate::text::pair_name;
 use clap::{Args, Subcommand};
 use serde_json::json;
 use std::io::IsTerminal;
@@ -74,7 +73,9 @@ pub fn run(a: &PlayArgs, json: bool) -> CliResult {
     let rules = a.table.rules(a.juegos, a.vacas);
     rules.validate().map_err(CliError::input)?;
     let seed = a.seed.unwrap_or_else(clock_seed);
-    eprintln!("tapete: seed {seed} (replay this deal with --seed {seed})");
+    if a.seed.is_none() {
+        eprintln!("tapete: seed {seed} (play this deal again with --seed {seed})");
+    }
     let opts = PlayOptions {
         rules,
         seed,
@@ -110,23 +111,10 @@ pub fn run(a: &PlayArgs, json: bool) -> CliResult {
         println!("{v}");
     } else {
         println!();
-        println!("seed     {seed}");
-        println!("actions  {}", record.actions.len());
-        for pair in 0..2 {
-            println!(
-                "pair {}  {} piedras, {} games, {} vacas",
-                pair_name(pair),
-                scores.piedras[pair],
-                scores.games[pair],
-                scores.vacas[pair]
-            );
-        }
-        match &outcome {
-            Some(o) => println!("result   {}", o.summary),
-            None => println!("result   not finished"),
-        }
+        print!("{}", crate::replay::score_table(&scores, outcome.as_ref()));
+        println!("seed: {seed} (tapete play mus --seed {seed} deals the same cards)");
         if let Some(path) = &a.record {
-            println!("record   {}", path.display());
+            println!("record: {}", path.display());
         }
     }
     Ok(())

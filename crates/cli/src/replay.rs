@@ -1,14 +1,15 @@
 //! `tapete replay`: re-runs a recorded game, telling every action and what followed.
 
 use crate::error::{CliError, CliResult};
-use crate::text::pair_name;
+use crate::row;
+use crate::text::{pair_name, table};
 use clap::Args;
 use serde_json::json;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use tapete_mus::narrate::event_line;
-use tapete_mus::MusGame;
-use tapete_table::{Game, Record, ReplayError};
+use tapete_mus::narrate::{cards_text, event_line, jugada_of, seat_label, Narrator};
+use tapete_mus::{Event, MusGame, Scores};
+use tapete_table::{Game, Outcome, Record, ReplayError};
 
 /// Arguments of `tapete replay`.
 #[derive(Args, Debug)]
@@ -58,10 +59,17 @@ pub fn run(a: &ReplayArgs, json: bool) -> CliResult {
         );
     }
     let width = record.actions.len().to_string().len();
-    let result = record.replay_steps(|i, _game, events| {
+    let mut narrator = Narrator::new().with_mode(record.rules.mode).with_mano(0);
+    if !json {
+        // The first hand is dealt when the game is created, before any action.
+        if let Ok(g) = MusGame::new(&record.rules, record.seats, record.seed) {
+            let _ = write_hands(&mut out, &g, width);
+        }
+    }
+    let result = record.replay_steps(|i, game, events| {
         let (seat, action) = &record.actions[i];
-        let lines: Vec<String> = events.iter().map(event_line).collect();
         if json {
+            let lines: Vec<String> = events.iter().map(event_line).collect();
             steps.push(json!({
                 "index": i,
                 "seat": seat,
@@ -72,9 +80,19 @@ pub fn run(a: &ReplayArgs, json: bool) -> CliResult {
             return;
         }
         let mut w = || -> std::io::Result<()> {
-            writeln!(out, "[{i:>width$}] seat {seat}: {action}")?;
-            for l in &lines {
-                writeln!(out, "{:>width$}    {l}", "")?;
+            writeln!(out, "[{i:>width$}] {}: {action}", narrator.seat(*seat))?;
+            for e in events {
+                let lines = narrator.lines(e);
+                // The action itself was just printed.
+                if matches!(e, Event::Said { seat: s, action: a } if s == seat && a == action) {
+                    continue;
+                }
+                for l in lines {
+                    writeln!(out, "{:>width$}    {l}", "")?;
+                }
+                if matches!(e, Event::HandStarted { .. }) {
+                    write_hands(&mut out, game, width)?;
+                }
             }
             out.flush()
         };
@@ -115,19 +133,41 @@ pub fn run(a: &ReplayArgs, json: bool) -> CliResult {
         return Ok(());
     }
     let _ = writeln!(out);
+    let _ = write!(out, "{}", score_table(&scores, outcome.as_ref()));
+    Ok(())
+}
+
+/// Prints the four hands just dealt (a replay shows every card).
+fn write_hands(out: &mut impl Write, game: &MusGame, width: usize) -> std::io::Result<()> {
+    let rows: Vec<Vec<String>> = (0..4)
+        .map(|seat| {
+            let cards = game.cards_of(seat).to_vec();
+            let jugada = jugada_of(&cards, game.rules().mode).map(|j| j.to_string());
+            vec![
+                format!("{:>width$}    {}", "", seat_label(seat, game.mano())),
+                cards_text(&cards),
+                jugada.unwrap_or_default(),
+            ]
+        })
+        .collect();
+    write!(out, "{}", table(&rows))
+}
+
+/// Final scores and result as aligned text (shared with `play`).
+pub fn score_table(scores: &Scores, outcome: Option<&Outcome>) -> String {
+    let mut rows = vec![row!["", "piedras", "games", "vacas"]];
     for pair in 0..2 {
-        let _ = writeln!(
-            out,
-            "pair {}  {} piedras, {} games, {} vacas",
-            pair_name(pair),
+        rows.push(row![
+            format!("pair {}", pair_name(pair)),
             scores.piedras[pair],
             scores.games[pair],
             scores.vacas[pair]
-        );
+        ]);
     }
-    let _ = match &outcome {
-        Some(o) => writeln!(out, "result    {}", o.summary),
-        None => writeln!(out, "result    not finished: the record stops mid-match"),
-    };
-    Ok(())
+    let mut s = table(&rows);
+    s.push_str(&match outcome {
+        Some(o) => format!("result: {}\n", o.summary),
+        None => "result: not finished, the record stops mid-match\n".to_string(),
+    });
+    s
 }

@@ -3,7 +3,7 @@
 use crate::args::ModeArgs;
 use crate::error::{CliError, CliResult};
 use crate::row;
-use crate::text::{pair_name, table};
+use crate::text::{emit, pair_name, table};
 use clap::{Args, Subcommand};
 use serde_json::json;
 use tapete_cards::Card;
@@ -89,11 +89,10 @@ pub fn run(a: &EvalArgs, json: bool) -> CliResult {
     let hands = parse_deal(&a.hands, a.mode.mode)?;
     let ev = Evaluation::new(hands, a.mode.real31);
     if json {
-        println!("{}", to_json(&ev, a.mode.mode));
+        emit(&format!("{}\n", to_json(&ev, a.mode.mode)))
     } else {
-        print!("{}", to_text(&ev, a.mode.mode));
+        emit(&to_text(&ev, a.mode.mode))
     }
-    Ok(())
 }
 
 /// The evaluation as the documented JSON object.

@@ -65,7 +65,7 @@ fn report(e: &CliError, json: bool) -> ExitCode {
     eprintln!("tapete: error: {e}");
     if json {
         let v = serde_json::json!({ "error": e.to_string(), "kind": e.kind() });
-        println!("{v}");
+        let _ = text::emit(&format!("{v}\n"));
     }
     ExitCode::from(e.exit_code())
 }

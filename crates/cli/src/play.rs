@@ -3,6 +3,7 @@
 
 use crate::args::{parse_best_of, parse_level, parse_seat, parse_seed, TableArgs};
 use crate::error::{CliError, CliResult};
+use crate::text::emit;
 use clap::{Args, Subcommand};
 use serde_json::json;
 use std::io::IsTerminal;
@@ -108,14 +109,18 @@ pub fn run(a: &PlayArgs, json: bool) -> CliResult {
             "finished": outcome.is_some(),
             "record": a.record.as_ref().map(|p| p.display().to_string()),
         });
-        println!("{v}");
+        emit(&format!("{v}\n"))
     } else {
-        println!();
-        print!("{}", crate::replay::score_table(&scores, outcome.as_ref()));
-        println!("seed: {seed} (tapete play mus --seed {seed} deals the same cards)");
+        let mut s = format!(
+            "\n{}",
+            crate::replay::score_table(&scores, outcome.as_ref())
+        );
+        s.push_str(&format!(
+            "seed: {seed} (tapete play mus --seed {seed} deals the same cards)\n"
+        ));
         if let Some(path) = &a.record {
-            println!("record: {}", path.display());
+            s.push_str(&format!("record: {}\n", path.display()));
         }
+        emit(&s)
     }
-    Ok(())
 }

@@ -2,7 +2,7 @@
 
 use crate::error::{CliError, CliResult};
 use crate::row;
-use crate::text::{pair_name, table};
+use crate::text::{emit, pair_name, table};
 use clap::Args;
 use serde_json::json;
 use std::io::{BufRead, IsTerminal, Write};
@@ -129,12 +129,10 @@ pub fn run(a: &ReplayArgs, json: bool) -> CliResult {
             "outcome": outcome,
             "finished": outcome.is_some(),
         });
-        println!("{v}");
-        return Ok(());
+        return emit(&format!("{v}\n"));
     }
-    let _ = writeln!(out);
-    let _ = write!(out, "{}", score_table(&scores, outcome.as_ref()));
-    Ok(())
+    drop(out);
+    emit(&format!("\n{}", score_table(&scores, outcome.as_ref())))
 }
 
 /// Prints the four hands just dealt (a replay shows every card).
@@ -167,7 +165,7 @@ pub fn score_table(scores: &Scores, outcome: Option<&Outcome>) -> String {
     let mut s = table(&rows);
     s.push_str(&match outcome {
         Some(o) => format!("result: {}\n", o.summary),
-        None => "result: not finished, the record stops mid-match\n".to_string(),
+        None => "result: not finished (the match stopped before its end)\n".to_string(),
     });
     s
 }

@@ -3,7 +3,7 @@
 use crate::args::{parse_level, parse_seed, TableArgs};
 use crate::error::{CliError, CliResult};
 use crate::row;
-use crate::text::{pair_name, table};
+use crate::text::{emit, pair_name, table};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
@@ -223,7 +223,9 @@ pub fn run(a: &SimArgs, json: bool) -> CliResult {
     }
 
     let start = Instant::now();
-    let results: Result<Vec<Tally>, String> = pool.install(|| {
+    // Sums are reduced as games finish (no per-game storage); integer sums do not depend
+    // on the order, so neither do the results on the thread count.
+    let total: Result<Tally, String> = pool.install(|| {
         (0..a.games)
             .into_par_iter()
             .map(|i| {
@@ -231,30 +233,25 @@ pub fn run(a: &SimArgs, json: bool) -> CliResult {
                 bar.inc(1);
                 r
             })
-            .collect()
+            .try_reduce(Tally::default, |mut x, y| {
+                x.merge(&y);
+                Ok(x)
+            })
     });
     let elapsed = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-
-    let results = results.map_err(CliError::run)?;
-    let mut total = Tally::default();
-    for t in &results {
-        total.merge(t);
-    }
+    let total = total.map_err(CliError::run)?;
     let per_sec = if elapsed > 0.0 {
         total.games as f64 / elapsed
     } else {
         0.0
     };
     if json {
-        println!(
-            "{}",
-            to_json(a, &rules, &levels, &total, elapsed, per_sec, threads)
-        );
+        let v = to_json(a, &rules, &levels, &total, elapsed, per_sec, threads);
+        emit(&format!("{v}\n"))
     } else {
-        print!("{}", to_text(a, &levels, &total, elapsed, per_sec, threads));
+        emit(&to_text(a, &levels, &total, elapsed, per_sec, threads))
     }
-    Ok(())
 }
 
 fn ratio(a: u64, b: u64) -> f64 {

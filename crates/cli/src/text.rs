@@ -40,3 +40,17 @@ macro_rules! row {
 pub fn pair_name(pair: usize) -> String {
     format!("{}–{}", pair, pair + 2)
 }
+
+/// Writes `s` to stdout. A closed pipe (`tapete … | head`) is not an error; other
+/// write failures are.
+pub fn emit(s: &str) -> crate::error::CliResult {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(crate::error::CliError::run(format!(
+            "cannot write the output: {e}"
+        ))),
+    }
+}

@@ -187,3 +187,27 @@ fn bad_input_names_the_problem() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("9reyes"));
 }
+
+#[test]
+fn real31_and_four_reyes() {
+    // S777 is a 31 real: with the option it beats the mano's plain 31.
+    assert_eq!(eval_json("RCSA S777 RRAA 44AA")["juego"], 0);
+    let out = tapete(&[
+        "mus", "eval", "--json", "--real31", "RCSA", "S777", "RRAA", "44AA",
+    ]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["juego"], 1, "{v}");
+    // In 4 reyes a 3 is a three: 3332 has medias de treses, not reyes.
+    let out = tapete(&[
+        "mus", "eval", "--json", "--mode", "4reyes", "3332", "7654", "RCSA", "7652",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["hands"][0], "3332");
+    assert_eq!(v["pares"], 0);
+    assert_eq!(v["grande"], 2);
+}

@@ -1,7 +1,7 @@
 //! Exact binomial coefficients C(n, k) for n ≤ 52, the weights of exact card odds.
 
 /// Pascal's triangle up to 52, built at compile time; `BINOMIAL[n][k]` = C(n, k).
-pub const BINOMIAL: [[u64; 53]; 53] = {
+pub static BINOMIAL: [[u64; 53]; 53] = {
     let mut t = [[0u64; 53]; 53];
     let mut n = 0;
     while n < 53 {
@@ -37,7 +37,10 @@ mod tests {
         assert_eq!(binomial(4, 5), 0);
         assert_eq!(binomial(52, 26), 495_918_532_948_104);
         for n in 0..=52 {
-            assert_eq!((0..=n).map(|k| binomial(n, k) as u128).sum::<u128>(), 1u128 << n);
+            assert_eq!(
+                (0..=n).map(|k| binomial(n, k) as u128).sum::<u128>(),
+                1u128 << n
+            );
         }
     }
 }

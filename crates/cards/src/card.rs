@@ -183,9 +183,15 @@ mod tests {
         assert!(e.to_string().contains("1–7, 10, 11, 12"));
         assert!(matches!("8c".parse::<Card>(), Err(CardError::BadNumber(_))));
         assert!(matches!("5x".parse::<Card>(), Err(CardError::BadSuit(_))));
-        assert!(matches!("rey".parse::<Card>(), Err(CardError::Malformed(_))));
+        assert!(matches!(
+            "rey".parse::<Card>(),
+            Err(CardError::Malformed(_))
+        ));
         assert!(matches!("".parse::<Card>(), Err(CardError::Malformed(_))));
-        assert!(matches!("12oo".parse::<Card>(), Err(CardError::Malformed(_))));
+        assert!(matches!(
+            "12oo".parse::<Card>(),
+            Err(CardError::Malformed(_))
+        ));
         assert!(matches!(
             "99999999999o".parse::<Card>(),
             Err(CardError::BadNumber(_))

@@ -137,7 +137,10 @@ mod tests {
 
     #[test]
     fn set_operations() {
-        let a: CardSet = ["12o", "1b", "5c"].iter().map(|s| s.parse().unwrap()).collect();
+        let a: CardSet = ["12o", "1b", "5c"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
         let b: CardSet = ["1b", "7e"].iter().map(|s| s.parse().unwrap()).collect();
         assert_eq!(a.len(), 3);
         assert_eq!(a.intersection(b).len(), 1);

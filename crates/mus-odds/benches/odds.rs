@@ -75,7 +75,9 @@ fn leyes(c: &mut Criterion) {
     cond.juego[2] = Declared::No;
 
     let mut g = c.benchmark_group("two known hands");
-    g.bench_function("tapete", |b| b.iter(|| exact(&cat, black_box(h), Some(p), &none).unwrap()));
+    g.bench_function("tapete", |b| {
+        b.iter(|| exact(&cat, black_box(h), Some(p), &none).unwrap())
+    });
     g.bench_function("tapete, conditioned", |b| {
         b.iter(|| exact(&cat, black_box(h), Some(p), &cond).unwrap())
     });
@@ -86,8 +88,12 @@ fn leyes(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("one known hand");
     g.sample_size(20);
-    g.bench_function("tapete", |b| b.iter(|| exact(&cat, black_box(h), None, &none).unwrap()));
-    g.bench_function("tapete, conditioned", |b| b.iter(|| exact(&cat, black_box(h), None, &cond).unwrap()));
+    g.bench_function("tapete", |b| {
+        b.iter(|| exact(&cat, black_box(h), None, &none).unwrap())
+    });
+    g.bench_function("tapete, conditioned", |b| {
+        b.iter(|| exact(&cat, black_box(h), None, &cond).unwrap())
+    });
     g.bench_function("baseline: 330 two-known computations", |b| {
         b.iter(|| one_known_baseline(&cat, black_box(h)))
     });
@@ -104,16 +110,28 @@ fn leyes(c: &mut Criterion) {
 fn simulation(c: &mut Criterion) {
     let cat = Catalog::new(Mode::OchoReyes, false);
     let deals = 1u64 << 20;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     let mut g = c.benchmark_group("simulate 2^20 deals, one core");
     g.sample_size(10);
     g.bench_function("tapete, frequency table", |b| {
-        b.iter(|| pool.install(|| tapete_mus_odds::simulate::simulate(&cat, deals, 1, false, &|_| {})))
+        b.iter(|| {
+            pool.install(|| tapete_mus_odds::simulate::simulate(&cat, deals, 1, false, &|_| {}))
+        })
     });
     g.bench_function("tapete, with gains", |b| {
-        b.iter(|| pool.install(|| tapete_mus_odds::simulate::simulate(&cat, deals, 1, true, &|_| {})))
+        b.iter(|| {
+            pool.install(|| tapete_mus_odds::simulate::simulate(&cat, deals, 1, true, &|_| {}))
+        })
     });
-    let index: HashMap<Jugada, usize> = cat.entries.iter().enumerate().map(|(i, e)| (e.jugada, i)).collect();
+    let index: HashMap<Jugada, usize> = cat
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.jugada, i))
+        .collect();
     g.bench_function("baseline: full shuffle and Jugada lookup", |b| {
         b.iter(|| {
             let mut rng = rng_from_seed(1);
@@ -122,7 +140,12 @@ fn simulation(c: &mut Criterion) {
             for _ in 0..deals {
                 deck.shuffle(&mut rng);
                 for h in 0..4 {
-                    let cards: [Card; 4] = [deck[4 * h], deck[4 * h + 1], deck[4 * h + 2], deck[4 * h + 3]];
+                    let cards: [Card; 4] = [
+                        deck[4 * h],
+                        deck[4 * h + 1],
+                        deck[4 * h + 2],
+                        deck[4 * h + 3],
+                    ];
                     seen[index[&Jugada::from_cards(&cards, Mode::OchoReyes)]] += 1;
                 }
             }

@@ -187,7 +187,12 @@ impl PartnerSums {
         }
     }
 
-    fn fill(&mut self, cat: &Catalog, orders: &Orders, weights: impl Iterator<Item = (usize, u64)>) {
+    fn fill(
+        &mut self,
+        cat: &Catalog,
+        orders: &Orders,
+        weights: impl Iterator<Item = (usize, u64)>,
+    ) {
         for c in self.cum.iter_mut() {
             c.fill(0);
         }
@@ -206,7 +211,11 @@ impl PartnerSums {
             self.cum_pc[orders.d[2][i] as usize + 1] += w * e.pares_cuenta as u64;
             self.cum_jc[orders.d[3][i] as usize + 1] += w * e.juego_cuenta as u64;
         }
-        for c in self.cum.iter_mut().chain([&mut self.cum_pc, &mut self.cum_jc]) {
+        for c in self
+            .cum
+            .iter_mut()
+            .chain([&mut self.cum_pc, &mut self.cum_jc])
+        {
             for i in 1..c.len() {
                 c[i] += c[i - 1];
             }
@@ -226,6 +235,9 @@ impl PartnerSums {
 fn beats(a: u16, pa: usize, b: u16, pb: usize) -> bool {
     a > b || (a == b && pa < pb)
 }
+
+/// Opponent jugada pairs (next, prev, weight) that leave the same deck.
+type Group = (Counts, Vec<(u16, u16, u64)>);
 
 /// Exact leyes of `hand` (with the partner's hand if known) under `cond`, for all four
 /// own positions.
@@ -273,12 +285,13 @@ pub fn exact_from_deck(
     cond: &Conditions,
 ) -> Result<Exact, OddsError> {
     let orders = Orders::new(cat);
-    let hi = cat.index_of(hand).ok_or_else(|| OddsError::Impossible(format!("{hand} is not a jugada of {}", cat.mode)))?;
+    let hi = cat
+        .index_of(hand)
+        .ok_or_else(|| OddsError::Impossible(format!("{hand} is not a jugada of {}", cat.mode)))?;
     let pi = match partner {
-        Some(p) => Some(
-            cat.index_of(p)
-                .ok_or_else(|| OddsError::Impossible(format!("{p} is not a jugada of {}", cat.mode)))?,
-        ),
+        Some(p) => Some(cat.index_of(p).ok_or_else(|| {
+            OddsError::Impossible(format!("{p} is not a jugada of {}", cat.mode))
+        })?),
         None => None,
     };
     let entries = &cat.entries;
@@ -287,7 +300,7 @@ pub fn exact_from_deck(
     }
 
     // The opponents' jugada pairs (next, prev), grouped by the deck they leave.
-    let mut groups: HashMap<u64, (Counts, Vec<(u16, u16, u64)>)> = HashMap::new();
+    let mut groups: HashMap<u64, Group> = HashMap::new();
     let key = |c: &Counts| c.iter().fold(0u64, |acc, &x| (acc << 4) | x as u64);
     for (ia, a) in entries.iter().enumerate() {
         if !cond.allows(Relation::Next, a) || !a.fits(deck) {
@@ -332,7 +345,15 @@ pub fn exact_from_deck(
             continue;
         }
         for &(ia, ib, w) in pairs {
-            acc.pair(&orders, &sums, h, hd, (ia as usize, &entries[ia as usize]), (ib as usize, &entries[ib as usize]), w as u128);
+            acc.pair(
+                &orders,
+                &sums,
+                h,
+                hd,
+                (ia as usize, &entries[ia as usize]),
+                (ib as usize, &entries[ib as usize]),
+                w as u128,
+            );
         }
     }
     if acc.total == 0 {
@@ -359,7 +380,10 @@ fn describe(cond: &Conditions) -> String {
                     Relation::Partner => "partner",
                     Relation::Prev => "prev",
                 };
-                parts.push(format!("{lance} {rel}={}", if *d == Declared::Yes { "yes" } else { "no" }));
+                parts.push(format!(
+                    "{lance} {rel}={}",
+                    if *d == Declared::Yes { "yes" } else { "no" }
+                ));
             }
         }
     }
@@ -542,9 +566,8 @@ fn known_partner(
     let classify = |i: usize, offset: usize| {
         let e = &entries[i];
         let mut bits = 0u16;
-        for p in 0..4 {
-            for k in 0..4 {
-                let (m, pos_m) = best[p][k];
+        for (p, best_at) in best.iter().enumerate() {
+            for (k, &(m, pos_m)) in best_at.iter().enumerate() {
                 let d = orders.d[k][i];
                 // "No pares" (index 0) never wins pares.
                 if (k != 2 || d > 0) && beats(d, (p + offset) % 4, m, pos_m) {

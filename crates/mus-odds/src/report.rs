@@ -117,7 +117,13 @@ impl Leyes {
         Ok(Leyes::from_exact(cat, hand, partner, cond, &e))
     }
 
-    fn from_exact(cat: &Catalog, hand: Jugada, partner: Option<Jugada>, cond: &Conditions, e: &Exact) -> Leyes {
+    fn from_exact(
+        cat: &Catalog,
+        hand: Jugada,
+        partner: Option<Jugada>,
+        cond: &Conditions,
+        e: &Exact,
+    ) -> Leyes {
         let den = e.total;
         let r = |num| Ratio { num, den };
         let players: Vec<Player> = Relation::ALL
@@ -223,7 +229,11 @@ fn position_json(p: &PositionLeyes, f: &dyn Fn(Ratio) -> serde_json::Value) -> s
 
 /// The leyes of every jugada of a mode with one known hand (the `--all-hands` table),
 /// computed in parallel; `progress` is called once per finished hand.
-pub fn all_hands(cat: &Catalog, cond: &Conditions, progress: &(dyn Fn() + Sync)) -> Vec<Result<Leyes, OddsError>> {
+pub fn all_hands(
+    cat: &Catalog,
+    cond: &Conditions,
+    progress: &(dyn Fn() + Sync),
+) -> Vec<Result<Leyes, OddsError>> {
     use rayon::prelude::*;
     cat.entries
         .par_iter()
@@ -247,7 +257,10 @@ mod tests {
             let e = exact(&cat, h, partner, &Conditions::default()).unwrap();
             for p in &e.positions {
                 assert_eq!(p.pares_win + p.pares_lose + p.pares_void, e.total);
-                assert_eq!(p.juego_win + p.juego_lose + p.punto_win + p.punto_lose, e.total);
+                assert_eq!(
+                    p.juego_win + p.juego_lose + p.punto_win + p.punto_lose,
+                    e.total
+                );
                 assert_eq!(p.piedras_us[0] + p.piedras_them[0], e.total);
                 assert!(p.grande <= e.total && p.chica <= e.total);
             }

@@ -86,7 +86,9 @@ impl Kernel {
                 }
             }
         }
-        let col = |f: &dyn Fn(&crate::catalog::Entry) -> u32| cat.entries.iter().map(f).collect::<Vec<u32>>();
+        let col = |f: &dyn Fn(&crate::catalog::Entry) -> u32| {
+            cat.entries.iter().map(f).collect::<Vec<u32>>()
+        };
         Kernel {
             rank,
             index,
@@ -199,7 +201,13 @@ pub struct Simulation {
 
 /// Deals `deals` random deals (rounded up to whole chunks of [`CHUNK`]) from `seed`;
 /// `gains` also plays each deal en paso; `progress(done)` is called after each chunk.
-pub fn simulate(cat: &Catalog, deals: u64, seed: u64, gains: bool, progress: &(dyn Fn(u64) + Sync)) -> Simulation {
+pub fn simulate(
+    cat: &Catalog,
+    deals: u64,
+    seed: u64,
+    gains: bool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Simulation {
     let k = Kernel::new(cat);
     let n = cat.entries.len();
     let chunks = deals.div_ceil(CHUNK).max(1);
@@ -239,7 +247,11 @@ pub fn simulate(cat: &Catalog, deals: u64, seed: u64, gains: bool, progress: &(d
         .enumerate()
         .map(|(i, e)| {
             let exact = e.weight(&deck) as f64 / total;
-            let observed = if dealt == 0 { 0.0 } else { tally.seen[i] as f64 / dealt as f64 };
+            let observed = if dealt == 0 {
+                0.0
+            } else {
+                tally.seen[i] as f64 / dealt as f64
+            };
             let gain = [0, 1, 2, 3].map(|p| {
                 let m = tally.at[i][p];
                 (gains && m > 0).then(|| {
@@ -288,10 +300,18 @@ mod tests {
         // Common jugadas land within a few percent of their exact probability.
         for j in &a.jugadas {
             if j.exact > 0.005 {
-                assert!(j.relative_error < 0.05, "{} off by {}", j.jugada, j.relative_error);
+                assert!(
+                    j.relative_error < 0.05,
+                    "{} off by {}",
+                    j.jugada,
+                    j.relative_error
+                );
             }
         }
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
         let b = pool.install(|| simulate(&cat, 400_000, 3, true, &|_| {}));
         for (x, y) in a.jugadas.iter().zip(&b.jugadas) {
             assert_eq!(x.observed, y.observed);

@@ -64,16 +64,31 @@ pub fn tables(mode: Mode) -> Tables {
     let kind = |e: &Entry| rules::pares(e.jugada).map(|p| p.kind);
     let value = |e: &Entry| e.jugada.value();
 
-    let jugadas = counted.iter().map(|(e, w)| row(e.jugada.to_string(), *w)).collect();
+    let jugadas = counted
+        .iter()
+        .map(|(e, w)| row(e.jugada.to_string(), *w))
+        .collect();
     let categories = vec![
         row("pares".into(), sum(&|e| e.has_pares())),
-        row("pares sencillos".into(), sum(&|e| kind(e) == Some(ParesKind::Pares))),
-        row("medias".into(), sum(&|e| kind(e) == Some(ParesKind::Medias))),
-        row("duples".into(), sum(&|e| kind(e) == Some(ParesKind::Duples))),
+        row(
+            "pares sencillos".into(),
+            sum(&|e| kind(e) == Some(ParesKind::Pares)),
+        ),
+        row(
+            "medias".into(),
+            sum(&|e| kind(e) == Some(ParesKind::Medias)),
+        ),
+        row(
+            "duples".into(),
+            sum(&|e| kind(e) == Some(ParesKind::Duples)),
+        ),
         row("sin pares".into(), sum(&|e| !e.has_pares())),
         row("juego".into(), sum(&|e| e.has_juego())),
         row("31".into(), sum(&|e| value(e) == 31)),
-        row("31 con pares".into(), sum(&|e| value(e) == 31 && e.has_pares())),
+        row(
+            "31 con pares".into(),
+            sum(&|e| value(e) == 31 && e.has_pares()),
+        ),
         row("sin juego".into(), sum(&|e| !e.has_juego())),
         row("30 al punto".into(), sum(&|e| value(e) == 30)),
     ];
@@ -87,13 +102,22 @@ pub fn tables(mode: Mode) -> Tables {
         .filter(|r| r.count > 0)
         .collect();
     let combined = vec![
-        row("juego sin pares".into(), sum(&|e| e.has_juego() && !e.has_pares())),
-        row("pares sin juego".into(), sum(&|e| e.has_pares() && !e.has_juego())),
+        row(
+            "juego sin pares".into(),
+            sum(&|e| e.has_juego() && !e.has_pares()),
+        ),
+        row(
+            "pares sin juego".into(),
+            sum(&|e| e.has_pares() && !e.has_juego()),
+        ),
         row(
             "pares sencillos sin juego".into(),
             sum(&|e| kind(e) == Some(ParesKind::Pares) && !e.has_juego()),
         ),
-        row("pares y juego".into(), sum(&|e| e.has_pares() && e.has_juego())),
+        row(
+            "pares y juego".into(),
+            sum(&|e| e.has_pares() && e.has_juego()),
+        ),
         row(
             "pares sencillos y juego".into(),
             sum(&|e| kind(e) == Some(ParesKind::Pares) && e.has_juego()),
@@ -106,7 +130,10 @@ pub fn tables(mode: Mode) -> Tables {
             "duples y juego".into(),
             sum(&|e| kind(e) == Some(ParesKind::Duples) && e.has_juego()),
         ),
-        row("ni pares ni juego".into(), sum(&|e| !e.has_pares() && !e.has_juego())),
+        row(
+            "ni pares ni juego".into(),
+            sum(&|e| !e.has_pares() && !e.has_juego()),
+        ),
     ];
     Tables {
         mode,
@@ -165,7 +192,10 @@ mod tests {
                 c("pares y juego")
             );
             assert_eq!(
-                c("juego sin pares") + c("pares sin juego") + c("pares y juego") + c("ni pares ni juego"),
+                c("juego sin pares")
+                    + c("pares sin juego")
+                    + c("pares y juego")
+                    + c("ni pares ni juego"),
                 t.total
             );
         }

@@ -15,7 +15,11 @@ fn subsets4(cards: &[Card]) -> Vec<CardSet> {
         for b in a + 1..n {
             for c in b + 1..n {
                 for d in c + 1..n {
-                    out.push([cards[a], cards[b], cards[c], cards[d]].into_iter().collect());
+                    out.push(
+                        [cards[a], cards[b], cards[c], cards[d]]
+                            .into_iter()
+                            .collect(),
+                    );
                 }
             }
         }
@@ -36,12 +40,20 @@ fn allowed(d: Declared, has: bool) -> bool {
 }
 
 /// Lists every deal of `deck` to next, (partner), prev and counts like `exact` does.
-fn brute(mode: Mode, real31: bool, hand: Jugada, partner: Option<Jugada>, deck: &[Card], cond: &Conditions) -> Exact {
+fn brute(
+    mode: Mode,
+    real31: bool,
+    hand: Jugada,
+    partner: Option<Jugada>,
+    deck: &[Card],
+    cond: &Conditions,
+) -> Exact {
     let mut total = 0u128;
     let mut pos: [PositionCounts; 4] = Default::default();
     let mut players = [(0u128, 0u128); 3];
     let ok = |rel: usize, j: Jugada| {
-        allowed(cond.pares[rel], rules::pares(j).is_some()) && allowed(cond.juego[rel], rules::has_juego(j))
+        allowed(cond.pares[rel], rules::pares(j).is_some())
+            && allowed(cond.juego[rel], rules::has_juego(j))
     };
     for a in subsets4(deck) {
         let ja = jugada(a, mode);
@@ -57,7 +69,10 @@ fn brute(mode: Mode, real31: bool, hand: Jugada, partner: Option<Jugada>, deck: 
             let rest2: Vec<Card> = rest.iter().copied().filter(|c| !b.contains(*c)).collect();
             let partners: Vec<Jugada> = match partner {
                 Some(p) => vec![p],
-                None => subsets4(&rest2).into_iter().map(|x| jugada(x, mode)).collect(),
+                None => subsets4(&rest2)
+                    .into_iter()
+                    .map(|x| jugada(x, mode))
+                    .collect(),
             };
             for jx in partners {
                 if partner.is_none() && !ok(1, jx) {
@@ -128,7 +143,11 @@ fn brute(mode: Mode, real31: bool, hand: Jugada, partner: Option<Jugada>, deck: 
     Exact {
         total,
         positions: pos,
-        players: [Some(players[0]), partner.is_none().then_some(players[1]), Some(players[2])],
+        players: [
+            Some(players[0]),
+            partner.is_none().then_some(players[1]),
+            Some(players[2]),
+        ],
     }
 }
 
@@ -140,7 +159,14 @@ fn counts(cards: &[Card], mode: Mode) -> Counts {
     c
 }
 
-fn check_case(seed: u64, mode: Mode, real31: bool, partner_known: bool, deck_size: usize, cond: Conditions) {
+fn check_case(
+    seed: u64,
+    mode: Mode,
+    real31: bool,
+    partner_known: bool,
+    deck_size: usize,
+    cond: Conditions,
+) {
     let mut rng = rng_from_seed(seed);
     let mut all: Vec<Card> = Card::all().collect();
     all.shuffle(&mut rng);
@@ -152,7 +178,10 @@ fn check_case(seed: u64, mode: Mode, real31: bool, partner_known: bool, deck_siz
     let cat = Catalog::new(mode, real31);
     let want = brute(mode, real31, hand, partner, &deck, &cond);
     match exact_from_deck(&cat, hand, partner, &counts(&deck, mode), &cond) {
-        Ok(got) => assert_eq!(got, want, "seed {seed} {mode} hand {hand} partner {partner:?}"),
+        Ok(got) => assert_eq!(
+            got, want,
+            "seed {seed} {mode} hand {hand} partner {partner:?}"
+        ),
         Err(e) => assert_eq!(want.total, 0, "seed {seed}: {e}"),
     }
 }
@@ -160,7 +189,11 @@ fn check_case(seed: u64, mode: Mode, real31: bool, partner_known: bool, deck_siz
 #[test]
 fn two_known_hands_match_enumeration() {
     for seed in 0..12 {
-        let mode = if seed % 2 == 0 { Mode::OchoReyes } else { Mode::CuatroReyes };
+        let mode = if seed % 2 == 0 {
+            Mode::OchoReyes
+        } else {
+            Mode::CuatroReyes
+        };
         check_case(seed, mode, seed % 3 == 0, true, 14, Conditions::default());
     }
 }
@@ -168,8 +201,19 @@ fn two_known_hands_match_enumeration() {
 #[test]
 fn one_known_hand_matches_enumeration() {
     for seed in 0..6 {
-        let mode = if seed % 2 == 0 { Mode::OchoReyes } else { Mode::CuatroReyes };
-        check_case(100 + seed, mode, seed % 2 == 1, false, 13, Conditions::default());
+        let mode = if seed % 2 == 0 {
+            Mode::OchoReyes
+        } else {
+            Mode::CuatroReyes
+        };
+        check_case(
+            100 + seed,
+            mode,
+            seed % 2 == 1,
+            false,
+            13,
+            Conditions::default(),
+        );
     }
 }
 
@@ -177,9 +221,18 @@ fn one_known_hand_matches_enumeration() {
 fn conditioned_results_equal_filtered_enumeration() {
     use Declared::*;
     let conds = [
-        Conditions { pares: [Yes, Unknown, No], juego: [Unknown; 3] },
-        Conditions { pares: [Unknown; 3], juego: [No, No, Unknown] },
-        Conditions { pares: [No, Yes, Unknown], juego: [Unknown, Unknown, Yes] },
+        Conditions {
+            pares: [Yes, Unknown, No],
+            juego: [Unknown; 3],
+        },
+        Conditions {
+            pares: [Unknown; 3],
+            juego: [No, No, Unknown],
+        },
+        Conditions {
+            pares: [No, Yes, Unknown],
+            juego: [Unknown, Unknown, Yes],
+        },
     ];
     for (i, cond) in conds.iter().enumerate() {
         check_case(200 + i as u64, Mode::OchoReyes, false, false, 13, *cond);

@@ -43,7 +43,13 @@ fn our_pair_is_the_same_seen_from_either_partner() {
 #[test]
 fn unknown_players_are_exchangeable() {
     let cat = Catalog::new(Mode::OchoReyes, false);
-    let e = exact(&cat, j("RRCA", Mode::OchoReyes), None, &Conditions::default()).unwrap();
+    let e = exact(
+        &cat,
+        j("RRCA", Mode::OchoReyes),
+        None,
+        &Conditions::default(),
+    )
+    .unwrap();
     assert_eq!(e.players[0], e.players[1]);
     assert_eq!(e.players[1], e.players[2]);
     // Swapping which opponent declared what leaves the weight of the conditioned deals
@@ -58,7 +64,11 @@ fn unknown_players_are_exchangeable() {
     let a = exact(&cat, h, None, &c1).unwrap();
     let b = exact(&cat, h, None, &c2).unwrap();
     assert_eq!(a.total, b.total);
-    assert_eq!(a.players[0].unwrap().0, a.total, "next said pares sí: always has pares");
+    assert_eq!(
+        a.players[0].unwrap().0,
+        a.total,
+        "next said pares sí: always has pares"
+    );
     assert_eq!(a.players[2].unwrap().0, 0, "prev said no: never has pares");
     assert_eq!(a.players[0].unwrap().0, b.players[2].unwrap().0);
 }
@@ -70,24 +80,52 @@ fn conditions_nothing_satisfies_are_an_error_not_nan() {
     let deck = [1, 0, 0, 1, 1, 1, 1, 1, 1, 1];
     let mut cond = Conditions::default();
     cond.pares[0] = Declared::Yes;
-    let err = exact_from_deck(&cat, j("RRCA", Mode::OchoReyes), Some(j("RC7A", Mode::OchoReyes)), &deck, &cond);
+    let err = exact_from_deck(
+        &cat,
+        j("RRCA", Mode::OchoReyes),
+        Some(j("RC7A", Mode::OchoReyes)),
+        &deck,
+        &cond,
+    );
     let err = err.unwrap_err();
     assert!(matches!(err, OddsError::Impossible(_)));
     assert!(err.to_string().contains("pares next=yes"), "{err}");
     // Too many reyes between the two known hands.
-    let err = exact(&cat, j("RRRR", Mode::OchoReyes), Some(j("RRRR", Mode::OchoReyes)), &Conditions::default());
+    let err = exact(
+        &cat,
+        j("RRRR", Mode::OchoReyes),
+        Some(j("RRRR", Mode::OchoReyes)),
+        &Conditions::default(),
+    );
     assert!(err.is_ok(), "8 reyes in 8 reyes mode fit");
     let cat4 = Catalog::new(Mode::CuatroReyes, false);
-    let err = exact(&cat4, j("RRRR", Mode::CuatroReyes), Some(j("RRAA", Mode::CuatroReyes)), &Conditions::default())
-        .unwrap_err();
+    let err = exact(
+        &cat4,
+        j("RRRR", Mode::CuatroReyes),
+        Some(j("RRAA", Mode::CuatroReyes)),
+        &Conditions::default(),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("6 reyes"), "{err}");
 }
 
 #[test]
 fn real31_only_moves_juego() {
     let h = j("S777", Mode::OchoReyes);
-    let off = exact(&Catalog::new(Mode::OchoReyes, false), h, None, &Conditions::default()).unwrap();
-    let on = exact(&Catalog::new(Mode::OchoReyes, true), h, None, &Conditions::default()).unwrap();
+    let off = exact(
+        &Catalog::new(Mode::OchoReyes, false),
+        h,
+        None,
+        &Conditions::default(),
+    )
+    .unwrap();
+    let on = exact(
+        &Catalog::new(Mode::OchoReyes, true),
+        h,
+        None,
+        &Conditions::default(),
+    )
+    .unwrap();
     assert_eq!(off.total, on.total);
     for p in 0..4 {
         assert_eq!(off.positions[p].grande, on.positions[p].grande);
@@ -96,5 +134,8 @@ fn real31_only_moves_juego() {
     }
     // At mano a 31 already wins every tie; at postre la real now beats the other 31s.
     assert_eq!(on.positions[0].juego_win, off.positions[0].juego_win);
-    assert!(on.positions[3].juego_win > off.positions[3].juego_win, "la real beats other 31s");
+    assert!(
+        on.positions[3].juego_win > off.positions[3].juego_win,
+        "la real beats other 31s"
+    );
 }

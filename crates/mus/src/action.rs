@@ -168,11 +168,29 @@ mod tests {
         assert_eq!("corto".parse(), Ok(Action::NoHayMus));
         assert_eq!("3 más".parse(), Ok(Action::Reenvido(3)));
         assert_eq!("pares si".parse(), Ok(Action::Pares(true)));
-        assert!(matches!("descarto 13o".parse::<Action>(), Err(ParseActionError::Card(_))));
-        assert!(matches!("descarto".parse::<Action>(), Err(ParseActionError::NoCards(_))));
-        assert!(matches!("descarto 1b 1b".parse::<Action>(), Err(ParseActionError::Repeated(_))));
-        assert!(matches!("envido mucho".parse::<Action>(), Err(ParseActionError::Amount(_))));
-        assert!(matches!("envido 300".parse::<Action>(), Err(ParseActionError::Amount(_))));
-        assert!(matches!("hola".parse::<Action>(), Err(ParseActionError::Unknown(_))));
+        assert!(matches!(
+            "descarto 13o".parse::<Action>(),
+            Err(ParseActionError::Card(_))
+        ));
+        assert!(matches!(
+            "descarto".parse::<Action>(),
+            Err(ParseActionError::NoCards(_))
+        ));
+        assert!(matches!(
+            "descarto 1b 1b".parse::<Action>(),
+            Err(ParseActionError::Repeated(_))
+        ));
+        assert!(matches!(
+            "envido mucho".parse::<Action>(),
+            Err(ParseActionError::Amount(_))
+        ));
+        assert!(matches!(
+            "envido 300".parse::<Action>(),
+            Err(ParseActionError::Amount(_))
+        ));
+        assert!(matches!(
+            "hola".parse::<Action>(),
+            Err(ParseActionError::Unknown(_))
+        ));
     }
 }

@@ -153,13 +153,20 @@ impl Betting {
             return Err(BetError::NotYourTurn { expected });
         }
         match (&self.bet, action) {
-            (_, a @ (Action::Mus | Action::NoHayMus | Action::Descarto(_) | Action::Pares(_) | Action::Juego(_))) => {
-                Err(BetError::NotBetting(a.clone()))
-            }
+            (
+                _,
+                a @ (Action::Mus
+                | Action::NoHayMus
+                | Action::Descarto(_)
+                | Action::Pares(_)
+                | Action::Juego(_)),
+            ) => Err(BetError::NotBetting(a.clone())),
             (None, Action::Paso | Action::Ordago) => Ok(()),
             (None, Action::Envido(n)) => self.check_amount(*n),
             (None, a) => Err(BetError::NoBet(a.clone())),
-            (Some(b), Action::Reenvido(_) | Action::Ordago) if b.ordago => Err(BetError::AfterOrdago),
+            (Some(b), Action::Reenvido(_) | Action::Ordago) if b.ordago => {
+                Err(BetError::AfterOrdago)
+            }
             (Some(_), Action::Quiero | Action::NoQuiero | Action::Ordago) => Ok(()),
             (Some(_), Action::Reenvido(n)) => self.check_amount(*n),
             (Some(_), a) => Err(BetError::BetStanding(a.clone())),
@@ -244,7 +251,10 @@ mod tests {
     #[test]
     fn all_pass_is_en_paso() {
         let mut b = Betting::new([true; 4], 1, 40);
-        assert_eq!(run(&mut b, &[(0, Paso), (1, Paso), (2, Paso), (3, Paso)]), Some(Settled::EnPaso));
+        assert_eq!(
+            run(&mut b, &[(0, Paso), (1, Paso), (2, Paso), (3, Paso)]),
+            Some(Settled::EnPaso)
+        );
     }
 
     #[test]
@@ -253,26 +263,73 @@ mod tests {
         let r = run(&mut b, &[(0, Paso), (1, Envido(2)), (2, NoQuiero)]);
         assert_eq!(r, None, "the partner of the first to decline still speaks");
         assert_eq!(b.turn(), Some(0));
-        assert_eq!(b.apply(0, &NoQuiero).unwrap(), Some(Settled::Declined { pair: 1, piedras: 1 }));
+        assert_eq!(
+            b.apply(0, &NoQuiero).unwrap(),
+            Some(Settled::Declined {
+                pair: 1,
+                piedras: 1
+            })
+        );
     }
 
     #[test]
     fn declined_raise_pays_what_stood_before_it() {
         let mut b = Betting::new([true; 4], 1, 40);
-        let r = run(&mut b, &[(0, Envido(2)), (1, Reenvido(5)), (2, NoQuiero), (0, NoQuiero)]);
-        assert_eq!(r, Some(Settled::Declined { pair: 1, piedras: 2 }));
+        let r = run(
+            &mut b,
+            &[
+                (0, Envido(2)),
+                (1, Reenvido(5)),
+                (2, NoQuiero),
+                (0, NoQuiero),
+            ],
+        );
+        assert_eq!(
+            r,
+            Some(Settled::Declined {
+                pair: 1,
+                piedras: 2
+            })
+        );
         let mut b = Betting::new([true; 4], 1, 40);
-        let r = run(&mut b, &[(0, Envido(2)), (1, Reenvido(5)), (2, Reenvido(3)), (3, NoQuiero), (1, NoQuiero)]);
-        assert_eq!(r, Some(Settled::Declined { pair: 0, piedras: 7 }));
+        let r = run(
+            &mut b,
+            &[
+                (0, Envido(2)),
+                (1, Reenvido(5)),
+                (2, Reenvido(3)),
+                (3, NoQuiero),
+                (1, NoQuiero),
+            ],
+        );
+        assert_eq!(
+            r,
+            Some(Settled::Declined {
+                pair: 0,
+                piedras: 7
+            })
+        );
         let mut b = Betting::new([true; 4], 1, 40);
-        let r = run(&mut b, &[(0, Envido(4)), (1, Ordago), (2, NoQuiero), (0, NoQuiero)]);
-        assert_eq!(r, Some(Settled::Declined { pair: 1, piedras: 4 }));
+        let r = run(
+            &mut b,
+            &[(0, Envido(4)), (1, Ordago), (2, NoQuiero), (0, NoQuiero)],
+        );
+        assert_eq!(
+            r,
+            Some(Settled::Declined {
+                pair: 1,
+                piedras: 4
+            })
+        );
     }
 
     #[test]
     fn accepted_bets_and_ordagos() {
         let mut b = Betting::new([true; 4], 1, 40);
-        let r = run(&mut b, &[(0, Envido(2)), (1, NoQuiero), (3, Reenvido(3)), (0, Quiero)]);
+        let r = run(
+            &mut b,
+            &[(0, Envido(2)), (1, NoQuiero), (3, Reenvido(3)), (0, Quiero)],
+        );
         assert_eq!(r, Some(Settled::Accepted { piedras: 5 }));
         let mut b = Betting::new([true; 4], 1, 40);
         let r = run(&mut b, &[(0, Ordago), (1, Quiero)]);
@@ -283,7 +340,13 @@ mod tests {
     fn punto_y_miedo_first_deje_is_two() {
         let mut b = Betting::new([true; 4], 2, 40);
         let r = run(&mut b, &[(0, Ordago), (1, NoQuiero), (3, NoQuiero)]);
-        assert_eq!(r, Some(Settled::Declined { pair: 0, piedras: 2 }));
+        assert_eq!(
+            r,
+            Some(Settled::Declined {
+                pair: 0,
+                piedras: 2
+            })
+        );
     }
 
     #[test]
@@ -293,16 +356,34 @@ mod tests {
         assert_eq!(b.turn(), Some(1));
         assert!(b.apply(0, &Paso).is_err());
         let r = run(&mut b, &[(1, Envido(2)), (2, NoQuiero)]);
-        assert_eq!(r, Some(Settled::Declined { pair: 1, piedras: 1 }));
+        assert_eq!(
+            r,
+            Some(Settled::Declined {
+                pair: 1,
+                piedras: 1
+            })
+        );
     }
 
     #[test]
     fn illegal_moves_change_nothing() {
         let mut b = Betting::new([true; 4], 1, 40);
         let before = b.clone();
-        assert_eq!(b.apply(1, &Paso), Err(BetError::NotYourTurn { expected: 0 }));
-        assert_eq!(b.apply(0, &Envido(1)), Err(BetError::TooSmall { amount: 1 }));
-        assert_eq!(b.apply(0, &Envido(41)), Err(BetError::TooLarge { amount: 41, max: 40 }));
+        assert_eq!(
+            b.apply(1, &Paso),
+            Err(BetError::NotYourTurn { expected: 0 })
+        );
+        assert_eq!(
+            b.apply(0, &Envido(1)),
+            Err(BetError::TooSmall { amount: 1 })
+        );
+        assert_eq!(
+            b.apply(0, &Envido(41)),
+            Err(BetError::TooLarge {
+                amount: 41,
+                max: 40
+            })
+        );
         assert!(matches!(b.apply(0, &Quiero), Err(BetError::NoBet(_))));
         assert!(matches!(b.apply(0, &Reenvido(2)), Err(BetError::NoBet(_))));
         assert!(matches!(b.apply(0, &Mus), Err(BetError::NotBetting(_))));

@@ -108,13 +108,20 @@ impl Evaluation {
             format!("{j}: {what}")
         };
         if matches!(lance, Lance::Pares | Lance::Juego)
-            && !(if lance == Lance::Pares { self.pares_bet } else { self.juego_bet })
+            && !(if lance == Lance::Pares {
+                self.pares_bet
+            } else {
+                self.juego_bet
+            })
         {
             s.push_str(", only one pair has it: not bet");
         }
         if !ties.is_empty() {
             let names: Vec<String> = ties.iter().map(|p| p.to_string()).collect();
-            s.push_str(&format!(", ties with position {} and is closer to mano", names.join(", ")));
+            s.push_str(&format!(
+                ", ties with position {} and is closer to mano",
+                names.join(", ")
+            ));
         }
         s
     }
@@ -131,7 +138,10 @@ pub fn pares_cuenta(hands: &[Jugada; 4], pair: usize) -> u8 {
 
 /// Piedras of the juego cuenta for `pair`: 3 for each 31, 2 for each other juego.
 pub fn juego_cuenta(hands: &[Jugada; 4], pair: usize) -> u8 {
-    [pair, pair + 2].iter().map(|&p| rules::juego_cuenta(hands[p])).sum()
+    [pair, pair + 2]
+        .iter()
+        .map(|&p| rules::juego_cuenta(hands[p]))
+        .sum()
 }
 
 /// A hand described for one lance: "31", "medias de reyes", "30 al punto", "RRCA".

@@ -45,7 +45,9 @@ impl LanceStatus {
     pub fn was_bet(&self) -> bool {
         matches!(
             self,
-            LanceStatus::Accepted { .. } | LanceStatus::OrdagoAccepted | LanceStatus::Declined { .. }
+            LanceStatus::Accepted { .. }
+                | LanceStatus::OrdagoAccepted
+                | LanceStatus::Declined { .. }
         )
     }
 }

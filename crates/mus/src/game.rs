@@ -207,7 +207,10 @@ impl MusGame {
         add(&mut self.deck.cards().iter().copied(), "the deck")?;
         add(&mut self.pile.iter().copied(), "the discard pile")?;
         for s in 0..4 {
-            add(&mut self.discards[s].unwrap_or_default().iter(), "a pending discard")?;
+            add(
+                &mut self.discards[s].unwrap_or_default().iter(),
+                "a pending discard",
+            )?;
         }
         if total != 40 {
             return Err(format!("{total} cards accounted for, not 40"));
@@ -224,7 +227,8 @@ impl MusGame {
     }
 
     fn jugada(&self, seat: Seat) -> Jugada {
-        Jugada::from_set(self.hands[seat], self.rules.mode).unwrap_or(Jugada::new([crate::Rank::As; 4]))
+        Jugada::from_set(self.hands[seat], self.rules.mode)
+            .unwrap_or(Jugada::new([crate::Rank::As; 4]))
     }
 
     fn jugadas_by_position(&self) -> [Jugada; 4] {
@@ -273,8 +277,8 @@ impl MusGame {
     /// Serves every discard from the mano on, rebuilding the deck from the pile when empty.
     fn serve(&mut self, events: &mut Vec<Event>) {
         let discards = self.discards.map(|d| d.unwrap_or_default());
-        for s in 0..4 {
-            self.pile.extend(discards[s].iter());
+        for d in &discards {
+            self.pile.extend(d.iter());
         }
         for p in 0..4 {
             let seat = self.seat_at(p);
@@ -322,20 +326,36 @@ impl MusGame {
     fn next_lance(&mut self, after: Lance, events: &mut Vec<Event>) {
         match after {
             Lance::Grande => self.start_betting(Lance::Chica, [true; 4], events),
-            Lance::Chica => self.phase = Phase::Declare { lance: Lance::Pares, pos: 0 },
-            Lance::Pares => self.phase = Phase::Declare { lance: Lance::Juego, pos: 0 },
+            Lance::Chica => {
+                self.phase = Phase::Declare {
+                    lance: Lance::Pares,
+                    pos: 0,
+                }
+            }
+            Lance::Pares => {
+                self.phase = Phase::Declare {
+                    lance: Lance::Juego,
+                    pos: 0,
+                }
+            }
             Lance::Juego | Lance::Punto => self.count(events),
         }
     }
 
     /// After every declaration of `lance` is in: bet it, or settle it unbet.
     fn after_declarations(&mut self, lance: Lance, events: &mut Vec<Event>) {
-        let decl = if lance == Lance::Pares { self.pares } else { self.juego };
+        let decl = if lance == Lance::Pares {
+            self.pares
+        } else {
+            self.juego
+        };
         let eligible = [0, 1, 2, 3].map(|p| decl[self.seat_at(p)] == Some(true));
         let pair_has = |pair: usize| eligible[pair] || eligible[pair + 2];
         match (pair_has(0), pair_has(1)) {
             (true, true) => self.start_betting(lance, eligible, events),
-            (false, false) if lance == Lance::Juego => self.start_betting(Lance::Punto, [true; 4], events),
+            (false, false) if lance == Lance::Juego => {
+                self.start_betting(Lance::Punto, [true; 4], events)
+            }
             (false, false) => {
                 self.settle(lance, LanceStatus::Void, events);
                 self.next_lance(lance, events);
@@ -350,7 +370,14 @@ impl MusGame {
     }
 
     /// Adds piedras; returns true when the pair reached the target (the game is won).
-    fn score(&mut self, pair: usize, piedras: u8, lance: Lance, reason: ScoreReason, events: &mut Vec<Event>) -> bool {
+    fn score(
+        &mut self,
+        pair: usize,
+        piedras: u8,
+        lance: Lance,
+        reason: ScoreReason,
+        events: &mut Vec<Event>,
+    ) -> bool {
         if piedras == 0 {
             return false;
         }
@@ -382,7 +409,9 @@ impl MusGame {
         let hands = eval.hands;
         let lances = self.lances.clone();
         for (lance, status) in lances {
-            let Some(wpos) = eval.winner(lance) else { continue };
+            let Some(wpos) = eval.winner(lance) else {
+                continue;
+            };
             let pair = self.seat_at(wpos) % 2;
             let pos_pair = wpos % 2;
             let bet = match status {
@@ -390,7 +419,9 @@ impl MusGame {
                 _ => 0,
             };
             let (base, reason) = match lance {
-                Lance::Grande | Lance::Chica if status == LanceStatus::EnPaso => (1, ScoreReason::EnPaso),
+                Lance::Grande | Lance::Chica if status == LanceStatus::EnPaso => {
+                    (1, ScoreReason::EnPaso)
+                }
                 Lance::Grande | Lance::Chica => (0, ScoreReason::EnPaso),
                 Lance::Pares => (eval::pares_cuenta(&hands, pos_pair), ScoreReason::Cuenta),
                 Lance::Juego => (eval::juego_cuenta(&hands, pos_pair), ScoreReason::Cuenta),
@@ -475,7 +506,9 @@ impl MusGame {
             }
             Phase::Discard => {
                 let Action::Descarto(cards) = action else {
-                    return Err(wrong("everybody said mus: discard 1 to 4 cards (descarto …)"));
+                    return Err(wrong(
+                        "everybody said mus: discard 1 to 4 cards (descarto …)",
+                    ));
                 };
                 if self.discards[seat].is_some() {
                     return Err(RuleError::AlreadyDiscarded);
@@ -504,7 +537,9 @@ impl MusGame {
                             })
                         }
                     }
-                    _ => Err(wrong(&format!("declare {lance}: `{lance} sí` or `{lance} no`"))),
+                    _ => Err(wrong(&format!(
+                        "declare {lance}: `{lance} sí` or `{lance} no`"
+                    ))),
                 }
             }
             Phase::Bet { betting, .. } => {
@@ -582,7 +617,10 @@ impl Game for MusGame {
 
     fn new(rules: &MusRules, seats: usize, seed: u64) -> Result<Self, SetupError> {
         if seats != 4 {
-            return Err(SetupError::Seats { wanted: "4", got: seats });
+            return Err(SetupError::Seats {
+                wanted: "4",
+                got: seats,
+            });
         }
         MusGame::start(rules.clone(), seed)
     }
@@ -590,14 +628,22 @@ impl Game for MusGame {
     fn to_act(&self) -> ToAct {
         match &self.phase {
             Phase::Over => ToAct::Over,
-            Phase::Mus { pos } | Phase::Declare { pos, .. } => ToAct::Seats(vec![self.seat_at(*pos)]),
+            Phase::Mus { pos } | Phase::Declare { pos, .. } => {
+                ToAct::Seats(vec![self.seat_at(*pos)])
+            }
             Phase::Discard => ToAct::Seats(
                 (0..4)
                     .map(|p| self.seat_at(p))
                     .filter(|&s| self.discards[s].is_none())
                     .collect(),
             ),
-            Phase::Bet { betting, .. } => ToAct::Seats(betting.turn().map(|p| self.seat_at(p)).into_iter().collect()),
+            Phase::Bet { betting, .. } => ToAct::Seats(
+                betting
+                    .turn()
+                    .map(|p| self.seat_at(p))
+                    .into_iter()
+                    .collect(),
+            ),
         }
     }
 
@@ -625,7 +671,11 @@ impl Game for MusGame {
             }
             Phase::Declare { lance, .. } => {
                 let has = self.truth(*lance, seat);
-                vec![if *lance == Lance::Pares { Action::Pares(has) } else { Action::Juego(has) }]
+                vec![if *lance == Lance::Pares {
+                    Action::Pares(has)
+                } else {
+                    Action::Juego(has)
+                }]
             }
             Phase::Bet { betting, .. } => betting.legal(),
         }
@@ -661,14 +711,23 @@ impl Game for MusGame {
             ),
         }
         match (self.phase.clone(), action) {
-            (Phase::Mus { .. }, Action::NoHayMus) => self.start_betting(Lance::Grande, [true; 4], &mut events),
+            (Phase::Mus { .. }, Action::NoHayMus) => {
+                self.start_betting(Lance::Grande, [true; 4], &mut events)
+            }
             (Phase::Mus { pos }, _) if pos < 3 => self.phase = Phase::Mus { pos: pos + 1 },
             (Phase::Mus { .. }, _) => self.phase = Phase::Discard,
             (Phase::Declare { lance, pos }, Action::Pares(has) | Action::Juego(has)) => {
-                let decl = if lance == Lance::Pares { &mut self.pares } else { &mut self.juego };
+                let decl = if lance == Lance::Pares {
+                    &mut self.pares
+                } else {
+                    &mut self.juego
+                };
                 decl[seat] = Some(*has);
                 if pos < 3 {
-                    self.phase = Phase::Declare { lance, pos: pos + 1 };
+                    self.phase = Phase::Declare {
+                        lance,
+                        pos: pos + 1,
+                    };
                 } else {
                     self.after_declarations(lance, &mut events);
                 }
@@ -714,22 +773,21 @@ impl MusGame {
         let mano = self.mano;
         let status = LanceStatus::from_settled(settled, |pos_pair| (mano + pos_pair) % 2);
         self.settle(lance, status.clone(), events);
-        match status {
-            LanceStatus::Declined { pair, piedras } => {
-                if self.score(pair, piedras, lance, ScoreReason::Deje, events) {
-                    self.win_game(pair, false, events);
-                    return;
-                }
-            }
+        // A deje may reach the target; an accepted órdago ends the game at once.
+        let game_won = match status {
+            LanceStatus::Declined { pair, piedras } => self
+                .score(pair, piedras, lance, ScoreReason::Deje, events)
+                .then_some((pair, false)),
             LanceStatus::OrdagoAccepted => {
                 let eval = self.show(events);
                 let wpos = eval.winner(lance).unwrap_or(0);
-                let pair = self.seat_at(wpos) % 2;
-                self.win_game(pair, true, events);
-                return;
+                Some((self.seat_at(wpos) % 2, true))
             }
-            _ => {}
+            _ => None,
+        };
+        match game_won {
+            Some((pair, ordago)) => self.win_game(pair, ordago, events),
+            None => self.next_lance(lance, events),
         }
-        self.next_lance(lance, events);
     }
 }

@@ -316,16 +316,37 @@ mod tests {
     fn parses_notation_and_cards() {
         let m = Mode::OchoReyes;
         assert_eq!(Jugada::parse("ACRR", m).unwrap().to_string(), "RRCA");
-        assert_eq!(Jugada::parse("12o 3c 11e 1b", m).unwrap().to_string(), "RRCA");
+        assert_eq!(
+            Jugada::parse("12o 3c 11e 1b", m).unwrap().to_string(),
+            "RRCA"
+        );
         assert_eq!(Jugada::parse("32AA", m).unwrap().to_string(), "RAAA");
         let c = Mode::CuatroReyes;
-        assert_eq!(Jugada::parse("12o 3c 11e 2b", c).unwrap().to_string(), "RC32");
+        assert_eq!(
+            Jugada::parse("12o 3c 11e 2b", c).unwrap().to_string(),
+            "RC32"
+        );
         assert!(matches!(Jugada::parse("RRC", m), Err(HandError::Count(_))));
-        assert!(matches!(Jugada::parse("RRCX", m), Err(HandError::Symbol { .. })));
-        assert!(matches!(Jugada::parse("CCCCC", m), Err(HandError::Count(_))));
-        assert!(matches!(Jugada::parse("RRRRR", m), Err(HandError::Count(_))));
-        assert!(matches!(Jugada::parse("12o 12o 1b 1c", m), Err(HandError::Repeated(_))));
-        assert!(matches!(Jugada::parse("13o 12c 1b 1c", m), Err(HandError::Card(_))));
+        assert!(matches!(
+            Jugada::parse("RRCX", m),
+            Err(HandError::Symbol { .. })
+        ));
+        assert!(matches!(
+            Jugada::parse("CCCCC", m),
+            Err(HandError::Count(_))
+        ));
+        assert!(matches!(
+            Jugada::parse("RRRRR", m),
+            Err(HandError::Count(_))
+        ));
+        assert!(matches!(
+            Jugada::parse("12o 12o 1b 1c", m),
+            Err(HandError::Repeated(_))
+        ));
+        assert!(matches!(
+            Jugada::parse("13o 12c 1b 1c", m),
+            Err(HandError::Card(_))
+        ));
         // 8 reyes has 8 ases, 4 reyes only 4.
         assert!(Jugada::parse("AAAA", m).is_ok());
         assert!(Jugada::parse("AAAA", c).is_ok());

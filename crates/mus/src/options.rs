@@ -28,7 +28,12 @@ impl fmt::Display for Mode {
 impl FromStr for Mode {
     type Err = String;
     fn from_str(s: &str) -> Result<Mode, String> {
-        match s.trim().to_ascii_lowercase().replace([' ', '-', '_'], "").as_str() {
+        match s
+            .trim()
+            .to_ascii_lowercase()
+            .replace([' ', '-', '_'], "")
+            .as_str()
+        {
             "8reyes" | "8" | "ocho" | "ochoreyes" => Ok(Mode::OchoReyes),
             "4reyes" | "4" | "cuatro" | "cuatroreyes" => Ok(Mode::CuatroReyes),
             _ => Err(format!("`{s}` is not a mode: use 8reyes or 4reyes")),
@@ -71,7 +76,10 @@ impl MusRules {
     /// Checks the options are ones the rules allow.
     pub fn validate(&self) -> Result<(), String> {
         if !matches!(self.target, 30 | 40) {
-            return Err(format!("target {} is not allowed: use 30 or 40", self.target));
+            return Err(format!(
+                "target {} is not allowed: use 30 or 40",
+                self.target
+            ));
         }
         if !matches!(self.juegos, 1 | 3 | 5) {
             return Err(format!("{} juegos per vaca: use 1, 3 or 5", self.juegos));

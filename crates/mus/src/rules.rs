@@ -104,9 +104,7 @@ impl Pares {
 
 /// Grande: the four cards high to low, compared lexicographically.
 pub fn grande(j: Jugada) -> u32 {
-    j.ranks()
-        .iter()
-        .fold(0u32, |acc, &r| (acc << 4) | r as u32)
+    j.ranks().iter().fold(0u32, |acc, &r| (acc << 4) | r as u32)
 }
 
 /// Chica: the four cards low to high compared lexicographically, lower wins; returned
@@ -169,8 +167,7 @@ pub fn pares_strength(j: Jugada) -> u32 {
 /// True when the hand is 31 real: three sevens and a figure.
 pub fn is_real31(j: Jugada) -> bool {
     j.count(Rank::Siete) == 3
-        && j
-            .ranks()
+        && j.ranks()
             .iter()
             .any(|r| matches!(r, Rank::Sota | Rank::Caballo | Rank::Rey))
 }
@@ -225,7 +222,12 @@ pub fn strength(lance: Lance, j: Jugada, real31: bool) -> u32 {
 
 /// The winning position among `hands` (mano first) for `lance`, ties to the lower position.
 /// Only positions with `eligible[p]` take part; `None` when none does.
-pub fn winner(lance: Lance, hands: &[Jugada; 4], eligible: [bool; 4], real31: bool) -> Option<usize> {
+pub fn winner(
+    lance: Lance,
+    hands: &[Jugada; 4],
+    eligible: [bool; 4],
+    real31: bool,
+) -> Option<usize> {
     let mut best: Option<(usize, u32)> = None;
     for (p, &j) in hands.iter().enumerate() {
         if !eligible[p] {
@@ -250,7 +252,9 @@ mod tests {
 
     #[test]
     fn juego_order_is_31_32_40_then_down() {
-        let order = ["RS74", "RS75", "RRRR", "RRR7", "RRR6", "RRR5", "RRR4", "RS76"];
+        let order = [
+            "RS74", "RS75", "RRRR", "RRR7", "RRR6", "RRR5", "RRR4", "RS76",
+        ];
         let values: Vec<u8> = order.iter().map(|s| j(s).value()).collect();
         assert_eq!(values, [31, 32, 40, 37, 36, 35, 34, 33]);
         let ranked: Vec<u32> = order.iter().map(|s| juego_strength(j(s), false)).collect();
@@ -281,14 +285,23 @@ mod tests {
         assert_eq!(pares(j("RRSA")).unwrap().kind, ParesKind::Pares);
         assert_eq!(pares(j("RRRA")).unwrap().kind, ParesKind::Medias);
         let d = pares(j("CCAA")).unwrap();
-        assert_eq!((d.kind, d.high, d.low), (ParesKind::Duples, Rank::Caballo, Rank::As));
+        assert_eq!(
+            (d.kind, d.high, d.low),
+            (ParesKind::Duples, Rank::Caballo, Rank::As)
+        );
         let four = pares(j("7777")).unwrap();
-        assert_eq!((four.kind, four.high, four.low), (ParesKind::Duples, Rank::Siete, Rank::Siete));
+        assert_eq!(
+            (four.kind, four.high, four.low),
+            (ParesKind::Duples, Rank::Siete, Rank::Siete)
+        );
         // Four of a rank counts as two pairs of that rank: above 77AA, below RRAA.
         assert!(pares_strength(j("7777")) > pares_strength(j("77AA")));
         assert!(pares_strength(j("7777")) < pares_strength(j("RRAA")));
         assert!(pares_strength(j("SSAA")) > pares_strength(j("RRRA")));
         assert_eq!(pares_strength(j("RRCA")), pares_strength(j("RR7A")));
-        assert_eq!(pares(j("RRCC")).unwrap().describe(), "duples de reyes y caballos");
+        assert_eq!(
+            pares(j("RRCC")).unwrap().describe(),
+            "duples de reyes y caballos"
+        );
     }
 }

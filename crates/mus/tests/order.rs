@@ -37,7 +37,10 @@ fn pares_key(j: Jugada) -> (u8, Vec<u8>) {
     for r in j.ranks() {
         counts[r as usize] += 1;
     }
-    let pairs: Vec<u8> = (0..10u8).rev().filter(|&r| counts[r as usize] == 2).collect();
+    let pairs: Vec<u8> = (0..10u8)
+        .rev()
+        .filter(|&r| counts[r as usize] == 2)
+        .collect();
     if let Some(r) = (0..10u8).find(|&r| counts[r as usize] == 4) {
         return (3, vec![r, r]);
     }
@@ -58,7 +61,10 @@ fn juego_key(j: Jugada, real31: bool) -> u8 {
     let order = [33u8, 34, 35, 36, 37, 40, 32, 31];
     match j.value() {
         31 if real31 && sevens == 3 && figure => 9,
-        v => order.iter().position(|&o| o == v).map_or(0, |p| p as u8 + 1),
+        v => order
+            .iter()
+            .position(|&o| o == v)
+            .map_or(0, |p| p as u8 + 1),
     }
 }
 
@@ -66,7 +72,10 @@ fn check(mode: Mode, real31: bool) {
     let all = Jugada::all(mode);
     assert_eq!(all.len(), if mode == Mode::OchoReyes { 330 } else { 715 });
     for lance in Lance::ALL {
-        let s: Vec<u32> = all.iter().map(|&j| rules::strength(lance, j, real31)).collect();
+        let s: Vec<u32> = all
+            .iter()
+            .map(|&j| rules::strength(lance, j, real31))
+            .collect();
         for (i, &a) in all.iter().enumerate() {
             for (k, &b) in all.iter().enumerate() {
                 let engine = s[i].cmp(&s[k]);
@@ -84,7 +93,11 @@ fn check(mode: Mode, real31: bool) {
             let mut sorted = s.clone();
             sorted.sort_unstable();
             sorted.dedup();
-            assert_eq!(sorted.len(), all.len(), "{lance}: two jugadas compare equal");
+            assert_eq!(
+                sorted.len(),
+                all.len(),
+                "{lance}: two jugadas compare equal"
+            );
         }
     }
     // Pares: exactly as many classes as distinct pares (plus "no pares").
@@ -112,8 +125,10 @@ fn four_reyes_order_is_total_and_matches_the_spec() {
 #[test]
 fn juego_values_reachable() {
     // 38 and 39 cannot be made; everything from 4 to 40 else can.
-    let values: std::collections::BTreeSet<u8> =
-        Jugada::all(Mode::OchoReyes).iter().map(|j| j.value()).collect();
+    let values: std::collections::BTreeSet<u8> = Jugada::all(Mode::OchoReyes)
+        .iter()
+        .map(|j| j.value())
+        .collect();
     assert!(!values.contains(&38) && !values.contains(&39));
     assert!(values.contains(&4) && values.contains(&40));
 }

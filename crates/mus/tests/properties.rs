@@ -13,9 +13,19 @@ use tapete_mus::{Action, Lance, Mode, MusGame, MusRules};
 use tapete_table::{Bot, Game, Record};
 
 fn rules_strategy() -> impl Strategy<Value = MusRules> {
-    (any::<bool>(), any::<bool>(), any::<bool>(), prop_oneof![Just(1u8), Just(3)], any::<bool>())
+    (
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        prop_oneof![Just(1u8), Just(3)],
+        any::<bool>(),
+    )
         .prop_map(|(four, real31, thirty, juegos, miedo)| MusRules {
-            mode: if four { Mode::CuatroReyes } else { Mode::OchoReyes },
+            mode: if four {
+                Mode::CuatroReyes
+            } else {
+                Mode::OchoReyes
+            },
             real31,
             target: if thirty { 30 } else { 40 },
             juegos,
@@ -122,10 +132,19 @@ fn play_checked(seed: u64, rules: MusRules) -> Result<usize, TestCaseError> {
         // Views: own cards only; spectators see none.
         for seat in 0..4 {
             let shown = shown_cards(&g, Some(seat));
-            prop_assert_eq!(g.view(seat).cards.iter().copied().collect::<CardSet>(), g.cards_of(seat));
+            prop_assert_eq!(
+                g.view(seat).cards.iter().copied().collect::<CardSet>(),
+                g.cards_of(seat)
+            );
             for other in (0..4).filter(|&o| o != seat) {
                 let leak = shown.intersection(g.cards_of(other));
-                prop_assert!(leak.is_empty(), "seat {} sees {} of seat {}", seat, leak, other);
+                prop_assert!(
+                    leak.is_empty(),
+                    "seat {} sees {} of seat {}",
+                    seat,
+                    leak,
+                    other
+                );
             }
         }
         let all_hands = (0..4).fold(CardSet::EMPTY, |acc, s| acc.union(g.cards_of(s)));
@@ -137,7 +156,14 @@ fn play_checked(seed: u64, rules: MusRules) -> Result<usize, TestCaseError> {
         let legal = g.legal_actions(probe_seat).contains(&probe);
         let mut h = g.clone();
         let result = h.apply(probe_seat, &probe);
-        prop_assert_eq!(result.is_ok(), legal, "{}: {} → {:?}", probe_seat, probe, result);
+        prop_assert_eq!(
+            result.is_ok(),
+            legal,
+            "{}: {} → {:?}",
+            probe_seat,
+            probe,
+            result
+        );
         if result.is_err() {
             prop_assert!(h == g, "a refused action changed the game");
         }
@@ -149,7 +175,9 @@ fn play_checked(seed: u64, rules: MusRules) -> Result<usize, TestCaseError> {
         prop_assert!(!legal.is_empty());
         let action = bot.act(&g.view(seat), &legal, &mut rng);
         let before = g.scores();
-        let events = g.apply(seat, &action).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let events = g
+            .apply(seat, &action)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
         rec.actions.push((seat, action.clone()));
         steps += 1;
 
@@ -196,11 +224,16 @@ fn play_checked(seed: u64, rules: MusRules) -> Result<usize, TestCaseError> {
             }
         }
         let after = g.scores();
-        let games_won = events.iter().filter(|e| matches!(e, Event::GameWon { .. })).count();
+        let games_won = events
+            .iter()
+            .filter(|e| matches!(e, Event::GameWon { .. }))
+            .count();
         prop_assert!(games_won <= 1);
         if games_won == 0 {
             prop_assert_eq!(after.games, before.games);
-            prop_assert!(after.piedras[0] >= before.piedras[0] && after.piedras[1] >= before.piedras[1]);
+            prop_assert!(
+                after.piedras[0] >= before.piedras[0] && after.piedras[1] >= before.piedras[1]
+            );
         }
     }
     g.audit().map_err(TestCaseError::fail)?;
@@ -208,7 +241,9 @@ fn play_checked(seed: u64, rules: MusRules) -> Result<usize, TestCaseError> {
     // The record replays to the very same state, also through JSON.
     let json = serde_json::to_string(&rec).expect("records serialize");
     let back: Record<MusGame> = serde_json::from_str(&json).expect("records deserialize");
-    let replayed = back.replay().map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let replayed = back
+        .replay()
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert!(replayed == g, "replay differs");
     Ok(steps)
 }
@@ -230,9 +265,14 @@ fn records_replay_the_same_outcome_step_by_step() {
     let mut rec = Record::new(rules, 4, 99);
     let mut rng = rng_from_seed(5);
     let mut views = Vec::new();
-    tapete_table::play_out(&mut g, &mut bots, &mut rng, &mut rec, 100_000, |g, _, _, _| {
-        views.push(g.view(0))
-    })
+    tapete_table::play_out(
+        &mut g,
+        &mut bots,
+        &mut rng,
+        &mut rec,
+        100_000,
+        |g, _, _, _| views.push(g.view(0)),
+    )
     .unwrap();
     let mut i = 0;
     rec.replay_steps(|_, g, _| {

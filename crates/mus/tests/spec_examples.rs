@@ -48,7 +48,11 @@ fn pares_examples() {
     let e = eval("5444 7654 77AA RCSA");
     assert!(!e.pares_bet, "only pair (0,2) has pares: not bet");
     assert_eq!(e.pares.map(|p| p % 2), Some(0));
-    assert_eq!(e.pares, Some(2), "duples de sietes y pitos beat medias de cuatros");
+    assert_eq!(
+        e.pares,
+        Some(2),
+        "duples de sietes y pitos beat medias de cuatros"
+    );
     assert_eq!(eval("RRRC 44AA RAAA CS77").pares, Some(1));
     assert!(eval("RRRC 44AA RAAA CS77").pares_bet);
     assert_eq!(eval("RR4A 7654 RRCS RRSA").pares, Some(0));
@@ -61,7 +65,11 @@ fn juego_examples() {
     assert!(!e.juego_bet);
     assert_eq!(e.punto, None, "with juego at the table there is no punto");
     assert_eq!(eval("RRR4 44AA RAAA CS75").juego, Some(3), "32 beats 34");
-    assert_eq!(eval("RR4A R777 RCSA RRSA").juego, Some(1), "31, closest to mano");
+    assert_eq!(
+        eval("RR4A R777 RCSA RRSA").juego,
+        Some(1),
+        "31, closest to mano"
+    );
 }
 
 #[test]
@@ -101,13 +109,18 @@ fn four_reyes_mode_keeps_treses_and_doses() {
     assert_eq!(e.grande, 0, "7732 > 773A > 772A");
     assert_eq!(e.chica, 2, "A277 is the lowest");
     assert_eq!(h("RRR3").value(), 33);
-    assert_eq!(Jugada::parse("12o 3c 11e 2b", m).unwrap().to_string(), "RC32");
+    assert_eq!(
+        Jugada::parse("12o 3c 11e 2b", m).unwrap().to_string(),
+        "RC32"
+    );
 }
 
 // ---- the counting, played out --------------------------------------------------------
 
 fn cards(text: &str) -> CardSet {
-    text.split_whitespace().map(|c| c.parse().unwrap()).collect()
+    text.split_whitespace()
+        .map(|c| c.parse().unwrap())
+        .collect()
 }
 
 /// Seats 0..3 with mano 0, a fresh game of 40 with the given piedras.
@@ -157,13 +170,23 @@ fn scored(events: &[Event]) -> Vec<(usize, u8, Lance, ScoreReason)> {
 
 // Seat 0: RRRC (medias de reyes, 40)   seat 1: 4 4 1 1 (duples, 10)
 // Seat 2: R A A A (medias de pitos, 13) seat 3: C S 7 7 (pares de sietes, 34)
-const HANDS: [&str; 4] = ["12o 12c 3e 11o", "4o 4c 1o 1c", "12e 1e 1b 2o", "11c 10c 7o 7c"];
+const HANDS: [&str; 4] = [
+    "12o 12c 3e 11o",
+    "4o 4c 1o 1c",
+    "12e 1e 1b 2o",
+    "11c 10c 7o 7c",
+];
 
 #[test]
 fn everything_en_paso_pays_grande_chica_and_the_cuentas() {
     let mut g = table(HANDS, [0, 0], MusRules::default());
     let ev = play(&mut g, &[(0, "no hay mus")]);
-    assert!(ev.iter().any(|e| matches!(e, Event::LanceStarted { lance: Lance::Grande })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::LanceStarted {
+            lance: Lance::Grande
+        }
+    )));
     let ev = pass_to_end_of_hand(&mut g);
     // Grande: seat 0 (RRRC) 1. Chica: seat 1 (44AA) beats seat 2 (RAAA)? low to high
     // AA44 vs AAAR: third card 4 < A? No: A is lowest, AAAR has a third A: seat 2 wins.
@@ -237,9 +260,15 @@ fn wrong_declarations_and_out_of_turn_change_nothing() {
     play(&mut g, &[(0, "no hay mus")]);
     pass_until_declarations(&mut g);
     let before = g.clone();
-    assert!(g.apply(0, &Action::Pares(false)).is_err(), "seat 0 holds medias");
+    assert!(
+        g.apply(0, &Action::Pares(false)).is_err(),
+        "seat 0 holds medias"
+    );
     assert!(g.apply(1, &Action::Pares(true)).is_err(), "out of turn");
-    assert!(g.apply(0, &Action::Juego(true)).is_err(), "pares are declared first");
+    assert!(
+        g.apply(0, &Action::Juego(true)).is_err(),
+        "pares are declared first"
+    );
     assert_eq!(g, before);
 }
 
@@ -253,9 +282,18 @@ fn pass_until_declarations(g: &mut MusGame) {
 #[test]
 fn accepted_ordago_ends_the_game_at_once() {
     let mut g = table(HANDS, [0, 0], MusRules::default());
-    let ev = play(&mut g, &[(0, "no hay mus"), (0, "paso"), (1, "órdago"), (2, "quiero")]);
+    let ev = play(
+        &mut g,
+        &[(0, "no hay mus"), (0, "paso"), (1, "órdago"), (2, "quiero")],
+    );
     assert!(ev.iter().any(|e| matches!(e, Event::Showdown(_))));
-    assert!(ev.contains(&Event::GameWon { pair: 0, ordago: true }), "RRRC wins grande");
+    assert!(
+        ev.contains(&Event::GameWon {
+            pair: 0,
+            ordago: true
+        }),
+        "RRRC wins grande"
+    );
     assert_eq!(g.scores().games, [1, 0]);
     assert_eq!(g.scores().piedras, [0, 0], "a new game starts from zero");
     assert_eq!(scored(&ev), vec![]);
@@ -275,25 +313,55 @@ fn the_game_ends_the_moment_a_pair_reaches_the_target_mid_count() {
             (0, 1, Lance::Chica, ScoreReason::EnPaso),
         ]
     );
-    assert!(ev.contains(&Event::GameWon { pair: 0, ordago: false }));
+    assert!(ev.contains(&Event::GameWon {
+        pair: 0,
+        ordago: false
+    }));
 }
 
 #[test]
 fn a_deje_reaching_the_target_ends_the_game_immediately() {
     let mut g = table(HANDS, [39, 0], MusRules::default());
-    let ev = play(&mut g, &[(0, "no hay mus"), (0, "envido"), (1, "no quiero"), (3, "no quiero")]);
-    assert!(ev.contains(&Event::GameWon { pair: 0, ordago: false }));
-    assert!(!ev.iter().any(|e| matches!(e, Event::Showdown(_))), "no counting");
+    let ev = play(
+        &mut g,
+        &[
+            (0, "no hay mus"),
+            (0, "envido"),
+            (1, "no quiero"),
+            (3, "no quiero"),
+        ],
+    );
+    assert!(ev.contains(&Event::GameWon {
+        pair: 0,
+        ordago: false
+    }));
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Showdown(_))),
+        "no counting"
+    );
 }
 
 #[test]
 fn pares_held_by_one_pair_is_not_bet_but_pays_the_cuenta() {
     // Seat 0: RRC7 (pares de reyes), seat 2: 6 5 4 1, seats 1 and 3 without pares.
-    let hands = ["12o 12c 11o 7o", "11c 10c 7c 6c", "6o 5o 4o 1o", "10e 7e 5e 4e"];
+    let hands = [
+        "12o 12c 11o 7o",
+        "11c 10c 7c 6c",
+        "6o 5o 4o 1o",
+        "10e 7e 5e 4e",
+    ];
     let mut g = table(hands, [0, 0], MusRules::default());
     play(&mut g, &[(0, "no hay mus")]);
     pass_until_declarations(&mut g);
-    let ev = play(&mut g, &[(0, "pares sí"), (1, "pares no"), (2, "pares no"), (3, "pares no")]);
+    let ev = play(
+        &mut g,
+        &[
+            (0, "pares sí"),
+            (1, "pares no"),
+            (2, "pares no"),
+            (3, "pares no"),
+        ],
+    );
     assert!(ev.contains(&Event::LanceSettled {
         lance: Lance::Pares,
         status: LanceStatus::Unbet { pair: 0 }
@@ -305,7 +373,12 @@ fn pares_held_by_one_pair_is_not_bet_but_pays_the_cuenta() {
 #[test]
 fn punto_y_miedo_pays_two_for_a_declined_first_bet() {
     // Nobody has juego: seat 0 RRAA (22), seat 1 44AA (10), seat 2 RC55 (30), seat 3 RC44 (28).
-    let hands = ["12o 12c 1o 1c", "4o 4c 1e 1b", "12e 11o 5o 5c", "12b 11c 4e 4b"];
+    let hands = [
+        "12o 12c 1o 1c",
+        "4o 4c 1e 1b",
+        "12e 11o 5o 5c",
+        "12b 11c 4e 4b",
+    ];
     for (miedo, deje) in [(true, 2), (false, 1)] {
         let rules = MusRules {
             punto_y_miedo: miedo,
@@ -315,7 +388,12 @@ fn punto_y_miedo_pays_two_for_a_declined_first_bet() {
         play(&mut g, &[(0, "no hay mus")]);
         pass_until_declarations(&mut g);
         // Pares: everyone declares; juego: nobody → punto.
-        while !matches!(g.view(0).phase, tapete_mus::view::Phase::Bet { lance: Lance::Punto }) {
+        while !matches!(
+            g.view(0).phase,
+            tapete_mus::view::Phase::Bet {
+                lance: Lance::Punto
+            }
+        ) {
             let seat = g.to_act().seats()[0];
             let a = g.legal_actions(seat)[0].clone();
             g.apply(seat, &a).unwrap();
@@ -349,7 +427,10 @@ fn discards_are_served_and_the_deck_rebuilt_from_the_pile() {
             assert_eq!(g.cards_of(seat).len(), 4);
         }
     }
-    assert!(rebuilt, "16 cards a round empty the 24-card deck in the second round");
+    assert!(
+        rebuilt,
+        "16 cards a round empty the 24-card deck in the second round"
+    );
 }
 
 #[test]
@@ -361,14 +442,20 @@ fn discard_errors_name_the_problem() {
     }
     let before = g.clone();
     let not_mine = g.cards_of(1).iter().next().unwrap();
-    let err = g.apply(0, &Action::Descarto([not_mine].into_iter().collect())).unwrap_err();
+    let err = g
+        .apply(0, &Action::Descarto([not_mine].into_iter().collect()))
+        .unwrap_err();
     assert!(err.to_string().contains(&not_mine.to_string()), "{err}");
     let err = g.apply(0, &Action::Descarto(CardSet::EMPTY)).unwrap_err();
     assert!(err.to_string().contains("between 1 and 4"), "{err}");
     assert!(g.apply(0, &Action::Paso).is_err());
     assert_eq!(g, before);
     let mine = g.cards_of(0).iter().next().unwrap();
-    g.apply(0, &Action::Descarto([mine].into_iter().collect())).unwrap();
-    assert!(g.apply(0, &Action::Descarto(g.cards_of(0))).is_err(), "a second discard");
+    g.apply(0, &Action::Descarto([mine].into_iter().collect()))
+        .unwrap();
+    assert!(
+        g.apply(0, &Action::Descarto(g.cards_of(0))).is_err(),
+        "a second discard"
+    );
     assert_eq!(g.legal_actions(0), vec![]);
 }

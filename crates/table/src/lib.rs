@@ -123,7 +123,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The actions `seat` may take now (empty when it is not that seat's turn).
     fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
     /// Applies one action, or refuses it with an error and changes nothing.
-    fn apply(&mut self, seat: Seat, action: &Self::Action) -> Result<Vec<Self::Event>, Self::Error>;
+    fn apply(&mut self, seat: Seat, action: &Self::Action)
+        -> Result<Vec<Self::Event>, Self::Error>;
     /// What `seat` may know.
     fn view(&self, seat: Seat) -> Self::View;
     /// What someone watching, holding no cards, may know.

@@ -285,38 +285,4 @@ mod tests {
         let p = odds("C654").class_prob(Lance::Pares);
         assert!(p > 0.3 && p < 0.7, "{p}");
     }
-
-    #[test]
-    #[ignore]
-    fn print_gain_quantiles() {
-        let rules = MusRules::default();
-        for pos in [0, 3] {
-            let mut v: Vec<(f64, u64)> = Jugada::all(rules.mode)
-                .into_iter()
-                .map(|j| {
-                    (
-                        HandOdds::from_jugada(j, &rules).estimated_gain(pos),
-                        j.combinations(rules.mode),
-                    )
-                })
-                .collect();
-            v.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let total: u64 = v.iter().map(|x| x.1).sum();
-            let mut acc = 0;
-            let mut mean = 0.0;
-            for (g, w) in &v {
-                mean += g * *w as f64 / total as f64;
-            }
-            let mut out = vec![];
-            for (g, w) in &v {
-                acc += w;
-                out.push((acc as f64 / total as f64, *g));
-            }
-            for q in [0.5, 0.7, 0.8, 0.9] {
-                let g = out.iter().find(|x| x.0 >= q).unwrap().1;
-                println!("pos {pos} q{q}: {g:.2}");
-            }
-            println!("pos {pos} mean {mean:.2}");
-        }
-    }
 }

@@ -39,7 +39,7 @@ pub enum RuleError {
 
 /// Where a hand stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Phase {
+pub(crate) enum Phase {
     /// Speaking mus / no hay mus; `pos` is the position to speak.
     Mus { pos: usize },
     /// Everybody said mus: each seat discards (all at once).
@@ -64,24 +64,24 @@ pub struct Scores {
 /// the RNG included, so a replay can be checked for an exact match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MusGame {
-    rules: MusRules,
-    rng: ChaCha8Rng,
-    scores: Scores,
-    winner: Option<usize>,
-    hand_no: u32,
-    game_no: u32,
-    mano: Seat,
-    hands: [CardSet; 4],
-    deck: Deck,
-    pile: Vec<Card>,
-    discards: [Option<CardSet>; 4],
-    mus_rounds: u8,
-    phase: Phase,
-    pares: [Option<bool>; 4],
-    juego: [Option<bool>; 4],
-    lances: Vec<(Lance, LanceStatus)>,
-    log: Vec<Event>,
-    last_hand: Option<HandSummary>,
+    pub(crate) rules: MusRules,
+    pub(crate) rng: ChaCha8Rng,
+    pub(crate) scores: Scores,
+    pub(crate) winner: Option<usize>,
+    pub(crate) hand_no: u32,
+    pub(crate) game_no: u32,
+    pub(crate) mano: Seat,
+    pub(crate) hands: [CardSet; 4],
+    pub(crate) deck: Deck,
+    pub(crate) pile: Vec<Card>,
+    pub(crate) discards: [Option<CardSet>; 4],
+    pub(crate) mus_rounds: u8,
+    pub(crate) phase: Phase,
+    pub(crate) pares: [Option<bool>; 4],
+    pub(crate) juego: [Option<bool>; 4],
+    pub(crate) lances: Vec<(Lance, LanceStatus)>,
+    pub(crate) log: Vec<Event>,
+    pub(crate) last_hand: Option<HandSummary>,
 }
 
 impl MusGame {

@@ -35,6 +35,7 @@ pub mod game;
 pub mod hand;
 pub mod narrate;
 pub mod options;
+pub mod resample;
 pub mod rules;
 pub mod view;
 

@@ -26,6 +26,9 @@ pub struct TableArgs {
     /// Turn off punto y miedo (a first bet declined at punto pays 2).
     #[arg(long)]
     pub no_punto_y_miedo: bool,
+    /// Play with señas: partners pass a signal each hand (from the second game on).
+    #[arg(long)]
+    pub senas: bool,
 }
 
 impl TableArgs {
@@ -38,6 +41,7 @@ impl TableArgs {
             juegos,
             vacas,
             punto_y_miedo: !self.no_punto_y_miedo,
+            senas: self.senas,
         }
     }
 }

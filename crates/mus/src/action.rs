@@ -1,5 +1,6 @@
 //! Everything a player can say or do at a Mus table, in the words players use.
 
+use crate::senas::Sena;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
@@ -31,6 +32,8 @@ pub enum Action {
     Pares(bool),
     /// Declare, truthfully, whether one holds juego.
     Juego(bool),
+    /// Pass a seña to the partner (only the partner sees it).
+    Sena(Sena),
 }
 
 /// Why a text is not an action.
@@ -46,6 +49,8 @@ pub enum ParseActionError {
     Card(#[from] CardError),
     #[error("`{0}` names the same card twice")]
     Repeated(String),
+    #[error("{0}")]
+    Sena(String),
 }
 
 fn yes_no(word: &str) -> Option<bool> {
@@ -82,6 +87,9 @@ impl FromStr for Action {
             ["órdago"] | ["ordago"] => Action::Ordago,
             ["pares", w] => Action::Pares(yes_no(w).ok_or_else(unknown)?),
             ["juego", w] => Action::Juego(yes_no(w).ok_or_else(unknown)?),
+            ["seña" | "sena", rest @ ..] if !rest.is_empty() => {
+                Action::Sena(rest.join(" ").parse().map_err(ParseActionError::Sena)?)
+            }
             ["descarto"] => return Err(ParseActionError::NoCards(s.trim().to_string())),
             ["descarto", cards @ ..] => {
                 let list: Vec<Card> = cards
@@ -115,6 +123,7 @@ impl fmt::Display for Action {
             Action::Ordago => f.write_str("órdago"),
             Action::Pares(has) => write!(f, "pares {}", if *has { "sí" } else { "no" }),
             Action::Juego(has) => write!(f, "juego {}", if *has { "sí" } else { "no" }),
+            Action::Sena(sena) => write!(f, "seña {sena}"),
         }
     }
 }
@@ -154,6 +163,9 @@ mod tests {
             Action::Pares(false),
             Action::Juego(true),
             Action::Juego(false),
+            Action::Sena(Sena::DosReyes),
+            Action::Sena(Sena::TreintaYUna),
+            Action::Sena(Sena::Ninguna),
         ] {
             assert_eq!(a.to_string().parse::<Action>(), Ok(a.clone()), "{a}");
             let json = serde_json::to_string(&a).unwrap();

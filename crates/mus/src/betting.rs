@@ -159,7 +159,8 @@ impl Betting {
                 | Action::NoHayMus
                 | Action::Descarto(_)
                 | Action::Pares(_)
-                | Action::Juego(_)),
+                | Action::Juego(_)
+                | Action::Sena(_)),
             ) => Err(BetError::NotBetting(a.clone())),
             (None, Action::Paso | Action::Ordago) => Ok(()),
             (None, Action::Envido(n)) => self.check_amount(*n),

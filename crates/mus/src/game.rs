@@ -8,7 +8,7 @@ use crate::betting::{BetError, Betting, Settled};
 use crate::eval::{self, Evaluation};
 use crate::events::{Event, LanceStatus, ScoreReason, Showdown};
 use crate::view::{BetView, HandSummary, MusView, Phase as PhaseView};
-use crate::{rules, Action, Jugada, Lance, MusRules};
+use crate::{rules, Action, Jugada, Lance, MusRules, Sena};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use tapete_cards::{rng_from_seed, Card, CardSet, Deck};
@@ -33,6 +33,10 @@ pub enum RuleError {
     NotHeld(Card),
     #[error("you have already discarded this round")]
     AlreadyDiscarded,
+    #[error("you have already passed your seña this hand")]
+    AlreadySignalled,
+    #[error("a seña tells the truth: your hand does not show {0}")]
+    FalseSena(Sena),
     #[error("declarations are truthful: you {} {lance}", if *has { "have" } else { "do not have" })]
     FalseDeclaration { lance: Lance, has: bool },
 }
@@ -44,6 +48,8 @@ pub(crate) enum Phase {
     Mus { pos: usize },
     /// Everybody said mus: each seat discards (all at once).
     Discard,
+    /// The mus is cut and the table plays señas: each seat passes one (all at once).
+    Senas,
     /// Declaring pares or juego; `pos` is the position to declare.
     Declare { lance: Lance, pos: usize },
     /// Betting a lance.
@@ -79,6 +85,7 @@ pub struct MusGame {
     pub(crate) phase: Phase,
     pub(crate) pares: [Option<bool>; 4],
     pub(crate) juego: [Option<bool>; 4],
+    pub(crate) senas: [Option<Sena>; 4],
     pub(crate) lances: Vec<(Lance, LanceStatus)>,
     pub(crate) log: Vec<Event>,
     pub(crate) last_hand: Option<HandSummary>,
@@ -104,6 +111,7 @@ impl MusGame {
             phase: Phase::Over,
             pares: [None; 4],
             juego: [None; 4],
+            senas: [None; 4],
             lances: Vec::new(),
             log: Vec::new(),
             last_hand: None,
@@ -187,6 +195,12 @@ impl MusGame {
         self.hands[seat % 4]
     }
 
+    /// The referee's knowledge of the seña a seat passed this hand (its partner sees it in
+    /// its view; nobody else does).
+    pub fn sena_of(&self, seat: Seat) -> Option<Sena> {
+        self.senas[seat % 4]
+    }
+
     /// Checks that the 40 cards are all accounted for exactly once: hands, pending
     /// discards, deck and discard pile.
     pub fn audit(&self) -> Result<(), String> {
@@ -263,6 +277,7 @@ impl MusGame {
         self.mus_rounds = 0;
         self.pares = [None; 4];
         self.juego = [None; 4];
+        self.senas = [None; 4];
         self.lances.clear();
         self.log.clear();
         self.phase = Phase::Mus { pos: 0 };
@@ -521,6 +536,20 @@ impl MusGame {
                 }
                 Ok(())
             }
+            Phase::Senas => {
+                let Action::Sena(sena) = action else {
+                    return Err(wrong(
+                        "pass a seña to your partner (seña dos reyes, seña ninguna…)",
+                    ));
+                };
+                if self.senas[seat].is_some() {
+                    return Err(RuleError::AlreadySignalled);
+                }
+                if !sena.holds(self.jugada(seat)) {
+                    return Err(RuleError::FalseSena(*sena));
+                }
+                Ok(())
+            }
             Phase::Declare { lance, pos: p } => {
                 if *p != pos {
                     return Err(not_turn());
@@ -575,6 +604,7 @@ impl MusGame {
         match &self.phase {
             Phase::Mus { .. } => PhaseView::Mus,
             Phase::Discard => PhaseView::Discard,
+            Phase::Senas => PhaseView::Senas,
             Phase::Declare { lance, .. } => PhaseView::Declare { lance: *lance },
             Phase::Bet { lance, .. } => PhaseView::Bet { lance: *lance },
             Phase::Over => PhaseView::Over,
@@ -600,6 +630,9 @@ impl MusGame {
             deck_left: self.deck.len(),
             pares: self.pares,
             juego: self.juego,
+            senas_sent: self.senas.map(|s| s.is_some()),
+            my_sena: seat.and_then(|s| self.senas[s]),
+            partner_sena: seat.and_then(|s| self.senas[(s + 2) % 4]),
             lances: self.lances.clone(),
             log: self.log.clone(),
             last_hand: self.last_hand.clone(),
@@ -637,6 +670,12 @@ impl Game for MusGame {
                     .filter(|&s| self.discards[s].is_none())
                     .collect(),
             ),
+            Phase::Senas => ToAct::Seats(
+                (0..4)
+                    .map(|p| self.seat_at(p))
+                    .filter(|&s| self.senas[s].is_none())
+                    .collect(),
+            ),
             Phase::Bet { betting, .. } => ToAct::Seats(
                 betting
                     .turn()
@@ -669,6 +708,10 @@ impl Game for MusGame {
                     })
                     .collect()
             }
+            Phase::Senas => Sena::available(self.jugada(seat))
+                .into_iter()
+                .map(Action::Sena)
+                .collect(),
             Phase::Declare { lance, .. } => {
                 let has = self.truth(*lance, seat);
                 vec![if *lance == Lance::Pares {
@@ -702,6 +745,14 @@ impl Game for MusGame {
                 }
                 return Ok(events);
             }
+            Action::Sena(sena) => {
+                // Only the partner learns it (through its view): no public event.
+                self.senas[seat] = Some(*sena);
+                if self.senas.iter().all(Option::is_some) {
+                    self.start_betting(Lance::Grande, [true; 4], &mut events);
+                }
+                return Ok(events);
+            }
             _ => self.emit(
                 &mut events,
                 Event::Said {
@@ -712,7 +763,12 @@ impl Game for MusGame {
         }
         match (self.phase.clone(), action) {
             (Phase::Mus { .. }, Action::NoHayMus) => {
-                self.start_betting(Lance::Grande, [true; 4], &mut events)
+                // The first game of a match is mus corrido: no señas.
+                if self.rules.senas && self.game_no > 1 {
+                    self.phase = Phase::Senas;
+                } else {
+                    self.start_betting(Lance::Grande, [true; 4], &mut events)
+                }
             }
             (Phase::Mus { pos }, _) if pos < 3 => self.phase = Phase::Mus { pos: pos + 1 },
             (Phase::Mus { .. }, _) => self.phase = Phase::Discard,

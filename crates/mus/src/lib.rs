@@ -37,6 +37,7 @@ pub mod narrate;
 pub mod options;
 pub mod resample;
 pub mod rules;
+pub mod senas;
 pub mod view;
 
 pub use action::{Action, ParseActionError};
@@ -46,4 +47,5 @@ pub use game::{MusGame, RuleError, Scores};
 pub use hand::{HandError, Jugada, Rank};
 pub use options::{Mode, MusRules};
 pub use rules::Lance;
+pub use senas::Sena;
 pub use view::MusView;

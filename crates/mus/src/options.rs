@@ -57,6 +57,9 @@ pub struct MusRules {
     pub vacas: u8,
     /// Punto y miedo: at punto, a first bet declined pays 2 piedras instead of 1.
     pub punto_y_miedo: bool,
+    /// Señas: partners may pass one standard signal each hand (not in the first game,
+    /// which is mus corrido).
+    pub senas: bool,
 }
 
 impl Default for MusRules {
@@ -68,6 +71,7 @@ impl Default for MusRules {
             juegos: 3,
             vacas: 1,
             punto_y_miedo: true,
+            senas: false,
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::betting::Betting;
 use crate::events::Event;
 use crate::game::{MusGame, Phase};
 use crate::view::{MusView, Phase as PhaseView};
-use crate::{rules, Action, Jugada, Lance};
+use crate::{rules, Action, Jugada, Lance, Sena};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -75,8 +75,14 @@ impl MusGame {
             let Some(j) = Jugada::from_set(hand, mode) else {
                 return true;
             };
+            let partner_sena = if s == (seat + 2) % 4 {
+                view.partner_sena
+            } else {
+                None
+            };
             view.pares[s].is_none_or(|d| d == rules::pares(j).is_some())
                 && view.juego[s].is_none_or(|d| d == rules::has_juego(j))
+                && partner_sena.is_none_or(|sena| sena.holds(j))
         };
         let mut pool = unseen.clone();
         let mut dealt = None;
@@ -126,6 +132,7 @@ impl MusGame {
                     .count(),
             },
             PhaseView::Discard => Phase::Discard,
+            PhaseView::Senas => Phase::Senas,
             PhaseView::Declare { lance } => {
                 let decl = if lance == Lance::Pares {
                     view.pares
@@ -186,6 +193,17 @@ impl MusGame {
             phase,
             pares: view.pares,
             juego: view.juego,
+            // The partner's seña is known; the opponents' are not: any they sent is taken
+            // as "ninguna", which every hand allows.
+            senas: [0, 1, 2, 3].map(|s| {
+                if s == seat {
+                    view.my_sena
+                } else if s == (seat + 2) % 4 {
+                    view.partner_sena
+                } else {
+                    view.senas_sent[s].then_some(Sena::Ninguna)
+                }
+            }),
             lances: view.lances.clone(),
             log: view.log.clone(),
             last_hand: view.last_hand.clone(),

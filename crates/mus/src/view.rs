@@ -2,7 +2,7 @@
 
 use crate::events::{Event, LanceStatus};
 use crate::game::Scores;
-use crate::{Lance, MusRules};
+use crate::{Lance, MusRules, Sena};
 use serde::Serialize;
 use tapete_cards::{Card, CardSet};
 use tapete_table::Seat;
@@ -15,6 +15,8 @@ pub enum Phase {
     Mus,
     /// Everybody said mus: discarding.
     Discard,
+    /// The mus is cut: each player passes a seña to the partner.
+    Senas,
     /// Declaring pares or juego.
     Declare { lance: Lance },
     /// Betting a lance.
@@ -80,6 +82,12 @@ pub struct MusView {
     pub pares: [Option<bool>; 4],
     /// Juego declarations by seat.
     pub juego: [Option<bool>; 4],
+    /// Which seats have passed their seña this hand.
+    pub senas_sent: [bool; 4],
+    /// The seña this seat passed.
+    pub my_sena: Option<Sena>,
+    /// The seña the partner passed to this seat (never shown to anyone else).
+    pub partner_sena: Option<Sena>,
     /// Lances settled so far this hand.
     pub lances: Vec<(Lance, LanceStatus)>,
     /// Every public event of this hand.

@@ -19,8 +19,9 @@ fn rules_strategy() -> impl Strategy<Value = MusRules> {
         any::<bool>(),
         prop_oneof![Just(1u8), Just(3)],
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(|(four, real31, thirty, juegos, miedo)| MusRules {
+        .prop_map(|(four, real31, thirty, juegos, miedo, senas)| MusRules {
             mode: if four {
                 Mode::CuatroReyes
             } else {
@@ -31,6 +32,7 @@ fn rules_strategy() -> impl Strategy<Value = MusRules> {
             juegos,
             vacas: 1,
             punto_y_miedo: miedo,
+            senas,
         })
 }
 
@@ -129,8 +131,21 @@ fn play_checked(seed: u64, rules: MusRules) -> Result<usize, TestCaseError> {
         g.audit().map_err(TestCaseError::fail)?;
         prop_assert_eq!(g.scores().piedras, piedras);
 
-        // Views: own cards only; spectators see none.
+        // Views: own cards only; spectators see none; a seña reaches the partner only.
         for seat in 0..4 {
+            let view = g.view(seat);
+            prop_assert_eq!(view.partner_sena, g.sena_of((seat + 2) % 4));
+            prop_assert_eq!(view.my_sena, g.sena_of(seat));
+            let public_sena = view.log.iter().any(|e| {
+                matches!(
+                    e,
+                    Event::Said {
+                        action: Action::Sena(_),
+                        ..
+                    }
+                )
+            });
+            prop_assert!(!public_sena, "a seña reached the public log");
             let shown = shown_cards(&g, Some(seat));
             prop_assert_eq!(
                 g.view(seat).cards.iter().copied().collect::<CardSet>(),

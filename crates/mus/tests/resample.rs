@@ -17,7 +17,8 @@ fn resampled_states_give_the_same_view() {
             } else {
                 Mode::OchoReyes
             },
-            juegos: 1,
+            juegos: 3,
+            senas: seed % 2 == 0,
             ..MusRules::default()
         };
         let mut g = MusGame::new(&rules, 4, seed).unwrap();

@@ -75,6 +75,7 @@ pub(crate) fn phase_text(view: &MusView) -> String {
             }
         }
         Phase::Discard => "everybody said mus: discard 1–4 cards".into(),
+        Phase::Senas => "señas: pass one to your partner (seña dos reyes, seña ninguna…)".into(),
         Phase::Declare { lance } => format!("declaring {lance}"),
         Phase::Bet { lance } => format!("{lance} · {}", bet_text(view)),
         Phase::Over => "the match is over".into(),
@@ -124,6 +125,16 @@ pub(crate) fn declarations_text(view: &MusView) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
+/// The señas between partners this hand, as only this seat may know them.
+pub(crate) fn senas_text(view: &MusView) -> Option<String> {
+    match (view.partner_sena, view.my_sena) {
+        (None, None) => None,
+        (Some(p), None) => Some(format!("partner signals {p}")),
+        (None, Some(m)) => Some(format!("you signalled {m}")),
+        (Some(p), Some(m)) => Some(format!("partner signals {p} · you signalled {m}")),
+    }
+}
+
 fn relation_short(view: &MusView, seat: Seat) -> String {
     match view.seat {
         Some(me) => relation(me, seat).to_string(),
@@ -155,6 +166,9 @@ pub(crate) fn block(view: &MusView) -> Vec<String> {
     out.push(format!("  {:<9} {}", "now", phase_text(view)));
     if let Some(d) = declarations_text(view) {
         out.push(format!("  {:<9} {d}", "declared"));
+    }
+    if let Some(t) = senas_text(view) {
+        out.push(format!("  {:<9} {t}", "señas"));
     }
     out
 }

@@ -138,7 +138,8 @@ impl Basico {
             }
             Phase::Discard => Action::Descarto(discard(&view.cards, view.rules.mode)),
             Phase::Bet { lance } => me.bet(lance, self.bluff_rate, rng),
-            Phase::Declare { .. } | Phase::Over => safe_default(legal),
+            // Básico plays without señas ("ninguna" is listed first).
+            Phase::Declare { .. } | Phase::Senas | Phase::Over => safe_default(legal),
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::state::App;
 use crate::command::help_lines;
-use crate::status::{bet_text, declarations_text, pair_name, phase_text, relation};
+use crate::status::{bet_text, declarations_text, pair_name, phase_text, relation, senas_text};
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
@@ -180,6 +180,7 @@ fn center_box(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
     let title = match view.phase {
         Phase::Bet { lance } | Phase::Declare { lance } => format!(" {lance} "),
         Phase::Mus | Phase::Discard => " mus ".to_string(),
+        Phase::Senas => " señas ".to_string(),
         Phase::Over => " the end ".to_string(),
     };
     let block = Block::new()
@@ -195,6 +196,9 @@ fn center_box(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
     let mut lines = vec![Line::from(now.bold())];
     if let Some(d) = declarations_text(view) {
         lines.push(Line::from(d).fg(Color::Gray));
+    }
+    if let Some(t) = senas_text(view) {
+        lines.push(Line::from(t).fg(Color::Magenta));
     }
     let turn: Vec<&str> = view.to_act.iter().map(|&s| relation(me, s)).collect();
     if view.phase == Phase::Over {

@@ -15,6 +15,12 @@ use tapete_mus::{Jugada, Lance, Mode};
 pub enum MusCommand {
     /// Resolve four hands: who wins each lance, why, and the cuenta.
     Eval(EvalArgs),
+    /// Exact odds (leyes) of a hand per position and lance, given the declarations heard.
+    Leyes(crate::leyes::LeyesArgs),
+    /// Exact counts of every jugada and category out of C(40,4).
+    Tables(crate::tables::TablesArgs),
+    /// Random deals: observed frequencies against the exact ones, and gains en paso.
+    Simulate(crate::simulate::SimulateArgs),
 }
 
 /// Arguments of `tapete mus eval`.

@@ -7,9 +7,12 @@
 mod args;
 mod error;
 mod eval;
+mod leyes;
 mod play;
 mod replay;
 mod sim;
+mod simulate;
+mod tables;
 mod text;
 
 use clap::{Parser, Subcommand};
@@ -20,7 +23,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "tapete", version, about)]
 #[command(
-    after_help = "Examples:\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete sim mus --games 1000 --bots basico\n  tapete replay game.json"
+    after_help = "Examples:\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete sim mus --games 1000 --bots basico\n  tapete replay game.json"
 )]
 struct Cli {
     /// Machine-readable JSON on stdout instead of text.
@@ -35,7 +38,7 @@ enum Command {
     /// Play a game against bots.
     #[command(subcommand)]
     Play(play::PlayGame),
-    /// Mus tools: resolve four known hands.
+    /// Mus tools: resolve four known hands, exact odds, jugada tables, deal simulation.
     #[command(subcommand)]
     Mus(eval::MusCommand),
     /// Play many bot games headless and report statistics.
@@ -51,6 +54,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Play(play::PlayGame::Mus(a)) => play::run(&a, json),
         Command::Mus(eval::MusCommand::Eval(a)) => eval::run(&a, json),
+        Command::Mus(eval::MusCommand::Leyes(a)) => leyes::run(&a, json),
+        Command::Mus(eval::MusCommand::Tables(a)) => tables::run(&a, json),
+        Command::Mus(eval::MusCommand::Simulate(a)) => simulate::run(&a, json),
         Command::Sim(sim::SimGame::Mus(a)) => sim::run(&a, json),
         Command::Replay(a) => replay::run(&a, json),
     };

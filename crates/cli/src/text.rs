@@ -54,3 +54,37 @@ pub fn emit(s: &str) -> crate::error::CliResult {
         ))),
     }
 }
+
+/// A probability as a percentage with two decimals; exact 0 and 1 print as `0%` and
+/// `100%`, values that would round to them as `<0.01%` and `>99.99%`.
+pub fn percent(p: f64) -> String {
+    if p <= 0.0 {
+        "0%".into()
+    } else if p >= 1.0 {
+        "100%".into()
+    } else if p < 0.00005 {
+        "<0.01%".into()
+    } else if p > 0.99995 {
+        ">99.99%".into()
+    } else {
+        format!("{:.2}%", 100.0 * p)
+    }
+}
+
+/// A progress bar over `len` `unit`s on stderr, hidden with `--json` or when stderr is
+/// not a terminal.
+pub fn progress_bar(len: u64, unit: &str, json: bool) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use std::io::IsTerminal;
+    let bar = ProgressBar::new(len);
+    if json || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    } else {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}  {{per_sec}}  eta {{eta}}");
+        if let Ok(style) = ProgressStyle::with_template(&template) {
+            bar.set_style(style);
+        }
+    }
+    bar
+}

@@ -387,6 +387,14 @@ fn run_all(a: &LeyesArgs, cond: &Conditions, json: bool) -> CliResult {
     let format = a
         .format
         .unwrap_or(if json { Format::Json } else { Format::Csv });
+    // Open the output first: a bad path fails before the long computation, not after.
+    let file = match &a.out {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| CliError::run(format!("cannot write {}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
     let cat = Catalog::new(a.mode.mode, a.mode.real31);
     let n = cat.entries.len() as u64;
     let bar = progress_bar(n, "hands", json);
@@ -415,10 +423,11 @@ fn run_all(a: &LeyesArgs, cond: &Conditions, json: bool) -> CliResult {
         leyes.len(),
         a.mode.mode
     );
-    match &a.out {
-        None => emit(&body),
-        Some(path) => {
-            std::fs::write(path, body)
+    match (&a.out, file) {
+        (Some(path), Some(mut file)) => {
+            use std::io::Write;
+            file.write_all(body.as_bytes())
+                .and_then(|()| file.flush())
                 .map_err(|e| CliError::run(format!("cannot write {}: {e}", path.display())))?;
             if json {
                 let v = serde_json::json!({
@@ -433,6 +442,7 @@ fn run_all(a: &LeyesArgs, cond: &Conditions, json: bool) -> CliResult {
                 Ok(())
             }
         }
+        _ => emit(&body),
     }
 }
 

@@ -70,9 +70,9 @@ pub fn parse_best_of(s: &str) -> Result<u8, String> {
     }
 }
 
-/// Parses a bot level, checking `tapete_mus::bots::by_name` knows it.
+/// Parses a bot level, checking `tapete_mus_bots::by_name` knows it.
 pub fn parse_level(s: &str) -> Result<String, String> {
-    tapete_mus::bots::by_name(s)?;
+    tapete_mus_bots::by_name(s)?;
     Ok(s.trim().to_lowercase())
 }
 

@@ -160,7 +160,7 @@ fn bot_seed(seed: u64) -> u64 {
 fn play_one(rules: &MusRules, seed: u64, levels: &[String; 2]) -> Result<Tally, String> {
     let mut game = MusGame::new(rules, 4, seed).map_err(|e| e.to_string())?;
     let mut bots: Vec<Box<dyn Bot<MusGame>>> = (0..4)
-        .map(|s| tapete_mus::bots::by_name(&levels[s % 2]))
+        .map(|s| tapete_mus_bots::by_name(&levels[s % 2]))
         .collect::<Result<_, _>>()?;
     let mut rng = ChaCha8Rng::seed_from_u64(bot_seed(seed));
     let mut record = Record::new(rules.clone(), 4, seed);

@@ -5,7 +5,8 @@ use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use tapete_mus::{bots, MusGame, MusRules};
+use tapete_mus::{MusGame, MusRules};
+use tapete_mus_bots as bots;
 use tapete_table::{play_out, Bot, Game, Record};
 
 fn tmp(name: &str) -> PathBuf {

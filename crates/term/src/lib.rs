@@ -27,7 +27,7 @@ pub struct PlayOptions {
     pub seed: u64,
     /// The human's seat (0–3); the other three are bots.
     pub human: Seat,
-    /// Bot level for the three other seats (a name `tapete_mus::bots::by_name` knows).
+    /// Bot level for the three other seats (a name `tapete_mus_bots::by_name` knows).
     pub bots: String,
 }
 

@@ -49,7 +49,7 @@ impl Session {
                 bots.push(None);
             } else {
                 bots.push(Some(
-                    tapete_mus::bots::by_name(&opts.bots).map_err(anyhow::Error::msg)?,
+                    tapete_mus_bots::by_name(&opts.bots).map_err(anyhow::Error::msg)?,
                 ));
             }
         }

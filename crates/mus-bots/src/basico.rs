@@ -11,7 +11,7 @@
 //!
 //! - a hand is judged by its chance of winning each lance against the unknown hands and by
 //!   its *ganancia estimada* (§2.3: P(win) · cuenta · P(lance is played)), computed in
-//!   [`super::strength`];
+//!   [`crate::strength`];
 //! - corte: cut with a hand that already scores well (31, medias or duples, good pares with
 //!   juego, or a high estimated gain); otherwise mus, keeping reyes, pitos and pairs and
 //!   throwing the middle cards;
@@ -24,14 +24,14 @@
 //!
 //! Every threshold is a named constant below.
 
-use super::strength::{Field, HandOdds};
-use crate::events::Event;
-use crate::rules::{self, ParesKind};
-use crate::view::Phase;
-use crate::{Action, Lance, Mode, MusGame, MusView, Rank};
+use crate::strength::{Field, HandOdds};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use tapete_cards::{Card, CardSet};
+use tapete_mus::events::Event;
+use tapete_mus::rules::{self, ParesKind};
+use tapete_mus::view::Phase;
+use tapete_mus::{Action, Lance, Mode, MusGame, MusView, Rank};
 use tapete_table::{Bot, Seat};
 
 // ---- §4.1.1 políticas de corte ---------------------------------------------------------

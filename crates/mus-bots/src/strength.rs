@@ -18,10 +18,10 @@
 //!
 //! Each call walks the 330 (8 reyes) or 715 (4 reyes) jugadas once: a few microseconds.
 
-use crate::rules::{self, Lance};
-use crate::{Jugada, Mode, MusRules, Rank};
 use std::sync::OnceLock;
 use tapete_cards::{binomial, Card};
+use tapete_mus::rules::{self, Lance};
+use tapete_mus::{Jugada, Mode, MusRules, Rank};
 
 /// One jugada with its strength in every lance, precomputed per mode.
 struct Entry {

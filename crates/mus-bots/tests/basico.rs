@@ -2,9 +2,9 @@
 //! targeted decisions from real game states.
 
 use tapete_cards::rng_from_seed;
-use tapete_mus::bots::{self, Basico};
 use tapete_mus::view::Phase;
 use tapete_mus::{rules, Action, Jugada, Lance, MusGame, MusRules};
+use tapete_mus_bots::{self as bots, Basico};
 use tapete_table::{play_out, Bot, Game, Record};
 
 fn one_game_rules() -> MusRules {

@@ -1,0 +1,18 @@
+//! `avanzado` (being written): plays as `basico` for now.
+
+use crate::Basico;
+use rand_chacha::ChaCha8Rng;
+use tapete_mus::{Action, MusGame, MusView};
+use tapete_table::Bot;
+
+/// The thesis' second level.
+#[derive(Clone, Debug, Default)]
+pub struct Avanzado {
+    inner: Basico,
+}
+
+impl Bot<MusGame> for Avanzado {
+    fn act(&mut self, view: &MusView, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
+        self.inner.act(view, legal, rng)
+    }
+}

@@ -100,21 +100,59 @@ pub enum OddsError {
 }
 
 /// Exact counts for one own position: numerators over [`Exact::total`].
+///
+/// Counting runs in `u64` (every weight of a deal fits: C(36,4)·C(32,4)·C(28,4) ≈ 4.3e13,
+/// times at most 6 piedras) and results are handed out as `u128`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct PositionCounts {
+pub struct PositionCounts<T = u128> {
     pub position: usize,
-    pub grande: u128,
-    pub chica: u128,
-    pub pares_win: u128,
-    pub pares_lose: u128,
-    pub pares_void: u128,
-    pub juego_win: u128,
-    pub juego_lose: u128,
-    pub punto_win: u128,
-    pub punto_lose: u128,
+    pub grande: T,
+    pub chica: T,
+    pub pares_win: T,
+    pub pares_lose: T,
+    pub pares_void: T,
+    pub juego_win: T,
+    pub juego_lose: T,
+    pub punto_win: T,
+    pub punto_lose: T,
     /// Piedras en paso, weighted: [grande, chica, pares, juego, punto] for us and them.
-    pub piedras_us: [u128; 5],
-    pub piedras_them: [u128; 5],
+    pub piedras_us: [T; 5],
+    pub piedras_them: [T; 5],
+}
+
+impl PositionCounts<u64> {
+    fn widen(&self) -> PositionCounts {
+        let w = |x: u64| x as u128;
+        PositionCounts {
+            position: self.position,
+            grande: w(self.grande),
+            chica: w(self.chica),
+            pares_win: w(self.pares_win),
+            pares_lose: w(self.pares_lose),
+            pares_void: w(self.pares_void),
+            juego_win: w(self.juego_win),
+            juego_lose: w(self.juego_lose),
+            punto_win: w(self.punto_win),
+            punto_lose: w(self.punto_lose),
+            piedras_us: self.piedras_us.map(w),
+            piedras_them: self.piedras_them.map(w),
+        }
+    }
+}
+
+impl Accumulator {
+    fn finish(self, partner_unknown: bool) -> Exact {
+        let w = |(a, b): (u64, u64)| (a as u128, b as u128);
+        Exact {
+            total: self.total as u128,
+            positions: [0, 1, 2, 3].map(|p| self.positions[p].widen()),
+            players: [
+                Some(w(self.players[0])),
+                partner_unknown.then(|| w(self.players[1])),
+                Some(w(self.players[2])),
+            ],
+        }
+    }
 }
 
 /// The exact result: every count over the same denominator `total` (the weight of every
@@ -352,22 +390,14 @@ pub fn exact_from_deck(
                 hd,
                 (ia as usize, &entries[ia as usize]),
                 (ib as usize, &entries[ib as usize]),
-                w as u128,
+                w,
             );
         }
     }
     if acc.total == 0 {
         return Err(OddsError::Impossible(describe(cond)));
     }
-    Ok(Exact {
-        total: acc.total,
-        positions: acc.positions,
-        players: [
-            Some(acc.players[0]),
-            pi.is_none().then_some(acc.players[1]),
-            Some(acc.players[2]),
-        ],
-    })
+    Ok(acc.finish(pi.is_none()))
 }
 
 fn describe(cond: &Conditions) -> String {
@@ -396,10 +426,10 @@ fn describe(cond: &Conditions) -> String {
 
 #[derive(Default)]
 struct Accumulator {
-    total: u128,
-    positions: [PositionCounts; 4],
+    total: u64,
+    positions: [PositionCounts<u64>; 4],
     /// (pares, juego) weights per relation.
-    players: [(u128, u128); 3],
+    players: [(u64, u64); 3],
 }
 
 impl Accumulator {
@@ -413,14 +443,14 @@ impl Accumulator {
         hd: [u16; 4],
         (ia, a): (usize, &Entry),
         (ib, b): (usize, &Entry),
-        w: u128,
+        w: u64,
     ) {
-        let tot = sums.total as u128;
+        let tot = sums.total as u64;
         self.total += w * tot;
-        let px = sums.above(2, 1) as u128;
-        let jx = sums.above(3, orders.juego_start as usize) as u128;
-        let (pa, ja) = (a.has_pares() as u128, a.has_juego() as u128);
-        let (pb, jb) = (b.has_pares() as u128, b.has_juego() as u128);
+        let px = sums.above(2, 1) as u64;
+        let jx = sums.above(3, orders.juego_start as usize) as u64;
+        let (pa, ja) = (a.has_pares() as u64, a.has_juego() as u64);
+        let (pb, jb) = (b.has_pares() as u64, b.has_juego() as u64);
         self.players[0].0 += w * tot * pa;
         self.players[0].1 += w * tot * ja;
         self.players[1].0 += w * px;
@@ -430,8 +460,8 @@ impl Accumulator {
 
         let ad = [0, 1, 2, 3].map(|k| orders.d[k][ia]);
         let bd = [0, 1, 2, 3].map(|k| orders.d[k][ib]);
-        let them_pc = (a.pares_cuenta + b.pares_cuenta) as u128;
-        let them_jc = (a.juego_cuenta + b.juego_cuenta) as u128;
+        let them_pc = (a.pares_cuenta + b.pares_cuenta) as u64;
+        let them_jc = (a.juego_cuenta + b.juego_cuenta) as u64;
         let js = orders.juego_start;
         for (p, out) in self.positions.iter_mut().enumerate() {
             out.position = p;
@@ -453,7 +483,7 @@ impl Accumulator {
                 let win = if beats(hd[k], pos_h, m, pos_m) {
                     tot
                 } else {
-                    sums.above(k, partner_from(m, pos_m)) as u128
+                    sums.above(k, partner_from(m, pos_m)) as u64
                 };
                 let win = w * win;
                 let all = w * tot;
@@ -469,14 +499,14 @@ impl Accumulator {
             // Pares: strength index 0 is "no pares", which never wins.
             {
                 let (m, pos_m) = best(2);
-                let h_pc = h.pares_cuenta as u128;
+                let h_pc = h.pares_cuenta as u64;
                 if hd[2] > 0 && beats(hd[2], pos_h, m, pos_m) {
                     out.pares_win += w * tot;
-                    out.piedras_us[2] += w * (h_pc * tot + sums.cum_pc[orders.n[2]] as u128);
+                    out.piedras_us[2] += w * (h_pc * tot + sums.cum_pc[orders.n[2]] as u64);
                 } else {
                     let from = if m == 0 { 1 } else { partner_from(m, pos_m) };
-                    let tail = sums.above(2, from) as u128;
-                    let tail_pc = (sums.cum_pc[orders.n[2]] - sums.cum_pc[from]) as u128;
+                    let tail = sums.above(2, from) as u64;
+                    let tail_pc = (sums.cum_pc[orders.n[2]] - sums.cum_pc[from]) as u64;
                     out.pares_win += w * tail;
                     out.piedras_us[2] += w * (h_pc * tail + tail_pc);
                     if m > 0 {
@@ -491,8 +521,8 @@ impl Accumulator {
             // Juego, or punto when nobody has juego: one order, juego above punto.
             {
                 let (m, pos_m) = best(3);
-                let h_jc = h.juego_cuenta as u128;
-                let jc_all = sums.cum_jc[orders.n[3]] as u128;
+                let h_jc = h.juego_cuenta as u64;
+                let jc_all = sums.cum_jc[orders.n[3]] as u64;
                 if beats(hd[3], pos_h, m, pos_m) {
                     if hd[3] >= js {
                         out.juego_win += w * tot;
@@ -506,9 +536,9 @@ impl Accumulator {
                     }
                 } else {
                     let from = partner_from(m, pos_m);
-                    let tail = sums.above(3, from) as u128;
+                    let tail = sums.above(3, from) as u64;
                     if m >= js {
-                        let tail_jc = (sums.cum_jc[orders.n[3]] - sums.cum_jc[from]) as u128;
+                        let tail_jc = (sums.cum_jc[orders.n[3]] - sums.cum_jc[from]) as u64;
                         out.juego_win += w * tail;
                         out.piedras_us[3] += w * (h_jc * tail + tail_jc);
                         out.juego_lose += w * (tot - tail);
@@ -618,21 +648,21 @@ fn known_partner(
     }
 
     let mut acc = Accumulator::default();
-    let ours_pc = (h.pares_cuenta + partner.pares_cuenta) as u128;
-    let ours_jc = (h.juego_cuenta + partner.juego_cuenta) as u128;
+    let ours_pc = (h.pares_cuenta + partner.pares_cuenta) as u64;
+    let ours_jc = (h.juego_cuenta + partner.juego_cuenta) as u64;
     for (ca, a) in classes.iter().enumerate() {
         for (cb, b) in classes.iter().enumerate() {
-            let w = matrix[ca * n + cb] as u128;
+            let w = matrix[ca * n + cb] as u64;
             if w == 0 {
                 continue;
             }
             acc.total += w;
-            acc.players[0].0 += w * a.has_pares as u128;
-            acc.players[0].1 += w * a.has_juego as u128;
-            acc.players[2].0 += w * b.has_pares as u128;
-            acc.players[2].1 += w * b.has_juego as u128;
-            let them_pc = (a.pares_cuenta + b.pares_cuenta) as u128;
-            let them_jc = (a.juego_cuenta + b.juego_cuenta) as u128;
+            acc.players[0].0 += w * a.has_pares as u64;
+            acc.players[0].1 += w * a.has_juego as u64;
+            acc.players[2].0 += w * b.has_pares as u64;
+            acc.players[2].1 += w * b.has_juego as u64;
+            let them_pc = (a.pares_cuenta + b.pares_cuenta) as u64;
+            let them_jc = (a.juego_cuenta + b.juego_cuenta) as u64;
             let lost = a.beats | b.beats;
             for (p, out) in acc.positions.iter_mut().enumerate() {
                 out.position = p;
@@ -684,9 +714,5 @@ fn known_partner(
     if acc.total == 0 {
         return Err(OddsError::Impossible(describe(cond)));
     }
-    Ok(Exact {
-        total: acc.total,
-        positions: acc.positions,
-        players: [Some(acc.players[0]), None, Some(acc.players[2])],
-    })
+    Ok(acc.finish(false))
 }

@@ -20,7 +20,9 @@ pub enum PlayError {
 
 /// Plays `game` to the end, asking `bots[seat]` whenever a seat must act (simultaneous
 /// decisions are taken in seat order), recording every action into `record`.
-/// `on_events` sees every applied action and its public events.
+/// `on_events` sees every applied action and its public events. Each bot is told its
+/// seat first ([`Bot::start`], with the record's rules) and the outcome at the end
+/// ([`Bot::finish`]).
 pub fn play_out<G: Game>(
     game: &mut G,
     bots: &mut [Box<dyn Bot<G>>],
@@ -29,10 +31,17 @@ pub fn play_out<G: Game>(
     max_actions: usize,
     mut on_events: impl FnMut(&G, usize, &G::Action, &[G::Event]),
 ) -> Result<(), PlayError> {
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        bot.start(seat, record.seats, &record.rules);
+    }
     let mut n = 0;
     loop {
         let seats = game.to_act().seats().to_vec();
         let Some(&seat) = seats.first() else {
+            let outcome = game.outcome();
+            for (seat, bot) in bots.iter_mut().enumerate() {
+                bot.finish(outcome.as_ref(), &game.view(seat));
+            }
             return Ok(());
         };
         if n >= max_actions {

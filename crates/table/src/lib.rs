@@ -49,10 +49,13 @@
 //! assert_eq!(rec.replay().unwrap(), g);
 //! ```
 
+pub mod arena;
 mod drive;
+pub mod protocol;
 mod record;
 
 pub use drive::{play_out, PlayError};
+pub use protocol::{ProcessBot, ProcessOptions};
 pub use record::{Record, ReplayError};
 
 use rand_chacha::ChaCha8Rng;
@@ -134,9 +137,28 @@ pub trait Game: Clone + Send + Sync + 'static {
 }
 
 /// A player that is not a person. It sees only its view; its randomness comes from `rng`.
+///
+/// Hosts ([`play_out`], the arena, the terminal table) call [`Bot::start`] once before the
+/// game, [`Bot::act`] for each decision and [`Bot::finish`] when it is over; only `act` is
+/// required. Bots that run outside programs ([`ProcessBot`]) use the others to greet and
+/// dismiss the program, and report what went wrong through [`Bot::incidents`].
 pub trait Bot<G: Game>: Send {
     /// Chooses one of `legal` (never empty) from what `view` shows.
     fn act(&mut self, view: &G::View, legal: &[G::Action], rng: &mut ChaCha8Rng) -> G::Action;
+
+    /// A game is about to start and this bot plays `seat` of `seats`, under `rules`.
+    fn start(&mut self, _seat: Seat, _seats: usize, _rules: &G::Rules) {}
+
+    /// The game is over (`outcome` is `None` if it stopped unfinished); `view` is this
+    /// seat's last view.
+    fn finish(&mut self, _outcome: Option<&Outcome>, _view: &G::View) {}
+
+    /// Problems since the last call (a program that answered badly, timed out or died),
+    /// one human sentence each; taking them clears the list. Bots that cannot misbehave
+    /// have none.
+    fn incidents(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The simplest bot: a uniformly random legal action.

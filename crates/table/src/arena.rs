@@ -1,0 +1,525 @@
+//! Two sides, many games: the game-independent part of an arena.
+//!
+//! Side A and side B sit alternately around the table (A at the even seats, B at the odd
+//! ones, as partners do in Mus); in every other game they swap, so that each side is first
+//! to act (mano, dealer's left…) equally often. Games run in parallel on a rayon pool;
+//! game `i` uses seed `seed + i` and its own bot RNG, and statistics are sums, so the
+//! results do not depend on the number of threads. [`wilson_interval`] puts a confidence
+//! interval on A's win rate.
+
+use crate::{play_out, Bot, Game, PlayError, Record, Seat};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::time::Instant;
+
+/// One of the two sides of an arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Side {
+    A,
+    B,
+}
+
+impl Side {
+    /// 0 for A, 1 for B: an index into per-side arrays.
+    pub fn index(self) -> usize {
+        match self {
+            Side::A => 0,
+            Side::B => 1,
+        }
+    }
+
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        }
+    }
+}
+
+/// z for a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// The Wilson score interval for a proportion: `successes` out of `trials`, with `z`
+/// standard deviations (use [`Z95`]). Unlike the normal approximation it stays inside
+/// [0, 1] and behaves at 0 and at `trials` successes. With no trials it is [0, 1].
+pub fn wilson_interval(successes: u64, trials: u64, z: f64) -> (f64, f64) {
+    if trials == 0 {
+        return (0.0, 1.0);
+    }
+    let n = trials as f64;
+    let p = successes.min(trials) as f64 / n;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    // At 0 and at all successes the bounds are exactly 0 and 1; say so despite rounding.
+    let low = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if successes >= trials {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (low, high)
+}
+
+/// The side at `seat` in game number `game`: in even games A holds the even seats (seat 0
+/// among them), in odd games the odd ones.
+pub fn side_at(game: u64, seat: Seat) -> Side {
+    match (seat as u64 + game) % 2 {
+        0 => Side::A,
+        _ => Side::B,
+    }
+}
+
+/// Seed of the bots' RNG in the game with shuffle seed `seed`, apart from the shuffle's
+/// own stream.
+pub fn bot_seed(seed: u64) -> u64 {
+    seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED_B075
+}
+
+/// One game of an arena: its number, seed and where the sides sit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fixture {
+    /// 0-based number of the game.
+    pub index: u64,
+    /// Its shuffle seed.
+    pub seed: u64,
+    /// True when B holds the even seats (seat 0 among them).
+    pub swapped: bool,
+}
+
+impl Fixture {
+    /// The side at `seat`.
+    pub fn side_of(&self, seat: Seat) -> Side {
+        let side = match seat % 2 {
+            0 => Side::A,
+            _ => Side::B,
+        };
+        if self.swapped {
+            side.other()
+        } else {
+            side
+        }
+    }
+}
+
+/// How to run an arena.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig<G: Game> {
+    /// Table options of every game.
+    pub rules: G::Rules,
+    /// Seats at the table (the sides alternate around it).
+    pub seats: usize,
+    /// Games to play.
+    pub games: u64,
+    /// Seed of game 0; game `i` uses `seed + i`.
+    pub seed: u64,
+    /// Worker threads (`None`: one per CPU).
+    pub threads: Option<usize>,
+    /// Most actions one game may take before it is called stuck.
+    pub max_actions: usize,
+    /// Swap the sides' seats every other game (an arena does; a plain simulation of
+    /// fixed seats does not).
+    pub alternate: bool,
+}
+
+/// Statistics gathered from a game as it is played, and summed over games.
+///
+/// A fresh `Default` value watches each game; the values are then merged. Keep them sums
+/// (or anything whose merge does not depend on order) so that the results do not depend on
+/// the number of threads.
+pub trait Observer<G: Game>: Default + Send {
+    /// One action was applied in the game `fixture`, producing these public events.
+    fn step(
+        &mut self,
+        fixture: &Fixture,
+        game: &G,
+        seat: Seat,
+        action: &G::Action,
+        events: &[G::Event],
+    );
+    /// The game is over; `game` is its final state.
+    fn finish(&mut self, _fixture: &Fixture, _game: &G, _actions: usize) {}
+    /// Adds another's sums to these.
+    fn merge(&mut self, other: Self);
+}
+
+impl<G: Game> Observer<G> for () {
+    fn step(&mut self, _: &Fixture, _: &G, _: Seat, _: &G::Action, _: &[G::Event]) {}
+    fn merge(&mut self, _: ()) {}
+}
+
+/// Something a bot reported during one game (see [`Bot::incidents`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Incident {
+    /// Number of the game.
+    pub game: u64,
+    /// Its seed.
+    pub seed: u64,
+    /// The bot's seat.
+    pub seat: Seat,
+    /// The bot's side.
+    pub side: Side,
+    /// What happened, in one sentence.
+    pub message: String,
+}
+
+/// What an arena produced.
+#[derive(Clone, Debug)]
+pub struct ArenaReport<T> {
+    /// Games played.
+    pub games: u64,
+    /// Games won by each side (`[A, B]`).
+    pub wins: [u64; 2],
+    /// Games with no winner.
+    pub draws: u64,
+    /// Games each side started from the first seat (`[A, B]`).
+    pub first: [u64; 2],
+    /// The observers' sums.
+    pub stats: T,
+    /// Every incident, by game and seat.
+    pub incidents: Vec<Incident>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Worker threads used.
+    pub threads: usize,
+}
+
+impl<T> ArenaReport<T> {
+    /// A's share of the games.
+    pub fn a_win_rate(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.wins[0] as f64 / self.games as f64
+        }
+    }
+
+    /// The 95% Wilson interval on A's win rate.
+    pub fn ci95(&self) -> (f64, f64) {
+        wilson_interval(self.wins[0], self.games, Z95)
+    }
+
+    /// Games per second of wall-clock time.
+    pub fn games_per_second(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.games as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Why an arena stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    #[error("the arena needs at least one game")]
+    NoGames,
+    #[error("cannot start the worker threads: {0}")]
+    Threads(String),
+    #[error("game {index} (seed {seed}) could not be set up: {reason}")]
+    Setup {
+        index: u64,
+        seed: u64,
+        reason: String,
+    },
+    #[error("game {index} (seed {seed}): {error}")]
+    Play {
+        index: u64,
+        seed: u64,
+        error: PlayError,
+    },
+}
+
+/// Sums over some games, before they are merged into a report.
+struct Partial<T> {
+    games: u64,
+    wins: [u64; 2],
+    draws: u64,
+    first: [u64; 2],
+    stats: T,
+    incidents: Vec<Incident>,
+}
+
+impl<T: Default> Default for Partial<T> {
+    fn default() -> Self {
+        Partial {
+            games: 0,
+            wins: [0; 2],
+            draws: 0,
+            first: [0; 2],
+            stats: T::default(),
+            incidents: Vec::new(),
+        }
+    }
+}
+
+/// Plays `config.games` games, asking `make_bot(side, seat)` for each seat's bot in every
+/// game, with one `T` watching each game; `progress` is called after each game.
+pub fn run_arena<G, T, F>(
+    config: &ArenaConfig<G>,
+    make_bot: F,
+    progress: &(dyn Fn() + Sync),
+) -> Result<ArenaReport<T>, ArenaError>
+where
+    G: Game,
+    T: Observer<G>,
+    F: Fn(Side, Seat) -> Result<Box<dyn Bot<G>>, String> + Sync,
+{
+    if config.games == 0 {
+        return Err(ArenaError::NoGames);
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = config.threads {
+        pool = pool.num_threads(t.max(1));
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| ArenaError::Threads(e.to_string()))?;
+    let threads = pool.current_num_threads();
+    let start = Instant::now();
+    let total: Result<Partial<T>, ArenaError> = pool.install(|| {
+        (0..config.games)
+            .into_par_iter()
+            .map(|index| {
+                let r = play_one::<G, T, F>(config, index, &make_bot);
+                progress();
+                r
+            })
+            .try_reduce(Partial::default, |mut x: Partial<T>, y| {
+                x.games += y.games;
+                x.draws += y.draws;
+                for s in 0..2 {
+                    x.wins[s] += y.wins[s];
+                    x.first[s] += y.first[s];
+                }
+                x.stats.merge(y.stats);
+                x.incidents.extend(y.incidents);
+                Ok(x)
+            })
+    });
+    let mut total = total?;
+    total.incidents.sort_by_key(|i| (i.game, i.seat));
+    Ok(ArenaReport {
+        games: total.games,
+        wins: total.wins,
+        draws: total.draws,
+        first: total.first,
+        stats: total.stats,
+        incidents: total.incidents,
+        seconds: start.elapsed().as_secs_f64(),
+        threads,
+    })
+}
+
+/// Plays game `index` of the arena.
+fn play_one<G, T, F>(
+    config: &ArenaConfig<G>,
+    index: u64,
+    make_bot: &F,
+) -> Result<Partial<T>, ArenaError>
+where
+    G: Game,
+    T: Observer<G>,
+    F: Fn(Side, Seat) -> Result<Box<dyn Bot<G>>, String>,
+{
+    let seed = config.seed.wrapping_add(index);
+    let fixture = Fixture {
+        index,
+        seed,
+        swapped: config.alternate && side_at(index, 0) == Side::B,
+    };
+    let setup = |reason: String| ArenaError::Setup {
+        index,
+        seed,
+        reason,
+    };
+    let mut game = G::new(&config.rules, config.seats, seed).map_err(|e| setup(e.to_string()))?;
+    let mut bots: Vec<Box<dyn Bot<G>>> = (0..config.seats)
+        .map(|seat| make_bot(fixture.side_of(seat), seat))
+        .collect::<Result<_, _>>()
+        .map_err(setup)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(bot_seed(seed));
+    let mut record = Record::new(config.rules.clone(), config.seats, seed);
+    let mut stats = T::default();
+    let played = play_out(
+        &mut game,
+        &mut bots,
+        &mut rng,
+        &mut record,
+        config.max_actions,
+        |g, seat, action, events| stats.step(&fixture, g, seat, action, events),
+    );
+    let mut incidents = Vec::new();
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        for message in bot.incidents() {
+            incidents.push(Incident {
+                game: index,
+                seed,
+                seat,
+                side: fixture.side_of(seat),
+                message,
+            });
+        }
+    }
+    played.map_err(|error| ArenaError::Play { index, seed, error })?;
+    stats.finish(&fixture, &game, record.actions.len());
+    let mut p = Partial {
+        games: 1,
+        stats,
+        incidents,
+        ..Partial::default()
+    };
+    p.first[fixture.side_of(0).index()] += 1;
+    match game.outcome().and_then(|o| o.winners.first().copied()) {
+        Some(w) => p.wins[fixture.side_of(w).index()] += 1,
+        None => p.draws += 1,
+    }
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 50 of 100: 0.4038–0.5962 (the classic textbook value).
+        let (lo, hi) = wilson_interval(50, 100, Z95);
+        assert!(
+            (lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4,
+            "{lo} {hi}"
+        );
+        // 0 of 10: starts at 0, ends at 0.2775.
+        let (lo, hi) = wilson_interval(0, 10, Z95);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.2775).abs() < 1e-4, "{hi}");
+        // 10 of 10 mirrors it.
+        let (lo, hi) = wilson_interval(10, 10, Z95);
+        assert!((lo - 0.7225).abs() < 1e-4, "{lo}");
+        assert_eq!(hi, 1.0);
+        // No games: nothing is known.
+        assert_eq!(wilson_interval(0, 0, Z95), (0.0, 1.0));
+    }
+
+    #[test]
+    fn wilson_contains_the_rate_and_narrows_with_more_games() {
+        for (k, n) in [(1u64, 3u64), (7, 20), (530, 1000), (999, 1000)] {
+            let (lo, hi) = wilson_interval(k, n, Z95);
+            let p = k as f64 / n as f64;
+            assert!(lo <= p && p <= hi && 0.0 <= lo && hi <= 1.0, "{k}/{n}");
+        }
+        let narrow = wilson_interval(5000, 10_000, Z95);
+        let wide = wilson_interval(50, 100, Z95);
+        assert!(narrow.1 - narrow.0 < (wide.1 - wide.0) / 5.0);
+    }
+
+    #[test]
+    fn seats_alternate_between_games() {
+        // Game 0: A at 0 and 2; game 1: A at 1 and 3.
+        assert_eq!(
+            (0..4).map(|s| side_at(0, s)).collect::<Vec<_>>(),
+            [Side::A, Side::B, Side::A, Side::B]
+        );
+        assert_eq!(
+            (0..4).map(|s| side_at(1, s)).collect::<Vec<_>>(),
+            [Side::B, Side::A, Side::B, Side::A]
+        );
+        for game in 0..10u64 {
+            let f = Fixture {
+                index: game,
+                seed: game,
+                swapped: side_at(game, 0) == Side::B,
+            };
+            for seat in 0..4 {
+                assert_eq!(f.side_of(seat), side_at(game, seat));
+            }
+        }
+    }
+
+    /// A two-seat race to 5: the seat that moves first wins when both play "add 2".
+    #[derive(Clone, PartialEq, Debug)]
+    struct Race {
+        total: u8,
+        turn: Seat,
+    }
+
+    impl Game for Race {
+        type Rules = ();
+        type Action = u8;
+        type View = u8;
+        type Event = u8;
+        type Error = String;
+        fn new(_: &(), _: usize, _: u64) -> Result<Self, crate::SetupError> {
+            Ok(Race { total: 0, turn: 0 })
+        }
+        fn to_act(&self) -> crate::ToAct {
+            if self.total >= 5 {
+                crate::ToAct::Over
+            } else {
+                crate::ToAct::Seats(vec![self.turn])
+            }
+        }
+        fn legal_actions(&self, seat: Seat) -> Vec<u8> {
+            if seat == self.turn && self.total < 5 {
+                vec![1, 2]
+            } else {
+                vec![]
+            }
+        }
+        fn apply(&mut self, seat: Seat, a: &u8) -> Result<Vec<u8>, String> {
+            self.total += a;
+            self.turn = 1 - seat;
+            Ok(vec![self.total])
+        }
+        fn view(&self, _: Seat) -> u8 {
+            self.total
+        }
+        fn spectator_view(&self) -> u8 {
+            self.total
+        }
+        fn outcome(&self) -> Option<crate::Outcome> {
+            (self.total >= 5).then(|| crate::Outcome {
+                winners: vec![1 - self.turn],
+                summary: String::new(),
+            })
+        }
+    }
+
+    struct Twos;
+    impl Bot<Race> for Twos {
+        fn act(&mut self, _: &u8, _: &[u8], _: &mut ChaCha8Rng) -> u8 {
+            2
+        }
+    }
+
+    #[test]
+    fn alternation_gives_each_side_the_first_seat_equally() {
+        let config = ArenaConfig::<Race> {
+            rules: (),
+            seats: 2,
+            games: 10,
+            seed: 3,
+            threads: Some(2),
+            max_actions: 100,
+            alternate: true,
+        };
+        let twos = |_: Side, _: Seat| Ok(Box::new(Twos) as Box<dyn Bot<Race>>);
+        // With 2+2+2 the first seat always wins: each side wins its 5 games from seat 0.
+        let r: ArenaReport<()> = run_arena(&config, twos, &|| {}).unwrap();
+        assert_eq!((r.games, r.wins, r.first, r.draws), (10, [5, 5], [5, 5], 0));
+        assert_eq!(r.a_win_rate(), 0.5);
+        let fixed = ArenaConfig {
+            alternate: false,
+            ..config
+        };
+        let r: ArenaReport<()> = run_arena(&fixed, twos, &|| {}).unwrap();
+        assert_eq!((r.wins, r.first), ([10, 0], [10, 0]));
+    }
+}

@@ -2,7 +2,8 @@
 //! actions: no peeking, ever.
 //!
 //! Choose one by name with [`by_name`]: `random`, `basico`, `avanzado`, `experto`,
-//! `maestro` (with its budget: `maestro:ms=200`).
+//! `maestro` (with its budget: `maestro:ms=200`), or `cmd:COMMAND` for an outside program
+//! speaking the bot protocol (`docs/bot-protocol.md`), e.g. `cmd:python3 mus_bot.py`.
 //!
 //! ```
 //! let bot = tapete_mus_bots::by_name("basico").unwrap();
@@ -12,8 +13,11 @@
 
 mod avanzado;
 mod basico;
+pub mod discard;
 mod experto;
+pub mod leyes_cache;
 pub mod maestro;
+pub mod policy;
 pub mod strength;
 
 pub use avanzado::Avanzado;
@@ -22,28 +26,49 @@ pub use experto::Experto;
 pub use maestro::Maestro;
 pub use tapete_mus::bots::RandomMus;
 
+use std::time::Duration;
 use tapete_mus::MusGame;
-use tapete_table::Bot;
+use tapete_table::{Bot, ProcessBot, ProcessOptions};
 
 /// Names of every level, weakest first.
 pub const LEVELS: &[&str] = &["random", "basico", "avanzado", "experto", "maestro"];
 
 /// The bot called `name`, or an error listing the names. A level may carry parameters
-/// after a colon: `maestro:ms=200`.
+/// after a colon: `maestro:ms=200`. `cmd:COMMAND` runs COMMAND (kept as written, case
+/// and all) as a protocol bot with the default answer timeout.
 pub fn by_name(name: &str) -> Result<Box<dyn Bot<MusGame>>, String> {
-    let spec = name.trim().to_lowercase();
-    let (level, params) = spec.split_once(':').unwrap_or((spec.as_str(), ""));
-    match level {
+    let (level, params) = name.trim().split_once(':').unwrap_or((name.trim(), ""));
+    let level = level.trim().to_lowercase();
+    if level == "cmd" {
+        return command_bot(params, ProcessOptions::new("mus").timeout).map(|b| Box::new(b) as _);
+    }
+    let params = params.trim().to_lowercase();
+    let params = params.as_str();
+    match level.as_str() {
         "random" => Ok(Box::new(RandomMus)),
         "basico" | "básico" => Ok(Box::new(Basico::default())),
         "avanzado" => Ok(Box::new(Avanzado::default())),
         "experto" => Ok(Box::new(Experto::default())),
         "maestro" => Ok(Box::new(Maestro::new(maestro_ms(params)?))),
         other => Err(format!(
-            "`{other}` is not a bot level: choose one of {}",
+            "`{other}` is not a bot level: choose one of {}, or cmd:COMMAND",
             LEVELS.join(", ")
         )),
     }
+}
+
+/// A seat played by `command` through the bot protocol, waiting at most `timeout` for
+/// each answer; the `random` level plays whatever the program fails to decide.
+pub fn command_bot(command: &str, timeout: Duration) -> Result<ProcessBot<MusGame>, String> {
+    let command = command.trim();
+    if command.is_empty() {
+        return Err("`cmd:` needs a command to run, e.g. cmd:python3 mus_bot.py".into());
+    }
+    let options = ProcessOptions {
+        timeout,
+        ..ProcessOptions::new("mus")
+    };
+    Ok(ProcessBot::new(command, options, Box::new(RandomMus)))
 }
 
 /// Parses maestro's parameters: empty, or `ms=N` (1–10000).

@@ -2,7 +2,9 @@
 //! with exit code 2).
 
 use clap::Args;
-use tapete_mus::{Mode, MusRules};
+use std::time::Duration;
+use tapete_mus::{Mode, MusGame, MusRules};
+use tapete_table::Bot;
 
 /// Deck mode and 31 real: what `mus eval` needs.
 #[derive(Args, Debug, Clone)]
@@ -70,10 +72,42 @@ pub fn parse_best_of(s: &str) -> Result<u8, String> {
     }
 }
 
-/// Parses a bot level, checking `tapete_mus_bots::by_name` knows it.
+/// Parses a bot: a level `tapete_mus_bots::by_name` knows, or `cmd:COMMAND` (whose
+/// command is kept as written).
 pub fn parse_level(s: &str) -> Result<String, String> {
     tapete_mus_bots::by_name(s)?;
-    Ok(s.trim().to_lowercase())
+    Ok(match command_of(s) {
+        Some(cmd) => format!("cmd:{cmd}"),
+        None => s.trim().to_lowercase(),
+    })
+}
+
+/// The command of a `cmd:COMMAND` bot spec.
+fn command_of(spec: &str) -> Option<&str> {
+    let (level, rest) = spec.trim().split_once(':')?;
+    level
+        .trim()
+        .eq_ignore_ascii_case("cmd")
+        .then(|| rest.trim())
+}
+
+/// The bot for `spec` (checked by [`parse_level`]); a `cmd:` bot waits at most
+/// `timeout` for each answer.
+pub fn make_bot(spec: &str, timeout: Duration) -> Result<Box<dyn Bot<MusGame>>, String> {
+    match command_of(spec) {
+        Some(cmd) => Ok(Box::new(tapete_mus_bots::command_bot(cmd, timeout)?)),
+        None => tapete_mus_bots::by_name(spec),
+    }
+}
+
+/// Parses a timeout in seconds: more than 0, at most an hour; decimals allowed.
+pub fn parse_timeout(s: &str) -> Result<Duration, String> {
+    match s.trim().parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= 3600.0 => Ok(Duration::from_secs_f64(t)),
+        _ => Err(format!(
+            "`{s}` is not a timeout: use seconds, more than 0 and at most 3600"
+        )),
+    }
 }
 
 /// Parses a seat: 0–3.

@@ -4,6 +4,7 @@
 //! (bad options, impossible hands, unreadable records) exit with code 2; other failures
 //! with code 1.
 
+mod arena;
 mod args;
 mod error;
 mod eval;
@@ -23,7 +24,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "tapete", version, about)]
 #[command(
-    after_help = "Examples:\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete sim mus --games 1000 --bots basico\n  tapete replay game.json"
+    after_help = "Examples:\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete replay game.json"
 )]
 struct Cli {
     /// Machine-readable JSON on stdout instead of text.
@@ -44,6 +45,10 @@ enum Command {
     /// Play many bot games headless and report statistics.
     #[command(subcommand)]
     Sim(sim::SimGame),
+    /// Pit two bots against each other over many games: who wins, with a confidence
+    /// interval (bots may be outside programs: see docs/bot-protocol.md).
+    #[command(subcommand)]
+    Arena(arena::ArenaGame),
     /// Re-run a recorded game and tell it action by action.
     Replay(replay::ReplayArgs),
 }
@@ -58,6 +63,7 @@ fn main() -> ExitCode {
         Command::Mus(eval::MusCommand::Tables(a)) => tables::run(&a, json),
         Command::Mus(eval::MusCommand::Simulate(a)) => simulate::run(&a, json),
         Command::Sim(sim::SimGame::Mus(a)) => sim::run(&a, json),
+        Command::Arena(arena::ArenaGame::Mus(a)) => arena::run(&a, json),
         Command::Replay(a) => replay::run(&a, json),
     };
     match result {

@@ -49,7 +49,7 @@ pub fn by_name(name: &str) -> Result<Box<dyn Bot<MusGame>>, String> {
         "basico" | "básico" => Ok(Box::new(Basico::default())),
         "avanzado" => Ok(Box::new(Avanzado::default())),
         "experto" => Ok(Box::new(Experto::default())),
-        "maestro" => Ok(Box::new(Maestro::new(maestro_ms(params)?))),
+        "maestro" => Ok(Box::new(maestro_params(params)?)),
         other => Err(format!(
             "`{other}` is not a bot level: choose one of {}, or cmd:COMMAND",
             LEVELS.join(", ")
@@ -71,20 +71,28 @@ pub fn command_bot(command: &str, timeout: Duration) -> Result<ProcessBot<MusGam
     Ok(ProcessBot::new(command, options, Box::new(RandomMus)))
 }
 
-/// Parses maestro's parameters: empty, or `ms=N` (1–10000).
-fn maestro_ms(params: &str) -> Result<u64, String> {
+/// Parses maestro's parameters: empty (the default budget), `ms=N` (a time budget per
+/// decision, 1–10000 milliseconds) or `iters=N` (a fixed number of rollouts per decision,
+/// 1–1000000, for reproducible play).
+fn maestro_params(params: &str) -> Result<Maestro, String> {
     if params.is_empty() {
-        return Ok(maestro::DEFAULT_MS);
+        return Ok(Maestro::new(maestro::DEFAULT_MS));
     }
     match params.split_once('=') {
-        Some(("ms", n)) => match n.parse::<u64>() {
-            Ok(ms) if (1..=10_000).contains(&ms) => Ok(ms),
+        Some(("ms", n)) => match n.trim().parse::<u64>() {
+            Ok(ms) if (1..=10_000).contains(&ms) => Ok(Maestro::new(ms)),
             _ => Err(format!(
                 "maestro:ms={n}: the budget is 1 to 10000 milliseconds"
             )),
         },
+        Some(("iters", n)) => match n.trim().parse::<u32>() {
+            Ok(it) if (1..=1_000_000).contains(&it) => Ok(Maestro::with_iters(it)),
+            _ => Err(format!(
+                "maestro:iters={n}: the budget is 1 to 1000000 rollouts"
+            )),
+        },
         _ => Err(format!(
-            "`maestro:{params}`: maestro takes `ms=N`, e.g. maestro:ms=200"
+            "`maestro:{params}`: maestro takes `ms=N` or `iters=N`, e.g. maestro:ms=200"
         )),
     }
 }

@@ -1,33 +1,370 @@
-//! `maestro` (being written): plays as `basico` for now.
+//! `maestro`: a search player, beyond the thesis' levels.
+//!
+//! At each decision with a real choice it runs a determinized Monte Carlo search over the
+//! engine itself:
+//!
+//! 1. **Candidates.** The legal actions, bucketed: envites of 2, 4 and 8 and the amount that
+//!    would carry us to the target (raises of 2 and 5 and the same), paso or quiero / no
+//!    quiero, órdago; for a discard, the `basico` discard and its neighbours (one card more
+//!    or one fewer); mus or no hay mus.
+//! 2. **Worlds.** Each iteration deals a determinization with
+//!    [`MusGame::resample`] — the unseen cards at random, respecting the declarations and
+//!    the partner's seña — and, when other players have bet or answered this hand, keeps
+//!    one of several such deals drawn in proportion to how well it explains those calls
+//!    ([`belief`]: a raise is likelier from a strong hand).
+//! 3. **Rollouts.** Every surviving candidate is applied in the same world and the rest of
+//!    the hand is played by `basico` at all four seats, with the same random stream for
+//!    every candidate (common random numbers: the candidates are compared on equal deals).
+//! 4. **Value.** The end of the hand is scored by the chance of winning the game from the
+//!    resulting piedras ([`value::win_chance`]); a game won or lost during the hand (the
+//!    target reached, an órdago accepted) is 1 or 0. Games decide matches, not piedras, and
+//!    the curve makes risk worth more to the pair that is behind.
+//! 5. **Racing.** After a few worlds, a candidate whose paired difference with the leader
+//!    is clearly negative is dropped, so the budget goes to the close calls; the search
+//!    stops once one candidate is left or the budget is spent, and the best mean wins.
+//!
+//! The budget is time (`maestro:ms=N`, checked between rollouts) or a fixed number of
+//! rollouts (`maestro:iters=N`, reproducible). Decisions with one legal action return at
+//! once; señas are chosen directly (the most telling one the hand allows). The player uses
+//! only its view and its rng.
 
-use crate::Basico;
+mod belief;
+mod value;
+
+pub use belief::percentile;
+pub use value::win_chance;
+
+use crate::basico::{discard, Basico};
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tapete_mus::{Action, MusGame, MusView};
-use tapete_table::Bot;
+use std::time::{Duration, Instant};
+use tapete_cards::CardSet;
+use tapete_mus::events::Event;
+use tapete_mus::view::Phase;
+use tapete_mus::{Action, MusGame, MusView, Sena};
+use tapete_table::{Bot, Game, Seat};
 
-/// Default thinking budget per decision, in milliseconds.
+/// Default thinking budget per decision, in milliseconds. At about 100 µs a rollout this
+/// is a couple of thousand rollouts per real decision, enough to separate the candidates in
+/// most betting spots, while a whole game (some 60–130 decisions, most of them forced or
+/// settled early by the racing) stays within a few seconds.
 pub const DEFAULT_MS: u64 = 200;
 
-/// A search player; `ms` is its budget per decision.
+/// Rollouts per candidate before any is dropped.
+const MIN_WORLDS: usize = 24;
+/// Worlds between two racing rounds.
+const RACE_EVERY: usize = 8;
+/// How many standard errors below the leader a candidate must be to be dropped.
+const RACE_Z: f64 = 2.5;
+/// Deals drawn per world when calls were heard, one kept by its likelihood.
+const BELIEF_DRAWS: usize = 8;
+/// A rollout stops after this many actions whatever happens (a hand takes a few dozen).
+const MAX_ROLLOUT_STEPS: usize = 400;
+/// Fraction of a time budget used for rollouts: the rest covers the last rollout and the
+/// bookkeeping.
+const TIME_SHARE: f64 = 0.92;
+
+/// How long maestro may think per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Wall-clock milliseconds, checked between rollouts.
+    Millis(u64),
+    /// A fixed number of rollouts: the same choices on every machine.
+    Iters(u32),
+}
+
+/// The search player; see the module docs.
 #[derive(Clone, Debug)]
 pub struct Maestro {
-    /// Thinking budget per decision, in milliseconds.
-    pub ms: u64,
-    inner: Basico,
+    /// Thinking budget per decision.
+    pub budget: Budget,
+    /// The policy that plays every seat inside the rollouts, and the fallback.
+    rollout: Basico,
 }
 
 impl Maestro {
     /// A maestro thinking `ms` milliseconds per decision.
     pub fn new(ms: u64) -> Maestro {
+        Maestro::with_budget(Budget::Millis(ms))
+    }
+
+    /// A maestro running `iters` rollouts per decision, whatever the clock says.
+    pub fn with_iters(iters: u32) -> Maestro {
+        Maestro::with_budget(Budget::Iters(iters))
+    }
+
+    /// A maestro with this budget.
+    pub fn with_budget(budget: Budget) -> Maestro {
         Maestro {
-            ms,
-            inner: Basico::default(),
+            budget,
+            rollout: Basico::default(),
         }
+    }
+
+    /// The search: the best candidate by mean value, or `None` when no world could be
+    /// dealt or nothing was evaluated.
+    fn search(
+        &self,
+        view: &MusView,
+        seat: Seat,
+        candidates: &[Action],
+        rng: &mut ChaCha8Rng,
+    ) -> Option<Action> {
+        let start = Instant::now();
+        let deadline = match self.budget {
+            Budget::Millis(ms) => {
+                Some(start + Duration::from_secs_f64(ms as f64 / 1000.0 * TIME_SHARE))
+            }
+            Budget::Iters(_) => None,
+        };
+        let max_rollouts = match self.budget {
+            Budget::Iters(n) => n as usize,
+            Budget::Millis(_) => usize::MAX,
+        };
+        let calls = belief::calls(&view.log, seat);
+        let us = seat % 2;
+        let mut values: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
+        let mut active: Vec<usize> = (0..candidates.len()).collect();
+        let mut rollouts = 0usize;
+        let mut worlds = 0usize;
+        let out_of_budget = |rollouts: usize| {
+            rollouts >= max_rollouts || deadline.is_some_and(|d| Instant::now() >= d)
+        };
+        'worlds: while active.len() > 1 || worlds == 0 {
+            if out_of_budget(rollouts) {
+                break;
+            }
+            let Some(world) = sample_world(view, &calls, rng) else {
+                break;
+            };
+            let seed: u64 = rng.gen();
+            let mut row = Vec::with_capacity(active.len());
+            for &i in &active {
+                if !row.is_empty() && out_of_budget(rollouts) {
+                    break 'worlds;
+                }
+                let mut r = ChaCha8Rng::seed_from_u64(seed);
+                let mut bot = self.rollout.clone();
+                row.push(rollout(
+                    world.clone(),
+                    seat,
+                    &candidates[i],
+                    us,
+                    &mut bot,
+                    &mut r,
+                ));
+                rollouts += 1;
+            }
+            for (&i, v) in active.iter().zip(row) {
+                values[i].push(v);
+            }
+            worlds += 1;
+            if worlds >= MIN_WORLDS && worlds % RACE_EVERY == 0 {
+                race(&values, &mut active);
+            }
+        }
+        let mean = |i: usize| values[i].iter().sum::<f64>() / values[i].len().max(1) as f64;
+        active
+            .iter()
+            .copied()
+            .filter(|&i| !values[i].is_empty())
+            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))
+            .map(|i| candidates[i].clone())
     }
 }
 
 impl Bot<MusGame> for Maestro {
     fn act(&mut self, view: &MusView, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
-        self.inner.act(view, legal, rng)
+        if legal.len() <= 1 {
+            return legal.first().cloned().unwrap_or(Action::Paso);
+        }
+        let Some(seat) = view.seat else {
+            return self.rollout.act(view, legal, rng);
+        };
+        if view.phase == Phase::Senas {
+            return choose_sena(legal);
+        }
+        let candidates = candidates(view, seat, legal);
+        if candidates.len() == 1 {
+            return candidates[0].clone();
+        }
+        match self.search(view, seat, &candidates, rng) {
+            Some(a) if legal.contains(&a) => a,
+            _ => self.rollout.act(view, legal, rng),
+        }
     }
+}
+
+/// The most telling seña the hand allows: the partner's resampling narrows with it.
+fn choose_sena(legal: &[Action]) -> Action {
+    const ORDER: [Sena; 9] = [
+        Sena::TreintaYUna,
+        Sena::Duples,
+        Sena::Medias,
+        Sena::TresReyes,
+        Sena::DosReyes,
+        Sena::TresPitos,
+        Sena::DosPitos,
+        Sena::Ciego,
+        Sena::Ninguna,
+    ];
+    ORDER
+        .into_iter()
+        .map(Action::Sena)
+        .find(|a| legal.contains(a))
+        .or_else(|| legal.first().cloned())
+        .unwrap_or(Action::Paso)
+}
+
+/// The actions worth searching, all legal.
+pub fn candidates(view: &MusView, seat: Seat, legal: &[Action]) -> Vec<Action> {
+    let mut out: Vec<Action> = Vec::new();
+    let mut push = |a: Action| {
+        if legal.contains(&a) && !out.contains(&a) {
+            out.push(a);
+        }
+    };
+    match view.phase {
+        Phase::Discard => {
+            let hand: CardSet = view.cards.iter().copied().collect();
+            let base = discard(&view.cards, view.rules.mode);
+            push(Action::Descarto(base));
+            for c in hand.iter() {
+                let mut d = base;
+                if d.contains(c) {
+                    d.remove(c);
+                } else {
+                    d.insert(c);
+                }
+                if (1..=4).contains(&d.len()) {
+                    push(Action::Descarto(d));
+                }
+            }
+        }
+        Phase::Bet { .. } => {
+            let ours = view.scores.piedras[seat % 2];
+            let target = view.rules.target;
+            match view.bet {
+                None => {
+                    push(Action::Paso);
+                    for n in [2, 4, 8, target.saturating_sub(ours)] {
+                        push(Action::Envido(n));
+                    }
+                }
+                Some(bet) => {
+                    push(Action::Quiero);
+                    push(Action::NoQuiero);
+                    let to_target = target.saturating_sub(ours).saturating_sub(bet.total);
+                    for n in [2, 5, to_target] {
+                        push(Action::Reenvido(n));
+                    }
+                }
+            }
+            push(Action::Ordago);
+        }
+        _ => {
+            for a in legal {
+                push(a.clone());
+            }
+        }
+    }
+    if out.is_empty() {
+        out.extend(legal.first().cloned());
+    }
+    out
+}
+
+/// One determinization of `view`; with calls heard, one of [`BELIEF_DRAWS`] deals picked in
+/// proportion to how well each explains them. `None` when no deal fits the view.
+fn sample_world(view: &MusView, calls: &[belief::Call], rng: &mut ChaCha8Rng) -> Option<MusGame> {
+    if calls.is_empty() {
+        return MusGame::resample(view, rng).ok();
+    }
+    let mut draws = Vec::with_capacity(BELIEF_DRAWS);
+    for _ in 0..BELIEF_DRAWS {
+        let g = MusGame::resample(view, rng).ok()?;
+        let w = belief::likelihood(&g, calls);
+        draws.push((g, w));
+    }
+    let total: f64 = draws.iter().map(|(_, w)| w).sum();
+    let mut x = rng.gen::<f64>() * total;
+    let last = draws.len() - 1;
+    for (i, (g, w)) in draws.into_iter().enumerate() {
+        x -= w;
+        if x <= 0.0 || i == last {
+            return Some(g);
+        }
+    }
+    None
+}
+
+/// Plays `action` by `seat` in `game`, then the rest of the hand with `bot` at every seat;
+/// the value for pair `us` (see [`value::win_chance`]).
+fn rollout(
+    mut game: MusGame,
+    seat: Seat,
+    action: &Action,
+    us: usize,
+    bot: &mut Basico,
+    rng: &mut ChaCha8Rng,
+) -> f64 {
+    let target = game.rules().target;
+    let mut next = Some((seat, action.clone()));
+    for _ in 0..MAX_ROLLOUT_STEPS {
+        let (s, a) = match next.take() {
+            Some(first) => first,
+            None => {
+                let Some(&s) = game.to_act().seats().first() else {
+                    break;
+                };
+                let legal = game.legal_actions(s);
+                let a = match legal.as_slice() {
+                    [only] => only.clone(),
+                    _ => bot.act(&game.view(s), &legal, rng),
+                };
+                (s, a)
+            }
+        };
+        let Ok(events) = game.apply(s, &a) else {
+            break;
+        };
+        for e in &events {
+            if let Event::GameWon { pair, .. } = e {
+                return if *pair == us { 1.0 } else { 0.0 };
+            }
+        }
+        if events
+            .iter()
+            .any(|e| matches!(e, Event::HandStarted { .. }))
+        {
+            break;
+        }
+    }
+    let p = game.scores().piedras;
+    win_chance(p[us], p[1 - us], target)
+}
+
+/// Drops the candidates clearly worse than the leader, by their paired differences on the
+/// worlds they shared (every active candidate has seen every world so far).
+fn race(values: &[Vec<f64>], active: &mut Vec<usize>) {
+    let mean = |i: usize| values[i].iter().sum::<f64>() / values[i].len().max(1) as f64;
+    let Some(best) = active
+        .iter()
+        .copied()
+        .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))
+    else {
+        return;
+    };
+    let n = values[best].len();
+    active.retain(|&i| {
+        if i == best || values[i].len() != n || n < 2 {
+            return true;
+        }
+        let diffs = values[i].iter().zip(&values[best]).map(|(a, b)| a - b);
+        let m = diffs.clone().sum::<f64>() / n as f64;
+        let var = diffs.map(|d| (d - m) * (d - m)).sum::<f64>() / (n - 1) as f64;
+        let se = (var / n as f64).sqrt();
+        // Identical results (se 0) and a lower mean: the same or worse in every world.
+        !(m + RACE_Z * se < 0.0 || (se == 0.0 && m < 0.0))
+    });
 }

@@ -1,0 +1,221 @@
+//! What the calls heard say about the hands: a soft likelihood for each determinization.
+//!
+//! [`tapete_mus::MusGame::resample`] deals the unseen cards respecting the declarations and
+//! the partner's seña, but not the betting: a rival who raised grande is dealt a random hand.
+//! Here each call of the other players this hand (envido, quiero, paso, no quiero, and
+//! cutting the mus) is scored against the hand a determinization gave that player — a bet
+//! is likelier from a strong hand, a paso from a weak one — and the product weights the
+//! determinization. The curves are deliberately soft: rivals bluff and differ.
+
+use std::sync::OnceLock;
+use tapete_cards::CardSet;
+use tapete_mus::events::Event;
+use tapete_mus::rules::{self, Lance};
+use tapete_mus::{Action, Jugada, Mode, MusGame};
+use tapete_table::Seat;
+
+/// Strengths of every jugada in one lance with the share of hands at or below each.
+struct Percentiles {
+    /// Sorted strengths with the fraction of (taking-part) hands strictly below and at it.
+    rows: Vec<(u32, f64, f64)>,
+}
+
+impl Percentiles {
+    fn build(mode: Mode, lance: Lance, real31: bool) -> Percentiles {
+        let mut all: Vec<(u32, f64)> = Jugada::all(mode)
+            .into_iter()
+            .filter(|&j| lance != Lance::Punto || !rules::has_juego(j))
+            .map(|j| {
+                (
+                    rules::strength(lance, j, real31),
+                    j.combinations(mode) as f64,
+                )
+            })
+            .filter(|&(s, _)| s > 0 || matches!(lance, Lance::Grande | Lance::Chica))
+            .collect();
+        all.sort_by_key(|&(s, _)| s);
+        let total: f64 = all.iter().map(|&(_, w)| w).sum();
+        let mut rows: Vec<(u32, f64, f64)> = Vec::new();
+        let mut below = 0.0;
+        for (s, w) in all {
+            match rows.last_mut() {
+                Some(r) if r.0 == s => r.2 += w / total,
+                _ => rows.push((s, below, w / total)),
+            }
+            below += w / total;
+        }
+        Percentiles { rows }
+    }
+
+    /// Share of the other taking-part hands this strength beats (ties count half).
+    fn of(&self, strength: u32) -> f64 {
+        match self.rows.binary_search_by_key(&strength, |r| r.0) {
+            Ok(i) => self.rows[i].1 + self.rows[i].2 / 2.0,
+            Err(i) => self.rows.get(i).map_or(1.0, |r| r.1),
+        }
+    }
+}
+
+/// The percentile tables for one mode and 31 real setting, lance by lance.
+struct Tables([Percentiles; 5]);
+
+fn tables(mode: Mode, real31: bool) -> &'static Tables {
+    static CELLS: [OnceLock<Tables>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    let i = usize::from(mode == Mode::CuatroReyes) * 2 + usize::from(real31);
+    CELLS[i].get_or_init(|| Tables(Lance::ALL.map(|l| Percentiles::build(mode, l, real31))))
+}
+
+/// How strong `cards` are in `lance` among the hands that take part in it, from 0 (the
+/// worst) to 1 (the best).
+pub fn percentile(cards: CardSet, lance: Lance, mode: Mode, real31: bool) -> f64 {
+    let Some(j) = Jugada::from_set(cards, mode) else {
+        return 0.5;
+    };
+    let s = rules::strength(lance, j, real31);
+    let i = Lance::ALL.iter().position(|&l| l == lance).unwrap_or(0);
+    tables(mode, real31).0[i].of(s)
+}
+
+fn rise(x: f64, centre: f64, width: f64) -> f64 {
+    1.0 / (1.0 + (-(x - centre) / width).exp())
+}
+
+/// Likelihood of a call in a lance from a hand of percentile `p` (up to a constant).
+fn call_likelihood(action: &Action, p: f64, facing_bet: bool) -> f64 {
+    match action {
+        Action::Envido(_) | Action::Reenvido(_) => 0.08 + 0.92 * rise(p, 0.6, 0.08),
+        Action::Ordago => 0.05 + 0.95 * rise(p, 0.75, 0.07),
+        Action::Quiero => 0.15 + 0.85 * rise(p, 0.45, 0.1),
+        Action::NoQuiero => 0.3 + 0.7 * (1.0 - rise(p, 0.55, 0.1)),
+        Action::Paso if !facing_bet => 0.35 + 0.65 * (1.0 - rise(p, 0.7, 0.08)),
+        _ => 1.0,
+    }
+}
+
+/// Likelihood of cutting the mus (or asking for it) with `cards`: a cut is likelier from a
+/// hand strong somewhere.
+fn mus_likelihood(action: &Action, cards: CardSet, mode: Mode, real31: bool) -> f64 {
+    let best = [Lance::Grande, Lance::Pares, Lance::Juego]
+        .into_iter()
+        .map(|l| {
+            let taking_part = Jugada::from_set(cards, mode)
+                .is_some_and(|j| rules::strength(l, j, real31) > 0 || l == Lance::Grande);
+            if taking_part {
+                percentile(cards, l, mode, real31)
+            } else {
+                0.0
+            }
+        })
+        .fold(0.0, f64::max);
+    let cut = 0.2 + 0.8 * rise(best, 0.6, 0.12);
+    match action {
+        Action::NoHayMus => cut,
+        Action::Mus => 1.0 - 0.7 * rise(best, 0.6, 0.12),
+        _ => 1.0,
+    }
+}
+
+/// One call of another player this hand, with what it needs to be scored.
+#[derive(Clone, Debug)]
+pub struct Call {
+    seat: Seat,
+    action: Action,
+    /// The lance being bet (`None` for mus / no hay mus).
+    lance: Option<Lance>,
+    facing_bet: bool,
+}
+
+/// The informative calls of every seat but `me` in `log` (one hand's public log): the bets
+/// and answers, and the mus calls of the last mus round (the hands have not changed since).
+pub fn calls(log: &[Event], me: Seat) -> Vec<Call> {
+    let round_start = log
+        .iter()
+        .rposition(|e| matches!(e, Event::Served))
+        .map_or(0, |i| i + 1);
+    let mut out = Vec::new();
+    let mut lance = None;
+    let mut facing_bet = false;
+    for (i, e) in log.iter().enumerate() {
+        match e {
+            Event::LanceStarted { lance: l } => {
+                lance = Some(*l);
+                facing_bet = false;
+            }
+            Event::LanceSettled { .. } => lance = None,
+            Event::Said { seat, action } => {
+                let bet_call = matches!(
+                    action,
+                    Action::Envido(_) | Action::Reenvido(_) | Action::Ordago
+                );
+                let mus_call = matches!(action, Action::Mus | Action::NoHayMus);
+                if *seat != me && ((lance.is_some() && !mus_call) || (mus_call && i >= round_start))
+                {
+                    out.push(Call {
+                        seat: *seat,
+                        action: action.clone(),
+                        lance: if mus_call { None } else { lance },
+                        facing_bet,
+                    });
+                }
+                if bet_call {
+                    facing_bet = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// How well a determinization's hands explain `calls` (a product of soft likelihoods, at
+/// most 1).
+pub fn likelihood(game: &MusGame, calls: &[Call]) -> f64 {
+    let mode = game.rules().mode;
+    let real31 = game.rules().real31;
+    calls
+        .iter()
+        .map(|c| {
+            let cards = game.cards_of(c.seat);
+            match c.lance {
+                Some(l) => {
+                    call_likelihood(&c.action, percentile(cards, l, mode, real31), c.facing_bet)
+                }
+                None => mus_likelihood(&c.action, cards, mode, real31),
+            }
+        })
+        .product()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(s: &str) -> CardSet {
+        s.split_whitespace().map(|c| c.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn percentiles_order_hands() {
+        let m = Mode::OchoReyes;
+        let reyes = percentile(set("12o 12b 12c 12e"), Lance::Grande, m, false);
+        let low = percentile(set("4o 4b 5c 6e"), Lance::Grande, m, false);
+        assert!(reyes > 0.95 && low < 0.1, "{reyes} {low}");
+        let duples = percentile(set("12o 12b 1c 1e"), Lance::Pares, m, false);
+        assert!(duples > 0.8, "{duples}");
+        let chica = percentile(set("1o 1b 4c 4e"), Lance::Chica, m, false);
+        assert!(chica > 0.9, "{chica}");
+    }
+
+    #[test]
+    fn bets_favour_strong_hands() {
+        let env = Action::Envido(2);
+        assert!(call_likelihood(&env, 0.95, false) > 5.0 * call_likelihood(&env, 0.2, false));
+        let paso = Action::Paso;
+        assert!(call_likelihood(&paso, 0.2, false) > call_likelihood(&paso, 0.95, false));
+    }
+}

@@ -1,18 +1,65 @@
-//! `experto` (being written): plays as `basico` for now.
+//! `experto`: the thesis' third level. On top of `avanzado`'s exact leyes, expected-value
+//! discards and equity-based envites it adds:
+//!
+//! - a **mus policy**: cut with 31 or duples always; otherwise the bar on the hand's net
+//!   value rises with what the best discard promises (a hand that draws well asks for mus),
+//!   falls for each rival who asked for mus before us (his hand is weak, ours relatively
+//!   better), rises when the partner asked for mus, and falls close to the target;
+//! - **señas**: it passes the most informative truthful seña (the rarest its hand allows)
+//!   and reads the partner's, conditioning the leyes on it (pares / juego / ciego) and
+//!   crediting the pair at grande, chica, pares and juego for what it says;
+//! - **faroles** at tuned rates, likelier from the last seat of the pair to speak, and a
+//!   sharper reading of the betting (a partner's *no quiero* counts).
 
-use crate::Basico;
+use crate::policy::{Ctx, Style};
 use rand_chacha::ChaCha8Rng;
 use tapete_mus::{Action, MusGame, MusView};
 use tapete_table::Bot;
 
-/// The thesis' third level.
-#[derive(Clone, Debug, Default)]
+/// Experto's thresholds (see [`Style`] for each one's meaning).
+pub fn style() -> Style {
+    Style {
+        cut_net: 1.8,
+        cut_mano_bonus: 0.3,
+        cut_step_per_mus: 0.5,
+        mus_gain_weight: 0.3,
+        rival_mus_read: 0.3,
+        partner_mus_read: 0.2,
+        open_min: 0.58,
+        open_band: 0.12,
+        open_big: 0.85,
+        open_big_amount: 4,
+        raise_min: 0.82,
+        accept_margin: 0.03,
+        pending_margin: 0.1,
+        rival_bet_shrink: 0.6,
+        partner_bet_help: 0.4,
+        partner_decline_cut: 0.25,
+        bluff_rate: 0.06,
+        bluff_position_factor: 2.0,
+        score_weight: 0.25,
+        senas: true,
+    }
+}
+
+/// The expert player. Its randomness (mixed openings, faroles) comes from the rng.
+#[derive(Clone, Debug)]
 pub struct Experto {
-    inner: Basico,
+    /// Its thresholds; [`style`] by default.
+    pub style: Style,
+}
+
+impl Default for Experto {
+    fn default() -> Self {
+        Experto { style: style() }
+    }
 }
 
 impl Bot<MusGame> for Experto {
     fn act(&mut self, view: &MusView, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
-        self.inner.act(view, legal, rng)
+        match Ctx::new(view, &self.style) {
+            Some(ctx) => ctx.decide(legal, rng),
+            None => crate::basico::choose(legal, Action::Paso),
+        }
     }
 }

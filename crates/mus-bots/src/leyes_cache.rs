@@ -1,0 +1,260 @@
+//! The exact leyes of a hand, as the stronger levels read them, without paying for them
+//! twice.
+//!
+//! - Unconditioned leyes (partner unknown, nothing declared) of every jugada come from
+//!   tables generated once by `tapete mus leyes --all-hands` (exact, rounded to 4 decimals)
+//!   and compiled in: a lookup, no counting at play time. With 31 real on they are computed
+//!   and cached like the conditioned ones.
+//! - Conditioned leyes (declarations of pares and juego heard, a partner's seña) are computed
+//!   with [`Leyes::compute`] the first time a (mode, 31 real, jugada, conditions) key is met
+//!   and kept in one process-wide cache, shared by every bot of every game: an arena playing
+//!   thousands of games pays for each key once (≈10–30 ms in 8 reyes, ≈0.1–0.2 s in 4 reyes).
+//! - [`values`]: a dense per-jugada table of the expected net piedras en paso per position,
+//!   the value the discard policy averages over the possible draws.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use tapete_mus::rules::{self, Lance};
+use tapete_mus::{Jugada, Mode};
+use tapete_mus_odds::catalog::Catalog;
+use tapete_mus_odds::leyes::{Conditions, Declared};
+use tapete_mus_odds::report::Leyes;
+
+/// The leyes of one own position, as probabilities and expected piedras en paso.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Odds {
+    /// P(our pair wins grande).
+    pub grande: f64,
+    /// P(our pair wins chica).
+    pub chica: f64,
+    /// P(our pair wins pares), P(the rivals win it), P(nobody holds pares).
+    pub pares_win: f64,
+    pub pares_lose: f64,
+    pub pares_void: f64,
+    /// P(our pair wins / loses juego).
+    pub juego_win: f64,
+    pub juego_lose: f64,
+    /// P(our pair wins / loses punto, i.e. nobody has juego).
+    pub punto_win: f64,
+    pub punto_lose: f64,
+    /// Expected piedras en paso for our pair and for the rivals, all lances.
+    pub us: f64,
+    pub them: f64,
+}
+
+impl Odds {
+    /// Expected piedras en paso, ours less theirs: the hand's value if nobody bets.
+    pub fn net(&self) -> f64 {
+        self.us - self.them
+    }
+
+    /// P(our pair wins `lance` given that it is played by both pairs): grande and chica as
+    /// they are; pares, juego and punto among the deals where both pairs take part.
+    pub fn lance(&self, lance: Lance) -> f64 {
+        let ratio = |w: f64, l: f64| if w + l > 0.0 { w / (w + l) } else { 0.5 };
+        match lance {
+            Lance::Grande => self.grande,
+            Lance::Chica => self.chica,
+            Lance::Pares => ratio(self.pares_win, self.pares_lose),
+            Lance::Juego => ratio(self.juego_win, self.juego_lose),
+            Lance::Punto => ratio(self.punto_win, self.punto_lose),
+        }
+    }
+}
+
+/// The leyes of a hand for each own position (0 = mano … 3 = postre).
+pub type HandOdds4 = [Odds; 4];
+
+const TABLE_8: &str = include_str!("tables/leyes_8reyes.csv");
+const TABLE_4: &str = include_str!("tables/leyes_4reyes.csv");
+
+/// Parses a compiled-in table: `hand,position,` then the eleven numbers of [`Odds`].
+fn parse_table(text: &str, mode: Mode) -> HashMap<Jugada, HandOdds4> {
+    let mut out: HashMap<Jugada, HandOdds4> = HashMap::new();
+    for line in text.lines() {
+        if line.starts_with('#') || line.starts_with("hand") || line.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(',').collect();
+        if fields.len() != 13 {
+            continue;
+        }
+        let (Ok(j), Ok(pos)) = (Jugada::parse(fields[0], mode), fields[1].parse::<usize>()) else {
+            continue;
+        };
+        let x: Vec<f64> = fields[2..]
+            .iter()
+            .map(|f| f.parse::<f64>().unwrap_or(0.0))
+            .collect();
+        let odds = Odds {
+            grande: x[0],
+            chica: x[1],
+            pares_win: x[2],
+            pares_lose: x[3],
+            pares_void: x[4],
+            juego_win: x[5],
+            juego_lose: x[6],
+            punto_win: x[7],
+            punto_lose: x[8],
+            us: x[9],
+            them: x[10],
+        };
+        if pos < 4 {
+            out.entry(j).or_default()[pos] = odds;
+        }
+    }
+    out
+}
+
+fn table(mode: Mode) -> &'static HashMap<Jugada, HandOdds4> {
+    static OCHO: OnceLock<HashMap<Jugada, HandOdds4>> = OnceLock::new();
+    static CUATRO: OnceLock<HashMap<Jugada, HandOdds4>> = OnceLock::new();
+    match mode {
+        Mode::OchoReyes => OCHO.get_or_init(|| parse_table(TABLE_8, mode)),
+        Mode::CuatroReyes => CUATRO.get_or_init(|| parse_table(TABLE_4, mode)),
+    }
+}
+
+/// The jugada catalogue of a mode (built once per mode and 31 real).
+pub fn catalog(mode: Mode, real31: bool) -> &'static Catalog {
+    static CATS: [OnceLock<Catalog>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    let i = (mode == Mode::CuatroReyes) as usize * 2 + real31 as usize;
+    CATS[i].get_or_init(|| Catalog::new(mode, real31))
+}
+
+/// Cache key: mode, 31 real, jugada, conditions packed in base 3.
+type Key = (Mode, bool, Jugada, u16);
+
+fn pack(cond: &Conditions) -> u16 {
+    cond.pares
+        .iter()
+        .chain(cond.juego.iter())
+        .fold(0u16, |acc, d| {
+            acc * 3
+                + match d {
+                    Declared::Unknown => 0,
+                    Declared::Yes => 1,
+                    Declared::No => 2,
+                }
+        })
+}
+
+type Cache = Mutex<HashMap<Key, Option<Arc<HandOdds4>>>>;
+
+fn cache() -> &'static Cache {
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn from_leyes(l: &Leyes) -> HandOdds4 {
+    let mut out = HandOdds4::default();
+    for p in &l.positions {
+        if p.position < 4 {
+            out[p.position] = Odds {
+                grande: p.grande.value(),
+                chica: p.chica.value(),
+                pares_win: p.pares.win.value(),
+                pares_lose: p.pares.lose.value(),
+                pares_void: p.pares.void.value(),
+                juego_win: p.juego.win.value(),
+                juego_lose: p.juego.lose.value(),
+                punto_win: p.punto.win.value(),
+                punto_lose: p.punto.lose.value(),
+                us: p.us.total(),
+                them: p.them.total(),
+            };
+        }
+    }
+    out
+}
+
+/// Exact leyes of `hand` with the partner unknown, under `cond` (declarations heard from
+/// next, partner, prev). `None` only when no deal satisfies the conditions.
+pub fn leyes(mode: Mode, real31: bool, hand: Jugada, cond: &Conditions) -> Option<HandOdds4> {
+    if !real31 && cond.is_empty() {
+        if let Some(t) = table(mode).get(&hand) {
+            return Some(*t);
+        }
+    }
+    let key: Key = (mode, real31, hand, pack(cond));
+    if let Ok(map) = cache().lock() {
+        if let Some(hit) = map.get(&key) {
+            return hit.as_deref().copied();
+        }
+    }
+    // Computed outside the lock: other threads keep playing meanwhile.
+    let computed = Leyes::compute(catalog(mode, real31), hand, None, cond)
+        .ok()
+        .map(|l| Arc::new(from_leyes(&l)));
+    if let Ok(mut map) = cache().lock() {
+        map.insert(key, computed.clone());
+    }
+    computed.as_deref().copied()
+}
+
+/// Unconditioned leyes (nothing declared, partner unknown): always available.
+pub fn base(mode: Mode, real31: bool, hand: Jugada) -> HandOdds4 {
+    leyes(mode, real31, hand, &Conditions::default()).unwrap_or_default()
+}
+
+/// Dense index of a jugada: its four ranks, 4 bits each (the grande key), below 65536.
+pub fn dense(j: Jugada) -> usize {
+    rules::grande(j) as usize
+}
+
+/// Net expected piedras en paso (ours less theirs) of every jugada per position, indexed
+/// by [`dense`]; from the compiled-in tables (31 real off: 31 real only reorders the 31s).
+pub fn values(mode: Mode) -> &'static [[f32; 4]] {
+    static OCHO: OnceLock<Vec<[f32; 4]>> = OnceLock::new();
+    static CUATRO: OnceLock<Vec<[f32; 4]>> = OnceLock::new();
+    let cell = match mode {
+        Mode::OchoReyes => &OCHO,
+        Mode::CuatroReyes => &CUATRO,
+    };
+    cell.get_or_init(|| {
+        let mut v = vec![[0f32; 4]; 1 << 16];
+        for (j, odds) in table(mode) {
+            v[dense(*j)] = odds.map(|o| o.net() as f32);
+        }
+        v
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_cover_every_jugada_and_match_the_counting() {
+        for mode in [Mode::OchoReyes, Mode::CuatroReyes] {
+            assert_eq!(table(mode).len(), Jugada::all(mode).len(), "{mode}");
+        }
+        let m = Mode::OchoReyes;
+        let j = Jugada::parse("RRCA", m).unwrap();
+        let from_table = base(m, false, j);
+        let l = Leyes::compute(catalog(m, false), j, None, &Conditions::default()).unwrap();
+        let exact = from_leyes(&l);
+        for p in 0..4 {
+            assert!((from_table[p].grande - exact[p].grande).abs() < 1e-4);
+            assert!((from_table[p].net() - exact[p].net()).abs() < 1e-3);
+        }
+    }
+
+    #[test]
+    fn conditions_are_cached_and_change_the_odds() {
+        let m = Mode::OchoReyes;
+        let j = Jugada::parse("SSA4", m).unwrap();
+        let mut cond = Conditions::default();
+        cond.pares = [Declared::Yes, Declared::Unknown, Declared::Yes];
+        let c = leyes(m, false, j, &cond).unwrap();
+        let b = base(m, false, j);
+        // Two rivals holding pares: pares de sotas wins less often.
+        assert!(c[0].lance(Lance::Pares) < b[0].lance(Lance::Pares));
+        assert_eq!(leyes(m, false, j, &cond), Some(c));
+    }
+}

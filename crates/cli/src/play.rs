@@ -38,9 +38,16 @@ pub struct PlayArgs {
     /// Shuffle seed (default: from the clock, printed so the game can be replayed).
     #[arg(long, value_name = "S", value_parser = parse_seed)]
     pub seed: Option<u64>,
-    /// Bot level of the other three seats: random or basico.
+    /// Bot of the other three seats: a level (random, basico, avanzado, experto,
+    /// maestro:ms=N) or cmd:COMMAND for a program speaking the bot protocol.
     #[arg(long, value_name = "LEVEL", default_value = "basico", value_parser = parse_level)]
     pub bots: String,
+    /// Your partner's bot (default: --bots).
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    pub partner: Option<String>,
+    /// The two rivals' bot (default: --bots).
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    pub rivals: Option<String>,
     /// Your seat, 0–3 (0 is the first mano; your partner sits at seat+2).
     #[arg(long, value_name = "0-3", default_value = "0", value_parser = parse_seat)]
     pub seat: usize,
@@ -82,6 +89,8 @@ pub fn run(a: &PlayArgs, json: bool) -> CliResult {
         seed,
         human: a.seat,
         bots: a.bots.clone(),
+        partner: a.partner.clone(),
+        rivals: a.rivals.clone(),
     };
     let played = if std::io::stdin().is_terminal() {
         tapete_term::play_tui(&opts)

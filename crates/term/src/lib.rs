@@ -27,8 +27,25 @@ pub struct PlayOptions {
     pub seed: u64,
     /// The human's seat (0–3); the other three are bots.
     pub human: Seat,
-    /// Bot level for the three other seats (a name `tapete_mus_bots::by_name` knows).
+    /// Bot level for the three other seats (a name `tapete_mus_bots::by_name` knows,
+    /// `cmd:COMMAND` included).
     pub bots: String,
+    /// The partner's bot, if not `bots`.
+    pub partner: Option<String>,
+    /// The two rivals' bot, if not `bots`.
+    pub rivals: Option<String>,
+}
+
+impl PlayOptions {
+    /// The bot named for `seat`: the partner's, the rivals' or the default.
+    pub fn bot_for(&self, seat: Seat) -> &str {
+        let chosen = if seat == (self.human + 2) % 4 {
+            &self.partner
+        } else {
+            &self.rivals
+        };
+        chosen.as_deref().unwrap_or(&self.bots)
+    }
 }
 
 impl Default for PlayOptions {
@@ -39,6 +56,8 @@ impl Default for PlayOptions {
             seed: 0,
             human: 0,
             bots: "basico".into(),
+            partner: None,
+            rivals: None,
         }
     }
 }

@@ -40,7 +40,13 @@ pub(crate) fn play<R: BufRead, W: Write>(
         let events = match session.turn() {
             Turn::Over => break,
             Turn::Auto(action) => session.apply(opts.human, &action)?,
-            Turn::Bot(seat) => session.bot_move(seat)?.1,
+            Turn::Bot(seat) => {
+                let events = session.bot_move(seat)?.1;
+                for incident in session.incidents.drain(..) {
+                    writeln!(out, "bot protocol: {incident}")?;
+                }
+                events
+            }
             Turn::Human(legal) => {
                 let view = session.view();
                 if show_block {

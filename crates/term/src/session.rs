@@ -34,6 +34,10 @@ pub(crate) struct Session {
     pub human: Seat,
     bots: Vec<Option<Box<dyn Bot<MusGame>>>>,
     rng: ChaCha8Rng,
+    /// Whether the bots have been told the match is over.
+    finished: bool,
+    /// Problems reported by bots (outside programs that misbehaved), not yet shown.
+    pub incidents: Vec<String>,
 }
 
 impl Session {
@@ -48,9 +52,10 @@ impl Session {
             if seat == opts.human {
                 bots.push(None);
             } else {
-                bots.push(Some(
-                    tapete_mus_bots::by_name(&opts.bots).map_err(anyhow::Error::msg)?,
-                ));
+                let mut bot =
+                    tapete_mus_bots::by_name(opts.bot_for(seat)).map_err(anyhow::Error::msg)?;
+                bot.start(seat, 4, &opts.rules);
+                bots.push(Some(bot));
             }
         }
         Ok(Session {
@@ -59,6 +64,8 @@ impl Session {
             human: opts.human,
             bots,
             rng: tapete_cards::rng_from_seed(opts.seed ^ BOT_SEED_MIX),
+            finished: false,
+            incidents: Vec::new(),
         })
     }
 
@@ -88,6 +95,15 @@ impl Session {
     pub fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, RuleError> {
         let events = self.game.apply(seat, action)?;
         self.record.actions.push((seat, action.clone()));
+        if !self.finished && self.game.outcome().is_some() {
+            self.finished = true;
+            let outcome = self.game.outcome();
+            for (seat, bot) in self.bots.iter_mut().enumerate() {
+                if let Some(bot) = bot {
+                    bot.finish(outcome.as_ref(), &self.game.view(seat));
+                }
+            }
+        }
         Ok(events)
     }
 
@@ -102,6 +118,7 @@ impl Session {
             bail!("seat {seat} has no bot");
         };
         let action = bot.act(&view, &legal, &mut self.rng);
+        self.incidents.extend(bot.incidents());
         match self.apply(seat, &action) {
             Ok(events) => Ok((action, events)),
             Err(e) => bail!("the bot at seat {seat} chose `{action}`, which was refused: {e}"),

@@ -18,6 +18,7 @@ fn opts(seed: u64, human: usize) -> PlayOptions {
         seed,
         human,
         bots: "random".into(),
+        ..Default::default()
     }
 }
 

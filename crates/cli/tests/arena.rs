@@ -3,7 +3,7 @@
 //! incidents but complete games.
 
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn tapete(args: &[&str]) -> Output {
@@ -40,7 +40,7 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn script(dir: &PathBuf, name: &str, body: &str) -> String {
+fn script(dir: &Path, name: &str, body: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, body).expect("write script");
     path.display().to_string()

@@ -494,3 +494,99 @@ impl<G: Game> Drop for ProcessBot<G> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_race::Race;
+    use crate::{play_out, RandomBot, Record};
+    use rand::SeedableRng;
+
+    #[test]
+    fn answers_are_read_strictly_but_kindly() {
+        assert_eq!(parse_answer(r#"{"action":"2"}"#, 4), Ok(Some("2".into())));
+        assert_eq!(
+            parse_answer(r#"{"id":4,"action":"1"}"#, 4),
+            Ok(Some("1".into()))
+        );
+        // An answer to an older request is dropped, not counted against the bot.
+        assert_eq!(parse_answer(r#"{"id":3,"action":"1"}"#, 4), Ok(None));
+        for bad in [
+            "paso",
+            "[1]",
+            r#"{"act":"2"}"#,
+            r#"{"action":2}"#,
+            r#"{"id":9,"action":"2"}"#,
+        ] {
+            assert!(parse_answer(bad, 4).is_err(), "{bad}");
+        }
+    }
+
+    fn bot(cmd: &str, timeout_ms: u64) -> Box<dyn Bot<Race>> {
+        let options = ProcessOptions {
+            timeout: Duration::from_millis(timeout_ms),
+            ..ProcessOptions::new("race")
+        };
+        Box::new(ProcessBot::<Race>::new(cmd, options, Box::new(RandomBot)))
+    }
+
+    /// Plays a race between `a` (seat 0) and random (seat 1); returns seat 0's incidents.
+    fn race(a: Box<dyn Bot<Race>>) -> (Race, Vec<String>) {
+        let mut bots = vec![a, Box::new(RandomBot) as Box<dyn Bot<Race>>];
+        let mut game = Race::new(&(), 2, 0).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut record = Record::new((), 2, 0);
+        play_out(
+            &mut game,
+            &mut bots,
+            &mut rng,
+            &mut record,
+            100,
+            |_, _, _, _| {},
+        )
+        .unwrap();
+        (game, bots[0].incidents())
+    }
+
+    #[test]
+    fn a_well_behaved_program_plays_its_seat() {
+        // Answers "2" to every request, with its id; reads the hello and the end too.
+        let script = r#"while read -r line; do
+  case "$line" in
+    *'"type":"act"'*) id=$(echo "$line" | sed 's/.*"id":\([0-9]*\).*/\1/'); echo "{\"id\":$id,\"action\":\"2\"}";;
+  esac
+done"#;
+        let (game, incidents) = race(bot(script, 5000));
+        assert!(game.outcome().is_some());
+        assert_eq!(incidents, Vec::<String>::new());
+    }
+
+    #[test]
+    fn illegal_answers_get_retries_then_a_random_move() {
+        let (game, incidents) = race(bot(
+            r#"while read -r line; do echo '{"action":"7"}'; done"#,
+            5000,
+        ));
+        assert!(game.outcome().is_some());
+        assert!(!incidents.is_empty());
+        assert!(
+            incidents[0].contains("`7` is not legal now"),
+            "{incidents:?}"
+        );
+        assert!(incidents[0].contains("3 bad answers"), "{incidents:?}");
+    }
+
+    #[test]
+    fn a_program_that_dies_or_hangs_is_replaced_for_the_game() {
+        let (game, incidents) = race(bot("echo bye >&2; exit 5", 5000));
+        assert!(game.outcome().is_some());
+        assert_eq!(incidents.len(), 1, "{incidents:?}");
+        assert!(incidents[0].contains("exit status: 5"), "{incidents:?}");
+        assert!(incidents[0].contains("bye"), "{incidents:?}");
+
+        let (game, incidents) = race(bot("sleep 20", 200));
+        assert!(game.outcome().is_some());
+        assert_eq!(incidents.len(), 1, "{incidents:?}");
+        assert!(incidents[0].contains("no answer"), "{incidents:?}");
+    }
+}

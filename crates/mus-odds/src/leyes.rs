@@ -445,10 +445,10 @@ impl Accumulator {
         (ib, b): (usize, &Entry),
         w: u64,
     ) {
-        let tot = sums.total as u64;
+        let tot = sums.total;
         self.total += w * tot;
-        let px = sums.above(2, 1) as u64;
-        let jx = sums.above(3, orders.juego_start as usize) as u64;
+        let px = sums.above(2, 1);
+        let jx = sums.above(3, orders.juego_start as usize);
         let (pa, ja) = (a.has_pares() as u64, a.has_juego() as u64);
         let (pb, jb) = (b.has_pares() as u64, b.has_juego() as u64);
         self.players[0].0 += w * tot * pa;
@@ -483,7 +483,7 @@ impl Accumulator {
                 let win = if beats(hd[k], pos_h, m, pos_m) {
                     tot
                 } else {
-                    sums.above(k, partner_from(m, pos_m)) as u64
+                    sums.above(k, partner_from(m, pos_m))
                 };
                 let win = w * win;
                 let all = w * tot;
@@ -502,11 +502,11 @@ impl Accumulator {
                 let h_pc = h.pares_cuenta as u64;
                 if hd[2] > 0 && beats(hd[2], pos_h, m, pos_m) {
                     out.pares_win += w * tot;
-                    out.piedras_us[2] += w * (h_pc * tot + sums.cum_pc[orders.n[2]] as u64);
+                    out.piedras_us[2] += w * (h_pc * tot + sums.cum_pc[orders.n[2]]);
                 } else {
                     let from = if m == 0 { 1 } else { partner_from(m, pos_m) };
-                    let tail = sums.above(2, from) as u64;
-                    let tail_pc = (sums.cum_pc[orders.n[2]] - sums.cum_pc[from]) as u64;
+                    let tail = sums.above(2, from);
+                    let tail_pc = sums.cum_pc[orders.n[2]] - sums.cum_pc[from];
                     out.pares_win += w * tail;
                     out.piedras_us[2] += w * (h_pc * tail + tail_pc);
                     if m > 0 {
@@ -522,7 +522,7 @@ impl Accumulator {
             {
                 let (m, pos_m) = best(3);
                 let h_jc = h.juego_cuenta as u64;
-                let jc_all = sums.cum_jc[orders.n[3]] as u64;
+                let jc_all = sums.cum_jc[orders.n[3]];
                 if beats(hd[3], pos_h, m, pos_m) {
                     if hd[3] >= js {
                         out.juego_win += w * tot;
@@ -536,9 +536,9 @@ impl Accumulator {
                     }
                 } else {
                     let from = partner_from(m, pos_m);
-                    let tail = sums.above(3, from) as u64;
+                    let tail = sums.above(3, from);
                     if m >= js {
-                        let tail_jc = (sums.cum_jc[orders.n[3]] - sums.cum_jc[from]) as u64;
+                        let tail_jc = sums.cum_jc[orders.n[3]] - sums.cum_jc[from];
                         out.juego_win += w * tail;
                         out.piedras_us[3] += w * (h_jc * tail + tail_jc);
                         out.juego_lose += w * (tot - tail);

@@ -1,0 +1,228 @@
+//! `maestro`, the search player: legal actions in whole games (both modes, señas on), its
+//! time budget, targeted decisions and a strength check against `random`.
+
+use std::time::{Duration, Instant};
+use tapete_cards::{rng_from_seed, CardSet};
+use tapete_mus::view::Phase;
+use tapete_mus::{Action, Lance, Mode, MusGame, MusRules};
+use tapete_mus_bots::{self as bots, maestro::Budget, Maestro};
+use tapete_table::{play_out, Bot, Game, Record};
+
+fn set(s: &str) -> CardSet {
+    s.split_whitespace().map(|c| c.parse().unwrap()).collect()
+}
+
+/// The seat to act now.
+fn turn(g: &MusGame) -> usize {
+    g.to_act().seats()[0]
+}
+
+#[test]
+fn parses_its_budgets() {
+    assert!(bots::by_name("maestro").is_ok());
+    assert!(bots::by_name("maestro:ms=50").is_ok());
+    assert!(bots::by_name("maestro:iters=300").is_ok());
+    for bad in [
+        "maestro:ms=0",
+        "maestro:ms=x",
+        "maestro:iters=0",
+        "maestro:depth=3",
+    ] {
+        assert!(bots::by_name(bad).is_err(), "{bad}");
+    }
+    assert_eq!(Maestro::with_iters(7).budget, Budget::Iters(7));
+}
+
+#[test]
+fn maestro_plays_whole_games_with_legal_actions() {
+    for (seed, mode) in [
+        (1u64, Mode::OchoReyes),
+        (2, Mode::CuatroReyes),
+        (3, Mode::OchoReyes),
+    ] {
+        let rules = MusRules {
+            mode,
+            senas: true,
+            real31: mode == Mode::CuatroReyes,
+            juegos: 3,
+            vacas: 1,
+            ..Default::default()
+        };
+        let mut g = MusGame::new(&rules, 4, seed).unwrap();
+        let mut players: Vec<Box<dyn Bot<MusGame>>> = (0..4)
+            .map(|s| {
+                bots::by_name(if s % 2 == 0 {
+                    "maestro:iters=20"
+                } else {
+                    "basico"
+                })
+                .unwrap()
+            })
+            .collect();
+        let mut rec = Record::new(rules.clone(), 4, seed);
+        let mut rng = rng_from_seed(seed ^ 0x3a3a);
+        let mut before = g.clone();
+        let mut senas = 0;
+        play_out(
+            &mut g,
+            &mut players,
+            &mut rng,
+            &mut rec,
+            200_000,
+            |g, seat, action, _| {
+                assert!(
+                    before.legal_actions(seat).contains(action),
+                    "seed {seed}: seat {seat} chose {action}"
+                );
+                if matches!(action, Action::Sena(_)) && seat % 2 == 0 {
+                    senas += 1;
+                }
+                before = g.clone();
+            },
+        )
+        .unwrap();
+        assert!(g.outcome().is_some(), "seed {seed}");
+        assert_eq!(rec.replay().unwrap(), g);
+        if mode == Mode::OchoReyes && seed == 1 {
+            println!("señas passed by maestro: {senas}");
+        }
+    }
+}
+
+/// A game where seat 0 (mano) holds `mano`, seat 2 `partner`, and the grande betting
+/// reaches seat 0 facing an órdago from the postre.
+fn facing_ordago_at_grande(mano: &str, partner: &str, rivals: [&str; 2]) -> MusGame {
+    let cards = [set(mano), set(rivals[0]), set(partner), set(rivals[1])];
+    let mut g = MusGame::from_deal(MusRules::default(), cards, 0, [10, 10], 5).unwrap();
+    g.apply(0, &Action::NoHayMus).unwrap();
+    for seat in 0..3 {
+        g.apply(seat, &Action::Paso).unwrap();
+    }
+    g.apply(3, &Action::Ordago).unwrap();
+    assert_eq!(
+        g.view(0).phase,
+        Phase::Bet {
+            lance: Lance::Grande
+        }
+    );
+    assert_eq!(turn(&g), 0);
+    g
+}
+
+fn maestro_answer(g: &MusGame, seat: usize, seed: u64) -> Action {
+    let legal = g.legal_actions(seat);
+    let a = Maestro::with_iters(400).act(&g.view(seat), &legal, &mut rng_from_seed(seed));
+    assert!(legal.contains(&a));
+    a
+}
+
+#[test]
+fn accepts_an_ordago_at_grande_with_four_reyes_as_mano() {
+    let g = facing_ordago_at_grande(
+        "12o 12b 12c 12e",
+        "4o 5b 6c 7e",
+        ["11o 11b 10c 1e", "3o 3b 1o 5e"],
+    );
+    for seed in 0..3 {
+        assert_eq!(maestro_answer(&g, 0, seed), Action::Quiero, "seed {seed}");
+    }
+}
+
+#[test]
+fn declines_an_ordago_at_grande_without_reyes_or_caballos() {
+    let g = facing_ordago_at_grande(
+        "4o 5b 6c 7e",
+        "4b 5c 6e 1o",
+        ["12o 12b 11c 1e", "3o 3b 10o 5e"],
+    );
+    for seed in 0..3 {
+        assert_eq!(maestro_answer(&g, 0, seed), Action::NoQuiero, "seed {seed}");
+    }
+}
+
+#[test]
+fn respects_its_time_budget() {
+    // A real decision: the mano opens the grande betting.
+    let cards = [
+        set("12o 11b 4c 1e"),
+        set("12b 10c 5e 6o"),
+        set("3o 7b 7c 1o"),
+        set("11o 4e 5b 6c"),
+    ];
+    let mut g = MusGame::from_deal(MusRules::default(), cards, 0, [0, 0], 9).unwrap();
+    g.apply(0, &Action::NoHayMus).unwrap();
+    let legal = g.legal_actions(0);
+    assert!(legal.len() > 2);
+    let mut bot = Maestro::new(50);
+    let mut rng = rng_from_seed(4);
+    // Warm the lazily built tables first: their one-off cost is not thinking time.
+    bot.act(&g.view(0), &legal, &mut rng);
+    for _ in 0..3 {
+        let t = Instant::now();
+        let a = bot.act(&g.view(0), &legal, &mut rng);
+        let took = t.elapsed();
+        assert!(legal.contains(&a));
+        assert!(took < Duration::from_millis(150), "took {took:?}");
+    }
+}
+
+#[test]
+fn forced_decisions_return_at_once() {
+    let mut g = MusGame::new(&MusRules::default(), 4, 11).unwrap();
+    g.apply(0, &Action::NoHayMus).unwrap();
+    for seat in 0..4 {
+        g.apply(seat, &Action::Paso).unwrap();
+    }
+    for seat in 0..4 {
+        g.apply(seat, &Action::Paso).unwrap();
+    }
+    // Pares declarations: one legal action each.
+    let seat = turn(&g);
+    let legal = g.legal_actions(seat);
+    assert_eq!(legal.len(), 1);
+    let t = Instant::now();
+    let a = Maestro::new(1000).act(&g.view(seat), &legal, &mut rng_from_seed(1));
+    assert_eq!(a, legal[0]);
+    assert!(t.elapsed() < Duration::from_millis(5));
+}
+
+#[test]
+fn maestro_beats_random() {
+    let rules = MusRules {
+        juegos: 1,
+        vacas: 1,
+        ..Default::default()
+    };
+    let n = 40u64;
+    let mut wins = 0;
+    for seed in 0..n {
+        let pair = (seed % 2) as usize;
+        let mut g = MusGame::new(&rules, 4, 500 + seed).unwrap();
+        let mut players: Vec<Box<dyn Bot<MusGame>>> = (0..4)
+            .map(|s| {
+                bots::by_name(if s % 2 == pair {
+                    "maestro:iters=60"
+                } else {
+                    "random"
+                })
+                .unwrap()
+            })
+            .collect();
+        let mut rec = Record::new(rules.clone(), 4, 500 + seed);
+        let mut rng = rng_from_seed(seed ^ 0x77);
+        play_out(
+            &mut g,
+            &mut players,
+            &mut rng,
+            &mut rec,
+            200_000,
+            |_, _, _, _| {},
+        )
+        .unwrap();
+        if g.outcome().unwrap().winners.contains(&pair) {
+            wins += 1;
+        }
+    }
+    println!("maestro vs random: {wins}/{n}");
+    assert!(wins * 10 > n * 7, "maestro won only {wins} of {n}");
+}

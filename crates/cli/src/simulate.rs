@@ -38,16 +38,10 @@ pub fn run(a: &SimulateArgs, json: bool) -> CliResult {
     if a.deals == 0 {
         return Err(CliError::input("--deals must be at least 1"));
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = a.threads {
-        if t == 0 {
-            return Err(CliError::input("--threads must be at least 1"));
-        }
-        pool = pool.num_threads(t);
+    if a.threads == Some(0) {
+        return Err(CliError::input("--threads must be at least 1"));
     }
-    let pool = pool
-        .build()
-        .map_err(|e| CliError::run(format!("cannot start the worker threads: {e}")))?;
+    let pool = tapete_table::arena::thread_pool(a.threads).map_err(CliError::run)?;
     let threads = pool.current_num_threads();
     let cat = Catalog::new(a.mode.mode, a.mode.real31);
     let bar = progress_bar(a.deals, "deals", json);

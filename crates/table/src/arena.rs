@@ -260,6 +260,16 @@ impl<T: Default> Default for Partial<T> {
     }
 }
 
+/// A rayon pool of `threads` workers (all cores when `None`; at least one).
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        pool = pool.num_threads(t.max(1));
+    }
+    pool.build()
+        .map_err(|e| format!("cannot start the worker threads: {e}"))
+}
+
 /// Plays `config.games` games, asking `make_bot(side, seat)` for each seat's bot in every
 /// game, with one `T` watching each game; `progress` is called after each game.
 pub fn run_arena<G, T, F>(
@@ -275,13 +285,7 @@ where
     if config.games == 0 {
         return Err(ArenaError::NoGames);
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = config.threads {
-        pool = pool.num_threads(t.max(1));
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| ArenaError::Threads(e.to_string()))?;
+    let pool = thread_pool(config.threads).map_err(ArenaError::Threads)?;
     let threads = pool.current_num_threads();
     let start = Instant::now();
     let total: Result<Partial<T>, ArenaError> = pool.install(|| {

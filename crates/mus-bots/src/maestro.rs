@@ -3,10 +3,11 @@
 //! At each decision with a real choice it runs a determinized Monte Carlo search over the
 //! engine itself:
 //!
-//! 1. **Candidates.** The legal actions, bucketed: envites of 2, 4 and 8 and the amount that
-//!    would carry us to the target (raises of 2 and 5 and the same), paso or quiero / no
-//!    quiero, órdago; for a discard, the `basico` discard and its neighbours (one card more
-//!    or one fewer); mus or no hay mus.
+//! 1. **Candidates.** The legal actions, bucketed: paso or quiero / no quiero, envites of 2
+//!    and 4 (raises of 2), the amount that would carry us to the target when it is small,
+//!    and órdago; for a discard, the `basico` discard and its neighbours (one card more or
+//!    one fewer); mus or no hay mus. The choice `basico` itself would make is always among
+//!    them, and it stands unless the search finds a candidate better by a clear margin.
 //! 2. **Worlds.** Each iteration deals a determinization with
 //!    [`MusGame::resample`] — the unseen cards at random, respecting the declarations and
 //!    the partner's seña — and, when other players have bet or answered this hand, keeps
@@ -50,6 +51,12 @@ use tapete_table::{Bot, Game, Seat};
 /// settled early by the racing) stays within a few seconds.
 pub const DEFAULT_MS: u64 = 200;
 
+/// How many standard errors a candidate must beat the rollout policy's own choice by to be
+/// played instead.
+const KEEP_DEFAULT_Z: f64 = 1.0;
+/// The largest envite or raise searched besides 2 and 4: the one that would carry the pair
+/// to the target. Bigger ones mostly test how the rollout players fold, not the hand.
+const MAX_TO_TARGET: u8 = 8;
 /// Rollouts per candidate before any is dropped.
 const MIN_WORLDS: usize = 24;
 /// Worlds between two racing rounds.
@@ -108,6 +115,7 @@ impl Maestro {
         view: &MusView,
         seat: Seat,
         candidates: &[Action],
+        default: Option<usize>,
         rng: &mut ChaCha8Rng,
     ) -> Option<Action> {
         let start = Instant::now();
@@ -127,6 +135,7 @@ impl Maestro {
         let mut active: Vec<usize> = (0..candidates.len()).collect();
         let mut rollouts = 0usize;
         let mut worlds = 0usize;
+        let mut next_race = MIN_WORLDS;
         let out_of_budget = |rollouts: usize| {
             rollouts >= max_rollouts || deadline.is_some_and(|d| Instant::now() >= d)
         };
@@ -159,17 +168,26 @@ impl Maestro {
                 values[i].push(v);
             }
             worlds += 1;
-            if worlds >= MIN_WORLDS && worlds % RACE_EVERY == 0 {
+            if worlds >= next_race {
                 race(&values, &mut active);
+                next_race += RACE_EVERY;
             }
         }
         let mean = |i: usize| values[i].iter().sum::<f64>() / values[i].len().max(1) as f64;
-        active
+        let best = active
             .iter()
             .copied()
             .filter(|&i| !values[i].is_empty())
-            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))
-            .map(|i| candidates[i].clone())
+            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))?;
+        // The rollout policy's own choice stands unless the search shows something better:
+        // a small budget should not turn noise into decisions.
+        if let Some(d) = default.filter(|&d| d != best && active.contains(&d)) {
+            let (m, se) = paired(&values[best], &values[d]);
+            if m - KEEP_DEFAULT_Z * se <= 0.0 {
+                return Some(candidates[d].clone());
+            }
+        }
+        Some(candidates[best].clone())
     }
 }
 
@@ -184,13 +202,18 @@ impl Bot<MusGame> for Maestro {
         if view.phase == Phase::Senas {
             return choose_sena(legal);
         }
-        let candidates = candidates(view, seat, legal);
+        let own = self.rollout.act(view, legal, rng);
+        let mut candidates = candidates(view, seat, legal);
+        if !candidates.contains(&own) {
+            candidates.push(own.clone());
+        }
         if candidates.len() == 1 {
             return candidates[0].clone();
         }
-        match self.search(view, seat, &candidates, rng) {
+        let default = candidates.iter().position(|a| *a == own);
+        match self.search(view, seat, &candidates, default, rng) {
             Some(a) if legal.contains(&a) => a,
-            _ => self.rollout.act(view, legal, rng),
+            _ => own,
         }
     }
 }
@@ -247,16 +270,22 @@ pub fn candidates(view: &MusView, seat: Seat, legal: &[Action]) -> Vec<Action> {
             match view.bet {
                 None => {
                     push(Action::Paso);
-                    for n in [2, 4, 8, target.saturating_sub(ours)] {
+                    for n in [2, 4] {
                         push(Action::Envido(n));
+                    }
+                    // A small envite that would carry us to the target.
+                    let to_target = target.saturating_sub(ours);
+                    if to_target <= MAX_TO_TARGET {
+                        push(Action::Envido(to_target));
                     }
                 }
                 Some(bet) => {
                     push(Action::Quiero);
                     push(Action::NoQuiero);
+                    push(Action::Reenvido(2));
                     let to_target = target.saturating_sub(ours).saturating_sub(bet.total);
-                    for n in [2, 5, to_target] {
-                        push(Action::Reenvido(n));
+                    if to_target <= MAX_TO_TARGET {
+                        push(Action::Reenvido(to_target));
                     }
                 }
             }
@@ -360,11 +389,20 @@ fn race(values: &[Vec<f64>], active: &mut Vec<usize>) {
         if i == best || values[i].len() != n || n < 2 {
             return true;
         }
-        let diffs = values[i].iter().zip(&values[best]).map(|(a, b)| a - b);
-        let m = diffs.clone().sum::<f64>() / n as f64;
-        let var = diffs.map(|d| (d - m) * (d - m)).sum::<f64>() / (n - 1) as f64;
-        let se = (var / n as f64).sqrt();
+        let (m, se) = paired(&values[i], &values[best]);
         // Identical results (se 0) and a lower mean: the same or worse in every world.
         !(m + RACE_Z * se < 0.0 || (se == 0.0 && m < 0.0))
     });
+}
+
+/// Mean and standard error of `a - b` over the worlds both saw (paired samples).
+fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let n = a.len().min(b.len());
+    if n < 2 {
+        return (0.0, f64::INFINITY);
+    }
+    let diffs = a.iter().zip(b).map(|(x, y)| x - y);
+    let m = diffs.clone().sum::<f64>() / n as f64;
+    let var = diffs.map(|d| (d - m) * (d - m)).sum::<f64>() / (n - 1) as f64;
+    (m, (var / n as f64).sqrt())
 }

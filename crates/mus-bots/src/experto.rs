@@ -11,47 +11,23 @@
 //! - **faroles** at tuned rates, likelier from the last seat of the pair to speak, and a
 //!   sharper reading of the betting (a partner's *no quiero* counts).
 
-use crate::policy::{Ctx, Style};
+use crate::policy::{self, Ctx, Style};
 use rand_chacha::ChaCha8Rng;
 use tapete_mus::{Action, MusGame, MusView};
 use tapete_table::Bot;
 
-/// Experto's thresholds (see [`Style`] for each one's meaning).
-pub fn style() -> Style {
-    Style {
-        cut_net: 1.8,
-        cut_mano_bonus: 0.3,
-        cut_step_per_mus: 0.5,
-        mus_gain_weight: 0.3,
-        rival_mus_read: 0.3,
-        partner_mus_read: 0.2,
-        open_min: 0.58,
-        open_band: 0.12,
-        open_big: 0.85,
-        open_big_amount: 4,
-        raise_min: 0.82,
-        accept_margin: 0.03,
-        pending_margin: 0.1,
-        rival_bet_shrink: 0.6,
-        partner_bet_help: 0.4,
-        partner_decline_cut: 0.25,
-        bluff_rate: 0.06,
-        bluff_position_factor: 2.0,
-        score_weight: 0.25,
-        senas: true,
-    }
-}
-
 /// The expert player. Its randomness (mixed openings, faroles) comes from the rng.
 #[derive(Clone, Debug)]
 pub struct Experto {
-    /// Its thresholds; [`style`] by default.
+    /// Its thresholds; [`policy::experto_style`] by default.
     pub style: Style,
 }
 
 impl Default for Experto {
     fn default() -> Self {
-        Experto { style: style() }
+        Experto {
+            style: policy::experto_style(),
+        }
     }
 }
 

@@ -249,8 +249,10 @@ mod tests {
     fn conditions_are_cached_and_change_the_odds() {
         let m = Mode::OchoReyes;
         let j = Jugada::parse("SSA4", m).unwrap();
-        let mut cond = Conditions::default();
-        cond.pares = [Declared::Yes, Declared::Unknown, Declared::Yes];
+        let cond = Conditions {
+            pares: [Declared::Yes, Declared::Unknown, Declared::Yes],
+            ..Default::default()
+        };
         let c = leyes(m, false, j, &cond).unwrap();
         let b = base(m, false, j);
         // Two rivals holding pares: pares de sotas wins less often.

@@ -65,6 +65,9 @@ pub struct Style {
     /// γ: a rival's envite turns our chance p into p^(1+γ) (each envite or raise of theirs
     /// in the lance counts; 0 ignores what their betting says).
     pub rival_bet_shrink: f64,
+    /// δ: each rival who passed in the lance before any bet turns our chance p into
+    /// 1 − (1 − p)^(1+δ) (a pass shows a hand that did not want to bet; 0 ignores it).
+    pub rival_pass_boost: f64,
     /// A partner's envite or raise in the lance adds this share of the remaining chance.
     pub partner_bet_help: f64,
     /// Our partner said no quiero to this bet before us: our chance shrinks by this share.
@@ -80,6 +83,65 @@ pub struct Style {
     /// Pass the most informative seña and read the partner's.
     pub senas: bool,
 }
+
+/// Avanzado's thresholds (see [`Style`] for each one's meaning).
+pub fn avanzado_style() -> Style {
+    Style {
+        cut_net: 2.0,
+        cut_mano_bonus: 0.3,
+        cut_step_per_mus: 0.5,
+        mus_gain_weight: 0.0,
+        rival_mus_read: 0.0,
+        partner_mus_read: 0.0,
+        open_min: 0.6,
+        open_band: 0.1,
+        open_big: 0.85,
+        open_big_amount: 4,
+        raise_min: 0.85,
+        accept_margin: 0.05,
+        pending_margin: 0.1,
+        rival_bet_shrink: 1.0,
+        rival_pass_boost: 0.0,
+        partner_bet_help: 0.4,
+        partner_decline_cut: 0.0,
+        bluff_rate: 0.05,
+        bluff_position_factor: 1.0,
+        score_weight: 0.2,
+        senas: false,
+    }
+}
+
+/// Experto's thresholds (see [`Style`] for each one's meaning).
+pub fn experto_style() -> Style {
+    Style {
+        cut_net: 1.2,
+        cut_mano_bonus: 0.3,
+        cut_step_per_mus: 0.5,
+        mus_gain_weight: 0.3,
+        rival_mus_read: 0.7,
+        partner_mus_read: 0.2,
+        open_min: 0.66,
+        open_band: 0.12,
+        open_big: 0.85,
+        open_big_amount: 4,
+        raise_min: 0.75,
+        accept_margin: 0.1,
+        pending_margin: 0.1,
+        rival_bet_shrink: 3.0,
+        rival_pass_boost: 0.0,
+        partner_bet_help: 0.2,
+        partner_decline_cut: 0.25,
+        bluff_rate: 0.02,
+        bluff_position_factor: 2.0,
+        score_weight: 0.25,
+        senas: true,
+    }
+}
+
+/// Raises of our pair per lance, at most.
+pub const MAX_RAISES: usize = 2;
+/// No raising a bet that already stands at this many piedras.
+pub const MAX_RAISE_TOTAL: i32 = 12;
 
 /// Rough chance that the pair needing `need_us` piedras wins the game against a pair
 /// needing `need_them`: a logistic race whose spread grows with the piedras still to play
@@ -306,8 +368,12 @@ impl<'a> Ctx<'a> {
         let mut rival_bets = 0;
         let mut partner_bets = false;
         let mut last_rival_bet = None;
+        let mut rival_passes = 0;
         for (i, e) in log.iter().enumerate() {
-            if let Event::Said { seat, .. } = e {
+            if let Event::Said { seat, action } = e {
+                if *action == Action::Paso && *seat % 2 != self.pair() {
+                    rival_passes += 1;
+                }
                 if raises(e) {
                     if *seat == self.partner() {
                         partner_bets = true;
@@ -320,6 +386,9 @@ impl<'a> Ctx<'a> {
         }
         if partner_bets {
             p += (1.0 - p) * s.partner_bet_help;
+        }
+        if rival_passes > 0 && rival_bets == 0 {
+            p = 1.0 - (1.0 - p).powf(1.0 + s.rival_pass_boost * rival_passes as f64);
         }
         if rival_bets > 0 {
             p = p.powf(1.0 + s.rival_bet_shrink * rival_bets.min(2) as f64);
@@ -454,7 +523,15 @@ impl<'a> Ctx<'a> {
                 Action::Quiero
             };
         }
-        if p >= s.raise_min + shift {
+        // Raise at most twice per lance and never past what the game is worth: a bet that
+        // already decides the game is accepted or declined, not raised (no endless raises).
+        let our_raises = self
+            .lance_log(lance)
+            .iter()
+            .filter(|e| matches!(e, Event::Said { seat, action: Action::Reenvido(_) } if *seat % 2 == self.pair()))
+            .count();
+        let can_raise = our_raises < MAX_RAISES && total < nu.min(nt) && total < MAX_RAISE_TOTAL;
+        if can_raise && p >= s.raise_min + shift {
             if p >= 0.93 && (nt <= total + 4 || nu <= total) {
                 return Action::Ordago;
             }

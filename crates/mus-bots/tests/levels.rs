@@ -6,7 +6,6 @@ use rand_chacha::ChaCha8Rng;
 use tapete_cards::rng_from_seed;
 use tapete_mus::view::Phase;
 use tapete_mus::{Action, Jugada, Lance, Mode, MusGame, MusRules, MusView, Sena};
-use tapete_mus_bots::policy::Style;
 use tapete_mus_bots::{self as bots, Avanzado, Experto};
 use tapete_table::{play_out, Bot, Game, Record};
 
@@ -130,89 +129,6 @@ fn each_level_beats_the_one_below() {
         let rate = w as f64 / n as f64;
         println!("{a} vs {b}: {w}/{n} = {rate:.3}");
         assert!(rate > floor, "{a} won only {w} of {n} against {b}");
-    }
-}
-
-/// Applies `key=value` overrides (comma-separated) to a style.
-fn tweak(mut s: Style, spec: &str) -> Style {
-    for kv in spec.split(',').filter(|x| !x.is_empty()) {
-        let Some((k, v)) = kv.split_once('=') else {
-            continue;
-        };
-        let v: f64 = v.parse().unwrap();
-        match k {
-            "cut_net" => s.cut_net = v,
-            "cut_mano_bonus" => s.cut_mano_bonus = v,
-            "cut_step_per_mus" => s.cut_step_per_mus = v,
-            "mus_gain_weight" => s.mus_gain_weight = v,
-            "rival_mus_read" => s.rival_mus_read = v,
-            "partner_mus_read" => s.partner_mus_read = v,
-            "open_min" => s.open_min = v,
-            "open_band" => s.open_band = v,
-            "open_big" => s.open_big = v,
-            "open_big_amount" => s.open_big_amount = v as u8,
-            "raise_min" => s.raise_min = v,
-            "accept_margin" => s.accept_margin = v,
-            "pending_margin" => s.pending_margin = v,
-            "rival_bet_shrink" => s.rival_bet_shrink = v,
-            "partner_bet_help" => s.partner_bet_help = v,
-            "rival_pass_boost" => s.rival_pass_boost = v,
-            "partner_decline_cut" => s.partner_decline_cut = v,
-            "bluff_rate" => s.bluff_rate = v,
-            "bluff_position_factor" => s.bluff_position_factor = v,
-            "score_weight" => s.score_weight = v,
-            "senas" => s.senas = v != 0.0,
-            other => panic!("unknown knob {other}"),
-        }
-    }
-    s
-}
-
-/// A tuning bench, not a check: `TUNE_A=experto:open_min=0.55 TUNE_B=basico N=2000 cargo
-/// test --release -p tapete-mus-bots --test levels tune -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn tune() {
-    let make = |spec: String| -> Box<dyn Fn() -> Box<dyn Bot<MusGame>> + Sync> {
-        let (name, knobs) = spec.split_once(':').unwrap_or((spec.as_str(), ""));
-        let knobs = knobs.to_string();
-        match name {
-            "avanzado" => {
-                let s = tweak(tapete_mus_bots::policy::avanzado_style(), &knobs);
-                Box::new(move || Box::new(Avanzado { style: s.clone() }))
-            }
-            "experto" => {
-                let s = tweak(tapete_mus_bots::policy::experto_style(), &knobs);
-                Box::new(move || Box::new(Experto { style: s.clone() }))
-            }
-            other => {
-                let other = other.to_string();
-                Box::new(move || bots::by_name(&other).unwrap())
-            }
-        }
-    };
-    let list = std::env::var("TUNE_A").unwrap_or("experto".into());
-    let b = std::env::var("TUNE_B").unwrap_or("avanzado".into());
-    let n: u64 = std::env::var("N")
-        .ok()
-        .and_then(|x| x.parse().ok())
-        .unwrap_or(1000);
-    for a in list.split(';') {
-        let t = std::time::Instant::now();
-        let w = duel(
-            &*make(a.to_string()),
-            &*make(b.clone()),
-            &one_game_rules(),
-            n,
-            1_000_000,
-        );
-        let p = w as f64 / n as f64;
-        let half = 1.96 * (p * (1.0 - p) / n as f64).sqrt();
-        println!(
-            "{a} vs {b}: {w}/{n} = {:.3} ± {half:.3} ({:.1}s)",
-            p,
-            t.elapsed().as_secs_f64()
-        );
     }
 }
 

@@ -158,7 +158,7 @@ impl MusStats {
                     self.ordago_lance = Some(l);
                 }
             }
-            Event::GameWon { pair, ordago } => {
+            Event::GameWon { pair, ordago, .. } => {
                 self.wins[side(*pair)] += 1;
                 if *ordago {
                     self.ordago_wins[side(*pair)] += 1;

@@ -138,7 +138,12 @@ pub enum Event {
     /// The hands were shown.
     Showdown(Showdown),
     /// A pair won a game (juego), by piedras or by an accepted órdago.
-    GameWon { pair: usize, ordago: bool },
+    GameWon {
+        pair: usize,
+        ordago: bool,
+        /// Both pairs' piedras when the game ended (the next game starts from zero).
+        piedras: [u8; 2],
+    },
     /// A pair won a vaca.
     VacaWon { pair: usize },
     /// A pair won the match: the table is over.

@@ -469,7 +469,15 @@ impl MusGame {
     }
 
     fn win_game(&mut self, pair: usize, ordago: bool, events: &mut Vec<Event>) {
-        self.emit(events, Event::GameWon { pair, ordago });
+        let piedras = self.scores.piedras;
+        self.emit(
+            events,
+            Event::GameWon {
+                pair,
+                ordago,
+                piedras,
+            },
+        );
         self.scores.games[pair] += 1;
         self.scores.piedras = [0, 0];
         if self.scores.games[pair] >= self.rules.games_to_win_vaca() {

@@ -302,11 +302,17 @@ impl Narrator {
                 score_reason_text(*lance, *reason)
             )),
             Event::Showdown(s) => self.showdown(s),
-            Event::GameWon { pair, ordago } => one(format!(
-                "{} win{} the game{}",
+            Event::GameWon {
+                pair,
+                ordago,
+                piedras,
+            } => one(format!(
+                "{} win{} the game{} ({}–{})",
                 self.pair(*pair),
                 if self.me.is_some() { "" } else { "s" },
-                if *ordago { " by órdago" } else { "" }
+                if *ordago { " by órdago" } else { "" },
+                piedras[*pair],
+                piedras[1 - *pair]
             )),
             Event::VacaWon { pair } => one(format!(
                 "{} win{} the vaca",
@@ -440,9 +446,10 @@ mod tests {
         assert_eq!(
             event_line(&Event::GameWon {
                 pair: 1,
-                ordago: true
+                ordago: true,
+                piedras: [12, 30]
             }),
-            "pair 1–3 wins the game by órdago"
+            "pair 1–3 wins the game by órdago (30–12)"
         );
         assert_eq!(
             Narrator::for_seat(0).line(&Event::MatchWon { pair: 0 }),

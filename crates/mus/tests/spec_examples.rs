@@ -290,7 +290,8 @@ fn accepted_ordago_ends_the_game_at_once() {
     assert!(
         ev.contains(&Event::GameWon {
             pair: 0,
-            ordago: true
+            ordago: true,
+            piedras: [0, 0]
         }),
         "RRRC wins grande"
     );
@@ -315,7 +316,8 @@ fn the_game_ends_the_moment_a_pair_reaches_the_target_mid_count() {
     );
     assert!(ev.contains(&Event::GameWon {
         pair: 0,
-        ordago: false
+        ordago: false,
+        piedras: [40, 39]
     }));
 }
 
@@ -333,7 +335,8 @@ fn a_deje_reaching_the_target_ends_the_game_immediately() {
     );
     assert!(ev.contains(&Event::GameWon {
         pair: 0,
-        ordago: false
+        ordago: false,
+        piedras: [40, 0]
     }));
     assert!(
         !ev.iter().any(|e| matches!(e, Event::Showdown(_))),

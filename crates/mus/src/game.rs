@@ -619,7 +619,18 @@ impl MusGame {
         }
     }
 
+    /// What `seat` sees, as [`Game::view`] gives it, but without the previous hand's
+    /// summary (`last_hand` is `None`): the cheaper view for players that never read it,
+    /// such as a search player's rollouts. Every other field is the same as `view`'s.
+    pub fn view_without_history(&self, seat: Seat) -> MusView {
+        self.make_view_inner((seat < 4).then_some(seat), false)
+    }
+
     fn make_view(&self, seat: Option<Seat>) -> MusView {
+        self.make_view_inner(seat, true)
+    }
+
+    fn make_view_inner(&self, seat: Option<Seat>, history: bool) -> MusView {
         MusView {
             seat,
             position: seat.map(|s| self.position(s)),
@@ -643,7 +654,11 @@ impl MusGame {
             partner_sena: seat.and_then(|s| self.senas[(s + 2) % 4]),
             lances: self.lances.clone(),
             log: self.log.clone(),
-            last_hand: self.last_hand.clone(),
+            last_hand: if history {
+                self.last_hand.clone()
+            } else {
+                None
+            },
             winner: self.winner,
         }
     }

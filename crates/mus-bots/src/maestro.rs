@@ -6,15 +6,17 @@
 //! 1. **Candidates.** The legal actions, bucketed: paso or quiero / no quiero, envites of 2
 //!    and 4 (raises of 2), the amount that would carry us to the target when it is small,
 //!    and órdago; for a discard, the `basico` discard and its neighbours (one card more or
-//!    one fewer); mus or no hay mus. The choice `basico` itself would make is always among
-//!    them, and it stands unless the search finds a candidate better by a clear margin.
+//!    one fewer); mus or no hay mus. The choice the rollout policy itself would make is
+//!    always among them, and it stands unless the search finds a candidate better by a
+//!    clear margin.
 //! 2. **Worlds.** Each iteration deals a determinization with
 //!    [`MusGame::resample`] — the unseen cards at random, respecting the declarations and
 //!    the partner's seña — and, when other players have bet or answered this hand, keeps
 //!    one of several such deals drawn in proportion to how well it explains those calls
 //!    ([`belief`]: a raise is likelier from a strong hand).
 //! 3. **Rollouts.** Every surviving candidate is applied in the same world and the rest of
-//!    the hand is played by `basico` at all four seats, with the same random stream for
+//!    the hand is played by the rollout [`Policy`] (`experto` by default) at all four
+//!    seats, reading the cheaper [`MusGame::view_without_history`], with the same random stream for
 //!    every candidate (common random numbers: the candidates are compared on equal deals).
 //! 4. **Value.** The end of the hand is scored by the chance of winning the game from the
 //!    resulting piedras ([`value::win_chance`]); a game won or lost during the hand (the
@@ -36,6 +38,7 @@ pub use belief::percentile;
 pub use value::win_chance;
 
 use crate::basico::{discard, Basico};
+use crate::{Avanzado, Experto};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -45,10 +48,10 @@ use tapete_mus::view::Phase;
 use tapete_mus::{Action, MusGame, MusView, Sena};
 use tapete_table::{Bot, Game, Seat};
 
-/// Default thinking budget per decision, in milliseconds. At about 100 µs a rollout this
-/// is a couple of thousand rollouts per real decision, enough to separate the candidates in
-/// most betting spots, while a whole game (some 60–130 decisions, most of them forced or
-/// settled early by the racing) stays within a few seconds.
+/// Default thinking budget per decision, in milliseconds: hundreds of `experto` rollouts
+/// per real decision once its leyes are cached (thousands with `basico` ones), enough to
+/// separate the candidates in most betting spots, while a whole game (some 60–130
+/// decisions, most of them forced or settled early by the racing) stays within seconds.
 pub const DEFAULT_MS: u64 = 200;
 
 /// How many standard errors a candidate must beat the rollout policy's own choice by to be
@@ -71,6 +74,43 @@ const MAX_ROLLOUT_STEPS: usize = 400;
 /// bookkeeping.
 const TIME_SHARE: f64 = 0.92;
 
+/// The players maestro imagines at every seat of a rollout: its model of the others and of
+/// itself for the rest of the hand. Their own choice is also the one maestro keeps unless
+/// the search finds a clearly better one.
+#[derive(Clone, Debug)]
+pub enum Policy {
+    /// Fixed rules: the cheapest rollouts, the crudest model.
+    Basico(Basico),
+    /// Exact leyes, no señas or mus policy.
+    Avanzado(Avanzado),
+    /// The strongest heuristic level (the default): the most realistic model of a table of
+    /// good players. Its leyes are cached per process, so rollouts grow cheaper as a session
+    /// goes on.
+    Experto(Experto),
+}
+
+impl Policy {
+    /// The policy of the level called `name` (`basico`, `avanzado` or `experto`).
+    pub fn by_name(name: &str) -> Option<Policy> {
+        match name {
+            "basico" => Some(Policy::Basico(Basico::default())),
+            "avanzado" => Some(Policy::Avanzado(Avanzado::default())),
+            "experto" => Some(Policy::Experto(Experto::default())),
+            _ => None,
+        }
+    }
+}
+
+impl Bot<MusGame> for Policy {
+    fn act(&mut self, view: &MusView, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
+        match self {
+            Policy::Basico(b) => b.act(view, legal, rng),
+            Policy::Avanzado(b) => b.act(view, legal, rng),
+            Policy::Experto(b) => b.act(view, legal, rng),
+        }
+    }
+}
+
 /// How long maestro may think per decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Budget {
@@ -86,7 +126,7 @@ pub struct Maestro {
     /// Thinking budget per decision.
     pub budget: Budget,
     /// The policy that plays every seat inside the rollouts, and the fallback.
-    rollout: Basico,
+    pub rollout: Policy,
 }
 
 impl Maestro {
@@ -104,7 +144,7 @@ impl Maestro {
     pub fn with_budget(budget: Budget) -> Maestro {
         Maestro {
             budget,
-            rollout: Basico::default(),
+            rollout: Policy::Experto(Experto::default()),
         }
     }
 
@@ -334,7 +374,7 @@ fn rollout(
     seat: Seat,
     action: &Action,
     us: usize,
-    bot: &mut Basico,
+    bot: &mut Policy,
     rng: &mut ChaCha8Rng,
 ) -> f64 {
     let target = game.rules().target;
@@ -349,7 +389,7 @@ fn rollout(
                 let legal = game.legal_actions(s);
                 let a = match legal.as_slice() {
                     [only] => only.clone(),
-                    _ => bot.act(&game.view(s), &legal, rng),
+                    _ => bot.act(&game.view_without_history(s), &legal, rng),
                 };
                 (s, a)
             }

@@ -5,7 +5,11 @@ use std::time::{Duration, Instant};
 use tapete_cards::{rng_from_seed, CardSet};
 use tapete_mus::view::Phase;
 use tapete_mus::{Action, Lance, Mode, MusGame, MusRules};
-use tapete_mus_bots::{self as bots, maestro::Budget, Maestro};
+use tapete_mus_bots::{
+    self as bots,
+    maestro::{Budget, Policy},
+    Maestro,
+};
 use tapete_table::{play_out, Bot, Game, Record};
 
 fn set(s: &str) -> CardSet {
@@ -50,13 +54,15 @@ fn maestro_plays_whole_games_with_legal_actions() {
         };
         let mut g = MusGame::new(&rules, 4, seed).unwrap();
         let mut players: Vec<Box<dyn Bot<MusGame>>> = (0..4)
-            .map(|s| {
-                bots::by_name(if s % 2 == 0 {
-                    "maestro:iters=20"
+            .map(|s| -> Box<dyn Bot<MusGame>> {
+                if s % 2 == 0 {
+                    // Basico rollouts keep the debug build fast; the search is the same.
+                    let mut m = Maestro::with_iters(20);
+                    m.rollout = Policy::by_name("basico").unwrap();
+                    Box::new(m)
                 } else {
-                    "basico"
-                })
-                .unwrap()
+                    bots::by_name("basico").unwrap()
+                }
             })
             .collect();
         let mut rec = Record::new(rules.clone(), 4, seed);
@@ -153,7 +159,10 @@ fn respects_its_time_budget() {
     g.apply(0, &Action::NoHayMus).unwrap();
     let legal = g.legal_actions(0);
     assert!(legal.len() > 2);
+    // Basico rollouts: an unoptimized build plays experto's rollouts too slowly for the
+    // budget check to be about the budget (the release build keeps it with experto).
     let mut bot = Maestro::new(50);
+    bot.rollout = Policy::by_name("basico").unwrap();
     let mut rng = rng_from_seed(4);
     // Warm the lazily built tables first: their one-off cost is not thinking time.
     bot.act(&g.view(0), &legal, &mut rng);
@@ -199,13 +208,16 @@ fn maestro_beats_random() {
         let pair = (seed % 2) as usize;
         let mut g = MusGame::new(&rules, 4, 500 + seed).unwrap();
         let mut players: Vec<Box<dyn Bot<MusGame>>> = (0..4)
-            .map(|s| {
-                bots::by_name(if s % 2 == pair {
-                    "maestro:iters=60"
+            .map(|s| -> Box<dyn Bot<MusGame>> {
+                if s % 2 == pair {
+                    // Basico rollouts keep forty games fast; experto's strength is measured
+                    // with `tapete arena`.
+                    let mut m = Maestro::with_iters(60);
+                    m.rollout = Policy::by_name("basico").unwrap();
+                    Box::new(m)
                 } else {
-                    "random"
-                })
-                .unwrap()
+                    bots::by_name("random").unwrap()
+                }
             })
             .collect();
         let mut rec = Record::new(rules.clone(), 4, 500 + seed);
@@ -225,4 +237,44 @@ fn maestro_beats_random() {
     }
     println!("maestro vs random: {wins}/{n}");
     assert!(wins * 10 > n * 7, "maestro won only {wins} of {n}");
+}
+
+#[test]
+fn rollout_view_agrees_with_the_full_view() {
+    // Through whole hands: every field but the previous hand's summary is the same.
+    let mut g = MusGame::new(&MusRules::default(), 4, 21).unwrap();
+    let mut bot = bots::Basico::default();
+    let mut rng = rng_from_seed(21);
+    for _ in 0..400 {
+        let Some(&seat) = g.to_act().seats().first() else {
+            break;
+        };
+        for s in 0..4 {
+            let mut full = g.view(s);
+            let light = g.view_without_history(s);
+            assert!(light.last_hand.is_none());
+            full.last_hand = None;
+            assert_eq!(full, light);
+        }
+        let legal = g.legal_actions(seat);
+        let a = bot.act(&g.view(seat), &legal, &mut rng);
+        g.apply(seat, &a).unwrap();
+    }
+}
+
+#[test]
+fn every_rollout_policy_plays_legally() {
+    for name in ["basico", "avanzado", "experto"] {
+        let mut bot = Maestro::with_iters(30);
+        bot.rollout = Policy::by_name(name).unwrap();
+        let g = facing_ordago_at_grande(
+            "12o 12b 12c 12e",
+            "4o 5b 6c 7e",
+            ["11o 11b 10c 1e", "3o 3b 1o 5e"],
+        );
+        let legal = g.legal_actions(0);
+        let a = bot.act(&g.view(0), &legal, &mut rng_from_seed(3));
+        assert!(legal.contains(&a), "{name}: {a}");
+    }
+    assert!(Policy::by_name("maestro").is_none());
 }

@@ -114,7 +114,8 @@ pub fn avanzado_style() -> Style {
 /// Experto's thresholds (see [`Style`] for each one's meaning).
 pub fn experto_style() -> Style {
     Style {
-        cut_net: 1.2,
+        // Cuts lighter than avanzado: its mus policy already keeps hands that draw well.
+        cut_net: 0.8,
         cut_mano_bonus: 0.3,
         cut_step_per_mus: 0.5,
         mus_gain_weight: 0.3,
@@ -128,7 +129,9 @@ pub fn experto_style() -> Style {
         accept_margin: 0.1,
         pending_margin: 0.1,
         rival_bet_shrink: 3.0,
-        rival_pass_boost: 0.0,
+        // Position: rivals who passed before us showed no hand worth a bet, so the postre
+        // opens lighter after their passes.
+        rival_pass_boost: 0.4,
         partner_bet_help: 0.2,
         partner_decline_cut: 0.25,
         bluff_rate: 0.02,

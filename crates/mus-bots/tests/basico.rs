@@ -1,6 +1,8 @@
 //! The computer players: legal and terminating games, strength against `random`, and
 //! targeted decisions from real game states.
 
+mod common;
+
 use tapete_cards::rng_from_seed;
 use tapete_mus::view::Phase;
 use tapete_mus::{rules, Action, Jugada, Lance, MusGame, MusRules};
@@ -27,29 +29,8 @@ fn basico_games_end_with_legal_actions() {
         } else {
             one_game_rules()
         };
-        let mut g = MusGame::new(&rules, 4, seed).unwrap();
-        let mut bots: Vec<_> = (0..4).map(|_| bots::by_name("basico").unwrap()).collect();
-        let mut rec = Record::new(rules, 4, seed);
-        let mut rng = rng_from_seed(seed ^ 0x5eed);
-        // play_out refuses (and fails) on any illegal action; check legality explicitly too.
-        let mut before = g.clone();
-        play_out(
-            &mut g,
-            &mut bots,
-            &mut rng,
-            &mut rec,
-            200_000,
-            |g, seat, action, _| {
-                assert!(
-                    before.legal_actions(seat).contains(action),
-                    "seed {seed}: seat {seat} chose {action}"
-                );
-                before = g.clone();
-            },
-        )
-        .unwrap();
-        assert!(g.outcome().is_some(), "seed {seed}");
-        assert_eq!(rec.replay().unwrap(), g);
+        let players = (0..4).map(|_| bots::by_name("basico").unwrap()).collect();
+        common::play_legal_game(&rules, seed, players, 0x5eed, |_, _| {});
     }
 }
 

@@ -2,6 +2,8 @@
 //! table variant, targeted decisions from real game states, and strength against the level
 //! below.
 
+mod common;
+
 use rand_chacha::ChaCha8Rng;
 use tapete_cards::rng_from_seed;
 use tapete_mus::view::Phase;
@@ -21,27 +23,8 @@ fn one_game_rules() -> MusRules {
 /// three-game vaca is played when they are on), checking every action is legal.
 fn legal_games(level: &str, rules: &MusRules, games: u64) {
     for seed in 0..games {
-        let mut g = MusGame::new(rules, 4, seed).unwrap();
-        let mut players: Vec<_> = (0..4).map(|_| bots::by_name(level).unwrap()).collect();
-        let mut rec = Record::new(rules.clone(), 4, seed);
-        let mut rng = rng_from_seed(seed ^ 0x1e7e15);
-        let mut before = g.clone();
-        play_out(
-            &mut g,
-            &mut players,
-            &mut rng,
-            &mut rec,
-            200_000,
-            |g, seat, action, _| {
-                assert!(
-                    before.legal_actions(seat).contains(action),
-                    "{level} seed {seed}: seat {seat} chose {action}"
-                );
-                before = g.clone();
-            },
-        )
-        .unwrap();
-        assert!(g.outcome().is_some(), "{level} seed {seed}");
+        let players = (0..4).map(|_| bots::by_name(level).unwrap()).collect();
+        common::play_legal_game(rules, seed, players, 0x1e7e15, |_, _| {});
     }
 }
 

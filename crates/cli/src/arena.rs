@@ -5,7 +5,7 @@ use crate::args::{parse_level, parse_seed, parse_timeout, TableArgs};
 use crate::error::CliResult;
 use crate::row;
 use crate::sim::{
-    incidents_json, incidents_text, lance_index, lance_table, pct, run_mus, timing_json,
+    incidents_json, incidents_text, lance_index, lance_table, pct, ratio, run_mus, timing_json,
     timing_text, MusStats, RunSpec,
 };
 use crate::text::{emit, percent, table};
@@ -72,14 +72,6 @@ pub fn run(a: &ArenaArgs, json: bool) -> CliResult {
         emit(&format!("{}\n", to_json(a, &rules, &report)))
     } else {
         emit(&to_text(a, &rules, &report))
-    }
-}
-
-fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
     }
 }
 

@@ -291,7 +291,8 @@ pub fn run(a: &SimArgs, json: bool) -> CliResult {
     }
 }
 
-fn ratio(a: u64, b: u64) -> f64 {
+/// `a / b`, or 0 when `b` is 0 (rates over possibly empty counts).
+pub(crate) fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 {
         0.0
     } else {

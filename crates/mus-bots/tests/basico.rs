@@ -7,7 +7,7 @@ use tapete_cards::rng_from_seed;
 use tapete_mus::view::Phase;
 use tapete_mus::{rules, Action, Jugada, Lance, MusGame, MusRules};
 use tapete_mus_bots::{self as bots, Basico};
-use tapete_table::{play_out, Bot, Game, Record};
+use tapete_table::{Bot, Game};
 
 fn one_game_rules() -> MusRules {
     MusRules {
@@ -40,8 +40,7 @@ fn basico_wins_against_random(n: u64) -> u64 {
     let mut wins = 0;
     for seed in 0..n {
         let basico_pair = (seed % 2) as usize;
-        let mut g = MusGame::new(&rules, 4, seed).unwrap();
-        let mut players: Vec<Box<dyn Bot<MusGame>>> = (0..4)
+        let players: Vec<Box<dyn Bot<MusGame>>> = (0..4)
             .map(|s| {
                 bots::by_name(if s % 2 == basico_pair {
                     "basico"
@@ -51,17 +50,7 @@ fn basico_wins_against_random(n: u64) -> u64 {
                 .unwrap()
             })
             .collect();
-        let mut rec = Record::new(rules.clone(), 4, seed);
-        let mut rng = rng_from_seed(seed.wrapping_mul(7919) ^ 0xbeef);
-        play_out(
-            &mut g,
-            &mut players,
-            &mut rng,
-            &mut rec,
-            200_000,
-            |_, _, _, _| {},
-        )
-        .unwrap();
+        let g = common::play_legal_game(&rules, seed, players, 0xbeef, |_, _| {});
         let outcome = g.outcome().unwrap();
         if outcome.winners.contains(&basico_pair) {
             wins += 1;

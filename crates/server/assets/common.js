@@ -1,0 +1,122 @@
+// What every page shares: the player's token, the JSON API, a tiny DOM helper, the top bar.
+
+const TOKEN_KEY = 'tapete.token';
+
+export function getToken() {
+  try { return localStorage.getItem(TOKEN_KEY) || ''; } catch { return ''; }
+}
+export function setToken(t) {
+  try { t ? localStorage.setItem(TOKEN_KEY, t) : localStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
+}
+
+export class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+/** Calls the JSON API; throws ApiError with the server's words on failure. */
+export async function api(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, 'cannot reach the server');
+  }
+  let data = null;
+  const text = await res.text();
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+let mePromise = null;
+/** The signed-in player ({id, nickname}) or null. */
+export function me() {
+  if (!mePromise) {
+    mePromise = getToken()
+      ? api('GET', '/api/me').catch((e) => { if (e.status === 401) setToken(''); return null; })
+      : Promise.resolve(null);
+  }
+  return mePromise;
+}
+
+/** Creates a player with this nickname and keeps its token. */
+export async function register(nickname) {
+  const p = await api('POST', '/api/players', { nickname });
+  setToken(p.token);
+  mePromise = Promise.resolve({ id: p.id, nickname: p.nickname });
+  renderWho();
+  return p;
+}
+
+/** el('div', {class: 'x', onclick: f, dataset: {a: 1}}, child, 'text', …) */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else if (k === 'style' && typeof v === 'object') Object.assign(e.style, v);
+    else if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+    else if (k === 'html') e.innerHTML = v;
+    else if (v === true) e.setAttribute(k, '');
+    else e.setAttribute(k, v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+
+let toastTimer = null;
+export function toast(message, kind = '') {
+  let t = document.querySelector('.toast');
+  if (!t) { t = el('div', { class: 'toast', role: 'status', 'data-testid': 'toast' }); document.body.append(t); }
+  t.className = `toast ${kind}`;
+  t.textContent = message;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => t.remove(), 4000);
+}
+
+const LOGO = `<svg viewBox="0 0 32 32" aria-hidden="true"><rect x="5" y="3" width="15" height="22" rx="2.5" fill="#fffdf6" stroke="#b9ae94" transform="rotate(-12 12 14)"/>
+<rect x="12" y="6" width="15" height="22" rx="2.5" fill="#fffdf6" stroke="#b9ae94" transform="rotate(10 20 17)"/>
+<circle cx="20" cy="17" r="4.2" fill="#f3c94a" stroke="#936300" transform="rotate(10 20 17)"/></svg>`;
+
+/** Puts the top bar at the start of <body>; `active` names the current page. */
+export function topbar(active) {
+  const links = [['/', 'Lobby', 'lobby'], ['/leyes', 'Leyes', 'leyes'], ['/history', 'History', 'history']];
+  const bar = el('header', { class: 'topbar' },
+    el('a', { class: 'brand', href: '/', html: `${LOGO}<span>tapete</span>` }),
+    el('nav', {}, links.map(([href, text, key]) => el('a', { href, class: key === active ? 'active' : '' }, text))),
+    el('div', { class: 'who', 'data-testid': 'who' }));
+  document.body.prepend(bar);
+  renderWho();
+}
+
+async function renderWho() {
+  const who = document.querySelector('.topbar .who');
+  if (!who) return;
+  const p = await me();
+  clear(who);
+  if (p) who.append('Playing as ', el('b', {}, p.nickname));
+  else who.append(el('a', { href: '/', style: { color: '#f7e7b0' } }, 'Pick a nickname'));
+}
+
+export function fmtDate(secs) {
+  if (!secs) return '';
+  const d = new Date(secs * 1000);
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** Seat label from a TableInfo seat: nickname, or "bot (level)". */
+export function seatName(seatInfo) {
+  if (!seatInfo) return '?';
+  if (seatInfo.player) return seatInfo.player.nickname;
+  return `bot ${seatInfo.bot || ''}`.trim();
+}

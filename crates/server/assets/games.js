@@ -1,0 +1,56 @@
+// The games the pages know how to draw. Each game has its own module (mus.js, …) that
+// registers itself here; the lobby, the table page and the replay page stay game-agnostic.
+//
+// A game module is an object:
+//   name                          the game's name in the API ("mus")
+//   rulesForm(defaults) -> {el, read()}   the table options of the lobby's create form
+//   rulesSummary(rules) -> string         a few words about a table's options
+//   render(root, st, ctx)                 draws the table: st = {view, legal, lines, table, you,
+//                                         outcome, replay}; ctx = {send(action), seatName(seat),
+//                                         seatControls(seat) -> Node|null, mySeat}
+//   outcomeText(outcome, table, you) -> string   (optional) the game-over banner's words
+
+const registry = new Map();
+
+export function registerGame(mod) {
+  registry.set(mod.name, mod);
+}
+
+/** The module of a game, loaded on first use from /assets/<name>.js. */
+export async function gameModule(name) {
+  if (!registry.has(name)) {
+    if (!/^[a-z0-9_-]+$/.test(name)) throw new Error(`unknown game ${name}`);
+    try {
+      await import(`/assets/${name}.js`);
+    } catch (e) {
+      console.error(e);
+    }
+  }
+  return registry.get(name) || genericModule(name);
+}
+
+// A plain fallback for games without a module yet: raw view and action buttons.
+function genericModule(name) {
+  return {
+    name,
+    rulesForm() {
+      const ta = document.createElement('textarea');
+      ta.rows = 3; ta.placeholder = '{}'; ta.style.width = '100%';
+      return { el: ta, read: () => (ta.value.trim() ? JSON.parse(ta.value) : {}) };
+    },
+    rulesSummary: (rules) => JSON.stringify(rules),
+    render(root, st, ctx) {
+      root.innerHTML = '';
+      const pre = document.createElement('pre');
+      pre.textContent = JSON.stringify(st.view, null, 2);
+      pre.style.cssText = 'max-height:50vh;overflow:auto;background:#0003;padding:8px;border-radius:8px';
+      root.append(pre);
+      for (const a of st.legal || []) {
+        const b = document.createElement('button');
+        b.className = 'btn'; b.textContent = a; b.dataset.testid = 'action'; b.dataset.action = a;
+        b.onclick = () => ctx.send(a);
+        root.append(b);
+      }
+    },
+  };
+}

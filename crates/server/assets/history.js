@@ -1,0 +1,48 @@
+// Finished games of a player, with results and links to their replays.
+
+import { topbar, el, clear, api, me, fmtDate } from './common.js';
+import { gameModule } from './games.js';
+
+topbar('history');
+const app = document.getElementById('app');
+const panel = el('section', { class: 'panel' });
+app.append(panel);
+
+(async () => {
+  const q = new URLSearchParams(location.search);
+  let id = q.get('player');
+  let title = 'Your finished games';
+  if (!id) {
+    const p = await me();
+    if (!p) {
+      panel.append(el('h1', {}, 'History'), el('p', { class: 'muted' }, 'Pick a nickname in the ', el('a', { href: '/' }, 'lobby'), ' first: your finished games will be listed here.'));
+      return;
+    }
+    id = p.id;
+  } else {
+    const p = await me();
+    if (!p || String(p.id) !== String(id)) title = `Finished games of player ${id}`;
+  }
+  let games;
+  try { games = await api('GET', `/api/players/${encodeURIComponent(id)}/games`); } catch (x) {
+    panel.append(el('h1', {}, 'History'), el('p', { class: 'error-text' }, x.message));
+    return;
+  }
+  clear(panel).append(el('h1', {}, title));
+  if (!games.length) { panel.append(el('div', { class: 'empty', 'data-testid': 'no-games' }, 'No finished games yet.')); return; }
+  const mods = {};
+  for (const g of games) if (!mods[g.game]) mods[g.game] = await gameModule(g.game);
+  const tbody = el('tbody');
+  const names = (players) => (players || []).map((p) => (p && typeof p === 'object' ? (p.nickname || (p.player && p.player.nickname) || (p.bot ? `bot ${p.bot}` : '?')) : String(p))).join(', ');
+  for (const g of games) {
+    const mod = mods[g.game];
+    tbody.append(el('tr', { 'data-testid': 'game-row' },
+      el('td', { class: 'nowrap' }, fmtDate(g.finished)),
+      el('td', {}, el('b', {}, mod && mod.title ? mod.title : g.game), el('div', { class: 'muted small' }, `seat ${g.seat}`)),
+      el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, g.won ? 'won' : 'lost')),
+      el('td', { class: 'opt' }, el('div', {}, g.summary || ''), el('div', { class: 'muted small' }, names(g.players))),
+      el('td', {}, el('a', { class: 'btn small', href: `/replay/${g.table}`, 'data-testid': 'replay-link' }, 'Replay'))));
+  }
+  panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'list' },
+    el('thead', {}, el('tr', {}, el('th', {}, 'When'), el('th', {}, 'Game'), el('th', {}, 'Result'), el('th', { class: 'opt' }, 'Summary'), el('th', {}, ''))), tbody)));
+})();

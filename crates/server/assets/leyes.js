@@ -1,0 +1,275 @@
+// The leyes calculator: a hand (and maybe the partner's), the declarations heard and the
+// position in; the engine's exact odds out (GET /api/leyes), as tables and a chart.
+
+import { topbar, el, clear, api } from './common.js';
+import { cardEl } from './cards.js';
+
+topbar('leyes');
+const app = document.getElementById('app');
+
+const RANK_CARD = { R: '12', C: '11', S: '10', 7: '7', 6: '6', 5: '5', 4: '4', 3: '3', 2: '2', A: '1' };
+const SUIT_CYCLE = ['o', 'c', 'e', 'b'];
+const POS_LABEL = ['0 mano', '1', '2', '3 postre'];
+const POS_COLORS = ['#1f6fb2', '#2f9e5a', '#d69a1c', '#b23a2a'];
+
+/** Cards to preview a hand written as a jugada (RRCA) or as four cards (12o 3c 11e 1b). */
+function previewCards(text) {
+  const t = text.trim();
+  if (!t) return [];
+  const cards = t.split(/[\s,]+/).filter(Boolean);
+  if (cards.length > 1 && cards.every((c) => /^(1[0-2]|[1-7])[ocebOCEB]$/.test(c))) return cards.map((c) => c.toLowerCase());
+  const used = {};
+  const out = [];
+  for (const ch of t.toUpperCase().replace(/\s+/g, '')) {
+    if (!RANK_CARD[ch]) return [];
+    const k = used[ch] = (used[ch] || 0) + 1;
+    out.push(RANK_CARD[ch] + SUIT_CYCLE[(k - 1) % 4]);
+  }
+  return out;
+}
+
+function handInput(name, label, placeholder, onChange) {
+  const input = el('input', { type: 'text', name, placeholder, 'data-testid': `${name}-input`, autocomplete: 'off', spellcheck: 'false' });
+  const preview = el('div', { class: 'handpreview', 'data-testid': `${name}-preview` });
+  const pad = el('div', { class: 'rankpad' });
+  const update = () => {
+    clear(preview);
+    const cards = previewCards(input.value);
+    if (cards.length) preview.append(cards.map((c) => cardEl(c)));
+    else preview.append(el('span', { class: 'muted small' }, input.value.trim() ? 'jugada like RRCA, or four cards like 12o 3c 11e 1b' : 'no cards'));
+    onChange && onChange();
+  };
+  const setPad = (mode) => {
+    clear(pad);
+    const ranks = mode === '4reyes' ? ['R', 'C', 'S', '7', '6', '5', '4', '3', '2', 'A'] : ['R', 'C', 'S', '7', '6', '5', '4', 'A'];
+    for (const r of ranks) {
+      pad.append(el('button', {
+        type: 'button', class: 'btn small', onclick: () => {
+          const v = input.value.trim();
+          if (/\d[ocebOCEB]/.test(v)) input.value = '';
+          if (input.value.replace(/\s/g, '').length < 4) input.value += r;
+          update();
+        },
+      }, r));
+    }
+    pad.append(el('button', { type: 'button', class: 'btn small', title: 'delete', onclick: () => { input.value = input.value.trim().slice(0, -1); update(); } }, '⌫'));
+  };
+  input.addEventListener('input', update);
+  const box = el('div', { class: 'field' }, el('label', { class: 'field' }, label, input), pad, preview);
+  return { box, input, update, setPad };
+}
+
+const result = el('section', { 'data-testid': 'leyes-result' });
+const err = el('div', { class: 'error-text', 'data-testid': 'leyes-error' });
+
+const mode = el('select', { name: 'mode', 'data-testid': 'mode' }, el('option', { value: '8reyes' }, '8 reyes'), el('option', { value: '4reyes' }, '4 reyes'));
+const real31 = el('input', { type: 'checkbox', name: 'real31', 'data-testid': 'real31' });
+const position = el('select', { name: 'position', 'data-testid': 'position' },
+  el('option', { value: 'all' }, 'every position'), [0, 1, 2, 3].map((p) => el('option', { value: p }, POS_LABEL[p])));
+const exact = el('input', { type: 'checkbox', name: 'exact', 'data-testid': 'exact' });
+
+const hand = handInput('hand', 'Our hand', 'RRCA or 12o 3c 11e 1b');
+const partner = handInput('partner', 'Partner’s hand (optional)', 'e.g. RC7A', () => syncPartnerDecl());
+
+const WHO = [['next', 'next (speaks after us)'], ['partner', 'partner'], ['prev', 'prev (speaks before us)']];
+const decl = {};
+const declBox = el('div', { class: 'decl' }, el('span', {}), el('b', { class: 'small' }, 'pares'), el('b', { class: 'small' }, 'juego'));
+for (const [who, text] of WHO) {
+  decl[who] = {};
+  declBox.append(el('span', { class: 'small' }, text));
+  for (const what of ['pares', 'juego']) {
+    const s = el('select', { 'data-testid': `decl-${what}-${who}` },
+      el('option', { value: '' }, 'not yet'), el('option', { value: 'yes' }, 'sí'), el('option', { value: 'no' }, 'no'));
+    decl[who][what] = s;
+    declBox.append(s);
+  }
+}
+function syncPartnerDecl() {
+  const known = partner.input.value.trim() !== '';
+  for (const what of ['pares', 'juego']) {
+    decl.partner[what].disabled = known;
+    if (known) decl.partner[what].value = '';
+  }
+}
+
+mode.addEventListener('change', () => { hand.setPad(mode.value); partner.setPad(mode.value); });
+hand.setPad('8reyes'); partner.setPad('8reyes');
+
+const form = el('form', {
+  class: 'panel', onsubmit: (e) => { e.preventDefault(); compute(); },
+},
+el('h1', {}, 'Leyes ', el('span', { class: 'muted small', style: { fontWeight: 400 } }, '· exact odds of a hand, lance by lance')),
+el('div', { class: 'grid2' }, hand.box, partner.box),
+el('div', { class: 'fields' },
+  el('label', { class: 'field' }, 'Deck', mode),
+  el('label', { class: 'field' }, 'Position', position),
+  el('label', { class: 'check', style: { alignSelf: 'end' } }, real31, '31 real'),
+  el('label', { class: 'check', style: { alignSelf: 'end' } }, exact, 'exact fractions')),
+el('h3', {}, 'Declarations heard'),
+declBox,
+el('div', { class: 'row', style: { marginTop: '1rem' } }, el('button', { class: 'btn primary', 'data-testid': 'compute' }, 'Compute leyes'), err));
+
+app.append(form, result);
+
+function query() {
+  const q = new URLSearchParams();
+  q.set('hand', hand.input.value.trim());
+  if (partner.input.value.trim()) q.set('partner', partner.input.value.trim());
+  q.set('mode', mode.value);
+  if (real31.checked) q.set('real31', 'true');
+  q.set('position', position.value);
+  for (const what of ['pares', 'juego']) {
+    const parts = WHO.map(([w]) => (decl[w][what].value ? `${w}=${decl[w][what].value}` : null)).filter(Boolean);
+    if (parts.length) q.set(what, parts.join(','));
+  }
+  if (exact.checked) q.set('exact', 'true');
+  return q;
+}
+
+function fromQuery() {
+  const q = new URLSearchParams(location.search);
+  if (!q.get('hand')) return false;
+  hand.input.value = q.get('hand') || '';
+  partner.input.value = q.get('partner') || '';
+  mode.value = q.get('mode') || '8reyes';
+  real31.checked = q.get('real31') === 'true';
+  position.value = q.get('position') || 'all';
+  exact.checked = q.get('exact') === 'true';
+  for (const what of ['pares', 'juego']) {
+    for (const part of (q.get(what) || '').split(',').filter(Boolean)) {
+      const [w, v] = part.split('=');
+      if (decl[w]) decl[w][what].value = v === 'yes' || v === 'no' ? v : '';
+    }
+  }
+  hand.setPad(mode.value); partner.setPad(mode.value);
+  return true;
+}
+
+/** A probability as the CLI shows it: "94.75%", "0%", "100%". */
+export function pct(p) {
+  if (p === 0) return '0%';
+  if (p === 1) return '100%';
+  return `${(p * 100).toFixed(2)}%`;
+}
+
+let busy = 0;
+async function compute() {
+  err.textContent = '';
+  if (!hand.input.value.trim()) { err.textContent = 'Enter our hand first.'; return; }
+  const q = query();
+  history.replaceState(null, '', `/leyes?${q}`);
+  const mine = ++busy;
+  result.setAttribute('aria-busy', 'true');
+  try {
+    const data = await api('GET', `/api/leyes?${q}`);
+    if (mine !== busy) return;
+    renderResult(data);
+  } catch (x) {
+    if (mine !== busy) return;
+    err.textContent = x.message;
+    clear(result);
+  } finally {
+    if (mine === busy) result.removeAttribute('aria-busy');
+  }
+}
+
+const ROWS = [
+  ['grande', 'win', (p) => p.grande, (x) => x && x.grande],
+  ['chica', 'win', (p) => p.chica, (x) => x && x.chica],
+  ['pares', 'win', (p) => p.pares.win, (x) => x && x.pares.win],
+  ['pares', 'lose', (p) => p.pares.lose, (x) => x && x.pares.lose],
+  ['pares', 'void', (p) => p.pares.void, (x) => x && x.pares.void],
+  ['juego', 'win', (p) => p.juego.win, (x) => x && x.juego.win],
+  ['juego', 'lose', (p) => p.juego.lose, (x) => x && x.juego.lose],
+  ['punto', 'win', (p) => p.punto.win, (x) => x && x.punto.win],
+  ['punto', 'lose', (p) => p.punto.lose, (x) => x && x.punto.lose],
+];
+
+function renderResult(d) {
+  clear(result);
+  const positions = d.positions || [];
+  const cond = d.conditions || {};
+  const heard = [];
+  const names = ['next', 'partner', 'prev'];
+  for (const what of ['pares', 'juego']) (cond[what] || []).forEach((v, i) => { if (v && v !== 'unknown') heard.push(`${names[i]} ${what} ${v === 'yes' ? 'sí' : v}`); });
+
+  const head = el('div', { class: 'row', style: { marginBottom: '.6rem' } },
+    el('div', { class: 'handpreview' }, previewCards(d.hand).map((c) => cardEl(c))),
+    el('div', {}, el('h2', { 'data-testid': 'leyes-hand' }, d.hand, d.partner ? el('span', { class: 'muted' }, ` + partner ${d.partner}`) : ''),
+      el('div', { class: 'muted small' }, `${d.mode}${d.real31 ? ' · 31 real' : ''} · ${heard.length ? `heard: ${heard.join(', ')}` : 'no declarations heard'}`)));
+
+  // P(our pair) table
+  const thead = el('tr', {}, el('th', {}, 'P(our pair)'), el('th', {}, ''), positions.map((p) => el('th', {}, POS_LABEL[p.position])));
+  const tbody = el('tbody');
+  for (const [lance, outcome, get, getExact] of ROWS) {
+    const tr = el('tr', {}, el('td', { class: 'lbl' }, lance), el('td', { class: 'lbl muted' }, outcome));
+    for (const p of positions) {
+      const v = get(p);
+      const fr = getExact(p.exact);
+      tr.append(el('td', {
+        'data-testid': `ley-${p.position}-${lance}-${outcome}`, 'data-value': String(v), class: outcome === 'win' && v >= 0.5 ? 'hi' : '', title: fr || '',
+      }, pct(v), fr ? el('div', { class: 'muted small' }, fr) : null));
+    }
+    tbody.append(tr);
+  }
+  const main = el('div', { class: 'panel' }, head,
+    el('div', { class: 'tablewrap' }, el('table', { class: 'leyes', 'data-testid': 'leyes-table' }, el('thead', {}, thead), tbody)));
+
+  // chart
+  const chart = el('div', { class: 'panel chart' }, el('h3', {}, 'P(win) by lance and position'), chartSVG(positions),
+    el('div', { class: 'legend' }, positions.map((p) => el('span', {}, el('i', { style: { background: POS_COLORS[p.position] } }), `position ${POS_LABEL[p.position]}`))));
+
+  // unknown players
+  const players = positions.length ? positions[0].players || [] : [];
+  const ptable = el('table', { class: 'leyes', 'data-testid': 'players-table' },
+    el('thead', {}, el('tr', {}, el('th', {}, 'unknown player'), el('th', {}, 'P(pares)'), el('th', {}, 'P(juego)'))),
+    el('tbody', {}, players.map((pl) => el('tr', {}, el('td', {}, pl.relation),
+      el('td', { 'data-testid': `player-${pl.relation}-pares`, 'data-value': String(pl.pares) }, pct(pl.pares)),
+      el('td', { 'data-testid': `player-${pl.relation}-juego`, 'data-value': String(pl.juego) }, pct(pl.juego))))));
+
+  // expected piedras en paso
+  const lances = ['grande', 'chica', 'pares', 'juego', 'punto'];
+  const ehead = el('tr', {}, el('th', {}, 'lance'), positions.map((p) => [el('th', {}, `${POS_LABEL[p.position]} us`), el('th', {}, 'them')]));
+  const ebody = el('tbody');
+  for (const l of [...lances, 'total']) {
+    ebody.append(el('tr', {}, el('td', { class: 'lbl' }, l), positions.map((p) => ['us', 'them'].map((side) => {
+      const v = l === 'total' ? lances.reduce((a, x) => a + p.piedras[side][x], 0) : p.piedras[side][l];
+      return el('td', { 'data-testid': `piedras-${p.position}-${side}-${l}`, 'data-value': String(v), class: l === 'total' ? 'hi' : '' }, v.toFixed(3));
+    }))));
+  }
+  const extra = el('div', { class: 'grid2' },
+    el('div', { class: 'panel' }, el('h3', {}, 'Unknown players'), el('div', { class: 'tablewrap' }, ptable)),
+    el('div', { class: 'panel' }, el('h3', {}, 'Expected piedras en paso'), el('div', { class: 'tablewrap' }, el('table', { class: 'leyes', 'data-testid': 'piedras-table' }, el('thead', {}, ehead), ebody))));
+  result.append(main, chart, extra);
+}
+
+function chartSVG(positions) {
+  const groups = [['grande', (p) => p.grande], ['chica', (p) => p.chica], ['pares', (p) => p.pares.win], ['juego', (p) => p.juego.win], ['punto', (p) => p.punto.win]];
+  const W = 640; const H = 260; const L = 40; const B = 28; const T = 10;
+  const gw = (W - L - 10) / groups.length;
+  const n = Math.max(1, positions.length);
+  const bw = Math.min(26, (gw - 18) / n);
+  let s = `<svg viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="chart of P(win)" data-testid="leyes-chart">`;
+  for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+    const y = T + (H - T - B) * (1 - t);
+    s += `<line x1="${L}" x2="${W - 6}" y1="${y}" y2="${y}" stroke="#e5dfcf" stroke-width="1"/><text x="${L - 6}" y="${y + 4}" text-anchor="end" font-size="11" fill="#6b7280">${t * 100}%</text>`;
+  }
+  groups.forEach(([name, get], gi) => {
+    const x0 = L + gi * gw + (gw - bw * n) / 2;
+    positions.forEach((p, i) => {
+      const v = get(p);
+      const h = (H - T - B) * v;
+      const x = x0 + i * bw;
+      s += `<rect x="${x + 1}" y="${T + (H - T - B) - h}" width="${bw - 2}" height="${Math.max(h, 0.5)}" rx="2" fill="${POS_COLORS[p.position]}"><title>${name}, position ${p.position}: ${pct(v)}</title></rect>`;
+    });
+    s += `<text x="${L + gi * gw + gw / 2}" y="${H - 9}" text-anchor="middle" font-size="12" fill="#374151">${name}</text>`;
+  });
+  s += '</svg>';
+  const div = el('div');
+  div.innerHTML = s;
+  return div;
+}
+
+if (fromQuery()) { hand.update(); partner.update(); syncPartnerDecl(); compute(); } else {
+  hand.input.value = 'RRCA'; hand.update(); partner.update();
+}

@@ -1,0 +1,129 @@
+// The lobby: pick a nickname, see the open tables, create a table.
+
+import { topbar, el, clear, api, me, register, toast } from './common.js';
+import { gameModule } from './games.js';
+import { cardEl } from './cards.js';
+
+topbar('lobby');
+const app = document.getElementById('app');
+
+const hero = el('section', { class: 'panel hero' },
+  el('div', { class: 'fan' }, ['1o', '12c', '7e', '11b'].map((c) => cardEl(c))),
+  el('div', {}, el('h1', {}, 'tapete'), el('div', { class: 'muted' }, 'Card games with friends: sit down, deal, and bots play the empty seats.')));
+const idPanel = el('section', { class: 'panel', 'data-testid': 'identity' });
+const createPanel = el('section', { class: 'panel' });
+const tablesPanel = el('section', { class: 'panel' });
+app.append(hero, el('div', { class: 'grid2' }, el('div', {}, idPanel, createPanel), tablesPanel));
+
+let player = null;
+let games = [];
+const modules = {};
+
+function renderIdentity() {
+  clear(idPanel);
+  if (player) {
+    idPanel.append(el('h2', {}, 'You'),
+      el('div', { class: 'row' }, el('span', {}, 'Playing as ', el('b', { 'data-testid': 'my-nickname' }, player.nickname)),
+        el('span', { class: 'spacer' }),
+        el('a', { class: 'btn small', href: `/history?player=${player.id}` }, 'My games'),
+        el('button', { class: 'btn small', onclick: () => { player = null; renderIdentity(); renderCreate(); } }, 'New nickname')),
+      el('p', { class: 'muted small' }, 'No password: this browser keeps your key. Another browser is another player.'));
+    return;
+  }
+  const input = el('input', { type: 'text', maxlength: 24, placeholder: 'e.g. Ane', 'data-testid': 'nickname', required: true, autocomplete: 'nickname' });
+  const err = el('div', { class: 'error-text', 'data-testid': 'nickname-error' });
+  idPanel.append(el('h2', {}, 'Pick a nickname'),
+    el('form', {
+      class: 'row', onsubmit: async (e) => {
+        e.preventDefault();
+        err.textContent = '';
+        try {
+          player = await register(input.value.trim());
+          renderIdentity(); renderCreate();
+        } catch (x) { err.textContent = x.message; }
+      },
+    }, input, el('button', { class: 'btn primary', 'data-testid': 'nickname-save' }, 'Enter')), err);
+}
+
+async function renderCreate() {
+  clear(createPanel);
+  createPanel.append(el('h2', {}, 'New table'));
+  if (!player) { createPanel.append(el('p', { class: 'muted' }, 'Pick a nickname first.')); return; }
+  if (!games.length) { createPanel.append(el('p', { class: 'muted' }, 'Loading games…')); return; }
+
+  const gameSel = el('select', { 'data-testid': 'game' }, games.map((g) => el('option', { value: g.name }, g.title || g.name)));
+  const rulesBox = el('div');
+  const botSel = el('select', { 'data-testid': 'bot' });
+  const seatSel = el('select', { 'data-testid': 'seat' });
+  const paceSel = el('select', { 'data-testid': 'pace' },
+    el('option', { value: 1500 }, 'slow bots'), el('option', { value: 700, selected: true }, 'normal bots'),
+    el('option', { value: 250 }, 'fast bots'), el('option', { value: 0 }, 'instant bots'));
+  const err = el('div', { class: 'error-text' });
+  let rules = null;
+
+  const onGame = async () => {
+    const g = games.find((x) => x.name === gameSel.value);
+    const mod = modules[g.name] || (modules[g.name] = await gameModule(g.name));
+    rules = mod.rulesForm(g.rules || {});
+    clear(rulesBox).append(rules.el);
+    clear(botSel).append((g.bots || []).map((b) => el('option', { value: b, selected: b === g.default_bot }, b)));
+    clear(seatSel).append(Array.from({ length: g.seats || 4 }, (_, i) => el('option', { value: i }, `seat ${i}${i === 0 ? ' (mano first)' : ''}`)));
+  };
+  gameSel.addEventListener('change', onGame);
+
+  const form = el('form', {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = '';
+      try {
+        const t = await api('POST', '/api/tables', {
+          game: gameSel.value, rules: rules.read(), bot: botSel.value, pace_ms: Number(paceSel.value), seat: Number(seatSel.value),
+        });
+        location.href = `/t/${t.id}`;
+      } catch (x) { err.textContent = x.message; }
+    },
+  },
+  el('div', { class: 'fields' },
+    el('label', { class: 'field' }, 'Game', gameSel),
+    el('label', { class: 'field' }, 'Bots in empty seats', botSel),
+    el('label', { class: 'field' }, 'Bot speed', paceSel),
+    el('label', { class: 'field' }, 'Your seat', seatSel)),
+  rulesBox,
+  el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'create' }, 'Create table'), err));
+  createPanel.append(form);
+  await onGame();
+}
+
+async function renderTables() {
+  let tables;
+  try { tables = await api('GET', '/api/tables'); } catch (x) { clear(tablesPanel).append(el('h2', {}, 'Open tables'), el('p', { class: 'error-text' }, x.message)); return; }
+  clear(tablesPanel);
+  tablesPanel.append(el('div', { class: 'row' }, el('h2', {}, 'Open tables'), el('span', { class: 'spacer' }),
+    el('button', { class: 'btn small', onclick: renderTables }, 'Refresh')));
+  if (!tables.length) { tablesPanel.append(el('div', { class: 'empty', 'data-testid': 'no-tables' }, 'No open tables yet. Create one!')); return; }
+  const tbody = el('tbody');
+  for (const t of tables) {
+    const mod = modules[t.game];
+    const humans = t.seats.filter((s) => s.player).length;
+    const mine = player && t.seats.some((s) => s.player && s.player.id === player.id);
+    const free = t.seats.some((s) => !s.player);
+    tbody.append(el('tr', { 'data-testid': 'table-row', 'data-table': t.id },
+      el('td', {}, el('b', {}, (games.find((g) => g.name === t.game) || {}).title || t.game), el('div', { class: 'muted small' }, mod ? mod.rulesSummary(t.rules) : '')),
+      el('td', { class: 'seatlist' }, t.seats.map((s, i) => [i ? ', ' : '', s.player ? el('span', {}, s.player.nickname) : el('span', { class: 'bot' }, `bot ${s.bot || ''}`)])),
+      el('td', { class: 'opt' }, el('span', { class: `badge ${t.status}` }, t.status), el('div', { class: 'muted small' }, `${humans} ${humans === 1 ? 'person' : 'people'}`)),
+      el('td', {}, el('a', { class: `btn small ${mine || free ? 'primary' : ''}`, href: `/t/${t.id}`, 'data-testid': 'open-table' }, mine ? 'Back' : t.status === 'waiting' ? 'Join' : 'Watch'))));
+  }
+  tablesPanel.append(el('table', { class: 'list' }, el('thead', {}, el('tr', {}, el('th', {}, 'Game'), el('th', {}, 'Seats'), el('th', { class: 'opt' }, 'Status'), el('th', {}, ''))), tbody));
+}
+
+(async () => {
+  player = await me();
+  renderIdentity();
+  try {
+    games = await api('GET', '/api/games');
+    for (const g of games) modules[g.name] = await gameModule(g.name);
+  } catch (x) { toast(x.message, 'error'); }
+  renderCreate();
+  renderTables();
+  setInterval(() => { if (document.visibilityState === 'visible') renderTables(); }, 5000);
+})();

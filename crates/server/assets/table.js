@@ -1,0 +1,206 @@
+// The table page, for any game: the WebSocket (with reconnection), seats, start/stand,
+// the narration and the game-over banner. The game's own module draws the felt.
+
+import { topbar, el, clear, me, register, getToken, toast } from './common.js';
+import { gameModule } from './games.js';
+
+topbar('table');
+const app = document.getElementById('app');
+const tableId = decodeURIComponent(location.pathname.split('/')[2] || '');
+
+const bar = el('div', { class: 'tablebar' });
+const banner = el('div', { class: 'hidden', 'data-testid': 'game-over-slot' });
+const notice = el('div');
+const gameMain = el('div', { 'data-testid': 'game' });
+const gameSide = el('div');
+const logBox = el('div', { class: 'log', 'data-testid': 'lines' });
+const logPanel = el('div', { class: 'panel' }, el('h3', {}, 'Calls ', el('span', { class: 'muted small' }, '· this hand and the last')), logBox);
+app.append(bar, banner, notice, el('div', { class: 'tablegrid' }, el('div', {}, gameMain), el('div', { class: 'side' }, gameSide, logPanel)));
+
+let st = null;          // the last state
+let mod = null;         // the game module
+let player = null;      // {id, nickname} or null
+let ws = null;
+let attempts = 0;
+let reconnectTimer = null;
+let pingTimer = null;
+let nextId = 1;
+let connState = 'connecting';
+
+function wsUrl() {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const token = getToken();
+  return `${proto}//${location.host}/ws/${encodeURIComponent(tableId)}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+}
+
+function connect() {
+  clearTimeout(reconnectTimer);
+  if (ws) { ws.onclose = null; try { ws.close(); } catch { /* already closed */ } }
+  setConn('connecting');
+  const sock = new WebSocket(wsUrl());
+  ws = sock;
+  sock.onopen = () => {
+    attempts = 0;
+    setConn('on');
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => send({ type: 'ping' }), 25000);
+  };
+  sock.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch { return; }
+    if (msg.type === 'state') onState(msg);
+    else if (msg.type === 'error') { toast(msg.message || 'refused', 'error'); if (st) render(); }
+  };
+  sock.onclose = () => {
+    if (ws !== sock) return;
+    clearInterval(pingTimer);
+    setConn('off');
+    // Backoff: 0.5 s, 1 s, 2 s … up to 10 s, with some jitter.
+    const delay = Math.min(10000, 500 * 2 ** attempts) * (0.75 + Math.random() * 0.5);
+    attempts++;
+    reconnectTimer = setTimeout(connect, delay);
+  };
+}
+
+function send(msg) {
+  if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(msg)); return true; }
+  toast('Not connected; reconnecting…', 'error');
+  return false;
+}
+
+function setConn(s) {
+  connState = s;
+  const c = document.querySelector('.conn');
+  if (c) { c.className = `conn ${s}`; c.textContent = s === 'on' ? 'live' : s === 'off' ? 'reconnecting…' : 'connecting…'; }
+}
+
+async function onState(msg) {
+  // States only grow: ignore an older one arriving late.
+  if (st && msg.n < st.n && msg.table && st.table && msg.table.status === st.table.status) return;
+  st = msg;
+  if (!mod || mod.name !== st.table.game) mod = await gameModule(st.table.game);
+  render();
+}
+
+function mySeat() { return st && st.you ? st.you.seat : null; }
+
+function seatInfo(s) { return st && st.table ? st.table.seats.find((x) => x.seat === s) : null; }
+
+function seatControls(s) {
+  if (!st || st.replay) return null;
+  const t = st.table;
+  const info = seatInfo(s);
+  const you = st.you || {};
+  if (!info || t.status === 'finished') return null;
+  if (you.pending_seat === s) return el('span', { class: 'chip', 'data-testid': `pending-${s}` }, 'you sit here next hand');
+  if (info.player) return null;
+  if (!player) return null;
+  if (t.status === 'waiting' || (t.status === 'playing' && you.seat !== s)) {
+    const label = t.status === 'waiting' ? (you.seat === null || you.seat === undefined ? 'Sit here' : 'Move here') : 'Take over';
+    if (t.status === 'playing' && you.seat !== null && you.seat !== undefined) return null;
+    return el('button', { class: 'btn small gold sitbtn', 'data-testid': `sit-${s}`, onclick: () => send({ type: 'sit', seat: s }) }, label);
+  }
+  return null;
+}
+
+function render() {
+  if (!st) return;
+  const t = st.table;
+  const you = st.you || {};
+  document.title = `${mod && mod.title ? mod.title : t.game} · ${t.id} · tapete`;
+
+  // ---- the bar: title, status, share, start, stand ----
+  clear(bar);
+  bar.append(el('h1', {}, `${mod && mod.title ? mod.title : t.game}`, el('span', { class: 'muted', style: { fontWeight: 400 } }, ` · ${t.id}`)));
+  bar.append(el('span', { class: `badge ${t.status}`, 'data-testid': 'status' }, t.status));
+  bar.append(el('span', { class: `conn ${connState}` }));
+  bar.append(el('span', { class: 'spacer' }));
+  if (mod && mod.rulesSummary) bar.append(el('span', { class: 'muted small' }, mod.rulesSummary(t.rules)));
+  bar.append(el('button', {
+    class: 'btn small', 'data-testid': 'share', onclick: async () => {
+      const url = `${location.origin}/t/${t.id}`;
+      try { await navigator.clipboard.writeText(url); toast('Link copied: send it to your friends'); } catch { prompt('Share this link', url); }
+    },
+  }, 'Share link'));
+  if (t.status === 'waiting' && player && t.creator === player.id) {
+    bar.append(el('button', { class: 'btn small primary', 'data-testid': 'start', onclick: () => send({ type: 'start' }) }, 'Start (bots fill empty seats)'));
+  }
+  if (you.seat !== null && you.seat !== undefined && t.status !== 'finished') {
+    bar.append(el('button', { class: 'btn small', 'data-testid': 'stand', onclick: () => { if (confirm('Leave your seat? A bot takes it over.')) send({ type: 'stand' }); } }, 'Stand up'));
+  }
+
+  // ---- game over ----
+  const outcome = st.outcome || t.outcome;
+  if (outcome) {
+    const won = you.seat !== null && you.seat !== undefined && (outcome.winners || []).includes(you.seat);
+    const words = mod && mod.outcomeText ? mod.outcomeText(outcome, t, you) : `Winners: seats ${(outcome.winners || []).join(', ')}`;
+    banner.className = `banner ${you.seat !== null && you.seat !== undefined && !won ? 'lost' : ''}`;
+    banner.setAttribute('data-testid', 'game-over');
+    clear(banner).append(el('b', {}, words), el('span', {}, outcome.summary || ''), el('span', { class: 'spacer' }),
+      el('a', { class: 'btn small', href: `/replay/${t.id}` }, 'Replay'), el('a', { class: 'btn small primary', href: '/' }, 'New table'));
+  } else {
+    banner.className = 'hidden';
+    banner.setAttribute('data-testid', 'game-over-slot');
+  }
+
+  // ---- notices ----
+  clear(notice);
+  if (!player && t.status !== 'finished') {
+    notice.append(nicknameNotice());
+  } else if (t.status === 'waiting') {
+    notice.append(el('div', { class: 'notice' }, 'Waiting to start. Empty seats are played by bots ', el('b', {}, t.bot || ''),
+      '. Share the link so friends can sit down; the creator starts the game.'));
+  } else if ((you.seat === null || you.seat === undefined) && t.status === 'playing') {
+    notice.append(el('div', { class: 'notice' }, 'You are watching: only public information is shown. ',
+      player ? 'Take over a bot\'s seat and you play from the next hand.' : ''));
+  }
+
+  // ---- the game ----
+  const ctx = {
+    send: (action) => send({ type: 'act', action, id: nextId++ }),
+    seatName: (s) => { const i = seatInfo(s); return i ? (i.player ? i.player.nickname : `bot ${i.bot || ''}`.trim()) : `seat ${s}`; },
+    connected: (s) => { const i = seatInfo(s); return i && i.player ? !!i.connected : null; },
+    seatControls,
+    mySeat: mySeat(),
+  };
+  if (mod) mod.render({ main: gameMain, side: gameSide }, st, ctx);
+
+  // ---- the narration ----
+  const atBottom = logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight < 30;
+  clear(logBox);
+  for (const line of st.lines || []) {
+    const cls = /^(hand|mano) \d+/i.test(line) || /^—|^---/.test(line) ? 'hand-sep' : /\+\d+|piedras|scores?/i.test(line) ? 'score-line' : '';
+    logBox.append(el('div', { class: cls }, line));
+  }
+  if (atBottom || logBox.dataset.first !== 'no') { logBox.scrollTop = logBox.scrollHeight; logBox.dataset.first = 'no'; }
+}
+
+let nickForm = null;
+function nicknameNotice() {
+  if (nickForm) return nickForm;
+  const input = el('input', { type: 'text', maxlength: 24, placeholder: 'your nickname', 'data-testid': 'nickname', required: true });
+  const err = el('span', { class: 'error-text' });
+  const form = el('form', {
+    class: 'notice row', onsubmit: async (e) => {
+      e.preventDefault();
+      try {
+        player = await register(input.value.trim());
+        connect();
+      } catch (x) { err.textContent = x.message; }
+    },
+  }, el('span', {}, 'Pick a nickname to sit down:'), input, el('button', { class: 'btn small primary', 'data-testid': 'nickname-save' }, 'OK'), err);
+  nickForm = form;
+  return form;
+}
+
+(async () => {
+  if (!tableId) { app.append(el('p', {}, 'No table here.')); return; }
+  player = await me();
+  connect();
+})();
+
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible' && (!ws || ws.readyState === WebSocket.CLOSED)) { attempts = 0; connect(); }
+});
+// For the tests: where the page stands.
+window.tapete = { get state() { return st; }, get connection() { return connState; } };

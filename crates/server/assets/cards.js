@@ -58,7 +58,7 @@ const PIPS = {
   4: [[20.5, 25], [39.5, 25], [20.5, 65], [39.5, 65]],
   5: [[20.5, 24], [39.5, 24], [30, 45], [20.5, 66], [39.5, 66]],
   6: [[20.5, 22], [39.5, 22], [20.5, 45], [39.5, 45], [20.5, 68], [39.5, 68]],
-  7: [[20.5, 21], [39.5, 21], [30, 33], [20.5, 47], [39.5, 47], [20.5, 69], [39.5, 69]],
+  7: [[19.5, 18], [40.5, 18], [30, 31.5], [19.5, 45], [40.5, 45], [19.5, 72], [40.5, 72]],
 };
 
 function figure(number, suit) {
@@ -113,7 +113,7 @@ export function cardSVG(code) {
   const color = SUITS[suit].color;
   let body = '';
   if (number >= 10) body = figure(number, suit);
-  else for (const [x, y] of PIPS[number]) body += symbol(suit, x, y, number === 1 ? 1.9 : .82, suit === 'b' && number > 1 ? 0 : 0);
+  else for (const [x, y] of PIPS[number]) body += symbol(suit, x, y, number === 1 ? 1.9 : number === 7 ? .68 : .82);
   const idx = (x, y, rot) =>
     `<text x="${x}" y="${y}" transform="rotate(${rot} ${x} ${y - 3.4})" font-family="Georgia, 'Times New Roman', serif" font-weight="700" font-size="9.5" text-anchor="middle" fill="${color}">${number}</text>`;
   return `<svg viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${cardName(code)}">

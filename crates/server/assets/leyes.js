@@ -145,11 +145,13 @@ function fromQuery() {
   return true;
 }
 
-/** A probability as the CLI shows it: "94.75%", "0%", "100%". */
+/** A probability as `tapete mus leyes` prints it: "94.75%", "0%", "100%", "<0.01%", ">99.99%". */
 export function pct(p) {
-  if (p === 0) return '0%';
-  if (p === 1) return '100%';
-  return `${(p * 100).toFixed(2)}%`;
+  if (p <= 0) return '0%';
+  if (p >= 1) return '100%';
+  if (p < 0.00005) return '<0.01%';
+  if (p > 0.99995) return '>99.99%';
+  return `${(100 * p).toFixed(2)}%`;
 }
 
 let busy = 0;

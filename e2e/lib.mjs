@@ -1,0 +1,124 @@
+// Shared helpers of the browser tests: a fresh headless Chromium per "person", the lobby
+// steps, and a player that always clicks a legal action.
+
+import { chromium } from 'playwright-core';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const BASE = (process.env.TAPETE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
+export const BIN = process.env.TAPETE_BIN || 'target/release/tapete';
+
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * A browser of its own (fresh user-data-dir, so its own localStorage and token), with
+ * one page. `close()` removes the profile.
+ */
+export async function openBrowser({ width = 1200, height = 900 } = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'tapete-e2e-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ARGS,
+    viewport: { width, height },
+  });
+  const page = context.pages()[0] || await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.setDefaultTimeout(20000);
+  return {
+    context, page, errors,
+    async close() {
+      await context.close().catch(() => {});
+      await rm(dir, { recursive: true, force: true }).catch(() => {});
+    },
+  };
+}
+
+/** Picks a nickname in the lobby; answers the player's id. */
+export async function register(page, nickname) {
+  await page.goto(`${BASE}/`);
+  await page.getByTestId('nickname').fill(nickname);
+  await page.getByTestId('nickname-save').click();
+  await page.getByTestId('my-nickname').waitFor();
+  return page.evaluate(async () => {
+    const r = await fetch('/api/me', { headers: { Authorization: `Bearer ${localStorage.getItem('tapete.token')}` } });
+    return (await r.json()).id;
+  });
+}
+
+/**
+ * Creates a Mus table from the lobby form: short rules (30 piedras, 1 juego, 1 vaca),
+ * instant bots unless told otherwise. Lands on the table page; answers the table id.
+ */
+export async function createMusTable(page, { pace = '0', seat = '0', bot } = {}) {
+  await page.getByTestId('create').waitFor();
+  await page.getByTestId('rule-target').selectOption('30');
+  await page.getByTestId('rule-juegos').selectOption('1');
+  await page.getByTestId('rule-vacas').selectOption('1');
+  await page.getByTestId('pace').selectOption(pace);
+  await page.getByTestId('seat').selectOption(seat);
+  if (bot) await page.getByTestId('bot').selectOption(bot);
+  await page.getByTestId('create').click();
+  await page.waitForURL(/\/t\/[^/]+$/);
+  await page.getByTestId('status').waitFor();
+  return decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+}
+
+/** The last state the table page received over its WebSocket. */
+export function state(page) {
+  return page.evaluate(() => (window.tapete ? window.tapete.state : null));
+}
+
+// What the page offers now: 'over', 'act' (enabled action buttons), 'discard', or null.
+function offer() {
+  if (document.querySelector('[data-testid="game-over"]')) return 'over';
+  if (document.querySelector('[data-testid="discard-confirm"]')) return 'discard';
+  if ([...document.querySelectorAll('[data-testid="action"]')].some((b) => !b.disabled)) return 'act';
+  return null;
+}
+
+/** Waits until the page offers something to do (or the game is over). */
+export async function waitOffer(page, timeout = 60000) {
+  const h = await page.waitForFunction(offer, null, { timeout, polling: 50 });
+  return h.jsonValue();
+}
+
+const PREFERRED = ['no hay mus', 'paso', 'no quiero', 'pares sí', 'pares no', 'juego sí', 'juego no', 'seña ninguna'];
+
+/**
+ * Plays one decision through the UI with a cautious, always-legal policy: say `mus`
+ * once (to go through a discard), then cut; pass, decline; discard the first card.
+ * Answers what was done.
+ */
+export async function playOne(page, memo = {}) {
+  const what = await waitOffer(page);
+  if (what === 'over') return { over: true };
+  if (what === 'discard') {
+    await page.getByTestId('my-card').first().click();
+    const confirm = page.getByTestId('discard-confirm');
+    await page.waitForFunction(() => {
+      const b = document.querySelector('[data-testid="discard-confirm"]');
+      return !b || !b.disabled;
+    });
+    if (await confirm.count() === 0) return { action: null };
+    const action = await confirm.getAttribute('data-action');
+    await confirm.click();
+    memo.discarded = (memo.discarded || 0) + 1;
+    return { action };
+  }
+  const offered = await page.$$eval('[data-testid="action"]', (bs) => bs.filter((b) => !b.disabled).map((b) => b.dataset.action));
+  if (offered.length === 0) return { action: null };
+  let pick;
+  if (!memo.saidMus && offered.includes('mus')) { pick = 'mus'; memo.saidMus = true; }
+  else pick = PREFERRED.find((a) => offered.includes(a)) || offered[0];
+  const button = page.locator(`[data-testid="action"][data-action="${pick}"]:not([disabled])`).first();
+  try {
+    await button.click({ timeout: 3000 });
+  } catch {
+    return { action: null }; // the page re-rendered under us: look again
+  }
+  return { action: pick };
+}

@@ -1,0 +1,68 @@
+// (1) A player creates a Mus table with three bots and plays a whole game to the end
+// through the UI; then finds it in the history and replays it step by step.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, openBrowser, register, createMusTable, playOne, state } from '../lib.mjs';
+
+test('a whole game against three bots, played by clicking legal actions', { timeout: 300000 }, async () => {
+  const b = await openBrowser();
+  try {
+    const { page } = b;
+    const me = await register(page, 'Ane');
+    const id = await createMusTable(page, { pace: '0' });
+    assert.equal(await page.getByTestId('status').textContent(), 'waiting');
+    for (const s of [1, 2, 3]) assert.match(await page.getByTestId(`seat-name-${s}`).textContent(), /^bot/);
+    await page.getByTestId('start').click();
+
+    // Own cards are drawn: four of them, face up.
+    await page.getByTestId('my-card').first().waitFor();
+    assert.equal(await page.getByTestId('my-card').count(), 4);
+
+    const memo = {};
+    const played = [];
+    const deadline = Date.now() + 240000;
+    for (;;) {
+      assert.ok(Date.now() < deadline, `the game did not end in time; played ${played.length}: ${played.slice(-10).join(', ')}`);
+      const r = await playOne(page, memo);
+      if (r.over) break;
+      if (r.action) played.push(r.action);
+    }
+    assert.ok(played.length > 0, 'the player acted');
+
+    // The banner, the final score and the outcome agree.
+    const banner = page.getByTestId('game-over');
+    await banner.waitFor();
+    assert.match(await banner.textContent(), /won|lost|ganamos|ganan/i);
+    const st = await state(page);
+    assert.equal(st.table.status, 'finished');
+    assert.ok(st.outcome && st.outcome.winners.length === 2, 'two winners');
+    const scores = st.view.scores;
+    const winnerPair = st.outcome.winners[0] % 2;
+    assert.ok(scores.games[winnerPair] >= 1 || scores.vacas[winnerPair] >= 1, `the winning pair won a game: ${JSON.stringify(scores)}`);
+    const shown = await page.getByTestId('score').getAttribute('data-games');
+    assert.equal(shown, scores.games.join(','));
+
+    // History lists it with its result, and the replay walks through it.
+    await page.goto(`${BASE}/history`);
+    await page.getByTestId('game-row').first().waitFor();
+    const row = page.getByTestId('game-row').first();
+    assert.match(await row.textContent(), st.outcome.winners.includes(st.you.seat) ? /won/ : /lost/);
+    await row.getByTestId('replay-link').click();
+    await page.waitForURL(new RegExp(`/replay/${id}`));
+    await page.getByTestId('replay-step').waitFor();
+    assert.match(await page.getByTestId('replay-step').textContent(), /^step 0 \/ \d+/);
+    // The deal shows all four hands.
+    for (const s of [0, 1, 2, 3]) assert.equal(await page.getByTestId(`shown-hand-${s}`).locator('.card').count(), 4);
+    await page.getByTestId('replay-next').click();
+    assert.match(await page.getByTestId('replay-step').textContent(), /^step 1 \//);
+    await page.getByTestId('replay-last').click();
+    const [, last, total] = /^step (\d+) \/ (\d+)/.exec(await page.getByTestId('replay-step').textContent());
+    assert.equal(last, total);
+    assert.ok(Number(total) >= played.length, 'every action of the game is a step');
+    assert.deepEqual(b.errors, [], 'no script errors');
+    void me;
+  } finally {
+    await b.close();
+  }
+});

@@ -9,9 +9,9 @@ use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::Instant;
 use tapete_cards::Card;
-use tapete_mus::Jugada;
 use tapete_mus_odds::catalog::Catalog;
 use tapete_mus_odds::leyes::{Conditions, Declared, OddsError, Relation};
+use tapete_mus_odds::query;
 use tapete_mus_odds::report::{all_hands, Leyes, Piedras, PositionLeyes, Ratio};
 
 /// Output format of `--all-hands`.
@@ -86,64 +86,9 @@ fn parse_position(s: &str) -> Result<Position, String> {
     }
 }
 
-/// Parses declarations like `next=yes,prev=no` for `lance` (pares or juego).
-pub fn parse_declarations(lance: &str, s: &str) -> CliResult<[Declared; 3]> {
-    let mut out = [Declared::Unknown; 3];
-    let mut seen = [false; 3];
-    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let Some((who, what)) = part.split_once('=') else {
-            return Err(CliError::input(format!(
-                "--{lance} `{part}`: write WHO=yes or WHO=no, e.g. next=yes,prev=no"
-            )));
-        };
-        let who = who.trim().to_lowercase();
-        let rel = Relation::parse(&who).ok_or_else(|| {
-            CliError::input(format!(
-                "--{lance} `{part}`: `{who}` is not a player; use next, prev or partner"
-            ))
-        })?;
-        let decl = match what.trim().to_lowercase().as_str() {
-            "yes" | "si" | "sí" => Declared::Yes,
-            "no" => Declared::No,
-            other => {
-                return Err(CliError::input(format!(
-                    "--{lance} `{part}`: `{other}` is not a declaration; use yes or no \
-                     (leave a player out if it has not declared)"
-                )))
-            }
-        };
-        let i = rel as usize;
-        if seen[i] && out[i] != decl {
-            return Err(CliError::input(format!(
-                "--{lance}: {who} is declared both yes and no"
-            )));
-        }
-        seen[i] = true;
-        out[i] = decl;
-    }
-    Ok(out)
-}
-
 /// The conditions of `--pares` and `--juego`.
 fn conditions(a: &LeyesArgs) -> CliResult<Conditions> {
-    let mut c = Conditions::default();
-    if let Some(s) = &a.pares {
-        c.pares = parse_declarations("pares", s)?;
-    }
-    if let Some(s) = &a.juego {
-        c.juego = parse_declarations("juego", s)?;
-    }
-    Ok(c)
-}
-
-/// The cards of a hand written as cards (empty for jugada notation).
-fn cards_of(text: &str) -> Vec<Card> {
-    if text.split_whitespace().count() < 2 {
-        return Vec::new();
-    }
-    text.split(|c: char| c.is_whitespace() || c == ',')
-        .filter_map(|c| c.parse::<Card>().ok())
-        .collect()
+    query::conditions(a.pares.as_deref(), a.juego.as_deref()).map_err(CliError::input)
 }
 
 /// Joins the HAND arguments: one argument, or four single cards.
@@ -161,28 +106,6 @@ fn hand_text(args: &[String]) -> CliResult<String> {
     }
 }
 
-/// Parses our hand and the partner's, checking they can be dealt together.
-fn parse_hands(a: &LeyesArgs) -> CliResult<(Jugada, Option<Jugada>)> {
-    let mode = a.mode.mode;
-    let text = hand_text(&a.hand)?;
-    let hand = Jugada::parse(&text, mode).map_err(|e| CliError::input(format!("our hand: {e}")))?;
-    let partner = match &a.partner {
-        None => None,
-        Some(p) => {
-            let j =
-                Jugada::parse(p, mode).map_err(|e| CliError::input(format!("--partner: {e}")))?;
-            let ours = cards_of(&text);
-            if let Some(c) = cards_of(p).into_iter().find(|c| ours.contains(c)) {
-                return Err(CliError::input(format!(
-                    "{c} is in our hand and in the partner's"
-                )));
-            }
-            Some(j)
-        }
-    };
-    Ok((hand, partner))
-}
-
 /// An odds error as a CLI error (all are about the input).
 fn odds_error(e: OddsError) -> CliError {
     CliError::input(e.to_string())
@@ -194,18 +117,10 @@ pub fn run(a: &LeyesArgs, json: bool) -> CliResult {
     if a.all_hands {
         return run_all(a, &cond, json);
     }
-    let (hand, partner) = parse_hands(a)?;
-    if partner.is_some() {
-        let i = Relation::Partner as usize;
-        for (lance, d) in [("pares", cond.pares[i]), ("juego", cond.juego[i])] {
-            if d != Declared::Unknown {
-                return Err(CliError::input(format!(
-                    "--{lance} partner=…: the partner's hand is known (--partner), so there is \
-                     no declaration of theirs to condition on"
-                )));
-            }
-        }
-    }
+    let text = hand_text(&a.hand)?;
+    let (hand, partner) =
+        query::parse_hands(&text, a.partner.as_deref(), a.mode.mode).map_err(CliError::input)?;
+    query::check_partner_conditions(partner.is_some(), &cond).map_err(CliError::input)?;
     let cat = Catalog::new(a.mode.mode, a.mode.real31);
     let mut leyes = Leyes::compute(&cat, hand, partner, &cond).map_err(odds_error)?;
     if let Position(Some(p)) = a.position {

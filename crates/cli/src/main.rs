@@ -11,6 +11,7 @@ mod eval;
 mod leyes;
 mod play;
 mod replay;
+mod serve;
 mod sim;
 mod simulate;
 mod tables;
@@ -24,7 +25,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "tapete", version, about)]
 #[command(
-    after_help = "Examples:\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete replay game.json"
+    after_help = "Examples:\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete replay game.json\n  tapete serve --addr 127.0.0.1:8080"
 )]
 struct Cli {
     /// Machine-readable JSON on stdout instead of text.
@@ -51,6 +52,11 @@ enum Command {
     Arena(arena::ArenaGame),
     /// Re-run a recorded game and tell it action by action.
     Replay(replay::ReplayArgs),
+    /// Serve the online table: play in the browser with friends, bots in empty seats.
+    Serve(serve::ServeArgs),
+    /// Drive many tables of WebSocket clients against a server; report throughput and
+    /// latency, then replay every stored record.
+    Loadtest(serve::LoadtestArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +71,8 @@ fn main() -> ExitCode {
         Command::Sim(sim::SimGame::Mus(a)) => sim::run(&a, json),
         Command::Arena(arena::ArenaGame::Mus(a)) => arena::run(&a, json),
         Command::Replay(a) => replay::run(&a, json),
+        Command::Serve(a) => serve::run(&a, json),
+        Command::Loadtest(a) => serve::loadtest(&a, json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,205 @@
+//! `tapete serve`: the online table (lobby, tables with bots, leyes, history) on a local
+//! port, with its database in one SQLite file; and `tapete loadtest`, which drives many
+//! tables of WebSocket clients against a server and reports throughput and latency.
+
+use crate::error::{CliError, CliResult};
+use crate::row;
+use crate::text::{emit, table};
+use clap::Args;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+use tapete_server::loadtest::{LoadOptions, LoadReport};
+use tapete_server::Config;
+
+/// Arguments of `tapete serve`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Open the printed address in a browser; share a table's link with friends.\n\
+Every table is kept in the database and restored, exactly, when the server starts again."
+)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0 picks a free one).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// The SQLite database (created on first start).
+    #[arg(long, default_value = "tapete.db")]
+    pub db: PathBuf,
+}
+
+fn runtime() -> CliResult<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::run(format!("cannot start the async runtime: {e}")))
+}
+
+/// Runs `tapete serve` until Ctrl-C.
+pub fn run(a: &ServeArgs, json: bool) -> CliResult {
+    let rt = runtime()?;
+    let db = a.db.clone();
+    let config = Config {
+        addr: a.addr,
+        db: a.db.clone(),
+    };
+    rt.block_on(tapete_server::serve(
+        config,
+        |addr, restored| {
+            let url = format!("http://{addr}/");
+            let line = if json {
+                serde_json::json!({"url": url, "db": db.display().to_string(), "restored": restored})
+                    .to_string()
+            } else {
+                format!(
+                    "tapete is serving at {url}  (database {}, {restored} tables restored; Ctrl-C stops)",
+                    db.display()
+                )
+            };
+            let _ = emit(&format!("{line}\n"));
+        },
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        },
+    ))
+    .map_err(CliError::run)
+}
+
+/// Arguments of `tapete loadtest`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Without --addr, starts a server in this process on a fresh temporary \
+database and checks every record against it at the end.\nExample:\n  tapete loadtest --tables 100 --seconds 30"
+)]
+pub struct LoadtestArgs {
+    /// Tables played at once, four WebSocket clients each.
+    #[arg(long, default_value_t = 100)]
+    pub tables: usize,
+    /// A running server to drive (default: one started here).
+    #[arg(long)]
+    pub addr: Option<SocketAddr>,
+    /// With --addr: that server's database, to replay every record at the end.
+    #[arg(long, requires = "addr")]
+    pub db: Option<PathBuf>,
+    /// How long to play, in seconds.
+    #[arg(long, default_value_t = 30)]
+    pub seconds: u64,
+    /// Seed of the clients' choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs `tapete loadtest`.
+pub fn loadtest(a: &LoadtestArgs, json: bool) -> CliResult {
+    if a.tables == 0 {
+        return Err(CliError::input("--tables must be at least 1"));
+    }
+    if a.seconds == 0 {
+        return Err(CliError::input("--seconds must be at least 1"));
+    }
+    let rt = runtime()?;
+    let report = rt.block_on(async {
+        let (addr, db, _dir, stop) = match a.addr {
+            Some(addr) => (addr, a.db.clone(), None, None),
+            None => {
+                let dir = std::env::temp_dir().join(format!(
+                    "tapete-loadtest-{}-{}",
+                    std::process::id(),
+                    a.seed
+                ));
+                std::fs::create_dir_all(&dir)
+                    .map_err(|e| CliError::run(format!("{}: {e}", dir.display())))?;
+                let db = dir.join("load.db");
+                let _ = std::fs::remove_file(&db);
+                let (addr_tx, addr_rx) = tokio::sync::oneshot::channel();
+                let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+                let config = Config {
+                    addr: "127.0.0.1:0".parse().expect("a literal address"),
+                    db: db.clone(),
+                };
+                tokio::spawn(async move {
+                    let r = tapete_server::serve(
+                        config,
+                        |addr, _| {
+                            let _ = addr_tx.send(addr);
+                        },
+                        async {
+                            let _ = stop_rx.await;
+                        },
+                    )
+                    .await;
+                    if let Err(e) = r {
+                        eprintln!("tapete: server: {e}");
+                    }
+                });
+                let addr = addr_rx
+                    .await
+                    .map_err(|_| CliError::run("the server did not start"))?;
+                (addr, Some(db), Some(dir), Some(stop_tx))
+            }
+        };
+        let opts = LoadOptions {
+            addr,
+            tables: a.tables,
+            duration: Duration::from_secs(a.seconds),
+            db,
+            seed: a.seed,
+        };
+        let report = tapete_server::loadtest::run(opts)
+            .await
+            .map_err(CliError::run);
+        if let Some(stop) = stop {
+            let _ = stop.send(());
+        }
+        report
+    })?;
+    if json {
+        let v = serde_json::to_value(&report).map_err(|e| CliError::run(e.to_string()))?;
+        emit(&format!("{v}\n"))?;
+    } else {
+        emit(&text(&report))?;
+    }
+    let bad_replays = report
+        .replayed
+        .as_ref()
+        .is_some_and(|r| !r.mismatches.is_empty());
+    if report.errors > 0 || bad_replays {
+        return Err(CliError::run(format!(
+            "{} errors, {} records not matching",
+            report.errors,
+            report.replayed.as_ref().map_or(0, |r| r.mismatches.len())
+        )));
+    }
+    Ok(())
+}
+
+fn text(r: &LoadReport) -> String {
+    let mut rows = vec![
+        row!["tables", r.tables],
+        row!["clients", r.clients],
+        row!["seconds", format!("{:.1}", r.seconds)],
+        row!["actions", r.actions],
+        row!["actions per second", format!("{:.0}", r.actions_per_second)],
+        row!["latency p50", format!("{:.2} ms", r.latency_ms.p50)],
+        row!["latency p90", format!("{:.2} ms", r.latency_ms.p90)],
+        row!["latency p99", format!("{:.2} ms", r.latency_ms.p99)],
+        row!["latency max", format!("{:.2} ms", r.latency_ms.max)],
+        row!["games finished", r.games_finished],
+        row!["errors", r.errors],
+    ];
+    if let Some(c) = &r.replayed {
+        rows.push(row![
+            "records replayed",
+            format!("{} of {} match", c.matched, c.tables)
+        ]);
+    }
+    let mut out = table(&rows);
+    for e in &r.error_samples {
+        out.push_str(&format!("error: {e}\n"));
+    }
+    if let Some(c) = &r.replayed {
+        for m in &c.mismatches {
+            out.push_str(&format!("mismatch: {m}\n"));
+        }
+    }
+    out
+}

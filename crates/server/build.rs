@@ -1,0 +1,33 @@
+//! Embeds every file of `assets/` into the binary, so the server needs no files beside it.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    let mut out = String::from("/// Every embedded asset: (file name, contents).\npub static ASSETS: &[(&str, &[u8])] = &[\n");
+    for n in &names {
+        println!("cargo:rerun-if-changed={}", dir.join(n).display());
+        let path = dir.join(n);
+        writeln!(
+            out,
+            "    ({n:?}, include_bytes!({:?})),",
+            path.display().to_string()
+        )
+        .unwrap();
+    }
+    out.push_str("];\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("assets.rs");
+    std::fs::write(dest, out).unwrap();
+}

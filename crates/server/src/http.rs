@@ -1,0 +1,530 @@
+//! The HTTP side: pages and their files (embedded in the binary), the JSON API of
+//! `docs/server.md`, and the WebSocket upgrade.
+
+use crate::store::{now, StoredTable, TableRow};
+use crate::table::{PlayerRef, TableInfo, FINISHED, PLAYING, WAITING};
+use crate::{ws, Hub};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use rand::Rng;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+
+/// The API's routes, pages and files.
+pub fn router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/", get(|| page("index.html")))
+        .route("/t/{id}", get(|| page("table.html")))
+        .route("/leyes", get(|| page("leyes.html")))
+        .route("/history", get(|| page("history.html")))
+        .route("/replay/{id}", get(|| page("replay.html")))
+        .route("/assets/{file}", get(asset))
+        .route("/api/players", post(create_player))
+        .route("/api/me", get(me))
+        .route("/api/games", get(game_kinds))
+        .route("/api/tables", get(open_tables).post(create_table))
+        .route("/api/tables/{id}", get(one_table))
+        .route("/api/tables/{id}/replay", get(replay))
+        .route("/api/players/{id}/games", get(player_games))
+        .route("/api/leyes", get(leyes))
+        .route("/ws/{id}", get(ws::upgrade))
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API") })
+        .layer(DefaultBodyLimit::max(16 * 1024))
+        .with_state(hub)
+}
+
+/// An API error: a status and a sentence, sent as `{"error": …}`.
+pub struct ApiError(StatusCode, String);
+
+impl ApiError {
+    fn new(status: StatusCode, msg: impl Into<String>) -> ApiError {
+        ApiError(status, msg.into())
+    }
+    fn bad(msg: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, msg)
+    }
+    fn internal(msg: impl std::fmt::Display) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, msg.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> Self {
+        ApiError::new(r.status(), r.body_text())
+    }
+}
+
+type ApiResult<T> = Result<Json<T>, ApiError>;
+
+fn content_type(name: &str) -> &'static str {
+    match name.rsplit('.').next().unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "json" => "application/json",
+        "ico" => "image/x-icon",
+        "woff2" => "font/woff2",
+        _ => "application/octet-stream",
+    }
+}
+
+fn file(name: &str) -> Response {
+    match ASSETS.iter().find(|(n, _)| *n == name) {
+        Some((n, bytes)) => (
+            [
+                (header::CONTENT_TYPE, content_type(n)),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            *bytes,
+        )
+            .into_response(),
+        None => ApiError::new(StatusCode::NOT_FOUND, format!("no file `{name}`")).into_response(),
+    }
+}
+
+async fn page(name: &'static str) -> Response {
+    file(name)
+}
+
+async fn asset(Path(name): Path<String>) -> Response {
+    file(&name)
+}
+
+/// The hex SHA-256 of a token: what the database keeps instead of the token.
+pub(crate) fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The player a token belongs to, if any.
+pub(crate) async fn player_for_token(
+    hub: &Hub,
+    token: &str,
+) -> Result<Option<PlayerRef>, ApiError> {
+    let hash = token_hash(token.trim());
+    if let Some(p) = hub.tokens.read().ok().and_then(|t| t.get(&hash).cloned()) {
+        return Ok(Some(p));
+    }
+    let found = hub
+        .db
+        .player_by_token(hash.clone())
+        .await
+        .map_err(ApiError::internal)?
+        .map(|(id, nickname)| PlayerRef { id, nickname });
+    if let (Some(p), Ok(mut t)) = (&found, hub.tokens.write()) {
+        t.insert(hash, p.clone());
+    }
+    Ok(found)
+}
+
+/// The player making an API call (`Authorization: Bearer TOKEN`).
+async fn caller(hub: &Hub, headers: &HeaderMap) -> Result<PlayerRef, ApiError> {
+    let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, m);
+    let value = headers
+        .get(header::AUTHORIZATION)
+        .ok_or_else(|| unauthorized("pick a nickname first (no Authorization header)"))?
+        .to_str()
+        .map_err(|_| unauthorized("the Authorization header is not text"))?;
+    let token = value
+        .strip_prefix("Bearer ")
+        .ok_or_else(|| unauthorized("write the header as `Authorization: Bearer TOKEN`"))?;
+    player_for_token(hub, token)
+        .await?
+        .ok_or_else(|| unauthorized("unknown token: pick a nickname again"))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewPlayer {
+    nickname: String,
+}
+
+/// Checks a nickname: 1–24 characters once trimmed, no control characters.
+fn nickname(raw: &str) -> Result<String, ApiError> {
+    let n = raw.trim();
+    let chars = n.chars().count();
+    if chars == 0 {
+        return Err(ApiError::bad("the nickname is empty"));
+    }
+    if chars > 24 {
+        return Err(ApiError::bad(format!(
+            "the nickname is {chars} characters long: at most 24"
+        )));
+    }
+    if n.chars().any(char::is_control) {
+        return Err(ApiError::bad("the nickname has control characters"));
+    }
+    Ok(n.to_string())
+}
+
+async fn create_player(
+    State(hub): State<Arc<Hub>>,
+    body: Result<Json<NewPlayer>, JsonRejection>,
+) -> ApiResult<Value> {
+    let Json(body) = body?;
+    let nickname = nickname(&body.nickname)?;
+    let token: String = {
+        let mut rng = rand::thread_rng();
+        (0..16)
+            .map(|_| format!("{:02x}", rng.gen::<u8>()))
+            .collect()
+    };
+    let id = hub
+        .db
+        .create_player(nickname.clone(), token_hash(&token))
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(Json(
+        json!({"id": id, "nickname": nickname, "token": token}),
+    ))
+}
+
+async fn me(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<PlayerRef> {
+    caller(&hub, &headers).await.map(Json)
+}
+
+async fn game_kinds(State(hub): State<Arc<Hub>>) -> Json<Value> {
+    let kinds: Vec<Value> = hub
+        .kinds
+        .iter()
+        .map(|k| {
+            json!({
+                "name": k.name(),
+                "title": k.title(),
+                "seats": k.seats(),
+                "rules": k.default_rules(),
+                "bots": k.bot_names(),
+                "default_bot": k.default_bot(),
+            })
+        })
+        .collect();
+    Json(Value::Array(kinds))
+}
+
+async fn open_tables(State(hub): State<Arc<Hub>>) -> Json<Vec<TableInfo>> {
+    let mut tables: Vec<TableInfo> = hub
+        .all_tables()
+        .into_iter()
+        .filter(|t| t.status != FINISHED)
+        .collect();
+    tables.sort_by(|a, b| b.created.cmp(&a.created).then(a.id.cmp(&b.id)));
+    tables.truncate(200);
+    Json(tables)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewTable {
+    game: String,
+    #[serde(default)]
+    rules: Value,
+    bot: Option<String>,
+    pace_ms: Option<u64>,
+    seat: Option<usize>,
+    /// Start at once, bots in every other seat (no waiting for friends).
+    #[serde(default)]
+    start: bool,
+}
+
+/// Longest pause a table may put between bot actions.
+const MAX_PACE_MS: u64 = 5000;
+
+fn table_id() -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+    let mut rng = rand::thread_rng();
+    (0..8)
+        .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
+async fn create_table(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    body: Result<Json<NewTable>, JsonRejection>,
+) -> ApiResult<TableInfo> {
+    let player = caller(&hub, &headers).await?;
+    let Json(req) = body?;
+    let kind = hub.kind(&req.game).ok_or_else(|| {
+        let names: Vec<&str> = hub.kinds.iter().map(|k| k.name()).collect();
+        ApiError::bad(format!(
+            "unknown game `{}`: choose {}",
+            req.game,
+            names.join(", ")
+        ))
+    })?;
+    let bot = req.bot.unwrap_or_else(|| kind.default_bot().to_string());
+    if !kind.bot_names().contains(&bot.as_str()) {
+        return Err(ApiError::bad(format!(
+            "`{bot}` is not a bot level: choose one of {}",
+            kind.bot_names().join(", ")
+        )));
+    }
+    let pace_ms = req.pace_ms.unwrap_or(700);
+    if pace_ms > MAX_PACE_MS {
+        return Err(ApiError::bad(format!(
+            "pace_ms {pace_ms} is too slow: at most {MAX_PACE_MS}"
+        )));
+    }
+    let seat = req.seat.unwrap_or(0);
+    if seat >= kind.seats() {
+        return Err(ApiError::bad(format!(
+            "there is no seat {seat}: seats are 0 to {}",
+            kind.seats() - 1
+        )));
+    }
+    let seed: u64 = rand::random();
+    // Builds the game once to check the rules and learn them with every key filled in.
+    let rules = kind
+        .new_game(&req.rules, seed)
+        .map_err(ApiError::bad)?
+        .rules();
+    let mut seats = vec![None; kind.seats()];
+    seats[seat] = Some(player.id);
+    let row = TableRow {
+        id: table_id(),
+        game: kind.name().to_string(),
+        rules,
+        seed,
+        creator: Some(player.id),
+        bot,
+        pace_ms,
+        status: if req.start { PLAYING } else { WAITING }.to_string(),
+        created: now(),
+        finished: None,
+        outcome: None,
+    };
+    hub.db
+        .create_table(row.clone(), seats.clone())
+        .await
+        .map_err(ApiError::internal)?;
+    let stored = StoredTable {
+        row,
+        seats: seats
+            .iter()
+            .map(|s| s.map(|id| (id, player.nickname.clone())))
+            .collect(),
+        actions: Vec::new(),
+    };
+    let handle = hub.start_table(stored).map_err(ApiError::internal)?;
+    Ok(Json(handle.info()))
+}
+
+async fn one_table(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<TableInfo> {
+    match hub.table_or_load(&id).await.map_err(ApiError::internal)? {
+        Some(h) => Ok(Json(h.info())),
+        None => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no table `{id}`"),
+        )),
+    }
+}
+
+/// The lines of `after` that `before` did not have (narration only ever grows within a
+/// hand; a new hand keeps the previous one in front).
+fn new_lines(before: &[String], after: &[String]) -> Vec<String> {
+    if after.starts_with(before) {
+        return after[before.len()..].to_vec();
+    }
+    // A new hand: the previous hand's story moved to the front; skip what was known.
+    let skip = (0..=before.len())
+        .find(|&k| after.starts_with(&before[k..]))
+        .map(|k| before.len() - k)
+        .unwrap_or(0);
+    after[skip..].to_vec()
+}
+
+async fn replay(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Value> {
+    let stored = hub
+        .db
+        .table(id.clone())
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")))?;
+    if stored.row.status != FINISHED {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "the game is not over: a replay shows every hand, so only finished games can be \
+             replayed",
+        ));
+    }
+    let handle = hub
+        .table_or_load(&id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")))?;
+    let info = handle.info();
+    let hub2 = hub.clone();
+    let steps = tokio::task::spawn_blocking(move || -> Result<Vec<Value>, String> {
+        let kind = hub2
+            .kind(&stored.row.game)
+            .ok_or_else(|| format!("unknown game `{}`", stored.row.game))?;
+        let mut game = kind.new_game(&stored.row.rules, stored.row.seed)?;
+        let mut lines = game.lines(None);
+        let mut steps = vec![json!({
+            "n": 0, "seat": null, "action": null, "lines": lines, "view": game.full_view()
+        })];
+        for (i, (seat, action)) in stored.actions.iter().enumerate() {
+            game.apply(*seat, action)?;
+            let now = game.lines(None);
+            steps.push(json!({
+                "n": i + 1,
+                "seat": seat,
+                "action": action,
+                "lines": new_lines(&lines, &now),
+                "view": game.full_view(),
+            }));
+            lines = now;
+        }
+        Ok(steps)
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(ApiError::internal)?;
+    Ok(Json(json!({"table": info, "steps": steps})))
+}
+
+async fn player_games(State(hub): State<Arc<Hub>>, Path(id): Path<i64>) -> ApiResult<Vec<Value>> {
+    if hub
+        .db
+        .player(id)
+        .await
+        .map_err(ApiError::internal)?
+        .is_none()
+    {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no player {id}"),
+        ));
+    }
+    let games = hub.db.player_games(id).await.map_err(ApiError::internal)?;
+    Ok(Json(
+        games
+            .into_iter()
+            .map(|g| {
+                let winners: Vec<u64> = g
+                    .outcome
+                    .as_ref()
+                    .and_then(|o| o.get("winners"))
+                    .and_then(Value::as_array)
+                    .map(|w| w.iter().filter_map(Value::as_u64).collect())
+                    .unwrap_or_default();
+                let summary = g
+                    .outcome
+                    .as_ref()
+                    .and_then(|o| o.get("summary"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                json!({
+                    "table": g.table,
+                    "game": g.game,
+                    "finished": g.finished,
+                    "seat": g.seat,
+                    "won": winners.contains(&(g.seat as u64)),
+                    "summary": summary,
+                    "players": g.players,
+                })
+            })
+            .collect(),
+    ))
+}
+
+async fn leyes(Query(q): Query<HashMap<String, String>>) -> ApiResult<Value> {
+    const KNOWN: [&str; 8] = [
+        "hand", "partner", "mode", "real31", "position", "pares", "juego", "exact",
+    ];
+    if let Some(k) = q.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+        return Err(ApiError::bad(format!(
+            "unknown parameter `{k}`: use {}",
+            KNOWN.join(", ")
+        )));
+    }
+    let flag = |name: &str| -> Result<bool, ApiError> {
+        match q.get(name).map(|s| s.trim()) {
+            None | Some("") | Some("false") | Some("0") => Ok(false),
+            Some("true") | Some("1") => Ok(true),
+            Some(other) => Err(ApiError::bad(format!(
+                "{name}=`{other}`: use true or false"
+            ))),
+        }
+    };
+    let real31 = flag("real31")?;
+    let exact = flag("exact")?;
+    let mode = match q.get("mode").map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        None => tapete_mus::Mode::default(),
+        Some(m) => m.parse().map_err(|e| ApiError::bad(format!("mode: {e}")))?,
+    };
+    let position = match q.get("position").map(|s| s.trim()) {
+        None | Some("") | Some("all") => None,
+        Some(p) => Some(p.parse::<usize>().ok().filter(|p| *p < 4).ok_or_else(|| {
+            ApiError::bad(format!(
+                "`{p}` is not a position: use 0 (mano), 1, 2, 3 (postre) or all"
+            ))
+        })?),
+    };
+    let hand = q
+        .get("hand")
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| ApiError::bad("give a hand: `hand=RRCA` or `hand=12o 3c 11e 1b`"))?;
+    let text = |name: &str| {
+        q.get(name)
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+    };
+    let (partner, pares, juego) = (text("partner"), text("pares"), text("juego"));
+    let leyes = tokio::task::spawn_blocking(move || {
+        tapete_mus_odds::query::Query {
+            hand: &hand,
+            partner: partner.as_deref(),
+            mode,
+            real31,
+            pares: pares.as_deref(),
+            juego: juego.as_deref(),
+            position,
+        }
+        .run()
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(ApiError::bad)?;
+    Ok(Json(leyes.to_json(exact)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::new_lines;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn new_lines_within_and_across_hands() {
+        assert_eq!(new_lines(&s(&["a", "b"]), &s(&["a", "b", "c"])), s(&["c"]));
+        // Hand 2 starts: hand 1's story (a b c) stays in front, then the new hand's.
+        assert_eq!(
+            new_lines(&s(&["x", "a", "b"]), &s(&["a", "b", "c", "d"])),
+            s(&["c", "d"])
+        );
+        assert_eq!(new_lines(&s(&["q"]), &s(&["z"])), s(&["z"]));
+    }
+}

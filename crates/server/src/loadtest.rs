@@ -1,0 +1,444 @@
+//! `tapete loadtest`: many tables of four WebSocket clients each, playing as fast as the
+//! rules let them, for a fixed time; then every table's stored record is replayed and
+//! checked against what its players last saw.
+//!
+//! Each client plays a uniformly random legal action as soon as its state shows one, and
+//! times each action from sending it to its `ack` (written to the database and applied).
+//! A table whose game ends is replaced by a new one for the same four players.
+
+use futures_util::{SinkExt, StreamExt};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// The server to drive.
+    pub addr: SocketAddr,
+    /// Tables played at once (four clients each).
+    pub tables: usize,
+    /// How long to play.
+    pub duration: Duration,
+    /// The server's database, to replay every record at the end (skipped if `None`).
+    pub db: Option<PathBuf>,
+    /// Seed of the clients' choices.
+    pub seed: u64,
+}
+
+/// What was measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct LoadReport {
+    pub tables: usize,
+    pub clients: usize,
+    pub seconds: f64,
+    /// Actions acknowledged by the server.
+    pub actions: u64,
+    pub actions_per_second: f64,
+    /// Milliseconds from sending an action to its acknowledgement.
+    pub latency_ms: Latency,
+    /// Games that reached their end during the run.
+    pub games_finished: u64,
+    /// Refused actions, failed connections and other errors (should be 0).
+    pub errors: u64,
+    /// The first few errors, in words.
+    pub error_samples: Vec<String>,
+    /// Tables whose record was replayed from the database and matched (or `None` when no
+    /// database was given).
+    pub replayed: Option<ReplayCheck>,
+}
+
+/// Latency percentiles, in milliseconds.
+#[derive(Clone, Debug, Serialize)]
+pub struct Latency {
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+/// The end-of-run replay of stored records.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReplayCheck {
+    pub tables: usize,
+    pub matched: usize,
+    pub mismatches: Vec<String>,
+}
+
+#[derive(Default)]
+struct Shared {
+    latencies_us: Vec<u64>,
+    actions: u64,
+    games_finished: u64,
+    errors: u64,
+    samples: Vec<String>,
+    /// Per table: the last state each seat saw (n, view).
+    last_seen: HashMap<String, HashMap<usize, (u64, Value)>>,
+}
+
+impl Shared {
+    fn error(&mut self, e: String) {
+        self.errors += 1;
+        if self.samples.len() < 10 {
+            self.samples.push(e);
+        }
+    }
+}
+
+type SharedRef = Arc<Mutex<Shared>>;
+
+fn lock(s: &SharedRef) -> std::sync::MutexGuard<'_, Shared> {
+    s.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A blocking JSON request (run off the async runtime).
+fn request(
+    base: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Result<Value, String> {
+    let mut req = ureq::request(method, &format!("{base}{path}"));
+    if let Some(t) = token {
+        req = req.set("Authorization", &format!("Bearer {t}"));
+    }
+    let res = match body {
+        Some(b) => req.send_json(b),
+        None => req.call(),
+    };
+    match res {
+        Ok(r) => r.into_json().map_err(|e| format!("{path}: {e}")),
+        Err(ureq::Error::Status(code, r)) => Err(format!(
+            "{method} {path}: {code} {}",
+            r.into_string().unwrap_or_default()
+        )),
+        Err(e) => Err(format!("{method} {path}: {e}")),
+    }
+}
+
+async fn request_async(
+    base: String,
+    method: &'static str,
+    path: String,
+    token: Option<String>,
+    body: Option<Value>,
+) -> Result<Value, String> {
+    tokio::task::spawn_blocking(move || request(&base, method, &path, token.as_deref(), body))
+        .await
+        .map_err(|e| e.to_string())?
+}
+
+/// Runs the load and, if a database is given, checks every record.
+pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
+    let base = format!("http://{}", opts.addr);
+    let shared: SharedRef = Arc::new(Mutex::new(Shared::default()));
+    // Players first: four per table.
+    let mut tokens = Vec::new();
+    for i in 0..opts.tables * 4 {
+        let p = request_async(
+            base.clone(),
+            "POST",
+            "/api/players".into(),
+            None,
+            Some(json!({"nickname": format!("load{i}")})),
+        )
+        .await?;
+        let token = p["token"]
+            .as_str()
+            .ok_or("the server gave no token")?
+            .to_string();
+        tokens.push(token);
+    }
+    let start = Instant::now();
+    let deadline = start + opts.duration;
+    let mut groups = Vec::new();
+    for (t, four) in tokens.chunks(4).enumerate() {
+        let four: Vec<String> = four.to_vec();
+        let (base, shared) = (base.clone(), shared.clone());
+        let seed = opts.seed ^ (t as u64).wrapping_mul(0x9E37_79B9);
+        groups.push(tokio::spawn(async move {
+            let mut game = 0u64;
+            while Instant::now() < deadline {
+                if let Err(e) =
+                    play_table(&base, &four, deadline, seed ^ game, shared.clone()).await
+                {
+                    lock(&shared).error(e);
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                game += 1;
+            }
+        }));
+    }
+    for g in groups {
+        let _ = g.await;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    // Let the last acknowledged actions settle before reading the database.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut s = std::mem::take(&mut *lock(&shared));
+    s.latencies_us.sort_unstable();
+    let pct = |p: f64| -> f64 {
+        if s.latencies_us.is_empty() {
+            return 0.0;
+        }
+        let i = ((s.latencies_us.len() as f64 - 1.0) * p).round() as usize;
+        s.latencies_us[i] as f64 / 1000.0
+    };
+    let latency = Latency {
+        p50: pct(0.50),
+        p90: pct(0.90),
+        p99: pct(0.99),
+        max: pct(1.0),
+    };
+    let replayed = match &opts.db {
+        Some(path) => Some(check_records(path, &s.last_seen)?),
+        None => None,
+    };
+    Ok(LoadReport {
+        tables: opts.tables,
+        clients: opts.tables * 4,
+        seconds,
+        actions: s.actions,
+        actions_per_second: s.actions as f64 / seconds.max(1e-9),
+        latency_ms: latency,
+        games_finished: s.games_finished,
+        errors: s.errors,
+        error_samples: s.samples,
+        replayed,
+    })
+}
+
+/// One table for four players until its game ends or time is up.
+async fn play_table(
+    base: &str,
+    tokens: &[String],
+    deadline: Instant,
+    seed: u64,
+    shared: SharedRef,
+) -> Result<(), String> {
+    let rules = json!({"target": 30, "juegos": 1, "vacas": 1});
+    let info = request_async(
+        base.to_string(),
+        "POST",
+        "/api/tables".into(),
+        Some(tokens[0].clone()),
+        Some(json!({"game": "mus", "rules": rules, "pace_ms": 0, "seat": 0})),
+    )
+    .await?;
+    let id = info["id"].as_str().ok_or("no table id")?.to_string();
+    let ws_base = base.replacen("http://", "ws://", 1);
+    let mut clients = Vec::new();
+    for (seat, token) in tokens.iter().enumerate() {
+        let url = format!("{ws_base}/ws/{id}?token={token}");
+        let (id, shared) = (id.clone(), shared.clone());
+        clients.push(tokio::spawn(async move {
+            client(url, id, seat, deadline, seed ^ seat as u64, shared).await
+        }));
+    }
+    for c in clients {
+        c.await.map_err(|e| e.to_string())??;
+    }
+    Ok(())
+}
+
+/// One player: sits, then answers every state that offers it actions.
+async fn client(
+    url: String,
+    table: String,
+    seat: usize,
+    deadline: Instant,
+    seed: u64,
+    shared: SharedRef,
+) -> Result<(), String> {
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url)
+        .await
+        .map_err(|e| format!("connect {url}: {e}"))?;
+    if seat != 0 {
+        ws.send(Message::Text(
+            json!({"type":"sit","seat":seat}).to_string().into(),
+        ))
+        .await
+        .map_err(|e| e.to_string())?;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut acted_at: u64 = u64::MAX;
+    let mut next_id = 0u64;
+    let mut sent: HashMap<u64, Instant> = HashMap::new();
+    // One action at a time: a state that arrives while ours is in flight may still
+    // offer the same decision.
+    let mut in_flight = false;
+    loop {
+        // After the deadline: no more actions, but read until the table is quiet, so the
+        // last state seen is the last one stored.
+        let left = deadline.saturating_duration_since(Instant::now());
+        let draining = left.is_zero();
+        let wait = if draining {
+            Duration::from_millis(500)
+        } else {
+            left
+        };
+        let frame = match tokio::time::timeout(wait, ws.next()).await {
+            Err(_) if draining => break,
+            Err(_) => continue,
+            Ok(None) => return Err(format!("table {table} seat {seat}: the server closed")),
+            Ok(Some(Err(e))) => return Err(format!("table {table} seat {seat}: {e}")),
+            Ok(Some(Ok(f))) => f,
+        };
+        let Message::Text(text) = frame else { continue };
+        let msg: Value = serde_json::from_str(text.as_str()).map_err(|e| e.to_string())?;
+        match msg["type"].as_str() {
+            Some("ack") => {
+                in_flight = false;
+                if let Some(t) = msg["id"].as_u64().and_then(|id| sent.remove(&id)) {
+                    let mut s = lock(&shared);
+                    s.latencies_us.push(t.elapsed().as_micros() as u64);
+                    s.actions += 1;
+                }
+            }
+            Some("error") => {
+                in_flight = false;
+                lock(&shared).error(format!(
+                    "table {table} seat {seat}: {}",
+                    msg["message"].as_str().unwrap_or("?")
+                ))
+            }
+            Some("state") => {
+                let n = msg["n"].as_u64().unwrap_or(0);
+                if msg["you"]["seat"].as_u64() == Some(seat as u64) {
+                    lock(&shared)
+                        .last_seen
+                        .entry(table.clone())
+                        .or_default()
+                        .insert(seat, (n, msg["view"].clone()));
+                }
+                if !msg["outcome"].is_null() {
+                    if seat == 0 {
+                        lock(&shared).games_finished += 1;
+                    }
+                    break;
+                }
+                let legal: Vec<&str> = msg["legal"]
+                    .as_array()
+                    .map(|l| l.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                if draining || legal.is_empty() || acted_at == n || in_flight {
+                    continue;
+                }
+                let action = legal[rng.gen_range(0..legal.len())];
+                next_id += 1;
+                sent.insert(next_id, Instant::now());
+                acted_at = n;
+                in_flight = true;
+                ws.send(Message::Text(
+                    json!({"type":"act","action":action,"id":next_id})
+                        .to_string()
+                        .into(),
+                ))
+                .await
+                .map_err(|e| e.to_string())?;
+            }
+            _ => {}
+        }
+    }
+    let _ = ws.close(None).await;
+    Ok(())
+}
+
+/// Replays every table the clients played from the database and compares each seat's
+/// view with the last one its client received.
+fn check_records(
+    db: &Path,
+    seen: &HashMap<String, HashMap<usize, (u64, Value)>>,
+) -> Result<ReplayCheck, String> {
+    let conn = rusqlite::Connection::open_with_flags(
+        db,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| format!("{}: {e}", db.display()))?;
+    let kinds = crate::games::all();
+    let mut check = ReplayCheck {
+        tables: 0,
+        matched: 0,
+        mismatches: Vec::new(),
+    };
+    for (id, seats) in seen {
+        check.tables += 1;
+        let row: Result<(String, String, i64), _> = conn.query_row(
+            "SELECT game, rules, seed FROM tables WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        );
+        let (game, rules, seed) = match row {
+            Ok(r) => r,
+            Err(e) => {
+                check.mismatches.push(format!("{id}: {e}"));
+                continue;
+            }
+        };
+        let Some(kind) = kinds.iter().find(|k| k.name() == game) else {
+            check.mismatches.push(format!("{id}: unknown game {game}"));
+            continue;
+        };
+        let actions: Vec<(usize, String)> = conn
+            .prepare("SELECT seat, action FROM actions WHERE table_id = ?1 ORDER BY n")
+            .and_then(|mut st| {
+                st.query_map([id], |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?)))?
+                    .collect()
+            })
+            .map_err(|e| e.to_string())?;
+        let rules: Value = serde_json::from_str(&rules).unwrap_or(Value::Null);
+        let mut g = kind.new_game(&rules, seed as u64)?;
+        let max_seen = seats.values().map(|(n, _)| *n).max().unwrap_or(0);
+        if actions.len() as u64 != max_seen {
+            check.mismatches.push(format!(
+                "{id}: {} actions stored, players saw {max_seen}",
+                actions.len()
+            ));
+            continue;
+        }
+        let mut ok = true;
+        let mut by_n: Vec<(u64, usize, &Value)> =
+            seats.iter().map(|(s, (n, v))| (*n, *s, v)).collect();
+        by_n.sort_by_key(|(n, s, _)| (*n, *s));
+        let mut applied = 0u64;
+        let mut wanted = by_n.into_iter().peekable();
+        loop {
+            while let Some((n, seat, view)) = wanted.peek() {
+                if *n != applied {
+                    break;
+                }
+                if g.view(Some(*seat)) != **view {
+                    check
+                        .mismatches
+                        .push(format!("{id}: seat {seat}'s view at action {n} differs"));
+                    ok = false;
+                }
+                wanted.next();
+            }
+            let Some((seat, action)) = actions.get(applied as usize) else {
+                break;
+            };
+            if let Err(e) = g.apply(*seat, action) {
+                check.mismatches.push(format!(
+                    "{id}: action {} `{action}` does not replay: {e}",
+                    applied + 1
+                ));
+                ok = false;
+                break;
+            }
+            applied += 1;
+        }
+        if ok {
+            check.matched += 1;
+        }
+    }
+    Ok(check)
+}

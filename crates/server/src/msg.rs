@@ -1,0 +1,169 @@
+//! The messages a browser sends on a table's WebSocket, and their decoder. Every message is
+//! checked for size and shape before anything else looks at it; a bad one gets an error
+//! that says what was wrong and changes nothing.
+
+use serde::Deserialize;
+
+/// Largest message accepted, in bytes.
+pub const MAX_MESSAGE: usize = 4096;
+/// Longest action text accepted, in bytes.
+pub const MAX_ACTION: usize = 200;
+
+/// What a client may ask of a table.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Take a seat (a free one before the start, a bot's between hands).
+    Sit { seat: usize },
+    /// Leave one's seat to the table's bot.
+    Stand,
+    /// Start the game (the table's creator).
+    Start,
+    /// Play an action, in its text form; `id` is echoed in the answer.
+    Act {
+        action: String,
+        #[serde(default)]
+        id: Option<u64>,
+    },
+    /// Keep-alive; answered with `pong`.
+    Ping,
+}
+
+/// Decodes one text message, or says what is wrong with it.
+pub fn decode(text: &str) -> Result<ClientMsg, String> {
+    if text.len() > MAX_MESSAGE {
+        return Err(format!(
+            "message too large: {} bytes (at most {MAX_MESSAGE})",
+            text.len()
+        ));
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let Some(obj) = value.as_object() else {
+        return Err("a message must be a JSON object with a `type`".into());
+    };
+    match obj.get("type") {
+        None => return Err("the message has no `type`".into()),
+        Some(serde_json::Value::String(_)) => {}
+        Some(_) => return Err("`type` must be a string".into()),
+    }
+    let msg: ClientMsg = serde_json::from_value(value).map_err(|e| {
+        let e = e.to_string();
+        if e.starts_with("unknown variant") {
+            format!("{e} (messages are sit, stand, start, act and ping)")
+        } else {
+            format!("bad message: {e}")
+        }
+    })?;
+    if let ClientMsg::Act { action, .. } = &msg {
+        if action.len() > MAX_ACTION {
+            return Err(format!("action too long (at most {MAX_ACTION} bytes)"));
+        }
+        if action.trim().is_empty() {
+            return Err("empty action".into());
+        }
+    }
+    Ok(msg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn decodes_every_message() {
+        assert_eq!(
+            decode(r#"{"type":"sit","seat":2}"#),
+            Ok(ClientMsg::Sit { seat: 2 })
+        );
+        assert_eq!(decode(r#"{"type":"stand"}"#), Ok(ClientMsg::Stand));
+        assert_eq!(decode(r#"{"type":"start"}"#), Ok(ClientMsg::Start));
+        assert_eq!(decode(r#"{"type":"ping"}"#), Ok(ClientMsg::Ping));
+        assert_eq!(
+            decode(r#"{"type":"act","action":"envido 5","id":12}"#),
+            Ok(ClientMsg::Act {
+                action: "envido 5".into(),
+                id: Some(12)
+            })
+        );
+        assert_eq!(
+            decode(r#"{"action":"paso","type":"act"}"#),
+            Ok(ClientMsg::Act {
+                action: "paso".into(),
+                id: None
+            })
+        );
+    }
+
+    #[test]
+    fn bad_messages_say_what_is_wrong() {
+        let cases = [
+            ("", "not JSON"),
+            ("[1,2]", "JSON object"),
+            ("{}", "no `type`"),
+            (r#"{"type":3}"#, "must be a string"),
+            (r#"{"type":"fly"}"#, "unknown variant `fly`"),
+            (r#"{"type":"sit"}"#, "missing field `seat`"),
+            (r#"{"type":"sit","seat":-1}"#, "bad message"),
+            (
+                r#"{"type":"act","action":"paso","extra":1}"#,
+                "unknown field `extra`",
+            ),
+            (r#"{"type":"act","action":"  "}"#, "empty action"),
+            (r#"{"type":"act","action":"paso","id":"x"}"#, "bad message"),
+        ];
+        for (text, want) in cases {
+            let err = decode(text).expect_err(text);
+            assert!(err.contains(want), "{text}: `{err}` lacks `{want}`");
+        }
+        let big = format!(r#"{{"type":"act","action":"{}"}}"#, "a".repeat(5000));
+        assert!(decode(&big).unwrap_err().contains("too large"));
+        let long = format!(r#"{{"type":"act","action":"{}"}}"#, "a".repeat(300));
+        assert!(decode(&long).unwrap_err().contains("too long"));
+    }
+
+    fn message() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (0usize..10).prop_map(|s| format!(r#"{{"type":"sit","seat":{s}}}"#)),
+            Just(r#"{"type":"stand"}"#.to_string()),
+            Just(r#"{"type":"start"}"#.to_string()),
+            Just(r#"{"type":"ping"}"#.to_string()),
+            ("[a-zñó 0-9]{1,30}", proptest::option::of(0u64..1000)).prop_map(|(a, id)| {
+                serde_json::json!({"type": "act", "action": a, "id": id}).to_string()
+            }),
+        ]
+    }
+
+    proptest! {
+        /// Any bytes at all: an answer, never a panic.
+        #[test]
+        fn never_panics(text in ".{0,300}") {
+            let _ = decode(&text);
+        }
+
+        /// Valid messages decode; any one-byte corruption of them decodes or errs cleanly,
+        /// and whatever decodes re-encodes to a message that decodes the same.
+        #[test]
+        fn valid_messages_decode_and_corruptions_are_refused_cleanly(
+            m in message(), at in any::<prop::sample::Index>(), byte in any::<u8>()
+        ) {
+            prop_assert!(decode(&m).is_ok(), "{}", m);
+            let mut bytes = m.clone().into_bytes();
+            let i = at.index(bytes.len());
+            bytes[i] = byte;
+            if let Ok(s) = String::from_utf8(bytes) {
+                if let Ok(msg) = decode(&s) {
+                    let again = match &msg {
+                        ClientMsg::Sit { seat } => serde_json::json!({"type":"sit","seat":seat}),
+                        ClientMsg::Stand => serde_json::json!({"type":"stand"}),
+                        ClientMsg::Start => serde_json::json!({"type":"start"}),
+                        ClientMsg::Ping => serde_json::json!({"type":"ping"}),
+                        ClientMsg::Act { action, id } => serde_json::json!({"type":"act","action":action,"id":id}),
+                    };
+                    prop_assert_eq!(decode(&again.to_string()), Ok(msg));
+                }
+            }
+        }
+    }
+}

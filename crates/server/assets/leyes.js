@@ -35,7 +35,7 @@ function handInput(name, label, placeholder, onChange) {
   const update = () => {
     clear(preview);
     const cards = previewCards(input.value);
-    if (cards.length) preview.append(cards.map((c) => cardEl(c)));
+    if (cards.length) preview.append(...cards.map((c) => cardEl(c)));
     else preview.append(el('span', { class: 'muted small' }, input.value.trim() ? 'jugada like RRCA, or four cards like 12o 3c 11e 1b' : 'no cards'));
     onChange && onChange();
   };

@@ -66,8 +66,8 @@ async function renderCreate() {
     const mod = modules[g.name] || (modules[g.name] = await gameModule(g.name));
     rules = mod.rulesForm(g.rules || {});
     clear(rulesBox).append(rules.el);
-    clear(botSel).append((g.bots || []).map((b) => el('option', { value: b, selected: b === g.default_bot }, b)));
-    clear(seatSel).append(Array.from({ length: g.seats || 4 }, (_, i) => el('option', { value: i }, `seat ${i}${i === 0 ? ' (mano first)' : ''}`)));
+    clear(botSel).append(...(g.bots || []).map((b) => el('option', { value: b, selected: b === g.default_bot }, b)));
+    clear(seatSel).append(...Array.from({ length: g.seats || 4 }, (_, i) => el('option', { value: i }, `seat ${i}${i === 0 ? ' (mano first)' : ''}`)));
   };
   gameSel.addEventListener('change', onGame);
 

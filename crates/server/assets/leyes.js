@@ -71,7 +71,7 @@ const exact = el('input', { type: 'checkbox', name: 'exact', 'data-testid': 'exa
 const hand = handInput('hand', 'Our hand', 'RRCA or 12o 3c 11e 1b');
 const partner = handInput('partner', 'Partner’s hand (optional)', 'e.g. RC7A', () => syncPartnerDecl());
 
-const WHO = [['next', 'next (speaks after us)'], ['partner', 'partner'], ['prev', 'prev (speaks before us)']];
+const WHO = [['next', 'next'], ['partner', 'partner'], ['prev', 'prev']];
 const decl = {};
 const declBox = el('div', { class: 'decl' }, el('span', {}), el('b', { class: 'small' }, 'pares'), el('b', { class: 'small' }, 'juego'));
 for (const [who, text] of WHO) {
@@ -106,6 +106,7 @@ el('div', { class: 'fields' },
   el('label', { class: 'check', style: { alignSelf: 'end' } }, real31, '31 real'),
   el('label', { class: 'check', style: { alignSelf: 'end' } }, exact, 'exact fractions')),
 el('h3', {}, 'Declarations heard'),
+el('p', { class: 'muted small', style: { marginTop: 0 } }, 'next speaks right after us, prev right before us; the partner only while their hand is unknown.'),
 declBox,
 el('div', { class: 'row', style: { marginTop: '1rem' } }, el('button', { class: 'btn primary', 'data-testid': 'compute' }, 'Compute leyes'), err));
 

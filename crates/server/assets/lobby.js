@@ -94,6 +94,18 @@ async function renderCreate() {
   await onGame();
 }
 
+/** "Ane, Mikel + 2 bots (avanzado)". */
+function seatList(t) {
+  const people = t.seats.filter((s) => s.player).map((s) => s.player.nickname);
+  const bots = t.seats.filter((s) => !s.player);
+  const parts = [people.join(', ')];
+  if (bots.length) {
+    const levels = [...new Set(bots.map((s) => s.bot).filter(Boolean))].join(', ');
+    parts.push(el('span', { class: 'bot' }, `${people.length ? ' + ' : ''}${bots.length} ${bots.length === 1 ? 'bot' : 'bots'}${levels ? ` (${levels})` : ''}`));
+  }
+  return parts;
+}
+
 async function renderTables() {
   let tables;
   try { tables = await api('GET', '/api/tables'); } catch (x) { clear(tablesPanel).append(el('h2', {}, 'Open tables'), el('p', { class: 'error-text' }, x.message)); return; }
@@ -109,7 +121,7 @@ async function renderTables() {
     const free = t.seats.some((s) => !s.player);
     tbody.append(el('tr', { 'data-testid': 'table-row', 'data-table': t.id },
       el('td', {}, el('b', {}, (games.find((g) => g.name === t.game) || {}).title || t.game), el('div', { class: 'muted small' }, mod ? mod.rulesSummary(t.rules) : '')),
-      el('td', { class: 'seatlist' }, t.seats.map((s, i) => [i ? ', ' : '', s.player ? el('span', {}, s.player.nickname) : el('span', { class: 'bot' }, `bot ${s.bot || ''}`)])),
+      el('td', { class: 'seatlist' }, seatList(t)),
       el('td', { class: 'opt' }, el('span', { class: `badge ${t.status}` }, t.status), el('div', { class: 'muted small' }, `${humans} ${humans === 1 ? 'person' : 'people'}`)),
       el('td', {}, el('a', { class: `btn small ${mine || free ? 'primary' : ''}`, href: `/t/${t.id}`, 'data-testid': 'open-table' }, mine ? 'Back' : t.status === 'waiting' ? 'Join' : 'Watch'))));
   }

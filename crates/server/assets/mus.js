@@ -202,6 +202,11 @@ function render({ main, side }, st, ctx) {
     track.append(el('span', { class: `lance ${cls}` }, LANCE_NAMES[l], s ? [' ', el('small', {}, statusText(s, pairName))] : null));
   }
   box.append(track);
+  const sc = v.scores || { piedras: [0, 0] };
+  const [a, b] = seated ? [myPair, 1 - myPair] : [0, 1];
+  box.append(el('div', { class: 'miniscore', 'data-testid': 'miniscore', title: seated ? 'nosotros – ellos' : 'pair 0–2 – pair 1–3' },
+    el('span', { class: 'us' }, String(sc.piedras[a])), ' – ', el('span', { class: 'them' }, String(sc.piedras[b])),
+    el('span', { class: 'muted' }, ` piedras of ${(v.rules && v.rules.target) || 40}`)));
   box.append(el('div', { class: 'deckinfo' },
     `mano ${v.hand_number} · juego ${v.game_number}${v.mus_rounds ? ` · ${v.mus_rounds} mus` : ''} · deck ${v.deck_left}`));
   center.append(box);

@@ -31,19 +31,20 @@ function show(k) {
   const st = { view: step.view, legal: [], lines: step.lines || [], table: replay.table, you: null, replay: true, hands: step.hands };
   mod.render({ main: gameMain, side: gameSide }, st, { send() {}, seatName: name, seatControls: () => null, connected: () => null, mySeat: 0 });
   clear(logBox);
-  for (const line of step.lines || []) logBox.append(el('div', {}, line));
+  for (const line of step.lines || []) logBox.append(el('div', { class: /^\s/.test(line) ? 'indent' : '' }, nameSeats(line).trim()));
   prev.disabled = i === 0; first.disabled = i === 0;
   next.disabled = i === replay.steps.length - 1; last.disabled = next.disabled;
   history.replaceState(null, '', `/replay/${encodeURIComponent(tableId)}?step=${i}`);
 }
 
-function name(s) { const x = seatInfo(s); return x ? (x.player ? x.player.nickname : `bot ${x.bot || ''}`.trim()) : `seat ${s}`; }
+function name(s) { const x = seatInfo(s); return x && x.player ? x.player.nickname : `bot ${s}`; }
+const nameSeats = (line) => line.replace(/(you \()?seat (\d)\b/g, (m, you, d) => (you ? m : name(Number(d))));
 
 const btn = (label, testid, f) => el('button', { class: 'btn small', 'data-testid': testid, onclick: f }, label);
-const first = btn('⏮', 'replay-first', () => show(0));
+const first = btn('« first', 'replay-first', () => show(0));
 const prev = btn('◀ prev', 'replay-prev', () => show(i - 1));
 const next = btn('next ▶', 'replay-next', () => show(i + 1));
-const last = btn('⏭', 'replay-last', () => show(replay.steps.length - 1));
+const last = btn('last »', 'replay-last', () => show(replay.steps.length - 1));
 const play = btn('play', 'replay-play', () => {
   if (timer) { clearInterval(timer); timer = null; play.textContent = 'play'; return; }
   play.textContent = 'pause';

@@ -86,6 +86,17 @@ function mySeat() { return st && st.you ? st.you.seat : null; }
 
 function seatInfo(s) { return st && st.table ? st.table.seats.find((x) => x.seat === s) : null; }
 
+/** A person's nickname, or "bot 2" for a seat a bot plays. */
+function seatName(s) {
+  const i = seatInfo(s);
+  return i && i.player ? i.player.nickname : `bot ${s}`;
+}
+
+/** The narration names seats ("seat 2 (3rd): paso"): name them as the table does. */
+export function nameSeats(line, name) {
+  return line.replace(/(you \()?seat (\d)\b/g, (m, you, d) => (you ? m : name(Number(d))));
+}
+
 function seatControls(s) {
   if (!st || st.replay) return null;
   const t = st.table;
@@ -158,7 +169,7 @@ function render() {
   // ---- the game ----
   const ctx = {
     send: (action) => send({ type: 'act', action, id: nextId++ }),
-    seatName: (s) => { const i = seatInfo(s); return i ? (i.player ? i.player.nickname : `bot ${i.bot || ''}`.trim()) : `seat ${s}`; },
+    seatName,
     connected: (s) => { const i = seatInfo(s); return i && i.player ? !!i.connected : null; },
     seatControls,
     mySeat: mySeat(),
@@ -169,8 +180,8 @@ function render() {
   const atBottom = logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight < 30;
   clear(logBox);
   for (const line of st.lines || []) {
-    const cls = /^(hand|mano) \d+/i.test(line) || /^—|^---/.test(line) ? 'hand-sep' : /\+\d+|piedras|scores?/i.test(line) ? 'score-line' : '';
-    logBox.append(el('div', { class: cls }, line));
+    const cls = /^hand \d+/i.test(line) ? 'hand-sep' : /^\s/.test(line) ? 'indent' : / scores? \d/.test(line) ? 'score-line' : '';
+    logBox.append(el('div', { class: cls }, nameSeats(line, seatName).trim()));
   }
   if (atBottom || logBox.dataset.first !== 'no') { logBox.scrollTop = logBox.scrollHeight; logBox.dataset.first = 'no'; }
 }

@@ -33,7 +33,12 @@ app.append(panel);
   const mods = {};
   for (const g of games) if (!mods[g.game]) mods[g.game] = await gameModule(g.game);
   const tbody = el('tbody');
-  const names = (players) => (players || []).map((p) => (p && typeof p === 'object' ? (p.nickname || (p.player && p.player.nickname) || (p.bot ? `bot ${p.bot}` : '?')) : String(p))).join(', ');
+  // players: by seat, a nickname (or {nickname}) for a person, null for a bot.
+  const names = (players) => (players || []).map((p, s) => {
+    if (p === null || p === undefined) return `bot ${s}`;
+    if (typeof p === 'object') return p.nickname || (p.player && p.player.nickname) || (p.bot ? `bot ${s}` : '?');
+    return String(p);
+  }).join(', ');
   for (const g of games) {
     const mod = mods[g.game];
     tbody.append(el('tr', { 'data-testid': 'game-row' },

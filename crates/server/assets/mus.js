@@ -228,7 +228,8 @@ function render({ main, side }, st, ctx) {
   if (legal.length === 0 && !st.replay) {
     const waiting = (v.to_act || []).map((s) => ctx.seatName(s));
     let hint = '';
-    if (phase.phase === 'over') hint = 'The match is over.';
+    if (st.table && st.table.status === 'waiting') hint = 'Waiting for the start: the creator starts the game.';
+    else if (phase.phase === 'over') hint = 'The match is over.';
     else if (!seated) hint = waiting.length ? `Watching · ${waiting.join(', ')} to play` : 'Watching';
     else if (waiting.length) hint = `Waiting for ${waiting.join(', ')}…`;
     actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, hint));

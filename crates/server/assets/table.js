@@ -109,7 +109,8 @@ function seatControls(s) {
   if (t.status === 'waiting' || (t.status === 'playing' && you.seat !== s)) {
     const label = t.status === 'waiting' ? (you.seat === null || you.seat === undefined ? 'Sit here' : 'Move here') : 'Take over';
     if (t.status === 'playing' && you.seat !== null && you.seat !== undefined) return null;
-    return el('button', { class: 'btn small gold sitbtn', 'data-testid': `sit-${s}`, onclick: () => send({ type: 'sit', seat: s }) }, label);
+    const cls = label === 'Move here' ? 'ghost' : 'gold';
+    return el('button', { class: `btn small ${cls} sitbtn`, 'data-testid': `sit-${s}`, onclick: () => send({ type: 'sit', seat: s }) }, label);
   }
   return null;
 }

@@ -1,0 +1,459 @@
+//! The online table through the real binary: a server killed mid-game and started again
+//! loses nothing; seats see only their own cards; bad messages are answered and change
+//! nothing.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(db: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tapete"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("tapete serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the server prints its address");
+        let at = line.find("http://").expect("an address in the first line");
+        let url = line[at..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .trim_end_matches('/')
+            .to_string();
+        Server { child, url }
+    }
+
+    /// Kills the process at once (SIGKILL): no chance to save anything more.
+    fn kill(mut self) {
+        self.child.kill().expect("kill");
+        self.child.wait().expect("wait");
+    }
+
+    fn api(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut req = ureq::request(method, &format!("{}{path}", self.url));
+        if let Some(t) = token {
+            req = req.set("Authorization", &format!("Bearer {t}"));
+        }
+        let res = match body {
+            Some(b) => req.send_json(b),
+            None => req.call(),
+        };
+        match res {
+            Ok(r) => (r.status(), r.into_json().expect("JSON")),
+            Err(ureq::Error::Status(code, r)) => (code, r.into_json().expect("JSON error")),
+            Err(e) => panic!("{method} {path}: {e}"),
+        }
+    }
+
+    fn player(&self, nickname: &str) -> (i64, String) {
+        let (code, p) = self.api(
+            "POST",
+            "/api/players",
+            None,
+            Some(json!({ "nickname": nickname })),
+        );
+        assert_eq!(code, 200, "{p}");
+        (
+            p["id"].as_i64().unwrap(),
+            p["token"].as_str().unwrap().to_string(),
+        )
+    }
+
+    fn connect(&self, table: &str, token: Option<&str>) -> Client {
+        let ws = self.url.replacen("http://", "ws://", 1);
+        let url = match token {
+            Some(t) => format!("{ws}/ws/{table}?token={t}"),
+            None => format!("{ws}/ws/{table}"),
+        };
+        let (socket, _) = tungstenite::connect(url).expect("websocket connects");
+        if let MaybeTlsStream::Plain(s) = socket.get_ref() {
+            s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        }
+        Client { socket, last: None }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Client {
+    socket: WebSocket<MaybeTlsStream<TcpStream>>,
+    last: Option<Value>,
+}
+
+impl Client {
+    fn send(&mut self, v: Value) {
+        self.send_text(&v.to_string());
+    }
+
+    fn send_text(&mut self, t: &str) {
+        self.socket
+            .send(Message::Text(t.to_string().into()))
+            .expect("send");
+    }
+
+    /// The next message of any type.
+    fn next(&mut self) -> Value {
+        loop {
+            match self.socket.read().expect("a message before the timeout") {
+                Message::Text(t) => {
+                    let v: Value = serde_json::from_str(t.as_str()).expect("JSON");
+                    if v["type"] == "state" {
+                        self.last = Some(v.clone());
+                    }
+                    return v;
+                }
+                Message::Close(_) => panic!("closed"),
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next message of type `kind`.
+    fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let v = self.next();
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+
+    /// Reads states until `done` holds for one.
+    fn state_until(&mut self, mut done: impl FnMut(&Value) -> bool) -> Value {
+        if let Some(s) = self.last.clone() {
+            if done(&s) {
+                return s;
+            }
+        }
+        loop {
+            let v = self.next_of("state");
+            if done(&v) {
+                return v;
+            }
+        }
+    }
+}
+
+fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tapete-serve-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("t.db")
+}
+
+fn legal(state: &Value) -> Vec<String> {
+    state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A quick, always legal choice: pass or decline where possible, else the first.
+fn choose(legal: &[String]) -> String {
+    for pref in ["no hay mus", "paso", "no quiero"] {
+        if let Some(a) = legal.iter().find(|a| *a == pref) {
+            return a.clone();
+        }
+    }
+    legal[0].clone()
+}
+
+/// Plays every decision offered until `stop` holds for a state (or the game ends).
+fn play_until(c: &mut Client, mut stop: impl FnMut(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(Instant::now() < deadline, "the game took too long");
+        let s = c.state_until(|s| !legal(s).is_empty() || !s["outcome"].is_null() || stop(s));
+        if !s["outcome"].is_null() || stop(&s) {
+            return s;
+        }
+        let n = s["n"].as_u64().unwrap();
+        c.send(json!({"type": "act", "action": choose(&legal(&s)), "id": n}));
+        let ack = c.next_of("ack");
+        assert_eq!(ack["n"], n + 1, "{ack}");
+        c.last = None;
+    }
+}
+
+#[test]
+fn a_server_killed_mid_game_restarts_exactly_where_it_was() {
+    let db = temp_db("restart");
+    let server = Server::start(&db);
+    let (me, token) = server.player("Ane");
+    let (code, table) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&token),
+        Some(
+            json!({"game": "mus", "rules": {"target": 30, "juegos": 1}, "bot": "basico",
+                    "pace_ms": 0, "start": true}),
+        ),
+    );
+    assert_eq!(code, 200, "{table}");
+    let id = table["id"].as_str().unwrap().to_string();
+    let mut c = server.connect(&id, Some(&token));
+    // Play into the game, stopping at one of our own decisions past action 30.
+    let before = play_until(&mut c, |s| {
+        s["n"].as_u64().unwrap() >= 30 && !legal(s).is_empty()
+    });
+    assert!(
+        before["outcome"].is_null(),
+        "the game ended too soon for this test"
+    );
+    let n = before["n"].as_u64().unwrap();
+    server.kill();
+
+    let server = Server::start(&db);
+    let (code, info) = server.api("GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(code, 200, "{info}");
+    assert_eq!(info["actions"], n, "every acknowledged action survived");
+    assert_eq!(info["status"], "playing");
+    let mut c = server.connect(&id, Some(&token));
+    let after = c.next_of("state");
+    assert_eq!(after["n"], before["n"]);
+    assert_eq!(
+        after["view"], before["view"],
+        "the same seat sees exactly the same"
+    );
+    assert_eq!(after["legal"], before["legal"]);
+    assert_eq!(after["lines"], before["lines"]);
+
+    // And the game goes on to its end.
+    let end = play_until(&mut c, |_| false);
+    assert!(!end["outcome"].is_null());
+    let (_, games) = server.api("GET", &format!("/api/players/{me}/games"), None, None);
+    let listed = games.as_array().unwrap();
+    assert_eq!(listed.len(), 1, "{games}");
+    assert_eq!(listed[0]["table"], id.as_str());
+    let won = end["outcome"]["winners"]
+        .as_array()
+        .unwrap()
+        .contains(&json!(0));
+    assert_eq!(listed[0]["won"], won);
+    let (code, replay) = server.api("GET", &format!("/api/tables/{id}/replay"), None, None);
+    assert_eq!(code, 200);
+    let steps = replay["steps"].as_array().unwrap();
+    assert_eq!(steps.len() as u64, end["n"].as_u64().unwrap() + 1);
+    assert_eq!(steps[0]["view"]["hands"].as_array().unwrap().len(), 4);
+}
+
+fn cards(state: &Value) -> Vec<String> {
+    state["view"]["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn seats_see_only_their_cards_and_bad_messages_change_nothing() {
+    let db = temp_db("private");
+    let server = Server::start(&db);
+    let (_, ane) = server.player("Ane");
+    let (_, bea) = server.player("Bea");
+    let (code, table) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&ane),
+        Some(json!({"game": "mus", "pace_ms": 0, "seat": 0})),
+    );
+    assert_eq!(code, 200, "{table}");
+    let id = table["id"].as_str().unwrap().to_string();
+    let mut a = server.connect(&id, Some(&ane));
+    let mut b = server.connect(&id, Some(&bea));
+    let mut watcher = server.connect(&id, None);
+    b.send(json!({"type": "sit", "seat": 2}));
+    b.state_until(|s| s["you"]["seat"] == 2);
+    // Only the creator starts.
+    b.send(json!({"type": "start"}));
+    assert!(b.next_of("error")["message"]
+        .as_str()
+        .unwrap()
+        .contains("creator"));
+    a.send(json!({"type": "start"}));
+    let sa = a.state_until(|s| s["table"]["status"] == "playing");
+    let sb = b.state_until(|s| s["table"]["status"] == "playing");
+    let sw = watcher.state_until(|s| s["table"]["status"] == "playing");
+    let (ca, cb) = (cards(&sa), cards(&sb));
+    assert_eq!((ca.len(), cb.len()), (4, 4));
+    assert!(
+        ca.iter().all(|c| !cb.contains(c)),
+        "partners hold different cards"
+    );
+    assert!(cards(&sw).is_empty(), "a spectator sees no cards");
+    let text_b = sb.to_string();
+    assert!(
+        ca.iter().all(|c| !text_b.contains(&format!("\"{c}\""))),
+        "B's state never names A's cards"
+    );
+    assert_eq!(
+        sa["legal"],
+        json!(["mus", "no hay mus"]),
+        "seat 0 is mano and speaks first"
+    );
+    assert_eq!(sb["legal"], json!([]));
+
+    // Bad input: each gets an error naming the problem, and nothing moves.
+    let n = sa["n"].clone();
+    for (msg, want) in [
+        ("not json", "not JSON"),
+        (r#"{"type":"dance"}"#, "unknown variant"),
+        (r#"{"type":"act"}"#, "missing field `action`"),
+        (r#"{"type":"act","action":"envido 5"}"#, "not seat 2's turn"),
+        (r#"{"type":"sit","seat":0}"#, "taken by Ane"),
+        (r#"{"type":"sit","seat":9}"#, "no seat 9"),
+    ] {
+        b.send_text(msg);
+        let e = b.next_of("error");
+        assert!(e["message"].as_str().unwrap().contains(want), "{msg}: {e}");
+    }
+    a.send(json!({"type": "act", "action": "descarto 13o", "id": 5}));
+    let e = a.next_of("error");
+    assert_eq!(e["id"], 5);
+    assert!(e["message"].as_str().unwrap().contains("13o"), "{e}");
+    b.send_text(&format!(
+        r#"{{"type":"act","action":"{}"}}"#,
+        "x".repeat(5000)
+    ));
+    assert!(b.next_of("error")["message"]
+        .as_str()
+        .unwrap()
+        .contains("too large"));
+    watcher.send(json!({"type": "act", "action": "mus"}));
+    assert!(watcher.next_of("error")["message"]
+        .as_str()
+        .unwrap()
+        .contains("spectators"));
+    let (_, info) = server.api("GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(info["actions"], n, "no bad message changed the table");
+
+    // A flood is cut down to the rate limit, and the connection still works after.
+    for _ in 0..100 {
+        b.send(json!({"type": "ping"}));
+    }
+    let (mut pongs, mut refused) = (0, 0);
+    while pongs + refused < 100 {
+        let m = b.next();
+        match m["type"].as_str() {
+            Some("pong") => pongs += 1,
+            Some("error") if m["message"].as_str().unwrap().contains("too many") => refused += 1,
+            _ => {}
+        }
+    }
+    assert!(
+        refused > 0 && pongs >= 20,
+        "{pongs} pongs, {refused} refused"
+    );
+
+    // The mano plays; everyone moves on.
+    a.send(json!({"type": "act", "action": "mus", "id": 6}));
+    assert_eq!(a.next_of("ack")["n"], 1);
+    let sw = watcher.state_until(|s| s["n"] == 1);
+    assert!(cards(&sw).is_empty());
+    assert!(sw["lines"].to_string().contains("mus"), "{}", sw["lines"]);
+}
+
+#[test]
+fn api_errors_name_the_problem() {
+    let db = temp_db("api");
+    let server = Server::start(&db);
+    let (_, t) = server.player("Ane");
+    let cases = [
+        (
+            "POST",
+            "/api/players",
+            None,
+            json!({"nickname": ""}),
+            400,
+            "empty",
+        ),
+        (
+            "POST",
+            "/api/players",
+            None,
+            json!({"nick": "x"}),
+            422,
+            "nick",
+        ),
+        (
+            "POST",
+            "/api/tables",
+            None,
+            json!({"game": "mus"}),
+            401,
+            "nickname",
+        ),
+        (
+            "POST",
+            "/api/tables",
+            Some(t.as_str()),
+            json!({"game": "go"}),
+            400,
+            "unknown game `go`",
+        ),
+        (
+            "POST",
+            "/api/tables",
+            Some(t.as_str()),
+            json!({"game": "mus", "bot": "cmd:rm"}),
+            400,
+            "not a bot level",
+        ),
+        (
+            "POST",
+            "/api/tables",
+            Some(t.as_str()),
+            json!({"game": "mus", "rules": {"target": 35}}),
+            400,
+            "target 35",
+        ),
+        (
+            "POST",
+            "/api/tables",
+            Some("0000"),
+            json!({"game": "mus"}),
+            401,
+            "unknown token",
+        ),
+    ];
+    for (method, path, token, body, status, want) in cases {
+        let (code, v) = server.api(method, path, token, Some(body.clone()));
+        assert_eq!(code, status, "{body}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(want), "{body}: {v}");
+    }
+    let (code, v) = server.api("GET", "/api/leyes?hand=13o%201c%202c%203c", None, None);
+    assert_eq!(code, 400);
+    assert!(v["error"].as_str().unwrap().contains("13o"), "{v}");
+    let (code, v) = server.api("GET", "/api/tables/nosuch", None, None);
+    assert_eq!(code, 404, "{v}");
+}

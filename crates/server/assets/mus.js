@@ -163,11 +163,17 @@ function render({ main, side }, st, ctx) {
         const sel = ui.selected.has(c);
         const card = cardEl(c, { 'data-testid': 'my-card', class: `${discarding ? 'selectable' : ''} ${sel ? 'selected' : ''}` });
         if (discarding) {
-          card.setAttribute('role', 'button');
-          card.addEventListener('click', () => {
+          const toggle = () => {
             ui.selected.has(c) ? ui.selected.delete(c) : ui.selected.add(c);
             rerender();
-          });
+            const again = main.querySelector(`[data-testid="my-card"][data-card="${c}"]`);
+            if (again && document.activeElement === document.body) again.focus();
+          };
+          card.setAttribute('role', 'button');
+          card.setAttribute('tabindex', '0');
+          card.setAttribute('aria-pressed', sel ? 'true' : 'false');
+          card.addEventListener('click', toggle);
+          card.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); toggle(); } });
         }
         cards.append(card);
       }

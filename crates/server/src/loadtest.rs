@@ -9,7 +9,8 @@
 use futures_util::{SinkExt, StreamExt};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -80,7 +81,7 @@ struct Shared {
     errors: u64,
     samples: Vec<String>,
     /// Per table: the last state each seat saw (n, view).
-    last_seen: HashMap<String, HashMap<usize, (u64, Value)>>,
+    last_seen: HashMap<String, HashMap<usize, (u64, String)>>,
 }
 
 impl Shared {
@@ -93,6 +94,32 @@ impl Shared {
 }
 
 type SharedRef = Arc<Mutex<Shared>>;
+
+/// The parts of a server message a load client reads; the view is kept as raw text.
+#[derive(Deserialize)]
+struct Incoming {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    id: Option<u64>,
+    #[serde(default)]
+    n: u64,
+    #[serde(default)]
+    message: Option<String>,
+    #[serde(default)]
+    you: Option<You>,
+    #[serde(default)]
+    legal: Vec<String>,
+    #[serde(default)]
+    view: Option<Box<RawValue>>,
+    #[serde(default)]
+    outcome: Option<Box<RawValue>>,
+}
+
+#[derive(Deserialize)]
+struct You {
+    seat: Option<usize>,
+}
 
 fn lock(s: &SharedRef) -> std::sync::MutexGuard<'_, Shared> {
     s.lock().unwrap_or_else(|p| p.into_inner())
@@ -224,7 +251,8 @@ async fn play_table(
     seed: u64,
     shared: SharedRef,
 ) -> Result<(), String> {
-    let rules = json!({"target": 30, "juegos": 1, "vacas": 1});
+    // Full-length matches (the defaults), so tables stay up most of the run.
+    let rules = json!({});
     let info = request_async(
         base.to_string(),
         "POST",
@@ -293,46 +321,44 @@ async fn client(
             Ok(Some(Ok(f))) => f,
         };
         let Message::Text(text) = frame else { continue };
-        let msg: Value = serde_json::from_str(text.as_str()).map_err(|e| e.to_string())?;
-        match msg["type"].as_str() {
-            Some("ack") => {
+        let msg: Incoming = serde_json::from_str(text.as_str()).map_err(|e| e.to_string())?;
+        match msg.kind.as_str() {
+            "ack" => {
                 in_flight = false;
-                if let Some(t) = msg["id"].as_u64().and_then(|id| sent.remove(&id)) {
+                if let Some(t) = msg.id.and_then(|id| sent.remove(&id)) {
                     let mut s = lock(&shared);
                     s.latencies_us.push(t.elapsed().as_micros() as u64);
                     s.actions += 1;
                 }
             }
-            Some("error") => {
+            "error" => {
                 in_flight = false;
                 lock(&shared).error(format!(
                     "table {table} seat {seat}: {}",
-                    msg["message"].as_str().unwrap_or("?")
+                    msg.message.unwrap_or_default()
                 ))
             }
-            Some("state") => {
-                let n = msg["n"].as_u64().unwrap_or(0);
-                if msg["you"]["seat"].as_u64() == Some(seat as u64) {
+            "state" => {
+                let n = msg.n;
+                if msg.you.and_then(|y| y.seat) == Some(seat) {
+                    let view = msg.view.map(|v| v.get().to_string()).unwrap_or_default();
                     lock(&shared)
                         .last_seen
                         .entry(table.clone())
                         .or_default()
-                        .insert(seat, (n, msg["view"].clone()));
+                        .insert(seat, (n, view));
                 }
-                if !msg["outcome"].is_null() {
+                if msg.outcome.is_some_and(|o| o.get() != "null") {
                     if seat == 0 {
                         lock(&shared).games_finished += 1;
                     }
                     break;
                 }
-                let legal: Vec<&str> = msg["legal"]
-                    .as_array()
-                    .map(|l| l.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
+                let legal = msg.legal;
                 if draining || legal.is_empty() || acted_at == n || in_flight {
                     continue;
                 }
-                let action = legal[rng.gen_range(0..legal.len())];
+                let action = &legal[rng.gen_range(0..legal.len())];
                 next_id += 1;
                 sent.insert(next_id, Instant::now());
                 acted_at = n;
@@ -356,7 +382,7 @@ async fn client(
 /// view with the last one its client received.
 fn check_records(
     db: &Path,
-    seen: &HashMap<String, HashMap<usize, (u64, Value)>>,
+    seen: &HashMap<String, HashMap<usize, (u64, String)>>,
 ) -> Result<ReplayCheck, String> {
     let conn = rusqlite::Connection::open_with_flags(
         db,
@@ -405,7 +431,7 @@ fn check_records(
             continue;
         }
         let mut ok = true;
-        let mut by_n: Vec<(u64, usize, &Value)> =
+        let mut by_n: Vec<(u64, usize, &String)> =
             seats.iter().map(|(s, (n, v))| (*n, *s, v)).collect();
         by_n.sort_by_key(|(n, s, _)| (*n, *s));
         let mut applied = 0u64;
@@ -415,7 +441,8 @@ fn check_records(
                 if *n != applied {
                     break;
                 }
-                if g.view(Some(*seat)) != **view {
+                let seen: Value = serde_json::from_str(view).unwrap_or(Value::Null);
+                if g.view(Some(*seat)) != seen {
                     check
                         .mismatches
                         .push(format!("{id}: seat {seat}'s view at action {n} differs"));

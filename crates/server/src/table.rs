@@ -507,45 +507,39 @@ impl Actor {
         }
     }
 
-    /// Sends every connection the state it may see.
+    /// Sends every connection the state it may see. Each seat's part (view, lines,
+    /// legal actions) is made once and shared by that seat's connections.
     fn broadcast(&mut self) {
-        let info = serde_json::to_value(self.table_info()).unwrap_or(Value::Null);
-        let outcome = serde_json::to_value(self.game.outcome()).unwrap_or(Value::Null);
-        let mut per_seat: HashMap<Option<Seat>, (Value, Vec<String>, Vec<String>)> = HashMap::new();
+        let info = serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into());
+        let outcome = serde_json::to_string(&self.game.outcome()).unwrap_or_else(|_| "null".into());
+        let mut per_seat: HashMap<Option<Seat>, String> = HashMap::new();
         let mut dead = Vec::new();
-        let conns: Vec<(u64, Option<PlayerRef>)> = self
-            .conns
-            .iter()
-            .map(|(id, c)| (*id, c.player.clone()))
-            .collect();
-        for (id, player) in conns {
-            let seat = player.as_ref().and_then(|p| self.seat_of(p.id));
-            let (view, lines, legal) = per_seat.entry(seat).or_insert_with(|| {
+        for (id, c) in &self.conns {
+            let seat = c.player.as_ref().and_then(|p| self.seat_of(p.id));
+            let part = per_seat.entry(seat).or_insert_with(|| {
                 let legal = match (seat, self.row.status.as_str()) {
                     (Some(s), PLAYING) => self.game.legal(s),
                     _ => Vec::new(),
                 };
-                (self.game.view(seat), self.game.lines(seat), legal)
+                let (view, lines) = self.game.view_text_and_lines(seat);
+                format!(
+                    r#""view":{view},"legal":{},"lines":{}"#,
+                    json!(legal),
+                    json!(lines)
+                )
             });
-            let pending = player.as_ref().and_then(|p| self.pending.get(&p.id));
-            let msg = json!({
-                "type": "state",
-                "table": info,
-                "you": {
-                    "player": player.as_ref().map(|p| p.id),
-                    "seat": seat,
-                    "pending_seat": pending,
-                },
-                "n": self.n,
-                "view": view,
-                "legal": legal,
-                "lines": lines,
-                "outcome": outcome,
+            let pending = c.player.as_ref().and_then(|p| self.pending.get(&p.id));
+            let you = json!({
+                "player": c.player.as_ref().map(|p| p.id),
+                "seat": seat,
+                "pending_seat": pending,
             });
-            if let Some(c) = self.conns.get(&id) {
-                if c.out.try_send(msg.to_string()).is_err() {
-                    dead.push(id);
-                }
+            let msg = format!(
+                r#"{{"type":"state","table":{info},"you":{you},"n":{},{part},"outcome":{outcome}}}"#,
+                self.n
+            );
+            if c.out.try_send(msg).is_err() {
+                dead.push(*id);
             }
         }
         for id in dead {

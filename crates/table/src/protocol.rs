@@ -317,15 +317,38 @@ fn stop(mut r: Running) {
     }
     #[cfg(unix)]
     {
-        let _ = Command::new("kill")
-            .arg("-KILL")
-            .arg(format!("-{}", r.child.id()))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        // The program leads its own process group (it was started with `process_group(0)`);
+        // kill that group, so programs it started go too, but only after checking the group
+        // really is the one the program leads: never signal anyone else's group.
+        let pid = r.child.id();
+        if leads_own_group(pid) {
+            let _ = Command::new("kill")
+                .arg("-KILL")
+                .arg("--")
+                .arg(format!("-{pid}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
     }
     let _ = r.child.kill();
     let _ = r.child.wait();
+}
+
+/// Whether process `pid` is alive and leads its own process group (Linux: read from
+/// `/proc/PID/stat`; elsewhere, assumed from how the program was started).
+#[cfg(unix)]
+fn leads_own_group(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // Fields after the command name (in parentheses): state, ppid, pgrp, …
+        Ok(stat) => {
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(2))
+                .and_then(|g| g.parse::<u32>().ok())
+                == Some(pid)
+        }
+        Err(_) => !std::path::Path::new("/proc/self/stat").exists(),
+    }
 }
 
 /// Reads one answer: `{"action": "…"}`, optionally with the request's `id`.
@@ -501,6 +524,41 @@ mod tests {
     use crate::test_race::Race;
     use crate::{play_out, RandomBot, Record};
     use rand::SeedableRng;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn only_a_group_leader_has_its_group_killed() {
+        use std::os::unix::process::CommandExt;
+        // This test process is not started in a group of its own by cargo... unless it is;
+        // either way the answer must match what /proc says about its group.
+        let me = std::process::id();
+        let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+        let pgrp: u32 = stat
+            .rsplit_once(')')
+            .unwrap()
+            .1
+            .split_whitespace()
+            .nth(2)
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(leads_own_group(me), pgrp == me);
+        let mut child = Command::new("sleep")
+            .arg("5")
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        assert!(leads_own_group(child.id()));
+        let mut plain = Command::new("sleep").arg("5").spawn().unwrap();
+        assert!(
+            !leads_own_group(plain.id()),
+            "a child in our group does not lead one"
+        );
+        for c in [&mut child, &mut plain] {
+            c.kill().unwrap();
+            c.wait().unwrap();
+        }
+    }
 
     #[test]
     fn answers_are_read_strictly_but_kindly() {

@@ -457,3 +457,42 @@ fn api_errors_name_the_problem() {
     let (code, v) = server.api("GET", "/api/tables/nosuch", None, None);
     assert_eq!(code, 404, "{v}");
 }
+
+#[test]
+fn a_person_takes_over_a_bots_seat_at_the_next_hand() {
+    let db = temp_db("takeover");
+    let server = Server::start(&db);
+    let (_, ane) = server.player("Ane");
+    let (bea_id, bea) = server.player("Bea");
+    let (_, table) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&ane),
+        Some(json!({"game": "mus", "pace_ms": 0, "start": true, "bot": "random"})),
+    );
+    let id = table["id"].as_str().unwrap().to_string();
+    let mut a = server.connect(&id, Some(&ane));
+    // Ane speaks first, so the hand has begun when Bea asks for seat 2.
+    let s = a.state_until(|s| !legal(s).is_empty());
+    a.send(json!({"type": "act", "action": choose(&legal(&s)), "id": 1}));
+    a.next_of("ack");
+    let mut b = server.connect(&id, Some(&bea));
+    b.send(json!({"type": "sit", "seat": 2}));
+    let waiting = b.state_until(|s| s["you"]["pending_seat"] == 2);
+    assert!(
+        waiting["you"]["seat"].is_null(),
+        "not mid-hand: {}",
+        waiting["you"]
+    );
+    assert!(
+        cards(&waiting).is_empty(),
+        "still a spectator until the seat is hers"
+    );
+    // Ane plays on; at the next hand the seat is Bea's and the bot is gone.
+    a.last = None;
+    play_until(&mut a, |s| s["table"]["seats"][2]["player"]["id"] == bea_id);
+    let seated = b.state_until(|s| s["you"]["seat"] == 2);
+    assert_eq!(cards(&seated).len(), 4);
+    assert!(seated["table"]["seats"][2]["bot"].is_null());
+    assert!(seated["you"]["pending_seat"].is_null());
+}

@@ -87,7 +87,7 @@ impl Hub {
     }
 
     /// Starts the task of a stored table.
-    fn start_table(&self, stored: StoredTable) -> Result<TableHandle, String> {
+    fn start_table(self: &Arc<Self>, stored: StoredTable) -> Result<TableHandle, String> {
         let kind = self.kind(&stored.row.game).ok_or_else(|| {
             format!(
                 "table {}: unknown game `{}`",
@@ -95,13 +95,22 @@ impl Hub {
             )
         })?;
         let id = stored.row.id.clone();
-        let handle = table::spawn(self.db.clone(), kind, stored)?;
+        let hub = Arc::downgrade(self);
+        let key = id.clone();
+        let on_idle = Box::new(move || {
+            if let Some(hub) = hub.upgrade() {
+                if let Ok(mut t) = hub.tables.write() {
+                    t.remove(&key);
+                }
+            }
+        });
+        let handle = table::spawn(self.db.clone(), kind, stored, on_idle)?;
         self.insert_table(id, handle.clone());
         Ok(handle)
     }
 
     /// A running table, or a stored one (a finished game, say) started on demand.
-    async fn table_or_load(&self, id: &str) -> Result<Option<TableHandle>, String> {
+    async fn table_or_load(self: &Arc<Self>, id: &str) -> Result<Option<TableHandle>, String> {
         if let Some(h) = self.table(id) {
             return Ok(Some(h));
         }
@@ -121,7 +130,7 @@ impl Hub {
     }
 
     /// Restarts every unfinished table from storage, exactly where it was.
-    pub async fn restore(&self) -> Result<usize, String> {
+    pub async fn restore(self: &Arc<Self>) -> Result<usize, String> {
         let stored = self
             .db
             .unfinished_tables()

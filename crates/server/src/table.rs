@@ -84,6 +84,9 @@ impl TableHandle {
     }
 }
 
+/// How long a finished table nobody is connected to keeps its task.
+const IDLE_END: Duration = Duration::from_secs(30);
+
 /// Statuses, as stored and shown.
 pub const WAITING: &str = "waiting";
 pub const PLAYING: &str = "playing";
@@ -110,7 +113,15 @@ struct Actor {
 }
 
 /// Starts the task of a table restored from storage (or just created).
-pub fn spawn(db: Db, kind: &dyn Kind, stored: StoredTable) -> Result<TableHandle, String> {
+///
+/// `on_idle` is called when the game is over and nobody is connected any more; the task
+/// then ends (the table stays in storage and is started again if someone asks for it).
+pub fn spawn(
+    db: Db,
+    kind: &dyn Kind,
+    stored: StoredTable,
+    on_idle: Box<dyn FnOnce() + Send>,
+) -> Result<TableHandle, String> {
     let mut game = kind.new_game(&stored.row.rules, stored.row.seed)?;
     for (i, (seat, action)) in stored.actions.iter().enumerate() {
         game.apply(*seat, action).map_err(|e| {
@@ -157,7 +168,7 @@ pub fn spawn(db: Db, kind: &dyn Kind, stored: StoredTable) -> Result<TableHandle
         tx,
         info: actor.info.clone(),
     };
-    tokio::spawn(actor.run(rx));
+    tokio::spawn(actor.run(rx, on_idle));
     Ok(handle)
 }
 
@@ -171,9 +182,26 @@ fn bot_seed(table_seed: u64, n: u64, seat: Seat) -> u64 {
 }
 
 impl Actor {
-    async fn run(mut self, mut rx: mpsc::UnboundedReceiver<Cmd>) {
+    async fn run(
+        mut self,
+        mut rx: mpsc::UnboundedReceiver<Cmd>,
+        on_idle: Box<dyn FnOnce() + Send>,
+    ) {
         self.after_change();
-        while let Some(cmd) = rx.recv().await {
+        loop {
+            // A finished table nobody watches ends its task after a while.
+            let idle = self.conns.is_empty() && self.row.status == FINISHED;
+            let cmd = if idle {
+                match tokio::time::timeout(IDLE_END, rx.recv()).await {
+                    Ok(Some(cmd)) => cmd,
+                    Ok(None) | Err(_) => break,
+                }
+            } else {
+                match rx.recv().await {
+                    Some(cmd) => cmd,
+                    None => break,
+                }
+            };
             match cmd {
                 Cmd::Connect { conn, player, out } => {
                     self.conns.insert(conn, Conn { player, out });
@@ -188,6 +216,7 @@ impl Actor {
             }
             self.after_change();
         }
+        on_idle();
     }
 
     fn player_of(&self, conn: u64) -> Option<PlayerRef> {

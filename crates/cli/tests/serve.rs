@@ -496,3 +496,25 @@ fn a_person_takes_over_a_bots_seat_at_the_next_hand() {
     assert!(seated["table"]["seats"][2]["bot"].is_null());
     assert!(seated["you"]["pending_seat"].is_null());
 }
+
+#[test]
+fn the_loadtest_plays_checks_every_record_and_reports() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tapete"))
+        .args(["loadtest", "--tables", "3", "--seconds", "2", "--json"])
+        .output()
+        .expect("tapete loadtest runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["clients"], 12);
+    assert_eq!(v["errors"], 0, "{v}");
+    assert!(v["actions"].as_u64().unwrap() > 50, "{v}");
+    let p = &v["latency_ms"];
+    assert!(p["p50"].as_f64().unwrap() <= p["p99"].as_f64().unwrap());
+    let r = &v["replayed"];
+    assert!(r["tables"].as_u64().unwrap() >= 3, "{r}");
+    assert_eq!(r["matched"], r["tables"], "{r}");
+}

@@ -73,9 +73,9 @@ pub trait TableGame: Send + Sync {
     fn view(&self, seat: Option<Seat>) -> Value;
     /// The narration of the current and previous hand, for `seat` (or a spectator).
     fn lines(&self, seat: Option<Seat>) -> Vec<String>;
-    /// [`TableGame::view`] as JSON text and [`TableGame::lines`], from one view: what a
-    /// table sends after every action, made as cheaply as possible.
-    fn view_text_and_lines(&self, seat: Option<Seat>) -> (String, Vec<String>);
+    /// [`TableGame::view`] as JSON text, made without an intermediate JSON tree: what a
+    /// table sends every seat after every action.
+    fn view_text(&self, seat: Option<Seat>) -> String;
     /// The result, once over.
     fn outcome(&self) -> Option<Outcome>;
     /// See [`ServerGame::at_boundary`].
@@ -212,13 +212,12 @@ impl<G: ServerGame> TableGame for Erased<G> {
         };
         G::narrate(&v, seat)
     }
-    fn view_text_and_lines(&self, seat: Option<Seat>) -> (String, Vec<String>) {
-        let v = match seat {
-            Some(s) => self.game.view(s),
-            None => self.game.spectator_view(),
+    fn view_text(&self, seat: Option<Seat>) -> String {
+        let text = match seat {
+            Some(s) => serde_json::to_string(&self.game.view(s)),
+            None => serde_json::to_string(&self.game.spectator_view()),
         };
-        let text = serde_json::to_string(&v).unwrap_or_else(|_| "null".into());
-        (text, G::narrate(&v, seat))
+        text.unwrap_or_else(|_| "null".into())
     }
     fn outcome(&self) -> Option<Outcome> {
         self.game.outcome()

@@ -536,11 +536,13 @@ impl Actor {
         }
     }
 
-    /// Sends every connection the state it may see. Each seat's part (view, lines,
-    /// legal actions) is made once and shared by that seat's connections.
+    /// Sends every connection the state it may see. Each seat's part (view and legal
+    /// actions) is made once and shared by that seat's connections; the narration is of
+    /// public events only, so it is made once for everybody.
     fn broadcast(&mut self) {
         let info = serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into());
         let outcome = serde_json::to_string(&self.game.outcome()).unwrap_or_else(|_| "null".into());
+        let lines = json!(self.game.lines(None)).to_string();
         let mut per_seat: HashMap<Option<Seat>, String> = HashMap::new();
         let mut dead = Vec::new();
         for (id, c) in &self.conns {
@@ -550,11 +552,10 @@ impl Actor {
                     (Some(s), PLAYING) => self.game.legal(s),
                     _ => Vec::new(),
                 };
-                let (view, lines) = self.game.view_text_and_lines(seat);
                 format!(
-                    r#""view":{view},"legal":{},"lines":{}"#,
+                    r#""view":{},"legal":{},"lines":{lines}"#,
+                    self.game.view_text(seat),
                     json!(legal),
-                    json!(lines)
                 )
             });
             let pending = c.player.as_ref().and_then(|p| self.pending.get(&p.id));

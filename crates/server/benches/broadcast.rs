@@ -1,0 +1,114 @@
+//! What a table does per action besides storage: apply it, then make each seat's state
+//! (view as JSON text, narration, legal actions). Measured over a whole random match,
+//! against the baseline of applying the same actions alone.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+use tapete_server::games;
+
+fn random_match(seed: u64) -> Vec<(usize, String)> {
+    let kinds = games::all();
+    let mut g = kinds[0].new_game(&json!({}), seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut log = Vec::new();
+    while let Some(&seat) = g.to_act().first() {
+        let legal = g.legal(seat);
+        let a = legal[rng.gen_range(0..legal.len())].clone();
+        g.apply(seat, &a).unwrap();
+        log.push((seat, a));
+    }
+    log
+}
+
+fn bench(c: &mut Criterion) {
+    let kinds = games::all();
+    let kind = &kinds[0];
+    let log = random_match(7);
+    {
+        let mut g = kind.new_game(&json!({}), 7).unwrap();
+        let (mut vb, mut lb, mut ln) = (0, 0, 0);
+        for (seat, a) in &log {
+            g.apply(*seat, a).unwrap();
+            let (view, lines) = (g.view_text(Some(0)), g.lines(None));
+            vb += view.len();
+            lb += json!(lines).to_string().len();
+            ln += lines.len();
+        }
+        let k = log.len();
+        eprintln!(
+            "per state: view {} bytes, lines {} bytes ({} lines)",
+            vb / k,
+            lb / k,
+            ln / k
+        );
+    }
+    let mut group = c.benchmark_group(format!("match of {} actions", log.len()));
+    group.sample_size(20);
+    group.bench_function("apply only (baseline)", |b| {
+        b.iter(|| {
+            let mut g = kind.new_game(&json!({}), 7).unwrap();
+            for (seat, a) in &log {
+                g.apply(*seat, a).unwrap();
+            }
+        })
+    });
+    group.bench_function("apply + four seats' states (what a table sends)", |b| {
+        b.iter(|| {
+            let mut g = kind.new_game(&json!({}), 7).unwrap();
+            let mut bytes = 0;
+            for (seat, a) in &log {
+                g.apply(*seat, a).unwrap();
+                bytes += json!(g.lines(None)).to_string().len();
+                for s in 0..4 {
+                    bytes += g.view_text(Some(s)).len() + json!(g.legal(s)).to_string().len();
+                }
+            }
+            bytes
+        })
+    });
+    group.bench_function("apply + four views through a JSON tree (slower)", |b| {
+        b.iter(|| {
+            let mut g = kind.new_game(&json!({}), 7).unwrap();
+            let mut bytes = 0;
+            for (seat, a) in &log {
+                g.apply(*seat, a).unwrap();
+                for s in 0..4 {
+                    bytes += g.view(Some(s)).to_string().len();
+                }
+            }
+            bytes
+        })
+    });
+    group.bench_function("apply + four narrations", |b| {
+        b.iter(|| {
+            let mut g = kind.new_game(&json!({}), 7).unwrap();
+            let mut n = 0;
+            for (seat, a) in &log {
+                g.apply(*seat, a).unwrap();
+                for s in 0..4 {
+                    n += g.lines(Some(s)).len();
+                }
+            }
+            n
+        })
+    });
+    group.bench_function("apply + four legal lists", |b| {
+        b.iter(|| {
+            let mut g = kind.new_game(&json!({}), 7).unwrap();
+            let mut n = 0;
+            for (seat, a) in &log {
+                g.apply(*seat, a).unwrap();
+                for s in 0..4 {
+                    n += g.legal(s).len();
+                }
+            }
+            n
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -837,10 +837,15 @@ impl Game for MusGame {
         self.winner.map(|pair| Outcome {
             winners: vec![pair, pair + 2],
             summary: format!(
-                "pair {}–{} wins {} vacas to {}",
+                "pair {}–{} wins {} {} to {}",
                 pair,
                 pair + 2,
                 self.scores.vacas[pair],
+                if self.scores.vacas[pair] == 1 {
+                    "vaca"
+                } else {
+                    "vacas"
+                },
                 self.scores.vacas[1 - pair]
             ),
         })

@@ -34,7 +34,7 @@ use tapete_table::{Bot, ProcessBot, ProcessOptions};
 pub const LEVELS: &[&str] = &["random", "basico", "avanzado", "experto", "maestro"];
 
 /// The bot called `name`, or an error listing the names. A level may carry parameters
-/// after a colon: `maestro:ms=200`. `cmd:COMMAND` runs COMMAND (kept as written, case
+/// after a colon: `maestro:ms=200`, `maestro:iters=500,policy=avanzado`. `cmd:COMMAND` runs COMMAND (kept as written, case
 /// and all) as a protocol bot with the default answer timeout.
 pub fn by_name(name: &str) -> Result<Box<dyn Bot<MusGame>>, String> {
     let (level, params) = name.trim().split_once(':').unwrap_or((name.trim(), ""));
@@ -71,28 +71,44 @@ pub fn command_bot(command: &str, timeout: Duration) -> Result<ProcessBot<MusGam
     Ok(ProcessBot::new(command, options, Box::new(RandomMus)))
 }
 
-/// Parses maestro's parameters: empty (the default budget), `ms=N` (a time budget per
-/// decision, 1–10000 milliseconds) or `iters=N` (a fixed number of rollouts per decision,
-/// 1–1000000, for reproducible play).
-fn maestro_params(params: &str) -> Result<Maestro, String> {
-    if params.is_empty() {
-        return Ok(Maestro::new(maestro::DEFAULT_MS));
+/// Parses maestro's parameters, comma-separated: `ms=N` (a time budget per decision,
+/// 1–10000 milliseconds) or `iters=N` (a fixed number of rollouts per decision, 1–1000000,
+/// for reproducible play), and `policy=LEVEL` (who plays the rollouts: basico, avanzado or
+/// experto, the default). Empty gives the defaults.
+pub fn maestro_params(params: &str) -> Result<Maestro, String> {
+    let mut m = Maestro::new(maestro::DEFAULT_MS);
+    for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.split_once('=') {
+            Some(("ms", n)) => match n.trim().parse::<u64>() {
+                Ok(ms) if (1..=10_000).contains(&ms) => m.budget = maestro::Budget::Millis(ms),
+                _ => {
+                    return Err(format!(
+                        "maestro:ms={n}: the budget is 1 to 10000 milliseconds"
+                    ))
+                }
+            },
+            Some(("iters", n)) => match n.trim().parse::<u32>() {
+                Ok(it) if (1..=1_000_000).contains(&it) => m.budget = maestro::Budget::Iters(it),
+                _ => {
+                    return Err(format!(
+                        "maestro:iters={n}: the budget is 1 to 1000000 rollouts"
+                    ))
+                }
+            },
+            Some(("policy", name)) => {
+                m.rollout = maestro::Policy::by_name(name.trim()).ok_or_else(|| {
+                    format!(
+                        "maestro:policy={name}: the rollout policy is basico, avanzado or experto"
+                    )
+                })?
+            }
+            _ => {
+                return Err(format!(
+                    "`maestro:{params}`: maestro takes ms=N or iters=N and policy=LEVEL, \
+                     comma-separated, e.g. maestro:ms=200,policy=avanzado"
+                ))
+            }
+        }
     }
-    match params.split_once('=') {
-        Some(("ms", n)) => match n.trim().parse::<u64>() {
-            Ok(ms) if (1..=10_000).contains(&ms) => Ok(Maestro::new(ms)),
-            _ => Err(format!(
-                "maestro:ms={n}: the budget is 1 to 10000 milliseconds"
-            )),
-        },
-        Some(("iters", n)) => match n.trim().parse::<u32>() {
-            Ok(it) if (1..=1_000_000).contains(&it) => Ok(Maestro::with_iters(it)),
-            _ => Err(format!(
-                "maestro:iters={n}: the budget is 1 to 1000000 rollouts"
-            )),
-        },
-        _ => Err(format!(
-            "`maestro:{params}`: maestro takes `ms=N` or `iters=N`, e.g. maestro:ms=200"
-        )),
-    }
+    Ok(m)
 }

@@ -33,10 +33,18 @@ fn parses_its_budgets() {
         "maestro:ms=x",
         "maestro:iters=0",
         "maestro:depth=3",
+        "maestro:policy=maestro",
+        "maestro:ms=50,policy=",
     ] {
         assert!(bots::by_name(bad).is_err(), "{bad}");
     }
     assert_eq!(Maestro::with_iters(7).budget, Budget::Iters(7));
+    let m = bots::maestro_params("iters=40, policy=avanzado").unwrap();
+    assert_eq!(m.budget, Budget::Iters(40));
+    assert!(matches!(m.rollout, Policy::Avanzado(_)));
+    let m = bots::maestro_params("").unwrap();
+    assert!(matches!(m.rollout, Policy::Experto(_)));
+    assert!(bots::by_name("maestro:ms=50,policy=basico").is_ok());
 }
 
 #[test]

@@ -129,9 +129,13 @@ mod tests {
             Just(r#"{"type":"stand"}"#.to_string()),
             Just(r#"{"type":"start"}"#.to_string()),
             Just(r#"{"type":"ping"}"#.to_string()),
-            ("[a-zñó0-9][a-zñó 0-9]{0,29}", proptest::option::of(0u64..1000)).prop_map(|(a, id)| {
-                serde_json::json!({"type": "act", "action": a, "id": id}).to_string()
-            }),
+            (
+                "[a-zñó0-9][a-zñó 0-9]{0,29}",
+                proptest::option::of(0u64..1000)
+            )
+                .prop_map(|(a, id)| {
+                    serde_json::json!({"type": "act", "action": a, "id": id}).to_string()
+                }),
         ]
     }
 

@@ -9,6 +9,9 @@ use serde_json::json;
 use tapete_server::games;
 use tapete_server::kind::TableGame;
 
+/// Work done after each action; answers a size so it is not optimized away.
+type AfterAction = dyn Fn(&dyn TableGame) -> usize;
+
 fn random_match(seed: u64) -> Vec<(usize, String)> {
     let kinds = games::all();
     let mut g = kinds[0].new_game(&json!({}), seed).unwrap();
@@ -49,7 +52,7 @@ fn bench(c: &mut Criterion) {
     group.sample_size(20);
     // Each case replays the whole match and, after every action, does `after` (which
     // answers a size so the work is not optimized away).
-    let cases: [(&str, &dyn Fn(&dyn TableGame) -> usize); 5] = [
+    let cases: [(&str, &AfterAction); 5] = [
         ("apply only (baseline)", &|_| 0),
         ("apply + four seats' states (what a table sends)", &|g| {
             let mut bytes = json!(g.lines(None)).to_string().len();

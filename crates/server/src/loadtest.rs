@@ -39,6 +39,7 @@ pub struct LoadOptions {
 pub struct LoadReport {
     pub tables: usize,
     pub clients: usize,
+    /// How long the clients played (actions are sent until then).
     pub seconds: f64,
     /// Actions acknowledged by the server.
     pub actions: u64,
@@ -207,7 +208,8 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
     for g in groups {
         let _ = g.await;
     }
-    let seconds = start.elapsed().as_secs_f64();
+    // Actions are sent only until the deadline; the drain after it only reads.
+    let seconds = deadline.duration_since(start).as_secs_f64();
     // Let the last acknowledged actions settle before reading the database.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mut s = std::mem::take(&mut *lock(&shared));

@@ -264,22 +264,10 @@ impl Me<'_> {
         own + (1.0 - own) * help
     }
 
-    /// Whether the partner still answers the standing bet after us.
-    fn partner_pending(&self, lance: Lance) -> bool {
-        let partner = self.partner();
-        if !self.plays(partner, lance) {
-            return false;
-        }
-        let log = self.lance_log(lance);
-        let since_bet = log
-            .iter()
-            .rposition(|e| {
-                matches!(e, Event::Said { seat, action: Action::Envido(_) | Action::Reenvido(_) | Action::Ordago } if *seat % 2 != self.pair())
-            })
-            .map_or(0, |i| i + 1);
-        !log[since_bet..].iter().any(
-            |e| matches!(e, Event::Said { seat, action: Action::NoQuiero } if *seat == partner),
-        )
+    /// Whether our partner still answers the standing bet after us (the engine says who
+    /// has yet to answer it).
+    fn partner_pending(&self) -> bool {
+        self.view.bet.is_some_and(|b| b.answers(self.partner()))
     }
 
     /// §4.1.2: the betting of `lance`.
@@ -311,7 +299,7 @@ impl Me<'_> {
             return Action::Paso;
         };
         // Answering: while the partner still speaks after us, we answer for our hand alone.
-        let pending = self.partner_pending(lance);
+        let pending = self.partner_pending();
         let judged = if pending { own } else { chance };
         let declining_loses = !pending && them.saturating_add(bet.deje) >= target;
         if bet.ordago {

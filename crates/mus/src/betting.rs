@@ -100,6 +100,12 @@ impl Betting {
         self.bet.as_ref()
     }
 
+    /// Positions still to speak in this round, the one whose turn it is first (with a bet
+    /// standing: the answering pair's players who have not answered it yet).
+    pub fn waiting(&self) -> &[usize] {
+        &self.queue
+    }
+
     /// Positions that take part.
     pub fn eligible(&self) -> [bool; 4] {
         self.eligible

@@ -598,11 +598,18 @@ impl MusGame {
 
     fn bet_view(&self) -> Option<BetView> {
         match &self.phase {
-            Phase::Bet { betting, .. } => betting.bet().map(|b| BetView {
-                pair: self.seat_at(b.pair) % 2,
-                total: b.total,
-                deje: b.deje,
-                ordago: b.ordago,
+            Phase::Bet { betting, .. } => betting.bet().map(|b| {
+                let mut answering = [false; 4];
+                for &pos in betting.waiting() {
+                    answering[self.seat_at(pos)] = true;
+                }
+                BetView {
+                    pair: self.seat_at(b.pair) % 2,
+                    total: b.total,
+                    deje: b.deje,
+                    ordago: b.ordago,
+                    answering,
+                }
             }),
             _ => None,
         }

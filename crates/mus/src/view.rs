@@ -36,6 +36,17 @@ pub struct BetView {
     pub deje: u8,
     /// True when it is an órdago.
     pub ordago: bool,
+    /// By seat: who of the answering pair has still to answer this bet (the one whose turn
+    /// it is included). A player whose partner is still to answer after him knows a *no
+    /// quiero* of his own does not end the lance.
+    pub answering: [bool; 4],
+}
+
+impl BetView {
+    /// Whether `seat` has still to answer the bet.
+    pub fn answers(&self, seat: Seat) -> bool {
+        self.answering.get(seat).copied().unwrap_or(false)
+    }
 }
 
 /// A finished hand: its public log, and the cards if they were shown.

@@ -183,6 +183,17 @@ fn play_checked(seed: u64, rules: MusRules) -> Result<usize, TestCaseError> {
             prop_assert!(h == g, "a refused action changed the game");
         }
 
+        // A standing bet names who still answers it: the player to act and, at most, his
+        // partner after him — never the betting pair.
+        if let Some(b) = g.view(0).bet {
+            let answering: Vec<usize> = (0..4).filter(|&s| b.answers(s)).collect();
+            prop_assert!(!answering.is_empty() && answering.len() <= 2);
+            prop_assert!(answering.iter().all(|s| s % 2 != b.pair), "{:?}", b);
+            for s in g.to_act().seats() {
+                prop_assert!(b.answers(*s), "to act but not answering: {:?}", b);
+            }
+        }
+
         // The real move.
         let seats = g.to_act().seats().to_vec();
         let seat = seats[rng.gen_range(0..seats.len())];

@@ -9,7 +9,8 @@ use tapete_cards::rng_from_seed;
 use tapete_mus::view::Phase;
 use tapete_mus::{Action, Jugada, Lance, Mode, MusGame, MusRules, MusView, Sena};
 use tapete_mus_bots::{self as bots, Avanzado, Experto};
-use tapete_table::{play_out, Bot, Game, Record};
+use tapete_table::arena::{run_arena, ArenaConfig, ArenaReport, Side};
+use tapete_table::{Bot, Game};
 
 fn one_game_rules() -> MusRules {
     MusRules {
@@ -48,67 +49,40 @@ fn every_level_plays_legal_games_in_every_variant() {
     }
 }
 
-/// Games won by pair A out of `n` (A sits at seats 0–2 in even games, 1–3 in odd ones).
-fn duel(
-    a: &(dyn Fn() -> Box<dyn Bot<MusGame>> + Sync),
-    b: &(dyn Fn() -> Box<dyn Bot<MusGame>> + Sync),
-    rules: &MusRules,
-    n: u64,
-    seed0: u64,
-) -> u64 {
-    let threads = std::thread::available_parallelism().map_or(2, |t| t.get());
-    let next = std::sync::atomic::AtomicU64::new(0);
-    let wins = std::sync::atomic::AtomicU64::new(0);
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                let seed = seed0 + i;
-                let a_pair = (i % 2) as usize;
-                let mut g = MusGame::new(rules, 4, seed).unwrap();
-                let mut players: Vec<Box<dyn Bot<MusGame>>> = (0..4)
-                    .map(|s| if s % 2 == a_pair { a() } else { b() })
-                    .collect();
-                let mut rec = Record::new(rules.clone(), 4, seed);
-                let mut rng = rng_from_seed(seed.wrapping_mul(7919) ^ 0xbeef);
-                play_out(
-                    &mut g,
-                    &mut players,
-                    &mut rng,
-                    &mut rec,
-                    200_000,
-                    |_, _, _, _| {},
-                )
-                .unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
-                if g.outcome().unwrap().winners.contains(&a_pair) {
-                    wins.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                }
-            });
-        }
-    });
-    wins.into_inner()
-}
-
-fn level(name: &'static str) -> impl Fn() -> Box<dyn Bot<MusGame>> + Sync {
-    move || bots::by_name(name).unwrap()
+/// Games won by pair A out of `n`, played by the arena (sides swap seats every game).
+fn duel(a: &str, b: &str, rules: &MusRules, n: u64, seed: u64) -> u64 {
+    let config = ArenaConfig::<MusGame> {
+        rules: rules.clone(),
+        seats: 4,
+        games: n,
+        seed,
+        threads: None,
+        max_actions: 200_000,
+        alternate: true,
+    };
+    let make = |side: Side, _seat: usize| {
+        let name = if side == Side::A { a } else { b };
+        bots::by_name(name)
+    };
+    let report: ArenaReport<()> =
+        run_arena(&config, make, &|| {}).unwrap_or_else(|e| panic!("{a} vs {b}: {e}"));
+    assert_eq!(report.games, n);
+    report.wins[Side::A.index()]
 }
 
 /// Strength checks at a modest N with fixed seeds: each level must beat the one below by a
-/// margin chance alone would rarely give (measured over 2000+ games: avanzado ≈ 56% against
-/// basico, experto ≈ 56% against avanzado and ≈ 65% against basico).
+/// margin chance alone would rarely give (measured over 6,000 games: avanzado ≈ 56% against
+/// basico, experto ≈ 59% against avanzado and ≈ 68% against basico).
 #[test]
 fn each_level_beats_the_one_below() {
     let rules = one_game_rules();
     let n = 400;
     for (a, b, floor) in [
         ("avanzado", "basico", 0.53),
-        ("experto", "avanzado", 0.52),
-        ("experto", "basico", 0.58),
+        ("experto", "avanzado", 0.55),
+        ("experto", "basico", 0.62),
     ] {
-        let w = duel(&level(a), &level(b), &rules, n, 10_000);
+        let w = duel(a, b, &rules, n, 10_000);
         let rate = w as f64 / n as f64;
         println!("{a} vs {b}: {w}/{n} = {rate:.3}");
         assert!(rate > floor, "{a} won only {w} of {n} against {b}");

@@ -10,7 +10,9 @@
 //! - **Envite**: the pair's chance `p` of winning the lance comes from the leyes, conditioned
 //!   on the pares/juego declarations heard (and the partner's seña), then moved by the
 //!   betting of the lance: a partner's envite raises it, a rival's envite lowers it
-//!   (`p^(1+γ)`), a partner's *no quiero* lowers it. Answers compare the game equity of
+//!   (`p^(1+γ)`, with γ by the kind of bet: small for a plain envido of 2, larger for a
+//!   raise, largest for an órdago, fitted to the lances such hands actually won), a
+//!   partner's *no quiero* lowers it. Answers compare the game equity of
 //!   accepting with that of declining (a pot-odds rule that turns into órdago logic near
 //!   the target); openings envidar above a threshold, with a mixed band below it and bluffs
 //!   at a set rate, and the score shifts every threshold (bolder when behind).

@@ -8,7 +8,8 @@
 //!    and órdago; for a discard, the `basico` discard and its neighbours (one card more or
 //!    one fewer); mus or no hay mus. The choice the rollout policy itself would make is
 //!    always among them, and it stands unless the search finds a candidate better by a
-//!    clear margin.
+//!    clear margin — a wider one for throwing or accepting an órdago, whose cost hides in
+//!    rare deals a small budget may never sample.
 //! 2. **Worlds.** Each iteration deals a determinization with
 //!    [`MusGame::resample`] — the unseen cards at random, respecting the declarations and
 //!    the partner's seña — and, when other players have bet or answered this hand, keeps
@@ -57,6 +58,10 @@ pub const DEFAULT_MS: u64 = 200;
 /// How many standard errors a candidate must beat the rollout policy's own choice by to be
 /// played instead.
 const KEEP_DEFAULT_Z: f64 = 1.0;
+/// The same for a choice that stakes the game (throwing or accepting an órdago). Its loss
+/// comes from rare deals — the rival accepts, or throws, only with a hand near the top — so
+/// a few hundred worlds often miss it and make the mean look better than it is.
+const KEEP_DEFAULT_Z_ORDAGO: f64 = 3.0;
 /// The largest envite or raise searched besides 2 and 4: the one that would carry the pair
 /// to the target. Bigger ones mostly test how the rollout players fold, not the hand.
 const MAX_TO_TARGET: u8 = 8;
@@ -220,10 +225,17 @@ impl Maestro {
             .filter(|&i| !values[i].is_empty())
             .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))?;
         // The rollout policy's own choice stands unless the search shows something better:
-        // a small budget should not turn noise into decisions.
-        if let Some(d) = default.filter(|&d| d != best && active.contains(&d)) {
+        // a small budget should not turn noise into decisions. A game-staking choice must
+        // show it by a wider margin, even when the racing has already dropped the default.
+        let stakes_game = stakes_game(view, &candidates[best]);
+        if let Some(d) = default.filter(|&d| d != best && (stakes_game || active.contains(&d))) {
+            let z = if stakes_game {
+                KEEP_DEFAULT_Z_ORDAGO
+            } else {
+                KEEP_DEFAULT_Z
+            };
             let (m, se) = paired(&values[best], &values[d]);
-            if m - KEEP_DEFAULT_Z * se <= 0.0 {
+            if m - z * se <= 0.0 {
                 return Some(candidates[d].clone());
             }
         }
@@ -277,6 +289,15 @@ fn choose_sena(legal: &[Action]) -> Action {
         .find(|a| legal.contains(a))
         .or_else(|| legal.first().cloned())
         .unwrap_or(Action::Paso)
+}
+
+/// Whether `action` stakes the game: an órdago, or accepting one.
+fn stakes_game(view: &MusView, action: &Action) -> bool {
+    match action {
+        Action::Ordago => true,
+        Action::Quiero => view.bet.is_some_and(|b| b.ordago),
+        _ => false,
+    }
 }
 
 /// The actions worth searching, all legal.

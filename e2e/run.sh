@@ -13,7 +13,7 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 
 cargo build --release -p tapete
-bin="$root/target/release/tapete"
+bin="${CARGO_TARGET_DIR:-$root/target}/release/tapete"
 
 tmp="$(mktemp -d)"
 server_pid=""

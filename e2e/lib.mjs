@@ -80,6 +80,11 @@ function offer() {
   return null;
 }
 
+/** What the page offers right now ('over', 'act', 'discard' or null), without waiting. */
+export function offersNow(page) {
+  return page.evaluate(offer);
+}
+
 /** Waits until the page offers something to do (or the game is over). */
 export async function waitOffer(page, timeout = 60000) {
   const h = await page.waitForFunction(offer, null, { timeout, polling: 50 });

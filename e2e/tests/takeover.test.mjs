@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, openBrowser, register, createMusTable, playOne, state } from '../lib.mjs';
+import { BASE, openBrowser, register, createMusTable, playOne, offersNow, state } from '../lib.mjs';
 
 test('a person takes over a bot\'s seat at the next hand', { timeout: 180000 }, async () => {
   const a = await openBrowser();
@@ -24,18 +24,23 @@ test('a person takes over a bot\'s seat at the next hand', { timeout: 180000 }, 
     assert.equal(waiting.you.seat ?? null, null, 'not before the hand is over');
     assert.deepEqual(waiting.view.cards, [], 'still watching: no cards');
 
-    // Ane plays on until the next hand; then the seat is Mikel's.
-    for (let i = 0; i < 400; i++) {
-      const st = await state(b.page);
-      if (st.you.seat === 2) break;
+    // Ane plays on until the next hand; then the seat is Mikel's. Whichever comes first is
+    // answered: Ane's turn, or the new hand making Mikel the holder of seat 2 (who may speak
+    // before Ane in it, so Ane must not wait for her turn once the seat is his).
+    const seated = async () => (await state(b.page))?.you?.seat === 2;
+    for (let i = 0; i < 4000 && !(await seated()); i++) {
+      if (!(await offersNow(a.page))) {
+        await new Promise((r) => setTimeout(r, 50));
+        continue;
+      }
       const r = await playOne(a.page, memo);
       assert.ok(!r.over, 'the game ended before the next hand');
     }
     await b.page.waitForFunction(() => window.tapete.state.you.seat === 2);
-    const seated = await state(b.page);
-    assert.equal(seated.view.cards.length, 4);
-    assert.equal(seated.table.seats[2].player.nickname, 'Mikel');
-    assert.equal(seated.table.seats[2].bot, null);
+    const now = await state(b.page);
+    assert.equal(now.view.cards.length, 4);
+    assert.equal(now.table.seats[2].player.nickname, 'Mikel');
+    assert.equal(now.table.seats[2].bot, null);
     await b.page.getByTestId('my-card').first().waitFor();
     await a.page.waitForFunction(() => document.querySelector('[data-testid="seat-name-2"]')?.textContent === 'Mikel');
     assert.deepEqual(a.errors, []);

@@ -127,3 +127,19 @@ export async function playOne(page, memo = {}) {
   }
   return { action: pick };
 }
+
+/**
+ * Plays on (through `playOne`) until it is this page's turn in the betting of a lance — well
+ * into a hand, where nothing moves until it speaks — and answers the state at that moment.
+ * `memo` is `playOne`'s, kept for the caller's later moves.
+ */
+export async function playToOurBet(page, memo = { saidMus: true }) {
+  for (let i = 0; i < 400; i++) {
+    const what = await waitOffer(page);
+    if (what === 'over') throw new Error('the game ended before a turn in a lance');
+    const st = await state(page);
+    if (what === 'act' && st.view.phase.phase === 'bet' && st.legal.length > 0) return st;
+    await playOne(page, memo);
+  }
+  throw new Error('no bet of ours within 400 decisions');
+}

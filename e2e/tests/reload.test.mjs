@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, register, createMusTable, playOne, waitOffer, state } from '../lib.mjs';
+import { openBrowser, register, createMusTable, playOne, playToOurBet, waitOffer, state } from '../lib.mjs';
 
 test('a reload mid-hand resumes the hand', { timeout: 180000 }, async () => {
   const b = await openBrowser({ width: 375, height: 812 });
@@ -16,15 +16,7 @@ test('a reload mid-hand resumes the hand', { timeout: 180000 }, async () => {
     // Play until it is our turn in the betting of a lance: well into a hand, and nothing
     // moves until we speak.
     const memo = { saidMus: true };
-    let before = null;
-    for (let i = 0; i < 400 && !before; i++) {
-      const what = await waitOffer(page);
-      assert.notEqual(what, 'over', 'the game ended before a turn in a lance');
-      const st = await state(page);
-      if (what === 'act' && st.view.phase.phase === 'bet' && st.legal.length > 0) before = st;
-      else await playOne(page, memo);
-    }
-    assert.ok(before, 'reached a bet of ours');
+    const before = await playToOurBet(page, memo);
     const cardsBefore = await page.$$eval('[data-testid="my-card"]', (cs) => cs.map((c) => c.dataset.card));
     const offeredBefore = await page.$$eval('[data-testid="action"]', (bs) => bs.map((x) => x.dataset.action));
 

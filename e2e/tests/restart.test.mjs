@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBrowser, BIN, createMusTable, playOne, waitOffer, state } from '../lib.mjs';
+import { openBrowser, BIN, createMusTable, playOne, playToOurBet, waitOffer, state } from '../lib.mjs';
 
 /** Starts `tapete serve` and answers { proc, url } once it says where it listens. */
 function serve(addr, db) {
@@ -48,15 +48,7 @@ test('a server restart mid-hand: the page reconnects and the hand goes on', { ti
 
     // Into the hand: our turn in a lance, where nothing moves until we speak.
     const memo = { saidMus: true };
-    let before = null;
-    for (let i = 0; i < 400 && !before; i++) {
-      const what = await waitOffer(page);
-      assert.notEqual(what, 'over', 'the game ended before a turn in a lance');
-      const st = await state(page);
-      if (what === 'act' && st.view.phase.phase === 'bet' && st.legal.length > 0) before = st;
-      else await playOne(page, memo);
-    }
-    assert.ok(before, 'reached a bet of ours');
+    const before = await playToOurBet(page, memo);
 
     await kill(server.proc);
     await page.waitForFunction(() => window.tapete.connection !== 'on', null, { timeout: 30000 });

@@ -12,6 +12,11 @@
 //! decision, after which the decision is played by the fallback bot; a program that dies
 //! or does not answer in time is stopped and the fallback plays the seat for the rest of
 //! the game. Every such incident is kept and handed out by [`Bot::incidents`].
+//!
+//! Nor can a program take more than its share: the time for a request is fixed when it is
+//! sent, stdout lines are capped at [`MAX_LINE`] bytes while they are read and at most
+//! [`QUEUED_LINES`] wait, only the end of stderr is kept, and stopping a program kills its
+//! whole process group, so nothing it started outlives it.
 
 mod programs;
 
@@ -350,12 +355,14 @@ fn read_lines(stdout: impl Read, tx: SyncSender<Line>) {
 /// [`STDERR_LINE`] bytes, and how much was dropped.
 #[derive(Debug, Default)]
 struct StderrTail {
-    lines: VecDeque<String>,
+    /// The lines kept, as shown, each with the number of its bytes stored.
+    lines: VecDeque<(String, usize)>,
     /// The line being read: its first [`STDERR_LINE`] bytes.
     partial: Vec<u8>,
     /// Whether the line being read was longer.
     cut: bool,
-    /// Bytes not kept: the cut ends of long lines, and lines pushed out by later ones.
+    /// Bytes of non-blank lines not kept: the cut ends of long lines, and lines pushed out
+    /// by later ones.
     dropped: u64,
     /// The program's stderr has closed.
     closed: bool,
@@ -395,24 +402,25 @@ impl StderrTail {
 
     fn end_line(&mut self) {
         let text = self.partial_text();
+        let stored = self.partial.len();
         self.partial.clear();
         self.cut = false;
         if text.is_empty() {
             return;
         }
         if self.lines.len() == STDERR_LINES {
-            if let Some(old) = self.lines.pop_front() {
-                self.dropped += old.len() as u64;
+            if let Some((_, bytes)) = self.lines.pop_front() {
+                self.dropped += bytes as u64;
             }
         }
-        self.lines.push_back(text);
+        self.lines.push_back((text, stored));
     }
 
     /// The last non-blank line, even if it has no newline yet.
     fn last_line(&self) -> Option<String> {
         let partial = self.partial_text();
         if partial.is_empty() {
-            self.lines.back().cloned()
+            self.lines.back().map(|(text, _)| text.clone())
         } else {
             Some(partial)
         }
@@ -738,19 +746,22 @@ mod tests {
         tail.end_line();
         let long = format!("{}… (cut)", "e".repeat(STDERR_LINE));
         assert_eq!(
-            tail.lines.iter().map(String::as_str).collect::<Vec<_>>(),
+            tail.lines
+                .iter()
+                .map(|(t, _)| t.as_str())
+                .collect::<Vec<_>>(),
             ["first", &long, "not ended"]
         );
         assert_eq!(tail.dropped, 9 * STDERR_LINE as u64);
-        for i in 0..(2 * STDERR_LINES) {
+        // Ten more lines of 6 bytes: of the 13, the first 5 are pushed out.
+        for i in 0..10 {
             tail.push(format!("line {i}\n").as_bytes());
         }
+        assert_eq!(STDERR_LINES, 8);
         assert_eq!(tail.lines.len(), STDERR_LINES);
-        assert_eq!(
-            tail.last_line(),
-            Some(format!("line {}", 2 * STDERR_LINES - 1))
-        );
-        assert!(tail.dropped > 10 * STDERR_LINE as u64);
+        assert_eq!(tail.last_line().as_deref(), Some("line 9"));
+        let pushed_out = ("first".len() + STDERR_LINE + "not ended".len() + 2 * 6) as u64;
+        assert_eq!(tail.dropped, 9 * STDERR_LINE as u64 + pushed_out);
     }
 
     fn bot(cmd: &str, timeout_ms: u64) -> Box<dyn Bot<Race>> {

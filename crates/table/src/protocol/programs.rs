@@ -391,6 +391,30 @@ mod tests {
     }
 
     #[test]
+    fn a_program_starts_with_no_signal_held_and_in_a_group_of_its_own() {
+        use std::io::Read;
+        // Signals are held on this thread while it starts a program, never in the program.
+        let mut cmd = Command::new("sh");
+        cmd.args([
+            "-c",
+            "grep SigBlk /proc/$$/status; cut -d' ' -f5 /proc/$$/stat",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+        let mut p = Program::spawn(&mut cmd).unwrap();
+        let pid = p.child.id();
+        let (_, mut stdout, _) = p.pipes().unwrap();
+        let mut out = String::new();
+        stdout.read_to_string(&mut out).unwrap();
+        let mut lines = out.lines();
+        let blocked = lines.next().and_then(|l| l.strip_prefix("SigBlk:"));
+        assert_eq!(blocked.map(str::trim), Some("0000000000000000"), "{out}");
+        assert_eq!(lines.next(), Some(pid.to_string().as_str()), "{out}");
+        p.stop();
+    }
+
+    #[test]
     fn an_exit_is_seen_without_reaping_and_its_status_kept() {
         let mut p = Program::spawn(Command::new("sh").args(["-c", "exit 7"])).unwrap();
         let pid = p.child.id();

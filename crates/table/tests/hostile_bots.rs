@@ -58,12 +58,27 @@ impl Game for Race {
     }
 }
 
-/// A directory of its own for one test's files.
-fn scratch(name: &str) -> PathBuf {
+/// A directory of its own for one test's files, removed when dropped.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("tapete-hostile-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    Scratch(dir)
 }
 
 /// A bot running `script` (with `$DIR` standing for `dir`), seated and started.

@@ -10,7 +10,11 @@ mod state;
 use crate::session::Turn;
 use crate::PlayOptions;
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::{cursor, execute, terminal};
+use ratatui::backend::{Backend, CrosstermBackend};
+use ratatui::Terminal;
 use state::App;
+use std::io::{self, Write};
 use std::time::{Duration, Instant};
 use tapete_mus::view::Phase;
 use tapete_mus::{Action, MusGame};
@@ -19,25 +23,78 @@ use tapete_table::Record;
 /// How long the table waits before each bot move, so the human can follow.
 pub const BOT_DELAY: Duration = Duration::from_millis(400);
 
-/// Leaves raw mode and the alternate screen when dropped, whatever happened.
-struct Restore;
+/// Where the full-screen table is drawn: stdout, or stderr when stdout is kept for
+/// machine-readable output.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Screen {
+    #[default]
+    Stdout,
+    Stderr,
+}
 
-impl Drop for Restore {
-    fn drop(&mut self) {
-        ratatui::restore();
+impl Screen {
+    /// Whether this stream is a terminal (a full-screen table can be drawn on it).
+    pub fn is_terminal(self) -> bool {
+        use std::io::IsTerminal;
+        match self {
+            Screen::Stdout => std::io::stdout().is_terminal(),
+            Screen::Stderr => std::io::stderr().is_terminal(),
+        }
     }
 }
 
-pub(crate) fn play(opts: &PlayOptions) -> anyhow::Result<Record<MusGame>> {
+/// Writes to the chosen stream.
+struct Out(Screen);
+
+impl Write for Out {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.0 {
+            Screen::Stdout => io::stdout().write(buf),
+            Screen::Stderr => io::stderr().write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.0 {
+            Screen::Stdout => io::stdout().flush(),
+            Screen::Stderr => io::stderr().flush(),
+        }
+    }
+}
+
+/// Leaves raw mode and the alternate screen of `screen`, as far as possible.
+fn restore(screen: Screen) {
+    let _ = terminal::disable_raw_mode();
+    let _ = execute!(Out(screen), terminal::LeaveAlternateScreen, cursor::Show);
+}
+
+/// Leaves raw mode and the alternate screen when dropped, whatever happened.
+struct Restore(Screen);
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        restore(self.0);
+    }
+}
+
+pub(crate) fn play(opts: &PlayOptions, screen: Screen) -> anyhow::Result<Record<MusGame>> {
     // Set up (and refuse bad options) before touching the terminal.
     let mut app = App::new(opts)?;
-    let mut terminal = ratatui::try_init()?;
-    let _restore = Restore;
+    // A panic restores the terminal before its message is printed.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore(screen);
+        hook(info);
+    }));
+    let _restore = Restore(screen);
+    terminal::enable_raw_mode()?;
+    execute!(Out(screen), terminal::EnterAlternateScreen)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(Out(screen)))?;
     run(&mut terminal, &mut app)?;
     Ok(app.session.record)
 }
 
-fn run(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> anyhow::Result<()> {
+fn run<B: Backend>(terminal: &mut Terminal<B>, app: &mut App) -> anyhow::Result<()> {
     loop {
         terminal.draw(|f| draw::draw(f, app))?;
         if app.quit {
@@ -207,7 +264,6 @@ mod tests {
     use super::*;
     use crossterm::event::KeyEventState;
     use ratatui::backend::TestBackend;
-    use ratatui::Terminal;
 
     fn key(c: KeyCode) -> KeyEvent {
         KeyEvent {

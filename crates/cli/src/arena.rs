@@ -1,7 +1,7 @@
 //! `tapete arena mus`: two bots, many games of one juego, seats swapped every game; who
 //! is stronger, with a confidence interval, and how the lances went.
 
-use crate::args::{parse_level, parse_seed, parse_timeout, TableArgs};
+use crate::args::{parse_level, parse_seed, parse_threads, parse_timeout, TableArgs};
 use crate::error::{CliError, CliResult};
 use crate::row;
 use crate::sim::{
@@ -44,8 +44,8 @@ pub struct ArenaArgs {
     /// Seed of the first game.
     #[arg(long, value_name = "S", default_value = "0", value_parser = parse_seed)]
     pub seed: u64,
-    /// Worker threads (default: one per CPU).
-    #[arg(long, value_name = "T")]
+    /// Worker threads, 1 to 256 (default: one per CPU).
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// Longest wait for one answer of a cmd: bot, in seconds.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]

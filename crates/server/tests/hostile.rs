@@ -3,160 +3,16 @@
 //! games asked for at once. Each runs a real server in this process, with limits small
 //! enough to reach in a test.
 
+mod support;
+
 use serde_json::{json, Value};
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::path::PathBuf;
+use std::net::TcpStream;
 use std::time::{Duration, Instant};
-use tapete_server::{Config, Limits};
+use support::{read, read_of, Server};
+use tapete_server::Limits;
 use tungstenite::stream::MaybeTlsStream;
-use tungstenite::{Message, WebSocket};
-
-struct Server {
-    addr: SocketAddr,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Server {
-    fn start(name: &str, limits: Limits) -> Server {
-        let dir =
-            std::env::temp_dir().join(format!("tapete-hostile-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Server::on(dir.join("t.db"), limits)
-    }
-
-    fn on(db: PathBuf, limits: Limits) -> Server {
-        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap();
-            let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db);
-            config.limits = limits;
-            let r = rt.block_on(tapete_server::serve(
-                config,
-                move |addr, _| {
-                    let _ = addr_tx.send(Ok(addr));
-                },
-                async {
-                    let _ = stopped.await;
-                },
-            ));
-            if let Err(e) = r {
-                eprintln!("server: {e}");
-            }
-        });
-        let addr: SocketAddr = addr_rx
-            .recv_timeout(Duration::from_secs(20))
-            .expect("the server starts")
-            .unwrap_or_else(|e: String| panic!("{e}"));
-        Server {
-            addr,
-            stop: Some(stop),
-            thread: Some(thread),
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-
-    fn api(
-        &self,
-        method: &str,
-        path: &str,
-        token: Option<&str>,
-        body: Option<Value>,
-    ) -> (u16, Value) {
-        let mut req = ureq::request(method, &self.url(path));
-        if let Some(t) = token {
-            req = req.set("Authorization", &format!("Bearer {t}"));
-        }
-        let res = match body {
-            Some(b) => req.send_json(b),
-            None => req.call(),
-        };
-        match res {
-            Ok(r) => (r.status(), r.into_json().unwrap_or(Value::Null)),
-            Err(ureq::Error::Status(code, r)) => (code, r.into_json().expect("a JSON error")),
-            Err(e) => panic!("{method} {path}: {e}"),
-        }
-    }
-
-    fn player(&self, nickname: &str) -> String {
-        let (code, p) = self.api(
-            "POST",
-            "/api/players",
-            None,
-            Some(json!({ "nickname": nickname })),
-        );
-        assert_eq!(code, 200, "{p}");
-        p["token"].as_str().unwrap().to_string()
-    }
-
-    fn table(&self, token: &str, body: Value) -> String {
-        let (code, t) = self.api("POST", "/api/tables", Some(token), Some(body));
-        assert_eq!(code, 200, "{t}");
-        t["id"].as_str().unwrap().to_string()
-    }
-
-    fn ws(&self, table: &str, token: Option<&str>) -> WebSocket<MaybeTlsStream<TcpStream>> {
-        let url = match token {
-            Some(t) => format!("ws://{}/ws/{table}?token={t}", self.addr),
-            None => format!("ws://{}/ws/{table}", self.addr),
-        };
-        let (socket, _) = tungstenite::connect(url).expect("websocket connects");
-        if let MaybeTlsStream::Plain(s) = socket.get_ref() {
-            s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        }
-        socket
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(s) = self.stop.take() {
-            let _ = s.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-/// The next JSON message, or `None` once the server closed the connection.
-fn read(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>) -> Option<Value> {
-    loop {
-        match ws.read() {
-            Ok(Message::Text(t)) => return Some(serde_json::from_str(t.as_str()).unwrap()),
-            Ok(Message::Close(_)) => return None,
-            Ok(_) => continue,
-            Err(tungstenite::Error::Io(e))
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                panic!("no message before the timeout")
-            }
-            Err(_) => return None,
-        }
-    }
-}
-
-fn read_of(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>, kind: &str) -> Value {
-    loop {
-        let m = read(ws).expect("the connection stays open");
-        if m["type"] == kind {
-            return m;
-        }
-    }
-}
+use tungstenite::Message;
 
 /// Whether the server closes a raw connection within `within` (reads until EOF).
 fn closed_within(s: &mut TcpStream, within: Duration) -> bool {

@@ -38,6 +38,10 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = Limits::default().creates_per_minute,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub creates_per_minute: u32,
+    /// Largest size of the database, in MiB: past it writes fail as on a full disk.
+    #[arg(long, default_value_t = Limits::default().max_db_bytes >> 20,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub max_db_mb: u64,
 }
 
 fn durability(text: &str) -> CliResult<Durability> {
@@ -59,6 +63,7 @@ pub fn run(a: &ServeArgs, json: bool) -> CliResult {
     config.durability = durability(&a.durability)?;
     config.limits.conns_per_addr = a.max_conns_per_addr as usize;
     config.limits.creates_per_minute = a.creates_per_minute;
+    config.limits.max_db_bytes = a.max_db_mb << 20;
     rt.block_on(tapete_server::serve(
         config,
         |addr, restored| {

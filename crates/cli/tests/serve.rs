@@ -18,11 +18,17 @@ struct Server {
 
 impl Server {
     fn start(db: &Path) -> Server {
+        Server::start_with(db, &[], Stdio::inherit())
+    }
+
+    /// A server with more arguments, its standard error going to `stderr`.
+    fn start_with(db: &Path, args: &[&str], stderr: Stdio) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tapete"))
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(db)
+            .args(args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("tapete serve starts");
         let mut line = String::new();
@@ -572,4 +578,83 @@ fn the_loadtest_plays_checks_every_record_and_reports() {
     let r = &v["replayed"];
     assert!(r["tables"].as_u64().unwrap() >= 3, "{r}");
     assert_eq!(r["matched"], r["tables"], "{r}");
+}
+
+#[test]
+fn a_full_disk_is_said_in_words_and_the_table_backs_off() {
+    let db = temp_db("full");
+    let log_path = db.with_file_name("server.err");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let server = Server::start_with(&db, &["--max-db-mb", "1"], Stdio::from(log));
+    let (_, token) = server.player("Ane");
+    let (code, table) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&token),
+        Some(json!({"game": "mus", "pace_ms": 0, "hold_s": 0, "start": true, "bot": "basico"})),
+    );
+    assert_eq!(code, 200, "{table}");
+    let id = table["id"].as_str().unwrap().to_string();
+    let mut c = server.connect(&id, Some(&token));
+    c.state_until(|s| !legal(s).is_empty());
+    // The file is filled past its cap from outside: every write that needs a page fails.
+    let junk = rusqlite::Connection::open(&db).unwrap();
+    junk.execute_batch("CREATE TABLE junk (b BLOB); INSERT INTO junk VALUES (zeroblob(3000000));")
+        .unwrap();
+    // Ane plays on for a while; what cannot be stored is refused in words.
+    if let MaybeTlsStream::Plain(s) = c.socket.get_ref() {
+        s.set_read_timeout(Some(Duration::from_millis(200)))
+            .unwrap();
+    }
+    let started = Instant::now();
+    let (mut refused, mut acted, mut in_flight) = (0, 0, false);
+    while started.elapsed() < Duration::from_secs(4) {
+        if let Ok(Message::Text(t)) = c.socket.read() {
+            let m: Value = serde_json::from_str(t.as_str()).unwrap();
+            match m["type"].as_str() {
+                Some("state") => c.last = Some(m),
+                Some("ack") => {
+                    acted += 1;
+                    in_flight = false;
+                    c.last = None;
+                }
+                Some("error") => {
+                    let e = m["message"].as_str().unwrap();
+                    assert!(
+                        e.contains("could not save") && e.contains("nothing changed"),
+                        "{e}"
+                    );
+                    refused += 1;
+                    in_flight = false;
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                _ => {}
+            }
+        }
+        let offered = c.last.as_ref().map(legal).unwrap_or_default();
+        if !in_flight && !offered.is_empty() {
+            let n = c.last.as_ref().unwrap()["n"].clone();
+            c.send(json!({"type": "act", "action": choose(&offered), "id": n}));
+            in_flight = true;
+        }
+    }
+    if let MaybeTlsStream::Plain(s) = c.socket.get_ref() {
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    }
+    let lines = std::fs::read_to_string(&log_path).unwrap();
+    let retries = lines.matches("trying again").count();
+    assert!(
+        refused + retries > 0,
+        "the cap was never reached ({acted} actions)"
+    );
+    assert!(
+        retries <= 4,
+        "a failing table backs off instead of flooding the log: {retries} lines in 4 s\n{lines}"
+    );
+    // Space again: the table goes on by itself.
+    junk.execute_batch("DROP TABLE junk").unwrap();
+    let before = c.last.as_ref().map_or(0, |s| s["n"].as_u64().unwrap());
+    c.last = None;
+    let moved = play_until(&mut c, |s| s["n"].as_u64().unwrap() > before + 5);
+    assert!(moved["n"].as_u64().unwrap() > before);
 }

@@ -73,6 +73,9 @@ pub struct Limits {
     pub ws_idle: Duration,
     /// A table nobody is connected to stops after this long (it restarts from storage).
     pub idle_table: Duration,
+    /// The database file's largest size: past it, writes fail as on a full disk (and the
+    /// tables back off) instead of filling the disk.
+    pub max_db_bytes: u64,
 }
 
 impl Default for Limits {
@@ -86,6 +89,7 @@ impl Default for Limits {
             request_timeout: Duration::from_secs(20),
             ws_idle: Duration::from_secs(60),
             idle_table: Duration::from_secs(30 * 60),
+            max_db_bytes: 4 << 30,
         }
     }
 }
@@ -240,8 +244,12 @@ pub async fn serve(
     ready: impl FnOnce(SocketAddr, usize),
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
-    let db = Db::open_with(&config.db, config.durability)
-        .map_err(|e| format!("{}: {e}", config.db.display()))?;
+    let db = Db::open_with(
+        &config.db,
+        config.durability,
+        Some(config.limits.max_db_bytes),
+    )
+    .map_err(|e| format!("{}: {e}", config.db.display()))?;
     let hub = Arc::new(Hub::new(db, games::all(), config.limits.clone()));
     let restored = hub.restore().await?;
     let listener = tokio::net::TcpListener::bind(config.addr)

@@ -350,15 +350,24 @@ impl Db {
     /// Opens (creating if needed) the database at `path` with full durability and starts
     /// its thread.
     pub fn open(path: &Path) -> DbResult<Db> {
-        Db::open_with(path, Durability::Full)
+        Db::open_with(path, Durability::Full, None)
     }
 
     /// Opens the database at `path`: takes its lock file, brings its schema up to date,
-    /// checks it can be written, and starts its thread.
-    pub fn open_with(path: &Path, durability: Durability) -> DbResult<Db> {
+    /// checks it can be written, and starts its thread. With `max_bytes` the file never
+    /// grows past that size: writes beyond it fail like a full disk.
+    pub fn open_with(path: &Path, durability: Durability, max_bytes: Option<u64>) -> DbResult<Db> {
         let lock = take_lock(path)?;
         let mut conn = Connection::open(path)?;
         prepare(&mut conn, durability)?;
+        if let Some(max) = max_bytes {
+            let page: u64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+            conn.query_row(
+                &format!("PRAGMA max_page_count = {}", (max / page.max(1)).max(1)),
+                [],
+                |_| Ok(()),
+            )?;
+        }
         let (tx, rx) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("tapete-db".into())

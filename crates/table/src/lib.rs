@@ -92,7 +92,8 @@ impl ToAct {
 pub struct Outcome {
     /// The winning seats (a whole partnership in team games).
     pub winners: Vec<Seat>,
-    /// A one-line human summary, e.g. "pair 0–2 wins 2 vacas to 1".
+    /// A one-line human summary, e.g. "pair 1–3 wins the match (pair 0–2 against pair 1–3:
+    /// vacas 0–1, juegos 0–1, piedras 10–40)".
     pub summary: String,
 }
 

@@ -2,7 +2,7 @@
 //! is stronger, with a confidence interval, and how the lances went.
 
 use crate::args::{parse_level, parse_seed, parse_threads, parse_timeout, TableArgs};
-use crate::error::{CliError, CliResult};
+use crate::error::CliResult;
 use crate::row;
 use crate::sim::{
     incidents_json, incidents_text, lance_index, lance_table, pct, ratio, run_mus, timing_json,
@@ -58,9 +58,6 @@ pub struct ArenaArgs {
 pub fn run(a: &ArenaArgs, json: bool) -> CliResult {
     let rules = a.table.rules(1, 1);
     let bots = [a.a.clone(), a.b.clone()];
-    // A Ctrl-C or `kill` must not leave cmd: bots (in process groups of their own) running.
-    tapete_table::arena::stop_programs_on_signals()
-        .map_err(|e| CliError::run(format!("cannot set up the signal handlers: {e}")))?;
     let report = run_mus(&RunSpec {
         rules: &rules,
         bots: &bots,

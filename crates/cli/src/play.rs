@@ -128,6 +128,7 @@ pub fn run(a: &PlayArgs, json: bool) -> CliResult {
     if let Some(path) = &a.record {
         check_record_path(path)?;
     }
+    crate::sim::stop_programs_on_signals()?;
     let seed = a.seed.unwrap_or_else(clock_seed);
     if a.seed.is_none() {
         eprintln!("tapete: seed {seed} (play this deal again with --seed {seed})");

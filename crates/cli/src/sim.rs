@@ -228,6 +228,7 @@ pub(crate) struct RunSpec<'a> {
 
 /// Plays the games of `spec` in parallel, with a progress bar, gathering [`MusStats`].
 pub(crate) fn run_mus(spec: &RunSpec) -> CliResult<ArenaReport<MusStats>> {
+    stop_programs_on_signals()?;
     let RunSpec {
         rules,
         bots,
@@ -481,4 +482,10 @@ pub(crate) fn timing_text<T>(r: &ArenaReport<T>) -> String {
         if r.threads == 1 { "" } else { "s" },
         rate(r.games_per_second(), "games")
     )
+}
+
+/// A Ctrl-C or `kill` must not leave `cmd:` bots (in process groups of their own) running.
+pub(crate) fn stop_programs_on_signals() -> CliResult {
+    tapete_table::arena::stop_programs_on_signals()
+        .map_err(|e| CliError::run(format!("cannot set up the signal handlers: {e}")))
 }

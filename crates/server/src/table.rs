@@ -1085,3 +1085,97 @@ async fn sleep_until(at: Option<Instant>) {
         None => std::future::pending().await,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::StoredTable;
+
+    #[tokio::test]
+    async fn a_client_that_cannot_keep_up_is_told_to_close() {
+        let dir = std::env::temp_dir().join(format!("tapete-slow-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = Db::open(&dir.join("t.db")).unwrap();
+        let ane = db.create_player("Ane".into(), "hash".into()).await.unwrap();
+        let row = TableRow {
+            id: "slow".into(),
+            game: "mus".into(),
+            rules: json!({}),
+            seed: 1,
+            creator: Some(ane),
+            bot: "random".into(),
+            pace_ms: 0,
+            status: WAITING.into(),
+            created: now(),
+            finished: None,
+            outcome: None,
+            away_s: 30,
+            hold_s: 0,
+        };
+        db.create_table(row.clone(), vec![None; 4]).await.unwrap();
+        let env = TableEnv {
+            db,
+            idle_end: Duration::from_secs(60),
+            max_watchers: 10,
+            bot_threads: Arc::new(Semaphore::new(1)),
+        };
+        let kind = crate::games::all().remove(0);
+        let stored = StoredTable {
+            row,
+            seats: vec![None; 4],
+            actions: Vec::new(),
+            pending: Vec::new(),
+        };
+        let table = spawn(env, kind, stored, Box::new(|| {})).unwrap();
+        // A watcher that never reads: room for one message, the state it gets on arrival.
+        let (slow_out, _never_read) = mpsc::channel(1);
+        let (close, mut closed) = oneshot::channel();
+        table
+            .tx
+            .send(Cmd::Connect {
+                conn: 1,
+                player: None,
+                out: slow_out,
+                close,
+            })
+            .unwrap();
+        let (out, mut inbox) = mpsc::channel(64);
+        let (close2, _open) = oneshot::channel();
+        let player = PlayerRef {
+            id: ane,
+            nickname: "Ane".into(),
+        };
+        table
+            .tx
+            .send(Cmd::Connect {
+                conn: 2,
+                player: Some(player),
+                out,
+                close: close2,
+            })
+            .unwrap();
+        table
+            .tx
+            .send(Cmd::Client {
+                conn: 2,
+                msg: ClientMsg::Sit { seat: 0 },
+            })
+            .unwrap();
+        // The sit makes a new state for everybody; the watcher's queue is full: it is let go.
+        let told = tokio::time::timeout(Duration::from_secs(5), &mut closed).await;
+        assert!(
+            matches!(told, Ok(Err(_))),
+            "the slow client is told to close"
+        );
+        // The others are served as before.
+        let mut seated = false;
+        while let Ok(Some(m)) = tokio::time::timeout(Duration::from_secs(5), inbox.recv()).await {
+            if m.contains(r#""seat":0"#) && m.contains(r#""type":"state""#) {
+                seated = true;
+                break;
+            }
+        }
+        assert!(seated);
+    }
+}

@@ -125,8 +125,11 @@ impl Client {
     }
 
     /// The next message of any type.
+    /// The next message; panics after 20 s without one (the server's pings do not count).
     fn next(&mut self) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
         loop {
+            assert!(Instant::now() < deadline, "only pings for 20 s");
             match self.socket.read().expect("a message before the timeout") {
                 Message::Text(t) => {
                     let v: Value = serde_json::from_str(t.as_str()).expect("JSON");

@@ -27,8 +27,9 @@ const MAX_REFUSED: u32 = 200;
 /// Frames beyond this are not even read (the decoder refuses anything over
 /// [`msg::MAX_MESSAGE`] with an error; this only bounds memory).
 const MAX_FRAME: usize = 64 * 1024;
-/// Messages queued for a client before it counts as too slow and is closed.
-const OUT_QUEUE: usize = 32;
+/// Messages queued for a client before it counts as too slow and is closed: room for the
+/// answers to a whole burst, and a few states.
+const OUT_QUEUE: usize = 64;
 
 /// A token bucket: `RATE` per second, up to `BURST` at once. The load test's clients keep
 /// to the same one.

@@ -103,7 +103,8 @@ fn a_silent_websocket_is_closed_and_binary_floods_are_rate_limited() {
     }
     let mut binary_refusals = 0;
     let mut rate_refusals = 0;
-    while binary_refusals + rate_refusals < 41 {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while binary_refusals + rate_refusals < 41 && Instant::now() < deadline {
         let m = read_of(&mut flood, "error");
         let text = m["message"].as_str().unwrap();
         if text.contains("binary") {

@@ -148,12 +148,15 @@ impl Drop for Server {
     }
 }
 
-/// The next JSON message, or `None` once the server closed the connection.
+/// The next JSON message, or `None` once the server closed the connection; panics after
+/// 20 s without one (the server's pings do not count).
 pub fn read(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>) -> Option<Value> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
     loop {
         match ws.read() {
             Ok(Message::Text(t)) => return Some(serde_json::from_str(t.as_str()).unwrap()),
             Ok(Message::Close(_)) => return None,
+            Ok(_) if std::time::Instant::now() > deadline => panic!("only pings for 20 s"),
             Ok(_) => continue,
             Err(tungstenite::Error::Io(e))
                 if matches!(

@@ -223,6 +223,8 @@ fn play_until(c: &mut Client, mut stop: impl FnMut(&Value) -> bool) -> Value {
             continue;
         }
         let n = s["n"].as_u64().unwrap();
+        // Within the rate limit (20 messages a second): a message over it is ignored.
+        std::thread::sleep(Duration::from_millis(55));
         c.send(json!({"type": "act", "action": choose(&legal(&s)), "id": n}));
         let ack = c.next_of("ack");
         assert_eq!(ack["n"], n + 1, "{ack}");

@@ -191,7 +191,10 @@ pub fn drain_states(ws: &mut Ws) -> Vec<Value> {
     out
 }
 
+/// Sends a message, never faster than the server's rate limit allows (20 a second): a
+/// message over it would be ignored.
 pub fn send(ws: &mut Ws, v: Value) {
+    std::thread::sleep(Duration::from_millis(55));
     ws.send(Message::Text(v.to_string().into())).expect("send");
 }
 

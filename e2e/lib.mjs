@@ -154,3 +154,20 @@ export async function playToOurBet(page, memo = { saidMus: true }) {
   }
   throw new Error('no bet of ours within 400 decisions');
 }
+
+/**
+ * Plays on (through `playOne`) until the counting of a hand is on the felt — one whose
+ * cards were shown, unless `shown` is false — and answers the state at that moment.
+ */
+export async function playToCounting(page, memo = { saidMus: true }, { shown = true } = {}) {
+  for (let i = 0; i < 600; i++) {
+    const what = await waitOffer(page);
+    if (what === 'over') throw new Error('the match ended before a counting');
+    if (what === 'next') {
+      const st = await state(page);
+      if (!shown || (st.view.last_hand && st.view.last_hand.cards)) return st;
+    }
+    await playOne(page, memo);
+  }
+  throw new Error('no counting within 600 decisions');
+}

@@ -30,6 +30,7 @@ let gone = false;       // the table does not exist: no more reconnecting
 let nextId = 1;
 let connState = 'connecting';
 let connects = 0;       // WebSockets opened so far (for the tests)
+const connLog = [];     // the link's last states, in order (for the tests)
 
 // A ping every PING_MS keeps the link busy; a link silent for DEAD_MS is dead.
 const PING_MS = 10000;
@@ -126,6 +127,7 @@ function send(msg) {
 const CONN_WORDS = { on: 'live', off: 'reconnecting…', connecting: 'connecting…', gone: 'no such table' };
 
 function setConn(s) {
+  if (s !== connState) { connLog.push(s); if (connLog.length > 50) connLog.shift(); }
   connState = s;
   const c = document.querySelector('.conn');
   if (c) { c.className = `conn ${s}`; c.textContent = CONN_WORDS[s] || s; }
@@ -295,4 +297,4 @@ document.addEventListener('visibilitychange', () => {
   if (!gone && document.visibilityState === 'visible' && (!ws || ws.readyState === WebSocket.CLOSED)) { attempts = 0; connect(); }
 });
 // For the tests: where the page stands.
-window.tapete = { get state() { return st; }, get connection() { return connState; }, get connects() { return connects; } };
+window.tapete = { get state() { return st; }, get connection() { return connState; }, get connects() { return connects; }, get connLog() { return [...connLog]; } };

@@ -42,12 +42,33 @@ test('a whole game against three bots, played by clicking legal actions', { time
     assert.ok(scores.games[winnerPair] >= 1 || scores.vacas[winnerPair] >= 1, `the winning pair won a game: ${JSON.stringify(scores)}`);
     const shown = await page.getByTestId('score').getAttribute('data-games');
     assert.equal(shown, scores.games.join(','));
+    // The final score stays, the winner first: in the banner and in the score panel.
+    const w = winnerPair;
+    const finalLine = await page.getByTestId('final-score').textContent();
+    const piedras = await page.getByTestId('score').getAttribute('data-piedras');
+    const [p0, p1] = piedras.split(',').map(Number);
+    assert.ok(Math.max(p0, p1) > 0, `the final piedras are kept: ${piedras}`);
+    const pw = w === 0 ? p0 : p1;
+    const pl = w === 0 ? p1 : p0;
+    assert.ok(finalLine.startsWith(`${pw}–${pl} piedras`), `winner first: ${finalLine}`);
+    assert.ok(finalLine.includes(`${scores.vacas[w]}–${scores.vacas[1 - w]} vaca`), `vacas, winner first: ${finalLine}`);
+    assert.ok(pw >= st.view.rules.target || st.view.log.concat(st.view.last_hand?.log || []).some((e) => e.type === 'game_won' && e.ordago),
+      `the winner reached the target: ${finalLine}`);
+    // One name per side: nosotros/ellos for her; never "pair 0–2" anywhere on the page.
+    assert.doesNotMatch(await page.locator('body').textContent(), /pair \d[–-]\d/, 'no "pair 0–2" shown');
 
-    // History lists it with its result, and the replay walks through it.
+    // History lists it with its result, the sides by their names; on a phone too, with
+    // its Replay button on the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${BASE}/history`);
     await page.getByTestId('game-row').first().waitFor();
     const row = page.getByTestId('game-row').first();
     assert.match(await row.textContent(), st.outcome.winners.includes(st.you.seat) ? /won/ : /lost/);
+    assert.doesNotMatch(await row.textContent(), /pair \d/, 'sides by name in the history');
+    assert.match(await row.getByTestId('game-summary').textContent(), w === 0 ? /^Ane y bot 2 win/ : /^bot 1 y bot 3 win/);
+    const link = await row.getByTestId('replay-link').boundingBox();
+    assert.ok(link && link.x >= 0 && link.x + link.width <= 390, `the Replay button on a phone screen: ${JSON.stringify(link)}`);
+    await page.setViewportSize({ width: 1200, height: 900 });
     await row.getByTestId('replay-link').click();
     await page.waitForURL(new RegExp(`/replay/${id}`));
     await page.getByTestId('replay-step').waitFor();
@@ -59,6 +80,10 @@ test('a whole game against three bots, played by clicking legal actions', { time
     await page.getByTestId('replay-last').click();
     const [, last, total] = /^step (\d+) \/ (\d+)/.exec(await page.getByTestId('replay-step').textContent());
     assert.equal(last, total);
+    // The replay says who won with the same final score, the winner first.
+    const replayOutcome = await page.getByTestId('replay-outcome').textContent();
+    assert.ok(replayOutcome.includes(`${pw}–${pl} piedras`), `the replay's final score: ${replayOutcome}`);
+    assert.doesNotMatch(await page.locator('body').textContent(), /pair \d[–-]\d/, 'no "pair 0–2" in the replay');
     assert.ok(Number(total) >= played.length, 'every action of the game is a step');
     assert.deepEqual(b.errors, [], 'no script errors');
     void me;

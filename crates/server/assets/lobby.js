@@ -96,7 +96,7 @@ async function renderCreate() {
     el('label', { class: 'field' }, 'Bots in empty seats', botSel),
     el('label', { class: 'field' }, 'Bot speed', paceSel),
     el('label', { class: 'field' }, 'Your seat', seatSel),
-    el('label', { class: 'field' }, 'A bot plays for the away after', awaySel)),
+    el('label', { class: 'field', title: awaySel.title }, 'Away after', awaySel)),
   rulesBox,
   el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'create' }, 'Create table'), err));
   createPanel.append(form);

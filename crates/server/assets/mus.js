@@ -429,7 +429,7 @@ function render({ main, side: sidePanel }, st, ctx) {
   const [a, b] = fin ? [fin.winner, 1 - fin.winner] : seated ? [myPair, 1 - myPair] : [0, 1];
   const piedras = fin ? [fin.piedras[0], fin.piedras[1]] : [sc.piedras[a], sc.piedras[b]];
   box.append(el('div', { class: 'miniscore', 'data-testid': 'miniscore', title: `${pairName(a)} – ${pairName(b)}` },
-    el('span', { class: seated && a !== myPair ? 'them' : 'us' }, String(piedras[0])), ' – ', el('span', { class: seated && b === myPair ? 'us' : 'them' }, String(piedras[1])),
+    el('span', { class: a === myPair ? 'us' : 'them' }, String(piedras[0])), ' – ', el('span', { class: b === myPair ? 'us' : 'them' }, String(piedras[1])),
     el('span', { class: 'muted' }, ` piedras of ${(v.rules && v.rules.target) || 40}`)));
   box.append(el('div', { class: 'deckinfo' },
     `mano ${v.hand_number} · juego ${v.game_number}${v.mus_rounds ? ` · ${v.mus_rounds} mus` : ''} · deck ${v.deck_left}`));

@@ -406,7 +406,8 @@ function render({ main, side: sidePanel }, st, ctx) {
 
   // ---- the middle of the felt: phase, bet, lances of this hand ----
   const center = el('div', { class: 'center' });
-  const box = el('div', { class: 'centerbox', 'data-testid': 'phase' }, el('div', { class: 'phase-title' }, phaseTitle(v)));
+  const notStarted = st.table && st.table.status === 'waiting';
+  const box = el('div', { class: 'centerbox', 'data-testid': 'phase' }, el('div', { class: 'phase-title' }, notStarted ? 'Before the start' : phaseTitle(v)));
   if (v.bet) {
     const who = pairName(v.bet.pair);
     box.append(el('div', { class: 'betline', 'data-testid': 'bet' },

@@ -1,8 +1,8 @@
 //! `tapete arena mus`: two bots, many games of one juego, seats swapped every game; who
 //! is stronger, with a confidence interval, and how the lances went.
 
-use crate::args::{parse_level, parse_seed, parse_timeout, TableArgs};
-use crate::error::CliResult;
+use crate::args::{parse_level, parse_seed, parse_threads, parse_timeout, TableArgs};
+use crate::error::{CliError, CliResult};
 use crate::row;
 use crate::sim::{
     incidents_json, incidents_text, lance_index, lance_table, pct, ratio, run_mus, timing_json,
@@ -44,8 +44,8 @@ pub struct ArenaArgs {
     /// Seed of the first game.
     #[arg(long, value_name = "S", default_value = "0", value_parser = parse_seed)]
     pub seed: u64,
-    /// Worker threads (default: one per CPU).
-    #[arg(long, value_name = "T")]
+    /// Worker threads, 1 to 256 (default: one per CPU).
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// Longest wait for one answer of a cmd: bot, in seconds.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]
@@ -58,6 +58,9 @@ pub struct ArenaArgs {
 pub fn run(a: &ArenaArgs, json: bool) -> CliResult {
     let rules = a.table.rules(1, 1);
     let bots = [a.a.clone(), a.b.clone()];
+    // A Ctrl-C or `kill` must not leave cmd: bots (in process groups of their own) running.
+    tapete_table::arena::stop_programs_on_signals()
+        .map_err(|e| CliError::run(format!("cannot set up the signal handlers: {e}")))?;
     let report = run_mus(&RunSpec {
         rules: &rules,
         bots: &bots,

@@ -110,6 +110,20 @@ pub fn parse_timeout(s: &str) -> Result<Duration, String> {
     }
 }
 
+/// Most worker threads a command may ask for. More than the machine has only adds
+/// overhead; far more is a typo.
+pub const MAX_THREADS: usize = 256;
+
+/// Parses a number of worker threads: 1 to [`MAX_THREADS`].
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{s}` is not a number of threads: use 1 to {MAX_THREADS}"
+        )),
+    }
+}
+
 /// Parses a seat: 0–3.
 pub fn parse_seat(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {

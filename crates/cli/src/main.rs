@@ -1,8 +1,9 @@
 //! `tapete`: play Mus at the terminal, resolve deals, simulate bot matches and replay records.
 //!
-//! Every command accepts `--json` for machine-readable output. Usage and input errors
-//! (bad options, impossible hands, unreadable records) exit with code 2; other failures
-//! with code 1.
+//! Every command accepts `--json` for machine-readable output: stdout then holds only
+//! JSON, errors included (`{"error": …, "kind": "usage" | "input" | "run"}`, the message
+//! also on stderr). Usage and input errors (bad options, impossible hands, unreadable
+//! records) exit with code 2; other failures with code 1.
 
 mod arena;
 mod args;
@@ -60,7 +61,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     let json = cli.json;
     let result = match cli.command {
         Command::Play(play::PlayGame::Mus(a)) => play::run(&a, json),
@@ -78,6 +82,38 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => report(&e, json),
     }
+}
+
+/// Whether `--json` is among the command-line arguments (before any `--`), for errors
+/// found before the arguments could be parsed.
+fn json_asked<I: IntoIterator<Item = std::ffi::OsString>>(args: I) -> bool {
+    args.into_iter()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+}
+
+/// The gist of a clap error: its first paragraph, without the `error:` prefix, on one
+/// line ("the following required arguments were not provided: --games <N>").
+fn usage_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let first = text.split("\n\n").next().unwrap_or_default();
+    let first = first.trim().strip_prefix("error:").unwrap_or(first);
+    first.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Reports a command line clap refused. Help and version are printed as usual; with
+/// `--json` an error is also `{"error": …, "kind": "usage"}` on stdout, like every other
+/// error. Exits with clap's code (2 for usage errors).
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let _ = e.print();
+    let shown = matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion);
+    if !shown && json_asked(std::env::args_os()) {
+        let v = serde_json::json!({ "error": usage_message(e), "kind": "usage" });
+        let _ = text::emit(&format!("{v}\n"));
+    }
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
 }
 
 /// Prints `e` to stderr (and as `{"error": …}` on stdout with `--json`) and picks the exit code.

@@ -10,7 +10,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 use tapete_server::loadtest::{LoadOptions, LoadReport};
-use tapete_server::Config;
+use tapete_server::store::Durability;
+use tapete_server::{Config, Limits};
 
 /// Arguments of `tapete serve`.
 #[derive(Args, Debug)]
@@ -25,6 +26,22 @@ pub struct ServeArgs {
     /// The SQLite database (created on first start).
     #[arg(long, default_value = "tapete.db")]
     pub db: PathBuf,
+    /// full: every acknowledged action survives a power cut; normal: a crash loses
+    /// nothing, a power cut may lose the last actions (faster on slow disks).
+    #[arg(long, default_value = "full", value_parser = ["full", "normal"])]
+    pub durability: String,
+    /// Open connections one address may hold (raise it to load-test from one machine).
+    #[arg(long, default_value_t = Limits::default().conns_per_addr as u32,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_conns_per_addr: u32,
+    /// Players and tables one address may create per minute (each).
+    #[arg(long, default_value_t = Limits::default().creates_per_minute,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub creates_per_minute: u32,
+}
+
+fn durability(text: &str) -> CliResult<Durability> {
+    text.parse().map_err(CliError::input)
 }
 
 fn runtime() -> CliResult<tokio::runtime::Runtime> {
@@ -38,10 +55,10 @@ fn runtime() -> CliResult<tokio::runtime::Runtime> {
 pub fn run(a: &ServeArgs, json: bool) -> CliResult {
     let rt = runtime()?;
     let db = a.db.clone();
-    let config = Config {
-        addr: a.addr,
-        db: a.db.clone(),
-    };
+    let mut config = Config::new(a.addr, a.db.clone());
+    config.durability = durability(&a.durability)?;
+    config.limits.conns_per_addr = a.max_conns_per_addr as usize;
+    config.limits.creates_per_minute = a.creates_per_minute;
     rt.block_on(tapete_server::serve(
         config,
         |addr, restored| {
@@ -68,7 +85,9 @@ pub fn run(a: &ServeArgs, json: bool) -> CliResult {
 #[derive(Args, Debug)]
 #[command(
     after_help = "Without --addr, starts a server in this process on a fresh temporary \
-database and checks every record against it at the end.\nExample:\n  tapete loadtest --tables 100 --seconds 30"
+database and checks every record against it at the end.\nA server given with --addr must let \
+one address hold every client: start it with e.g. \
+`tapete serve --max-conns-per-addr 1000 --creates-per-minute 1000`.\nExample:\n  tapete loadtest --tables 100 --seconds 30"
 )]
 pub struct LoadtestArgs {
     /// Tables played at once, four WebSocket clients each.
@@ -86,6 +105,9 @@ pub struct LoadtestArgs {
     /// Seed of the clients' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The durability of the server started here (see `tapete serve --help`).
+    #[arg(long, default_value = "full", value_parser = ["full", "normal"])]
+    pub durability: String,
 }
 
 /// Runs `tapete loadtest`.
@@ -96,6 +118,7 @@ pub fn loadtest(a: &LoadtestArgs, json: bool) -> CliResult {
     if a.seconds == 0 {
         return Err(CliError::input("--seconds must be at least 1"));
     }
+    let durability = durability(&a.durability)?;
     let rt = runtime()?;
     let report = rt.block_on(async {
         let (addr, db, _dir, stop) = match a.addr {
@@ -112,10 +135,15 @@ pub fn loadtest(a: &LoadtestArgs, json: bool) -> CliResult {
                 let _ = std::fs::remove_file(&db);
                 let (addr_tx, addr_rx) = tokio::sync::oneshot::channel();
                 let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-                let config = Config {
-                    addr: "127.0.0.1:0".parse().expect("a literal address"),
-                    db: db.clone(),
-                };
+                let mut config = Config::new(
+                    "127.0.0.1:0".parse().expect("a literal address"),
+                    db.clone(),
+                );
+                config.durability = durability;
+                // Every client comes from this machine: one address holds them all.
+                config.limits.conns_per_addr = a.tables * 4 + 64;
+                config.limits.creates_per_minute = u32::MAX;
+                config.limits.open_tables_per_player = u64::MAX;
                 tokio::spawn(async move {
                     let r = tapete_server::serve(
                         config,

@@ -1,10 +1,10 @@
 //! `tapete mus simulate`: random deals against the exact odds — each jugada's observed
 //! frequency beside its exact probability, and the piedras its pair wins en paso.
 
-use crate::args::{parse_seed, ModeArgs};
+use crate::args::{parse_seed, parse_threads, ModeArgs};
 use crate::error::{CliError, CliResult};
 use crate::row;
-use crate::text::{emit, percent, progress_bar, table};
+use crate::text::{emit, percent, progress_bar, rate, table, thousands};
 use clap::Args;
 use std::time::Instant;
 use tapete_mus_odds::catalog::Catalog;
@@ -23,8 +23,8 @@ pub struct SimulateArgs {
     /// Seed of the random deals.
     #[arg(long, value_name = "S", default_value = "0", value_parser = parse_seed)]
     pub seed: u64,
-    /// Worker threads (default: one per CPU).
-    #[arg(long, value_name = "T")]
+    /// Worker threads, 1 to 256 (default: one per CPU).
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
     #[command(flatten)]
     pub mode: ModeArgs,
@@ -37,9 +37,6 @@ pub struct SimulateArgs {
 pub fn run(a: &SimulateArgs, json: bool) -> CliResult {
     if a.deals == 0 {
         return Err(CliError::input("--deals must be at least 1"));
-    }
-    if a.threads == Some(0) {
-        return Err(CliError::input("--threads must be at least 1"));
     }
     let pool = tapete_table::arena::thread_pool(a.threads).map_err(CliError::run)?;
     let threads = pool.current_num_threads();
@@ -55,9 +52,10 @@ pub fn run(a: &SimulateArgs, json: bool) -> CliResult {
         0.0
     };
     eprintln!(
-        "{} deals in {elapsed:.2} s on {threads} thread{}: {per_sec:.0} deals/s",
-        sim.deals,
-        if threads == 1 { "" } else { "s" }
+        "{} deals in {elapsed:.2} s on {threads} thread{}: {}",
+        thousands(sim.deals),
+        if threads == 1 { "" } else { "s" },
+        rate(per_sec, "deals")
     );
     if json {
         let mut v = serde_json::to_value(&sim)

@@ -1,6 +1,7 @@
 //! A leyes question as people write it — a hand in jugada notation or as cards, maybe the
 //! partner's, declarations like `next=yes,prev=no` — parsed and checked, so the command
-//! line and the web calculator ask exactly the same question and get the same errors.
+//! line and the web calculator ask exactly the same question and get the same errors
+//! (worded for both: `pares next=maybe`, never a command-line flag).
 
 use crate::catalog::Catalog;
 use crate::leyes::{Conditions, Declared, OddsError, Relation};
@@ -15,26 +16,26 @@ pub fn parse_declarations(lance: &str, s: &str) -> Result<[Declared; 3], String>
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((who, what)) = part.split_once('=') else {
             return Err(format!(
-                "--{lance} `{part}`: write WHO=yes or WHO=no, e.g. next=yes,prev=no"
+                "{lance} `{part}`: write WHO=yes or WHO=no, e.g. next=yes,prev=no"
             ));
         };
         let who = who.trim().to_lowercase();
         let rel = Relation::parse(&who).ok_or_else(|| {
-            format!("--{lance} `{part}`: `{who}` is not a player; use next, prev or partner")
+            format!("{lance} `{part}`: `{who}` is not a player; use next, prev or partner")
         })?;
         let decl = match what.trim().to_lowercase().as_str() {
             "yes" | "si" | "sí" => Declared::Yes,
             "no" => Declared::No,
             other => {
                 return Err(format!(
-                    "--{lance} `{part}`: `{other}` is not a declaration; use yes or no \
+                    "{lance} `{part}`: `{other}` is not a declaration; use yes or no \
                      (leave a player out if it has not declared)"
                 ))
             }
         };
         let i = rel as usize;
         if seen[i] && out[i] != decl {
-            return Err(format!("--{lance}: {who} is declared both yes and no"));
+            return Err(format!("{lance}: {who} is declared both yes and no"));
         }
         seen[i] = true;
         out[i] = decl;
@@ -74,7 +75,7 @@ pub fn parse_hands(
     let partner = match partner {
         None => None,
         Some(p) => {
-            let j = Jugada::parse(p, mode).map_err(|e| format!("--partner: {e}"))?;
+            let j = Jugada::parse(p, mode).map_err(|e| format!("the partner's hand: {e}"))?;
             let mine = cards_of(hand);
             if let Some(c) = cards_of(p).into_iter().find(|c| mine.contains(c)) {
                 return Err(format!("{c} is in our hand and in the partner's"));
@@ -92,8 +93,8 @@ pub fn check_partner_conditions(partner_known: bool, cond: &Conditions) -> Resul
         for (lance, d) in [("pares", cond.pares[i]), ("juego", cond.juego[i])] {
             if d != Declared::Unknown {
                 return Err(format!(
-                    "--{lance} partner=…: the partner's hand is known (--partner), so there is \
-                     no declaration of theirs to condition on"
+                    "{lance} partner=…: the partner's hand is known, so there is no \
+                     declaration of theirs to condition on"
                 ));
             }
         }

@@ -43,6 +43,13 @@ pub enum ParseActionError {
     Unknown(String),
     #[error("`{0}`: the amount must be a whole number of piedras")]
     Amount(String),
+    /// A whole number beyond what an amount can hold (above 255, or below 0).
+    #[error("`{text}`: {amount} is too {}: an amount is a whole number of piedras from 0 to {}", if *.large { "large" } else { "small" }, u8::MAX)]
+    OutOfRange {
+        text: String,
+        amount: String,
+        large: bool,
+    },
     #[error("`{0}`: name the cards to discard, like `descarto 12o 1b`")]
     NoCards(String),
     #[error("descarto: {0}")]
@@ -61,6 +68,25 @@ fn yes_no(word: &str) -> Option<bool> {
     }
 }
 
+/// Why `word` is not an amount: a whole number out of `u8`'s range, or not a number.
+fn amount_error(word: &str, text: &str) -> ParseActionError {
+    let (negative, digits) = match word.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, word.strip_prefix('+').unwrap_or(word)),
+    };
+    if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+        let zero = digits.chars().all(|c| c == '0');
+        if !(negative && zero) {
+            return ParseActionError::OutOfRange {
+                text: text.to_string(),
+                amount: word.to_string(),
+                large: !negative,
+            };
+        }
+    }
+    ParseActionError::Amount(text.to_string())
+}
+
 impl FromStr for Action {
     type Err = ParseActionError;
 
@@ -68,8 +94,7 @@ impl FromStr for Action {
         let text = s.trim().to_lowercase();
         let words: Vec<&str> = text.split_whitespace().collect();
         let amount = |w: &str| -> Result<u8, ParseActionError> {
-            w.parse::<u8>()
-                .map_err(|_| ParseActionError::Amount(s.trim().to_string()))
+            w.parse::<u8>().map_err(|_| amount_error(w, s.trim()))
         };
         let unknown = || ParseActionError::Unknown(s.trim().to_string());
         Ok(match words.as_slice() {
@@ -174,6 +199,38 @@ mod tests {
     }
 
     #[test]
+    fn amounts_out_of_range_say_so() {
+        for text in [
+            "envido 4294967295",
+            "envido 300",
+            "reenvido 256",
+            "99999999999999999999999 más",
+        ] {
+            let err = text.parse::<Action>().expect_err(text);
+            assert!(
+                matches!(err, ParseActionError::OutOfRange { large: true, .. }),
+                "{text}: {err:?}"
+            );
+            let msg = err.to_string();
+            assert!(
+                msg.contains("too large") && msg.contains("from 0 to 255"),
+                "{msg}"
+            );
+            assert!(!msg.contains("must be a whole number"), "{msg}");
+        }
+        let err = "envido -3".parse::<Action>().expect_err("negative");
+        assert!(err.to_string().contains("-3 is too small"), "{err}");
+        assert_eq!("envido 255".parse(), Ok(Action::Envido(255)));
+        assert_eq!("envido 0".parse(), Ok(Action::Envido(0)));
+        for text in ["envido mucho", "envido 2.5", "envido -", "envido 1e3"] {
+            assert!(
+                matches!(text.parse::<Action>(), Err(ParseActionError::Amount(_))),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
     fn players_words_are_understood() {
         assert_eq!("envido".parse(), Ok(Action::Envido(2)));
         assert_eq!("  Ordago ".parse(), Ok(Action::Ordago));
@@ -197,7 +254,7 @@ mod tests {
             Err(ParseActionError::Amount(_))
         ));
         assert!(matches!(
-            "envido 300".parse::<Action>(),
+            "envido 2.5".parse::<Action>(),
             Err(ParseActionError::Amount(_))
         ));
         assert!(matches!(

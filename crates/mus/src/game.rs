@@ -7,6 +7,7 @@
 use crate::betting::{BetError, Betting, Settled};
 use crate::eval::{self, Evaluation};
 use crate::events::{Event, LanceStatus, ScoreReason, Showdown};
+use crate::narrate::{in_pair_order, pair_label, PAIR_ORDER};
 use crate::view::{BetView, HandSummary, MusView, Phase as PhaseView};
 use crate::{rules, Action, Jugada, Lance, MusRules, Sena};
 use rand_chacha::ChaCha8Rng;
@@ -58,7 +59,8 @@ pub(crate) enum Phase {
     Over,
 }
 
-/// Piedras, games and vacas per pair (pair 0: seats 0 and 2).
+/// Piedras, games and vacas per pair (pair 0: seats 0 and 2). When the match is over
+/// they stay as it ended: the last juego's piedras, the last vaca's games and every vaca.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Scores {
     pub piedras: [u8; 2],
@@ -479,17 +481,23 @@ impl MusGame {
             },
         );
         self.scores.games[pair] += 1;
-        self.scores.piedras = [0, 0];
         if self.scores.games[pair] >= self.rules.games_to_win_vaca() {
             self.scores.vacas[pair] += 1;
-            self.scores.games = [0, 0];
             self.emit(events, Event::VacaWon { pair });
             if self.scores.vacas[pair] >= self.rules.vacas_to_win_match() {
                 self.winner = Some(pair);
                 self.emit(events, Event::MatchWon { pair });
             }
         }
-        self.game_no += 1;
+        // The final score stays on the table: only a game still to play starts from zero
+        // (and a new vaca from no juegos).
+        if self.winner.is_none() {
+            if self.scores.games[pair] >= self.rules.games_to_win_vaca() {
+                self.scores.games = [0, 0];
+            }
+            self.scores.piedras = [0, 0];
+            self.game_no += 1;
+        }
         let shown = self.log.iter().any(|e| matches!(e, Event::Showdown(_)));
         let eval = shown.then(|| self.evaluation());
         self.end_hand(eval, events);
@@ -840,20 +848,19 @@ impl Game for MusGame {
         self.make_view(None)
     }
 
+    /// The winning pair, and the final score in pair order (pair 0–2 first, as in
+    /// [`Scores`]): "pair 1–3 wins the match (pair 0–2 against pair 1–3: vacas 0–1,
+    /// juegos 1–2, piedras 25–40)". The juegos are those of the last vaca.
     fn outcome(&self) -> Option<Outcome> {
+        let s = &self.scores;
         self.winner.map(|pair| Outcome {
             winners: vec![pair, pair + 2],
             summary: format!(
-                "pair {}–{} wins {} {} to {}",
-                pair,
-                pair + 2,
-                self.scores.vacas[pair],
-                if self.scores.vacas[pair] == 1 {
-                    "vaca"
-                } else {
-                    "vacas"
-                },
-                self.scores.vacas[1 - pair]
+                "{} wins the match ({PAIR_ORDER}: vacas {}, juegos {}, piedras {})",
+                pair_label(pair),
+                in_pair_order(s.vacas),
+                in_pair_order(s.games),
+                in_pair_order(s.piedras),
             ),
         })
     }

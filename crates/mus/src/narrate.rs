@@ -47,6 +47,15 @@ pub fn pair_label(pair: usize) -> String {
     format!("pair {}–{}", pair % 2, pair % 2 + 2)
 }
 
+/// How two numbers per pair are ordered wherever they are told: pair 0–2 first, as in
+/// [`crate::game::Scores`], whoever won.
+pub const PAIR_ORDER: &str = "pair 0–2 against pair 1–3";
+
+/// Two numbers per pair, in [`PAIR_ORDER`]: `[12, 30]` is "12–30".
+pub fn in_pair_order(n: [u8; 2]) -> String {
+    format!("{}–{}", n[0], n[1])
+}
+
 /// Cards in the notation players write, separated by spaces: "12o 3c 11e 1b".
 pub fn cards_text(cards: &[Card]) -> String {
     cards
@@ -307,12 +316,11 @@ impl Narrator {
                 ordago,
                 piedras,
             } => one(format!(
-                "{} win{} the game{} ({}–{})",
+                "{} win{} the game{} ({PAIR_ORDER}: piedras {})",
                 self.pair(*pair),
                 if self.me.is_some() { "" } else { "s" },
                 if *ordago { " by órdago" } else { "" },
-                piedras[*pair],
-                piedras[1 - *pair]
+                in_pair_order(*piedras)
             )),
             Event::VacaWon { pair } => one(format!(
                 "{} win{} the vaca",
@@ -449,7 +457,7 @@ mod tests {
                 ordago: true,
                 piedras: [12, 30]
             }),
-            "pair 1–3 wins the game by órdago (30–12)"
+            "pair 1–3 wins the game by órdago (pair 0–2 against pair 1–3: piedras 12–30)"
         );
         assert_eq!(
             Narrator::for_seat(0).line(&Event::MatchWon { pair: 0 }),

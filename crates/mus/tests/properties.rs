@@ -126,6 +126,10 @@ fn play_checked(seed: u64, rules: MusRules) -> Result<usize, TestCaseError> {
     let mut piedras = [0u8; 2];
     let mut bets = BetTracker::default();
     let mut steps = 0;
+    // The piedras of the last game won, and how many games and hands were played.
+    let mut last_game: Option<[u8; 2]> = None;
+    let mut games_played = 0u32;
+    let mut hands_played = 1u32;
     while g.outcome().is_none() {
         prop_assert!(steps < 100_000, "game did not end");
         g.audit().map_err(TestCaseError::fail)?;
@@ -245,7 +249,12 @@ fn play_checked(seed: u64, rules: MusRules) -> Result<usize, TestCaseError> {
                         ScoreReason::Envite => prop_assert!(counting),
                     }
                 }
-                Event::GameWon { .. } => piedras = [0, 0],
+                Event::GameWon { piedras: p, .. } => {
+                    last_game = Some(*p);
+                    games_played += 1;
+                    piedras = [0, 0];
+                }
+                Event::HandStarted { .. } => hands_played += 1,
                 _ => {}
             }
         }
@@ -263,6 +272,18 @@ fn play_checked(seed: u64, rules: MusRules) -> Result<usize, TestCaseError> {
         }
     }
     g.audit().map_err(TestCaseError::fail)?;
+
+    // The final score stays: the last game's piedras, its juego and vaca counted, and
+    // the numbers of the last game and hand played.
+    let end = g.view(0);
+    let winner = end.winner.expect("a winner");
+    prop_assert_eq!(Some(end.scores.piedras), last_game);
+    prop_assert_eq!(end.scores.games[winner], rules.games_to_win_vaca());
+    prop_assert_eq!(end.scores.vacas[winner], rules.vacas_to_win_match());
+    prop_assert!(end.scores.games[1 - winner] < rules.games_to_win_vaca());
+    prop_assert!(end.scores.vacas[1 - winner] < rules.vacas_to_win_match());
+    prop_assert_eq!(end.game_number, games_played);
+    prop_assert_eq!(end.hand_number, hands_played);
 
     // The record replays to the very same state, also through JSON.
     let json = serde_json::to_string(&rec).expect("records serialize");

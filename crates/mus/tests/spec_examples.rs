@@ -462,3 +462,58 @@ fn discard_errors_name_the_problem() {
     );
     assert_eq!(g.legal_actions(0), vec![]);
 }
+
+#[test]
+fn the_final_score_stays_when_the_match_ends() {
+    let rules = MusRules {
+        juegos: 1,
+        vacas: 1,
+        ..MusRules::default()
+    };
+    // Pair 0 wins the one juego of the match by órdago at 25–7.
+    let mut g = table(HANDS, [25, 7], rules.clone());
+    play(
+        &mut g,
+        &[(0, "no hay mus"), (0, "paso"), (1, "órdago"), (2, "quiero")],
+    );
+    let v = g.view(1);
+    assert_eq!(v.phase, tapete_mus::view::Phase::Over);
+    assert_eq!(v.scores.piedras, [25, 7], "the last juego's piedras stay");
+    assert_eq!(v.scores.games, [1, 0], "the last juego counts");
+    assert_eq!(v.scores.vacas, [1, 0]);
+    assert_eq!(
+        (v.game_number, v.hand_number),
+        (1, 1),
+        "nothing past the end"
+    );
+    let o = g.outcome().expect("over");
+    assert_eq!(
+        o.summary,
+        "pair 0–2 wins the match (pair 0–2 against pair 1–3: vacas 1–0, juegos 1–0, piedras 25–7)"
+    );
+
+    // Pair 1 wins by a deje reaching 40: the numbers still go pair 0–2 first.
+    let mut g = table(HANDS, [10, 39], rules);
+    let ev = play(
+        &mut g,
+        &[
+            (0, "no hay mus"),
+            (0, "paso"),
+            (1, "envido"),
+            (2, "no quiero"),
+            (0, "no quiero"),
+        ],
+    );
+    assert!(ev.contains(&Event::MatchWon { pair: 1 }));
+    let v = g.view(0);
+    assert_eq!(v.scores.piedras, [10, 40]);
+    assert_eq!((v.scores.games, v.scores.vacas), ([0, 1], [0, 1]));
+    assert_eq!((v.game_number, v.hand_number), (1, 1));
+    let o = g.outcome().expect("over");
+    assert!(
+        o.summary.starts_with("pair 1–3 wins the match")
+            && o.summary.ends_with("vacas 0–1, juegos 0–1, piedras 10–40)"),
+        "{}",
+        o.summary
+    );
+}

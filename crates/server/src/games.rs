@@ -9,7 +9,7 @@ use tapete_mus::{Event, MusGame, MusRules, MusView};
 use tapete_table::{Bot, Game, Seat};
 
 /// Every game kind the server offers, in lobby order.
-pub fn all() -> Vec<Box<dyn Kind>> {
+pub fn all() -> Vec<std::sync::Arc<dyn Kind>> {
     vec![kind_of::<MusGame>()]
 }
 

@@ -1,12 +1,13 @@
 //! The HTTP side: pages and their files (embedded in the binary), the JSON API of
-//! `docs/server.md`, and the WebSocket upgrade.
+//! `docs/server.md`, and the WebSocket upgrade; and each TCP connection's HTTP/1 session,
+//! with its time limits.
 
 use crate::store::{now, StoredTable, TableRow};
-use crate::table::{PlayerRef, TableInfo, FINISHED, PLAYING, WAITING};
-use crate::{ws, Hub};
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use crate::table::{PlayerRef, TableInfo, FINISHED, WAITING};
+use crate::{ws, Hub, Limits};
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -15,9 +16,75 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
+use tower::ServiceExt;
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+
+/// Serves one TCP connection: HTTP/1 with upgrades (the WebSocket), a bound on the time
+/// to send a request's headers (slow senders are cut off, idle keep-alive connections
+/// closed), and on the time to answer a request.
+pub(crate) async fn serve_connection(
+    stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    router: Router,
+    limits: &Limits,
+) {
+    let _ = stream.set_nodelay(true);
+    let timeout = limits.request_timeout;
+    let service = hyper::service::service_fn(move |mut req: Request<hyper::body::Incoming>| {
+        let router = router.clone();
+        req.extensions_mut().insert(ConnectInfo(peer));
+        async move {
+            let req = req.map(axum::body::Body::new);
+            let upgrade = req.headers().contains_key(header::UPGRADE);
+            let answer = router.oneshot(req);
+            if upgrade {
+                return answer.await;
+            }
+            match tokio::time::timeout(timeout, answer).await {
+                Ok(r) => r,
+                Err(_) => Ok(ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "the request took too long to send or to answer",
+                )
+                .into_response()),
+            }
+        }
+    });
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .max_buf_size(64 * 1024);
+    let io = hyper_util::rt::TokioIo::new(stream);
+    let _ = http.serve_connection(io, service).with_upgrades().await;
+}
+
+/// Headers every answer carries: the pages load only their own scripts and styles, are
+/// never framed by another site, and no content type is guessed.
+async fn security_headers(req: Request, next: axum::middleware::Next) -> Response {
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
+             connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        ),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    res
+}
 
 /// The API's routes, pages and files.
 pub fn router(hub: Arc<Hub>) -> Router {
@@ -34,11 +101,13 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/tables", get(open_tables).post(create_table))
         .route("/api/tables/{id}", get(one_table))
         .route("/api/tables/{id}/replay", get(replay))
+        .route("/api/tables/{id}/replay/{n}", get(replay_step))
         .route("/api/players/{id}/games", get(player_games))
         .route("/api/leyes", get(leyes))
         .route("/ws/{id}", get(ws::upgrade))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API") })
         .layer(DefaultBodyLimit::max(16 * 1024))
+        .layer(axum::middleware::from_fn(security_headers))
         .with_state(hub)
 }
 
@@ -52,8 +121,20 @@ impl ApiError {
     fn bad(msg: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, msg)
     }
+    /// A failure of ours: logged in full, answered without its details (a database
+    /// message is for the operator, not for whoever asked).
     fn internal(msg: impl std::fmt::Display) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, msg.to_string())
+        eprintln!("internal error: {msg}");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error: the server could not do that now; try again later",
+        )
+    }
+    fn too_many(retry_after: u64, what: &str) -> ApiError {
+        ApiError(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many {what} from your address: try again in {retry_after} s"),
+        )
     }
 }
 
@@ -65,7 +146,25 @@ impl IntoResponse for ApiError {
 
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> Self {
-        ApiError::new(r.status(), r.body_text())
+        // Too large stays 413; every other body problem is the documented 400.
+        let status = if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            r.status()
+        } else {
+            StatusCode::BAD_REQUEST
+        };
+        ApiError::new(status, r.body_text())
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(r: PathRejection) -> Self {
+        ApiError::bad(r.body_text())
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(r: QueryRejection) -> Self {
+        ApiError::bad(r.body_text())
     }
 }
 
@@ -158,7 +257,18 @@ struct NewPlayer {
     nickname: String,
 }
 
-/// Checks a nickname: 1–24 characters once trimmed, no control characters.
+/// Characters that show nothing or reorder the text around them (zero-width spaces and
+/// joiners, bidirectional controls, the byte-order mark, soft hyphens…): a nickname with
+/// them could pass for someone else's.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// Checks a nickname: 1–24 characters once trimmed, no control or invisible characters.
 fn nickname(raw: &str) -> Result<String, ApiError> {
     let n = raw.trim();
     let chars = n.chars().count();
@@ -173,13 +283,24 @@ fn nickname(raw: &str) -> Result<String, ApiError> {
     if n.chars().any(char::is_control) {
         return Err(ApiError::bad("the nickname has control characters"));
     }
+    if let Some(c) = n.chars().find(|c| invisible(*c)) {
+        return Err(ApiError::bad(format!(
+            "the nickname has an invisible character (U+{:04X}): use letters, digits and \
+             visible signs",
+            c as u32
+        )));
+    }
     Ok(n.to_string())
 }
 
 async fn create_player(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     body: Result<Json<NewPlayer>, JsonRejection>,
 ) -> ApiResult<Value> {
+    hub.creates
+        .take(peer.ip())
+        .map_err(|s| ApiError::too_many(s, "new players"))?;
     let Json(body) = body?;
     let nickname = nickname(&body.nickname)?;
     let token: String = {
@@ -243,10 +364,17 @@ struct NewTable {
     /// Start at once, bots in every other seat (no waiting for friends).
     #[serde(default)]
     start: bool,
+    /// Seconds a person may be gone on their turn before the bot plays for them.
+    away_s: Option<u64>,
+    /// Seconds the end of a hand waits for the people at the table to press next.
+    hold_s: Option<u64>,
 }
 
 /// Longest pause a table may put between bot actions.
 const MAX_PACE_MS: u64 = 5000;
+/// Longest `away_s` and `hold_s`.
+const MAX_AWAY_S: u64 = 600;
+const MAX_HOLD_S: u64 = 60;
 
 fn table_id() -> String {
     const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
@@ -258,11 +386,30 @@ fn table_id() -> String {
 
 async fn create_table(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: Result<Json<NewTable>, JsonRejection>,
 ) -> ApiResult<TableInfo> {
     let player = caller(&hub, &headers).await?;
     let Json(req) = body?;
+    hub.creates
+        .take(peer.ip())
+        .map_err(|s| ApiError::too_many(s, "new tables"))?;
+    let open = hub
+        .db
+        .open_tables_of(player.id)
+        .await
+        .map_err(ApiError::internal)?;
+    if open >= hub.limits.open_tables_per_player {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "you have {open} tables that are not finished (at most {}): finish or leave one \
+                 first",
+                hub.limits.open_tables_per_player
+            ),
+        ));
+    }
     let kind = hub.kind(&req.game).ok_or_else(|| {
         let names: Vec<&str> = hub.kinds.iter().map(|k| k.name()).collect();
         ApiError::bad(format!(
@@ -284,6 +431,18 @@ async fn create_table(
             "pace_ms {pace_ms} is too slow: at most {MAX_PACE_MS}"
         )));
     }
+    let away_s = req.away_s.unwrap_or(30);
+    if away_s > MAX_AWAY_S {
+        return Err(ApiError::bad(format!(
+            "away_s {away_s} is too long: at most {MAX_AWAY_S} seconds"
+        )));
+    }
+    let hold_s = req.hold_s.unwrap_or(10);
+    if hold_s > MAX_HOLD_S {
+        return Err(ApiError::bad(format!(
+            "hold_s {hold_s} is too long: at most {MAX_HOLD_S} seconds"
+        )));
+    }
     let seat = req.seat.unwrap_or(0);
     if seat >= kind.seats() {
         return Err(ApiError::bad(format!(
@@ -291,8 +450,9 @@ async fn create_table(
             kind.seats() - 1
         )));
     }
+    // Builds a game once to check the rules and learn them with every key filled in. Its
+    // deal is never used: a table's seed is chosen when it starts.
     let seed: u64 = rand::random();
-    // Builds the game once to check the rules and learn them with every key filled in.
     let rules = kind
         .new_game(&req.rules, seed)
         .map_err(ApiError::bad)?
@@ -307,10 +467,12 @@ async fn create_table(
         creator: Some(player.id),
         bot,
         pace_ms,
-        status: if req.start { PLAYING } else { WAITING }.to_string(),
+        status: WAITING.to_string(),
         created: now(),
         finished: None,
         outcome: None,
+        away_s,
+        hold_s,
     };
     hub.db
         .create_table(row.clone(), seats.clone())
@@ -323,12 +485,23 @@ async fn create_table(
             .map(|s| s.map(|id| (id, player.nickname.clone())))
             .collect(),
         actions: Vec::new(),
+        pending: Vec::new(),
     };
     let handle = hub.start_table(stored).map_err(ApiError::internal)?;
+    if req.start {
+        handle
+            .begin()
+            .await
+            .map_err(|e| ApiError::internal(format!("table {}: {e}", handle.info().id)))?;
+    }
     Ok(Json(handle.info()))
 }
 
-async fn one_table(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<TableInfo> {
+async fn one_table(
+    State(hub): State<Arc<Hub>>,
+    path: Result<Path<String>, PathRejection>,
+) -> ApiResult<TableInfo> {
+    let Path(id) = path?;
     match hub.table_or_load(&id).await.map_err(ApiError::internal)? {
         Some(h) => Ok(Json(h.info())),
         None => Err(ApiError::new(
@@ -352,10 +525,15 @@ fn new_lines(before: &[String], after: &[String]) -> Vec<String> {
     after[skip..].to_vec()
 }
 
-async fn replay(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResult<Value> {
+/// A finished table's stored log, for its replay (from a small cache: a replay page asks
+/// for its steps one by one).
+async fn finished_log(hub: &Arc<Hub>, id: &str) -> Result<Arc<StoredTable>, ApiError> {
+    if let Some(t) = hub.replay_cache.get(id) {
+        return Ok(t);
+    }
     let stored = hub
         .db
-        .table(id.clone())
+        .table(id.to_string())
         .await
         .map_err(ApiError::internal)?
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")))?;
@@ -366,43 +544,102 @@ async fn replay(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> ApiResul
              replayed",
         ));
     }
+    let stored = Arc::new(stored);
+    hub.replay_cache.put(id.to_string(), stored.clone());
+    Ok(stored)
+}
+
+/// `GET /api/tables/{id}/replay`: a finished game's table and actions; each step's view
+/// comes from [`replay_step`].
+async fn replay(
+    State(hub): State<Arc<Hub>>,
+    path: Result<Path<String>, PathRejection>,
+) -> ApiResult<Value> {
+    let Path(id) = path?;
+    let stored = finished_log(&hub, &id).await?;
     let handle = hub
         .table_or_load(&id)
         .await
         .map_err(ApiError::internal)?
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")))?;
-    let info = handle.info();
-    let hub2 = hub.clone();
-    let steps = tokio::task::spawn_blocking(move || -> Result<Vec<Value>, String> {
-        let kind = hub2
-            .kind(&stored.row.game)
-            .ok_or_else(|| format!("unknown game `{}`", stored.row.game))?;
+    let actions: Vec<Value> = stored
+        .actions
+        .iter()
+        .enumerate()
+        .map(|(i, (seat, action))| json!({"n": i + 1, "seat": seat, "action": action}))
+        .collect();
+    Ok(Json(json!({
+        "table": handle.info(),
+        "steps": actions.len() + 1,
+        "actions": actions,
+    })))
+}
+
+/// `GET /api/tables/{id}/replay/{n}`: step `n` of a finished game (0 is the deal): the
+/// action, the narration it caused and the full view after it, every hand shown. Built on
+/// demand by replaying the log; only a few are built at once.
+async fn replay_step(
+    State(hub): State<Arc<Hub>>,
+    path: Result<Path<(String, usize)>, PathRejection>,
+) -> ApiResult<Value> {
+    let Path((id, n)) = path?;
+    let stored = finished_log(&hub, &id).await?;
+    if n > stored.actions.len() {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no step {n}: this game has steps 0 to {}",
+                stored.actions.len()
+            ),
+        ));
+    }
+    let kind = hub
+        .kind(&stored.row.game)
+        .cloned()
+        .ok_or_else(|| ApiError::internal(format!("unknown game `{}`", stored.row.game)))?;
+    let _permit = tokio::time::timeout(Duration::from_secs(5), hub.replays.acquire())
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server is busy with other replays: try again in a moment",
+            )
+        })?
+        .map_err(ApiError::internal)?;
+    let step = tokio::task::spawn_blocking(move || -> Result<Value, String> {
         let mut game = kind.new_game(&stored.row.rules, stored.row.seed)?;
-        let mut lines = game.lines(None);
-        let mut steps = vec![json!({
-            "n": 0, "seat": null, "action": null, "lines": lines, "view": game.full_view()
-        })];
-        for (i, (seat, action)) in stored.actions.iter().enumerate() {
+        let mut before = Vec::new();
+        for (seat, action) in &stored.actions[..n.saturating_sub(1)] {
             game.apply(*seat, action)?;
-            let now = game.lines(None);
-            steps.push(json!({
-                "n": i + 1,
-                "seat": seat,
-                "action": action,
-                "lines": new_lines(&lines, &now),
-                "view": game.full_view(),
-            }));
-            lines = now;
         }
-        Ok(steps)
+        let (seat, action) = match n.checked_sub(1).map(|i| &stored.actions[i]) {
+            Some((seat, action)) => {
+                before = game.lines(None);
+                game.apply(*seat, action)?;
+                (json!(seat), json!(action))
+            }
+            None => (Value::Null, Value::Null),
+        };
+        Ok(json!({
+            "n": n,
+            "seat": seat,
+            "action": action,
+            "lines": new_lines(&before, &game.lines(None)),
+            "view": game.full_view(),
+        }))
     })
     .await
     .map_err(ApiError::internal)?
     .map_err(ApiError::internal)?;
-    Ok(Json(json!({"table": info, "steps": steps})))
+    Ok(Json(step))
 }
 
-async fn player_games(State(hub): State<Arc<Hub>>, Path(id): Path<i64>) -> ApiResult<Vec<Value>> {
+async fn player_games(
+    State(hub): State<Arc<Hub>>,
+    path: Result<Path<i64>, PathRejection>,
+) -> ApiResult<Vec<Value>> {
+    let Path(id) =
+        path.map_err(|_| ApiError::bad("a player is a number, e.g. /api/players/7/games"))?;
     if hub
         .db
         .player(id)
@@ -447,7 +684,8 @@ async fn player_games(State(hub): State<Arc<Hub>>, Path(id): Path<i64>) -> ApiRe
     ))
 }
 
-async fn leyes(Query(q): Query<HashMap<String, String>>) -> ApiResult<Value> {
+async fn leyes(query: Result<Query<HashMap<String, String>>, QueryRejection>) -> ApiResult<Value> {
+    let Query(q) = query?;
     const KNOWN: [&str; 8] = [
         "hand", "partner", "mode", "real31", "position", "pares", "juego", "exact",
     ];

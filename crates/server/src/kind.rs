@@ -82,6 +82,8 @@ pub trait TableGame: Send + Sync {
     fn at_boundary(&self) -> bool;
     /// See [`ServerGame::full_view`].
     fn full_view(&self) -> Value;
+    /// A copy of the game, to try an action before it is stored.
+    fn clone_box(&self) -> Box<dyn TableGame>;
     /// A decision for the bot `bot` at `seat`, packed to run on another thread: it holds
     /// only that seat's view and legal actions, never the game.
     fn bot_job(&self, seat: Seat, bot: &str, seed: u64) -> Result<BotJob, String>;
@@ -93,11 +95,11 @@ pub type BotJob = Box<dyn FnOnce() -> String + Send>;
 struct KindOf<G>(PhantomData<fn() -> G>);
 
 /// The erased kind of `G`.
-pub fn kind_of<G: ServerGame>() -> Box<dyn Kind>
+pub fn kind_of<G: ServerGame>() -> std::sync::Arc<dyn Kind>
 where
     G::Rules: Default,
 {
-    Box::new(KindOf::<G>(PhantomData))
+    std::sync::Arc::new(KindOf::<G>(PhantomData))
 }
 
 /// Parses options, refusing keys the game does not know (a typo must not pass silently).
@@ -156,6 +158,7 @@ where
     }
 }
 
+#[derive(Clone)]
 struct Erased<G: Game> {
     game: G,
     rules: G::Rules,
@@ -227,6 +230,9 @@ impl<G: ServerGame> TableGame for Erased<G> {
     }
     fn full_view(&self) -> Value {
         self.game.full_view()
+    }
+    fn clone_box(&self) -> Box<dyn TableGame> {
+        Box::new(self.clone())
     }
     fn bot_job(&self, seat: Seat, bot: &str, seed: u64) -> Result<BotJob, String> {
         let mut b = G::make_bot(bot)?;

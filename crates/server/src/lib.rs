@@ -6,49 +6,122 @@
 //! action log in SQLite ([`store`]); one task per table ([`table`]) orders its actions,
 //! writes each before showing it and sends every connection only its own seat's view.
 //! The protocol is documented in `docs/server.md`.
+//!
+//! Everything a stranger can make the server spend is bounded ([`Limits`]): connections per
+//! address and per table, the time to send a request, requests that create things, tables
+//! per player, replays built at once, bots thinking at once.
 
 pub mod games;
 mod http;
 pub mod kind;
 pub mod loadtest;
 
+mod limit;
 pub mod msg;
 pub mod store;
 pub mod table;
 mod ws;
 
 use kind::Kind;
+use limit::{ConnCounter, RateLimiter, SmallCache};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
-use store::{Db, StoredTable};
-use table::{PlayerRef, TableHandle};
+use std::time::Duration;
+use store::{Db, Durability, StoredTable};
+use table::{PlayerRef, TableEnv, TableHandle};
 
-/// Where to listen and where to keep the database.
+/// Where to listen, where to keep the database, and how much a stranger may ask.
 #[derive(Clone, Debug)]
 pub struct Config {
     pub addr: SocketAddr,
     pub db: PathBuf,
+    pub durability: Durability,
+    pub limits: Limits,
+}
+
+impl Config {
+    /// A server at `addr` on the database `db`, with the default durability and limits.
+    pub fn new(addr: SocketAddr, db: PathBuf) -> Config {
+        Config {
+            addr,
+            db,
+            durability: Durability::default(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// What one client (one IP address) may make the server spend.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Open TCP connections from one address (pages, API calls and WebSockets together).
+    pub conns_per_addr: usize,
+    /// Connections to one table that hold no seat there (spectators).
+    pub watchers_per_table: usize,
+    /// Players and tables one address may create per minute (each; bursts of as many).
+    pub creates_per_minute: u32,
+    /// Tables one player may have created and not yet finished.
+    pub open_tables_per_player: u64,
+    /// Time to send a request's headers (and, once idle, the next request's).
+    pub header_timeout: Duration,
+    /// Time to answer a request (a slow body included); WebSockets are not bound by it.
+    pub request_timeout: Duration,
+    /// A WebSocket that sends nothing (not even a pong) for this long is closed.
+    pub ws_idle: Duration,
+    /// A table nobody is connected to stops after this long (it restarts from storage).
+    pub idle_table: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            conns_per_addr: 64,
+            watchers_per_table: 50,
+            creates_per_minute: 20,
+            open_tables_per_player: 10,
+            header_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(20),
+            ws_idle: Duration::from_secs(60),
+            idle_table: Duration::from_secs(30 * 60),
+        }
+    }
 }
 
 /// Everything the request handlers share: the game kinds, the database and the running
 /// tables.
 pub struct Hub {
-    kinds: Vec<Box<dyn Kind>>,
+    kinds: Vec<Arc<dyn Kind>>,
     db: Db,
+    limits: Limits,
     tables: RwLock<HashMap<String, TableHandle>>,
     /// Players by token hash, so a request needs no database read to know who asks.
     tokens: RwLock<HashMap<String, PlayerRef>>,
     next_conn: AtomicU64,
     /// Serializes loading a stored table, so one table never gets two tasks.
     loading: tokio::sync::Mutex<()>,
+    env: TableEnv,
+    /// Creations (players, tables) per address.
+    creates: RateLimiter,
+    /// Replay steps being built at once.
+    replays: tokio::sync::Semaphore,
+    /// The logs of the finished games replayed last.
+    replay_cache: SmallCache<StoredTable>,
 }
 
 impl Hub {
     /// A hub on this database with these games.
-    pub fn new(db: Db, kinds: Vec<Box<dyn Kind>>) -> Hub {
+    pub fn new(db: Db, kinds: Vec<Arc<dyn Kind>>, limits: Limits) -> Hub {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let env = TableEnv {
+            db: db.clone(),
+            idle_end: limits.idle_table,
+            max_watchers: limits.watchers_per_table,
+            // Bots never take every core: one is left for people and the server.
+            bot_threads: Arc::new(tokio::sync::Semaphore::new(cores.saturating_sub(1).max(1))),
+        };
         Hub {
             kinds,
             db,
@@ -56,12 +129,17 @@ impl Hub {
             tokens: RwLock::new(HashMap::new()),
             next_conn: AtomicU64::new(1),
             loading: tokio::sync::Mutex::new(()),
+            env,
+            creates: RateLimiter::per_minute(limits.creates_per_minute),
+            replays: tokio::sync::Semaphore::new(2),
+            replay_cache: SmallCache::new(32),
+            limits,
         }
     }
 
     /// The kind called `name`.
-    pub fn kind(&self, name: &str) -> Option<&dyn Kind> {
-        self.kinds.iter().find(|k| k.name() == name).map(|k| &**k)
+    pub fn kind(&self, name: &str) -> Option<&Arc<dyn Kind>> {
+        self.kinds.iter().find(|k| k.name() == name)
     }
 
     fn table(&self, id: &str) -> Option<TableHandle> {
@@ -88,7 +166,7 @@ impl Hub {
 
     /// Starts the task of a stored table.
     fn start_table(self: &Arc<Self>, stored: StoredTable) -> Result<TableHandle, String> {
-        let kind = self.kind(&stored.row.game).ok_or_else(|| {
+        let kind = self.kind(&stored.row.game).cloned().ok_or_else(|| {
             format!(
                 "table {}: unknown game `{}`",
                 stored.row.id, stored.row.game
@@ -104,7 +182,7 @@ impl Hub {
                 }
             }
         });
-        let handle = table::spawn(self.db.clone(), kind, stored, on_idle)?;
+        let handle = table::spawn(self.env.clone(), kind, stored, on_idle)?;
         self.insert_table(id, handle.clone());
         Ok(handle)
     }
@@ -112,11 +190,15 @@ impl Hub {
     /// A running table, or a stored one (a finished game, say) started on demand.
     async fn table_or_load(self: &Arc<Self>, id: &str) -> Result<Option<TableHandle>, String> {
         if let Some(h) = self.table(id) {
-            return Ok(Some(h));
+            if !h.tx.is_closed() {
+                return Ok(Some(h));
+            }
         }
         let _guard = self.loading.lock().await;
         if let Some(h) = self.table(id) {
-            return Ok(Some(h));
+            if !h.tx.is_closed() {
+                return Ok(Some(h));
+            }
         }
         match self
             .db
@@ -129,7 +211,8 @@ impl Hub {
         }
     }
 
-    /// Restarts every unfinished table from storage, exactly where it was.
+    /// Restarts every unfinished table from storage, exactly where it was. A table that
+    /// cannot be restored is reported and left alone; the others start.
     pub async fn restore(self: &Arc<Self>) -> Result<usize, String> {
         let stored = self
             .db
@@ -137,8 +220,11 @@ impl Hub {
             .await
             .map_err(|e| e.to_string())?;
         let mut n = 0;
-        for t in stored {
-            match self.start_table(t) {
+        for (id, t) in stored {
+            match t
+                .map_err(|e| format!("table {id}: {e}"))
+                .and_then(|t| self.start_table(t))
+            {
                 Ok(_) => n += 1,
                 Err(e) => eprintln!("not restored: {e}"),
             }
@@ -154,19 +240,42 @@ pub async fn serve(
     ready: impl FnOnce(SocketAddr, usize),
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
-    let db = Db::open(&config.db).map_err(|e| format!("{}: {e}", config.db.display()))?;
-    let hub = Arc::new(Hub::new(db, games::all()));
+    let db = Db::open_with(&config.db, config.durability)
+        .map_err(|e| format!("{}: {e}", config.db.display()))?;
+    let hub = Arc::new(Hub::new(db, games::all(), config.limits.clone()));
     let restored = hub.restore().await?;
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     ready(addr, restored);
-    axum::serve(
-        listener,
-        http::router(hub).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
-    .map_err(|e| e.to_string())
+    let router = http::router(hub.clone());
+    let conns = ConnCounter::new(config.limits.conns_per_addr);
+    let limits = config.limits;
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = &mut shutdown => return Ok(()),
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of file descriptors, say: wait a moment rather than spin.
+                    eprintln!("accept: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+        };
+        let Some(guard) = conns.enter(peer.ip()) else {
+            // Over the address's share: closed at once, before a byte is read.
+            drop(stream);
+            continue;
+        };
+        let router = router.clone();
+        let limits = limits.clone();
+        tokio::spawn(async move {
+            http::serve_connection(stream, peer, router, &limits).await;
+            drop(guard);
+        });
+    }
 }

@@ -2,7 +2,10 @@
 //! checked for size and shape before anything else looks at it; a bad one gets an error
 //! that says what was wrong and changes nothing.
 
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use std::collections::HashSet;
+use std::fmt;
 
 /// Largest message accepted, in bytes.
 pub const MAX_MESSAGE: usize = 4096;
@@ -16,9 +19,11 @@ pub enum ClientMsg {
     /// Take a seat (a free one before the start, a bot's between hands).
     Sit { seat: usize },
     /// Leave one's seat to the table's bot.
-    Stand,
+    Stand {},
     /// Start the game (the table's creator).
-    Start,
+    Start {},
+    /// Done looking at the end of a hand: the table's bots need not wait for this person.
+    Next {},
     /// Play an action, in its text form; `id` is echoed in the answer.
     Act {
         action: String,
@@ -26,7 +31,57 @@ pub enum ClientMsg {
         id: Option<u64>,
     },
     /// Keep-alive; answered with `pong`.
-    Ping,
+    Ping {},
+}
+
+/// Walks a JSON document only to refuse an object that names a key twice: serde would
+/// silently keep the last one, so `{"type":"act",…,"type":"stand"}` would change meaning.
+struct NoDuplicateKeys;
+
+impl<'de> Deserialize<'de> for NoDuplicateKeys {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NoDuplicateKeys)
+    }
+}
+
+impl<'de> Visitor<'de> for NoDuplicateKeys {
+    type Value = NoDuplicateKeys;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("JSON")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_unit<E>(self) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self, A::Error> {
+        while seq.next_element::<NoDuplicateKeys>()?.is_some() {}
+        Ok(self)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self, A::Error> {
+        let mut seen = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !seen.insert(key.clone()) {
+                return Err(de::Error::custom(format!("duplicate key `{key}`")));
+            }
+            map.next_value::<NoDuplicateKeys>()?;
+        }
+        Ok(self)
+    }
 }
 
 /// Decodes one text message, or says what is wrong with it.
@@ -39,6 +94,7 @@ pub fn decode(text: &str) -> Result<ClientMsg, String> {
     }
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    serde_json::from_str::<NoDuplicateKeys>(text).map_err(|e| format!("bad message: {e}"))?;
     let Some(obj) = value.as_object() else {
         return Err("a message must be a JSON object with a `type`".into());
     };
@@ -50,7 +106,7 @@ pub fn decode(text: &str) -> Result<ClientMsg, String> {
     let msg: ClientMsg = serde_json::from_value(value).map_err(|e| {
         let e = e.to_string();
         if e.starts_with("unknown variant") {
-            format!("{e} (messages are sit, stand, start, act and ping)")
+            format!("{e} (messages are sit, stand, start, next, act and ping)")
         } else {
             format!("bad message: {e}")
         }
@@ -77,9 +133,10 @@ mod tests {
             decode(r#"{"type":"sit","seat":2}"#),
             Ok(ClientMsg::Sit { seat: 2 })
         );
-        assert_eq!(decode(r#"{"type":"stand"}"#), Ok(ClientMsg::Stand));
-        assert_eq!(decode(r#"{"type":"start"}"#), Ok(ClientMsg::Start));
-        assert_eq!(decode(r#"{"type":"ping"}"#), Ok(ClientMsg::Ping));
+        assert_eq!(decode(r#"{"type":"stand"}"#), Ok(ClientMsg::Stand {}));
+        assert_eq!(decode(r#"{"type":"start"}"#), Ok(ClientMsg::Start {}));
+        assert_eq!(decode(r#"{"type":"next"}"#), Ok(ClientMsg::Next {}));
+        assert_eq!(decode(r#"{"type":"ping"}"#), Ok(ClientMsg::Ping {}));
         assert_eq!(
             decode(r#"{"type":"act","action":"envido 5","id":12}"#),
             Ok(ClientMsg::Act {
@@ -112,6 +169,18 @@ mod tests {
             ),
             (r#"{"type":"act","action":"  "}"#, "empty action"),
             (r#"{"type":"act","action":"paso","id":"x"}"#, "bad message"),
+            (
+                r#"{"type":"act","action":"paso","type":"stand"}"#,
+                "duplicate key `type`",
+            ),
+            (
+                r#"{"type":"sit","seat":1,"seat":2}"#,
+                "duplicate key `seat`",
+            ),
+            (r#"{"type":"stand","seat":1}"#, "unknown field `seat`"),
+            (r#"{"type":"ping","x":null}"#, "unknown field `x`"),
+            (r#"{"type":"start","now":true}"#, "unknown field `now`"),
+            (r#"{"type":"next","hand":3}"#, "unknown field `hand`"),
         ];
         for (text, want) in cases {
             let err = decode(text).expect_err(text);
@@ -128,6 +197,7 @@ mod tests {
             (0usize..10).prop_map(|s| format!(r#"{{"type":"sit","seat":{s}}}"#)),
             Just(r#"{"type":"stand"}"#.to_string()),
             Just(r#"{"type":"start"}"#.to_string()),
+            Just(r#"{"type":"next"}"#.to_string()),
             Just(r#"{"type":"ping"}"#.to_string()),
             (
                 "[a-zñó0-9][a-zñó 0-9]{0,29}",
@@ -160,9 +230,10 @@ mod tests {
                 if let Ok(msg) = decode(&s) {
                     let again = match &msg {
                         ClientMsg::Sit { seat } => serde_json::json!({"type":"sit","seat":seat}),
-                        ClientMsg::Stand => serde_json::json!({"type":"stand"}),
-                        ClientMsg::Start => serde_json::json!({"type":"start"}),
-                        ClientMsg::Ping => serde_json::json!({"type":"ping"}),
+                        ClientMsg::Stand {} => serde_json::json!({"type":"stand"}),
+                        ClientMsg::Start {} => serde_json::json!({"type":"start"}),
+                        ClientMsg::Next {} => serde_json::json!({"type":"next"}),
+                        ClientMsg::Ping {} => serde_json::json!({"type":"ping"}),
                         ClientMsg::Act { action, id } => serde_json::json!({"type":"act","action":action,"id":id}),
                     };
                     prop_assert_eq!(decode(&again.to_string()), Ok(msg));

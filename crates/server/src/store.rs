@@ -4,14 +4,56 @@
 //!
 //! One thread owns the connection; async code sends it closures and awaits the answer, so
 //! the runtime never blocks on the disk and writes happen in the order they were asked.
+//!
+//! **Durability.** With [`Durability::Full`] (the default) an answer comes only once its
+//! write is on disk (`synchronous = FULL`): an acknowledged action survives a power cut,
+//! not only a crash. To keep that cheap the thread commits in groups: every job waiting
+//! when it wakes runs in one transaction (each in a savepoint of its own, so one failing
+//! job changes nothing of the others), and all are answered after the one commit.
+//!
+//! The file is guarded by a lock file beside it (`tapete.db.lock`), so a second server on
+//! the same database is refused; the schema carries a version, and a database written by
+//! a newer tapete is refused rather than misread.
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
-use std::path::Path;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use tokio::sync::oneshot;
 
-type Job = Box<dyn FnOnce(&mut Connection) + Send>;
+/// What a job leaves to do once its transaction is committed (or failed to commit).
+type Done = Box<dyn FnOnce(Result<(), DbError>) + Send>;
+/// A job runs on the connection inside the group's transaction, or is told why the
+/// transaction could not begin.
+type Job = Box<dyn FnOnce(Result<&mut Connection, DbError>) -> Done + Send>;
+
+/// Most jobs committed together.
+const GROUP: usize = 512;
+
+/// The schema version this build writes; databases from a newer one are refused.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// How hard each answer waits for the disk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Durability {
+    /// Every acknowledged write survives a power cut (`synchronous = FULL`).
+    #[default]
+    Full,
+    /// A crash loses nothing, a power cut may lose the last writes (`synchronous = NORMAL`).
+    Normal,
+}
+
+impl std::str::FromStr for Durability {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "full" => Ok(Durability::Full),
+            "normal" => Ok(Durability::Normal),
+            _ => Err(format!("`{s}` is not a durability: use full or normal")),
+        }
+    }
+}
 
 /// A handle on the database thread. Cheap to clone.
 #[derive(Clone)]
@@ -20,7 +62,7 @@ pub struct Db {
 }
 
 /// A storage failure, in words.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[error("database: {0}")]
 pub struct DbError(pub String);
 
@@ -33,9 +75,6 @@ impl From<rusqlite::Error> for DbError {
 pub type DbResult<T> = Result<T, DbError>;
 
 const SCHEMA: &str = "
-PRAGMA journal_mode = WAL;
-PRAGMA synchronous = NORMAL;
-PRAGMA foreign_keys = ON;
 CREATE TABLE IF NOT EXISTS players (
     id INTEGER PRIMARY KEY,
     nickname TEXT NOT NULL,
@@ -53,7 +92,9 @@ CREATE TABLE IF NOT EXISTS tables (
     status TEXT NOT NULL,
     created INTEGER NOT NULL,
     finished INTEGER,
-    outcome TEXT
+    outcome TEXT,
+    away_s INTEGER NOT NULL DEFAULT 30,
+    hold_s INTEGER NOT NULL DEFAULT 10
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
 CREATE TABLE IF NOT EXISTS seats (
@@ -76,6 +117,22 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     PRIMARY KEY (table_id, n)
 );
+CREATE TABLE IF NOT EXISTS pending_seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    player INTEGER NOT NULL REFERENCES players(id),
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (table_id, player)
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+";
+
+/// What a database of schema version 0 (tapete before versions) lacks.
+const MIGRATE_0: &str = "
+ALTER TABLE tables ADD COLUMN away_s INTEGER NOT NULL DEFAULT 30;
+ALTER TABLE tables ADD COLUMN hold_s INTEGER NOT NULL DEFAULT 10;
 ";
 
 /// A table as stored.
@@ -92,6 +149,10 @@ pub struct TableRow {
     pub created: i64,
     pub finished: Option<i64>,
     pub outcome: Option<Value>,
+    /// Seconds a person may be gone on their turn before the table's bot plays for them.
+    pub away_s: u64,
+    /// Seconds the end of a hand is held for people to read before the bots go on.
+    pub hold_s: u64,
 }
 
 /// A stored table with its seats (player ids) and its action log.
@@ -100,6 +161,8 @@ pub struct StoredTable {
     pub row: TableRow,
     pub seats: Vec<Option<(i64, String)>>,
     pub actions: Vec<(usize, String)>,
+    /// Seats asked for mid-hand and not yet granted: (player, nickname, seat).
+    pub pending: Vec<(i64, String, usize)>,
 }
 
 /// One finished game of a player, for the history page.
@@ -114,13 +177,28 @@ pub struct PlayedGame {
     pub players: Vec<Option<String>>,
 }
 
+/// Stored JSON that does not parse is an error, never a silent default.
+fn json_column(column: usize, text: &str) -> rusqlite::Result<Value> {
+    serde_json::from_str(text).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
 fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
     let rules: String = r.get(2)?;
     let outcome: Option<String> = r.get(10)?;
+    let rules = json_column(2, &rules)?;
+    if !rules.is_object() {
+        return Err(rusqlite::Error::FromSqlConversionFailure(
+            2,
+            rusqlite::types::Type::Text,
+            "the stored rules are not a JSON object".into(),
+        ));
+    }
     Ok(TableRow {
         id: r.get(0)?,
         game: r.get(1)?,
-        rules: serde_json::from_str(&rules).unwrap_or(Value::Null),
+        rules,
         seed: r.get::<_, i64>(3)? as u64,
         creator: r.get(4)?,
         bot: r.get(5)?,
@@ -128,41 +206,183 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
         status: r.get(7)?,
         created: r.get(8)?,
         finished: r.get(9)?,
-        outcome: outcome.and_then(|o| serde_json::from_str(&o).ok()),
+        outcome: outcome.map(|o| json_column(10, &o)).transpose()?,
+        away_s: r.get::<_, i64>(11)?.max(0) as u64,
+        hold_s: r.get::<_, i64>(12)?.max(0) as u64,
     })
 }
 
 const TABLE_COLUMNS: &str =
-    "id, game, rules, seed, creator, bot, pace_ms, status, created, finished, outcome";
+    "id, game, rules, seed, creator, bot, pace_ms, status, created, finished, outcome, away_s, hold_s";
+
+/// The lock file guarding a database: `tapete.db` → `tapete.db.lock`.
+fn lock_path(db: &Path) -> PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// Takes the database's lock file, or says who holds it.
+fn take_lock(db: &Path) -> DbResult<File> {
+    let path = lock_path(db);
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| DbError(format!("cannot open the lock file {}: {e}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(DbError(format!(
+            "another tapete server is using this database (it holds {}); stop it first or \
+             choose another --db",
+            path.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(DbError(format!("cannot lock {}: {e}", path.display())))
+        }
+    }
+}
+
+/// Brings the schema to [`SCHEMA_VERSION`], refusing a newer one, and proves the file can
+/// be written (a read-only file or a full disk must stop the server at start, not at the
+/// first action).
+fn prepare(conn: &mut Connection, durability: Durability) -> DbResult<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version > SCHEMA_VERSION {
+        return Err(DbError(format!(
+            "the database has schema version {version}, newer than this tapete knows \
+             ({SCHEMA_VERSION}): use a newer tapete"
+        )));
+    }
+    let sync = match durability {
+        Durability::Full => "FULL",
+        Durability::Normal => "NORMAL",
+    };
+    conn.execute_batch(&format!(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA foreign_keys = ON;"
+    ))
+    .map_err(not_writable)?;
+    let tx = conn.transaction().map_err(not_writable)?;
+    let old = version == 0
+        && tx
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'tables'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map_err(not_writable)?
+            > 0;
+    if old {
+        let has_away: i64 = tx.query_row(
+            "SELECT count(*) FROM pragma_table_info('tables') WHERE name = 'away_s'",
+            [],
+            |r| r.get(0),
+        )?;
+        if has_away == 0 {
+            tx.execute_batch(MIGRATE_0).map_err(not_writable)?;
+        }
+    }
+    tx.execute_batch(SCHEMA).map_err(not_writable)?;
+    tx.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', ?1)",
+        [now().to_string()],
+    )
+    .map_err(not_writable)?;
+    tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}"))
+        .map_err(not_writable)?;
+    tx.commit().map_err(not_writable)?;
+    Ok(())
+}
+
+fn not_writable(e: rusqlite::Error) -> DbError {
+    DbError(format!("cannot write to the database ({e})"))
+}
+
+/// Runs one job in a savepoint of the open transaction: its writes stay only if it
+/// succeeds.
+fn in_savepoint<T>(
+    c: &mut Connection,
+    f: impl FnOnce(&mut Connection) -> DbResult<T>,
+) -> DbResult<T> {
+    c.execute_batch("SAVEPOINT job")?;
+    let r = f(c);
+    let end = if r.is_ok() {
+        "RELEASE job"
+    } else {
+        "ROLLBACK TO job; RELEASE job"
+    };
+    c.execute_batch(end)?;
+    r
+}
+
+/// The database thread: takes every waiting job, runs them in one transaction, commits
+/// once and then answers them all.
+fn serve_jobs(mut conn: Connection, rx: mpsc::Receiver<Job>, _lock: File) {
+    while let Ok(first) = rx.recv() {
+        let mut jobs = vec![first];
+        while jobs.len() < GROUP {
+            match rx.try_recv() {
+                Ok(j) => jobs.push(j),
+                Err(_) => break,
+            }
+        }
+        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+            let e = DbError::from(e);
+            for job in jobs {
+                job(Err(e.clone()))(Err(e.clone()));
+            }
+            continue;
+        }
+        let done: Vec<Done> = jobs.into_iter().map(|job| job(Ok(&mut conn))).collect();
+        let committed = conn.execute_batch("COMMIT").map_err(|e| {
+            let _ = conn.execute_batch("ROLLBACK");
+            DbError::from(e)
+        });
+        for d in done {
+            d(committed.clone());
+        }
+    }
+}
 
 impl Db {
-    /// Opens (creating if needed) the database at `path` and starts its thread.
+    /// Opens (creating if needed) the database at `path` with full durability and starts
+    /// its thread.
     pub fn open(path: &Path) -> DbResult<Db> {
+        Db::open_with(path, Durability::Full)
+    }
+
+    /// Opens the database at `path`: takes its lock file, brings its schema up to date,
+    /// checks it can be written, and starts its thread.
+    pub fn open_with(path: &Path, durability: Durability) -> DbResult<Db> {
+        let lock = take_lock(path)?;
         let mut conn = Connection::open(path)?;
-        conn.execute_batch(SCHEMA)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        prepare(&mut conn, durability)?;
         let (tx, rx) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("tapete-db".into())
-            .spawn(move || {
-                while let Ok(job) = rx.recv() {
-                    job(&mut conn);
-                }
-            })
+            .spawn(move || serve_jobs(conn, rx, lock))
             .map_err(|e| DbError(e.to_string()))?;
         Ok(Db { tx })
     }
 
-    /// Runs `f` on the database thread and waits for its answer.
+    /// Runs `f` on the database thread and waits for its answer, which comes once its
+    /// writes are committed.
     pub async fn call<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Connection) -> DbResult<T> + Send + 'static,
     ) -> DbResult<T> {
         let (tx, rx) = oneshot::channel();
         self.tx
-            .send(Box::new(move |c| {
-                let _ = tx.send(f(c));
-            }))
+            .send(Box::new(
+                move |c: Result<&mut Connection, DbError>| -> Done {
+                    let r = c.and_then(|c| in_savepoint(c, f));
+                    Box::new(move |committed: Result<(), DbError>| {
+                        let _ = tx.send(committed.and(r));
+                    })
+                },
+            ))
             .map_err(|_| DbError("the database thread stopped".into()))?;
         rx.await
             .map_err(|_| DbError("the database thread stopped".into()))?
@@ -208,11 +428,11 @@ impl Db {
 
     /// Stores a new table with its seats.
     pub async fn create_table(&self, row: TableRow, seats: Vec<Option<i64>>) -> DbResult<()> {
-        self.call(move |c| {
-            let tx = c.transaction()?;
+        self.call(move |tx| {
             tx.execute(
-                "INSERT INTO tables (id, game, rules, seed, creator, bot, pace_ms, status, created)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                "INSERT INTO tables (id, game, rules, seed, creator, bot, pace_ms, status, created,
+                                     away_s, hold_s)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 params![
                     row.id,
                     row.game,
@@ -222,7 +442,9 @@ impl Db {
                     row.bot,
                     row.pace_ms as i64,
                     row.status,
-                    row.created
+                    row.created,
+                    row.away_s as i64,
+                    row.hold_s as i64,
                 ],
             )?;
             for (seat, p) in seats.iter().enumerate() {
@@ -237,7 +459,53 @@ impl Db {
                     )?;
                 }
             }
-            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// The tables a player created that are not finished.
+    pub async fn open_tables_of(&self, player: i64) -> DbResult<u64> {
+        self.call(move |c| {
+            Ok(c.query_row(
+                "SELECT count(*) FROM tables WHERE creator = ?1 AND status != 'finished'",
+                [player],
+                |r| r.get::<_, i64>(0),
+            )? as u64)
+        })
+        .await
+    }
+
+    /// Starts a waiting table: its status and the seed of its deal, chosen only now.
+    pub async fn start_table(&self, table: String, seed: u64) -> DbResult<()> {
+        self.call(move |c| {
+            c.execute(
+                "UPDATE tables SET status = 'playing', seed = ?2 WHERE id = ?1",
+                params![table, seed as i64],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// A seat asked for mid-hand (`Some`), or the request dropped (`None`).
+    pub async fn set_pending(
+        &self,
+        table: String,
+        player: i64,
+        seat: Option<usize>,
+    ) -> DbResult<()> {
+        self.call(move |c| {
+            match seat {
+                Some(s) => c.execute(
+                    "INSERT OR REPLACE INTO pending_seats (table_id, player, seat) VALUES (?1, ?2, ?3)",
+                    params![table, player, s as i64],
+                )?,
+                None => c.execute(
+                    "DELETE FROM pending_seats WHERE table_id = ?1 AND player = ?2",
+                    params![table, player],
+                )?,
+            };
             Ok(())
         })
         .await
@@ -245,8 +513,7 @@ impl Db {
 
     /// Who holds a seat now (`None`: the table's bot).
     pub async fn set_seat(&self, table: String, seat: usize, player: Option<i64>) -> DbResult<()> {
-        self.call(move |c| {
-            let tx = c.transaction()?;
+        self.call(move |tx| {
             tx.execute(
                 "UPDATE seats SET player = ?3 WHERE table_id = ?1 AND seat = ?2",
                 params![table, seat as i64, player],
@@ -256,27 +523,41 @@ impl Db {
                     "INSERT OR IGNORE INTO table_players (table_id, player, seat) VALUES (?1, ?2, ?3)",
                     params![table, p, seat as i64],
                 )?;
+                tx.execute(
+                    "DELETE FROM pending_seats WHERE table_id = ?1 AND player = ?2",
+                    params![table, p],
+                )?;
             }
-            tx.commit()?;
             Ok(())
         })
         .await
     }
 
     /// Appends action number `n` (1-based) of a table. Fails if `n` is already there, so
-    /// a log can never fork.
+    /// a log can never fork. With `finished`, the action that ends the game and the
+    /// table's outcome are written in the same transaction: a table is never left playing
+    /// with a log that is over.
     pub async fn append_action(
         &self,
         table: String,
         n: u64,
         seat: usize,
         action: String,
+        finished: Option<Value>,
     ) -> DbResult<()> {
         self.call(move |c| {
             c.execute(
                 "INSERT INTO actions (table_id, n, seat, action) VALUES (?1, ?2, ?3, ?4)",
                 params![table, n as i64, seat as i64, action],
             )?;
+            if let Some(outcome) = finished {
+                c.execute(
+                    "UPDATE tables SET status = 'finished', outcome = ?2, finished = ?3
+                     WHERE id = ?1",
+                    params![table, outcome.to_string(), now()],
+                )?;
+                c.execute("DELETE FROM pending_seats WHERE table_id = ?1", [table])?;
+            }
             Ok(())
         })
         .await
@@ -300,16 +581,21 @@ impl Db {
         .await
     }
 
-    /// Every table not finished, with seats and log, to restore after a restart.
-    pub async fn unfinished_tables(&self) -> DbResult<Vec<StoredTable>> {
+    /// Every table not finished, with seats and log, to restore after a restart; a table
+    /// that cannot be read is an error of its own (named by its id) and stops no other.
+    pub async fn unfinished_tables(&self) -> DbResult<Vec<(String, DbResult<StoredTable>)>> {
         self.call(|c| {
             let ids: Vec<String> = c
                 .prepare("SELECT id FROM tables WHERE status != 'finished' ORDER BY created")?
                 .query_map([], |r| r.get(0))?
                 .collect::<Result<_, _>>()?;
-            ids.iter()
-                .filter_map(|id| load(c, id).transpose())
-                .collect()
+            Ok(ids
+                .into_iter()
+                .filter_map(|id| {
+                    let t = load(c, &id).transpose()?;
+                    Some((id, t))
+                })
+                .collect())
         })
         .await
     }
@@ -402,10 +688,20 @@ fn load(c: &Connection, id: &str) -> DbResult<Option<StoredTable>> {
     let actions: Vec<(usize, String)> = st
         .query_map([id], |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?)))?
         .collect::<Result<_, _>>()?;
+    let mut st = c.prepare(
+        "SELECT q.player, p.nickname, q.seat FROM pending_seats q JOIN players p ON p.id = q.player
+         WHERE q.table_id = ?1 ORDER BY q.player",
+    )?;
+    let pending: Vec<(i64, String, usize)> = st
+        .query_map([id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)?.max(0) as usize))
+        })?
+        .collect::<Result<_, _>>()?;
     Ok(Some(StoredTable {
         row,
         seats,
         actions,
+        pending,
     }))
 }
 

@@ -2,17 +2,30 @@
 //! their requests one at a time, so a table's log has exactly one order. Each action is
 //! checked, written to the database, and only then applied and shown. Bots think on
 //! blocking threads, never on the async runtime.
+//!
+//! Fairness: no card is seen before it is yours. Cards are dealt when the game starts (its
+//! seed is chosen then); before that every connection sees the spectator view. Once playing,
+//! a person who has seen one seat's hand can only move to another seat at the next hand, and
+//! the move is made before anybody is shown that hand.
+//!
+//! A table never freezes on a person who left: when a seated person's connections are all
+//! gone for `away_s` seconds, the table's bot plays their turns until they come back. When a
+//! hand ends, the bots wait (up to `hold_s` seconds) until every seated person who is
+//! connected has said `next`, so everybody can read the end of the hand. A table nobody is
+//! connected to stops playing; after a while its task ends and it leaves the lobby, to be
+//! started again from storage when someone opens it.
 
 use crate::kind::{Kind, TableGame};
 use crate::msg::ClientMsg;
 use crate::store::{now, Db, StoredTable, TableRow};
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tapete_table::{Outcome, Seat};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot, Semaphore};
+use tokio::time::Instant;
 
 /// A person at the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -29,6 +42,8 @@ pub struct SeatInfo {
     /// The bot playing the seat while no person holds it.
     pub bot: Option<String>,
     pub connected: bool,
+    /// The person holding the seat has been gone long enough that the bot plays for them.
+    pub away: bool,
 }
 
 /// A table's public description.
@@ -42,6 +57,8 @@ pub struct TableInfo {
     pub creator: Option<i64>,
     pub bot: String,
     pub pace_ms: u64,
+    pub away_s: u64,
+    pub hold_s: u64,
     pub actions: u64,
     pub seats: Vec<SeatInfo>,
     pub outcome: Option<Outcome>,
@@ -49,11 +66,13 @@ pub struct TableInfo {
 
 /// What a table's task is asked to do.
 pub enum Cmd {
-    /// A connection opened (`player`: `None` for a spectator without a nickname).
+    /// A connection opened (`player`: `None` for a spectator without a nickname). Dropping
+    /// `close` tells the connection to close.
     Connect {
         conn: u64,
         player: Option<PlayerRef>,
-        out: mpsc::Sender<String>,
+        out: mpsc::Sender<Arc<str>>,
+        close: oneshot::Sender<()>,
     },
     /// A connection closed.
     Disconnect { conn: u64 },
@@ -65,6 +84,10 @@ pub enum Cmd {
         seat: Seat,
         action: Option<String>,
     },
+    /// Start the game now, bots in the empty seats (a table created with `start`).
+    Begin {
+        reply: oneshot::Sender<Result<(), String>>,
+    },
 }
 
 /// How to reach a running table.
@@ -75,6 +98,15 @@ pub struct TableHandle {
 }
 
 impl TableHandle {
+    /// Starts a waiting table now.
+    pub async fn begin(&self) -> Result<(), String> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(Cmd::Begin { reply })
+            .map_err(|_| "the table stopped".to_string())?;
+        answer.await.map_err(|_| "the table stopped".to_string())?
+    }
+
     /// A copy of the table's description now.
     pub fn info(&self) -> TableInfo {
         self.info
@@ -84,8 +116,26 @@ impl TableHandle {
     }
 }
 
+/// What a table's task needs beyond its stored row: shared limits and the bots' threads.
+#[derive(Clone)]
+pub struct TableEnv {
+    pub db: Db,
+    /// How long a table nobody is connected to keeps its task (finished tables: 30 s).
+    pub idle_end: Duration,
+    /// Connections that hold no seat, per table.
+    pub max_watchers: usize,
+    /// Bots thinking at once on the whole server, so bots never take every core.
+    pub bot_threads: Arc<Semaphore>,
+}
+
 /// How long a finished table nobody is connected to keeps its task.
-const IDLE_END: Duration = Duration::from_secs(30);
+const FINISHED_IDLE_END: Duration = Duration::from_secs(30);
+/// The least pause between bot actions at a table where no person holds a seat.
+const ALL_BOTS_PACE: Duration = Duration::from_millis(1000);
+/// Longest wait after a failed write before the bots try again.
+const MAX_BACKOFF: Duration = Duration::from_secs(60);
+/// Connections one person may have open to one table.
+const MAX_CONNS_PER_PLAYER: usize = 4;
 
 /// Statuses, as stored and shown.
 pub const WAITING: &str = "waiting";
@@ -94,31 +144,55 @@ pub const FINISHED: &str = "finished";
 
 struct Conn {
     player: Option<PlayerRef>,
-    out: mpsc::Sender<String>,
+    out: mpsc::Sender<Arc<str>>,
+    /// Dropped with the connection: the socket closes.
+    _close: oneshot::Sender<()>,
+}
+
+/// The end of a hand, held for people to read.
+struct Hold {
+    until: Instant,
+    /// Seated, connected people who have not said `next` yet.
+    waiting: BTreeSet<Seat>,
 }
 
 struct Actor {
-    db: Db,
+    env: TableEnv,
+    kind: Arc<dyn Kind>,
     row: TableRow,
     game: Box<dyn TableGame>,
     seats: Vec<Option<PlayerRef>>,
-    /// Seats people asked for mid-hand, granted at the next hand: player → seat.
-    pending: HashMap<i64, Seat>,
+    /// Seats people asked for that they get at the next hand: player → (player, seat).
+    pending: HashMap<i64, (PlayerRef, Seat)>,
+    /// The seat each person has held during this hand: they have seen its cards.
+    hand_seats: HashMap<i64, Seat>,
     conns: HashMap<u64, Conn>,
+    /// When each seated person's last connection closed.
+    gone_since: HashMap<i64, Instant>,
+    hold: Option<Hold>,
+    /// When the last connection closed (`None` while someone is connected).
+    empty_since: Option<Instant>,
+    /// After a failed write: no bot plays before this, and the next wait is longer.
+    backoff: Option<(Instant, Duration)>,
+    /// When the last bot action was applied (for the pace of all-bot tables).
+    last_bot: Instant,
     n: u64,
     bot_busy: bool,
+    /// The game or the seats changed: everybody gets a new state.
     dirty: bool,
+    /// Only who is connected or away changed: everybody gets the table's description.
+    info_dirty: bool,
     info: Arc<RwLock<TableInfo>>,
     me: mpsc::UnboundedSender<Cmd>,
 }
 
 /// Starts the task of a table restored from storage (or just created).
 ///
-/// `on_idle` is called when the game is over and nobody is connected any more; the task
-/// then ends (the table stays in storage and is started again if someone asks for it).
+/// `on_idle` is called when the task ends because nobody was connected for a while; the
+/// table stays in storage and is started again if someone asks for it.
 pub fn spawn(
-    db: Db,
-    kind: &dyn Kind,
+    env: TableEnv,
+    kind: Arc<dyn Kind>,
     stored: StoredTable,
     on_idle: Box<dyn FnOnce() + Send>,
 ) -> Result<TableHandle, String> {
@@ -133,21 +207,42 @@ pub fn spawn(
         })?;
     }
     let (tx, rx) = mpsc::unbounded_channel();
-    let seats = stored
+    let seats: Vec<Option<PlayerRef>> = stored
         .seats
         .into_iter()
         .map(|s| s.map(|(id, nickname)| PlayerRef { id, nickname }))
         .collect();
+    let start = Instant::now();
+    // Nobody is connected yet: every seated person counts as gone from now on.
+    let gone_since = seats.iter().flatten().map(|p| (p.id, start)).collect();
+    let hand_seats = seats
+        .iter()
+        .enumerate()
+        .filter_map(|(s, p)| p.as_ref().map(|p| (p.id, s)))
+        .collect();
+    let pending = stored
+        .pending
+        .into_iter()
+        .map(|(id, nickname, seat)| (id, (PlayerRef { id, nickname }, seat)))
+        .collect();
     let mut actor = Actor {
-        db,
+        env,
+        kind,
         row: stored.row,
         game,
         seats,
-        pending: HashMap::new(),
+        pending,
+        hand_seats,
         conns: HashMap::new(),
+        gone_since,
+        hold: None,
+        empty_since: Some(start),
+        backoff: None,
+        last_bot: start,
         n: stored.actions.len() as u64,
         bot_busy: false,
         dirty: true,
+        info_dirty: false,
         info: Arc::new(RwLock::new(TableInfo {
             id: String::new(),
             game: String::new(),
@@ -157,6 +252,8 @@ pub fn spawn(
             creator: None,
             bot: String::new(),
             pace_ms: 0,
+            away_s: 0,
+            hold_s: 0,
             actions: 0,
             seats: Vec::new(),
             outcome: None,
@@ -187,36 +284,102 @@ impl Actor {
         mut rx: mpsc::UnboundedReceiver<Cmd>,
         on_idle: Box<dyn FnOnce() + Send>,
     ) {
-        self.after_change();
+        // A log that is already over (a crash between the last action and its status, in
+        // an older version) makes a finished table.
+        if self.row.status != FINISHED {
+            if let Some(o) = self.game.outcome() {
+                let o = serde_json::to_value(o).unwrap_or(Value::Null);
+                if let Err(e) = self.set_status(FINISHED, Some(o)).await {
+                    eprintln!("table {}: {e}", self.row.id);
+                }
+            }
+        }
+        self.after_change().await;
         loop {
-            // A finished table nobody watches ends its task after a while.
-            let idle = self.conns.is_empty() && self.row.status == FINISHED;
-            let cmd = if idle {
-                match tokio::time::timeout(IDLE_END, rx.recv()).await {
-                    Ok(Some(cmd)) => cmd,
-                    Ok(None) | Err(_) => break,
-                }
-            } else {
-                match rx.recv().await {
-                    Some(cmd) => cmd,
+            let wake = self.next_wake();
+            let cmd = tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => Some(cmd),
                     None => break,
-                }
+                },
+                _ = sleep_until(wake) => None,
             };
             match cmd {
-                Cmd::Connect { conn, player, out } => {
-                    self.conns.insert(conn, Conn { player, out });
-                    self.dirty = true;
+                Some(Cmd::Connect {
+                    conn,
+                    player,
+                    out,
+                    close,
+                }) => self.connect(conn, player, out, close),
+                Some(Cmd::Disconnect { conn }) => self.disconnect(conn),
+                Some(Cmd::Client { conn, msg }) => self.client(conn, msg).await,
+                Some(Cmd::BotDone { n, seat, action }) => self.bot_done(n, seat, action).await,
+                Some(Cmd::Begin { reply }) => {
+                    let r = if self.row.status == WAITING {
+                        self.begin().await
+                    } else {
+                        Ok(())
+                    };
+                    let _ = reply.send(r);
                 }
-                Cmd::Disconnect { conn } => {
-                    self.conns.remove(&conn);
-                    self.dirty = true;
-                }
-                Cmd::Client { conn, msg } => self.client(conn, msg).await,
-                Cmd::BotDone { n, seat, action } => self.bot_done(n, seat, action).await,
+                None => {}
             }
-            self.after_change();
+            if self.idle_over() {
+                break;
+            }
+            self.after_change().await;
         }
         on_idle();
+    }
+
+    /// The next moment something happens without a message: a hold ends, a person's
+    /// away time runs out, a backoff ends, the table has been idle long enough.
+    fn next_wake(&self) -> Option<Instant> {
+        let mut at: Vec<Instant> = Vec::new();
+        if let Some(h) = &self.hold {
+            at.push(h.until);
+        }
+        if let Some((until, _)) = self.backoff {
+            at.push(until);
+        }
+        let away = Duration::from_secs(self.row.away_s);
+        for seat in self.game.to_act() {
+            if let Some(since) = self
+                .person_at(seat)
+                .and_then(|p| self.gone_since.get(&p.id))
+            {
+                at.push(*since + away);
+            }
+        }
+        if let Some(since) = self.empty_since {
+            at.push(since + self.idle_after());
+        }
+        let now = Instant::now();
+        at.into_iter().filter(|t| *t > now).min()
+    }
+
+    fn idle_after(&self) -> Duration {
+        if self.row.status == FINISHED {
+            FINISHED_IDLE_END.min(self.env.idle_end)
+        } else {
+            self.env.idle_end
+        }
+    }
+
+    fn idle_over(&self) -> bool {
+        !self.bot_busy
+            && self.conns.is_empty()
+            && self
+                .empty_since
+                .is_some_and(|since| Instant::now() >= since + self.idle_after())
+    }
+
+    fn person_at(&self, seat: Seat) -> Option<&PlayerRef> {
+        self.seats.get(seat).and_then(Option::as_ref)
+    }
+
+    fn no_person_seated(&self) -> bool {
+        self.seats.iter().all(Option::is_none)
     }
 
     fn player_of(&self, conn: u64) -> Option<PlayerRef> {
@@ -229,15 +392,115 @@ impl Actor {
             .position(|s| s.as_ref().is_some_and(|p| p.id == player))
     }
 
-    fn send(&mut self, conn: u64, msg: Value) {
-        if let Some(c) = self.conns.get(&conn) {
-            if c.out.try_send(msg.to_string()).is_err() {
-                // A client that cannot keep up (or is gone) is dropped; it reconnects
-                // and gets the whole state again.
-                self.conns.remove(&conn);
-                self.dirty = true;
+    fn is_connected(&self, player: i64) -> bool {
+        self.conns
+            .values()
+            .any(|c| c.player.as_ref().is_some_and(|p| p.id == player))
+    }
+
+    /// Whether the person at `seat` has been gone long enough for the bot to play for them.
+    fn is_away(&self, seat: Seat) -> bool {
+        self.person_at(seat)
+            .and_then(|p| self.gone_since.get(&p.id))
+            .is_some_and(|since| Instant::now() >= *since + Duration::from_secs(self.row.away_s))
+    }
+
+    /// Whether the table's bot plays `seat` now: nobody holds it, or its person is away.
+    fn bot_plays(&self, seat: Seat) -> bool {
+        self.seats.get(seat).is_some_and(Option::is_none) || self.is_away(seat)
+    }
+
+    fn connect(
+        &mut self,
+        conn: u64,
+        player: Option<PlayerRef>,
+        out: mpsc::Sender<Arc<str>>,
+        close: oneshot::Sender<()>,
+    ) {
+        let seated = player.as_ref().and_then(|p| self.seat_of(p.id)).is_some();
+        let refusal = if seated {
+            let mine = self
+                .conns
+                .values()
+                .filter(|c| c.player.as_ref().map(|p| p.id) == player.as_ref().map(|p| p.id))
+                .count();
+            (mine >= MAX_CONNS_PER_PLAYER).then(|| {
+                format!("you already have {mine} connections to this table: close one first")
+            })
+        } else {
+            let watchers = self
+                .conns
+                .values()
+                .filter(|c| c.player.as_ref().and_then(|p| self.seat_of(p.id)).is_none())
+                .count();
+            (watchers >= self.env.max_watchers)
+                .then(|| "this table has as many watchers as it takes: try again later".into())
+        };
+        if let Some(message) = refusal {
+            let m = json!({"type": "error", "message": message}).to_string();
+            let _ = out.try_send(m.into());
+            return; // `close` is dropped: the connection closes after the error.
+        }
+        if let Some(p) = &player {
+            if self.gone_since.remove(&p.id).is_some() && seated {
+                self.info_dirty = true;
             }
         }
+        self.conns.insert(
+            conn,
+            Conn {
+                player,
+                out,
+                _close: close,
+            },
+        );
+        self.empty_since = None;
+        let state = self.state_for(conn, &mut HashMap::new());
+        if let Some(state) = state {
+            self.send_text(conn, state.into());
+        }
+    }
+
+    fn disconnect(&mut self, conn: u64) {
+        if let Some(c) = self.conns.remove(&conn) {
+            self.left(c);
+        }
+    }
+
+    /// Bookkeeping after a connection is gone (closed, or dropped for being too slow).
+    fn left(&mut self, c: Conn) {
+        if let Some(p) = c.player {
+            if !self.is_connected(p.id) && self.seat_of(p.id).is_some() {
+                self.gone_since.insert(p.id, Instant::now());
+                if let Some(seat) = self.seat_of(p.id) {
+                    if let Some(h) = &mut self.hold {
+                        h.waiting.remove(&seat);
+                    }
+                }
+                self.info_dirty = true;
+            }
+        }
+        if self.conns.is_empty() {
+            self.empty_since = Some(Instant::now());
+        }
+    }
+
+    fn send_text(&mut self, conn: u64, msg: Arc<str>) {
+        let slow = match self.conns.get(&conn) {
+            Some(c) => c.out.try_send(msg).is_err(),
+            None => false,
+        };
+        if slow {
+            // A client that cannot keep up (or is gone) is closed; it reconnects and gets
+            // the whole state again.
+            if let Some(c) = self.conns.remove(&conn) {
+                self.left(c);
+            }
+        }
+    }
+
+    fn send(&mut self, conn: u64, msg: Value) {
+        self.send_text(conn, msg.to_string().into());
     }
 
     fn error(&mut self, conn: u64, message: impl Into<String>, id: Option<u64>) {
@@ -250,20 +513,25 @@ impl Actor {
 
     async fn client(&mut self, conn: u64, msg: ClientMsg) {
         match msg {
-            ClientMsg::Ping => self.send(conn, json!({"type": "pong"})),
+            ClientMsg::Ping {} => self.send(conn, json!({"type": "pong"})),
             ClientMsg::Sit { seat } => {
                 if let Err(e) = self.sit(conn, seat).await {
                     self.error(conn, e, None);
                 }
             }
-            ClientMsg::Stand => {
+            ClientMsg::Stand {} => {
                 if let Err(e) = self.stand(conn).await {
                     self.error(conn, e, None);
                 }
             }
-            ClientMsg::Start => {
+            ClientMsg::Start {} => {
                 if let Err(e) = self.start(conn).await {
                     self.error(conn, e, None);
+                }
+            }
+            ClientMsg::Next {} => {
+                if let Some(seat) = self.player_of(conn).and_then(|p| self.seat_of(p.id)) {
+                    self.seen_the_end(seat);
                 }
             }
             ClientMsg::Act { action, id } => {
@@ -279,7 +547,13 @@ impl Actor {
                         Err("the game has not started yet".to_string())
                     }
                     Ok(_) if self.row.status == FINISHED => Err("the game is over".to_string()),
-                    Ok(seat) => self.play(seat, &action).await,
+                    Ok(seat) => {
+                        let r = self.play(seat, &action).await;
+                        if r.is_ok() {
+                            self.seen_the_end(seat);
+                        }
+                        r
+                    }
                 };
                 match result {
                     Ok(n) => {
@@ -291,6 +565,15 @@ impl Actor {
                     }
                     Err(e) => self.error(conn, e, id),
                 }
+            }
+        }
+    }
+
+    /// The person at `seat` is done reading the end of the hand.
+    fn seen_the_end(&mut self, seat: Seat) {
+        if let Some(h) = &mut self.hold {
+            if h.waiting.remove(&seat) {
+                self.dirty = true;
             }
         }
     }
@@ -310,18 +593,42 @@ impl Actor {
         }
         if let Some(p) = &self.seats[seat] {
             if p.id == player.id {
-                return Ok(());
+                return self.drop_pending(player.id).await;
             }
             return Err(format!("seat {seat} is taken by {}", p.nickname));
         }
-        if self.row.status == PLAYING && !self.game.at_boundary() {
-            self.pending.insert(player.id, seat);
-            self.dirty = true;
-            return Ok(());
+        if self.row.status == PLAYING {
+            // Cards are out: a seat changes hands only where its new holder sees nothing
+            // that seat would not show them. Someone who has seen another seat's hand this
+            // hand, or a hand already under way, waits for the next deal.
+            let seen_other = self.hand_seats.get(&player.id).is_some_and(|s| *s != seat);
+            if seen_other || !self.game.at_boundary() {
+                self.db_pending(player.id, Some(seat)).await?;
+                self.pending.insert(player.id, (player, seat));
+                self.dirty = true;
+                return Ok(());
+            }
         }
         self.move_to(player, Some(seat)).await?;
         if self.row.status == WAITING && self.seats.iter().all(Option::is_some) {
-            self.set_status(PLAYING, None).await?;
+            self.begin().await?;
+        }
+        Ok(())
+    }
+
+    async fn db_pending(&self, player: i64, seat: Option<Seat>) -> Result<(), String> {
+        self.env
+            .db
+            .set_pending(self.row.id.clone(), player, seat)
+            .await
+            .map_err(|e| format!("could not save the seat request ({e})"))
+    }
+
+    async fn drop_pending(&mut self, player: i64) -> Result<(), String> {
+        if self.pending.contains_key(&player) {
+            self.db_pending(player, None).await?;
+            self.pending.remove(&player);
+            self.dirty = true;
         }
         Ok(())
     }
@@ -330,27 +637,40 @@ impl Actor {
     async fn move_to(&mut self, player: PlayerRef, seat: Option<Seat>) -> Result<(), String> {
         let saved = |e: crate::store::DbError| format!("could not save the seat ({e})");
         if let Some(old) = self.seat_of(player.id) {
-            self.db
+            self.env
+                .db
                 .set_seat(self.row.id.clone(), old, None)
                 .await
                 .map_err(saved)?;
             self.seats[old] = None;
         }
         if let Some(s) = seat {
-            self.db
+            self.env
+                .db
                 .set_seat(self.row.id.clone(), s, Some(player.id))
                 .await
                 .map_err(saved)?;
             self.seats[s] = Some(player.clone());
+            self.hand_seats.insert(player.id, s);
+            if self.is_connected(player.id) {
+                self.gone_since.remove(&player.id);
+            } else {
+                self.gone_since.insert(player.id, Instant::now());
+            }
+        } else {
+            self.gone_since.remove(&player.id);
         }
-        self.pending.remove(&player.id);
+        self.drop_pending(player.id).await?;
         self.dirty = true;
         Ok(())
     }
 
     async fn stand(&mut self, conn: u64) -> Result<(), String> {
         let player = self.player_of(conn).ok_or("you are not seated")?;
-        if self.seat_of(player.id).is_none() && self.pending.remove(&player.id).is_none() {
+        if self.seat_of(player.id).is_none() {
+            if self.pending.contains_key(&player.id) {
+                return self.drop_pending(player.id).await;
+            }
             return Err("you are not seated".into());
         }
         self.move_to(player, None).await
@@ -370,7 +690,25 @@ impl Actor {
         if !allowed {
             return Err("only the table's creator can start the game".into());
         }
-        self.set_status(PLAYING, None).await
+        self.begin().await
+    }
+
+    /// Starts the game: the deal's seed is chosen only now, so nobody could have seen a
+    /// card while seats were still changing.
+    async fn begin(&mut self) -> Result<(), String> {
+        let seed: u64 = rand::random();
+        let game = self.kind.new_game(&self.row.rules, seed)?;
+        self.env
+            .db
+            .start_table(self.row.id.clone(), seed)
+            .await
+            .map_err(|e| format!("could not save the table ({e})"))?;
+        self.row.seed = seed;
+        self.row.status = PLAYING.into();
+        self.game = game;
+        self.new_hand().await;
+        self.dirty = true;
+        Ok(())
     }
 
     async fn set_status(
@@ -378,7 +716,8 @@ impl Actor {
         status: &'static str,
         outcome: Option<Value>,
     ) -> Result<(), String> {
-        self.db
+        self.env
+            .db
             .set_status(self.row.id.clone(), status, outcome.clone())
             .await
             .map_err(|e| format!("could not save the table ({e})"))?;
@@ -391,79 +730,176 @@ impl Actor {
         Ok(())
     }
 
+    /// A new hand is dealt: seats asked for are granted before anybody sees it, and what
+    /// each person has seen starts again.
+    async fn new_hand(&mut self) {
+        let pending: Vec<(PlayerRef, Seat)> = self.pending.drain().map(|(_, v)| v).collect();
+        for (p, s) in pending {
+            let taken = self.seats[s].as_ref().is_some_and(|q| q.id != p.id);
+            let result = if taken {
+                self.db_pending(p.id, None).await
+            } else {
+                self.move_to(p, Some(s)).await
+            };
+            if let Err(e) = result {
+                eprintln!("table {}: {e}", self.row.id);
+            }
+        }
+        self.hand_seats = self
+            .seats
+            .iter()
+            .enumerate()
+            .filter_map(|(s, p)| p.as_ref().map(|p| (p.id, s)))
+            .collect();
+    }
+
     /// Checks, stores and applies one action; returns its number.
     async fn play(&mut self, seat: Seat, action: &str) -> Result<u64, String> {
         let text = self.game.check(seat, action)?;
         let n = self.n + 1;
-        self.db
-            .append_action(self.row.id.clone(), n, seat, text.clone())
+        let was_boundary = self.game.at_boundary();
+        // The outcome is known before the write, so that the last action and the
+        // finished status are stored together.
+        let mut next = self.game.clone_box();
+        next.apply(seat, &text)
+            .map_err(|e| format!("internal error: a checked action was refused: {e}"))?;
+        let outcome = next
+            .outcome()
+            .map(|o| serde_json::to_value(o).unwrap_or(Value::Null));
+        self.env
+            .db
+            .append_action(self.row.id.clone(), n, seat, text, outcome.clone())
             .await
             .map_err(|e| format!("could not save the action ({e}); nothing changed"))?;
-        self.game
-            .apply(seat, &text)
-            .map_err(|e| format!("internal error: a checked action was refused: {e}"))?;
+        self.game = next;
         self.n = n;
         self.dirty = true;
-        if let Some(o) = self.game.outcome() {
-            let o = serde_json::to_value(o).unwrap_or(Value::Null);
-            if let Err(e) = self.set_status(FINISHED, Some(o)).await {
-                eprintln!("table {}: {e}", self.row.id);
-            }
-        }
-        if self.game.at_boundary() && !self.pending.is_empty() {
-            let pending: Vec<(i64, Seat)> = self.pending.drain().collect();
-            for (pid, s) in pending {
-                let player = self
-                    .conns
-                    .values()
-                    .filter_map(|c| c.player.clone())
-                    .find(|p| p.id == pid);
-                if let (Some(p), None) = (player, &self.seats[s]) {
-                    if let Err(e) = self.move_to(p, Some(s)).await {
-                        eprintln!("table {}: {e}", self.row.id);
-                    }
-                }
-            }
+        if let Some(o) = outcome {
+            self.row.status = FINISHED.into();
+            self.row.finished = Some(now());
+            self.row.outcome = Some(o);
+            self.pending.clear();
+            self.hold = None;
+        } else if self.game.at_boundary() && !was_boundary {
+            self.new_hand().await;
+            self.hold_the_end();
         }
         Ok(n)
     }
 
+    /// A hand just ended: the bots wait until the people at the table have read it.
+    fn hold_the_end(&mut self) {
+        let waiting: BTreeSet<Seat> = self
+            .seats
+            .iter()
+            .enumerate()
+            .filter_map(|(s, p)| p.as_ref().map(|p| (s, p.id)))
+            .filter(|(_, id)| self.is_connected(*id))
+            .map(|(s, _)| s)
+            .collect();
+        self.hold = (self.row.hold_s > 0 && !waiting.is_empty()).then(|| Hold {
+            until: Instant::now() + Duration::from_secs(self.row.hold_s),
+            waiting,
+        });
+    }
+
     async fn bot_done(&mut self, n: u64, seat: Seat, action: Option<String>) {
         self.bot_busy = false;
-        let still_bot = self.seats.get(seat).is_some_and(Option::is_none);
-        if n != self.n || !still_bot || self.row.status != PLAYING {
+        if n != self.n || !self.bot_plays(seat) || self.row.status != PLAYING {
             return;
         }
         let legal = self.game.legal(seat);
         let Some(first) = legal.first().cloned() else {
             return;
         };
-        let action = action.unwrap_or_else(|| first.clone());
-        if let Err(e) = self.play(seat, &action).await {
-            eprintln!(
-                "table {}: bot at seat {seat} played `{action}`: {e}",
-                self.row.id
-            );
-            if action != first {
-                if let Err(e) = self.play(seat, &first).await {
-                    eprintln!("table {}: {e}", self.row.id);
+        let action = match action {
+            Some(a) => match self.game.check(seat, &a) {
+                Ok(_) => a,
+                Err(e) => {
+                    eprintln!(
+                        "table {}: bot at seat {seat} played `{a}`: {e}",
+                        self.row.id
+                    );
+                    first
                 }
+            },
+            None => first,
+        };
+        let result = self.play(seat, &action).await.map(|_| ());
+        self.wrote(result);
+        self.last_bot = Instant::now();
+    }
+
+    /// Notes how a write the table did by itself went: after a failure no bot plays for
+    /// a while (1 s, doubling up to a minute), with one line in the log per failure.
+    fn wrote(&mut self, result: Result<(), String>) {
+        match result {
+            Ok(()) => self.backoff = None,
+            Err(e) => {
+                let wait = self
+                    .backoff
+                    .map_or(Duration::from_secs(1), |(_, w)| (w * 2).min(MAX_BACKOFF));
+                eprintln!(
+                    "table {}: {e}; trying again in {} s",
+                    self.row.id,
+                    wait.as_secs()
+                );
+                self.backoff = Some((Instant::now() + wait, wait));
+            }
+        }
+    }
+
+    fn backing_off(&self) -> bool {
+        self.backoff
+            .is_some_and(|(until, _)| Instant::now() < until)
+    }
+
+    /// A person's only legal action is played for them (a forced declaration, say), as the
+    /// terminal does.
+    async fn play_forced(&mut self) {
+        while self.row.status == PLAYING && !self.backing_off() {
+            let forced = self.game.to_act().into_iter().find_map(|seat| {
+                if self.person_at(seat).is_none() || self.is_away(seat) {
+                    return None;
+                }
+                let legal = self.game.legal(seat);
+                (legal.len() == 1).then(|| (seat, legal[0].clone()))
+            });
+            let Some((seat, action)) = forced else {
+                return;
+            };
+            let r = self.play(seat, &action).await.map(|_| ());
+            let failed = r.is_err();
+            self.wrote(r);
+            if failed {
+                return;
             }
         }
     }
 
     fn schedule_bot(&mut self) {
-        if self.bot_busy || self.row.status != PLAYING {
+        if self.bot_busy
+            || self.row.status != PLAYING
+            || self.conns.is_empty()
+            || self.backing_off()
+        {
             return;
         }
-        let Some(seat) = self
-            .game
-            .to_act()
-            .into_iter()
-            .find(|s| self.seats.get(*s).is_some_and(Option::is_none))
-        else {
+        if let Some(h) = &self.hold {
+            if !h.waiting.is_empty() && Instant::now() < h.until {
+                return;
+            }
+            self.hold = None;
+            self.dirty = true;
+        }
+        let Some(seat) = self.game.to_act().into_iter().find(|s| self.bot_plays(*s)) else {
             return;
         };
+        let mut pace = Duration::from_millis(self.row.pace_ms);
+        if self.no_person_seated() {
+            let since = Instant::now().saturating_duration_since(self.last_bot);
+            pace = pace.max(ALL_BOTS_PACE.saturating_sub(since));
+        }
         let job =
             match self
                 .game
@@ -478,31 +914,62 @@ impl Actor {
         self.bot_busy = true;
         let me = self.me.clone();
         let n = self.n;
-        let pace = Duration::from_millis(self.row.pace_ms);
+        let threads = self.env.bot_threads.clone();
         tokio::spawn(async move {
             if !pace.is_zero() {
                 tokio::time::sleep(pace).await;
             }
-            let action = tokio::task::spawn_blocking(job).await.ok();
+            let action = match threads.acquire_owned().await {
+                Ok(permit) => tokio::task::spawn_blocking(move || {
+                    let a = job();
+                    drop(permit);
+                    a
+                })
+                .await
+                .ok(),
+                Err(_) => None,
+            };
             let _ = me.send(Cmd::BotDone { n, seat, action });
         });
     }
 
-    fn after_change(&mut self) {
+    async fn after_change(&mut self) {
+        self.play_forced().await;
+        // Away flags change with time alone: keep the description current.
+        let away_now: Vec<bool> = (0..self.seats.len()).map(|s| self.is_away(s)).collect();
+        let shown = self
+            .info
+            .read()
+            .map(|i| i.seats.iter().map(|s| s.away).collect::<Vec<_>>())
+            .unwrap_or_default();
+        if away_now != shown {
+            self.info_dirty = true;
+        }
+        if let Some(h) = &self.hold {
+            if h.waiting.is_empty() || Instant::now() >= h.until {
+                self.hold = None;
+                self.dirty = true;
+            }
+        }
         if self.dirty {
             self.dirty = false;
+            self.info_dirty = false;
             self.publish_info();
             self.broadcast();
+        } else if self.info_dirty {
+            self.info_dirty = false;
+            self.publish_info();
+            let info = serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into());
+            let msg: Arc<str> = format!(r#"{{"type":"table","table":{info}}}"#).into();
+            let ids: Vec<u64> = self.conns.keys().copied().collect();
+            for id in ids {
+                self.send_text(id, msg.clone());
+            }
         }
         self.schedule_bot();
     }
 
     fn table_info(&self) -> TableInfo {
-        let connected = |id: i64| {
-            self.conns
-                .values()
-                .any(|c| c.player.as_ref().is_some_and(|p| p.id == id))
-        };
         TableInfo {
             id: self.row.id.clone(),
             game: self.row.game.clone(),
@@ -512,6 +979,8 @@ impl Actor {
             creator: self.row.creator,
             bot: self.row.bot.clone(),
             pace_ms: self.row.pace_ms,
+            away_s: self.row.away_s,
+            hold_s: self.row.hold_s,
             actions: self.n,
             seats: self
                 .seats
@@ -521,7 +990,8 @@ impl Actor {
                     seat,
                     player: p.clone(),
                     bot: p.is_none().then(|| self.row.bot.clone()),
-                    connected: p.as_ref().is_some_and(|p| connected(p.id)),
+                    connected: p.as_ref().is_some_and(|p| self.is_connected(p.id)),
+                    away: self.is_away(seat),
                 })
                 .collect(),
             outcome: self.game.outcome(),
@@ -536,45 +1006,82 @@ impl Actor {
         }
     }
 
-    /// Sends every connection the state it may see. Each seat's part (view and legal
-    /// actions) is made once and shared by that seat's connections; the narration is of
-    /// public events only, so it is made once for everybody.
+    /// The whole state one connection may see. `parts` caches each seat's part (view and
+    /// legal actions), made once and shared by that seat's connections.
+    fn state_for(&self, conn: u64, parts: &mut HashMap<Option<Seat>, String>) -> Option<String> {
+        let c = self.conns.get(&conn)?;
+        let info = serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into());
+        Some(self.state_text(c, &info, parts))
+    }
+
+    fn state_text(
+        &self,
+        c: &Conn,
+        info: &str,
+        parts: &mut HashMap<Option<Seat>, String>,
+    ) -> String {
+        let seat = c.player.as_ref().and_then(|p| self.seat_of(p.id));
+        // Before the start nobody is shown a seat's view: there are no cards yet.
+        let view_seat = if self.row.status == WAITING {
+            None
+        } else {
+            seat
+        };
+        let part = parts.entry(view_seat).or_insert_with(|| {
+            let legal = match (view_seat, self.row.status.as_str()) {
+                (Some(s), PLAYING) => self.game.legal(s),
+                _ => Vec::new(),
+            };
+            format!(
+                r#""view":{},"legal":{},"lines":{}"#,
+                self.game.view_text(view_seat),
+                json!(legal),
+                json!(self.game.lines(None)),
+            )
+        });
+        let pending = c
+            .player
+            .as_ref()
+            .and_then(|p| self.pending.get(&p.id))
+            .map(|(_, s)| *s);
+        let you = json!({
+            "player": c.player.as_ref().map(|p| p.id),
+            "seat": seat,
+            "pending_seat": pending,
+        });
+        let hold = match &self.hold {
+            Some(h) => json!({
+                "ms": h.until.saturating_duration_since(Instant::now()).as_millis() as u64,
+                "waiting": h.waiting,
+            }),
+            None => Value::Null,
+        };
+        let outcome = serde_json::to_string(&self.game.outcome()).unwrap_or_else(|_| "null".into());
+        format!(
+            r#"{{"type":"state","table":{info},"you":{you},"n":{},{part},"hold":{hold},"outcome":{outcome}}}"#,
+            self.n
+        )
+    }
+
+    /// Sends every connection the state it may see.
     fn broadcast(&mut self) {
         let info = serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into());
-        let outcome = serde_json::to_string(&self.game.outcome()).unwrap_or_else(|_| "null".into());
-        let lines = json!(self.game.lines(None)).to_string();
-        let mut per_seat: HashMap<Option<Seat>, String> = HashMap::new();
-        let mut dead = Vec::new();
-        for (id, c) in &self.conns {
-            let seat = c.player.as_ref().and_then(|p| self.seat_of(p.id));
-            let part = per_seat.entry(seat).or_insert_with(|| {
-                let legal = match (seat, self.row.status.as_str()) {
-                    (Some(s), PLAYING) => self.game.legal(s),
-                    _ => Vec::new(),
-                };
-                format!(
-                    r#""view":{},"legal":{},"lines":{lines}"#,
-                    self.game.view_text(seat),
-                    json!(legal),
-                )
-            });
-            let pending = c.player.as_ref().and_then(|p| self.pending.get(&p.id));
-            let you = json!({
-                "player": c.player.as_ref().map(|p| p.id),
-                "seat": seat,
-                "pending_seat": pending,
-            });
-            let msg = format!(
-                r#"{{"type":"state","table":{info},"you":{you},"n":{},{part},"outcome":{outcome}}}"#,
-                self.n
-            );
-            if c.out.try_send(msg).is_err() {
-                dead.push(*id);
-            }
+        let mut parts = HashMap::new();
+        let msgs: Vec<(u64, Arc<str>)> = self
+            .conns
+            .iter()
+            .map(|(id, c)| (*id, self.state_text(c, &info, &mut parts).into()))
+            .collect();
+        for (id, m) in msgs {
+            self.send_text(id, m);
         }
-        for id in dead {
-            self.conns.remove(&id);
-            self.dirty = true;
-        }
+    }
+}
+
+/// Sleeps until `at`, or forever.
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }

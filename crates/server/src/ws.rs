@@ -5,6 +5,7 @@ use crate::http::player_for_token;
 use crate::msg;
 use crate::table::{Cmd, PlayerRef, TableHandle};
 use crate::Hub;
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -14,8 +15,8 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
-use tokio::sync::mpsc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot};
 
 /// Messages per second a connection may send on average.
 pub const RATE: f64 = 20.0;
@@ -26,8 +27,8 @@ const MAX_REFUSED: u32 = 200;
 /// Frames beyond this are not even read (the decoder refuses anything over
 /// [`msg::MAX_MESSAGE`] with an error; this only bounds memory).
 const MAX_FRAME: usize = 64 * 1024;
-/// Messages queued for a client before it counts as too slow and is dropped.
-const OUT_QUEUE: usize = 256;
+/// Messages queued for a client before it counts as too slow and is closed.
+const OUT_QUEUE: usize = 32;
 
 /// A token bucket: `RATE` per second, up to `BURST` at once.
 struct Bucket {
@@ -59,10 +60,17 @@ impl Bucket {
 /// `GET /ws/{table}?token=…`: opens a connection to a table (a spectator without a token).
 pub async fn upgrade(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-    Query(q): Query<HashMap<String, String>>,
+    path: Result<Path<String>, PathRejection>,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
     ws: WebSocketUpgrade,
 ) -> Response {
+    let (Ok(Path(id)), Ok(Query(q))) = (path, query) else {
+        return (
+            StatusCode::BAD_REQUEST,
+            Json(json!({"error": "write the address as /ws/TABLE?token=TOKEN"})),
+        )
+            .into_response();
+    };
     let player = match q.get("token") {
         Some(t) => match player_for_token(&hub, t).await {
             Ok(p) => p,
@@ -80,40 +88,63 @@ pub async fn upgrade(
                 .into_response()
         }
         Err(e) => {
+            eprintln!("table {id}: {e}");
             return (
                 StatusCode::INTERNAL_SERVER_ERROR,
-                Json(json!({ "error": e })),
+                Json(json!({"error": "internal error: the table could not be opened"})),
             )
-                .into_response()
+                .into_response();
         }
     };
     let conn = hub.conn_id();
+    let idle = hub.limits.ws_idle;
     ws.max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| run(socket, handle, conn, player))
+        .on_upgrade(move |socket| run(socket, handle, conn, player, idle))
 }
 
-fn error(message: impl Into<String>) -> String {
-    json!({"type": "error", "message": message.into()}).to_string()
+fn error(message: impl Into<String>) -> Arc<str> {
+    json!({"type": "error", "message": message.into()})
+        .to_string()
+        .into()
 }
 
-async fn run(socket: WebSocket, table: TableHandle, conn: u64, player: Option<PlayerRef>) {
+async fn run(
+    socket: WebSocket,
+    table: TableHandle,
+    conn: u64,
+    player: Option<PlayerRef>,
+    idle: Duration,
+) {
     let (mut sink, mut stream) = socket.split();
-    let (out, mut outbox) = mpsc::channel::<String>(OUT_QUEUE);
+    let (out, mut outbox) = mpsc::channel::<Arc<str>>(OUT_QUEUE);
+    let (close, mut closed) = oneshot::channel::<()>();
     if table
         .tx
         .send(Cmd::Connect {
             conn,
             player,
             out: out.clone(),
+            close,
         })
         .is_err()
     {
         return;
     }
-    let writer = tokio::spawn(async move {
-        while let Some(m) = outbox.recv().await {
-            if sink.send(Message::Text(m.into())).await.is_err() {
+    // The writer also pings a quiet client, so a dead link shows as silence.
+    let ping_every = idle / 3;
+    let mut writer = tokio::spawn(async move {
+        let mut ping =
+            tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+        loop {
+            let msg = tokio::select! {
+                m = outbox.recv() => match m {
+                    Some(m) => Message::Text(m.as_ref().into()),
+                    None => break,
+                },
+                _ = ping.tick() => Message::Ping(Default::default()),
+            };
+            if sink.send(msg).await.is_err() {
                 break;
             }
         }
@@ -121,26 +152,50 @@ async fn run(socket: WebSocket, table: TableHandle, conn: u64, player: Option<Pl
     });
     let mut bucket = Bucket::new();
     let mut refused = 0u32;
-    while let Some(Ok(frame)) = stream.next().await {
-        let text = match frame {
-            Message::Text(t) => t,
-            Message::Binary(_) => {
-                let _ = out.try_send(error("binary messages are not accepted: send JSON text"));
-                continue;
+    let mut told: Option<Instant> = None;
+    let mut writer_done = false;
+    loop {
+        let frame = tokio::select! {
+            // The table dropped this connection (too slow, or refused it): close.
+            _ = &mut closed => break,
+            // The writer could not write (the client stopped reading): close.
+            _ = &mut writer, if !writer_done => {
+                writer_done = true;
+                break;
             }
-            Message::Close(_) => break,
-            _ => continue,
+            f = tokio::time::timeout(idle, stream.next()) => match f {
+                Ok(Some(Ok(frame))) => frame,
+                // Silent past the limit (not even a pong), closed, or broken.
+                _ => break,
+            },
         };
+        let text = match frame {
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => continue,
+            other => other,
+        };
+        // Every message counts against the rate, whatever it holds.
         if !bucket.take() {
             refused += 1;
             if refused > MAX_REFUSED {
                 break;
             }
-            let _ = out.try_send(error(format!(
-                "too many messages: at most {RATE} per second; this one was ignored"
-            )));
+            // Said at most once a second: the answers to a flood must not flood back.
+            if told.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                told = Some(Instant::now());
+                let _ = out.try_send(error(format!(
+                    "too many messages: at most {RATE} per second; the ones over are ignored"
+                )));
+            }
             continue;
         }
+        let text = match text {
+            Message::Text(t) => t,
+            _ => {
+                let _ = out.try_send(error("binary messages are not accepted: send JSON text"));
+                continue;
+            }
+        };
         match msg::decode(text.as_str()) {
             Ok(msg) => {
                 if table.tx.send(Cmd::Client { conn, msg }).is_err() {
@@ -154,7 +209,13 @@ async fn run(socket: WebSocket, table: TableHandle, conn: u64, player: Option<Pl
     }
     let _ = table.tx.send(Cmd::Disconnect { conn });
     drop(out);
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
+    if !writer_done
+        && tokio::time::timeout(Duration::from_secs(2), &mut writer)
+            .await
+            .is_err()
+    {
+        writer.abort();
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,10 @@
 //! results do not depend on the number of threads. [`wilson_interval`] puts a confidence
 //! interval on A's win rate.
 
+/// Call once before an arena with `cmd:` bots: SIGTERM, SIGINT and SIGHUP then kill every
+/// bot program (with all it started) before they end the arena, instead of leaving the
+/// programs running in their own process groups.
+pub use crate::protocol::stop_programs_on_signals;
 use crate::{play_out, Bot, Game, PlayError, Record, Seat};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

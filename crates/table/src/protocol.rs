@@ -12,16 +12,26 @@
 //! decision, after which the decision is played by the fallback bot; a program that dies
 //! or does not answer in time is stopped and the fallback plays the seat for the rest of
 //! the game. Every such incident is kept and handed out by [`Bot::incidents`].
+//!
+//! Nor can a program take more than its share: the time for a request is fixed when it is
+//! sent, stdout lines are capped at [`MAX_LINE`] bytes while they are read and at most
+//! [`QUEUED_LINES`] wait, only the end of stderr is kept, and stopping a program kills its
+//! whole process group, so nothing it started outlives it.
+
+mod programs;
+
+pub use programs::{stop_programs_on_signals, MAX_PROGRAMS};
 
 use crate::{Bot, Game, Outcome, Seat};
+use programs::Program;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
 use std::fmt::Display;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::{Read, Write};
+use std::process::{ChildStdin, Command, Stdio};
 use std::str::FromStr;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -29,18 +39,33 @@ use std::time::{Duration, Instant};
 /// The protocol version sent in `hello`; bumped on any incompatible change.
 pub const PROTOCOL_VERSION: u32 = 1;
 
-/// Longest answer line accepted, in bytes; longer lines are refused as malformed.
-pub const MAX_LINE: usize = 1 << 20;
+/// Longest line accepted from a program's stdout, in bytes (the newline not counted). A
+/// longer line is refused as a bad answer as soon as it passes this length, and the rest
+/// of it is read and thrown away, never kept.
+pub const MAX_LINE: usize = 64 * 1024;
 
-/// Lines of the program's stderr kept to explain why it died.
-const STDERR_TAIL: usize = 5;
+/// Lines from a program's stdout waiting to be read by the table. When they are this
+/// many, tapete stops reading until it needs an answer, so a program that floods its
+/// stdout waits instead of filling the memory.
+pub const QUEUED_LINES: usize = 16;
+
+/// Lines kept from the end of a program's stderr, to explain why it died.
+pub const STDERR_LINES: usize = 8;
+
+/// Bytes kept of each stderr line; the rest of a longer line is dropped.
+pub const STDERR_LINE: usize = 1024;
+
+/// How long to wait for a dead program's exit status and last stderr.
+const DEATH_WAIT: Duration = Duration::from_millis(500);
 
 /// How a [`ProcessBot`] treats its program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProcessOptions {
     /// The game's name, sent in `hello` (`"mus"`).
     pub game: String,
-    /// Longest wait for one answer (the first one includes the program's start-up).
+    /// Longest wait for the answer to one request, counted from the moment the request is
+    /// sent and the same for all its answers (the first request's includes the program's
+    /// start-up).
     pub timeout: Duration,
     /// Answers allowed per decision, the first included; after that many bad ones the
     /// fallback decides.
@@ -50,7 +75,7 @@ pub struct ProcessOptions {
 }
 
 impl ProcessOptions {
-    /// Defaults for `game`: 10 s per answer, 3 answers per decision, 2 s to exit.
+    /// Defaults for `game`: 10 s per request, 3 answers per decision, 2 s to exit.
     pub fn new(game: &str) -> ProcessOptions {
         ProcessOptions {
             game: game.to_string(),
@@ -62,20 +87,22 @@ impl ProcessOptions {
 }
 
 /// What the stdout reader thread saw.
+#[derive(Debug, PartialEq, Eq)]
 enum Line {
     Text(String),
+    /// A line past [`MAX_LINE`] bytes (sent once, when it passes; the rest is skipped).
     TooLong,
     Eof,
 }
 
 /// A program that is running.
 struct Running {
-    child: Child,
+    program: Program,
     /// Messages for the writer thread (which owns the program's stdin). Dropping it closes
     /// the program's stdin.
     to_stdin: Option<Sender<String>>,
     from_stdout: Receiver<Line>,
-    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    stderr: Arc<Mutex<StderrTail>>,
 }
 
 enum State {
@@ -177,39 +204,46 @@ impl<G: Game> ProcessBot<G> {
         }
     }
 
-    /// Why the program is gone: its exit status and the last lines of its stderr.
+    /// Why the program is gone: its exit status and the end of its stderr.
     fn death_note(&mut self) -> String {
         let State::Running(r) = &mut self.state else {
             return String::new();
         };
-        let deadline = Instant::now() + Duration::from_millis(500);
-        let status = loop {
-            match r.child.try_wait() {
-                Ok(Some(s)) => break Some(s),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                _ => break None,
+        // Wait a little for the exit status and for the stderr reader to catch the last
+        // words (until the program's stderr closes).
+        let deadline = Instant::now() + DEATH_WAIT;
+        let mut status = None;
+        loop {
+            if status.is_none() {
+                status = r.program.exit_status();
             }
-        };
-        // Give the stderr reader a moment to catch the last words.
-        thread::sleep(Duration::from_millis(20));
+            let closed = r.stderr.lock().map(|t| t.closed).unwrap_or(true);
+            if (status.is_some() && closed) || Instant::now() >= deadline {
+                break;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
         let mut note = match status {
             Some(s) => format!("the program exited ({s})"),
             None => "the program closed its output".to_string(),
         };
-        let tail: Vec<String> = r
-            .stderr_tail
-            .lock()
-            .map(|t| t.iter().cloned().collect())
-            .unwrap_or_default();
-        if let Some(last) = tail.last() {
-            note.push_str(&format!("; its stderr ends: {last}"));
+        if let Ok(tail) = r.stderr.lock() {
+            if let Some(last) = tail.last_line() {
+                note.push_str(&format!("; its stderr ends: {last}"));
+            }
+            if tail.dropped > 0 {
+                note.push_str(&format!(
+                    " ({} earlier bytes of its stderr were not kept)",
+                    tail.dropped
+                ));
+            }
         }
         note
     }
 }
 
-/// Starts `sh -c command` with piped stdin, stdout and stderr, and the threads that
-/// carry them.
+/// Starts `sh -c command` with piped stdin, stdout and stderr, in a process group of its
+/// own, and the threads that carry them.
 fn spawn(command: &str) -> std::io::Result<Running> {
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
@@ -217,30 +251,23 @@ fn spawn(command: &str) -> std::io::Result<Running> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        // Its own process group, so that stopping it stops whatever the shell started.
-        cmd.process_group(0);
-    }
-    let mut child = cmd.spawn()?;
-    let missing = || std::io::Error::other("the program's pipes were not set up");
-    let stdin = child.stdin.take().ok_or_else(missing)?;
-    let stdout = child.stdout.take().ok_or_else(missing)?;
-    let stderr = child.stderr.take().ok_or_else(missing)?;
+    let mut program = Program::spawn(&mut cmd)?;
+    let (stdin, stdout, stderr) = program
+        .pipes()
+        .ok_or_else(|| std::io::Error::other("the program's pipes were not set up"))?;
 
     let (to_stdin, rx) = mpsc::channel::<String>();
     thread::spawn(move || write_lines(stdin, rx));
-    let (tx, from_stdout) = mpsc::channel();
+    let (tx, from_stdout) = mpsc::sync_channel(QUEUED_LINES);
     thread::spawn(move || read_lines(stdout, tx));
-    let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
-    let tail = Arc::clone(&stderr_tail);
-    thread::spawn(move || keep_tail(stderr, tail));
+    let tail = Arc::new(Mutex::new(StderrTail::default()));
+    let kept = Arc::clone(&tail);
+    thread::spawn(move || keep_tail(stderr, kept));
     Ok(Running {
-        child,
+        program,
         to_stdin: Some(to_stdin),
         from_stdout,
-        stderr_tail,
+        stderr: tail,
     })
 }
 
@@ -258,97 +285,168 @@ fn write_lines(mut stdin: ChildStdin, rx: Receiver<String>) {
     }
 }
 
-/// Reads the program's stdout line by line (at most [`MAX_LINE`] bytes each).
-fn read_lines(stdout: impl Read, tx: Sender<Line>) {
-    let mut reader = BufReader::new(stdout);
+/// Bytes read from a program's pipes at a time.
+const CHUNK: usize = 16 * 1024;
+
+/// Reads `from` in chunks, handing each to `take`, until the end, an error, or `take`
+/// says stop (returns false).
+fn read_chunks(mut from: impl Read, mut take: impl FnMut(&[u8]) -> bool) {
+    let mut chunk = vec![0u8; CHUNK];
     loop {
-        let mut buf = Vec::new();
-        match reader
-            .by_ref()
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf)
-        {
-            Ok(0) | Err(_) => {
-                let _ = tx.send(Line::Eof);
-                return;
+        match from.read(&mut chunk) {
+            Ok(0) => return,
+            Ok(n) => {
+                if !take(&chunk[..n]) {
+                    return;
+                }
             }
-            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return,
         }
-        let line = if buf.len() > MAX_LINE {
-            // Skip the rest of that line.
-            let mut rest = Vec::new();
-            if reader.read_until(b'\n', &mut rest).is_err() {
-                let _ = tx.send(Line::Eof);
-                return;
+    }
+}
+
+/// Reads the program's stdout into lines of at most [`MAX_LINE`] bytes, never holding
+/// more than that: a longer line is reported as [`Line::TooLong`] as soon as it passes
+/// the cap, and its rest is skipped. At most [`QUEUED_LINES`] lines wait in `tx`; past
+/// that the reader (and so the program) waits.
+fn read_lines(stdout: impl Read, tx: SyncSender<Line>) {
+    let mut line: Vec<u8> = Vec::new();
+    // Inside a line already reported too long.
+    let mut skipping = false;
+    read_chunks(stdout, |mut bytes| {
+        while !bytes.is_empty() {
+            let (part, ended) = match bytes.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    let part = &bytes[..i];
+                    bytes = &bytes[i + 1..];
+                    (part, true)
+                }
+                None => (std::mem::take(&mut bytes), false),
+            };
+            if !skipping {
+                if line.len() + part.len() > MAX_LINE {
+                    skipping = true;
+                    line = Vec::new();
+                    if tx.send(Line::TooLong).is_err() {
+                        return false;
+                    }
+                } else {
+                    line.extend_from_slice(part);
+                }
             }
-            Line::TooLong
+            if ended {
+                if !skipping {
+                    let text = String::from_utf8_lossy(&line).into_owned();
+                    line.clear();
+                    if tx.send(Line::Text(text)).is_err() {
+                        return false;
+                    }
+                }
+                skipping = false;
+            }
+        }
+        true
+    });
+    let _ = tx.send(Line::Eof);
+}
+
+/// The end of a program's stderr: its last [`STDERR_LINES`] non-blank lines, each cut at
+/// [`STDERR_LINE`] bytes, and how much was dropped.
+#[derive(Debug, Default)]
+struct StderrTail {
+    /// The lines kept, as shown, each with the number of its bytes stored.
+    lines: VecDeque<(String, usize)>,
+    /// The line being read: its first [`STDERR_LINE`] bytes.
+    partial: Vec<u8>,
+    /// Whether the line being read was longer.
+    cut: bool,
+    /// Bytes of non-blank lines not kept: the cut ends of long lines, and lines pushed out
+    /// by later ones.
+    dropped: u64,
+    /// The program's stderr has closed.
+    closed: bool,
+}
+
+impl StderrTail {
+    /// Takes in the next bytes of stderr.
+    fn push(&mut self, mut bytes: &[u8]) {
+        while let Some(i) = bytes.iter().position(|&b| b == b'\n') {
+            self.take(&bytes[..i]);
+            self.end_line();
+            bytes = &bytes[i + 1..];
+        }
+        self.take(bytes);
+    }
+
+    /// Adds part of the current line, up to the cap.
+    fn take(&mut self, part: &[u8]) {
+        let room = STDERR_LINE - self.partial.len();
+        let kept = part.len().min(room);
+        self.partial.extend_from_slice(&part[..kept]);
+        if kept < part.len() {
+            self.cut = true;
+            self.dropped += (part.len() - kept) as u64;
+        }
+    }
+
+    /// The current line, as text (empty when blank).
+    fn partial_text(&self) -> String {
+        let text = String::from_utf8_lossy(&self.partial).trim().to_string();
+        if self.cut && !text.is_empty() {
+            format!("{text}… (cut)")
         } else {
-            Line::Text(String::from_utf8_lossy(&buf).into_owned())
-        };
-        if tx.send(line).is_err() {
+            text
+        }
+    }
+
+    fn end_line(&mut self) {
+        let text = self.partial_text();
+        let stored = self.partial.len();
+        self.partial.clear();
+        self.cut = false;
+        if text.is_empty() {
             return;
         }
-    }
-}
-
-/// Keeps the last lines of the program's stderr.
-fn keep_tail(stderr: impl Read, tail: Arc<Mutex<VecDeque<String>>>) {
-    let reader = BufReader::new(stderr);
-    for line in reader.split(b'\n') {
-        let Ok(line) = line else { return };
-        let text = String::from_utf8_lossy(&line).trim().to_string();
-        if text.is_empty() {
-            continue;
-        }
-        if let Ok(mut t) = tail.lock() {
-            if t.len() == STDERR_TAIL {
-                t.pop_front();
+        if self.lines.len() == STDERR_LINES {
+            if let Some((_, bytes)) = self.lines.pop_front() {
+                self.dropped += bytes as u64;
             }
-            t.push_back(text.chars().take(300).collect());
+        }
+        self.lines.push_back((text, stored));
+    }
+
+    /// The last non-blank line, even if it has no newline yet.
+    fn last_line(&self) -> Option<String> {
+        let partial = self.partial_text();
+        if partial.is_empty() {
+            self.lines.back().map(|(text, _)| text.clone())
+        } else {
+            Some(partial)
         }
     }
 }
 
-/// Kills the program (and its process group) and reaps it.
+/// Keeps the end of the program's stderr, reading all of it so that the program never
+/// blocks on it.
+fn keep_tail(stderr: impl Read, tail: Arc<Mutex<StderrTail>>) {
+    read_chunks(stderr, |bytes| match tail.lock() {
+        Ok(mut t) => {
+            t.push(bytes);
+            true
+        }
+        Err(_) => false,
+    });
+    if let Ok(mut t) = tail.lock() {
+        t.end_line();
+        t.closed = true;
+    }
+}
+
+/// Kills the program and everything it started (its process group), and reaps it.
 fn stop(mut r: Running) {
     r.to_stdin = None;
-    if let Ok(Some(_)) = r.child.try_wait() {
-        return;
-    }
-    #[cfg(unix)]
-    {
-        // The program leads its own process group (it was started with `process_group(0)`);
-        // kill that group, so programs it started go too, but only after checking the group
-        // really is the one the program leads: never signal anyone else's group.
-        let pid = r.child.id();
-        if leads_own_group(pid) {
-            let _ = Command::new("kill")
-                .arg("-KILL")
-                .arg("--")
-                .arg(format!("-{pid}"))
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
-        }
-    }
-    let _ = r.child.kill();
-    let _ = r.child.wait();
-}
-
-/// Whether process `pid` is alive and leads its own process group (Linux: read from
-/// `/proc/PID/stat`; elsewhere, assumed from how the program was started).
-#[cfg(unix)]
-fn leads_own_group(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        // Fields after the command name (in parentheses): state, ppid, pgrp, …
-        Ok(stat) => {
-            stat.rsplit_once(')')
-                .and_then(|(_, rest)| rest.split_whitespace().nth(2))
-                .and_then(|g| g.parse::<u32>().ok())
-                == Some(pid)
-        }
-        Err(_) => !std::path::Path::new("/proc/self/stat").exists(),
-    }
+    r.program.stop();
 }
 
 /// Reads one answer: `{"action": "…"}`, optionally with the request's `id`.
@@ -418,11 +516,16 @@ where
         };
         self.send(&json!({ "type": "act", "id": id, "view": view_json, "legal": legal_text }));
 
+        // One deadline for the whole request, whatever comes in the meantime: blank lines,
+        // answers to older requests and bad answers do not put it off.
         let timeout = self.options.timeout;
+        let deadline = Instant::now() + timeout;
         let mut answers = 0;
         loop {
+            let left = deadline.saturating_duration_since(Instant::now());
             let got = match &self.state {
-                State::Running(r) => r.from_stdout.recv_timeout(timeout),
+                State::Running(_) if left.is_zero() => Err(RecvTimeoutError::Timeout),
+                State::Running(r) => r.from_stdout.recv_timeout(left),
                 _ => Err(RecvTimeoutError::Disconnected),
             };
             let problem = match got {
@@ -442,7 +545,9 @@ where
                     ));
                     return self.fallback.act(view, legal, rng);
                 }
-                Ok(Line::TooLong) => format!("the answer is longer than {MAX_LINE} bytes"),
+                Ok(Line::TooLong) => format!(
+                    "the answer is longer than {MAX_LINE} bytes; the rest of that line is skipped"
+                ),
                 Ok(Line::Text(text)) => {
                     let text = text.trim();
                     if text.is_empty() {
@@ -495,12 +600,10 @@ where
             // Closing stdin tells the program there is nothing more.
             r.to_stdin = None;
             let deadline = Instant::now() + self.options.exit_grace;
-            while Instant::now() < deadline {
-                match r.child.try_wait() {
-                    Ok(None) => thread::sleep(Duration::from_millis(2)),
-                    _ => break,
-                }
+            while Instant::now() < deadline && r.program.exit_status().is_none() {
+                thread::sleep(Duration::from_millis(2));
             }
+            // Whatever it left running goes with it.
             stop(r);
         }
     }
@@ -525,41 +628,6 @@ mod tests {
     use crate::{play_out, RandomBot, Record};
     use rand::SeedableRng;
 
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn only_a_group_leader_has_its_group_killed() {
-        use std::os::unix::process::CommandExt;
-        // This test process is not started in a group of its own by cargo... unless it is;
-        // either way the answer must match what /proc says about its group.
-        let me = std::process::id();
-        let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
-        let pgrp: u32 = stat
-            .rsplit_once(')')
-            .unwrap()
-            .1
-            .split_whitespace()
-            .nth(2)
-            .unwrap()
-            .parse()
-            .unwrap();
-        assert_eq!(leads_own_group(me), pgrp == me);
-        let mut child = Command::new("sleep")
-            .arg("5")
-            .process_group(0)
-            .spawn()
-            .unwrap();
-        assert!(leads_own_group(child.id()));
-        let mut plain = Command::new("sleep").arg("5").spawn().unwrap();
-        assert!(
-            !leads_own_group(plain.id()),
-            "a child in our group does not lead one"
-        );
-        for c in [&mut child, &mut plain] {
-            c.kill().unwrap();
-            c.wait().unwrap();
-        }
-    }
-
     #[test]
     fn answers_are_read_strictly_but_kindly() {
         assert_eq!(parse_answer(r#"{"action":"2"}"#, 4), Ok(Some("2".into())));
@@ -578,6 +646,122 @@ mod tests {
         ] {
             assert!(parse_answer(bad, 4).is_err(), "{bad}");
         }
+    }
+
+    /// Serves `long` bytes of `a` with no newline, then waits for `go` before ending the
+    /// line and sending one answer.
+    struct Gated {
+        long: usize,
+        go: Receiver<()>,
+        rest: Option<&'static [u8]>,
+    }
+
+    impl Read for Gated {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.long > 0 {
+                let n = self.long.min(buf.len());
+                buf[..n].fill(b'a');
+                self.long -= n;
+                return Ok(n);
+            }
+            let Some(rest) = self.rest.take() else {
+                return Ok(0);
+            };
+            if self.go.recv().is_err() {
+                return Ok(0);
+            }
+            buf[..rest.len()].copy_from_slice(rest);
+            Ok(rest.len())
+        }
+    }
+
+    #[test]
+    fn a_line_past_the_cap_is_refused_before_it_ends() {
+        let (go, wait) = mpsc::channel();
+        let stdout = Gated {
+            long: 5 * MAX_LINE,
+            go: wait,
+            rest: Some(b"aaa\n{\"action\":\"1\"}\n"),
+        };
+        let (tx, rx) = mpsc::sync_channel(QUEUED_LINES);
+        thread::spawn(move || read_lines(stdout, tx));
+        // The line has not ended (the reader is waiting for more) and is refused already.
+        assert_eq!(rx.recv_timeout(Duration::from_secs(30)), Ok(Line::TooLong));
+        go.send(()).unwrap();
+        // Its end is skipped; the next line is read as usual.
+        assert_eq!(rx.recv(), Ok(Line::Text(r#"{"action":"1"}"#.into())));
+        assert_eq!(rx.recv(), Ok(Line::Eof));
+    }
+
+    #[test]
+    fn a_line_of_exactly_the_cap_is_accepted() {
+        let mut bytes = vec![b'x'; MAX_LINE];
+        bytes.push(b'\n');
+        bytes.extend(vec![b'y'; MAX_LINE + 1]);
+        bytes.push(b'\n');
+        let (tx, rx) = mpsc::sync_channel(QUEUED_LINES);
+        read_lines(std::io::Cursor::new(bytes), tx);
+        assert_eq!(rx.recv(), Ok(Line::Text("x".repeat(MAX_LINE))));
+        assert_eq!(rx.recv(), Ok(Line::TooLong));
+        assert_eq!(rx.recv(), Ok(Line::Eof));
+    }
+
+    /// Endless blank lines, counting the bytes read.
+    struct Flood(Arc<std::sync::atomic::AtomicUsize>);
+
+    impl Read for Flood {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            buf.fill(b'\n');
+            self.0
+                .fetch_add(buf.len(), std::sync::atomic::Ordering::SeqCst);
+            Ok(buf.len())
+        }
+    }
+
+    #[test]
+    fn a_flood_of_lines_is_not_read_ahead_of_the_table() {
+        let read = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (tx, rx) = mpsc::sync_channel(QUEUED_LINES);
+        let flood = Flood(Arc::clone(&read));
+        thread::spawn(move || read_lines(flood, tx));
+        assert_eq!(rx.recv(), Ok(Line::Text(String::new())));
+        // Give an unbounded reader time to run ahead; a bounded one stops at its queue.
+        thread::sleep(Duration::from_millis(300));
+        let ahead = read.load(std::sync::atomic::Ordering::SeqCst);
+        assert!(ahead <= CHUNK, "{ahead} bytes read ahead");
+        // Taking lines lets it go on.
+        for _ in 0..(3 * CHUNK) {
+            assert_eq!(rx.recv(), Ok(Line::Text(String::new())));
+        }
+        drop(rx);
+    }
+
+    #[test]
+    fn the_stderr_tail_keeps_the_last_lines_and_cuts_long_ones() {
+        let mut tail = StderrTail::default();
+        tail.push(b"first\n\n   \n");
+        tail.push(&vec![b'e'; 10 * STDERR_LINE]);
+        tail.push(b"\nnot ended");
+        assert_eq!(tail.last_line().as_deref(), Some("not ended"));
+        tail.end_line();
+        let long = format!("{}… (cut)", "e".repeat(STDERR_LINE));
+        assert_eq!(
+            tail.lines
+                .iter()
+                .map(|(t, _)| t.as_str())
+                .collect::<Vec<_>>(),
+            ["first", &long, "not ended"]
+        );
+        assert_eq!(tail.dropped, 9 * STDERR_LINE as u64);
+        // Ten more lines of 6 bytes: of the 13, the first 5 are pushed out.
+        for i in 0..10 {
+            tail.push(format!("line {i}\n").as_bytes());
+        }
+        assert_eq!(STDERR_LINES, 8);
+        assert_eq!(tail.lines.len(), STDERR_LINES);
+        assert_eq!(tail.last_line().as_deref(), Some("line 9"));
+        let pushed_out = ("first".len() + STDERR_LINE + "not ended".len() + 2 * 6) as u64;
+        assert_eq!(tail.dropped, 9 * STDERR_LINE as u64 + pushed_out);
     }
 
     fn bot(cmd: &str, timeout_ms: u64) -> Box<dyn Bot<Race>> {

@@ -8,7 +8,7 @@ fn main() -> anyhow::Result<()> {
         bots: args.next().unwrap_or_else(|| "basico".into()),
         ..Default::default()
     };
-    let rec = tapete_term::play_tui(&opts)?;
+    let rec = tapete_term::play_tui(&opts, tapete_term::Screen::Stdout)?;
     println!("{} actions recorded", rec.actions.len());
     Ok(())
 }

@@ -16,7 +16,7 @@ use tapete_mus::{MusGame, MusRules};
 use tapete_table::{Record, Seat};
 
 pub use session::BOT_SEED_MIX;
-pub use tui::BOT_DELAY;
+pub use tui::{Screen, BOT_DELAY};
 
 /// How to set up a game at the terminal.
 #[derive(Clone, Debug)]
@@ -72,7 +72,8 @@ pub fn play_lines<R: BufRead, W: Write>(
     lines::play(opts, input, output)
 }
 
-/// Plays one match in a full-screen ratatui table. Returns the record.
-pub fn play_tui(opts: &PlayOptions) -> anyhow::Result<Record<MusGame>> {
-    tui::play(opts)
+/// Plays one match in a full-screen ratatui table drawn on `screen` (keys are read from
+/// the terminal). Returns the record.
+pub fn play_tui(opts: &PlayOptions, screen: Screen) -> anyhow::Result<Record<MusGame>> {
+    tui::play(opts, screen)
 }

@@ -2,7 +2,9 @@
 //! the hand, the lance and the bet standing. Line mode prints them as a block; the
 //! full-screen table places them around the table.
 
-use tapete_mus::narrate::{cards_text, hand_summary, jugada_of, position_name};
+use tapete_mus::narrate::{
+    cards_text, hand_summary, in_pair_order, jugada_of, position_name, PAIR_ORDER,
+};
 use tapete_mus::view::Phase;
 use tapete_mus::{Lance, MusView};
 use tapete_table::Seat;
@@ -28,24 +30,44 @@ pub(crate) fn relation(me: Seat, seat: Seat) -> &'static str {
     }
 }
 
-/// Scoreboard rows: a header and one aligned row per pair, ours first.
+/// Scoreboard rows: a header and one aligned row per pair, in pair order (pair 0–2
+/// first, as the view's scores and the outcome name them), each named for the human.
 pub(crate) fn score_rows(view: &MusView) -> Vec<String> {
-    let me = view.seat.unwrap_or(0) % 2;
     let s = &view.scores;
     let mut rows = vec![format!(
-        "{:<10}{:>8}{:>8}{:>7}   (game to {})",
+        "{:<14}{:>8}{:>8}{:>7}   (game to {})",
         "", "piedras", "juegos", "vacas", view.rules.target
     )];
-    for pair in [me, 1 - me] {
+    for pair in [0, 1] {
         rows.push(format!(
-            "{:<10}{:>8}{:>8}{:>7}",
-            pair_name(view, pair),
+            "{:<14}{:>8}{:>8}{:>7}",
+            format!("{} {}–{}", pair_name(view, pair), pair, pair + 2),
             s.piedras[pair],
             s.games[pair],
             s.vacas[pair]
         ));
     }
     rows
+}
+
+/// The end of the match in a few lines: who won, then the final score in pair order,
+/// the same convention as the outcome's summary and the narration.
+pub(crate) fn end_lines(view: &MusView) -> Vec<String> {
+    let s = &view.scores;
+    let who = match view.winner {
+        Some(p) => format!("{} win the match", pair_name(view, p)),
+        None => "the match did not finish".into(),
+    };
+    vec![
+        who,
+        format!("{PAIR_ORDER}:"),
+        format!(
+            "vacas {} · juegos {}",
+            in_pair_order(s.vacas),
+            in_pair_order(s.games)
+        ),
+        format!("piedras {}", in_pair_order(s.piedras)),
+    ]
 }
 
 /// The human's cards with their jugada and what they hold: "12o 3c 11e 1b   RRCA   (…)".

@@ -151,3 +151,51 @@ fn input_ending_or_quit_stops_cleanly_with_the_record_so_far() {
     let (out, _) = run(3, 0, "");
     assert!(out.contains(" > "));
 }
+
+#[test]
+fn the_end_shows_the_final_score_in_pair_order() {
+    for (seed, human) in [(2u64, 1usize), (5, 0)] {
+        let (out, rec) = run(seed, human, &script(3000));
+        let game = rec.replay().expect("the record replays");
+        let s = game.scores();
+        let outcome = game.outcome().expect("over");
+        let winner = outcome.winners[0] % 2;
+        assert_eq!(s.games[winner], 1, "the last juego counts: {s:?}");
+        assert!(s.piedras != [0, 0] || out.contains("by órdago"), "{s:?}");
+        let end: Vec<&str> = out
+            .lines()
+            .skip_while(|l| !l.starts_with("── the end ──"))
+            .collect();
+        let name = |pair: usize| {
+            if pair == human % 2 {
+                "nosotros"
+            } else {
+                "ellos"
+            }
+        };
+        // Pair 0–2 first, as the view's scores and the summary go, whoever the human is.
+        let rows: Vec<Vec<String>> = end[2..4]
+            .iter()
+            .map(|l| l.split_whitespace().map(str::to_string).collect())
+            .collect();
+        for (pair, row) in rows.iter().enumerate() {
+            let expected = [
+                name(pair).to_string(),
+                format!("{}–{}", pair, pair + 2),
+                s.piedras[pair].to_string(),
+                s.games[pair].to_string(),
+                s.vacas[pair].to_string(),
+            ];
+            assert_eq!(row, &expected, "seed {seed}:\n{}", end.join("\n"));
+        }
+        let last = end.last().copied().unwrap_or_default();
+        assert!(last.ends_with(&outcome.summary), "{last}");
+        assert!(
+            outcome
+                .summary
+                .ends_with(&format!("piedras {}–{})", s.piedras[0], s.piedras[1])),
+            "{}",
+            outcome.summary
+        );
+    }
+}

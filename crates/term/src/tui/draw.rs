@@ -4,7 +4,9 @@
 
 use super::state::App;
 use crate::command::help_lines;
-use crate::status::{bet_text, declarations_text, pair_name, phase_text, relation, senas_text};
+use crate::status::{
+    bet_text, declarations_text, end_lines, pair_name, phase_text, relation, senas_text,
+};
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
@@ -48,33 +50,110 @@ fn pair_style(view: &MusView, pair: usize) -> Style {
     Style::new().fg(if ours { OURS } else { THEIRS }).bold()
 }
 
+/// The header: the game's name, hand, game and target, then each pair's score in pair
+/// order (pair 0–2 first, as the view's scores and the outcome name them). The widest
+/// form that fits the width is drawn, so no part is ever cut.
 fn scoreboard(f: &mut Frame, area: Rect, view: &MusView) {
-    let me = view.seat.unwrap_or(0) % 2;
+    let width = usize::from(area.width);
+    let last = HEADER_FORMS[HEADER_FORMS.len() - 1];
+    let line = HEADER_FORMS
+        .iter()
+        .map(|&form| header_line(view, form))
+        .find(|l| l.width() <= width)
+        .unwrap_or_else(|| header_line(view, last));
+    f.render_widget(Paragraph::new(line), area);
+}
+
+/// One way of writing the header.
+#[derive(Clone, Copy)]
+struct HeaderForm {
+    /// The reversed " tapete · mus " title.
+    title: bool,
+    /// Pairs named with their seats: "nosotros 0–2".
+    seats: bool,
+    /// Scores in words ("12 piedras 1 juego 0 vacas") rather than "12p 1j 0v".
+    words: bool,
+    /// "hand 3 · game 1 · to 40" rather than "h3 g1 to 40".
+    long_info: bool,
+}
+
+/// The header's forms, widest first. Any real score fits 110 columns in words.
+const HEADER_FORMS: [HeaderForm; 5] = [
+    HeaderForm {
+        title: true,
+        seats: true,
+        words: true,
+        long_info: true,
+    },
+    HeaderForm {
+        title: false,
+        seats: true,
+        words: true,
+        long_info: true,
+    },
+    HeaderForm {
+        title: false,
+        seats: false,
+        words: true,
+        long_info: true,
+    },
+    HeaderForm {
+        title: true,
+        seats: true,
+        words: false,
+        long_info: true,
+    },
+    HeaderForm {
+        title: false,
+        seats: false,
+        words: false,
+        long_info: false,
+    },
+];
+
+/// The header in one form.
+fn header_line(view: &MusView, form: HeaderForm) -> Line<'static> {
     let s = view.scores;
-    let mut spans = vec![
-        Span::styled(" tapete · mus ", Style::new().bold().reversed()),
-        Span::raw(format!(
-            "  hand {} · game {} · to {}   ",
-            view.hand_number, view.game_number, view.rules.target
-        )),
-    ];
-    let compact = area.width < 100;
-    for pair in [me, 1 - me] {
-        spans.push(Span::styled(pair_name(view, pair), pair_style(view, pair)));
-        spans.push(Span::raw(if compact {
+    let count = |n: u8, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut spans = Vec::new();
+    if form.title {
+        spans.push(Span::styled(
+            " tapete · mus ",
+            Style::new().bold().reversed(),
+        ));
+        spans.push(Span::raw("  "));
+    }
+    let (hand, game, target) = (view.hand_number, view.game_number, view.rules.target);
+    spans.push(Span::raw(if form.long_info {
+        format!("hand {hand} · game {game} · to {target}   ")
+    } else {
+        format!("h{hand} g{game} to {target}  ")
+    }));
+    for pair in [0, 1] {
+        let name = if form.seats {
+            format!("{} {}–{}", pair_name(view, pair), pair, pair + 2)
+        } else {
+            pair_name(view, pair).to_string()
+        };
+        spans.push(Span::styled(name, pair_style(view, pair)));
+        spans.push(Span::raw(if form.words {
             format!(
-                " {:>2}p {}j {}v  ",
-                s.piedras[pair], s.games[pair], s.vacas[pair]
+                ": {} {} {}",
+                count(s.piedras[pair], "piedra", "piedras"),
+                count(s.games[pair], "juego", "juegos"),
+                count(s.vacas[pair], "vaca", "vacas")
             )
         } else {
             format!(
-                " {:>2} piedras {} juegos {} vacas   ",
+                " {}p {}j {}v",
                 s.piedras[pair], s.games[pair], s.vacas[pair]
             )
         }));
+        if pair == 0 {
+            spans.push(Span::raw("   "));
+        }
     }
-
-    f.render_widget(Paragraph::new(Line::from(spans)), area);
+    Line::from(spans)
 }
 
 fn draw_table(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
@@ -188,6 +267,29 @@ fn center_box(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
         .border_type(BorderType::Plain)
         .border_style(Style::new().fg(Color::DarkGray))
         .title(Line::from(title).centered().bold());
+    if view.phase == Phase::Over {
+        // The end: who won and the final score, nothing of the last hand.
+        let mut lines: Vec<Line> = end_lines(view)
+            .into_iter()
+            .enumerate()
+            .map(|(i, l)| {
+                if i == 0 {
+                    Line::from(l).bold()
+                } else {
+                    Line::from(l)
+                }
+            })
+            .collect();
+        lines.push(Line::from("press q twice to leave").fg(TURN));
+        f.render_widget(
+            Paragraph::new(lines)
+                .block(block)
+                .centered()
+                .wrap(Wrap { trim: true }),
+            area,
+        );
+        return;
+    }
     let me = view.seat.unwrap_or(0);
     let now = match view.phase {
         Phase::Bet { .. } => bet_text(view),
@@ -201,11 +303,7 @@ fn center_box(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
         lines.push(Line::from(t).fg(Color::Magenta));
     }
     let turn: Vec<&str> = view.to_act.iter().map(|&s| relation(me, s)).collect();
-    if view.phase == Phase::Over {
-        let who = view.winner.map(|p| pair_name(view, p)).unwrap_or("nobody");
-        lines.push(Line::from(format!("{who} win the match")).bold());
-        lines.push(Line::from("press q to leave"));
-    } else if app.paused {
+    if app.paused {
         lines.push(Line::from("hand over: any key goes on").fg(TURN));
     } else if !turn.is_empty() {
         let text = if turn == ["you"] {
@@ -449,7 +547,8 @@ fn help(f: &mut Frame, area: Rect) {
         Line::from("s quiero · o órdago"),
         Line::from("1–4 pick cards, Enter discards them"),
         Line::from(": or any other letter: type a command"),
-        Line::from("PgUp/PgDn scroll the log · q quit"),
+        Line::from("Esc clears the input line"),
+        Line::from("PgUp/PgDn scroll the log · q twice quits"),
         Line::from(""),
         Line::from("commands").bold(),
     ];
@@ -481,7 +580,7 @@ fn footer(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
     } else if app.prompt().is_some() {
         Line::from("your turn").fg(TURN).bold()
     } else if view.phase == Phase::Over {
-        Line::from("the match is over: press q to leave")
+        Line::from("the match is over: press q twice to leave")
     } else {
         Line::from("waiting for the others…").fg(Color::DarkGray)
     };
@@ -518,10 +617,110 @@ fn footer(f: &mut Frame, area: Rect, app: &App, view: &MusView) {
         k("o", "órdago"),
         k("1-4", "pick"),
         k("?", "help"),
-        k("q", "quit"),
+        k("q q", "quit"),
     ]
     .into_iter()
     .flatten()
     .collect();
     f.render_widget(Paragraph::new(Line::from(spans)), keys);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PlayOptions;
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    /// The first row of `view`'s header drawn `width` columns wide, and the second row
+    /// (which must stay empty: the header never wraps).
+    fn header_rows(view: &MusView, width: u16) -> (String, String) {
+        let mut t = Terminal::new(TestBackend::new(width, 2)).expect("test terminal");
+        t.draw(|f| {
+            let area = Rect::new(0, 0, width, 1);
+            scoreboard(f, area, view)
+        })
+        .expect("draws");
+        let buf = t.backend().buffer().clone();
+        let row = |y: u16| -> String { (0..width).map(|x| buf[(x, y)].symbol()).collect() };
+        (row(0), row(1))
+    }
+
+    /// A view late in a long match: three-digit hand, two-digit piedras, several vacas.
+    fn late_view(seat: usize) -> MusView {
+        let opts = PlayOptions {
+            human: seat,
+            ..PlayOptions::default()
+        };
+        let app = App::new(&opts).expect("app");
+        let mut view = app.session.view();
+        view.hand_number = 123;
+        view.game_number = 3;
+        view.scores.piedras = [39, 38];
+        view.scores.games = [2, 1];
+        view.scores.vacas = [4, 3];
+        view
+    }
+
+    #[test]
+    fn the_header_fits_110_columns_in_words_and_pair_order() {
+        for seat in [0, 1] {
+            let view = late_view(seat);
+            let (ours, theirs) = if seat == 0 {
+                ("nosotros", "ellos")
+            } else {
+                ("ellos", "nosotros")
+            };
+            let (row, below) = header_rows(&view, 110);
+            let expected = [
+                "hand 123 · game 3 · to 40".to_string(),
+                format!("{ours} 0–2: 39 piedras 2 juegos 4 vacas"),
+                format!("{theirs} 1–3: 38 piedras 1 juego 3 vacas"),
+            ];
+            for part in &expected {
+                assert!(row.contains(part.as_str()), "`{part}` cut at 110:\n{row}");
+            }
+            assert!(
+                row.find(expected[1].as_str()) < row.find(expected[2].as_str()),
+                "pair 0–2 first:\n{row}"
+            );
+            assert!(row.ends_with(' '), "the last column is free:\n{row}");
+            assert!(below.trim().is_empty(), "nothing wraps:\n{below}");
+        }
+    }
+
+    #[test]
+    fn the_header_is_never_cut_at_any_width() {
+        let view = late_view(0);
+        for width in [200, 140, 120, 100, 90, 80, 60] {
+            let (row, _) = header_rows(&view, width);
+            let text = row.trim_end();
+            // Every number is there, whatever the form.
+            for part in ["123", "39", "38", "ellos"] {
+                assert!(text.contains(part), "{part} missing at {width}:\n{row}");
+            }
+            assert!(
+                text.ends_with('v') || text.ends_with("vacas"),
+                "cut at {width}:\n{row}"
+            );
+        }
+        let (wide, _) = header_rows(&view, 140);
+        assert!(
+            wide.contains(" tapete · mus "),
+            "the title when there is room:\n{wide}"
+        );
+    }
+
+    #[test]
+    fn the_end_screen_names_the_score_in_pair_order() {
+        let mut view = late_view(1);
+        view.phase = Phase::Over;
+        view.winner = Some(1);
+        view.scores.piedras = [12, 40];
+        let lines = end_lines(&view);
+        assert_eq!(lines[0], "nosotros win the match");
+        assert_eq!(lines[1], "pair 0–2 against pair 1–3:");
+        assert_eq!(lines[2], "vacas 4–3 · juegos 2–1");
+        assert_eq!(lines[3], "piedras 12–40");
+    }
 }

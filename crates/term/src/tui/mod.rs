@@ -10,7 +10,11 @@ mod state;
 use crate::session::Turn;
 use crate::PlayOptions;
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::{cursor, execute, terminal};
+use ratatui::backend::{Backend, CrosstermBackend};
+use ratatui::Terminal;
 use state::App;
+use std::io::{self, Write};
 use std::time::{Duration, Instant};
 use tapete_mus::view::Phase;
 use tapete_mus::{Action, MusGame};
@@ -19,25 +23,78 @@ use tapete_table::Record;
 /// How long the table waits before each bot move, so the human can follow.
 pub const BOT_DELAY: Duration = Duration::from_millis(400);
 
-/// Leaves raw mode and the alternate screen when dropped, whatever happened.
-struct Restore;
+/// Where the full-screen table is drawn: stdout, or stderr when stdout is kept for
+/// machine-readable output.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Screen {
+    #[default]
+    Stdout,
+    Stderr,
+}
 
-impl Drop for Restore {
-    fn drop(&mut self) {
-        ratatui::restore();
+impl Screen {
+    /// Whether this stream is a terminal (a full-screen table can be drawn on it).
+    pub fn is_terminal(self) -> bool {
+        use std::io::IsTerminal;
+        match self {
+            Screen::Stdout => std::io::stdout().is_terminal(),
+            Screen::Stderr => std::io::stderr().is_terminal(),
+        }
     }
 }
 
-pub(crate) fn play(opts: &PlayOptions) -> anyhow::Result<Record<MusGame>> {
+/// Writes to the chosen stream.
+struct Out(Screen);
+
+impl Write for Out {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.0 {
+            Screen::Stdout => io::stdout().write(buf),
+            Screen::Stderr => io::stderr().write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.0 {
+            Screen::Stdout => io::stdout().flush(),
+            Screen::Stderr => io::stderr().flush(),
+        }
+    }
+}
+
+/// Leaves raw mode and the alternate screen of `screen`, as far as possible.
+fn restore(screen: Screen) {
+    let _ = terminal::disable_raw_mode();
+    let _ = execute!(Out(screen), terminal::LeaveAlternateScreen, cursor::Show);
+}
+
+/// Leaves raw mode and the alternate screen when dropped, whatever happened.
+struct Restore(Screen);
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        restore(self.0);
+    }
+}
+
+pub(crate) fn play(opts: &PlayOptions, screen: Screen) -> anyhow::Result<Record<MusGame>> {
     // Set up (and refuse bad options) before touching the terminal.
     let mut app = App::new(opts)?;
-    let mut terminal = ratatui::try_init()?;
-    let _restore = Restore;
+    // A panic restores the terminal before its message is printed.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore(screen);
+        hook(info);
+    }));
+    let _restore = Restore(screen);
+    terminal::enable_raw_mode()?;
+    execute!(Out(screen), terminal::EnterAlternateScreen)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(Out(screen)))?;
     run(&mut terminal, &mut app)?;
     Ok(app.session.record)
 }
 
-fn run(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> anyhow::Result<()> {
+fn run<B: Backend>(terminal: &mut Terminal<B>, app: &mut App) -> anyhow::Result<()> {
     loop {
         terminal.draw(|f| draw::draw(f, app))?;
         if app.quit {
@@ -77,6 +134,8 @@ fn run(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> anyhow::Result
     }
 }
 
+/// One key. Only `q` pressed twice leaves the table (or Ctrl-C, the interrupt); Esc
+/// clears the input line and never quits, and `y`/`s` are quiero.
 fn on_key(app: &mut App, key: KeyEvent) {
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
         app.quit = true;
@@ -91,15 +150,18 @@ fn on_key(app: &mut App, key: KeyEvent) {
             app.log_scroll = app.log_scroll.saturating_sub(5);
             return;
         }
+        KeyCode::Esc => {
+            app.clear_input();
+            app.confirm_quit = false;
+            app.help = false;
+            app.message = state::Message::default();
+            return;
+        }
         _ => {}
     }
     if app.typing {
         match key.code {
             KeyCode::Enter => app.submit(),
-            KeyCode::Esc => {
-                app.input.clear();
-                app.typing = false;
-            }
             KeyCode::Backspace => {
                 app.input.pop();
                 if app.input.is_empty() {
@@ -113,22 +175,17 @@ fn on_key(app: &mut App, key: KeyEvent) {
     }
     if app.confirm_quit {
         app.confirm_quit = false;
-        if matches!(
-            key.code,
-            KeyCode::Char('q') | KeyCode::Char('y') | KeyCode::Char('s') | KeyCode::Esc
-        ) {
+        if key.code == KeyCode::Char('q') {
             app.quit = true;
         } else {
             app.info("staying at the table");
         }
         return;
     }
-    let over = app.session.view().phase == Phase::Over;
     let was_paused = app.paused;
     app.paused = false;
     match key.code {
-        KeyCode::Esc | KeyCode::Char('q') if over => app.quit = true,
-        KeyCode::Esc | KeyCode::Char('q') => {
+        KeyCode::Char('q') => {
             app.confirm_quit = true;
             app.info("leave the table? press q again to quit, any other key to stay");
         }
@@ -196,7 +253,7 @@ fn shortcut(app: &mut App, c: char) {
                     app.act(a.clone());
                 }
             }
-            Turn::Over => app.info("the match is over: press q to leave"),
+            Turn::Over => app.info("the match is over: press q twice to leave"),
             _ => app.error("it is not your turn".into()),
         },
     }
@@ -207,7 +264,6 @@ mod tests {
     use super::*;
     use crossterm::event::KeyEventState;
     use ratatui::backend::TestBackend;
-    use ratatui::Terminal;
 
     fn key(c: KeyCode) -> KeyEvent {
         KeyEvent {
@@ -267,18 +323,163 @@ mod tests {
         on_key(&mut app, key(KeyCode::Enter));
         assert!(app.message.error);
         assert!(app.session.record.actions.is_empty());
-        assert_eq!(
-            app.input, "envido 1",
-            "the refused text stays to be corrected"
+        assert!(
+            !app.typing && app.input.is_empty(),
+            "the input line is cleared after an error"
         );
-        on_key(&mut app, key(KeyCode::Esc));
-        assert!(!app.typing && app.input.is_empty());
         on_key(&mut app, key(KeyCode::Char('n')));
         assert_eq!(app.session.record.actions, vec![(0, Action::NoHayMus)]);
         on_key(&mut app, key(KeyCode::Char('1')));
         assert!(app.message.error, "cards are picked only when discarding");
         on_key(&mut app, key(KeyCode::Char('q')));
         assert!(app.confirm_quit && !app.quit);
+        on_key(&mut app, key(KeyCode::Char('q')));
+        assert!(app.quit);
+    }
+
+    fn typed(app: &mut App, text: &str) {
+        on_key(app, key(KeyCode::Char(':')));
+        for c in text.chars() {
+            on_key(app, key(KeyCode::Char(c)));
+        }
+    }
+
+    #[test]
+    fn every_error_clears_the_input_line() {
+        let mut app = App::new(&PlayOptions::default()).expect("app");
+        // Not understood, and understood but refused: both leave an empty line.
+        for text in ["hola", "envido 1", "envido 4294967295", "descarto 9"] {
+            typed(&mut app, text);
+            assert_eq!(app.input, text);
+            on_key(&mut app, key(KeyCode::Enter));
+            assert!(app.message.error, "{text}");
+            assert!(
+                app.input.is_empty() && !app.typing,
+                "{text}: {:?}",
+                app.input
+            );
+            let s = screen(&app, 100, 30);
+            assert!(s.contains("error: "), "{s}");
+            assert!(
+                !s.contains(&format!("> {text}")),
+                "{text} still shown:\n{s}"
+            );
+        }
+        // A shortcut refused (cards are picked only when discarding) also clears it.
+        typed(&mut app, "mu");
+        on_key(&mut app, key(KeyCode::Esc));
+        on_key(&mut app, key(KeyCode::Char('1')));
+        assert!(app.message.error && app.input.is_empty() && !app.typing);
+        assert!(app.session.record.actions.is_empty(), "nothing was played");
+    }
+
+    #[test]
+    fn only_q_twice_quits() {
+        let mut app = App::new(&PlayOptions::default()).expect("app");
+        // Esc never quits, alone, twice or after a q; it clears the input line.
+        typed(&mut app, "envido 5");
+        on_key(&mut app, key(KeyCode::Esc));
+        assert!(app.input.is_empty() && !app.typing && !app.quit);
+        on_key(&mut app, key(KeyCode::Esc));
+        on_key(&mut app, key(KeyCode::Esc));
+        assert!(!app.quit && !app.confirm_quit);
+        for second in [KeyCode::Esc, KeyCode::Char('y'), KeyCode::Char('s')] {
+            on_key(&mut app, key(KeyCode::Char('q')));
+            assert!(app.confirm_quit && !app.quit);
+            on_key(&mut app, key(second));
+            assert!(!app.quit, "q then {second:?} quit");
+            assert!(!app.confirm_quit, "{second:?} cancels leaving");
+        }
+        // y and s alone are quiero, never a way out.
+        on_key(&mut app, key(KeyCode::Char('y')));
+        on_key(&mut app, key(KeyCode::Char('s')));
+        assert!(!app.quit);
+        assert!(
+            app.session.record.actions.is_empty(),
+            "no quiero without a bet"
+        );
+        on_key(&mut app, key(KeyCode::Char('q')));
+        on_key(&mut app, key(KeyCode::Char('q')));
+        assert!(app.quit);
+    }
+
+    /// Plays the whole match, the human passing and declining whenever possible.
+    fn play_to_the_end(app: &mut App) {
+        for _ in 0..100_000 {
+            match app.session.turn() {
+                Turn::Over => return,
+                Turn::Auto(a) => app.act(a),
+                Turn::Human(legal) => {
+                    // Never bet nor accept a bet: the match is decided on points.
+                    let calm = [Action::NoHayMus, Action::Paso, Action::NoQuiero];
+                    let a = calm.iter().find(|a| legal.contains(a)).unwrap_or(&legal[0]);
+                    app.act(a.clone());
+                }
+                Turn::Bot(seat) => {
+                    let (_, events) = app.session.bot_move(seat).expect("bot moves");
+                    app.absorb(&events);
+                }
+            }
+            assert!(!app.message.error, "{}", app.message.text);
+        }
+        panic!("the match did not end");
+    }
+
+    #[test]
+    fn the_end_screen_keeps_the_score_and_quits_only_on_q_twice() {
+        let opts = PlayOptions {
+            rules: tapete_mus::MusRules {
+                juegos: 1,
+                vacas: 1,
+                ..Default::default()
+            },
+            seed: 7,
+            human: 1,
+            bots: "basico".into(),
+            ..PlayOptions::default()
+        };
+        let mut app = App::new(&opts).expect("app");
+        play_to_the_end(&mut app);
+        let view = app.session.view();
+        assert_eq!(view.phase, Phase::Over);
+        let s = view.scores;
+        let w = view.winner.expect("a winner");
+        assert_eq!((s.games[w], s.vacas[w]), (1, 1), "the last juego counts");
+        let last_game = view.log.iter().rev().find_map(|e| match e {
+            tapete_mus::Event::GameWon { piedras, .. } => Some(*piedras),
+            _ => None,
+        });
+        assert_eq!(Some(s.piedras), last_game, "the final piedras stay");
+        assert!(s.piedras[w] > 0, "a game won on points: {s:?}");
+        let screen_text = screen(&app, 110, 30);
+        for part in [
+            "pair 0–2 against pair 1–3:".to_string(),
+            format!(
+                "vacas {}–{} · juegos {}–{}",
+                s.vacas[0], s.vacas[1], s.games[0], s.games[1]
+            ),
+            format!("piedras {}–{}", s.piedras[0], s.piedras[1]),
+        ] {
+            assert!(screen_text.contains(&part), "{part}:\n{screen_text}");
+        }
+        assert!(screen_text.contains("win the match"), "{screen_text}");
+        assert!(
+            screen_text.contains(&format!("game {}", view.game_number)) && view.game_number == 1,
+            "{screen_text}"
+        );
+        for k in [
+            KeyCode::Esc,
+            KeyCode::Char('y'),
+            KeyCode::Char('s'),
+            // Enter opens the input line, Esc clears it.
+            KeyCode::Enter,
+            KeyCode::Esc,
+        ] {
+            on_key(&mut app, key(k));
+            assert!(!app.quit, "{k:?} quit the finished table");
+        }
+        on_key(&mut app, key(KeyCode::Char('q')));
+        assert!(!app.quit, "one q asks first");
         on_key(&mut app, key(KeyCode::Char('q')));
         assert!(app.quit);
     }

@@ -38,7 +38,7 @@ pub(crate) struct App {
     pub shown: Option<Showdown>,
     /// After a showdown, bots wait until the human presses a key.
     pub paused: bool,
-    /// Set by `q`/Esc: the next `q`, `y` or Esc leaves.
+    /// Set by `q`: a second `q` leaves; any other key stays.
     pub confirm_quit: bool,
     pub help: bool,
     pub quit: bool,
@@ -147,9 +147,17 @@ impl App {
         }
     }
 
-    /// Shows a refusal under the table.
+    /// Shows a refusal under the table and clears the input line: the message says what
+    /// was wrong, and the next key starts afresh.
     pub fn error(&mut self, text: String) {
         self.message = Message { text, error: true };
+        self.clear_input();
+    }
+
+    /// Empties the input line and stops typing.
+    pub fn clear_input(&mut self) {
+        self.input.clear();
+        self.typing = false;
     }
 
     /// Shows a hint under the table.
@@ -166,22 +174,11 @@ impl App {
         self.typing = false;
         let view = self.session.view();
         match command::parse(&text, &view) {
-            Err(e) => {
-                self.error(e);
-                self.input = text;
-                self.typing = true;
-            }
+            Err(e) => self.error(e),
             Ok(Command::Empty) => {}
             Ok(Command::Help) => self.help = !self.help,
             Ok(Command::Quit) => self.quit = true,
-            Ok(Command::Act(a)) => {
-                self.act(a.clone());
-                if self.message.error {
-                    // Keep the text so it can be corrected.
-                    self.input = text;
-                    self.typing = true;
-                }
-            }
+            Ok(Command::Act(a)) => self.act(a),
         }
     }
 

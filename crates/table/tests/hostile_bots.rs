@@ -1,0 +1,294 @@
+//! Programs that misbehave on purpose against the bot protocol: children left behind,
+//! endless lines, floods, blank lines and stale answers, stderr spam. The table must stay
+//! in charge: bounded memory, decisions taken by the deadline, nothing left running.
+#![cfg(target_os = "linux")]
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use tapete_table::{Bot, Game, Outcome, ProcessBot, ProcessOptions, Seat, SetupError, ToAct};
+
+/// Two seats take turns adding 1 or 2; whoever reaches 5 wins.
+#[derive(Clone, PartialEq, Debug)]
+struct Race {
+    total: u8,
+    turn: Seat,
+}
+
+impl Game for Race {
+    type Rules = ();
+    type Action = u8;
+    type View = u8;
+    type Event = u8;
+    type Error = String;
+    fn new(_: &(), _: usize, _: u64) -> Result<Self, SetupError> {
+        Ok(Race { total: 0, turn: 0 })
+    }
+    fn to_act(&self) -> ToAct {
+        if self.total >= 5 {
+            ToAct::Over
+        } else {
+            ToAct::Seats(vec![self.turn])
+        }
+    }
+    fn legal_actions(&self, seat: Seat) -> Vec<u8> {
+        if seat == self.turn && self.total < 5 {
+            vec![1, 2]
+        } else {
+            vec![]
+        }
+    }
+    fn apply(&mut self, seat: Seat, a: &u8) -> Result<Vec<u8>, String> {
+        self.total += a;
+        self.turn = 1 - seat;
+        Ok(vec![self.total])
+    }
+    fn view(&self, _: Seat) -> u8 {
+        self.total
+    }
+    fn spectator_view(&self) -> u8 {
+        self.total
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        (self.total >= 5).then(|| Outcome {
+            winners: vec![1 - self.turn],
+            summary: String::new(),
+        })
+    }
+}
+
+/// A directory of its own for one test's files, removed when dropped.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    let dir = std::env::temp_dir().join(format!("tapete-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    Scratch(dir)
+}
+
+/// A bot running `script` (with `$DIR` standing for `dir`), seated and started.
+fn bot(dir: &Path, script: &str, timeout_ms: u64, max_answers: u32) -> ProcessBot<Race> {
+    let options = ProcessOptions {
+        timeout: Duration::from_millis(timeout_ms),
+        max_answers,
+        ..ProcessOptions::new("race")
+    };
+    let script = script.replace("$DIR", &dir.display().to_string());
+    let mut bot = ProcessBot::new(&script, options, Box::new(tapete_table::RandomBot));
+    bot.start(0, 2, &());
+    bot
+}
+
+/// One decision of `bot`, where 1 and 2 are legal.
+fn decide(bot: &mut ProcessBot<Race>) -> u8 {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    bot.act(&0, &[1, 2], &mut rng)
+}
+
+/// Waits (a few seconds at most) for a file the script writes.
+fn wait_for(path: &Path, limit: Duration) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if path.exists() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+/// The pid a script wrote to `path`.
+fn pid_in(path: &Path) -> u32 {
+    assert!(
+        wait_for(path, Duration::from_secs(5)),
+        "{path:?} was written"
+    );
+    let text = std::fs::read_to_string(path).expect("pid file");
+    text.trim().parse().expect("a pid")
+}
+
+/// Whether `pid` runs (a zombie waiting for its parent does not).
+fn runs(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z"),
+        Err(_) => false,
+    }
+}
+
+/// Whether `pid` is gone within a few seconds (killing is asynchronous).
+fn ends(pid: u32) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(5) {
+        if !runs(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+/// This process's peak resident memory, in bytes.
+fn peak_memory() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM");
+    kb * 1024
+}
+
+const MB: u64 = 1024 * 1024;
+
+#[test]
+fn a_child_of_a_program_that_exited_is_killed_with_it() {
+    let dir = scratch("exited");
+    let mut b = bot(
+        &dir,
+        "sleep 1000 </dev/null >/dev/null 2>&1 & echo $! > $DIR/child; exit 3",
+        5000,
+        3,
+    );
+    let child = pid_in(&dir.join("child"));
+    assert!([1, 2].contains(&decide(&mut b)));
+    let incidents = b.incidents();
+    assert_eq!(incidents.len(), 1, "{incidents:?}");
+    assert!(incidents[0].contains("exit status: 3"), "{incidents:?}");
+    assert!(ends(child), "the program's child {child} still runs");
+}
+
+#[test]
+fn a_child_holding_the_pipes_is_killed_after_a_timeout() {
+    let dir = scratch("holding");
+    // The child keeps stdout open, so the table only sees silence.
+    let mut b = bot(&dir, "sleep 1000 & echo $! > $DIR/child; exit 0", 300, 3);
+    let child = pid_in(&dir.join("child"));
+    decide(&mut b);
+    let incidents = b.incidents();
+    assert!(incidents[0].contains("no answer"), "{incidents:?}");
+    assert!(ends(child), "the program's child {child} still runs");
+}
+
+#[test]
+fn a_child_left_running_at_the_end_is_killed() {
+    let dir = scratch("end");
+    let mut b = bot(
+        &dir,
+        r#"sleep 1000 </dev/null >/dev/null 2>&1 & echo $! > $DIR/child
+while read -r line; do case "$line" in *'"act"'*) echo '{"action":"1"}';; esac; done
+exit 0"#,
+        5000,
+        3,
+    );
+    let child = pid_in(&dir.join("child"));
+    assert_eq!(decide(&mut b), 1);
+    b.finish(None, &1);
+    assert_eq!(b.incidents(), Vec::<String>::new());
+    assert!(ends(child), "the program's child {child} still runs");
+}
+
+#[test]
+fn an_endless_line_is_refused_early_and_never_kept() {
+    let dir = scratch("long-line");
+    let before = peak_memory();
+    // 300 MB on one line that never ends: the program then waits with it open.
+    let mut b = bot(
+        &dir,
+        r"head -c 300000000 /dev/zero | tr '\0' a; touch $DIR/written; exec sleep 1000",
+        2000,
+        1,
+    );
+    assert!(
+        wait_for(&dir.join("written"), Duration::from_secs(60)),
+        "the line was written"
+    );
+    assert!([1, 2].contains(&decide(&mut b)));
+    let incidents = b.incidents();
+    assert_eq!(incidents.len(), 1, "{incidents:?}");
+    assert!(incidents[0].contains("longer than"), "{incidents:?}");
+    assert!(incidents[0].contains("1 bad answers"), "{incidents:?}");
+    let grew = peak_memory().saturating_sub(before);
+    assert!(grew < 64 * MB, "memory grew by {} MB", grew / MB);
+}
+
+#[test]
+fn a_flood_of_lines_waits_for_the_table() {
+    let dir = scratch("flood");
+    let before = peak_memory();
+    // Three million blank lines before any request: a table reading them all ahead would
+    // hold them in memory; a bounded one makes the program wait.
+    let mut b = bot(
+        &dir,
+        "yes '' | head -n 3000000; touch $DIR/flooded; exec sleep 1000",
+        500,
+        3,
+    );
+    let flooded = wait_for(&dir.join("flooded"), Duration::from_secs(3));
+    let grew = peak_memory().saturating_sub(before);
+    assert!(grew < 64 * MB, "memory grew by {} MB", grew / MB);
+    assert!(!flooded, "the program wrote its flood without waiting");
+    // Blank lines are no answer: the decision times out.
+    decide(&mut b);
+    let incidents = b.incidents();
+    assert!(incidents[0].contains("no answer"), "{incidents:?}");
+}
+
+#[test]
+fn blank_lines_and_stale_answers_do_not_put_off_the_deadline() {
+    let dir = scratch("deadline");
+    // Something every 50 ms for 4 s, then exit: a deadline put off by each line would
+    // last until the exit.
+    for line in ["", r#"{"id":0,"action":"1"}"#] {
+        let script = format!(
+            "i=0; while [ $i -lt 80 ]; do echo '{line}'; sleep 0.05; i=$((i+1)); done; exit 0"
+        );
+        let mut b = bot(&dir, &script, 1000, 3);
+        decide(&mut b);
+        let incidents = b.incidents();
+        assert_eq!(incidents.len(), 1, "{line:?}: {incidents:?}");
+        assert!(
+            incidents[0].contains("no answer to request 1 within 1.0 s"),
+            "{line:?}: {incidents:?}"
+        );
+    }
+}
+
+#[test]
+fn stderr_spam_is_kept_short_and_said_to_be_cut() {
+    let dir = scratch("stderr");
+    let before = peak_memory();
+    let mut b = bot(
+        &dir,
+        r"{ head -c 200000000 /dev/zero | tr '\0' e; echo; yes spam | head -n 200000; echo last words; } >&2; exit 4",
+        10_000,
+        3,
+    );
+    decide(&mut b);
+    let incidents = b.incidents();
+    assert_eq!(incidents.len(), 1, "{incidents:?}");
+    let note = &incidents[0];
+    assert!(note.contains("exit status: 4"), "{note}");
+    assert!(note.contains("its stderr ends: last words"), "{note}");
+    assert!(note.contains("were not kept"), "{note}");
+    assert!(note.len() < 4096, "{} bytes", note.len());
+    let grew = peak_memory().saturating_sub(before);
+    assert!(grew < 64 * MB, "memory grew by {} MB", grew / MB);
+}

@@ -100,10 +100,10 @@ export function nameLine(line, { seatName, mySeat }) {
 }
 
 /**
- * The final score of a finished match by side: {winner, piedras, games, vacas}, each a
- * [winner's, loser's] pair (the winner first, everywhere a final score is written). The
- * piedras are the view's; a view that already reset them to 0–0 falls back to the
- * piedras of the last game's end.
+ * The final score of a finished match: {winner, piedras, games, vacas}, each [pair 0–2's,
+ * pair 1–3's] — pair order, as the server tells every score, whoever won. The engine keeps
+ * the last juego's piedras in the view at the end; a view that reset them to 0–0 falls back
+ * to the piedras of the last game's end.
  */
 export function finalScore(v, outcome) {
   const w = outcome && outcome.winners && outcome.winners.length ? outcome.winners[0] % 2 : (v && v.winner != null ? v.winner % 2 : null);
@@ -115,14 +115,16 @@ export function finalScore(v, outcome) {
     const won = logs.filter((e) => e.type === 'game_won').pop();
     if (won && Array.isArray(won.piedras)) piedras = won.piedras;
   }
-  const order = (xs) => [(xs || [0, 0])[w], (xs || [0, 0])[1 - w]];
-  return { winner: w, piedras: order(piedras), games: order(sc.games), vacas: order(sc.vacas) };
+  return { winner: w, piedras: [...piedras], games: [...(sc.games || [0, 0])], vacas: [...(sc.vacas || [0, 0])] };
 }
 
-/** "30–22 piedras · 1–0 juegos · 1–0 vacas": a final score, the winner first. */
-function finalScoreText(f) {
-  const part = (xs, one, many) => `${xs[0]}–${xs[1]} ${xs[0] === 1 && xs[1] === 1 ? one : many}`;
-  return [part(f.piedras, 'piedra', 'piedras'), part(f.games, 'juego', 'juegos'), part(f.vacas, 'vaca', 'vacas')].join(' · ');
+/**
+ * "nosotros against ellos: vacas 1–0, juegos 1–0, piedras 30–27": a final score in pair
+ * order (the side of seats 0 and 2 first), worded as the server's summary.
+ */
+function finalScoreText(f, name) {
+  const two = (xs) => `${xs[0]}–${xs[1]}`;
+  return `${name(0)} against ${name(1)}: vacas ${two(f.vacas)}, juegos ${two(f.games)}, piedras ${two(f.piedras)}`;
 }
 
 function statusText(status, pairName) {
@@ -282,7 +284,7 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
   if (gameWon) {
     const p = gameWon.pair % 2;
     after = el('div', { class: 'ct-after game', 'data-testid': 'counting-game' },
-      `¡Juego${gameWon.ordago ? ' por órdago' : ''}! ${side.name(p)} ${side.seated ? (p === side.myPair ? 'ganamos' : 'ganan') : 'win'} ${gameWon.piedras[p]}–${gameWon.piedras[1 - p]}`);
+      `¡Juego${gameWon.ordago ? ' por órdago' : ''} para ${side.name(p)}! ${side.name(0)} ${gameWon.piedras[0]} – ${side.name(1)} ${gameWon.piedras[1]}`);
   } else {
     const sc = (v.scores && v.scores.piedras) || [0, 0];
     after = el('div', { class: 'ct-after' }, `Tanteo: ${order.map((p) => `${side.name(p)} ${sc[p]}`).join(' – ')}`);
@@ -427,8 +429,9 @@ function render({ main, side: sidePanel }, st, ctx) {
   const outcome = st.outcome || (st.table && st.table.outcome);
   const fin = phase.phase === 'over' ? finalScore(v, outcome) : null;
   const sc = v.scores || { piedras: [0, 0] };
-  const [a, b] = fin ? [fin.winner, 1 - fin.winner] : seated ? [myPair, 1 - myPair] : [0, 1];
-  const piedras = fin ? [fin.piedras[0], fin.piedras[1]] : [sc.piedras[a], sc.piedras[b]];
+  // While playing, our side first; a finished match in pair order, as its final score.
+  const [a, b] = fin ? [0, 1] : seated ? [myPair, 1 - myPair] : [0, 1];
+  const piedras = fin ? fin.piedras : [sc.piedras[a], sc.piedras[b]];
   box.append(el('div', { class: 'miniscore', 'data-testid': 'miniscore', title: `${pairName(a)} – ${pairName(b)}` },
     el('span', { class: a === myPair ? 'us' : 'them' }, String(piedras[0])), ' – ', el('span', { class: b === myPair ? 'us' : 'them' }, String(piedras[1])),
     el('span', { class: 'muted' }, ` piedras of ${(v.rules && v.rules.target) || 40}`)));
@@ -525,9 +528,9 @@ function scoreboard(v, { seated, myPair, pairName, ctx, fin }) {
   const r = v.rules || {};
   const target = r.target || 40;
   const sc = v.scores || { piedras: [0, 0], games: [0, 0], vacas: [0, 0] };
-  // A finished match: the winner first, with the final piedras.
-  const order = fin ? [fin.winner, 1 - fin.winner] : seated ? [myPair, 1 - myPair] : [0, 1];
-  const piedras = fin ? { [fin.winner]: fin.piedras[0], [1 - fin.winner]: fin.piedras[1] } : sc.piedras;
+  // While playing, our side first; a finished match in pair order, with its final piedras.
+  const order = fin ? [0, 1] : seated ? [myPair, 1 - myPair] : [0, 1];
+  const piedras = fin ? fin.piedras : sc.piedras;
   const panel = el('div', { class: 'panel', 'data-testid': 'score', 'data-piedras': [piedras[0], piedras[1]].join(','), 'data-games': sc.games.join(','), 'data-vacas': sc.vacas.join(',') });
   panel.append(el('h3', {}, fin ? 'Final score ' : 'Tanteo ', el('span', { class: 'muted small' }, `· game to ${target}`)));
   const grid = el('div', { class: 'score' },
@@ -582,7 +585,7 @@ function cuentaPanel(v, { pairName, ctx }) {
     if (e.type === 'scored') {
       ul.append(el('li', { class: 'muted' }, `${pairName(e.pair)} +${e.piedras} ${e.piedras === 1 ? 'piedra' : 'piedras'} · ${e.lance} (${String(e.reason).replace('_', ' ')})`));
     } else if (e.type === 'game_won') {
-      ul.append(el('li', {}, el('b', {}, `Juego for ${pairName(e.pair)}${e.ordago ? ' (órdago)' : ''}: ${e.piedras[e.pair % 2]}–${e.piedras[1 - (e.pair % 2)]}`)));
+      ul.append(el('li', {}, el('b', {}, `Juego for ${pairName(e.pair)}${e.ordago ? ' (órdago)' : ''}: ${pairName(0)} ${e.piedras[0]} – ${pairName(1)} ${e.piedras[1]}`)));
     }
   }
   if (ul.childNodes.length) panel.append(ul);
@@ -599,10 +602,14 @@ function outcomeText(outcome, table, you, ctx = {}) {
   return `${sides(seatName, null).name(winners[0] ?? 0)} won the match.`;
 }
 
-/** The final score under the banner, the winner first: "30–22 piedras · 1–0 juegos · 1–0 vacas". */
-function outcomeDetail(st) {
+/**
+ * The final score under the banner, in pair order: "nosotros against ellos: vacas 1–0,
+ * juegos 1–0, piedras 30–27" (`ctx`: seatName, mySeat, as for `nameLine`).
+ */
+function outcomeDetail(st, ctx = {}) {
   const f = finalScore(st.view, st.outcome || (st.table && st.table.outcome));
-  return f ? finalScoreText(f) : '';
+  if (!f) return '';
+  return finalScoreText(f, sides(ctx.seatName || ((s) => `seat ${s}`), ctx.mySeat ?? null).name);
 }
 
 registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, nameLine });

@@ -219,7 +219,7 @@ function render() {
   if (outcome) {
     const won = you.seat !== null && you.seat !== undefined && (outcome.winners || []).includes(you.seat);
     const words = mod && mod.outcomeText ? mod.outcomeText(outcome, t, you, { seatName }) : `Winners: ${(outcome.winners || []).map(seatName).join(', ')}`;
-    const detail = mod && mod.outcomeDetail ? mod.outcomeDetail(st) : nameLine(outcome.summary || '');
+    const detail = mod && mod.outcomeDetail ? mod.outcomeDetail(st, { seatName, mySeat: mySeat() }) : nameLine(outcome.summary || '');
     banner.className = `banner ${you.seat !== null && you.seat !== undefined && !won ? 'lost' : ''}`;
     banner.setAttribute('data-testid', 'game-over');
     clear(banner).append(el('b', {}, words), el('span', { 'data-testid': 'final-score' }, detail), el('span', { class: 'spacer' }),

@@ -50,7 +50,8 @@ app.append(panel);
     tbody.append(el('tr', { 'data-testid': 'game-row' },
       el('td', { class: 'when' }, el('div', {}, fmtDate(g.finished)), el('div', { class: 'muted small' }, mod && mod.title ? mod.title : g.game)),
       el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, g.won ? 'won' : 'lost'),
-        el('div', { class: 'small', 'data-testid': 'game-summary' }, summary), el('div', { class: 'muted small' }, sidesText)),
+        el('div', { class: 'small', 'data-testid': 'game-summary' }, summary),
+        / against /.test(summary) ? null : el('div', { class: 'muted small' }, sidesText)),
       el('td', { class: 'go' }, el('a', { class: 'btn small', href: `/replay/${g.table}`, 'data-testid': 'replay-link' }, 'Replay'))));
   }
   panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'list history' },

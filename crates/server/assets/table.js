@@ -181,9 +181,10 @@ function seatControls(s) {
   if (t.status === 'waiting' || (t.status === 'playing' && you.seat !== s)) {
     const seated = you.seat !== null && you.seat !== undefined;
     // Once playing, a seat changes hands at the next hand, never mid-hand.
-    const label = t.status === 'waiting' ? (seated ? 'Move here' : 'Sit here') : seated ? 'Move here next hand' : 'Take over';
+    const label = t.status === 'waiting' ? (seated ? 'Move here' : 'Sit here') : seated ? 'Move here' : 'Take over';
     const cls = seated ? 'ghost' : 'gold';
-    return el('button', { class: `btn small ${cls} sitbtn`, 'data-testid': `sit-${s}`, onclick: () => send({ type: 'sit', seat: s }) }, label);
+    const when = t.status === 'playing' ? 'from the next hand' : null;
+    return el('button', { class: `btn small ${cls} sitbtn`, 'data-testid': `sit-${s}`, title: when, onclick: () => send({ type: 'sit', seat: s }) }, label);
   }
   return null;
 }

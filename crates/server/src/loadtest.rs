@@ -291,7 +291,9 @@ async fn client(
     let (mut ws, _) = tokio_tungstenite::connect_async(&url)
         .await
         .map_err(|e| format!("connect {url}: {e}"))?;
+    let mut bucket = crate::ws::Bucket::new();
     if seat != 0 {
+        bucket.take();
         ws.send(Message::Text(
             json!({"type":"sit","seat":seat}).to_string().into(),
         ))
@@ -361,6 +363,9 @@ async fn client(
                     continue;
                 }
                 let action = &legal[rng.gen_range(0..legal.len())];
+                // As fast as the server allows a connection, never faster.
+                tokio::time::sleep(bucket.wait()).await;
+                bucket.take();
                 next_id += 1;
                 sent.insert(next_id, Instant::now());
                 acted_at = n;

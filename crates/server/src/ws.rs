@@ -30,21 +30,29 @@ const MAX_FRAME: usize = 64 * 1024;
 /// Messages queued for a client before it counts as too slow and is closed.
 const OUT_QUEUE: usize = 32;
 
-/// A token bucket: `RATE` per second, up to `BURST` at once.
-struct Bucket {
+/// A token bucket: `RATE` per second, up to `BURST` at once. The load test's clients keep
+/// to the same one.
+pub(crate) struct Bucket {
     tokens: f64,
     at: Instant,
 }
 
 impl Bucket {
-    fn new() -> Bucket {
+    pub(crate) fn new() -> Bucket {
         Bucket {
             tokens: BURST,
             at: Instant::now(),
         }
     }
 
-    fn take(&mut self) -> bool {
+    /// How long until a message may be sent.
+    pub(crate) fn wait(&self) -> Duration {
+        let now = Instant::now();
+        let tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE).min(BURST);
+        Duration::from_secs_f64(((1.0 - tokens) / RATE).max(0.0))
+    }
+
+    pub(crate) fn take(&mut self) -> bool {
         let now = Instant::now();
         self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE).min(BURST);
         self.at = now;

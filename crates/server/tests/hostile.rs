@@ -1,0 +1,312 @@
+//! The server against clients that are not polite: connection floods, slow senders,
+//! silent sockets, binary floods, creation floods, odd paths and bodies, replays of long
+//! games asked for at once. Each runs a real server in this process, with limits small
+//! enough to reach in a test.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+use support::{read, read_of, Server};
+use tapete_server::Limits;
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::Message;
+
+/// Whether the server closes a raw connection within `within` (reads until EOF).
+fn closed_within(s: &mut TcpStream, within: Duration) -> bool {
+    s.set_read_timeout(Some(within)).unwrap();
+    let start = Instant::now();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
+            Err(_) => return false,
+        }
+        if start.elapsed() > within {
+            return false;
+        }
+    }
+}
+
+#[test]
+fn one_address_holds_a_bounded_number_of_connections() {
+    let limits = Limits {
+        conns_per_addr: 8,
+        ..Limits::default()
+    };
+    let server = Server::start("conns", limits);
+    let held: Vec<TcpStream> = (0..8)
+        .map(|_| TcpStream::connect(server.addr).unwrap())
+        .collect();
+    let mut extra = TcpStream::connect(server.addr).unwrap();
+    assert!(
+        closed_within(&mut extra, Duration::from_secs(5)),
+        "a ninth connection from the same address is closed at once"
+    );
+    drop(held);
+    std::thread::sleep(Duration::from_millis(200));
+    let (code, _) = server.api("GET", "/api/games", None, None);
+    assert_eq!(code, 200, "places come back when connections close");
+}
+
+#[test]
+fn slow_senders_and_idle_connections_are_cut_off() {
+    let limits = Limits {
+        header_timeout: Duration::from_secs(1),
+        request_timeout: Duration::from_secs(2),
+        ..Limits::default()
+    };
+    let server = Server::start("slow", limits);
+    // Headers sent a byte at a time and never finished.
+    let mut slow = TcpStream::connect(server.addr).unwrap();
+    slow.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    assert!(
+        closed_within(&mut slow, Duration::from_secs(5)),
+        "half-sent headers"
+    );
+    // A connection that never sends a byte.
+    let mut silent = TcpStream::connect(server.addr).unwrap();
+    assert!(
+        closed_within(&mut silent, Duration::from_secs(5)),
+        "a silent connection"
+    );
+    // A body promised and never sent: the request times out with an answer.
+    let mut body = TcpStream::connect(server.addr).unwrap();
+    body.write_all(
+        b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"nick",
+    )
+    .unwrap();
+    body.set_read_timeout(Some(Duration::from_secs(6))).unwrap();
+    let mut answer = String::new();
+    let _ = body.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+}
+
+#[test]
+fn a_silent_websocket_is_closed_and_binary_floods_are_rate_limited() {
+    let limits = Limits {
+        ws_idle: Duration::from_millis(1500),
+        ..Limits::default()
+    };
+    let server = Server::start("ws", limits);
+    let ane = server.player("Ane");
+    let id = server.table(&ane, json!({"game": "mus"}));
+    let mut flood = server.ws(&id, None);
+    read_of(&mut flood, "state");
+    for _ in 0..100 {
+        flood.send(Message::Binary(vec![1, 2, 3].into())).unwrap();
+    }
+    let mut binary_refusals = 0;
+    let mut rate_refusals = 0;
+    while binary_refusals + rate_refusals < 41 {
+        let m = read_of(&mut flood, "error");
+        let text = m["message"].as_str().unwrap();
+        if text.contains("binary") {
+            binary_refusals += 1;
+        } else if text.contains("too many") {
+            rate_refusals += 1;
+        }
+    }
+    assert_eq!(binary_refusals, 40, "the burst, then the rate limit");
+    assert_eq!(rate_refusals, 1);
+
+    // A client that answers nothing (not even the server's pings) is closed.
+    let mut silent = server.ws(&id, None);
+    std::thread::sleep(Duration::from_millis(3000));
+    let mut closed = false;
+    for _ in 0..5 {
+        match read(&mut silent) {
+            None => {
+                closed = true;
+                break;
+            }
+            Some(_) => continue,
+        }
+    }
+    assert!(closed, "a silent connection is closed");
+}
+
+#[test]
+fn creation_is_rate_limited_and_open_tables_are_capped() {
+    let limits = Limits {
+        creates_per_minute: 3,
+        open_tables_per_player: 2,
+        ..Limits::default()
+    };
+    let server = Server::start("creates", limits);
+    let ane = server.player("Ane");
+    server.player("Bea");
+    server.player("Cris");
+    let (code, v) = server.api(
+        "POST",
+        "/api/players",
+        None,
+        Some(json!({"nickname": "Dani"})),
+    );
+    assert_eq!(code, 429, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("try again in"), "{v}");
+
+    let server = Server::start(
+        "open",
+        Limits {
+            open_tables_per_player: 2,
+            ..Limits::default()
+        },
+    );
+    let ane2 = server.player("Ane");
+    server.table(&ane2, json!({"game": "mus"}));
+    server.table(&ane2, json!({"game": "mus"}));
+    let (code, v) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&ane2),
+        Some(json!({"game": "mus"})),
+    );
+    assert_eq!(code, 429, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("not finished"), "{v}");
+    drop(ane);
+}
+
+#[test]
+fn answers_carry_security_headers_and_errors_are_json_in_web_words() {
+    let server = Server::start("headers", Limits::default());
+    let r = ureq::get(&server.url("/")).call().unwrap();
+    let csp = r.header("content-security-policy").unwrap_or("");
+    assert!(
+        csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"),
+        "{csp}"
+    );
+    assert_eq!(r.header("x-frame-options"), Some("DENY"));
+    assert_eq!(r.header("x-content-type-options"), Some("nosniff"));
+
+    let (code, v) = server.api("GET", "/api/players/abc/games", None, None);
+    assert_eq!(code, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("number"), "{v}");
+    let (code, v) = server.api("GET", "/api/tables/x/replay/notanumber", None, None);
+    assert_eq!(code, 400, "{v}");
+    let (code, v) = server.api("POST", "/api/players", None, Some(json!({"nickname": 7})));
+    assert_eq!(code, 400, "{v}");
+    for bad in ["Ane\u{200B}", "\u{202E}enA", "A\u{FEFF}ne", "Ane\u{2066}"] {
+        let (code, v) = server.api("POST", "/api/players", None, Some(json!({"nickname": bad})));
+        assert_eq!(code, 400, "{bad:?}: {v}");
+        assert!(v["error"].as_str().unwrap().contains("invisible"), "{v}");
+    }
+    let (code, v) = server.api("GET", "/api/leyes?hand=RRCA&pares=next%3Dmaybe", None, None);
+    assert_eq!(code, 400);
+    let e = v["error"].as_str().unwrap();
+    assert!(e.contains("pares") && !e.contains("--"), "{e}");
+}
+
+#[test]
+fn a_table_keeps_its_watchers_within_bounds_and_tells_arrivals_in_small_messages() {
+    let limits = Limits {
+        watchers_per_table: 3,
+        ..Limits::default()
+    };
+    let server = Server::start("watchers", limits);
+    let ane = server.player("Ane");
+    let bea = server.player("Bea");
+    let id = server.table(&ane, json!({"game": "mus"}));
+    let mut a = server.ws(&id, Some(&ane));
+    read_of(&mut a, "state");
+    let mut w: Vec<_> = (0..3).map(|_| server.ws(&id, None)).collect();
+    for c in &mut w {
+        read_of(c, "state");
+    }
+    let mut fourth = server.ws(&id, None);
+    let m = read(&mut fourth).expect("told why");
+    assert!(m["message"].as_str().unwrap().contains("watchers"), "{m}");
+    assert!(read(&mut fourth).is_none(), "then closed");
+
+    // Bea arrives (not seated: a watcher, over the cap) — refused; once seated at Ane's
+    // table she is a person at a seat and always gets in.
+    drop(w.pop());
+    std::thread::sleep(Duration::from_millis(200));
+    let mut b = server.ws(&id, Some(&bea));
+    read_of(&mut b, "state");
+    b.send(Message::Text(
+        json!({"type": "sit", "seat": 1}).to_string().into(),
+    ))
+    .unwrap();
+    // Everybody gets the new state.
+    let s = read_of(&mut a, "state");
+    assert_eq!(s["table"]["seats"][1]["player"]["nickname"], "Bea");
+    // A second connection of a seated person: the others hear only a small message.
+    let _b2 = server.ws(&id, Some(&bea));
+    std::thread::sleep(Duration::from_millis(300));
+    if let MaybeTlsStream::Plain(s) = a.get_ref() {
+        s.set_nonblocking(true).unwrap();
+    }
+    let mut kinds = Vec::new();
+    while let Ok(Message::Text(t)) = a.read() {
+        let v: Value = serde_json::from_str(t.as_str()).unwrap();
+        kinds.push(v["type"].as_str().unwrap().to_string());
+    }
+    assert!(
+        kinds.iter().all(|k| k != "state"),
+        "an arrival sends no whole state to the others: {kinds:?}"
+    );
+}
+
+#[test]
+fn replays_are_small_indexes_with_steps_built_on_demand() {
+    let server = Server::start("replay", Limits::default());
+    let ane = server.player("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "rules": {"target": 40, "juegos": 1, "vacas": 1}, "seat": 0,
+               "pace_ms": 0, "hold_s": 0, "start": true, "bot": "basico"}),
+    );
+    // Ane plays her turns quietly; the bots the rest.
+    let mut a = server.ws(&id, Some(&ane));
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(Instant::now() < deadline, "the game did not end");
+        let m = read(&mut a).expect("open");
+        if m["type"] != "state" {
+            continue;
+        }
+        if !m["outcome"].is_null() {
+            break;
+        }
+        let legal: Vec<&str> = m["legal"]
+            .as_array()
+            .map(|l| l.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let pick = ["no hay mus", "paso", "no quiero"]
+            .into_iter()
+            .find(|p| legal.contains(p))
+            .or(legal.first().copied());
+        if let Some(pick) = pick {
+            let act = json!({"type": "act", "action": pick, "id": m["n"]}).to_string();
+            a.send(Message::Text(act.into())).unwrap();
+        }
+    }
+    let r = ureq::get(&server.url(&format!("/api/tables/{id}/replay")))
+        .call()
+        .unwrap();
+    let text = r.into_string().unwrap();
+    let index: Value = serde_json::from_str(&text).unwrap();
+    let steps = index["steps"].as_u64().unwrap();
+    assert!(steps > 20, "{steps}");
+    assert!(
+        text.len() < 60 * steps as usize + 4096,
+        "the index is the actions, not every view: {} bytes for {steps} steps",
+        text.len()
+    );
+    // Many steps asked for at once: all answered, none over the concurrency bound.
+    let handles: Vec<_> = (0..12)
+        .map(|i| {
+            let url = server.url(&format!("/api/tables/{id}/replay/{}", (i * 7) % steps));
+            std::thread::spawn(move || ureq::get(&url).call().map(|r| r.status()).ok())
+        })
+        .collect();
+    for h in handles {
+        assert_eq!(h.join().unwrap(), Some(200));
+    }
+}

@@ -1,0 +1,471 @@
+//! Seats, fairness and people coming and going: no card is seen before it is yours, a
+//! person who leaves does not freeze the table, the end of a hand waits for the people
+//! reading it, and what a person asked for survives a restart.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+use support::{choose, drain_states, legal, read, read_of, send, state_until, Server, Ws};
+use tapete_server::store::Db;
+use tapete_server::Limits;
+
+/// Every state a connection receives until `done` holds, with `act` choosing what to do
+/// in each (an action to play, or nothing). Asserts the person is never offered a single
+/// forced action: the table plays those.
+fn follow(
+    ws: &mut Ws,
+    log: &mut Vec<Value>,
+    mut act: impl FnMut(&Value) -> Option<Value>,
+    mut done: impl FnMut(&Value) -> bool,
+) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        assert!(Instant::now() < deadline, "took too long");
+        let m = read_of(ws, "state");
+        log.push(m.clone());
+        assert_ne!(
+            legal(&m).len(),
+            1,
+            "a forced decision was left to the person: {}",
+            m["legal"]
+        );
+        if done(&m) {
+            return m;
+        }
+        if let Some(msg) = act(&m) {
+            send(ws, msg);
+        }
+    }
+}
+
+/// Plays the legal actions offered, says `next` when the end of a hand waits for us.
+fn player(m: &Value) -> Option<Value> {
+    let l = legal(m);
+    if !l.is_empty() {
+        return Some(json!({"type": "act", "action": choose(&l), "id": m["n"]}));
+    }
+    let me = &m["you"]["seat"];
+    let held = m["hold"]["waiting"]
+        .as_array()
+        .is_some_and(|w| w.contains(me));
+    held.then(|| json!({"type": "next"}))
+}
+
+fn hand(m: &Value) -> u64 {
+    m["view"]["hand_number"].as_u64().unwrap_or(0)
+}
+
+/// Which seats' views each hand showed this connection (spectator views left out).
+fn seats_seen(log: &[Value]) -> BTreeMap<u64, BTreeSet<u64>> {
+    let mut out: BTreeMap<u64, BTreeSet<u64>> = BTreeMap::new();
+    for m in log.iter().filter(|m| m["table"]["status"] == "playing") {
+        if let Some(seat) = m["view"]["seat"].as_u64() {
+            out.entry(hand(m)).or_default().insert(seat);
+        }
+    }
+    out
+}
+
+fn cards(m: &Value) -> usize {
+    m["view"]["cards"].as_array().map_or(0, Vec::len)
+}
+
+#[test]
+fn no_card_reaches_anyone_before_the_start() {
+    let server = Server::start("before", Limits::default());
+    let ane = server.player("Ane");
+    let bea = server.player("Bea");
+    let id = server.table(&ane, json!({"game": "mus", "pace_ms": 0, "seat": 0}));
+    let mut a = server.ws(&id, Some(&ane));
+    let mut b = server.ws(&id, Some(&bea));
+    let mut seen_b = vec![read_of(&mut b, "state")];
+    // Bea walks through every seat before the start.
+    for seat in [1, 2, 3] {
+        send(&mut b, json!({"type": "sit", "seat": seat}));
+        seen_b.push(state_until(&mut b, |s| s["you"]["seat"] == seat));
+    }
+    send(&mut a, json!({"type": "start"}));
+    let started = state_until(&mut b, |s| s["table"]["status"] == "playing");
+    let waiting: Vec<&Value> = seen_b
+        .iter()
+        .filter(|m| m["table"]["status"] == "waiting")
+        .collect();
+    assert_eq!(waiting.len(), 4);
+    for m in waiting {
+        assert_eq!(cards(m), 0, "a card before the start: {}", m["view"]);
+        assert!(
+            m["view"]["seat"].is_null(),
+            "a seat's view before the start"
+        );
+        assert!(m["legal"].as_array().unwrap().is_empty());
+    }
+    assert_eq!(started["view"]["seat"], 3, "the seat she ended at");
+    assert_eq!(cards(&started), 4);
+    let a_start = state_until(&mut a, |s| s["table"]["status"] == "playing");
+    assert_eq!(a_start["view"]["seat"], 0);
+}
+
+#[test]
+fn a_seat_change_once_playing_waits_for_the_next_deal() {
+    let server = Server::start("boundary", Limits::default());
+    let ane = server.player("Ane");
+    let (bea_id, bea) = server.player_with_id("Bea");
+    let cris = server.player("Cris");
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "pace_ms": 0, "hold_s": 0, "seat": 0, "bot": "basico"}),
+    );
+    let mut a = server.ws(&id, Some(&ane));
+    let mut b = server.ws(&id, Some(&bea));
+    let mut log_b = Vec::new();
+    send(&mut b, json!({"type": "sit", "seat": 2}));
+    state_until(&mut b, |s| s["you"]["seat"] == 2);
+    send(&mut a, json!({"type": "start"}));
+    // At the very start (a hand boundary: nobody has spoken) Bea has seen seat 2's cards:
+    // she asks for seat 1, stands up, asks for seat 3. None of it is granted this hand.
+    let first = follow(
+        &mut b,
+        &mut log_b,
+        |_| None,
+        |s| s["table"]["status"] == "playing",
+    );
+    assert_eq!(first["view"]["seat"], 2);
+    send(&mut b, json!({"type": "sit", "seat": 1}));
+    let asked = follow(
+        &mut b,
+        &mut log_b,
+        |_| None,
+        |s| s["you"]["pending_seat"] == 1,
+    );
+    assert_eq!(asked["you"]["seat"], 2, "still at seat 2 this hand");
+    send(&mut b, json!({"type": "stand"}));
+    follow(&mut b, &mut log_b, |_| None, |s| s["you"]["seat"].is_null());
+    send(&mut b, json!({"type": "sit", "seat": 3}));
+    let asked = follow(
+        &mut b,
+        &mut log_b,
+        |_| None,
+        |s| s["you"]["pending_seat"] == 3,
+    );
+    assert!(asked["you"]["seat"].is_null());
+    assert_eq!(cards(&asked), 0, "standing, she watches as a spectator");
+
+    // Cris, who has seen nothing, takes seat 1 at once: the hand has not begun.
+    let mut c = server.ws(&id, Some(&cris));
+    send(&mut c, json!({"type": "sit", "seat": 1}));
+    let cris_in = state_until(&mut c, |s| {
+        s["you"]["seat"] == 1 || !s["you"]["pending_seat"].is_null()
+    });
+    assert_eq!(
+        cris_in["you"]["seat"], 1,
+        "granted at once: {}",
+        cris_in["you"]
+    );
+    assert_eq!(cards(&cris_in), 4);
+
+    // Ane and Cris play; at the next hand Bea is at seat 3.
+    let mut log_a = Vec::new();
+    let mut log_c = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(90);
+    let mut b_seated = None;
+    while b_seated.is_none() {
+        assert!(Instant::now() < deadline, "the hand did not end");
+        for (ws, log) in [(&mut a, &mut log_a), (&mut c, &mut log_c)] {
+            for m in drain_states(ws) {
+                if let Some(reply) = player(&m) {
+                    send(ws, reply);
+                }
+                log.push(m);
+            }
+        }
+        for m in drain_states(&mut b) {
+            if m["you"]["seat"] == 3 {
+                b_seated = Some(m.clone());
+            }
+            log_b.push(m);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let seated = b_seated.unwrap();
+    assert_eq!(hand(&seated), 2, "granted at the next deal");
+    assert_eq!(seated["table"]["seats"][3]["player"]["id"], bea_id);
+    // At this new boundary she asks for seat 1's… no: Cris holds it; seat 2 is a bot's.
+    send(&mut b, json!({"type": "sit", "seat": 2}));
+    let again = follow(
+        &mut b,
+        &mut log_b,
+        |_| None,
+        |s| s["you"]["pending_seat"] == 2,
+    );
+    assert_eq!(again["you"]["seat"], 3);
+
+    let seen = seats_seen(&log_b);
+    for (h, seats) in &seen {
+        assert_eq!(
+            seats.len(),
+            1,
+            "hand {h}: Bea saw the views of seats {seats:?}"
+        );
+    }
+    assert_eq!(seen.get(&1), Some(&BTreeSet::from([2])));
+    assert_eq!(seen.get(&2), Some(&BTreeSet::from([3])));
+}
+
+#[test]
+fn a_person_who_leaves_is_played_by_the_bot_and_plays_again_on_return() {
+    let server = Server::start("away", Limits::default());
+    let ane = server.player("Ane");
+    let bea = server.player("Bea");
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "pace_ms": 0, "hold_s": 0, "away_s": 1, "seat": 0, "bot": "basico"}),
+    );
+    let mut a = server.ws(&id, Some(&ane));
+    let mut b = server.ws(&id, Some(&bea));
+    send(&mut b, json!({"type": "sit", "seat": 2}));
+    state_until(&mut b, |s| s["you"]["seat"] == 2);
+    send(&mut a, json!({"type": "start"}));
+    // Ane is mano and speaks first; she closes her page instead.
+    let mine = state_until(&mut a, |s| !legal(s).is_empty());
+    assert_eq!(mine["n"], 0);
+    drop(a);
+    let mut log_b = Vec::new();
+    let gone = follow(&mut b, &mut log_b, player, |s| {
+        s["table"]["seats"][0]["away"] == true
+    });
+    assert_eq!(gone["table"]["seats"][0]["connected"], false);
+    // Bea plays on to the end of the hand; seat 0's turns are played for Ane.
+    let next_hand = follow(&mut b, &mut log_b, player, |s| hand(s) >= 2);
+    assert!(next_hand["n"].as_u64().unwrap() > 4);
+    // Ane comes back (the same token): the seat is hers again, she decides when it is her turn.
+    let mut a = server.ws(&id, Some(&ane));
+    let back = read_of(&mut a, "state");
+    assert_eq!(back["you"]["seat"], 0);
+    // Bea plays her turns; Ane's next decision is offered to her, not to the bot.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let decision = 'found: loop {
+        assert!(Instant::now() < deadline, "Ane was never asked again");
+        for m in drain_states(&mut b) {
+            if let Some(reply) = player(&m) {
+                send(&mut b, reply);
+            }
+        }
+        for m in drain_states(&mut a) {
+            assert_ne!(legal(&m).len(), 1);
+            if !legal(&m).is_empty() {
+                break 'found m;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(decision["table"]["seats"][0]["away"], false);
+    assert_eq!(decision["table"]["seats"][0]["connected"], true);
+    // Nobody plays for her now: the table waits.
+    std::thread::sleep(Duration::from_millis(1500));
+    let (_, info) = server.api("GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(info["actions"], decision["n"], "her decision waits for her");
+}
+
+#[test]
+fn the_end_of_a_hand_waits_for_next_from_the_people_at_the_table() {
+    let server = Server::start("hold", Limits::default());
+    let ane = server.player("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "pace_ms": 0, "hold_s": 60, "seat": 0, "start": true,
+               "bot": "basico"}),
+    );
+    let mut a = server.ws(&id, Some(&ane));
+    let mut log = Vec::new();
+    let held = follow(
+        &mut a,
+        &mut log,
+        |m| {
+            let l = legal(m);
+            (!l.is_empty()).then(|| json!({"type": "act", "action": choose(&l), "id": m["n"]}))
+        },
+        |s| !s["hold"].is_null() || !s["outcome"].is_null(),
+    );
+    assert!(held["outcome"].is_null(), "the game ended in one hand");
+    assert_eq!(held["hold"]["waiting"], json!([0]));
+    assert!(
+        held["view"]["last_hand"].is_object(),
+        "the hand just ended is in the view"
+    );
+    // The bots wait (seat 1 is the new mano, a bot).
+    std::thread::sleep(Duration::from_millis(1200));
+    let (_, info) = server.api("GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(info["actions"], held["n"], "the bots wait for Ane");
+    send(&mut a, json!({"type": "next"}));
+    let moved = state_until(&mut a, |s| s["n"].as_u64() > held["n"].as_u64());
+    assert!(moved["hold"].is_null());
+}
+
+#[test]
+fn a_seat_asked_for_mid_hand_survives_a_restart() {
+    let server = Server::start("pending", Limits::default());
+    let ane = server.player("Ane");
+    let bea = server.player("Bea");
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "pace_ms": 0, "hold_s": 0, "seat": 0, "start": true,
+               "bot": "basico"}),
+    );
+    let mut a = server.ws(&id, Some(&ane));
+    let s = state_until(&mut a, |s| !legal(s).is_empty());
+    send(
+        &mut a,
+        json!({"type": "act", "action": choose(&legal(&s)), "id": 1}),
+    );
+    read_of(&mut a, "ack");
+    let mut b = server.ws(&id, Some(&bea));
+    send(&mut b, json!({"type": "sit", "seat": 2}));
+    state_until(&mut b, |s| s["you"]["pending_seat"] == 2);
+    drop((a, b));
+    let server = server.restart();
+    let mut b = server.ws(&id, Some(&bea));
+    let back = read_of(&mut b, "state");
+    if back["you"]["seat"] != 2 {
+        assert_eq!(back["you"]["pending_seat"], 2, "{}", back["you"]);
+        let mut a = server.ws(&id, Some(&ane));
+        let mut log = Vec::new();
+        follow(&mut a, &mut log, player, |s| {
+            s["table"]["seats"][2]["player"]["nickname"] == "Bea"
+        });
+    }
+    let seated = state_until(&mut b, |s| s["you"]["seat"] == 2);
+    assert_eq!(cards(&seated), 4);
+}
+
+#[test]
+fn a_table_nobody_is_at_stops_and_comes_back_when_opened() {
+    let limits = Limits {
+        idle_table: Duration::from_millis(800),
+        ..Limits::default()
+    };
+    let server = Server::start("idle", limits);
+    let ane = server.player("Ane");
+    let id = server.table(&ane, json!({"game": "mus", "pace_ms": 0, "start": true}));
+    let mut a = server.ws(&id, Some(&ane));
+    let s = state_until(&mut a, |s| !legal(s).is_empty());
+    drop(a);
+    let listed = |server: &Server| {
+        let (_, open) = server.api("GET", "/api/tables", None, None);
+        open.as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == id.as_str())
+    };
+    assert!(listed(&server));
+    std::thread::sleep(Duration::from_millis(2000));
+    assert!(!listed(&server), "gone from the lobby's open list");
+    // Opened again, it is exactly where it was.
+    let mut a = server.ws(&id, Some(&ane));
+    let again = read_of(&mut a, "state");
+    assert_eq!(again["n"], s["n"]);
+    assert_eq!(again["view"], s["view"]);
+    assert!(listed(&server));
+    assert!(read(&mut a).is_some());
+}
+
+#[test]
+fn storage_refuses_what_it_cannot_trust() {
+    let dir = std::env::temp_dir().join(format!("tapete-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.db");
+
+    // A second server on the same file is refused while the first holds it.
+    let first = Db::open(&path).expect("opens");
+    let second = Db::open(&path).err().expect("refused");
+    assert!(
+        second.to_string().contains("another tapete server"),
+        "{second}"
+    );
+    drop(first);
+    std::thread::sleep(Duration::from_millis(200));
+
+    // A schema from the future is refused.
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch("PRAGMA user_version = 99").unwrap();
+    }
+    let e = Db::open(&path).err().expect("refused");
+    assert!(e.to_string().contains("newer"), "{e}");
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch("PRAGMA user_version = 1").unwrap();
+    }
+
+    // Stored rules that do not parse: that table is not restored (never the defaults),
+    // the others are.
+    let server = Server::on(path.clone(), Limits::default());
+    let ane = server.player("Ane");
+    let good = server.table(&ane, json!({"game": "mus", "start": true}));
+    let bad = server.table(&ane, json!({"game": "mus", "start": true}));
+    drop(server);
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute("UPDATE tables SET rules = 'not json' WHERE id = ?1", [&bad])
+            .unwrap();
+    }
+    let server = Server::on(path.clone(), Limits::default());
+    let (code, _) = server.api("GET", &format!("/api/tables/{good}"), None, None);
+    assert_eq!(code, 200);
+    let (code, v) = server.api("GET", &format!("/api/tables/{bad}"), None, None);
+    assert_eq!(code, 500, "{v}");
+    assert!(
+        !v["error"].as_str().unwrap().contains("json"),
+        "no internals in answers: {v}"
+    );
+}
+
+#[test]
+fn a_stored_log_that_is_over_makes_a_finished_table() {
+    let server = Server::start("over", Limits::default());
+    let ane = server.player("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "rules": {"target": 40, "juegos": 1, "vacas": 1}, "pace_ms": 0,
+               "hold_s": 0, "start": true, "bot": "basico"}),
+    );
+    let mut a = server.ws(&id, Some(&ane));
+    let mut log = Vec::new();
+    let end = follow(&mut a, &mut log, player, |s| !s["outcome"].is_null());
+    drop(a);
+    let db = server.db.clone();
+    drop(server);
+    {
+        // As a crash between the last action and the status would have left it.
+        let c = rusqlite::Connection::open(&db).unwrap();
+        let n: i64 = c
+            .query_row(
+                "SELECT count(*) FROM actions WHERE table_id = ?1",
+                [&id],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(
+            Some(n as u64),
+            end["n"].as_u64(),
+            "every action stored with the end"
+        );
+        c.execute(
+            "UPDATE tables SET status = 'playing', outcome = NULL, finished = NULL WHERE id = ?1",
+            [&id],
+        )
+        .unwrap();
+    }
+    let server = Server::on(db, Limits::default());
+    std::thread::sleep(Duration::from_millis(300));
+    let (_, info) = server.api("GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(info["status"], "finished", "{info}");
+    let (_, open) = server.api("GET", "/api/tables", None, None);
+    assert!(open
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["id"] != id.as_str()));
+}

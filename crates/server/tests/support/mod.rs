@@ -1,0 +1,232 @@
+//! A server in this process for the tests, with the limits each test asks for, and a
+//! few client helpers.
+#![allow(dead_code)]
+
+use serde_json::{json, Value};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::time::Duration;
+use tapete_server::{Config, Limits};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+pub type Ws = WebSocket<MaybeTlsStream<TcpStream>>;
+
+pub struct Server {
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+    limits: Limits,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    pub fn start(name: &str, limits: Limits) -> Server {
+        let dir =
+            std::env::temp_dir().join(format!("tapete-hostile-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Server::on(dir.join("t.db"), limits)
+    }
+
+    /// Stops this server and starts another on the same database.
+    pub fn restart(self) -> Server {
+        let (db, limits) = (self.db.clone(), self.limits.clone());
+        drop(self);
+        Server::on(db, limits)
+    }
+
+    pub fn on(db: PathBuf, limits: Limits) -> Server {
+        let (db2, limits2) = (db.clone(), limits.clone());
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db);
+            config.limits = limits;
+            let r = rt.block_on(tapete_server::serve(
+                config,
+                move |addr, _| {
+                    let _ = addr_tx.send(Ok(addr));
+                },
+                async {
+                    let _ = stopped.await;
+                },
+            ));
+            if let Err(e) = r {
+                eprintln!("server: {e}");
+            }
+        });
+        let addr: SocketAddr = addr_rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the server starts")
+            .unwrap_or_else(|e: String| panic!("{e}"));
+        Server {
+            addr,
+            db: db2,
+            limits: limits2,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub fn api(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut req = ureq::request(method, &self.url(path));
+        if let Some(t) = token {
+            req = req.set("Authorization", &format!("Bearer {t}"));
+        }
+        let res = match body {
+            Some(b) => req.send_json(b),
+            None => req.call(),
+        };
+        match res {
+            Ok(r) => (r.status(), r.into_json().unwrap_or(Value::Null)),
+            Err(ureq::Error::Status(code, r)) => (code, r.into_json().expect("a JSON error")),
+            Err(e) => panic!("{method} {path}: {e}"),
+        }
+    }
+
+    pub fn player(&self, nickname: &str) -> String {
+        self.player_with_id(nickname).1
+    }
+
+    pub fn player_with_id(&self, nickname: &str) -> (i64, String) {
+        let (code, p) = self.api(
+            "POST",
+            "/api/players",
+            None,
+            Some(json!({ "nickname": nickname })),
+        );
+        assert_eq!(code, 200, "{p}");
+        (
+            p["id"].as_i64().unwrap(),
+            p["token"].as_str().unwrap().to_string(),
+        )
+    }
+
+    pub fn table(&self, token: &str, body: Value) -> String {
+        let (code, t) = self.api("POST", "/api/tables", Some(token), Some(body));
+        assert_eq!(code, 200, "{t}");
+        t["id"].as_str().unwrap().to_string()
+    }
+
+    pub fn ws(&self, table: &str, token: Option<&str>) -> WebSocket<MaybeTlsStream<TcpStream>> {
+        let url = match token {
+            Some(t) => format!("ws://{}/ws/{table}?token={t}", self.addr),
+            None => format!("ws://{}/ws/{table}", self.addr),
+        };
+        let (socket, _) = tungstenite::connect(url).expect("websocket connects");
+        if let MaybeTlsStream::Plain(s) = socket.get_ref() {
+            s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        }
+        socket
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The next JSON message, or `None` once the server closed the connection.
+pub fn read(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>) -> Option<Value> {
+    loop {
+        match ws.read() {
+            Ok(Message::Text(t)) => return Some(serde_json::from_str(t.as_str()).unwrap()),
+            Ok(Message::Close(_)) => return None,
+            Ok(_) => continue,
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                panic!("no message before the timeout")
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+pub fn set_nonblocking(ws: &mut Ws, on: bool) {
+    if let MaybeTlsStream::Plain(s) = ws.get_mut() {
+        s.set_nonblocking(on).unwrap();
+    }
+}
+
+/// The states that have arrived already, without waiting.
+pub fn drain_states(ws: &mut Ws) -> Vec<Value> {
+    set_nonblocking(ws, true);
+    let mut out = Vec::new();
+    while let Ok(Message::Text(t)) = ws.read() {
+        let m: Value = serde_json::from_str(t.as_str()).unwrap();
+        if m["type"] == "state" {
+            out.push(m);
+        }
+    }
+    set_nonblocking(ws, false);
+    out
+}
+
+pub fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).expect("send");
+}
+
+/// Reads states until `done` holds for one (other messages are skipped).
+pub fn state_until(ws: &mut Ws, mut done: impl FnMut(&Value) -> bool) -> Value {
+    loop {
+        let m = read_of(ws, "state");
+        if done(&m) {
+            return m;
+        }
+    }
+}
+
+pub fn legal(state: &Value) -> Vec<String> {
+    state["legal"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter_map(|a| a.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A quick, always legal choice: pass or decline where possible, else the first.
+pub fn choose(legal: &[String]) -> String {
+    ["no hay mus", "paso", "no quiero"]
+        .into_iter()
+        .find(|p| legal.iter().any(|a| a == p))
+        .map(String::from)
+        .unwrap_or_else(|| legal[0].clone())
+}
+
+pub fn read_of(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>, kind: &str) -> Value {
+    loop {
+        let m = read(ws).expect("the connection stays open");
+        if m["type"] == kind {
+            return m;
+        }
+    }
+}

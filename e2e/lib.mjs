@@ -72,15 +72,17 @@ export function state(page) {
   return page.evaluate(() => (window.tapete ? window.tapete.state : null));
 }
 
-// What the page offers now: 'over', 'act' (enabled action buttons), 'discard', or null.
+// What the page offers now: 'over', 'next' (the counting of a hand, with its "next hand"
+// button), 'act' (enabled action buttons), 'discard', or null.
 function offer() {
   if (document.querySelector('[data-testid="game-over"]')) return 'over';
+  if (document.querySelector('[data-testid="next-hand"]')) return 'next';
   if (document.querySelector('[data-testid="discard-confirm"]')) return 'discard';
   if ([...document.querySelectorAll('[data-testid="action"]')].some((b) => !b.disabled)) return 'act';
   return null;
 }
 
-/** What the page offers right now ('over', 'act', 'discard' or null), without waiting. */
+/** What the page offers right now ('over', 'next', 'act', 'discard' or null), without waiting. */
 export function offersNow(page) {
   return page.evaluate(offer);
 }
@@ -95,12 +97,21 @@ const PREFERRED = ['no hay mus', 'paso', 'no quiero', 'pares sí', 'pares no', '
 
 /**
  * Plays one decision through the UI with a cautious, always-legal policy: say `mus`
- * once (to go through a discard), then cut; pass, decline; discard the first card.
- * Answers what was done.
+ * once (to go through a discard), then cut; pass, decline; discard the first card; and
+ * press "next hand" when the counting of a hand is shown. Answers what was done.
  */
 export async function playOne(page, memo = {}) {
   const what = await waitOffer(page);
   if (what === 'over') return { over: true };
+  if (what === 'next') {
+    try {
+      await page.getByTestId('next-hand').click({ timeout: 3000 });
+    } catch {
+      return { action: null }; // the counting went by itself meanwhile
+    }
+    memo.countings = (memo.countings || 0) + 1;
+    return { next: true };
+  }
   if (what === 'discard') {
     await page.getByTestId('my-card').first().click();
     const confirm = page.getByTestId('discard-confirm');
@@ -142,4 +153,21 @@ export async function playToOurBet(page, memo = { saidMus: true }) {
     await playOne(page, memo);
   }
   throw new Error('no bet of ours within 400 decisions');
+}
+
+/**
+ * Plays on (through `playOne`) until the counting of a hand is on the felt — one whose
+ * cards were shown, unless `shown` is false — and answers the state at that moment.
+ */
+export async function playToCounting(page, memo = { saidMus: true }, { shown = true } = {}) {
+  for (let i = 0; i < 600; i++) {
+    const what = await waitOffer(page);
+    if (what === 'over') throw new Error('the match ended before a counting');
+    if (what === 'next') {
+      const st = await state(page);
+      if (!shown || (st.view.last_hand && st.view.last_hand.cards)) return st;
+    }
+    await playOne(page, memo);
+  }
+  throw new Error('no counting within 600 decisions');
 }

@@ -101,3 +101,49 @@ test('the leyes page shows the numbers of `tapete mus leyes`', { timeout: 120000
     await b.close();
   }
 });
+
+test('the leyes previews never show a card twice; the tables fit or scroll in their box', { timeout: 60000 }, async () => {
+  const b = await openBrowser({ width: 1280, height: 800 });
+  const { page } = b;
+  try {
+    await page.goto(`${BASE}/leyes`);
+    for (const [hand, partner] of [['RRCA', 'RC7A'], ['RRRR', 'RRAA'], ['12o 3c 11e 1b', 'RCAA']]) {
+      await page.getByTestId('hand-input').fill(hand);
+      await page.getByTestId('partner-input').fill(partner);
+      const ours = await page.getByTestId('hand-preview').locator('[data-card]').evaluateAll((cs) => cs.map((c) => c.dataset.card));
+      const theirs = await page.getByTestId('partner-preview').locator('[data-card]').evaluateAll((cs) => cs.map((c) => c.dataset.card));
+      assert.equal(ours.length, 4, `${hand}: ${ours}`);
+      assert.equal(theirs.length, 4, `${partner}: ${theirs}`);
+      assert.equal(new Set([...ours, ...theirs]).size, 8, `${hand} + ${partner}: no card twice (${ours} / ${theirs})`);
+    }
+    assert.deepEqual(
+      await page.getByTestId('hand-preview').locator('[data-card]').evaluateAll((cs) => cs.map((c) => c.dataset.card)),
+      ['12o', '3c', '11e', '1b'], 'cards written out are kept');
+
+    for (const [width, height] of [[1280, 800], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${BASE}/leyes?hand=RRCA&partner=RC7A&position=all`);
+      await page.getByTestId('piedras-table').waitFor();
+      await page.waitForTimeout(100);
+      const fit = await page.evaluate(() => ({
+        page: document.scrollingElement.scrollWidth,
+        boxes: [...document.querySelectorAll('.tablewrap')].map((w) => {
+          const hint = w.nextElementSibling && w.nextElementSibling.matches('[data-testid="scroll-hint"]') ? w.nextElementSibling : null;
+          return {
+            table: w.querySelector('table').dataset.testid,
+            overflows: w.scrollWidth > w.clientWidth + 1,
+            hinted: !!hint && !hint.classList.contains('hidden') && w.classList.contains('scrolls'),
+          };
+        }),
+      }));
+      assert.ok(fit.page <= width, `${width}px: the page does not scroll sideways (${fit.page})`);
+      for (const x of fit.boxes) assert.ok(!x.overflows || x.hinted, `${width}px: ${x.table} fits or shows it scrolls`);
+      const main = fit.boxes.find((x) => x.table === 'leyes-table');
+      assert.ok(!main.overflows, `${width}px: the odds table fits`);
+      if (width === 1280) assert.ok(fit.boxes.every((x) => !x.overflows), '1280px: every table fits');
+    }
+    assert.deepEqual(b.errors, [], 'no script errors');
+  } finally {
+    await b.close();
+  }
+});

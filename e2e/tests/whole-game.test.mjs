@@ -42,15 +42,41 @@ test('a whole game against three bots, played by clicking legal actions', { time
     assert.ok(scores.games[winnerPair] >= 1 || scores.vacas[winnerPair] >= 1, `the winning pair won a game: ${JSON.stringify(scores)}`);
     const shown = await page.getByTestId('score').getAttribute('data-games');
     assert.equal(shown, scores.games.join(','));
+    // The final score stays, in pair order (the side of seats 0 and 2 first) as the server
+    // tells it: in the banner and in the score panel.
+    const w = winnerPair;
+    const finalLine = await page.getByTestId('final-score').textContent();
+    const [p0, p1] = scores.piedras;
+    assert.equal(await page.getByTestId('score').getAttribute('data-piedras'), `${p0},${p1}`, 'the final piedras are shown');
+    assert.ok(Math.max(p0, p1) > 0, `the final piedras are kept: ${p0}–${p1}`);
+    const pairOrder = `vacas ${scores.vacas[0]}–${scores.vacas[1]}, juegos ${scores.games[0]}–${scores.games[1]}, piedras ${p0}–${p1}`;
+    assert.equal(finalLine, `nosotros against ellos: ${pairOrder}`);
+    assert.ok(scores.piedras[w] >= st.view.rules.target || (st.view.last_hand?.log || []).some((e) => e.type === 'game_won' && e.ordago),
+      `the winner reached the target: ${finalLine}`);
+    assert.ok(scores.games[w] >= 1 && scores.vacas[w] >= 1, `the last vaca's juegos are kept: ${finalLine}`);
+    const log = await page.getByTestId('lines').evaluate((e) => [...e.children].map((x) => x.textContent));
+    assert.ok(log.some((l) => /^(nosotros|ellos) win the game( by órdago)? \(nosotros against ellos: piedras (\d+)–(\d+)\)$/.test(l) && l.endsWith(`${p0}–${p1})`)),
+      `the log tells the last juego in the same order: ${log.slice(-6).join(' / ')}`);
+    // One name per side: nosotros/ellos for her; never "pair 0–2" anywhere on the page.
+    assert.doesNotMatch(await page.locator('body').textContent(), /pair \d[–-]\d/, 'no "pair 0–2" shown');
 
-    // History lists it with its result, and the replay walks through it.
+    // History lists it with its result, the sides by their names; on a phone too, with
+    // its Replay button on the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${BASE}/history`);
     await page.getByTestId('game-row').first().waitFor();
     const row = page.getByTestId('game-row').first();
     assert.match(await row.textContent(), st.outcome.winners.includes(st.you.seat) ? /won/ : /lost/);
+    assert.doesNotMatch(await row.textContent(), /pair \d/, 'sides by name in the history');
+    const summary = await row.getByTestId('game-summary').textContent();
+    assert.ok(summary.startsWith(w === 0 ? 'Ane y bot 2 win' : 'bot 1 y bot 3 win'), summary);
+    assert.ok(summary.includes(`Ane y bot 2 against bot 1 y bot 3: ${pairOrder}`), `the history's final score: ${summary}`);
+    const link = await row.getByTestId('replay-link').boundingBox();
+    assert.ok(link && link.x >= 0 && link.x + link.width <= 390, `the Replay button on a phone screen: ${JSON.stringify(link)}`);
+    await page.setViewportSize({ width: 1200, height: 900 });
     await row.getByTestId('replay-link').click();
     await page.waitForURL(new RegExp(`/replay/${id}`));
-    await page.getByTestId('replay-step').waitFor();
+    await page.locator('[data-testid="game"][data-step="0"]').waitFor();
     assert.match(await page.getByTestId('replay-step').textContent(), /^step 0 \/ \d+/);
     // The deal shows all four hands.
     for (const s of [0, 1, 2, 3]) assert.equal(await page.getByTestId(`shown-hand-${s}`).locator('.card').count(), 4);
@@ -59,6 +85,12 @@ test('a whole game against three bots, played by clicking legal actions', { time
     await page.getByTestId('replay-last').click();
     const [, last, total] = /^step (\d+) \/ (\d+)/.exec(await page.getByTestId('replay-step').textContent());
     assert.equal(last, total);
+    await page.locator(`[data-testid="game"][data-step="${total}"]`).waitFor();
+    // The replay says who won with the same final score, in the same order.
+    await page.waitForFunction(() => / against /.test(document.querySelector('[data-testid="replay-outcome"]')?.textContent || ''));
+    const replayOutcome = await page.getByTestId('replay-outcome').textContent();
+    assert.ok(replayOutcome.includes(`Ane y bot 2 against bot 1 y bot 3: ${pairOrder}`), `the replay's final score: ${replayOutcome}`);
+    assert.doesNotMatch(await page.locator('body').textContent(), /pair \d[–-]\d/, 'no "pair 0–2" in the replay');
     assert.ok(Number(total) >= played.length, 'every action of the game is a step');
     assert.deepEqual(b.errors, [], 'no script errors');
     void me;

@@ -34,20 +34,26 @@ app.append(panel);
   for (const g of games) if (!mods[g.game]) mods[g.game] = await gameModule(g.game);
   const tbody = el('tbody');
   // players: by seat, a nickname (or {nickname}) for a person, null for a bot.
-  const names = (players) => (players || []).map((p, s) => {
+  const seatNameOf = (players) => (s) => {
+    const p = (players || [])[s];
     if (p === null || p === undefined) return `bot ${s}`;
-    if (typeof p === 'object') return p.nickname || (p.player && p.player.nickname) || (p.bot ? `bot ${s}` : '?');
+    if (typeof p === 'object') return p.nickname || (p.player && p.player.nickname) || `bot ${s}`;
     return String(p);
-  }).join(', ');
+  };
   for (const g of games) {
     const mod = mods[g.game];
+    const seatName = seatNameOf(g.players);
+    // The sides by the players' names ("Ane y bot 2"), in the summary too.
+    const summary = mod && mod.nameLine ? mod.nameLine(g.summary || '', { seatName, mySeat: null }) : g.summary || '';
+    const n = (g.players || []).length || 4;
+    const sidesText = n === 4 ? `${seatName(0)} y ${seatName(2)} vs ${seatName(1)} y ${seatName(3)}` : Array.from({ length: n }, (_, s) => seatName(s)).join(', ');
     tbody.append(el('tr', { 'data-testid': 'game-row' },
-      el('td', { class: 'nowrap' }, fmtDate(g.finished)),
-      el('td', {}, el('b', {}, mod && mod.title ? mod.title : g.game), el('div', { class: 'muted small' }, `seat ${g.seat}`)),
-      el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, g.won ? 'won' : 'lost')),
-      el('td', { class: 'opt' }, el('div', {}, g.summary || ''), el('div', { class: 'muted small' }, names(g.players))),
-      el('td', {}, el('a', { class: 'btn small', href: `/replay/${g.table}`, 'data-testid': 'replay-link' }, 'Replay'))));
+      el('td', { class: 'when' }, el('div', {}, fmtDate(g.finished)), el('div', { class: 'muted small' }, mod && mod.title ? mod.title : g.game)),
+      el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, g.won ? 'won' : 'lost'),
+        el('div', { class: 'small', 'data-testid': 'game-summary' }, summary),
+        / against /.test(summary) ? null : el('div', { class: 'muted small' }, sidesText)),
+      el('td', { class: 'go' }, el('a', { class: 'btn small', href: `/replay/${g.table}`, 'data-testid': 'replay-link' }, 'Replay'))));
   }
-  panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'list' },
-    el('thead', {}, el('tr', {}, el('th', {}, 'When'), el('th', {}, 'Game'), el('th', {}, 'Result'), el('th', { class: 'opt' }, 'Summary'), el('th', {}, ''))), tbody)));
+  panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'list history' },
+    el('thead', {}, el('tr', {}, el('th', {}, 'When'), el('th', {}, 'Result'), el('th', {}, ''))), tbody)));
 })();

@@ -7,36 +7,73 @@ import { cardEl } from './cards.js';
 topbar('leyes');
 const app = document.getElementById('app');
 
-const RANK_CARD = { R: '12', C: '11', S: '10', 7: '7', 6: '6', 5: '5', 4: '4', 3: '3', 2: '2', A: '1' };
-const SUIT_CYCLE = ['o', 'c', 'e', 'b'];
 const POS_LABEL = ['0 mano', '1', '2', '3 postre'];
 const POS_COLORS = ['#1f6fb2', '#2f9e5a', '#d69a1c', '#b23a2a'];
+const SUITS = ['o', 'c', 'e', 'b'];
+// The cards a jugada letter may stand for, the likeliest first: in 8 reyes the treses are
+// reyes and the doses ases.
+const RANK_CARDS = {
+  '8reyes': { R: ['12', '3'], C: ['11'], S: ['10'], 7: ['7'], 6: ['6'], 5: ['5'], 4: ['4'], A: ['1', '2'] },
+  '4reyes': { R: ['12'], C: ['11'], S: ['10'], 7: ['7'], 6: ['6'], 5: ['5'], 4: ['4'], 3: ['3'], 2: ['2'], A: ['1'] },
+};
+const CARD_RE = /^(1[0-2]|[1-7])[ocebOCEB]$/;
 
-/** Cards to preview a hand written as a jugada (RRCA) or as four cards (12o 3c 11e 1b). */
-function previewCards(text) {
-  const t = text.trim();
-  if (!t) return [];
-  const cards = t.split(/[\s,]+/).filter(Boolean);
-  if (cards.length > 1 && cards.every((c) => /^(1[0-2]|[1-7])[ocebOCEB]$/.test(c))) return cards.map((c) => c.toLowerCase());
-  const used = {};
-  const out = [];
-  for (const ch of t.toUpperCase().replace(/\s+/g, '')) {
-    if (!RANK_CARD[ch]) return [];
-    const k = used[ch] = (used[ch] || 0) + 1;
-    out.push(RANK_CARD[ch] + SUIT_CYCLE[(k - 1) % 4]);
-  }
-  return out;
+/** The four cards written out ("12o 3c 11e 1b"), lower-cased, or null when it is a jugada. */
+function explicitCards(text) {
+  const cards = text.trim().split(/[\s,]+/).filter(Boolean);
+  return cards.length > 1 && cards.every((c) => CARD_RE.test(c)) ? cards.map((c) => c.toLowerCase()) : null;
+}
+
+/**
+ * Cards to preview each hand written as a jugada (RRCA) or as four cards (12o 3c 11e 1b),
+ * never the same card twice across the hands: cards written out are kept, and a jugada's
+ * letters take the first cards of their rank nobody holds yet. An answer per hand: its
+ * cards, or [] when it cannot be drawn (not a hand, or not enough cards of a rank left).
+ */
+export function previewHands(texts, mode = '8reyes') {
+  const ranks = RANK_CARDS[mode] || RANK_CARDS['8reyes'];
+  const used = new Set();
+  const out = texts.map((t) => {
+    const cards = explicitCards(t || '');
+    if (cards) cards.forEach((c) => used.add(c));
+    return cards;
+  });
+  return texts.map((t, i) => {
+    if (out[i]) return out[i];
+    const letters = String(t || '').toUpperCase().replace(/\s+/g, '');
+    if (!letters) return [];
+    const mine = [];
+    for (const ch of letters) {
+      const numbers = ranks[ch];
+      if (!numbers) return [];
+      const card = numbers.flatMap((n) => SUITS.map((s) => n + s)).find((c) => !used.has(c));
+      if (!card) return [];
+      used.add(card);
+      mine.push(card);
+    }
+    return mine;
+  });
+}
+
+// Both previews are drawn together, so that no card shows in both hands.
+const inputs = [];
+function updatePreviews() {
+  const hands = previewHands(inputs.map((x) => x.input.value), mode.value);
+  inputs.forEach((x, i) => {
+    clear(x.preview);
+    const cards = hands[i];
+    if (cards.length) x.preview.append(...cards.map((c) => cardEl(c)));
+    else x.preview.append(el('span', { class: 'muted small' }, x.input.value.trim() ? 'jugada like RRCA, or four cards like 12o 3c 11e 1b' : 'no cards'));
+  });
 }
 
 function handInput(name, label, placeholder, onChange) {
   const input = el('input', { type: 'text', name, placeholder, 'data-testid': `${name}-input`, autocomplete: 'off', spellcheck: 'false' });
   const preview = el('div', { class: 'handpreview', 'data-testid': `${name}-preview` });
   const pad = el('div', { class: 'rankpad' });
+  inputs.push({ input, preview });
   const update = () => {
-    clear(preview);
-    const cards = previewCards(input.value);
-    if (cards.length) preview.append(...cards.map((c) => cardEl(c)));
-    else preview.append(el('span', { class: 'muted small' }, input.value.trim() ? 'jugada like RRCA, or four cards like 12o 3c 11e 1b' : 'no cards'));
+    updatePreviews();
     onChange && onChange();
   };
   const setPad = (mode) => {
@@ -92,7 +129,7 @@ function syncPartnerDecl() {
   }
 }
 
-mode.addEventListener('change', () => { hand.setPad(mode.value); partner.setPad(mode.value); });
+mode.addEventListener('change', () => { hand.setPad(mode.value); partner.setPad(mode.value); updatePreviews(); });
 hand.setPad('8reyes'); partner.setPad('8reyes');
 
 const form = el('form', {
@@ -196,16 +233,18 @@ function renderResult(d) {
   const names = ['next', 'partner', 'prev'];
   for (const what of ['pares', 'juego']) (cond[what] || []).forEach((v, i) => { if (v && v !== 'unknown') heard.push(`${names[i]} ${what} ${v === 'yes' ? 'sí' : v}`); });
 
+  const [ours, theirs] = previewHands([d.hand, d.partner || ''], d.mode);
   const head = el('div', { class: 'row', style: { marginBottom: '.6rem' } },
-    el('div', { class: 'handpreview' }, previewCards(d.hand).map((c) => cardEl(c))),
+    el('div', { class: 'handpreview' }, ours.map((c) => cardEl(c))),
+    theirs.length ? el('div', { class: 'handpreview partner', title: 'partner' }, theirs.map((c) => cardEl(c))) : null,
     el('div', {}, el('h2', { 'data-testid': 'leyes-hand' }, d.hand, d.partner ? el('span', { class: 'muted' }, ` + partner ${d.partner}`) : ''),
       el('div', { class: 'muted small' }, `${d.mode}${d.real31 ? ' · 31 real' : ''} · ${heard.length ? `heard: ${heard.join(', ')}` : 'no declarations heard'}`)));
 
   // P(our pair) table
-  const thead = el('tr', {}, el('th', {}, 'P(our pair)'), el('th', {}, ''), positions.map((p) => el('th', {}, POS_LABEL[p.position])));
+  const thead = el('tr', {}, el('th', {}, 'P(our pair)'), positions.map((p) => el('th', {}, POS_LABEL[p.position])));
   const tbody = el('tbody');
   for (const [lance, outcome, get, getExact] of ROWS) {
-    const tr = el('tr', {}, el('td', { class: 'lbl' }, lance), el('td', { class: 'lbl muted' }, outcome));
+    const tr = el('tr', {}, el('td', { class: 'lbl' }, lance, ' ', el('span', { class: 'muted' }, outcome)));
     for (const p of positions) {
       const v = get(p);
       const fr = getExact(p.exact);
@@ -216,7 +255,7 @@ function renderResult(d) {
     tbody.append(tr);
   }
   const main = el('div', { class: 'panel' }, head,
-    el('div', { class: 'tablewrap' }, el('table', { class: 'leyes', 'data-testid': 'leyes-table' }, el('thead', {}, thead), tbody)));
+    scrollBox(el('table', { class: 'leyes', 'data-testid': 'leyes-table' }, el('thead', {}, thead), tbody)));
 
   // chart
   const chart = el('div', { class: 'panel chart' }, el('h3', {}, 'P(win) by lance and position'), chartSVG(positions),
@@ -232,7 +271,9 @@ function renderResult(d) {
 
   // expected piedras en paso
   const lances = ['grande', 'chica', 'pares', 'juego', 'punto'];
-  const ehead = el('tr', {}, el('th', {}, 'lance'), positions.map((p) => [el('th', {}, `${POS_LABEL[p.position]} us`), el('th', {}, 'them')]));
+  const ehead = [
+    el('tr', {}, el('th', { rowspan: 2 }, 'lance'), positions.map((p) => el('th', { colspan: 2, class: 'grp' }, POS_LABEL[p.position]))),
+    el('tr', {}, positions.map(() => [el('th', {}, 'us'), el('th', {}, 'them')]))];
   const ebody = el('tbody');
   for (const l of [...lances, 'total']) {
     ebody.append(el('tr', {}, el('td', { class: 'lbl' }, l), positions.map((p) => ['us', 'them'].map((side) => {
@@ -240,10 +281,31 @@ function renderResult(d) {
       return el('td', { 'data-testid': `piedras-${p.position}-${side}-${l}`, 'data-value': String(v), class: l === 'total' ? 'hi' : '' }, v.toFixed(3));
     }))));
   }
-  const extra = el('div', { class: 'grid2' },
-    el('div', { class: 'panel' }, el('h3', {}, 'Unknown players'), el('div', { class: 'tablewrap' }, ptable)),
-    el('div', { class: 'panel' }, el('h3', {}, 'Expected piedras en paso'), el('div', { class: 'tablewrap' }, el('table', { class: 'leyes', 'data-testid': 'piedras-table' }, el('thead', {}, ehead), ebody))));
-  result.append(main, chart, extra);
+  const extra = [
+    el('div', { class: 'panel' }, el('h3', {}, 'Expected piedras en paso'),
+      scrollBox(el('table', { class: 'leyes', 'data-testid': 'piedras-table' }, el('thead', {}, ehead), ebody))),
+    el('div', { class: 'panel' }, el('h3', {}, 'Unknown players'), scrollBox(ptable, 'narrow'))];
+  result.append(main, chart, ...extra);
+  for (const box of result.querySelectorAll('.tablewrap')) markOverflow(box);
+}
+
+/** A table in a box that scrolls sideways when the screen is narrower than the table. */
+function scrollBox(table, cls = '') {
+  return el('div', { class: `tablewrap ${cls}` }, table);
+}
+
+/** Marks a scroll box that overflows, so that it shows it scrolls (and where it stands). */
+function markOverflow(box) {
+  const hint = el('div', { class: 'scroll-hint hidden', 'data-testid': 'scroll-hint' }, 'more columns: scroll sideways →');
+  box.after(hint);
+  const mark = () => {
+    const over = box.scrollWidth > box.clientWidth + 1;
+    box.classList.toggle('scrolls', over);
+    hint.classList.toggle('hidden', !over || box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
+  };
+  box.addEventListener('scroll', mark, { passive: true });
+  window.addEventListener('resize', mark);
+  requestAnimationFrame(mark);
 }
 
 function chartSVG(positions) {

@@ -15,6 +15,9 @@ const createPanel = el('section', { class: 'panel' });
 const tablesPanel = el('section', { class: 'panel' });
 app.append(hero, el('div', { class: 'grid2' }, el('div', {}, idPanel, createPanel), tablesPanel));
 
+// The server's default for `away_s`: left out of the request when chosen.
+const AWAY_DEFAULT = 30;
+
 let player = null;
 let games = [];
 const modules = {};
@@ -58,6 +61,9 @@ async function renderCreate() {
   const paceSel = el('select', { 'data-testid': 'pace' },
     el('option', { value: 1500 }, 'slow bots'), el('option', { value: 700, selected: true }, 'normal bots'),
     el('option', { value: 250 }, 'fast bots'), el('option', { value: 0 }, 'instant bots'));
+  // How long a person may be gone before a bot plays their seat (seconds).
+  const awaySel = el('select', { 'data-testid': 'away', title: 'after this long without a connection, a bot plays the seat until its player is back' },
+    [[10, '10 s'], [30, '30 s'], [60, '1 min'], [120, '2 min']].map(([v, t]) => el('option', { value: v, selected: v === AWAY_DEFAULT }, t)));
   const err = el('div', { class: 'error-text' });
   let rules = null;
 
@@ -76,9 +82,11 @@ async function renderCreate() {
       e.preventDefault();
       err.textContent = '';
       try {
-        const t = await api('POST', '/api/tables', {
+        const body = {
           game: gameSel.value, rules: rules.read(), bot: botSel.value, pace_ms: Number(paceSel.value), seat: Number(seatSel.value),
-        });
+        };
+        if (Number(awaySel.value) !== AWAY_DEFAULT) body.away_s = Number(awaySel.value);
+        const t = await api('POST', '/api/tables', body);
         location.href = `/t/${t.id}`;
       } catch (x) { err.textContent = x.message; }
     },
@@ -87,7 +95,8 @@ async function renderCreate() {
     el('label', { class: 'field' }, 'Game', gameSel),
     el('label', { class: 'field' }, 'Bots in empty seats', botSel),
     el('label', { class: 'field' }, 'Bot speed', paceSel),
-    el('label', { class: 'field' }, 'Your seat', seatSel)),
+    el('label', { class: 'field' }, 'Your seat', seatSel),
+    el('label', { class: 'field', title: awaySel.title }, 'Away after', awaySel)),
   rulesBox,
   el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'create' }, 'Create table'), err));
   createPanel.append(form);

@@ -74,6 +74,59 @@ function shownHands(v, st) {
   return null;
 }
 
+/**
+ * How the page names the two sides: a seated player's side is "nosotros" and the other
+ * "ellos"; anyone else sees the players' names ("Ane y bot 2").
+ */
+export function sides(seatName, mySeat) {
+  const seated = mySeat !== null && mySeat !== undefined;
+  const myPair = seated ? mySeat % 2 : 0;
+  const name = (pair) => (seated ? (pair % 2 === myPair ? 'nosotros' : 'ellos') : `${seatName(pair % 2)} y ${seatName((pair % 2) + 2)}`);
+  return { seated, myPair, name };
+}
+
+const PLURAL = { wins: 'win', scores: 'score', takes: 'take', has: 'have' };
+
+/**
+ * A narration line from the server ("seat 2 (3rd): envido 2", "pair 0–2 scores 1 piedra")
+ * with the table's names on it: seats by who sits there, pairs as `sides` names them.
+ */
+export function nameLine(line, { seatName, mySeat }) {
+  const side = sides(seatName, mySeat);
+  return String(line).replace(/\bpair (\d)[–-]\d(?: (wins|scores|takes|has)\b)?|(you \()?seat (\d)\b/g, (m, pair, verb, you, seat) => {
+    if (pair !== undefined) return side.name(Number(pair)) + (verb ? ` ${PLURAL[verb]}` : '');
+    return you ? m : seatName(Number(seat));
+  });
+}
+
+/**
+ * The final score of a finished match: {winner, piedras, games, vacas}, each [pair 0–2's,
+ * pair 1–3's] — pair order, as the server tells every score, whoever won. The engine keeps
+ * the last juego's piedras in the view at the end; a view that reset them to 0–0 falls back
+ * to the piedras of the last game's end.
+ */
+export function finalScore(v, outcome) {
+  const w = outcome && outcome.winners && outcome.winners.length ? outcome.winners[0] % 2 : (v && v.winner != null ? v.winner % 2 : null);
+  if (w === null || !v) return null;
+  const sc = v.scores || { piedras: [0, 0], games: [0, 0], vacas: [0, 0] };
+  let piedras = sc.piedras || [0, 0];
+  if (piedras[0] === 0 && piedras[1] === 0) {
+    const logs = [...((v.last_hand && v.last_hand.log) || []), ...(v.log || [])];
+    const won = logs.filter((e) => e.type === 'game_won').pop();
+    if (won && Array.isArray(won.piedras)) piedras = won.piedras;
+  }
+  return { winner: w, piedras: [...piedras], games: [...(sc.games || [0, 0])], vacas: [...(sc.vacas || [0, 0])] };
+}
+
+/**
+ * "nosotros against ellos: vacas 1–0, juegos 1–0, piedras 30–27": a final score in pair
+ * order (the side of seats 0 and 2 first), worded as the server's summary.
+ */
+function finalScoreText(f, name) {
+  const two = (xs) => `${xs[0]}–${xs[1]}`;
+  return `${name(0)} against ${name(1)}: vacas ${two(f.vacas)}, juegos ${two(f.games)}, piedras ${two(f.piedras)}`;
+}
+
 function statusText(status, pairName) {
   switch (status && status.status) {
     case 'en_paso': return 'en paso';
@@ -83,6 +136,16 @@ function statusText(status, pairName) {
     case 'unbet': return `${pairName(status.pair)}, sin envite`;
     case 'void': return 'no se juega';
     default: return '';
+  }
+}
+
+/** How a lance went, in two words: "en paso", "2 quiero", "no quiero", "órdago"… */
+function shortStatus(status) {
+  switch (status && status.status) {
+    case 'accepted': return `${status.piedras} quiero`;
+    case 'declined': return 'no quiero';
+    case 'unbet': return 'sin envite';
+    default: return statusText(status, () => '');
   }
 }
 
@@ -115,13 +178,139 @@ function lastWords(log = []) {
   return words;
 }
 
-function render({ main, side }, st, ctx) {
+/** Which finished hand a view's `last_hand` is: changes exactly when another hand ends. */
+function handKey(v) {
+  const h = v && v.last_hand;
+  return h ? `${h.hand}|${h.mano}|${(h.log || []).length}|${JSON.stringify((h.log || [])[0] || null)}|${v.game_number}` : '';
+}
+
+// How long the counting stays on the felt when the server holds nothing (ms).
+const COUNTING_MS = 8000;
+
+/**
+ * Whether the counting of the hand just finished is on the felt now. It comes up when a
+ * hand ends while the page watches (or on arrival during the server's hold) and goes when
+ * the person presses "next hand", when the server's hold ends, or after `COUNTING_MS`
+ * without a hold.
+ */
+function countingOpen(ui, v, st, ctx) {
+  const key = handKey(v);
+  const hold = st.hold || null;
+  const me = ctx.mySeat;
+  const waitingForMe = hold && Array.isArray(hold.waiting) && me !== null && me !== undefined && hold.waiting.includes(me);
+  const c = ui.counting;
+  if (!c) {
+    // First look at this table: only a hold in progress brings the counting up.
+    ui.counting = { key, open: !!(key && hold && (waitingForMe || me === null || me === undefined)), sawHold: !!hold, at: Date.now() };
+  } else if (key !== c.key) {
+    ui.counting = { key, open: !!key, sawHold: !!hold, at: Date.now() };
+  } else if (c.open) {
+    if (hold) c.sawHold = true;
+    else if (c.sawHold) c.open = false; // the server's hold is over: play goes on
+  }
+  const cur = ui.counting;
+  if (hold && !cur.holdAt) cur.holdAt = Date.now();
+  if (cur.open) {
+    clearTimeout(cur.timer);
+    const ms = hold && Number(hold.ms) > 0 ? cur.holdAt + Number(hold.ms) + 500 - Date.now() : cur.sawHold ? 0 : COUNTING_MS - (Date.now() - cur.at);
+    if (ms > 0) {
+      cur.timer = setTimeout(() => { if (ui.counting === cur && cur.open) { cur.open = false; ctx.rerender(); } }, ms);
+    } else {
+      cur.open = false;
+    }
+  }
+  return cur.open;
+}
+
+/** Piedras each pair scored in a hand, by lance and in all: {byLance: {lance: [p0, p1]}, total: [p0, p1]}. */
+function handScores(log) {
+  const byLance = {};
+  const total = [0, 0];
+  for (const e of log || []) {
+    if (e.type !== 'scored') continue;
+    (byLance[e.lance] = byLance[e.lance] || [0, 0])[e.pair % 2] += e.piedras;
+    total[e.pair % 2] += e.piedras;
+  }
+  return { byLance, total };
+}
+
+/**
+ * The counting of the hand just finished, drawn on the felt: the four hands face up at
+ * their seats, who won each lance, the piedras each side got, and "next hand".
+ */
+function countingEl(v, st, ctx, { spots, side, onNext }) {
+  const h = v.last_hand;
+  const log = h.log || [];
+  const showdown = log.find((e) => e.type === 'showdown');
+  const cards = h.cards || (showdown && showdown.cards) || null;
+  const winners = new Map(((showdown && showdown.winners) || []).map((w) => [w.lance, w]));
+  const settled = new Map((h.lances || []).map(([l, s]) => [l, s]));
+  const { byLance, total } = handScores(log);
+  const gameWon = log.find((e) => e.type === 'game_won');
+  const order = side.seated ? [side.myPair, 1 - side.myPair] : [0, 1];
+
+  const seatBox = (where, s) => {
+    const pos = (s - h.mano + 4) % 4;
+    const won = [...winners.values()].filter((w) => w.seat === s).map((w) => w.lance);
+    const mine = side.seated && s % 2 === side.myPair;
+    return el('div', { class: `ct-seat seat-${where}`, 'data-seat': s },
+      el('div', { class: `nameplate ${mine ? 'us' : 'them'}` },
+        el('span', { class: 'nm' }, ctx.seatName(s)), el('span', { class: `chip ${pos === 0 ? 'mano' : ''}` }, POSITION[pos])),
+      el('div', { class: `ct-hand ${cards ? '' : 'hidden-hand'}`, 'data-testid': `counting-hand-${s}` },
+        cards && cards[s] ? cards[s].map((c) => cardEl(c)) : Array.from({ length: 4 }, () => cardEl('back'))),
+      won.length ? el('div', { class: 'row ct-won' }, won.map((l) => el('span', { class: 'chip yes' }, LANCE_NAMES[l]))) : null);
+  };
+
+  const rows = el('div', { class: 'ct-lances', 'data-testid': 'counting-lances' });
+  const lances = ['grande', 'chica', 'pares', settled.has('punto') || winners.has('punto') ? 'punto' : 'juego'];
+  for (const l of lances) {
+    const s = settled.get(l);
+    const w = winners.get(l);
+    const pts = byLance[l] || [0, 0];
+    const how = s ? shortStatus(s) : '';
+    const who = w ? (w.seat === null || w.seat === undefined ? 'no se juega' : ctx.seatName(w.seat)) : '';
+    const why = w && w.seat !== null && w.seat !== undefined ? String(w.reason || '') : '';
+    // Who got the piedras: the side's name when it is short (nosotros, ellos), else its colour.
+    const got = order.filter((p) => pts[p] > 0).map((p) => el('span', { class: `ct-got ${p === side.myPair ? 'us' : 'them'}`, title: `${side.name(p)} +${pts[p]}` },
+      side.seated ? `${side.name(p)} +${pts[p]}` : `+${pts[p]}`));
+    rows.append(el('div', { class: 'ct-row', 'data-testid': `counting-lance-${l}` },
+      el('span', { class: 'ct-l' }, el('b', {}, LANCE_NAMES[l]), how ? el('small', {}, how) : null),
+      el('span', { class: 'ct-who', title: why ? `${who}: ${why}` : how }, who || '—', why ? el('span', { class: 'muted' }, ` ${why.split(':')[0]}`) : null),
+      el('span', { class: `ct-pts ${got.length ? '' : 'muted'}` }, got.length ? got : '–')));
+  }
+  const cuenta = el('div', { class: 'ct-cuenta', 'data-testid': 'counting-cuenta', 'data-piedras': total.join(',') },
+    'La cuenta: ', order.map((p, i) => [i ? ' · ' : '', el('b', { class: p === side.myPair ? 'us' : 'them' }, `${side.name(p)} +${total[p]}`)]));
+  let after;
+  if (gameWon) {
+    const p = gameWon.pair % 2;
+    after = el('div', { class: 'ct-after game', 'data-testid': 'counting-game' },
+      `¡Juego${gameWon.ordago ? ' por órdago' : ''} para ${side.name(p)}! ${side.name(0)} ${gameWon.piedras[0]} – ${side.name(1)} ${gameWon.piedras[1]}`);
+  } else {
+    const sc = (v.scores && v.scores.piedras) || [0, 0];
+    after = el('div', { class: 'ct-after' }, `Tanteo: ${order.map((p) => `${side.name(p)} ${sc[p]}`).join(' – ')}`);
+  }
+  const yourTurn = !st.replay && (st.legal || []).length > 0;
+  const next = st.replay && st.lastStep ? null : el('button', { class: 'btn primary', 'data-testid': 'next-hand', onclick: onNext },
+    st.replay ? 'next ▶' : yourTurn ? 'Next hand · your turn' : 'Next hand');
+  const center = el('div', { class: 'ct-center' },
+    el('div', { class: 'phase-title' }, `La cuenta · mano ${h.hand}`),
+    cards ? null : el('div', { class: 'small muted-felt' }, 'The hands were not shown.'),
+    rows, cuenta, after);
+  return el('div', { class: 'counting', 'data-testid': 'counting' },
+    el('div', { class: 'ct-grid' }, spots.map(([w, s]) => seatBox(w, s)), center),
+    el('div', { class: 'ct-next' }, next));
+}
+
+function render({ main, side: sidePanel }, st, ctx) {
   const v = st.view;
   if (!v) { clear(main); return; }
-  const me = v.seat ?? ctx.mySeat ?? 0;
-  const seated = v.seat !== null && v.seat !== undefined && !st.replay;
-  const myPair = me % 2;
-  const pairName = (pair) => (seated ? (pair === myPair ? 'nosotros' : 'ellos') : `pair ${pair}–${pair + 2}`);
+  const youSeat = st.you && st.you.seat !== null && st.you.seat !== undefined ? st.you.seat : null;
+  const mySeat = st.replay ? null : youSeat ?? (v.seat ?? null);
+  const me = mySeat ?? ctx.mySeat ?? 0;
+  const seated = mySeat !== null && !st.replay;
+  const side = sides(ctx.seatName, seated ? mySeat : null);
+  const myPair = side.myPair;
+  const pairName = side.name;
   const legal = st.replay ? [] : st.legal || [];
   const phase = v.phase || {};
   const hands = shownHands(v, st);
@@ -129,21 +318,49 @@ function render({ main, side }, st, ctx) {
 
   let ui = uiState.get(main);
   const key = `${v.game_number}-${v.hand_number}-${v.mus_rounds}-${phase.phase}`;
-  if (!ui || ui.key !== key) { ui = { key, selected: new Set(), amount: ui ? ui.amount : 2 }; uiState.set(main, ui); }
-  const rerender = () => render({ main, side }, st, ctx);
+  if (!ui) { ui = { key, selected: new Set() }; uiState.set(main, ui); }
+  if (ui.key !== key) { ui.key = key; ui.selected = new Set(); }
+  // The envido amount starts at the minimum at every new bet.
+  const betKey = `${key}-${phase.lance || ''}-${(v.log || []).length}`;
+  if (ui.betKey !== betKey) { ui.betKey = betKey; ui.amount = null; ui.ordagoArmed = 0; }
+  const outer = ctx;
+  const rerender = () => (outer.rerender ? outer.rerender() : render({ main, side: sidePanel }, st, outer));
+  ctx = { ...outer, rerender, mySeat: seated ? mySeat : null };
 
   // ---- seats around the felt: me at the bottom, the next to speak on my right ----
   const spots = [['bottom', me], ['right', (me + 1) % 4], ['top', (me + 2) % 4], ['left', (me + 3) % 4]];
   const discarding = legal.some((a) => a.startsWith('descarto'));
+
+  // ---- the counting of the hand just finished, when it is on ----
+  const counting = v.last_hand && (st.replay ? !!st.counting : countingOpen(ui, v, st, ctx));
+  if (counting) {
+    const onNext = () => {
+      if (st.replay) { if (ctx.next) ctx.next(); return; }
+      if (ui.counting) { ui.counting.open = false; clearTimeout(ui.counting.timer); }
+      if (ctx.next) ctx.next();
+      rerender();
+    };
+    const felt = el('div', { class: 'felt counting-on' }, countingEl(v, st, ctx, { spots, side, onNext }));
+    clear(main).append(felt);
+    if (!st.replay && !ui.counting.scrolled) {
+      ui.counting.scrolled = true;
+      const r = felt.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) felt.scrollIntoView({ block: 'nearest' });
+    }
+    drawSide(sidePanel, v, st, { seated, myPair, pairName, ctx, counting: true });
+    return;
+  }
 
   const plate = (where, s) => {
     const pos = (s - v.mano + 4) % 4;
     const toAct = (v.to_act || []).includes(s) && phase.phase !== 'over';
     const pair = s % 2;
     const connected = ctx.connected ? ctx.connected(s) : null;
-    const name = el('div', { class: 'nameplate', style: { borderColor: pair === myPair ? 'rgba(120,180,255,.55)' : 'rgba(255,140,120,.5)' } },
+    const away = ctx.away ? ctx.away(s) : false;
+    const name = el('div', { class: `nameplate ${seated && pair === myPair ? 'us' : seated ? 'them' : pair === 0 ? 'us' : 'them'}` },
       connected === null ? null : el('span', { class: `dot ${connected ? 'on' : ''}`, title: connected ? 'connected' : 'not connected' }),
       el('span', { class: 'nm', 'data-testid': `seat-name-${s}` }, ctx.seatName(s)),
+      away ? el('span', { class: 'chip away', 'data-testid': `away-${s}`, title: 'away: a bot plays this seat until they are back' }, 'away, bot plays') : null,
       el('span', { class: `chip ${pos === 0 ? 'mano' : ''}` }, POSITION[pos]));
     const chips = el('div', { class: 'row', style: { justifyContent: 'center', gap: '3px' } });
     if (v.pares && v.pares[s] !== null && v.pares[s] !== undefined) chips.append(el('span', { class: `chip ${v.pares[s] ? 'yes' : 'no'}` }, v.pares[s] ? 'pares sí' : 'pares no'));
@@ -157,7 +374,7 @@ function render({ main, side }, st, ctx) {
     const bubble = w ? el('div', { class: `bubble ${w.kind}`, 'data-testid': `said-${s}` }, w.text) : null;
 
     let cards;
-    if (s === me && seated) {
+    if (s === me && seated && (v.cards || []).length) {
       cards = el('div', { class: 'myhand', 'data-testid': 'my-hand' });
       for (const c of v.cards || []) {
         const sel = ui.selected.has(c);
@@ -181,17 +398,18 @@ function render({ main, side }, st, ctx) {
     } else if (hands && hands[s] && hands[s].length) {
       cards = el('div', { class: 'hand shown', 'data-testid': `shown-hand-${s}` }, hands[s].map((c) => cardEl(c)));
     } else if (phase.phase !== 'over') {
-      const n = phase.phase === 'discard' && v.discarded && v.discarded[s] ? 4 : 4;
-      cards = el('div', { class: 'hand' }, Array.from({ length: n }, () => cardEl('back')));
+      cards = el('div', { class: `hand ${s === me && seated ? 'mine' : ''}`, title: st.table && st.table.status === 'waiting' ? 'the cards are dealt when the game starts' : null },
+        Array.from({ length: 4 }, () => cardEl('back')));
     }
     const controls = ctx.seatControls ? ctx.seatControls(s) : null;
     const parts = where === 'bottom' ? [bubble, chips, cards, name, controls] : [name, controls, cards, chips, bubble];
-    return el('div', { class: `plate seat-${where} ${toAct ? 'to-act' : ''}`, 'data-seat': s }, parts);
+    return el('div', { class: `plate seat-${where} ${toAct ? 'to-act' : ''} ${away ? 'away' : ''}`, 'data-seat': s }, parts);
   };
 
   // ---- the middle of the felt: phase, bet, lances of this hand ----
   const center = el('div', { class: 'center' });
-  const box = el('div', { class: 'centerbox', 'data-testid': 'phase' }, el('div', { class: 'phase-title' }, phaseTitle(v)));
+  const notStarted = st.table && st.table.status === 'waiting';
+  const box = el('div', { class: 'centerbox', 'data-testid': 'phase' }, el('div', { class: 'phase-title' }, notStarted ? 'Before the start' : phaseTitle(v)));
   if (v.bet) {
     const who = pairName(v.bet.pair);
     box.append(el('div', { class: 'betline', 'data-testid': 'bet' },
@@ -208,10 +426,14 @@ function render({ main, side }, st, ctx) {
     track.append(el('span', { class: `lance ${cls}` }, LANCE_NAMES[l], s ? [' ', el('small', {}, statusText(s, pairName))] : null));
   }
   box.append(track);
+  const outcome = st.outcome || (st.table && st.table.outcome);
+  const fin = phase.phase === 'over' ? finalScore(v, outcome) : null;
   const sc = v.scores || { piedras: [0, 0] };
-  const [a, b] = seated ? [myPair, 1 - myPair] : [0, 1];
-  box.append(el('div', { class: 'miniscore', 'data-testid': 'miniscore', title: seated ? 'nosotros – ellos' : 'pair 0–2 – pair 1–3' },
-    el('span', { class: 'us' }, String(sc.piedras[a])), ' – ', el('span', { class: 'them' }, String(sc.piedras[b])),
+  // While playing, our side first; a finished match in pair order, as its final score.
+  const [a, b] = fin ? [0, 1] : seated ? [myPair, 1 - myPair] : [0, 1];
+  const piedras = fin ? fin.piedras : [sc.piedras[a], sc.piedras[b]];
+  box.append(el('div', { class: 'miniscore', 'data-testid': 'miniscore', title: `${pairName(a)} – ${pairName(b)}` },
+    el('span', { class: a === myPair ? 'us' : 'them' }, String(piedras[0])), ' – ', el('span', { class: b === myPair ? 'us' : 'them' }, String(piedras[1])),
     el('span', { class: 'muted' }, ` piedras of ${(v.rules && v.rules.target) || 40}`)));
   box.append(el('div', { class: 'deckinfo' },
     `mano ${v.hand_number} · juego ${v.game_number}${v.mus_rounds ? ` · ${v.mus_rounds} mus` : ''} · deck ${v.deck_left}`));
@@ -223,12 +445,12 @@ function render({ main, side }, st, ctx) {
   // ---- the legal actions ----
   const actions = el('div', { class: 'actions', 'data-testid': 'actions' });
   if (!st.replay) felt.append(actions);
-  const sendAction = (a, btn) => {
-    for (const b of actions.querySelectorAll('button')) b.disabled = true;
+  const sendAction = (a) => {
+    for (const x of actions.querySelectorAll('button')) x.disabled = true;
     ctx.send(a);
   };
   const button = (a, label, cls = '') => el('button', {
-    class: `btn ${cls}`, 'data-testid': 'action', 'data-action': a, onclick: (e) => sendAction(a, e.currentTarget),
+    class: `btn ${cls}`, 'data-testid': 'action', 'data-action': a, onclick: () => sendAction(a),
   }, label || a);
 
   if (legal.length === 0 && !st.replay) {
@@ -240,7 +462,7 @@ function render({ main, side }, st, ctx) {
     else if (waiting.length) hint = `Waiting for ${waiting.join(', ')}…`;
     actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, hint));
   } else if (discarding) {
-    const options = legal.filter((a) => a.startsWith('descarto')).map((a) => ({ a, set: a.split(/\s+/).slice(1).sort().join(' ') }));
+    const options = legal.filter((x) => x.startsWith('descarto')).map((x) => ({ a: x, set: x.split(/\s+/).slice(1).sort().join(' ') }));
     const want = [...ui.selected].sort().join(' ');
     const match = options.find((o) => o.set === want);
     actions.append(el('span', { class: 'hint' }, ui.selected.size ? `Discard ${ui.selected.size}:` : 'Tap the cards to discard'));
@@ -250,67 +472,85 @@ function render({ main, side }, st, ctx) {
     }, ui.selected.size ? `Descarto ${ui.selected.size}` : 'Descarto'));
     if (ui.selected.size) actions.append(el('button', { class: 'btn small ghost', onclick: () => { ui.selected.clear(); rerender(); } }, 'clear'));
   } else {
-    const simple = legal.filter((a) => !/^(envido|reenvido) \d+$/.test(a) && !a.startsWith('seña '));
+    const simple = legal.filter((x) => !/^(envido|reenvido) \d+$/.test(x) && !x.startsWith('seña '));
     const order = ['mus', 'no hay mus', 'paso', 'quiero', 'no quiero', 'pares sí', 'pares no', 'juego sí', 'juego no'];
-    simple.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
-    const cls = { mus: 'primary', 'no hay mus': 'gold', quiero: 'primary', 'órdago': 'danger' };
-    for (const a of simple.filter((x) => x !== 'órdago')) actions.append(button(a, a, cls[a] || ''));
+    simple.sort((x, y) => (order.indexOf(x) + 1 || 99) - (order.indexOf(y) + 1 || 99));
+    const cls = { mus: 'primary', 'no hay mus': 'gold', quiero: 'primary' };
+    for (const x of simple.filter((y) => y !== 'órdago')) actions.append(button(x, x, cls[x] || ''));
     for (const kind of ['envido', 'reenvido']) {
-      const amounts = legal.filter((a) => a.startsWith(`${kind} `)).map((a) => Number(a.split(' ')[1])).sort((x, y) => x - y);
+      const amounts = legal.filter((x) => x.startsWith(`${kind} `)).map((x) => Number(x.split(' ')[1])).sort((x, y) => x - y);
       if (!amounts.length) continue;
-      if (!amounts.includes(ui.amount)) ui.amount = Math.min(Math.max(ui.amount, amounts[0]), amounts[amounts.length - 1]);
       if (!amounts.includes(ui.amount)) ui.amount = amounts[0];
       const i = amounts.indexOf(ui.amount);
-      const a = `${kind} ${ui.amount}`;
+      const act = `${kind} ${ui.amount}`;
       const label = kind === 'envido' ? (ui.amount === 2 ? 'envido' : `envido ${ui.amount}`) : `${ui.amount} más`;
       actions.append(el('span', { class: 'picker', 'data-testid': `${kind}-picker` },
         el('button', { class: 'btn gold step', 'data-testid': 'amount-down', disabled: i <= 0, 'aria-label': 'less', onclick: () => { ui.amount = amounts[i - 1]; rerender(); } }, '−'),
-        button(a, label, 'gold main'),
+        button(act, label, 'gold main'),
         el('button', { class: 'btn gold step', 'data-testid': 'amount-up', disabled: i >= amounts.length - 1, 'aria-label': 'more', onclick: () => { ui.amount = amounts[i + 1]; rerender(); } }, '+')));
     }
-    if (simple.includes('órdago')) actions.append(button('órdago', '¡órdago!', 'danger'));
-    const senas = legal.filter((a) => a.startsWith('seña '));
+    if (simple.includes('órdago')) {
+      // An órdago stakes the whole game: it sits apart and asks a second tap to confirm.
+      const armed = ui.ordagoArmed && Date.now() - ui.ordagoArmed < 4000;
+      const ord = el('button', {
+        class: `btn danger ordago ${armed ? 'armed' : ''}`, 'data-testid': 'action', 'data-action': 'órdago', 'aria-pressed': armed ? 'true' : 'false',
+        onclick: () => {
+          if (ui.ordagoArmed && Date.now() - ui.ordagoArmed < 4000) { ui.ordagoArmed = 0; sendAction('órdago'); return; }
+          ui.ordagoArmed = Date.now();
+          rerender();
+          setTimeout(() => { if (ui.ordagoArmed && Date.now() - ui.ordagoArmed >= 4000) { ui.ordagoArmed = 0; rerender(); } }, 4100);
+        },
+      }, armed ? '¿Seguro? ¡órdago!' : '¡órdago!');
+      actions.append(el('span', { class: 'ordago-slot' }, ord));
+    }
+    const senas = legal.filter((x) => x.startsWith('seña '));
     if (senas.length) {
       actions.append(el('span', { class: 'hint' }, 'Seña to your partner:'));
-      for (const a of senas) actions.append(button(a, a.slice(5), a === 'seña ninguna' ? '' : 'primary'));
+      for (const x of senas) actions.append(button(x, x.slice(5), x === 'seña ninguna' ? '' : 'primary'));
     }
   }
 
   clear(main).append(felt);
-
-  // ---- side: the score and the counting of the last hand ----
-  if (side) {
-    clear(side);
-    side.append(scoreboard(v, { seated, myPair, ctx }));
-    const cuenta = cuentaPanel(v, { pairName, ctx });
-    if (cuenta) side.append(cuenta);
-  }
+  drawSide(sidePanel, v, st, { seated, myPair, pairName, ctx });
 }
 
-function scoreboard(v, { seated, myPair, ctx }) {
+// ---- side: the score and the counting of the last hand ----
+function drawSide(sidePanel, v, st, { seated, myPair, pairName, ctx, counting }) {
+  if (!sidePanel) return;
+  clear(sidePanel);
+  const outcome = st.outcome || (st.table && st.table.outcome);
+  sidePanel.append(scoreboard(v, { seated, myPair, pairName, ctx, fin: v.phase && v.phase.phase === 'over' ? finalScore(v, outcome) : null }));
+  const cuenta = counting ? null : cuentaPanel(v, { pairName, ctx });
+  if (cuenta) sidePanel.append(cuenta);
+}
+
+function scoreboard(v, { seated, myPair, pairName, ctx, fin }) {
   const r = v.rules || {};
   const target = r.target || 40;
   const sc = v.scores || { piedras: [0, 0], games: [0, 0], vacas: [0, 0] };
-  const order = seated ? [myPair, 1 - myPair] : [0, 1];
-  const panel = el('div', { class: 'panel', 'data-testid': 'score', 'data-piedras': sc.piedras.join(','), 'data-games': sc.games.join(','), 'data-vacas': sc.vacas.join(',') });
-  panel.append(el('h3', {}, 'Tanteo ', el('span', { class: 'muted small' }, `· game to ${target}`)));
+  // While playing, our side first; a finished match in pair order, with its final piedras.
+  const order = fin ? [0, 1] : seated ? [myPair, 1 - myPair] : [0, 1];
+  const piedras = fin ? fin.piedras : sc.piedras;
+  const panel = el('div', { class: 'panel', 'data-testid': 'score', 'data-piedras': [piedras[0], piedras[1]].join(','), 'data-games': sc.games.join(','), 'data-vacas': sc.vacas.join(',') });
+  panel.append(el('h3', {}, fin ? 'Final score ' : 'Tanteo ', el('span', { class: 'muted small' }, `· game to ${target}`)));
   const grid = el('div', { class: 'score' },
     el('span', { class: 'hdr' }, ''), el('span', { class: 'hdr' }, 'piedras'), el('span', { class: 'hdr' }, 'juegos'), el('span', { class: 'hdr' }, 'vacas'));
   for (const pair of order) {
-    const mine = seated && pair === myPair;
-    const names = `${ctx.seatName(pair)} & ${ctx.seatName(pair + 2)}`;
-    const p = sc.piedras[pair];
+    const mine = seated ? pair === myPair : pair === 0;
+    const names = `${ctx.seatName(pair)} y ${ctx.seatName(pair + 2)}`;
+    const p = piedras[pair];
+    const label = pairName(pair);
     grid.append(
-      el('span', { class: 'team', title: names }, el('i', { class: 'sw', style: { background: mine || (!seated && pair === 0) ? 'var(--us)' : 'var(--them)' } }),
-        el('span', {}, seated ? (mine ? 'Nosotros' : 'Ellos') : `Pair ${pair}–${pair + 2}`)),
-      el('span', { class: 'pts', 'data-testid': `piedras-${seated ? (mine ? 'us' : 'them') : pair}` }, String(p)),
+      el('span', { class: 'team', title: names }, el('i', { class: 'sw', style: { background: mine ? 'var(--us)' : 'var(--them)' } }),
+        el('span', {}, seated ? label.charAt(0).toUpperCase() + label.slice(1) : label)),
+      el('span', { class: 'pts', 'data-testid': `piedras-${seated ? (pair === myPair ? 'us' : 'them') : pair}` }, String(p)),
       el('span', { class: 'gv' }, `${sc.games[pair]}`),
       el('span', { class: 'gv' }, `${sc.vacas[pair]}`),
       el('div', { class: 'amarracos', title: `${Math.floor(p / 5)} amarracos and ${p % 5} piedras · ${names}` },
-        el('span', { class: 'muted small', style: { marginRight: '4px' } }, names),
+        seated ? el('span', { class: 'muted small', style: { marginRight: '4px' } }, names) : null,
         Array.from({ length: Math.floor(p / 5) }, () => el('i', { class: 'amarraco' })),
         Array.from({ length: p % 5 }, () => el('i', { class: 'piedra' }))),
-      el('div', { class: 'bar' }, el('div', { style: { width: `${Math.min(100, (100 * p) / target)}%`, background: mine || (!seated && pair === 0) ? 'var(--us)' : 'var(--them)' } })));
+      el('div', { class: 'bar' }, el('div', { style: { width: `${Math.min(100, (100 * p) / target)}%`, background: mine ? 'var(--us)' : 'var(--them)' } })));
   }
   panel.append(grid);
   return panel;
@@ -345,19 +585,31 @@ function cuentaPanel(v, { pairName, ctx }) {
     if (e.type === 'scored') {
       ul.append(el('li', { class: 'muted' }, `${pairName(e.pair)} +${e.piedras} ${e.piedras === 1 ? 'piedra' : 'piedras'} · ${e.lance} (${String(e.reason).replace('_', ' ')})`));
     } else if (e.type === 'game_won') {
-      ul.append(el('li', {}, el('b', {}, `Juego for ${pairName(e.pair)}${e.ordago ? ' (órdago)' : ''}: ${e.piedras.join('–')}`)));
+      ul.append(el('li', {}, el('b', {}, `Juego for ${pairName(e.pair)}${e.ordago ? ' (órdago)' : ''}: ${pairName(0)} ${e.piedras[0]} – ${pairName(1)} ${e.piedras[1]}`)));
     }
   }
   if (ul.childNodes.length) panel.append(ul);
   return panel;
 }
 
-function outcomeText(outcome, table, you) {
+/** The game-over banner's words: who won, in the table's names for the sides. */
+function outcomeText(outcome, table, you, ctx = {}) {
   const winners = outcome.winners || [];
   if (you && you.seat !== null && you.seat !== undefined) {
     return winners.includes(you.seat) ? '¡Ganamos! You won the match.' : 'Ellos ganan. You lost the match.';
   }
-  return `Pair ${winners.join('–')} won the match.`;
+  const seatName = ctx.seatName || ((s) => `seat ${s}`);
+  return `${sides(seatName, null).name(winners[0] ?? 0)} won the match.`;
 }
 
-registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText });
+/**
+ * The final score under the banner, in pair order: "nosotros against ellos: vacas 1–0,
+ * juegos 1–0, piedras 30–27" (`ctx`: seatName, mySeat, as for `nameLine`).
+ */
+function outcomeDetail(st, ctx = {}) {
+  const f = finalScore(st.view, st.outcome || (st.table && st.table.outcome));
+  if (!f) return '';
+  return finalScoreText(f, sides(ctx.seatName || ((s) => `seat ${s}`), ctx.mySeat ?? null).name);
+}
+
+registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, nameLine });

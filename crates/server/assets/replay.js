@@ -1,6 +1,8 @@
-// A finished game, step by step: the deal, then every action, with everything shown.
+// A finished game, step by step: the deal, then every action, with everything shown. The
+// server builds each step on demand (GET /api/tables/{id}/replay/{n}); the page keeps the
+// steps it has seen and fetches the neighbours ahead.
 
-import { topbar, el, clear, api } from './common.js';
+import { topbar, el, clear, api, toast } from './common.js';
 import { gameModule } from './games.js';
 
 topbar('history');
@@ -15,40 +17,90 @@ const logBox = el('div', { class: 'log', 'data-testid': 'lines' });
 app.append(head, controls, el('div', { class: 'tablegrid' }, el('div', {}, gameMain),
   el('div', { class: 'side' }, gameSide, el('div', { class: 'panel' }, el('h3', {}, 'This step'), logBox))));
 
-let replay = null;
+let replay = null;      // {table, steps: how many, actions: [{n, seat, action}]}
 let mod = null;
-let i = 0;
+let i = 0;              // the step shown (or being fetched)
 let timer = null;
+const cache = new Map(); // step number -> Promise of the step
+
+const lastIndex = () => replay.steps - 1;
+
+/** Step `n` ({n, seat, action, lines, view}), fetched once. */
+function step(n) {
+  if (!cache.has(n)) {
+    const p = api('GET', `/api/tables/${encodeURIComponent(tableId)}/replay/${n}`);
+    p.catch(() => cache.delete(n));
+    cache.set(n, p);
+  }
+  return cache.get(n);
+}
 
 function seatInfo(s) { return replay.table.seats.find((x) => x.seat === s); }
 
-function show(k) {
-  i = Math.max(0, Math.min(replay.steps.length - 1, k));
-  const step = replay.steps[i];
-  slider.value = String(i);
-  info.textContent = `step ${i} / ${replay.steps.length - 1}`;
-  clear(what).append(step.seat === null || step.seat === undefined ? 'the deal' : `${name(step.seat)}: `, step.action ? el('b', {}, step.action) : '');
-  const st = { view: step.view, legal: [], lines: step.lines || [], table: replay.table, you: null, replay: true, hands: step.hands };
-  mod.render({ main: gameMain, side: gameSide }, st, { send() {}, seatName: name, seatControls: () => null, connected: () => null, mySeat: 0 });
+async function show(k) {
+  const n = Math.max(0, Math.min(lastIndex(), k));
+  i = n;
+  slider.value = String(n);
+  info.textContent = `step ${n} / ${lastIndex()}`;
+  prev.disabled = n === 0; first.disabled = n === 0;
+  next.disabled = n === lastIndex(); last.disabled = next.disabled;
+  const a = replay.actions[n - 1];
+  clear(what).append(!a ? 'the deal' : `${name(a.seat)}: `, a ? el('b', {}, a.action) : '');
+  let cur;
+  let before = null;
+  try {
+    [cur, before] = await Promise.all([step(n), n > 0 ? step(n - 1) : null]);
+  } catch (x) {
+    if (i === n) toast(x.message, 'error');
+    return;
+  }
+  if (i !== n) return; // another step was asked for meanwhile
+  const st = {
+    view: cur.view, legal: [], lines: cur.lines || [], table: replay.table, you: null, replay: true, hands: cur.view && cur.view.hands,
+    outcome: n === lastIndex() ? replay.table.outcome : null, counting: endsHand(cur, before), lastStep: n === lastIndex(),
+  };
+  mod.render({ main: gameMain, side: gameSide }, st, {
+    send() {}, next: () => show(i + 1), seatName: name, seatControls: () => null, connected: () => null, mySeat: null,
+  });
   clear(logBox);
-  for (const line of step.lines || []) logBox.append(el('div', { class: /^\s/.test(line) ? 'indent' : '' }, nameSeats(line).trim()));
-  prev.disabled = i === 0; first.disabled = i === 0;
-  next.disabled = i === replay.steps.length - 1; last.disabled = next.disabled;
-  history.replaceState(null, '', `/replay/${encodeURIComponent(tableId)}?step=${i}`);
+  for (const line of cur.lines || []) logBox.append(el('div', { class: /^\s/.test(line) ? 'indent' : '' }, nameLine(line).trim()));
+  history.replaceState(null, '', `/replay/${encodeURIComponent(tableId)}?step=${n}`);
+  gameMain.dataset.step = String(n);
+  // Fetch ahead, so that "next" and playing on do not wait.
+  if (n < lastIndex()) step(n + 1).catch(() => {});
 }
 
 function name(s) { const x = seatInfo(s); return x && x.player ? x.player.nickname : `bot ${s}`; }
-const nameSeats = (line) => line.replace(/(you \()?seat (\d)\b/g, (m, you, d) => (you ? m : name(Number(d))));
+/** A narration line with the players' names on its seats and sides. */
+function nameLine(line) {
+  if (mod && mod.nameLine) return mod.nameLine(line, { seatName: name, mySeat: null });
+  return line.replace(/(you \()?seat (\d)\b/g, (m, you, d) => (you ? m : name(Number(d))));
+}
+
+/** Whether a step ended a hand: its view's last hand is not the step before's. */
+function endsHand(cur, before) {
+  if (!before) return false;
+  const a = cur.view && cur.view.last_hand;
+  const b = before.view && before.view.last_hand;
+  return !!a && JSON.stringify(a) !== JSON.stringify(b);
+}
 
 const btn = (label, testid, f) => el('button', { class: 'btn small', 'data-testid': testid, onclick: f }, label);
 const first = btn('« first', 'replay-first', () => show(0));
 const prev = btn('◀ prev', 'replay-prev', () => show(i - 1));
 const next = btn('next ▶', 'replay-next', () => show(i + 1));
-const last = btn('last »', 'replay-last', () => show(replay.steps.length - 1));
+const last = btn('last »', 'replay-last', () => show(lastIndex()));
+// Playing on: a step every 0.8 s, and a longer look at each counting.
+const tick = async () => {
+  if (i >= lastIndex()) { timer = null; play.textContent = 'play'; return; }
+  await show(i + 1);
+  if (!timer) return;
+  timer = setTimeout(tick, gameMain.querySelector('[data-testid="counting"]') ? 4000 : 800);
+};
 const play = btn('play', 'replay-play', () => {
-  if (timer) { clearInterval(timer); timer = null; play.textContent = 'play'; return; }
+  if (timer) { clearTimeout(timer); timer = null; play.textContent = 'play'; return; }
   play.textContent = 'pause';
-  timer = setInterval(() => { if (i >= replay.steps.length - 1) { clearInterval(timer); timer = null; play.textContent = 'play'; } else show(i + 1); }, 800);
+  timer = setTimeout(tick, 800);
 });
 const slider = el('input', { type: 'range', min: 0, max: 0, value: 0, 'data-testid': 'replay-slider', oninput: () => show(Number(slider.value)) });
 const info = el('span', { class: 'stepinfo', 'data-testid': 'replay-step' });
@@ -61,21 +113,37 @@ document.addEventListener('keydown', (e) => {
   else if (e.key === 'ArrowLeft') show(i - 1);
 });
 
+/**
+ * "Ane y bot 2 won the match. Ane y bot 2 against bot 1 y bot 3: vacas 1–0, juegos 1–0,
+ * piedras 30–22": the final score in pair order, as everywhere.
+ */
+function outcomeWords(t, lastView) {
+  const words = mod.outcomeText ? mod.outcomeText(t.outcome, t, null, { seatName: name }) : nameLine(t.outcome.summary || '');
+  const detail = mod.outcomeDetail && lastView ? mod.outcomeDetail({ view: lastView, outcome: t.outcome, table: t }, { seatName: name, mySeat: null }) : '';
+  return detail ? `${words} ${detail}` : words;
+}
+
 (async () => {
   try {
     replay = await api('GET', `/api/tables/${encodeURIComponent(tableId)}/replay`);
   } catch (x) {
-    app.prepend(el('div', { class: 'panel' }, el('h1', {}, 'Replay'), el('p', { class: 'error-text' }, x.message)));
+    const missing = x.status === 404;
+    app.prepend(el('div', { class: 'panel', 'data-testid': missing ? 'no-such-table' : 'replay-error' },
+      el('h1', {}, missing ? 'No such table' : 'Replay'),
+      el('p', { class: missing ? '' : 'error-text' }, missing ? `There is no table \u201c${tableId}\u201d: the link may be mistyped, or the table never existed.` : x.message),
+      missing ? el('a', { class: 'btn primary', href: '/history' }, 'Your games') : el('a', { class: 'btn primary', href: `/t/${encodeURIComponent(tableId)}` }, 'To the table')));
     controls.remove();
     return;
   }
   mod = await gameModule(replay.table.game);
   const t = replay.table;
+  const outcome = t.outcome ? el('span', { class: 'small', 'data-testid': 'replay-outcome' }, nameLine(t.outcome.summary || '')) : '';
   head.append(el('h1', {}, `Replay · ${mod.title || t.game}`, el('span', { class: 'muted', style: { fontWeight: 400 } }, ` · ${t.id}`)),
     el('span', { class: 'badge finished' }, 'finished'), el('span', { class: 'spacer' }),
-    el('span', { class: 'muted small' }, mod.rulesSummary ? mod.rulesSummary(t.rules) : ''),
-    t.outcome ? el('span', { class: 'small', 'data-testid': 'replay-outcome' }, t.outcome.summary || '') : '');
-  slider.max = String(replay.steps.length - 1);
+    el('span', { class: 'muted small' }, mod.rulesSummary ? mod.rulesSummary(t.rules) : ''), outcome);
+  slider.max = String(lastIndex());
   const q = new URLSearchParams(location.search);
-  show(Number(q.get('step') || 0));
+  await show(Number(q.get('step') || 0));
+  // The final score, from the last step's view (the end of the match).
+  if (t.outcome) step(lastIndex()).then((s) => { outcome.textContent = outcomeWords(t, s.view); }).catch(() => {});
 })();

@@ -1,7 +1,7 @@
 // The table page, for any game: the WebSocket (with reconnection), seats, start/stand,
 // the narration and the game-over banner. The game's own module draws the felt.
 
-import { topbar, el, clear, me, register, getToken, toast } from './common.js';
+import { topbar, el, clear, me, register, getToken, toast, api } from './common.js';
 import { gameModule } from './games.js';
 
 topbar('table');
@@ -24,8 +24,17 @@ let ws = null;
 let attempts = 0;
 let reconnectTimer = null;
 let pingTimer = null;
+let watchTimer = null;
+let lastHeard = 0;      // when the open link last brought anything (ms)
+let gone = false;       // the table does not exist: no more reconnecting
 let nextId = 1;
 let connState = 'connecting';
+let connects = 0;       // WebSockets opened so far (for the tests)
+const connLog = [];     // the link's last states, in order (for the tests)
+
+// A ping every PING_MS keeps the link busy; a link silent for DEAD_MS is dead.
+const PING_MS = 10000;
+const DEAD_MS = 25000;
 
 function wsUrl() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -35,31 +44,78 @@ function wsUrl() {
 
 function connect() {
   clearTimeout(reconnectTimer);
+  if (gone) return;
   if (ws) { ws.onclose = null; try { ws.close(); } catch { /* already closed */ } }
   setConn('connecting');
   const sock = new WebSocket(wsUrl());
+  connects++;
   ws = sock;
+  let heard = false;
   sock.onopen = () => {
-    attempts = 0;
+    lastHeard = Date.now();
     setConn('on');
     clearInterval(pingTimer);
-    pingTimer = setInterval(() => send({ type: 'ping' }), 25000);
+    clearInterval(watchTimer);
+    pingTimer = setInterval(() => { if (ws === sock && sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify({ type: 'ping' })); }, PING_MS);
+    watchTimer = setInterval(() => {
+      // Nothing at all for DEAD_MS (not even a pong): the link is dead though not closed.
+      if (ws === sock && Date.now() - lastHeard > DEAD_MS) lost(sock, true);
+    }, 1000);
   };
   sock.onmessage = (ev) => {
+    lastHeard = Date.now();
+    if (!heard) { heard = true; attempts = 0; }
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === 'state') onState(msg);
+    else if (msg.type === 'table') onTable(msg.table);
     else if (msg.type === 'error') { toast(msg.message || 'refused', 'error'); if (st) render(); }
   };
-  sock.onclose = () => {
-    if (ws !== sock) return;
-    clearInterval(pingTimer);
-    setConn('off');
-    // Backoff: 0.5 s, 1 s, 2 s … up to 10 s, with some jitter.
-    const delay = Math.min(10000, 500 * 2 ** attempts) * (0.75 + Math.random() * 0.5);
-    attempts++;
-    reconnectTimer = setTimeout(connect, delay);
-  };
+  sock.onclose = () => lost(sock, heard);
+}
+
+/** The link `sock` is closed or dead: show it and try again with backoff, unless the table is gone. */
+async function lost(sock, heard) {
+  if (ws !== sock) return;
+  sock.onclose = null;
+  sock.onmessage = null;
+  try { sock.close(); } catch { /* already closed */ }
+  ws = null;
+  clearInterval(pingTimer);
+  clearInterval(watchTimer);
+  setConn('off');
+  if (!heard && await tableMissing()) { noSuchTable(); return; }
+  if (ws) return; // a new link was opened meanwhile
+  // Backoff: 0.5 s, 1 s, 2 s … up to 10 s, with some jitter.
+  const delay = Math.min(10000, 500 * 2 ** attempts) * (0.75 + Math.random() * 0.5);
+  attempts++;
+  clearTimeout(reconnectTimer);
+  reconnectTimer = setTimeout(connect, delay);
+}
+
+/** True when the server says there is no such table (404), not merely unreachable. */
+async function tableMissing() {
+  try {
+    await api('GET', `/api/tables/${encodeURIComponent(tableId)}`);
+    return false;
+  } catch (e) {
+    return e.status === 404;
+  }
+}
+
+function noSuchTable() {
+  gone = true;
+  clearTimeout(reconnectTimer);
+  setConn('gone');
+  clear(bar);
+  clear(banner); banner.className = 'hidden';
+  clear(notice);
+  clear(gameMain); clear(gameSide); clear(logBox);
+  notice.append(el('div', { class: 'panel', 'data-testid': 'no-such-table' },
+    el('h1', {}, 'No such table'),
+    el('p', {}, `There is no table \u201c${tableId}\u201d here: the link may be mistyped, or the table never existed.`),
+    el('a', { class: 'btn primary', href: '/' }, 'To the lobby')));
+  document.title = 'No such table · tapete';
 }
 
 function send(msg) {
@@ -68,10 +124,13 @@ function send(msg) {
   return false;
 }
 
+const CONN_WORDS = { on: 'live', off: 'reconnecting…', connecting: 'connecting…', gone: 'no such table' };
+
 function setConn(s) {
+  if (s !== connState) { connLog.push(s); if (connLog.length > 50) connLog.shift(); }
   connState = s;
   const c = document.querySelector('.conn');
-  if (c) { c.className = `conn ${s}`; c.textContent = s === 'on' ? 'live' : s === 'off' ? 'reconnecting…' : 'connecting…'; }
+  if (c) { c.className = `conn ${s}`; c.textContent = CONN_WORDS[s] || s; }
 }
 
 async function onState(msg) {
@@ -79,6 +138,13 @@ async function onState(msg) {
   if (st && msg.n < st.n && msg.table && st.table && msg.table.status === st.table.status) return;
   st = msg;
   if (!mod || mod.name !== st.table.game) mod = await gameModule(st.table.game);
+  render();
+}
+
+/** Only the table's description changed (who is connected or away): keep the rest. */
+function onTable(table) {
+  if (!table || !st) return;
+  st = { ...st, table };
   render();
 }
 
@@ -97,6 +163,12 @@ export function nameSeats(line, name) {
   return line.replace(/(you \()?seat (\d)\b/g, (m, you, d) => (you ? m : name(Number(d))));
 }
 
+/** A narration line in the table's words: the game's own naming when it has one. */
+function nameLine(line) {
+  if (mod && mod.nameLine) return mod.nameLine(line, { seatName, mySeat: mySeat() });
+  return nameSeats(line, seatName);
+}
+
 function seatControls(s) {
   if (!st || st.replay) return null;
   const t = st.table;
@@ -107,10 +179,12 @@ function seatControls(s) {
   if (info.player) return null;
   if (!player) return null;
   if (t.status === 'waiting' || (t.status === 'playing' && you.seat !== s)) {
-    const label = t.status === 'waiting' ? (you.seat === null || you.seat === undefined ? 'Sit here' : 'Move here') : 'Take over';
-    if (t.status === 'playing' && you.seat !== null && you.seat !== undefined) return null;
-    const cls = label === 'Move here' ? 'ghost' : 'gold';
-    return el('button', { class: `btn small ${cls} sitbtn`, 'data-testid': `sit-${s}`, onclick: () => send({ type: 'sit', seat: s }) }, label);
+    const seated = you.seat !== null && you.seat !== undefined;
+    // Once playing, a seat changes hands at the next hand, never mid-hand.
+    const label = t.status === 'waiting' ? (seated ? 'Move here' : 'Sit here') : seated ? 'Move here' : 'Take over';
+    const cls = seated ? 'ghost' : 'gold';
+    const when = t.status === 'playing' ? 'from the next hand' : null;
+    return el('button', { class: `btn small ${cls} sitbtn`, 'data-testid': `sit-${s}`, title: when, onclick: () => send({ type: 'sit', seat: s }) }, label);
   }
   return null;
 }
@@ -125,9 +199,9 @@ function render() {
   clear(bar);
   bar.append(el('h1', {}, `${mod && mod.title ? mod.title : t.game}`, el('span', { class: 'muted', style: { fontWeight: 400 } }, ` · ${t.id}`)));
   bar.append(el('span', { class: `badge ${t.status}`, 'data-testid': 'status' }, t.status));
-  bar.append(el('span', { class: `conn ${connState}` }));
+  bar.append(el('span', { class: `conn ${connState}`, 'data-testid': 'conn' }, CONN_WORDS[connState] || ''));
   bar.append(el('span', { class: 'spacer' }));
-  if (mod && mod.rulesSummary) bar.append(el('span', { class: 'muted small' }, mod.rulesSummary(t.rules)));
+  if (mod && mod.rulesSummary) bar.append(el('span', { class: 'muted small rules-sum' }, mod.rulesSummary(t.rules)));
   bar.append(el('button', {
     class: 'btn small', 'data-testid': 'share', onclick: async () => {
       const url = `${location.origin}/t/${t.id}`;
@@ -145,10 +219,11 @@ function render() {
   const outcome = st.outcome || t.outcome;
   if (outcome) {
     const won = you.seat !== null && you.seat !== undefined && (outcome.winners || []).includes(you.seat);
-    const words = mod && mod.outcomeText ? mod.outcomeText(outcome, t, you) : `Winners: seats ${(outcome.winners || []).join(', ')}`;
+    const words = mod && mod.outcomeText ? mod.outcomeText(outcome, t, you, { seatName }) : `Winners: ${(outcome.winners || []).map(seatName).join(', ')}`;
+    const detail = mod && mod.outcomeDetail ? mod.outcomeDetail(st, { seatName, mySeat: mySeat() }) : nameLine(outcome.summary || '');
     banner.className = `banner ${you.seat !== null && you.seat !== undefined && !won ? 'lost' : ''}`;
     banner.setAttribute('data-testid', 'game-over');
-    clear(banner).append(el('b', {}, words), el('span', {}, outcome.summary || ''), el('span', { class: 'spacer' }),
+    clear(banner).append(el('b', {}, words), el('span', { 'data-testid': 'final-score' }, detail), el('span', { class: 'spacer' }),
       el('a', { class: 'btn small', href: `/replay/${t.id}` }, 'Replay'), el('a', { class: 'btn small primary', href: '/' }, 'New table'));
   } else {
     banner.className = 'hidden';
@@ -170,9 +245,17 @@ function render() {
   // ---- the game ----
   const ctx = {
     send: (action) => send({ type: 'act', action, id: nextId++ }),
+    // "I have seen the counting": only while the server holds the table for this seat.
+    next: () => {
+      const h = st && st.hold;
+      const me = mySeat();
+      if (h && Array.isArray(h.waiting) && me !== null && me !== undefined && h.waiting.includes(me)) send({ type: 'next' });
+    },
     seatName,
     connected: (s) => { const i = seatInfo(s); return i && i.player ? !!i.connected : null; },
+    away: (s) => { const i = seatInfo(s); return !!(i && i.player && i.away); },
     seatControls,
+    rerender: () => render(),
     mySeat: mySeat(),
   };
   if (mod) mod.render({ main: gameMain, side: gameSide }, st, ctx);
@@ -182,7 +265,7 @@ function render() {
   clear(logBox);
   for (const line of st.lines || []) {
     const cls = /^hand \d+/i.test(line) ? 'hand-sep' : /^\s/.test(line) ? 'indent' : / scores? \d/.test(line) ? 'score-line' : '';
-    logBox.append(el('div', { class: cls }, nameSeats(line, seatName).trim()));
+    logBox.append(el('div', { class: cls }, nameLine(line).trim()));
   }
   if (atBottom || logBox.dataset.first !== 'no') { logBox.scrollTop = logBox.scrollHeight; logBox.dataset.first = 'no'; }
 }
@@ -212,7 +295,7 @@ function nicknameNotice() {
 })();
 
 document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'visible' && (!ws || ws.readyState === WebSocket.CLOSED)) { attempts = 0; connect(); }
+  if (!gone && document.visibilityState === 'visible' && (!ws || ws.readyState === WebSocket.CLOSED)) { attempts = 0; connect(); }
 });
 // For the tests: where the page stands.
-window.tapete = { get state() { return st; }, get connection() { return connState; } };
+window.tapete = { get state() { return st; }, get connection() { return connState; }, get connects() { return connects; }, get connLog() { return [...connLog]; } };

@@ -26,9 +26,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# Every browser of the tests comes from 127.0.0.1: lift the per-address creation limit
-# (players and tables per minute) that guards a public server.
-"$bin" serve --addr 127.0.0.1:0 --db "$tmp/t.db" --creates-per-minute 1000 >"$tmp/server.out" 2>"$tmp/server.err" &
+# Every browser of the tests comes from 127.0.0.1: lift the per-address limits (creations
+# per minute, open connections) that guard a public server.
+"$bin" serve --addr 127.0.0.1:0 --db "$tmp/t.db" --creates-per-minute 1000 \
+  --max-conns-per-addr 1000 >"$tmp/server.out" 2>"$tmp/server.err" &
 server_pid=$!
 
 url=""

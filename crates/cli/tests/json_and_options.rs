@@ -1,31 +1,11 @@
 //! `--json` keeps stdout to JSON (the game, and every error, argument errors included);
 //! `--record` is checked before any game; `--threads` has bounds.
 
+mod common;
+
+use common::{tapete, tmp};
 use serde_json::Value;
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tapete-json-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
-}
-
-fn tapete(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tapete"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the tapete binary runs");
-    let mut input = child.stdin.take().expect("stdin");
-    // The game may end (or never start) before reading everything: a broken pipe is fine.
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    child.wait_with_output().expect("tapete finishes")
-}
+use std::process::Output;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

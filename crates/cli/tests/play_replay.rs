@@ -1,34 +1,14 @@
 //! `tapete play mus` scripted through stdin, with `--record`, then `tapete replay` of it;
 //! and `replay` of records made here, and of broken ones.
 
+mod common;
+
+use common::{tapete, tmp};
 use serde_json::Value;
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use tapete_mus::{MusGame, MusRules};
 use tapete_mus_bots as bots;
 use tapete_table::{play_out, Bot, Game, Record};
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tapete-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
-}
-
-fn tapete(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tapete"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the tapete binary runs");
-    let mut input = child.stdin.take().expect("stdin");
-    // The game may end before reading everything: a broken pipe here is fine.
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    child.wait_with_output().expect("tapete finishes")
-}
 
 fn last_json(out: &Output) -> Value {
     let text = String::from_utf8_lossy(&out.stdout);

@@ -1,0 +1,29 @@
+//! Running the `tapete` binary from the tests, and their temporary files.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// A path for a temporary file of this test process.
+pub fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tapete-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+/// Runs `tapete ARGS` with `stdin` as its input; its output once it exits.
+pub fn tapete(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tapete"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tapete binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    // The game may end (or never start) before reading everything: a broken pipe is fine.
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    child.wait_with_output().expect("tapete finishes")
+}

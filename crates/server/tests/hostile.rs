@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-use support::{read, read_of, Server};
+use support::{read, read_of, send, Server};
 use tapete_server::Limits;
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::Message;
@@ -284,8 +284,7 @@ fn replays_are_small_indexes_with_steps_built_on_demand() {
             .find(|p| legal.contains(p))
             .or(legal.first().copied());
         if let Some(pick) = pick {
-            let act = json!({"type": "act", "action": pick, "id": m["n"]}).to_string();
-            a.send(Message::Text(act.into())).unwrap();
+            send(&mut a, json!({"type": "act", "action": pick, "id": m["n"]}));
         }
     }
     let r = ureq::get(&server.url(&format!("/api/tables/{id}/replay")))

@@ -639,6 +639,7 @@ fn a_full_disk_is_said_in_words_and_the_table_backs_off() {
         let offered = c.last.as_ref().map(legal).unwrap_or_default();
         if !in_flight && !offered.is_empty() {
             let n = c.last.as_ref().unwrap()["n"].clone();
+            std::thread::sleep(Duration::from_millis(55));
             c.send(json!({"type": "act", "action": choose(&offered), "id": n}));
             in_flight = true;
         }

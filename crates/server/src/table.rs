@@ -455,7 +455,7 @@ impl Actor {
             },
         );
         self.empty_since = None;
-        let state = self.state_for(conn, &mut HashMap::new());
+        let state = self.state_for(conn);
         if let Some(state) = state {
             self.send_text(conn, state.into());
         }
@@ -1006,20 +1006,35 @@ impl Actor {
         }
     }
 
-    /// The whole state one connection may see. `parts` caches each seat's part (view and
-    /// legal actions), made once and shared by that seat's connections.
-    fn state_for(&self, conn: u64, parts: &mut HashMap<Option<Seat>, String>) -> Option<String> {
-        let c = self.conns.get(&conn)?;
-        let info = serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into());
-        Some(self.state_text(c, &info, parts))
+    /// What every connection's state shares, made once per change: the table's
+    /// description, the narration (public: the same for everybody), the hold and the
+    /// outcome; and each seat's part (view and legal actions), made once and shared by that
+    /// seat's connections.
+    fn frame(&self) -> Frame {
+        let hold = match &self.hold {
+            Some(h) => json!({
+                "ms": h.until.saturating_duration_since(Instant::now()).as_millis() as u64,
+                "waiting": h.waiting,
+            })
+            .to_string(),
+            None => "null".into(),
+        };
+        Frame {
+            info: serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into()),
+            lines: json!(self.game.lines(None)).to_string(),
+            hold,
+            outcome: serde_json::to_string(&self.game.outcome()).unwrap_or_else(|_| "null".into()),
+            parts: HashMap::new(),
+        }
     }
 
-    fn state_text(
-        &self,
-        c: &Conn,
-        info: &str,
-        parts: &mut HashMap<Option<Seat>, String>,
-    ) -> String {
+    /// The whole state one connection may see.
+    fn state_for(&self, conn: u64) -> Option<String> {
+        let c = self.conns.get(&conn)?;
+        Some(self.state_text(c, &mut self.frame()))
+    }
+
+    fn state_text(&self, c: &Conn, frame: &mut Frame) -> String {
         let seat = c.player.as_ref().and_then(|p| self.seat_of(p.id));
         // Before the start nobody is shown a seat's view: there are no cards yet.
         let view_seat = if self.row.status == WAITING {
@@ -1027,16 +1042,15 @@ impl Actor {
         } else {
             seat
         };
-        let part = parts.entry(view_seat).or_insert_with(|| {
+        let part = frame.parts.entry(view_seat).or_insert_with(|| {
             let legal = match (view_seat, self.row.status.as_str()) {
                 (Some(s), PLAYING) => self.game.legal(s),
                 _ => Vec::new(),
             };
             format!(
-                r#""view":{},"legal":{},"lines":{}"#,
+                r#""view":{},"legal":{}"#,
                 self.game.view_text(view_seat),
                 json!(legal),
-                json!(self.game.lines(None)),
             )
         });
         let pending = c
@@ -1049,33 +1063,33 @@ impl Actor {
             "seat": seat,
             "pending_seat": pending,
         });
-        let hold = match &self.hold {
-            Some(h) => json!({
-                "ms": h.until.saturating_duration_since(Instant::now()).as_millis() as u64,
-                "waiting": h.waiting,
-            }),
-            None => Value::Null,
-        };
-        let outcome = serde_json::to_string(&self.game.outcome()).unwrap_or_else(|_| "null".into());
         format!(
-            r#"{{"type":"state","table":{info},"you":{you},"n":{},{part},"hold":{hold},"outcome":{outcome}}}"#,
-            self.n
+            r#"{{"type":"state","table":{},"you":{you},"n":{},{part},"lines":{},"hold":{},"outcome":{}}}"#,
+            frame.info, self.n, frame.lines, frame.hold, frame.outcome
         )
     }
 
     /// Sends every connection the state it may see.
     fn broadcast(&mut self) {
-        let info = serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into());
-        let mut parts = HashMap::new();
+        let mut frame = self.frame();
         let msgs: Vec<(u64, Arc<str>)> = self
             .conns
             .iter()
-            .map(|(id, c)| (*id, self.state_text(c, &info, &mut parts).into()))
+            .map(|(id, c)| (*id, self.state_text(c, &mut frame).into()))
             .collect();
         for (id, m) in msgs {
             self.send_text(id, m);
         }
     }
+}
+
+/// The parts of a state every connection shares; see [`Actor::frame`].
+struct Frame {
+    info: String,
+    lines: String,
+    hold: String,
+    outcome: String,
+    parts: HashMap<Option<Seat>, String>,
 }
 
 /// Sleeps until `at`, or forever.

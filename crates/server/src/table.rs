@@ -167,6 +167,8 @@ struct Actor {
     /// The seat each person has held during this hand: they have seen its cards.
     hand_seats: HashMap<i64, Seat>,
     conns: HashMap<u64, Conn>,
+    /// Connections that have not had their first state yet.
+    newcomers: Vec<u64>,
     /// When each seated person's last connection closed.
     gone_since: HashMap<i64, Instant>,
     hold: Option<Hold>,
@@ -234,6 +236,7 @@ pub fn spawn(
         pending,
         hand_seats,
         conns: HashMap::new(),
+        newcomers: Vec::new(),
         gone_since,
         hold: None,
         empty_since: Some(start),
@@ -455,10 +458,8 @@ impl Actor {
             },
         );
         self.empty_since = None;
-        let state = self.state_for(conn);
-        if let Some(state) = state {
-            self.send_text(conn, state.into());
-        }
+        // Its first state goes out once the change is settled (a forced action played).
+        self.newcomers.push(conn);
     }
 
     fn disconnect(&mut self, conn: u64) {
@@ -951,19 +952,36 @@ impl Actor {
                 self.dirty = true;
             }
         }
+        let newcomers = std::mem::take(&mut self.newcomers);
         if self.dirty {
             self.dirty = false;
             self.info_dirty = false;
             self.publish_info();
             self.broadcast();
-        } else if self.info_dirty {
-            self.info_dirty = false;
-            self.publish_info();
-            let info = serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into());
-            let msg: Arc<str> = format!(r#"{{"type":"table","table":{info}}}"#).into();
-            let ids: Vec<u64> = self.conns.keys().copied().collect();
-            for id in ids {
-                self.send_text(id, msg.clone());
+        } else if !newcomers.is_empty() || self.info_dirty {
+            if self.info_dirty {
+                self.publish_info();
+            }
+            // A newcomer gets the whole state; the others, if anything, a small message.
+            let mut frame = self.frame();
+            for id in &newcomers {
+                if let Some(c) = self.conns.get(id) {
+                    let m = self.state_text(c, &mut frame);
+                    self.send_text(*id, m.into());
+                }
+            }
+            if self.info_dirty {
+                self.info_dirty = false;
+                let msg: Arc<str> = format!(r#"{{"type":"table","table":{}}}"#, frame.info).into();
+                let ids: Vec<u64> = self
+                    .conns
+                    .keys()
+                    .filter(|id| !newcomers.contains(id))
+                    .copied()
+                    .collect();
+                for id in ids {
+                    self.send_text(id, msg.clone());
+                }
             }
         }
         self.schedule_bot();
@@ -1026,12 +1044,6 @@ impl Actor {
             outcome: serde_json::to_string(&self.game.outcome()).unwrap_or_else(|_| "null".into()),
             parts: HashMap::new(),
         }
-    }
-
-    /// The whole state one connection may see.
-    fn state_for(&self, conn: u64) -> Option<String> {
-        let c = self.conns.get(&conn)?;
-        Some(self.state_text(c, &mut self.frame()))
     }
 
     fn state_text(&self, c: &Conn, frame: &mut Frame) -> String {

@@ -7,7 +7,7 @@ mod support;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
-use support::{choose, drain_states, legal, read, read_of, send, state_until, Server, Ws};
+use support::{choose, drain_states, legal, read_of, send, state_until, Server, Ws};
 use tapete_server::store::Db;
 use tapete_server::Limits;
 
@@ -367,7 +367,8 @@ fn a_table_nobody_is_at_stops_and_comes_back_when_opened() {
     assert_eq!(again["n"], s["n"]);
     assert_eq!(again["view"], s["view"]);
     assert!(listed(&server));
-    assert!(read(&mut a).is_some());
+    send(&mut a, json!({"type": "ping"}));
+    read_of(&mut a, "pong");
 }
 
 #[test]

@@ -571,8 +571,9 @@ fn the_loadtest_plays_checks_every_record_and_reports() {
         .expect("tapete loadtest runs");
     assert!(
         out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
     );
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(v["clients"], 12);

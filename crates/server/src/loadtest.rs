@@ -291,7 +291,7 @@ async fn client(
     let (mut ws, _) = tokio_tungstenite::connect_async(&url)
         .await
         .map_err(|e| format!("connect {url}: {e}"))?;
-    let mut bucket = crate::ws::Bucket::new();
+    let mut bucket = crate::ws::Bucket::with(crate::ws::RATE * 0.9, crate::ws::BURST / 2.0);
     if seat != 0 {
         bucket.take();
         ws.send(Message::Text(

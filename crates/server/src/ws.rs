@@ -36,26 +36,39 @@ const OUT_QUEUE: usize = 64;
 pub(crate) struct Bucket {
     tokens: f64,
     at: Instant,
+    rate: f64,
+    burst: f64,
 }
 
 impl Bucket {
+    /// The server's bucket for one connection.
     pub(crate) fn new() -> Bucket {
+        Bucket::with(RATE, BURST)
+    }
+
+    /// A bucket of `rate` per second, up to `burst` at once. A client keeping to the
+    /// server's limit uses a little less of both, since messages can bunch up on the way.
+    pub(crate) fn with(rate: f64, burst: f64) -> Bucket {
         Bucket {
-            tokens: BURST,
+            tokens: burst,
             at: Instant::now(),
+            rate,
+            burst,
         }
     }
 
     /// How long until a message may be sent.
     pub(crate) fn wait(&self) -> Duration {
         let now = Instant::now();
-        let tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE).min(BURST);
-        Duration::from_secs_f64(((1.0 - tokens) / RATE).max(0.0))
+        let tokens =
+            (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        Duration::from_secs_f64(((1.0 - tokens) / self.rate).max(0.0))
     }
 
     pub(crate) fn take(&mut self) -> bool {
         let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE).min(BURST);
+        self.tokens =
+            (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
         self.at = now;
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;

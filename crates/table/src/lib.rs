@@ -53,8 +53,8 @@ pub mod arena;
 mod drive;
 pub mod protocol;
 mod record;
-#[cfg(test)]
-mod test_race;
+#[doc(hidden)]
+pub mod test_race;
 
 pub use drive::{play_out, PlayError};
 pub use protocol::{ProcessBot, ProcessOptions};

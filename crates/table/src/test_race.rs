@@ -1,4 +1,4 @@
-//! A toy game for the crate's tests.
+//! A toy game for tests, this crate's and others' (not part of the API).
 
 use crate::{Game, Seat};
 

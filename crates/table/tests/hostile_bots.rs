@@ -7,56 +7,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use tapete_table::{Bot, Game, Outcome, ProcessBot, ProcessOptions, Seat, SetupError, ToAct};
-
-/// Two seats take turns adding 1 or 2; whoever reaches 5 wins.
-#[derive(Clone, PartialEq, Debug)]
-struct Race {
-    total: u8,
-    turn: Seat,
-}
-
-impl Game for Race {
-    type Rules = ();
-    type Action = u8;
-    type View = u8;
-    type Event = u8;
-    type Error = String;
-    fn new(_: &(), _: usize, _: u64) -> Result<Self, SetupError> {
-        Ok(Race { total: 0, turn: 0 })
-    }
-    fn to_act(&self) -> ToAct {
-        if self.total >= 5 {
-            ToAct::Over
-        } else {
-            ToAct::Seats(vec![self.turn])
-        }
-    }
-    fn legal_actions(&self, seat: Seat) -> Vec<u8> {
-        if seat == self.turn && self.total < 5 {
-            vec![1, 2]
-        } else {
-            vec![]
-        }
-    }
-    fn apply(&mut self, seat: Seat, a: &u8) -> Result<Vec<u8>, String> {
-        self.total += a;
-        self.turn = 1 - seat;
-        Ok(vec![self.total])
-    }
-    fn view(&self, _: Seat) -> u8 {
-        self.total
-    }
-    fn spectator_view(&self) -> u8 {
-        self.total
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        (self.total >= 5).then(|| Outcome {
-            winners: vec![1 - self.turn],
-            summary: String::new(),
-        })
-    }
-}
+use tapete_table::test_race::Race;
+use tapete_table::{Bot, ProcessBot, ProcessOptions};
 
 /// A directory of its own for one test's files, removed when dropped.
 struct Scratch(PathBuf);

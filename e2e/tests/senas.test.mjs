@@ -29,7 +29,8 @@ test('señas: passed through the UI, never shown to a spectator', { timeout: 240
       const what = await waitOffer(page);
       assert.notEqual(what, 'over', 'the match ended before a seña');
       const st = await state(page);
-      if (st.view.phase.phase === 'senas' && st.legal.some((x) => x.startsWith('seña '))) {
+      // The seña buttons are there once the counting of the hand before is put away.
+      if (what === 'act' && st.view.phase.phase === 'senas' && st.legal.some((x) => x.startsWith('seña '))) {
         assert.ok(st.view.game_number >= 2, 'no señas in the first game (mus corrido)');
         const offered = await page.$$eval('[data-testid="action"]', (bs) => bs.map((b) => b.dataset.action));
         assert.deepEqual([...offered].sort(), [...st.legal].sort(), 'a button for every legal seña, no more');

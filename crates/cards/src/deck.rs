@@ -1,14 +1,8 @@
 //! A shuffled deck dealt from a seeded ChaCha RNG, so a seed reproduces every deal.
 
+use crate::chance::{rng_from_seed, shuffle};
 use crate::Card;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-
-/// The RNG every tapete game draws from: ChaCha8 seeded from a `u64`.
-pub fn rng_from_seed(seed: u64) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(seed)
-}
 
 /// Cards face down, dealt from the top (the end of the vector).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,9 +17,9 @@ impl Deck {
         Deck::from_cards(Card::all().collect(), &mut rng)
     }
 
-    /// A deck made of `cards`, shuffled with `rng`.
+    /// A deck made of `cards`, shuffled with `rng` by tapete's pinned shuffle.
     pub fn from_cards(mut cards: Vec<Card>, rng: &mut ChaCha8Rng) -> Deck {
-        cards.shuffle(rng);
+        shuffle(&mut cards, rng);
         Deck { cards }
     }
 

@@ -22,10 +22,12 @@
 
 mod binomial;
 mod card;
+pub mod chance;
 mod deck;
 mod set;
 
 pub use binomial::{binomial, BINOMIAL};
 pub use card::{Card, CardError, Suit, NUMBERS};
-pub use deck::{rng_from_seed, Deck};
+pub use chance::rng_from_seed;
+pub use deck::Deck;
 pub use set::CardSet;

@@ -680,6 +680,7 @@ impl MusGame {
 }
 
 impl Game for MusGame {
+    const NAME: &'static str = "mus";
     type Rules = MusRules;
     type Action = Action;
     type View = MusView;
@@ -853,15 +854,19 @@ impl Game for MusGame {
     /// juegos 1–2, piedras 25–40)". The juegos are those of the last vaca.
     fn outcome(&self) -> Option<Outcome> {
         let s = &self.scores;
-        self.winner.map(|pair| Outcome {
-            winners: vec![pair, pair + 2],
-            summary: format!(
-                "{} wins the match ({PAIR_ORDER}: vacas {}, juegos {}, piedras {})",
-                pair_label(pair),
-                in_pair_order(s.vacas),
-                in_pair_order(s.games),
-                in_pair_order(s.piedras),
-            ),
+        self.winner.map(|pair| {
+            Outcome::winners_first(
+                4,
+                vec![pair, pair + 2],
+                (0..4).map(|seat| i64::from(s.vacas[seat % 2])).collect(),
+                format!(
+                    "{} wins the match ({PAIR_ORDER}: vacas {}, juegos {}, piedras {})",
+                    pair_label(pair),
+                    in_pair_order(s.vacas),
+                    in_pair_order(s.games),
+                    in_pair_order(s.piedras),
+                ),
+            )
         })
     }
 }

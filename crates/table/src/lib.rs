@@ -14,6 +14,7 @@
 //! struct Race { total: u8, turn: Seat }
 //!
 //! impl Game for Race {
+//!     const NAME: &'static str = "race";
 //!     type Rules = ();
 //!     type Action = u8;
 //!     type View = u8;
@@ -34,7 +35,7 @@
 //!     fn view(&self, _: Seat) -> u8 { self.total }
 //!     fn spectator_view(&self) -> u8 { self.total }
 //!     fn outcome(&self) -> Option<tapete_table::Outcome> {
-//!         (self.total >= 5).then(|| tapete_table::Outcome { winners: vec![1 - self.turn], summary: String::new() })
+//!         (self.total >= 5).then(|| tapete_table::Outcome::winners_first(2, vec![1 - self.turn], vec![], String::new()))
 //!     }
 //! }
 //!
@@ -92,9 +93,58 @@ impl ToAct {
 pub struct Outcome {
     /// The winning seats (a whole partnership in team games).
     pub winners: Vec<Seat>,
+    /// Each seat's final score in the game's own unit (vacas in Mus, points in Chinchón),
+    /// by seat. Empty in outcomes stored before scores were kept.
+    #[serde(default)]
+    pub scores: Vec<i64>,
+    /// Each seat's place, by seat: 1 for the winners, ties sharing a place. Empty in
+    /// outcomes stored before places were kept.
+    #[serde(default)]
+    pub places: Vec<u32>,
     /// A one-line human summary, e.g. "pair 1–3 wins the match (pair 0–2 against pair 1–3:
     /// vacas 0–1, juegos 0–1, piedras 10–40)".
     pub summary: String,
+}
+
+impl Outcome {
+    /// An outcome where the winners share first place and every other seat second.
+    pub fn winners_first(
+        seats: usize,
+        winners: Vec<Seat>,
+        scores: Vec<i64>,
+        summary: String,
+    ) -> Outcome {
+        let places = (0..seats)
+            .map(|s| if winners.contains(&s) { 1 } else { 2 })
+            .collect();
+        Outcome {
+            winners,
+            scores,
+            places,
+            summary,
+        }
+    }
+
+    /// Places from an order of finishing: `order[k]` is the group of seats that shares
+    /// place `1 + (seats placed before it)`, as in competition ranking (1, 1, 3 …).
+    pub fn places_from_order(seats: usize, order: &[Vec<Seat>]) -> Vec<u32> {
+        let mut places = vec![0; seats];
+        let mut placed = 0u32;
+        for group in order {
+            for &s in group {
+                if let Some(p) = places.get_mut(s) {
+                    *p = placed + 1;
+                }
+            }
+            placed += group.len() as u32;
+        }
+        places
+    }
+
+    /// The place of `seat`, if places are known.
+    pub fn place(&self, seat: Seat) -> Option<u32> {
+        self.places.get(seat).copied()
+    }
 }
 
 /// Why a game could not be set up.
@@ -111,6 +161,8 @@ pub enum SetupError {
 /// `apply` either changes the state and returns public events, or returns an error and
 /// changes nothing. Randomness comes only from the seed given to `new`.
 pub trait Game: Clone + Send + Sync + 'static {
+    /// The game's name in records, on the command line and in the API (`"mus"`).
+    const NAME: &'static str;
     /// Table options (modes, targets, variants).
     type Rules: Clone + Debug + Send + Sync + Serialize + DeserializeOwned;
     /// What a seat can do, with a text form players type and records store.

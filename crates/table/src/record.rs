@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct Record<G: Game> {
+    /// The game's name ([`Game::NAME`]). Records made before records named their game
+    /// have none; they are Mus records, the only game there was.
+    #[serde(default = "legacy_game")]
+    pub game: String,
     /// The table options the game was created with.
     pub rules: G::Rules,
     /// Number of seats.
@@ -17,9 +21,18 @@ pub struct Record<G: Game> {
     pub actions: Vec<(Seat, G::Action)>,
 }
 
+fn legacy_game() -> String {
+    "mus".into()
+}
+
 /// Why a record did not replay.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
+    #[error("this is a record of {found}, not of {expected}")]
+    WrongGame {
+        expected: &'static str,
+        found: String,
+    },
     #[error("the record's set-up is invalid: {0}")]
     Setup(#[from] SetupError),
     #[error("action {index} ({seat}: {action}) was refused: {reason}")]
@@ -35,6 +48,7 @@ impl<G: Game> Record<G> {
     /// An empty record for a game about to start.
     pub fn new(rules: G::Rules, seats: usize, seed: u64) -> Self {
         Record {
+            game: G::NAME.to_string(),
             rules,
             seats,
             seed,
@@ -52,6 +66,12 @@ impl<G: Game> Record<G> {
         &self,
         mut step: impl FnMut(usize, &G, &[G::Event]),
     ) -> Result<G, ReplayError> {
+        if self.game != G::NAME {
+            return Err(ReplayError::WrongGame {
+                expected: G::NAME,
+                found: self.game.clone(),
+            });
+        }
         let mut g = G::new(&self.rules, self.seats, self.seed)?;
         for (index, (seat, action)) in self.actions.iter().enumerate() {
             let events = g.apply(*seat, action).map_err(|e| ReplayError::Refused {

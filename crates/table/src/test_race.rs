@@ -10,6 +10,7 @@ pub struct Race {
 }
 
 impl Game for Race {
+    const NAME: &'static str = "race";
     type Rules = ();
     type Action = u8;
     type View = u8;
@@ -44,9 +45,7 @@ impl Game for Race {
         self.total
     }
     fn outcome(&self) -> Option<crate::Outcome> {
-        (self.total >= 5).then(|| crate::Outcome {
-            winners: vec![1 - self.turn],
-            summary: String::new(),
-        })
+        (self.total >= 5)
+            .then(|| crate::Outcome::winners_first(2, vec![1 - self.turn], vec![], String::new()))
     }
 }

@@ -1,0 +1,295 @@
+//! A game with its types erased, for hosts that pick games by name at run time (the
+//! server's tables, the lobby): actions travel as text, views and rules as JSON, and each
+//! audience's story is kept from the events every action returns.
+
+use crate::{check_seats, parse_rules, Host, Narrate};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+use std::marker::PhantomData;
+use std::ops::RangeInclusive;
+use tapete_table::{Game, Outcome, Seat};
+
+/// A kind of game, erased: what the lobby and table creation need.
+pub trait Kind: Send + Sync {
+    /// See [`Host::NAME`].
+    fn name(&self) -> &'static str;
+    /// See [`Host::TITLE`].
+    fn title(&self) -> &'static str;
+    /// See [`Host::SEATS`].
+    fn seat_range(&self) -> RangeInclusive<usize>;
+    /// See [`Host::DEFAULT_SEATS`].
+    fn default_seats(&self) -> usize;
+    /// The default table options, as JSON.
+    fn default_rules(&self) -> Value;
+    /// See [`Host::bot_names`].
+    fn bot_names(&self) -> &'static [&'static str];
+    /// See [`Host::default_bot`].
+    fn default_bot(&self) -> &'static str;
+    /// Checks options for a table of `seats` seats (missing keys take defaults, unknown
+    /// keys are refused) and returns them with every key filled in.
+    fn check_rules(&self, rules: &Value, seats: usize) -> Result<Value, String>;
+    /// A new game from options, a seat count and a seed.
+    fn new_game(
+        &self,
+        rules: &Value,
+        seats: usize,
+        seed: u64,
+    ) -> Result<Box<dyn TableGame>, String>;
+    /// See [`Host::tools`].
+    fn tools(&self) -> &'static [&'static str];
+    /// See [`Host::tool`].
+    fn tool(&self, name: &str, query: &Value) -> Result<Value, String>;
+}
+
+/// A game in progress, erased. Actions travel as their text form.
+pub trait TableGame: Send + Sync {
+    /// The options the game was made with, every key filled in.
+    fn rules(&self) -> Value;
+    /// Seats at the table.
+    fn seats(&self) -> usize;
+    /// The seats that may act now (empty once over).
+    fn to_act(&self) -> Vec<Seat>;
+    /// The actions `seat` may take now, as text.
+    fn legal(&self, seat: Seat) -> Vec<String>;
+    /// The canonical text of `action` if `seat` may play it now, or why not. Equivalent
+    /// spellings (`envido` for `envido 2`) become the one text records store.
+    fn check(&self, seat: Seat, action: &str) -> Result<String, String>;
+    /// Parses and applies one action; on error nothing changed. Returns what a spectator
+    /// is told of it (each seat's story is kept too: see [`TableGame::lines`]).
+    fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<String>, String>;
+    /// What `seat` may know (`None`: a spectator), as JSON.
+    fn view(&self, seat: Option<Seat>) -> Value;
+    /// The story of the previous and the current hand as told to `seat` (or a spectator),
+    /// one line per string: narrated from the events as they happened.
+    fn lines(&self, seat: Option<Seat>) -> Vec<String>;
+    /// [`TableGame::view`] as JSON text, made without an intermediate JSON tree: what a
+    /// table sends every seat after every action.
+    fn view_text(&self, seat: Option<Seat>) -> String;
+    /// The result, once over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// See [`Host::at_boundary`].
+    fn at_boundary(&self) -> bool;
+    /// See [`Host::full_view`].
+    fn full_view(&self) -> Value;
+    /// A copy of the game, to try an action before it is stored.
+    fn clone_box(&self) -> Box<dyn TableGame>;
+    /// A decision for the bot `bot` at `seat`, packed to run on another thread: it holds
+    /// only that seat's view and legal actions, never the game.
+    fn bot_job(&self, seat: Seat, bot: &str, seed: u64) -> Result<BotJob, String>;
+}
+
+/// A bot's decision waiting to run; it returns the action's text.
+pub type BotJob = Box<dyn FnOnce() -> String + Send>;
+
+struct KindOf<H>(PhantomData<fn() -> H>);
+
+/// The erased kind of host `H`.
+pub fn kind_of<H: Host>() -> std::sync::Arc<dyn Kind> {
+    std::sync::Arc::new(KindOf::<H>(PhantomData))
+}
+
+impl<H: Host> Kind for KindOf<H> {
+    fn name(&self) -> &'static str {
+        H::NAME
+    }
+    fn title(&self) -> &'static str {
+        H::TITLE
+    }
+    fn seat_range(&self) -> RangeInclusive<usize> {
+        H::SEATS
+    }
+    fn default_seats(&self) -> usize {
+        H::DEFAULT_SEATS
+    }
+    fn default_rules(&self) -> Value {
+        serde_json::to_value(<H::G as Game>::Rules::default()).unwrap_or(Value::Null)
+    }
+    fn bot_names(&self) -> &'static [&'static str] {
+        H::bot_names()
+    }
+    fn default_bot(&self) -> &'static str {
+        H::default_bot()
+    }
+    fn check_rules(&self, rules: &Value, seats: usize) -> Result<Value, String> {
+        check_seats::<H>(seats)?;
+        let parsed = parse_rules::<H>(rules, seats)?;
+        serde_json::to_value(parsed).map_err(|e| format!("rules: {e}"))
+    }
+    fn new_game(
+        &self,
+        rules: &Value,
+        seats: usize,
+        seed: u64,
+    ) -> Result<Box<dyn TableGame>, String> {
+        check_seats::<H>(seats)?;
+        let rules = parse_rules::<H>(rules, seats)?;
+        let game = H::G::new(&rules, seats, seed).map_err(|e| e.to_string())?;
+        let audiences = (0..seats).map(Some).chain([None]);
+        let mut narrators = Vec::with_capacity(seats + 1);
+        let mut story = Vec::with_capacity(seats + 1);
+        for seat in audiences {
+            let mut n = H::narrator(&game, seat);
+            story.push(Story {
+                previous: Vec::new(),
+                current: n.opening(&game),
+            });
+            narrators.push(n);
+        }
+        Ok(Box::new(Erased::<H> {
+            game,
+            rules,
+            seats,
+            narrators,
+            story,
+        }))
+    }
+    fn tools(&self) -> &'static [&'static str] {
+        H::tools()
+    }
+    fn tool(&self, name: &str, query: &Value) -> Result<Value, String> {
+        H::tool(name, query)
+    }
+}
+
+/// What one audience has been told of the previous and the current hand.
+#[derive(Clone, Default)]
+struct Story {
+    previous: Vec<String>,
+    current: Vec<String>,
+}
+
+struct Erased<H: Host> {
+    game: H::G,
+    rules: <H::G as Game>::Rules,
+    seats: usize,
+    /// One per seat, then the spectators'.
+    narrators: Vec<H::Narrator>,
+    story: Vec<Story>,
+}
+
+impl<H: Host> Clone for Erased<H> {
+    fn clone(&self) -> Self {
+        Erased {
+            game: self.game.clone(),
+            rules: self.rules.clone(),
+            seats: self.seats,
+            narrators: self.narrators.clone(),
+            story: self.story.clone(),
+        }
+    }
+}
+
+impl<H: Host> Erased<H> {
+    fn audience(&self, seat: Option<Seat>) -> usize {
+        match seat {
+            Some(s) if s < self.seats => s,
+            _ => self.seats,
+        }
+    }
+
+    fn seat_view(&self, seat: Option<Seat>) -> <H::G as Game>::View {
+        match seat {
+            Some(s) if s < self.seats => self.game.view(s),
+            _ => self.game.spectator_view(),
+        }
+    }
+}
+
+impl<H: Host> TableGame for Erased<H> {
+    fn rules(&self) -> Value {
+        serde_json::to_value(&self.rules).unwrap_or(Value::Null)
+    }
+    fn seats(&self) -> usize {
+        self.seats
+    }
+    fn to_act(&self) -> Vec<Seat> {
+        self.game.to_act().seats().to_vec()
+    }
+    fn legal(&self, seat: Seat) -> Vec<String> {
+        self.game
+            .legal_actions(seat)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+    fn check(&self, seat: Seat, action: &str) -> Result<String, String> {
+        let parsed = H::parse_action(action)?;
+        if !self.game.to_act().seats().contains(&seat) {
+            return Err(format!("it is not seat {seat}'s turn"));
+        }
+        let legal = self.game.legal_actions(seat);
+        if legal.contains(&parsed) {
+            Ok(parsed.to_string())
+        } else {
+            let list: Vec<String> = legal.iter().map(ToString::to_string).collect();
+            Err(format!(
+                "`{parsed}` is not legal now; legal: {}",
+                list.join(", ")
+            ))
+        }
+    }
+    fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<String>, String> {
+        let parsed = H::parse_action(action)?;
+        let events = self.game.apply(seat, &parsed).map_err(|e| e.to_string())?;
+        let mut told = Vec::new();
+        let spectators = self.seats;
+        for (audience, (narrator, story)) in
+            self.narrators.iter_mut().zip(&mut self.story).enumerate()
+        {
+            for e in &events {
+                if narrator.begins_hand(e) {
+                    story.previous = std::mem::take(&mut story.current);
+                }
+                let lines = narrator.lines(e);
+                if audience == spectators {
+                    told.extend(lines.iter().cloned());
+                }
+                story.current.extend(lines);
+            }
+        }
+        Ok(told)
+    }
+    fn view(&self, seat: Option<Seat>) -> Value {
+        serde_json::to_value(self.seat_view(seat)).unwrap_or(Value::Null)
+    }
+    fn lines(&self, seat: Option<Seat>) -> Vec<String> {
+        let s = &self.story[self.audience(seat)];
+        s.previous.iter().chain(&s.current).cloned().collect()
+    }
+    fn view_text(&self, seat: Option<Seat>) -> String {
+        serde_json::to_string(&self.seat_view(seat)).unwrap_or_else(|_| "null".into())
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+    fn at_boundary(&self) -> bool {
+        H::at_boundary(&self.game)
+    }
+    fn full_view(&self) -> Value {
+        H::full_view(&self.game)
+    }
+    fn clone_box(&self) -> Box<dyn TableGame> {
+        Box::new(self.clone())
+    }
+    fn bot_job(&self, seat: Seat, bot: &str, seed: u64) -> Result<BotJob, String> {
+        let mut b = H::make_bot(bot)?;
+        let view = self.game.view(seat);
+        let legal = self.game.legal_actions(seat);
+        if legal.is_empty() {
+            return Err(format!("seat {seat} has nothing to do"));
+        }
+        b.start(seat, self.seats, &self.rules);
+        Ok(Box::new(move || {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let a = b.act(&view, &legal, &mut rng);
+            // A bot answering outside `legal` would be a bot bug; the table refuses it
+            // like any other action, so the first legal one is the safe fallback.
+            if legal.contains(&a) {
+                a.to_string()
+            } else {
+                legal[0].to_string()
+            }
+        }))
+    }
+}

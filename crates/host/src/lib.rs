@@ -1,0 +1,154 @@
+//! How a game plugs into tapete's front-ends.
+//!
+//! The [`Game`] contract is what a game *is*; a [`Host`] adds what a table around it needs:
+//! its name and title, how many seats it takes, which computer players it offers, how its
+//! events are told in words ([`Narrate`]), when seats may change hands, and any extra tools
+//! a server may offer beside it (Mus's leyes). A host is a marker type, so that it can live
+//! beside the game's bots without tying the engine crate to front-end concerns.
+//!
+//! Front-ends never name a game: the command line and the terminal take a `H: Host` through
+//! a [`Visitor`], and the server holds games erased as [`Kind`] and [`TableGame`]. The list
+//! of hosts is the catalog's; nothing here knows it.
+//!
+//! ```
+//! use tapete_host::{kind_of, Kind};
+//! use tapete_host::test_race::RaceHost;
+//!
+//! let kind = kind_of::<RaceHost>();
+//! assert_eq!(kind.name(), "race");
+//! let mut game = kind.new_game(&serde_json::Value::Null, 2, 7).unwrap();
+//! assert_eq!(game.to_act(), vec![0]);
+//! let told = game.apply(0, "2").unwrap();
+//! assert_eq!(told, vec!["seat 0 adds: 2".to_string()]);
+//! assert!(game.apply(0, "2").is_err(), "seat 1 is to act");
+//! ```
+
+mod erased;
+#[doc(hidden)]
+pub mod test_race;
+
+pub use erased::{kind_of, BotJob, Kind, TableGame};
+
+use serde_json::Value;
+use std::ops::RangeInclusive;
+use tapete_table::{Bot, Game, Seat};
+
+/// A game as the front-ends host it. Implemented by a marker type per game.
+pub trait Host: Send + Sync + 'static {
+    /// The game's rules engine.
+    type G: Game<View: Send, Rules: Default>;
+    /// Tells events in words; one per audience (a seat or the spectators).
+    type Narrator: Narrate<Self::G> + Clone + Send + Sync;
+
+    /// The name used on the command line, in the API, in records and in the database
+    /// (`"mus"`): the game's own.
+    const NAME: &'static str = <Self::G as Game>::NAME;
+    /// The name shown to people (`"Mus"`).
+    const TITLE: &'static str;
+    /// How many seats a table of this game may have.
+    const SEATS: RangeInclusive<usize>;
+    /// The seat count a table gets when none is chosen.
+    const DEFAULT_SEATS: usize;
+
+    /// The built-in computer players, weakest first. Some take parameters after a colon
+    /// (`maestro:ms=200`); [`Host::make_bot`] accepts those forms too.
+    fn bot_names() -> &'static [&'static str];
+    /// The level a new table gets when none is chosen.
+    fn default_bot() -> &'static str;
+    /// A computer player by name (one of [`Host::bot_names`], possibly with parameters),
+    /// or an error naming the choices. Outside programs (`cmd:`) are the caller's to make.
+    fn make_bot(name: &str) -> Result<Box<dyn Bot<Self::G>>, String>;
+    /// An action from its text, or an error that names what is wrong with the text.
+    fn parse_action(text: &str) -> Result<<Self::G as Game>::Action, String>;
+    /// Checks table options beyond their JSON shape, for a table of `seats` seats.
+    fn validate_rules(rules: &<Self::G as Game>::Rules, seats: usize) -> Result<(), String>;
+    /// A narrator for `seat` (or a spectator) of `game`, starting from its current state.
+    fn narrator(game: &Self::G, seat: Option<Seat>) -> Self::Narrator;
+    /// Whether seats may change hands now without anybody having seen another seat's cards
+    /// of this hand (between hands, or before anything happened).
+    fn at_boundary(game: &Self::G) -> bool;
+    /// Everything, every hidden card included: for replays of finished games.
+    fn full_view(game: &Self::G) -> Value;
+    /// The names of extra tools a server offers for this game (`GET /api/tools/GAME/NAME`).
+    fn tools() -> &'static [&'static str] {
+        &[]
+    }
+    /// Runs one of [`Host::tools`] on a query (the URL's parameters as a JSON object).
+    fn tool(name: &str, _query: &Value) -> Result<Value, String> {
+        Err(format!("{} has no tool `{name}`", Self::NAME))
+    }
+}
+
+/// Tells a game's events in players' words, one line per string, for one audience.
+///
+/// The server keeps the lines of the current and the previous hand for each audience; the
+/// terminal prints them; replays show each step's. Lines come from the events `apply`
+/// returned, never from diffing states.
+pub trait Narrate<G: Game> {
+    /// Lines for the state the narrator starts from (a new game's first deal).
+    fn opening(&mut self, game: &G) -> Vec<String>;
+    /// Lines for one event.
+    fn lines(&mut self, event: &G::Event) -> Vec<String>;
+    /// Whether `event` begins a new hand (the story a newcomer is told starts at the
+    /// previous one).
+    fn begins_hand(&self, event: &G::Event) -> bool;
+}
+
+/// Something done with one game's types, chosen by name at run time: the catalog calls
+/// `visit::<H>()` with the host the name belongs to.
+pub trait Visitor {
+    /// What the visit produces.
+    type Output;
+    /// Does the work for host `H`.
+    fn visit<H: Host>(self) -> Self::Output;
+}
+
+/// Parses table options for `H`: missing keys take their defaults and unknown keys are
+/// refused with the list of known ones (a typo must not pass silently).
+pub fn parse_rules<H: Host>(rules: &Value, seats: usize) -> Result<<H::G as Game>::Rules, String> {
+    let defaults = serde_json::to_value(<H::G as Game>::Rules::default())
+        .map_err(|e| format!("{}'s default rules: {e}", H::NAME))?;
+    let given = match rules {
+        Value::Null => serde_json::Map::new(),
+        Value::Object(m) => m.clone(),
+        _ => return Err("rules must be a JSON object".into()),
+    };
+    if let Value::Object(known) = &defaults {
+        if let Some(k) = given.keys().find(|k| !known.contains_key(*k)) {
+            let names: Vec<&str> = known.keys().map(String::as_str).collect();
+            return Err(format!(
+                "unknown rule `{k}` for {}: the rules are {}",
+                H::NAME,
+                names.join(", ")
+            ));
+        }
+    }
+    let mut merged = defaults;
+    if let Value::Object(m) = &mut merged {
+        m.extend(given);
+    }
+    let parsed: <H::G as Game>::Rules =
+        serde_json::from_value(merged).map_err(|e| format!("rules: {e}"))?;
+    H::validate_rules(&parsed, seats)?;
+    Ok(parsed)
+}
+
+/// Checks a seat count against `H::SEATS`, naming the range when it is outside.
+pub fn check_seats<H: Host>(seats: usize) -> Result<(), String> {
+    if H::SEATS.contains(&seats) {
+        Ok(())
+    } else if H::SEATS.start() == H::SEATS.end() {
+        Err(format!(
+            "{} is played by {} players, not {seats}",
+            H::TITLE,
+            H::SEATS.start()
+        ))
+    } else {
+        Err(format!(
+            "{} is played by {}–{} players, not {seats}",
+            H::TITLE,
+            H::SEATS.start(),
+            H::SEATS.end()
+        ))
+    }
+}

@@ -63,7 +63,7 @@ pub enum Reenganche {
 
 /// The options of a Chinchón table. Missing keys take the spec's defaults; unknown keys
 /// are refused (a misspelt option must not pass silently).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ChinchonRules {
     /// Cards per deck: 40 (default; 1–7, sota, caballo, rey) or 48 (with 8s and 9s).
@@ -241,7 +241,7 @@ mod tests {
             reenganche: Reenganche::SecondHighest,
             allow_false_close: true,
         };
-        let json = serde_json::to_value(&r).unwrap();
+        let json = serde_json::to_value(r).unwrap();
         assert_eq!(json["deck"], 48);
         assert_eq!(json["meter_cartas"], "not_after_menos_diez");
         assert_eq!(json["reenganche"], "second_highest");

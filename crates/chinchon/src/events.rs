@@ -1,0 +1,117 @@
+//! What happened, told to every seat alike: nothing here names a card that was not shown
+//! to the whole table (a draw from the stock says who drew, not what).
+
+use crate::card::{Card, Hand};
+use crate::meld::{Close, Meld};
+use serde::{Deserialize, Serialize};
+use tapete_table::Seat;
+
+/// A card laid onto the closer's melds (meter cartas).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Laid {
+    /// Who laid it.
+    pub seat: Seat,
+    /// The card.
+    pub card: Card,
+    /// Which of the closer's melds it went onto (its index).
+    pub meld: usize,
+}
+
+/// A close on the table, while the others may lay cards onto it (and after).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CloseState {
+    /// Who closed.
+    pub closer: Seat,
+    /// The card put down.
+    pub down: Card,
+    /// How it closed.
+    pub close: Close,
+    /// The closer's melds, with every card laid onto them so far.
+    pub melds: Vec<Meld>,
+    /// The closer's seven cards as shown (melds and the one left, if any).
+    pub cards: Hand,
+    /// Cards laid onto the melds, in order.
+    pub laid: Vec<Laid>,
+}
+
+/// One player's part in a finished hand.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SeatResult {
+    /// The player.
+    pub seat: Seat,
+    /// Its melds (the closer's with the cards others laid onto them).
+    pub melds: Vec<Meld>,
+    /// Its cards in no meld.
+    pub unmatched: Vec<Card>,
+    /// Cards it laid onto the closer's melds.
+    pub laid: Vec<Card>,
+    /// Points the hand adds to its score (−10 for menos diez, 50 for a false close).
+    pub points: i32,
+}
+
+/// A finished hand, as everybody saw it at the end.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct HandResult {
+    /// Hand number (1 for the first deal).
+    pub hand: u32,
+    /// Who closed.
+    pub closer: Seat,
+    /// The card the closer put down.
+    pub down: Card,
+    /// How it closed; `None` for a false close (the hand is dealt again).
+    pub close: Option<Close>,
+    /// Each player still in the game, by seat (only the closer after a false close or a
+    /// chinchón).
+    pub results: Vec<SeatResult>,
+    /// Every seat's score after the hand.
+    pub scores: Vec<i32>,
+}
+
+/// Something that happened at the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// Seven cards to each player; the muestra face up on the pile; the rest the stock.
+    HandDealt {
+        hand: u32,
+        dealer: Seat,
+        mano: Seat,
+        muestra: Card,
+        stock: usize,
+    },
+    /// `seat` drew the top card of the stock.
+    DrewStock { seat: Seat },
+    /// `seat` took `card` from the discard pile.
+    TookPile { seat: Seat, card: Card },
+    /// `seat` discarded `card`.
+    Discarded { seat: Seat, card: Card },
+    /// The stock ran out: the pile but its top card, shuffled, is the new stock.
+    StockRebuilt { cards: usize },
+    /// `seat` closed, putting `down` down, and showed its melds.
+    Closed {
+        seat: Seat,
+        down: Card,
+        close: Close,
+        melds: Vec<Meld>,
+    },
+    /// `seat` closed without meeting the rules: it shows its seven cards, takes the
+    /// penalty and the hand is dealt again.
+    FalseClose {
+        seat: Seat,
+        down: Card,
+        cards: Vec<Card>,
+        penalty: i32,
+    },
+    /// A card laid onto the closer's melds.
+    LaidOff(Laid),
+    /// `seat` has no more cards to lay (it said listo).
+    DoneLayingOff { seat: Seat },
+    /// The hand was counted.
+    HandScored(HandResult),
+    /// `seat` passed the target and re-entered with `score` points.
+    Reenganche { seat: Seat, score: i32 },
+    /// `seat` passed the target with `score` points and is out.
+    Eliminated { seat: Seat, score: i32 },
+    /// The game is over; `chinchon` when a chinchón won it.
+    GameOver { winners: Vec<Seat>, chinchon: bool },
+}

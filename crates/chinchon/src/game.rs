@@ -243,6 +243,22 @@ impl ChinchonGame {
         self.prev_active(self.mano)
     }
 
+    /// The close on the table (while others lay cards onto it, and after the game's last
+    /// hand).
+    pub fn close_state(&self) -> Option<&CloseState> {
+        self.close.as_ref()
+    }
+
+    /// The winners, once over.
+    pub fn winners(&self) -> &[Seat] {
+        &self.winners
+    }
+
+    /// The seat whose chinchón won the game, if one did.
+    pub fn chinchon(&self) -> Option<Seat> {
+        self.chinchon
+    }
+
     /// The hand being played (1 for the first).
     pub fn hand_number(&self) -> u32 {
         self.hand_no

@@ -4,7 +4,9 @@
 //! - [`rules`]: the table options, each with the spec's default;
 //! - [`meld`]: the meld solver (least deadwood, closes, every discard);
 //! - [`game`]: the game as a state machine; [`action`]: what players type;
-//!   [`view`]: what a seat may know; [`events`]: what happened, in public.
+//!   [`view`]: what a seat may know; [`events`]: what happened, in public;
+//!   [`resample`]: a full game consistent with a view, for search;
+//! - [`narrate`]: events in players' words.
 
 pub mod action;
 #[doc(hidden)]
@@ -13,6 +15,7 @@ pub mod card;
 pub mod events;
 pub mod game;
 pub mod meld;
+pub mod narrate;
 pub mod resample;
 pub mod rules;
 pub mod view;

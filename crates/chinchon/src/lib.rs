@@ -6,9 +6,11 @@
 //! - [`game`]: the game as a state machine; [`action`]: what players type;
 //!   [`view`]: what a seat may know; [`events`]: what happened, in public;
 //!   [`resample`]: a full game consistent with a view, for search;
-//! - [`narrate`]: events in players' words.
+//! - [`narrate`]: events in players' words;
+//! - [`bots`]: computer players by name (`random`, `basico`).
 
 pub mod action;
+pub mod bots;
 #[doc(hidden)]
 pub mod brute;
 pub mod card;

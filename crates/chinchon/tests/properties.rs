@@ -166,6 +166,22 @@ fn play_one(seed: u64, probe: bool) -> (usize, u32) {
     for &w in &outcome.winners {
         assert_eq!(outcome.places[w], 1);
     }
+    // Who went out earlier places after who went out later.
+    let order = g.spectator_view().out_order;
+    for (i, early) in order.iter().enumerate() {
+        for late in &order[i + 1..] {
+            for (&a, &b) in early.iter().zip(late.iter()) {
+                assert!(
+                    outcome.places[a] > outcome.places[b],
+                    "{order:?} {outcome:?}"
+                );
+            }
+        }
+    }
+    assert!(outcome
+        .places
+        .iter()
+        .all(|&p| p >= 1 && p as usize <= seats));
     assert!(g.legal_actions(0).is_empty());
     assert!(g.apply(0, &Action::Robo).is_err());
     let again = record.replay().expect("the record replays");

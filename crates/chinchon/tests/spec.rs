@@ -737,3 +737,46 @@ fn views_show_what_is_public_and_nothing_else() {
     assert_eq!(full["hands"][0].as_array().unwrap().len(), 8);
     assert_eq!(full["stock_cards"].as_array().unwrap().len(), 24);
 }
+
+#[test]
+fn the_target_is_an_option() {
+    let hands = ["10c 11e 12o 6b 7c 2e 3b", "1o 2o 3o 4o 5c 5e 5b"];
+    for (target, out) in [(100, false), (70, true)] {
+        let rules = ChinchonRules {
+            target,
+            ..no_meter()
+        };
+        let mut g = game(rules, &hands, "11o", "12b", &[30, 0], 1);
+        act(&mut g, 1, "robo");
+        let events = act(&mut g, 1, "cierro 12b");
+        assert_eq!(g.scores()[0], 81);
+        assert_eq!(
+            events.contains(&Event::Eliminated { seat: 0, score: 81 }),
+            out,
+            "target {target}"
+        );
+    }
+}
+
+#[test]
+fn when_everybody_left_passes_the_target_the_fewest_points_win() {
+    // Seat 1 closes with 3 points and passes 100 too, but seat 0 counts 52.
+    let mut g = game(
+        no_meter(),
+        &["10c 11e 12o 6b 7c 2e 4b", "1o 2o 3o 5c 5e 5b 12b"],
+        "11o",
+        "3b",
+        &[99, 99],
+        1,
+    );
+    act(&mut g, 1, "robo");
+    let events = act(&mut g, 1, "cierro 12b");
+    assert_eq!(g.scores(), &[151, 102]);
+    assert!(events.contains(&Event::Eliminated {
+        seat: 0,
+        score: 151
+    }));
+    let o = g.outcome().unwrap();
+    assert_eq!(o.winners, vec![1]);
+    assert_eq!(o.places, vec![2, 1]);
+}

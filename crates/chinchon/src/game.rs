@@ -271,8 +271,8 @@ impl ChinchonGame {
     }
 
     /// Everything, every hidden card included (each hand and the stock): for replays of
-    /// finished games. The spectator's view with `hands` (by seat) and `stock` (bottom
-    /// first) added.
+    /// finished games. The spectator's view with `hands` (by seat) and `stock_cards` (the
+    /// stock, bottom first) added.
     pub fn full_view(&self) -> Value {
         let mut v = serde_json::to_value(self.spectator_view()).unwrap_or(Value::Null);
         if let Value::Object(m) = &mut v {

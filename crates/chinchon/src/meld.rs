@@ -523,11 +523,37 @@ impl Solver {
     /// a joker joins a meld that has none (at the top of an escalera, or at its bottom
     /// when the top is the rey).
     pub fn fits(&self, meld: &Meld, card: Card) -> bool {
-        self.laid(meld, card).is_some()
+        match meld.kind {
+            MeldKind::Group { number } => {
+                meld.cards.len() < 4
+                    && if card.is_joker() {
+                        !meld.has_joker()
+                    } else {
+                        card.number() == Some(number)
+                    }
+            }
+            MeldKind::Run { suit, low, high } => {
+                let ends = Card::new(low, suit)
+                    .and_then(|c| self.rank(c))
+                    .zip(Card::new(high, suit).and_then(|c| self.rank(c)));
+                let Some((lo, hi)) = ends else {
+                    return false;
+                };
+                if card.is_joker() {
+                    !meld.has_joker() && (hi + 1 < self.seq_len || lo > 0)
+                } else {
+                    card.suit() == Some(suit)
+                        && self.rank(card).is_some_and(|r| r + 1 == lo || r == hi + 1)
+                }
+            }
+        }
     }
 
     /// `meld` with `card` laid onto it, or `None` if it does not fit (see [`Solver::fits`]).
     pub fn laid(&self, meld: &Meld, card: Card) -> Option<Meld> {
+        if !self.fits(meld, card) {
+            return None;
+        }
         match meld.kind {
             MeldKind::Group { number } => {
                 let fits = meld.cards.len() < 4

@@ -780,3 +780,22 @@ fn when_everybody_left_passes_the_target_the_fewest_points_win() {
     assert_eq!(o.winners, vec![1]);
     assert_eq!(o.places, vec![2, 1]);
 }
+
+/// Golden: seed → first deal. If this changes, stored games would deal differently.
+#[test]
+fn seed_to_deal_is_pinned() {
+    let g = ChinchonGame::new(&ChinchonRules::default(), 2, 7).unwrap();
+    let dealt: Vec<String> = (0..2).map(|s| g.hand(s).to_string()).collect();
+    let v = g.spectator_view();
+    assert_eq!(
+        (dealt, v.muestra.to_string(), g.stock().len()),
+        (
+            GOLDEN_7.map(String::from).to_vec(),
+            GOLDEN_7_MUESTRA.to_string(),
+            25
+        )
+    );
+}
+
+const GOLDEN_7: [&str; 2] = ["2o 3o 6o 1c 10e 2b 11b", "7o 11o 2c 3c 5c 6e 7e"];
+const GOLDEN_7_MUESTRA: &str = "12b";

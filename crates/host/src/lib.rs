@@ -69,6 +69,15 @@ pub trait Host: Send + Sync + 'static {
     fn at_boundary(game: &Self::G) -> bool;
     /// Everything, every hidden card included: for replays of finished games.
     fn full_view(game: &Self::G) -> Value;
+    /// A full state consistent with what `view` shows (hidden cards dealt at random from
+    /// those the view does not place), for search bots and the conformance checks; `None`
+    /// for games without one.
+    fn resample(
+        _view: &<Self::G as Game>::View,
+        _rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Option<Result<Self::G, String>> {
+        None
+    }
     /// The names of extra tools a server offers for this game (`GET /api/tools/GAME/NAME`).
     fn tools() -> &'static [&'static str] {
         &[]
@@ -151,4 +160,35 @@ pub fn check_seats<H: Host>(seats: usize) -> Result<(), String> {
             H::SEATS.end()
         ))
     }
+}
+
+/// A computer player for `H` by name: a built-in level ([`Host::make_bot`]) or
+/// `cmd:COMMAND`, an outside program speaking the bot protocol, waiting at most `timeout`
+/// for each answer (the `random` player decides whatever the program fails to). Only
+/// trusted front-ends (the command line) should accept `cmd:`; the server never does.
+pub fn bot_by_name<H: Host>(
+    name: &str,
+    timeout: std::time::Duration,
+) -> Result<Box<dyn Bot<H::G>>, String> {
+    let trimmed = name.trim();
+    let (level, command) = trimmed.split_once(':').unwrap_or((trimmed, ""));
+    if level.trim().eq_ignore_ascii_case("cmd") {
+        let command = command.trim();
+        if command.is_empty() {
+            return Err(format!(
+                "`cmd:` needs a command to run, e.g. cmd:python3 {}_bot.py",
+                H::NAME
+            ));
+        }
+        let options = tapete_table::ProcessOptions {
+            timeout,
+            ..tapete_table::ProcessOptions::new(H::NAME)
+        };
+        return Ok(Box::new(tapete_table::ProcessBot::new(
+            command,
+            options,
+            Box::new(tapete_table::RandomBot),
+        )));
+    }
+    H::make_bot(trimmed)
 }

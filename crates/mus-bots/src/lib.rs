@@ -15,6 +15,7 @@ mod avanzado;
 mod basico;
 pub mod discard;
 mod experto;
+pub mod host;
 pub mod leyes_cache;
 pub mod maestro;
 pub mod policy;
@@ -23,6 +24,7 @@ pub mod strength;
 pub use avanzado::Avanzado;
 pub use basico::Basico;
 pub use experto::Experto;
+pub use host::MusHost;
 pub use maestro::Maestro;
 pub use tapete_mus::bots::RandomMus;
 

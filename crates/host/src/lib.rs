@@ -24,6 +24,7 @@
 //! ```
 
 mod erased;
+pub mod golden;
 #[doc(hidden)]
 pub mod test_race;
 
@@ -36,7 +37,7 @@ use tapete_table::{Bot, Game, Seat};
 /// A game as the front-ends host it. Implemented by a marker type per game.
 pub trait Host: Send + Sync + 'static {
     /// The game's rules engine.
-    type G: Game<View: Send, Rules: Default>;
+    type G: Game<View: Send, Rules: Default> + PartialEq + std::fmt::Debug;
     /// Tells events in words; one per audience (a seat or the spectators).
     type Narrator: Narrate<Self::G> + Clone + Send + Sync;
 
@@ -49,6 +50,19 @@ pub trait Host: Send + Sync + 'static {
     const SEATS: RangeInclusive<usize>;
     /// The seat count a table gets when none is chosen.
     const DEFAULT_SEATS: usize;
+    /// Whether seats play in partnerships across the table (Mus: 0 and 2 against 1 and 3).
+    /// An arena then seats its sides alternately; otherwise side A holds one seat.
+    const PARTNERS: bool = false;
+
+    /// What each table option means, by key, in a few words (for `--help` and the lobby).
+    fn rule_docs() -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+    /// The options an arena plays by default: the game's defaults, or a shorter match
+    /// where a whole one would be needlessly long.
+    fn arena_rules() -> <Self::G as Game>::Rules {
+        Default::default()
+    }
 
     /// The built-in computer players, weakest first. Some take parameters after a colon
     /// (`maestro:ms=200`); [`Host::make_bot`] accepts those forms too.

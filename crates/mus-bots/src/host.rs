@@ -39,6 +39,37 @@ impl Host for MusHost {
     const TITLE: &'static str = "Mus";
     const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
     const DEFAULT_SEATS: usize = 4;
+    const PARTNERS: bool = true;
+
+    fn rule_docs() -> &'static [(&'static str, &'static str)] {
+        &[
+            (
+                "mode",
+                "deck mode: 8reyes (3s are reyes, 2s are ases) or 4reyes",
+            ),
+            (
+                "real31",
+                "31 real: 7-7-7 with a figure beats every other 31",
+            ),
+            ("target", "piedras to win a juego: 30 or 40"),
+            ("juegos", "juegos per vaca (best of N): 1, 3 or 5"),
+            ("vacas", "vacas per match (best of N): 1, 3 or 5"),
+            ("punto_y_miedo", "a first bet declined at punto pays 2"),
+            (
+                "senas",
+                "partners pass a seña each hand (from the second juego on)",
+            ),
+        ]
+    }
+
+    /// One juego to the target: an arena counts juegos.
+    fn arena_rules() -> MusRules {
+        MusRules {
+            juegos: 1,
+            vacas: 1,
+            ..MusRules::default()
+        }
+    }
 
     fn bot_names() -> &'static [&'static str] {
         crate::LEVELS

@@ -25,6 +25,7 @@
 
 mod erased;
 pub mod golden;
+pub mod text;
 #[doc(hidden)]
 pub mod test_race;
 
@@ -40,6 +41,9 @@ pub trait Host: Send + Sync + 'static {
     type G: Game<View: Send, Rules: Default> + PartialEq + std::fmt::Debug;
     /// Tells events in words; one per audience (a seat or the spectators).
     type Narrator: Narrate<Self::G> + Clone + Send + Sync;
+    /// What a simulation or an arena counts from the events beyond wins (Mus: lances,
+    /// piedras, órdagos); `()` for nothing.
+    type Stats: tapete_table::arena::Observer<Self::G>;
 
     /// The name used on the command line, in the API, in records and in the database
     /// (`"mus"`): the game's own.
@@ -83,6 +87,20 @@ pub trait Host: Send + Sync + 'static {
     fn at_boundary(game: &Self::G) -> bool;
     /// Everything, every hidden card included: for replays of finished games.
     fn full_view(game: &Self::G) -> Value;
+    /// [`Host::Stats`] as JSON object members, merged into `sim` and `arena` output.
+    fn stats_json(_stats: &Self::Stats) -> serde_json::Map<String, Value> {
+        serde_json::Map::new()
+    }
+    /// [`Host::Stats`] as text for `sim` and `arena`, the two sides named `sides`.
+    fn stats_text(_stats: &Self::Stats, _sides: [&str; 2]) -> String {
+        String::new()
+    }
+    /// The score of `game` as JSON (`tapete play --json` and `replay --json`).
+    fn scores(game: &Self::G) -> Value;
+    /// The score of `game` as rows of text, a header row first.
+    fn score_rows(game: &Self::G) -> Vec<Vec<String>>;
+    /// Every seat's hand face up, one row per seat: what a replay shows after a deal.
+    fn hands_rows(game: &Self::G) -> Vec<Vec<String>>;
     /// A full state consistent with what `view` shows (hidden cards dealt at random from
     /// those the view does not place), for search bots and the conformance checks; `None`
     /// for games without one.

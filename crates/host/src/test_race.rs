@@ -33,6 +33,7 @@ impl Narrate<Race> for RaceNarrator {
 impl Host for RaceHost {
     type G = Race;
     type Narrator = RaceNarrator;
+    type Stats = ();
     const TITLE: &'static str = "Race";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
     const DEFAULT_SEATS: usize = 2;
@@ -64,6 +65,15 @@ impl Host for RaceHost {
     }
     fn at_boundary(game: &Race) -> bool {
         game.total == 0
+    }
+    fn scores(game: &Race) -> Value {
+        json!({ "total": game.total })
+    }
+    fn score_rows(game: &Race) -> Vec<Vec<String>> {
+        vec![vec!["total".into()], vec![game.total.to_string()]]
+    }
+    fn hands_rows(_: &Race) -> Vec<Vec<String>> {
+        Vec::new()
     }
     fn full_view(game: &Race) -> Value {
         json!({ "total": game.total, "turn": game.turn })

@@ -5,7 +5,8 @@
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use tapete_host::{Host, Narrate};
-use tapete_mus::narrate::Narrator;
+use tapete_host::row;
+use tapete_mus::narrate::{cards_text, jugada_of, seat_label, Narrator};
 use tapete_mus::view::Phase;
 use tapete_mus::{Event, MusGame, MusRules};
 use tapete_table::{Bot, Game, Seat};
@@ -36,6 +37,7 @@ impl Narrate<MusGame> for MusNarrator {
 impl Host for MusHost {
     type G = MusGame;
     type Narrator = MusNarrator;
+    type Stats = crate::stats::MusStats;
     const TITLE: &'static str = "Mus";
     const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
     const DEFAULT_SEATS: usize = 4;
@@ -113,6 +115,46 @@ impl Host for MusHost {
             }
             _ => false,
         }
+    }
+
+    fn stats_json(stats: &crate::stats::MusStats) -> serde_json::Map<String, Value> {
+        crate::stats::to_json(stats)
+    }
+
+    fn stats_text(stats: &crate::stats::MusStats, sides: [&str; 2]) -> String {
+        crate::stats::to_text(stats, sides)
+    }
+
+    fn scores(game: &MusGame) -> Value {
+        json!(game.scores())
+    }
+
+    fn score_rows(game: &MusGame) -> Vec<Vec<String>> {
+        let scores = game.scores();
+        let mut rows = vec![row!["", "piedras", "games", "vacas"]];
+        for pair in 0..2 {
+            rows.push(row![
+                format!("pair {}–{}", pair, pair + 2),
+                scores.piedras[pair],
+                scores.games[pair],
+                scores.vacas[pair]
+            ]);
+        }
+        rows
+    }
+
+    fn hands_rows(game: &MusGame) -> Vec<Vec<String>> {
+        (0..4)
+            .map(|seat| {
+                let cards = game.cards_of(seat).to_vec();
+                let jugada = jugada_of(&cards, game.rules().mode).map(|j| j.to_string());
+                vec![
+                    seat_label(seat, game.mano()),
+                    cards_text(&cards),
+                    jugada.unwrap_or_default(),
+                ]
+            })
+            .collect()
     }
 
     fn full_view(game: &MusGame) -> Value {

@@ -19,6 +19,7 @@ pub mod host;
 pub mod leyes_cache;
 pub mod maestro;
 pub mod policy;
+pub mod stats;
 pub mod strength;
 
 pub use avanzado::Avanzado;

@@ -100,6 +100,8 @@ pub enum Layout {
     Fixed,
     /// A at one seat, B at all the others; A's seat is the game's number modulo the seats.
     OneSeat,
+    /// A at seat 0, B at all the others, in every game (a plain simulation).
+    FirstSeat,
 }
 
 /// One game of an arena: its number, seed and where the sides sit.
@@ -122,7 +124,7 @@ impl Fixture {
     pub fn new(index: u64, seed: u64, seats: usize, layout: Layout) -> Fixture {
         let a_seat = match layout {
             Layout::Alternate => (index % 2) as Seat,
-            Layout::Fixed => 0,
+            Layout::Fixed | Layout::FirstSeat => 0,
             Layout::OneSeat => (index % seats.max(1) as u64) as Seat,
         };
         Fixture {
@@ -138,7 +140,7 @@ impl Fixture {
     pub fn side_of(&self, seat: Seat) -> Side {
         let a = match self.layout {
             Layout::Alternate | Layout::Fixed => seat % 2 == self.a_seat % 2,
-            Layout::OneSeat => seat == self.a_seat,
+            Layout::OneSeat | Layout::FirstSeat => seat == self.a_seat,
         };
         if a {
             Side::A
@@ -230,6 +232,8 @@ pub struct ArenaReport<T> {
     pub a_place_sum: u64,
     /// Games whose outcome had places.
     pub placed: u64,
+    /// Actions taken in all games.
+    pub actions: u64,
     /// Seats at the table.
     pub seats: usize,
     /// How the sides sat.
@@ -258,7 +262,7 @@ impl<T> ArenaReport<T> {
     /// one in the number of seats when A holds one seat.
     pub fn fair_share(&self) -> f64 {
         match self.layout {
-            Layout::OneSeat if self.seats > 0 => 1.0 / self.seats as f64,
+            Layout::OneSeat | Layout::FirstSeat if self.seats > 0 => 1.0 / self.seats as f64,
             _ => 0.5,
         }
     }
@@ -313,6 +317,7 @@ struct Partial<T> {
     seat_wins: Vec<u64>,
     a_place_sum: u64,
     placed: u64,
+    actions: u64,
     stats: T,
     incidents: Vec<Incident>,
 }
@@ -327,6 +332,7 @@ impl<T: Default> Default for Partial<T> {
             seat_wins: Vec::new(),
             a_place_sum: 0,
             placed: 0,
+            actions: 0,
             stats: T::default(),
             incidents: Vec::new(),
         }
@@ -384,6 +390,7 @@ where
                 }
                 x.a_place_sum += y.a_place_sum;
                 x.placed += y.placed;
+                x.actions += y.actions;
                 x.stats.merge(y.stats);
                 x.incidents.extend(y.incidents);
                 Ok(x)
@@ -403,6 +410,7 @@ where
         },
         a_place_sum: total.a_place_sum,
         placed: total.placed,
+        actions: total.actions,
         seats: config.seats,
         layout: config.layout,
         stats: total.stats,
@@ -467,6 +475,7 @@ where
         ..Partial::default()
     };
     p.first[fixture.side_of(0).index()] += 1;
+    p.actions = record.actions.len() as u64;
     p.seat_wins = vec![0; config.seats];
     let outcome = game.outcome();
     let winners = outcome

@@ -25,9 +25,9 @@
 
 mod erased;
 pub mod golden;
-pub mod text;
 #[doc(hidden)]
 pub mod test_race;
+pub mod text;
 
 pub use erased::{kind_of, BotJob, Kind, TableGame};
 

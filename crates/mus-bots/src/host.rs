@@ -4,8 +4,8 @@
 
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use tapete_host::{Host, Narrate};
 use tapete_host::row;
+use tapete_host::{Host, Narrate};
 use tapete_mus::narrate::{cards_text, jugada_of, seat_label, Narrator};
 use tapete_mus::view::Phase;
 use tapete_mus::{Event, MusGame, MusRules};

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 use serde_json::{json, Map, Value};
-use tapete_host::text::{pct, ratio, table};
 use tapete_host::row;
+use tapete_host::text::{pct, ratio, table};
 use tapete_mus::{Action, Event, Lance, LanceStatus, MusGame};
 use tapete_table::arena::{Fixture, Observer};
 use tapete_table::Seat;
@@ -111,12 +111,12 @@ impl MusStats {
                     self.ordago_lance = Some(l);
                 }
             }
-            Event::GameWon { pair, ordago, .. } => {
-                if *ordago {
-                    self.ordago_wins[side(*pair)] += 1;
-                    if let Some(l) = self.ordago_lance.take() {
-                        self.lances[l].ordago_won[side(*pair)] += 1;
-                    }
+            Event::GameWon {
+                pair, ordago: true, ..
+            } => {
+                self.ordago_wins[side(*pair)] += 1;
+                if let Some(l) = self.ordago_lance.take() {
+                    self.lances[l].ordago_won[side(*pair)] += 1;
                 }
             }
             _ => {}
@@ -207,9 +207,9 @@ pub fn to_json(t: &MusStats) -> Map<String, Value> {
 /// The statistics as text: piedras and órdagos per side, then the per-lance table.
 pub fn to_text(t: &MusStats, sides: [&str; 2]) -> String {
     let mut rows = vec![row!["side", "piedras", "piedras per hand", "won by órdago"]];
-    for s in 0..2 {
+    for (s, name) in sides.iter().enumerate() {
         rows.push(row![
-            sides[s],
+            name,
             t.piedras[s],
             format!("{:.2}", ratio(t.piedras[s], t.hands)),
             t.ordago_wins[s]

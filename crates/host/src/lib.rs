@@ -24,10 +24,12 @@
 //! ```
 
 mod erased;
+pub mod face;
 #[doc(hidden)]
 pub mod test_race;
 
 pub use erased::{kind_of, BotJob, Kind, TableGame};
+pub use face::Face;
 
 use serde_json::Value;
 use std::ops::RangeInclusive;

@@ -10,7 +10,7 @@ use serde_json::json;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tapete_host::{Host, Visitor};
+use tapete_host::{Face, Host, Visitor};
 use tapete_table::{Bot, Game, Record};
 use tapete_term::{PlayOptions, Screen};
 
@@ -126,7 +126,7 @@ struct Play<'a> {
 
 impl Visitor for Play<'_> {
     type Output = CliResult;
-    fn visit<H: Host>(self) -> CliResult {
+    fn visit<H: Face>(self) -> CliResult {
         let Some(p) = games::parse::<PlayArgs, H>(
             "play",
             &format!("Play {} against bots", H::TITLE),
@@ -158,7 +158,7 @@ fn level_for<H: Host>(a: &PlayArgs, human: usize, seat: usize, seats: usize) -> 
     }
 }
 
-fn play<H: Host>(a: &PlayArgs, given: &serde_json::Map<String, serde_json::Value>, json: bool) -> CliResult {
+fn play<H: Face>(a: &PlayArgs, given: &serde_json::Map<String, serde_json::Value>, json: bool) -> CliResult {
     let seats = games::seats::<H>(a.players)?;
     games::check_seat(a.seat, seats)?;
     if !H::PARTNERS && (a.partner.is_some() || a.rivals.is_some()) {

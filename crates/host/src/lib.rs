@@ -24,12 +24,14 @@
 //! ```
 
 mod erased;
+pub mod face;
 pub mod golden;
 #[doc(hidden)]
 pub mod test_race;
 pub mod text;
 
 pub use erased::{kind_of, BotJob, Kind, TableGame};
+pub use face::Face;
 
 use serde_json::Value;
 use std::ops::RangeInclusive;
@@ -140,8 +142,8 @@ pub trait Narrate<G: Game> {
 pub trait Visitor {
     /// What the visit produces.
     type Output;
-    /// Does the work for host `H`.
-    fn visit<H: Host>(self) -> Self::Output;
+    /// Does the work for host `H` (every game of the catalog has a terminal face too).
+    fn visit<H: Face>(self) -> Self::Output;
 }
 
 /// Parses table options for `H`: missing keys take their defaults and unknown keys are

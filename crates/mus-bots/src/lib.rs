@@ -15,6 +15,7 @@ mod avanzado;
 mod basico;
 pub mod discard;
 mod experto;
+mod face;
 pub mod host;
 pub mod leyes_cache;
 pub mod maestro;

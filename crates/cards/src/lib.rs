@@ -1,4 +1,5 @@
-//! Cards for every tapete game: the 40-card Spanish deck, card sets as bitmasks,
+//! Cards for every tapete game: decks as data ([`decks`]: Spanish 40 and 48, French 52,
+//! jokers, several decks together), the 40-card Spanish deck of Mus, card sets as bitmasks,
 //! seeded shuffles and exact binomial coefficients.
 //!
 //! Games build on these pieces instead of re-inventing them: a [`Card`] parses and prints in
@@ -24,6 +25,7 @@ mod binomial;
 mod card;
 pub mod chance;
 mod deck;
+pub mod decks;
 mod set;
 
 pub use binomial::{binomial, BINOMIAL};

@@ -1,46 +1,44 @@
-//! `tapete arena mus`: two bots, many games of one juego, seats swapped every game; who
-//! is stronger, with a confidence interval, and how the lances went.
+//! `tapete arena GAME`: two bots, many games; who is stronger, with a confidence interval.
+//! In partnership games (Mus) the sides sit as pairs and swap seats every game; otherwise
+//! side A holds one seat, moving round the table, and B all the others.
 
-use crate::args::{parse_level, parse_seed, parse_threads, parse_timeout, TableArgs};
-use crate::error::CliResult;
-use crate::row;
+use crate::args::{parse_seed, parse_threads, parse_timeout};
+use crate::error::{CliError, CliResult};
+use crate::games::{self, GameArgs};
 use crate::sim::{
-    incidents_json, incidents_text, lance_index, lance_table, pct, ratio, run_mus, timing_json,
-    timing_text, MusStats, RunSpec,
+    incidents_json, incidents_text, merge, run_games, timing_json, timing_text, RunSpec,
 };
-use crate::text::{emit, percent, table};
-use clap::{Args, Subcommand};
+use crate::text::{emit, pct, percent, ratio, table};
+use clap::Args;
 use serde_json::json;
 use std::time::Duration;
-use tapete_mus::{Lance, MusRules};
-use tapete_table::arena::ArenaReport;
+use tapete_host::{row, Host, Visitor};
+use tapete_table::arena::{ArenaReport, Layout};
 
-/// Games that have an arena.
-#[derive(Subcommand, Debug)]
-pub enum ArenaGame {
-    /// Pit two Mus bots against each other: pair A against pair B.
-    Mus(ArenaArgs),
-}
-
-/// Arguments of `tapete arena mus`.
+/// What `tapete arena GAME` takes besides the table options.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Each game is one juego to the target. In even games A sits at \
-seats 0 and 2 (seat 0 is the first mano), in odd games at 1 and 3. Game i uses seed S+i, so \
-results do not depend on --threads.\n\nExamples:\n  tapete arena mus --a basico --b random \
---games 2000\n  tapete arena mus --a \"cmd:python3 examples/python/mus_bot.py\" --b basico --games 100"
+    after_help = "Partnership games (Mus): in even games A sits at seats 0 and 2 (seat 0 is \
+the first to play), in odd games at 1 and 3. Other games: A sits at seat i mod N in game i and \
+B at every other seat, so A's fair share of the wins is 1/N. Game i uses seed S+i, so results \
+do not depend on --threads.\n\nExamples:\n  tapete arena mus --a basico --b random --games 2000\n  \
+tapete arena chinchon --players 4 --a experto --b basico --games 2000\n  tapete arena mus --a \
+\"cmd:python3 examples/python/mus_bot.py\" --b basico --games 100"
 )]
 pub struct ArenaArgs {
-    /// Bot of pair A: a level (random, basico, avanzado, experto, maestro:ms=N) or
-    /// cmd:COMMAND for a program speaking the bot protocol.
-    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    /// Bot of side A: a level of the game or cmd:COMMAND for a program speaking the bot
+    /// protocol.
+    #[arg(long, value_name = "LEVEL")]
     pub a: String,
-    /// Bot of pair B (same choices as --a).
-    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    /// Bot of side B (same choices as --a).
+    #[arg(long, value_name = "LEVEL")]
     pub b: String,
     /// How many games to play.
     #[arg(long, value_name = "N")]
     pub games: u64,
+    /// Players at the table (default: the game's usual number).
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
     /// Seed of the first game.
     #[arg(long, value_name = "S", default_value = "0", value_parser = parse_seed)]
     pub seed: u64,
@@ -50,127 +48,131 @@ pub struct ArenaArgs {
     /// Longest wait for one answer of a cmd: bot, in seconds.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]
     pub bot_timeout: Duration,
-    #[command(flatten)]
-    pub table: TableArgs,
 }
 
-/// Runs `tapete arena mus`.
-pub fn run(a: &ArenaArgs, json: bool) -> CliResult {
-    let rules = a.table.rules(1, 1);
-    let bots = [a.a.clone(), a.b.clone()];
-    let report = run_mus(&RunSpec {
-        rules: &rules,
-        bots: &bots,
-        bot_timeout: a.bot_timeout,
-        games: a.games,
-        seed: a.seed,
-        threads: a.threads,
-        alternate: true,
-        json,
-    })?;
-    if json {
-        emit(&format!("{}\n", to_json(a, &rules, &report)))
-    } else {
-        emit(&to_text(a, &rules, &report))
+/// Runs `tapete arena GAME …`.
+pub fn run(a: &GameArgs, json: bool) -> CliResult {
+    tapete_catalog::visit(&a.game, Arena { rest: &a.rest, json })
+        .map_err(|e| CliError::usage(e.to_string()))?
+}
+
+struct Arena<'a> {
+    rest: &'a [String],
+    json: bool,
+}
+
+impl Visitor for Arena<'_> {
+    type Output = CliResult;
+    fn visit<H: Host>(self) -> CliResult {
+        let Some(p) = games::parse::<ArenaArgs, H>(
+            "arena",
+            &format!("Pit two {} bots against each other", H::TITLE),
+            self.rest,
+            self.json,
+        )?
+        else {
+            return Ok(());
+        };
+        let a = &p.args;
+        let seats = games::seats::<H>(a.players)?;
+        let rules = games::rules::<H>(H::arena_rules(), &p.given, seats)?;
+        let bots = [a.a.trim().to_string(), a.b.trim().to_string()];
+        let partners = H::PARTNERS && seats % 2 == 0;
+        let report = run_games::<H>(&RunSpec {
+            rules: &rules,
+            seats,
+            bots: &bots,
+            bot_timeout: a.bot_timeout,
+            games: a.games,
+            seed: a.seed,
+            threads: a.threads,
+            layout: if partners {
+                Layout::Alternate
+            } else {
+                Layout::OneSeat
+            },
+            json: p.json,
+        })?;
+        if p.json {
+            let (low, high) = report.ci95();
+            let mut v = json!({
+                "game": H::NAME,
+                "games": report.games,
+                "seed": a.seed,
+                "players": seats,
+                "bots": { "a": bots[0], "b": bots[1] },
+                "rules": rules,
+                "a_wins": report.wins[0],
+                "b_wins": report.wins[1],
+                "draws": report.draws,
+                "a_win_rate": report.a_win_rate(),
+                "fair_share": report.fair_share(),
+                "ci95": [low, high],
+                "a_first": report.first[0],
+                "a_mean_place": report.a_mean_place(),
+                "seat_wins": report.seat_wins,
+                "actions": report.actions,
+                "actions_per_game": ratio(report.actions, report.games),
+                "incidents": incidents_json(&report.incidents),
+                "timing": timing_json(&report),
+            });
+            merge(&mut v, H::stats_json(&report.stats));
+            emit(&format!("{v}\n"))
+        } else {
+            emit(&arena_text::<H>(a, seats, partners, &bots, &report))
+        }
     }
 }
 
-/// `{"a": x, "b": y}`.
-fn ab<T: serde::Serialize>(pair: [T; 2]) -> serde_json::Value {
-    let [a, b] = pair;
-    json!({ "a": a, "b": b })
-}
-
-fn to_json(a: &ArenaArgs, rules: &MusRules, r: &ArenaReport<MusStats>) -> serde_json::Value {
-    let t = &r.stats;
+fn arena_text<H: Host>(
+    a: &ArenaArgs,
+    seats: usize,
+    partners: bool,
+    bots: &[String; 2],
+    r: &ArenaReport<H::Stats>,
+) -> String {
     let (low, high) = r.ci95();
-    let lances: serde_json::Map<String, serde_json::Value> = Lance::ALL
-        .iter()
-        .map(|&l| {
-            let s = &t.lances[lance_index(l)];
-            let v = json!({
-                "settled": s.settled,
-                "bet": s.bet,
-                "opened": ab(s.opened),
-                "accepted": s.accepted,
-                "ordago": s.ordago,
-                "ordago_won": ab(s.ordago_won),
-                "declined": s.declined,
-                "en_paso": s.en_paso,
-                "unbet": s.unbet,
-                "void": s.void,
-            });
-            (l.name().to_string(), v)
-        })
-        .collect();
-    json!({
-        "games": r.games,
-        "seed": a.seed,
-        "bots": { "a": a.a, "b": a.b },
-        "rules": rules,
-        "a_wins": r.wins[0],
-        "b_wins": r.wins[1],
-        "a_win_rate": r.a_win_rate(),
-        "ci95": [low, high],
-        "a_first": r.first[0],
-        "hands": t.hands,
-        "hands_per_game": ratio(t.hands, t.games),
-        "actions": t.actions,
-        "piedras": ab(t.piedras),
-        "piedras_per_hand": ab(t.piedras.map(|p| ratio(p, t.hands))),
-        "ordago_wins": ab(t.ordago_wins),
-        "lances": lances,
-        "incidents": incidents_json(&r.incidents),
-        "timing": timing_json(r),
-    })
-}
-
-fn to_text(a: &ArenaArgs, rules: &MusRules, r: &ArenaReport<MusStats>) -> String {
-    let t = &r.stats;
-    let (low, high) = r.ci95();
+    let how = if partners {
+        "seats swapped every game".to_string()
+    } else {
+        format!("A at one seat of {seats}, moving every game")
+    };
     let mut out = format!(
-        "{} games of one juego to {} from seed {}: A ({}) against B ({}), seats swapped every game\n\n",
-        r.games, rules.target, a.seed, a.a, a.b
+        "{} {} games from seed {}: A ({}) against B ({}), {how}\n\n",
+        r.games,
+        H::TITLE,
+        a.seed,
+        bots[0],
+        bots[1]
     );
     let rows = vec![
-        row![
-            "side",
-            "bot",
-            "games won",
-            "share",
-            "piedras per hand",
-            "won by órdago"
-        ],
-        row![
-            "A",
-            a.a,
-            r.wins[0],
-            pct(r.wins[0], r.games),
-            format!("{:.2}", ratio(t.piedras[0], t.hands)),
-            t.ordago_wins[0]
-        ],
-        row![
-            "B",
-            a.b,
-            r.wins[1],
-            pct(r.wins[1], r.games),
-            format!("{:.2}", ratio(t.piedras[1], t.hands)),
-            t.ordago_wins[1]
-        ],
+        row!["side", "bot", "games won", "share"],
+        row!["A", bots[0], r.wins[0], pct(r.wins[0], r.games)],
+        row!["B", bots[1], r.wins[1], pct(r.wins[1], r.games)],
     ];
     out.push_str(&table(&rows));
+    if r.draws > 0 {
+        out.push_str(&format!("games without a winner: {}\n", r.draws));
+    }
     out.push_str(&format!(
-        "\nA's win rate: {} (95% confidence interval {} – {}, Wilson)\n",
+        "\nA's win rate: {} (95% confidence interval {} – {}, Wilson; fair share {})\n",
         percent(r.a_win_rate()),
         percent(low),
-        percent(high)
+        percent(high),
+        percent(r.fair_share())
     ));
+    if let (Some(place), false) = (r.a_mean_place(), partners) {
+        out.push_str(&format!("A's mean place: {place:.2} of {seats}\n"));
+    }
     out.push_str(&format!(
-        "hands per game: {:.2}; actions per game: {:.1}\n\n",
-        ratio(t.hands, t.games),
-        ratio(t.actions, t.games)
+        "actions per game: {:.1}\n",
+        ratio(r.actions, r.games)
     ));
-    out.push_str(&lance_table(t, ["A".into(), "B".into()]));
+    let extra = H::stats_text(&r.stats, ["A", "B"]);
+    if !extra.is_empty() {
+        out.push('\n');
+        out.push_str(&extra);
+    }
     out.push('\n');
     out.push_str(&incidents_text(&r.incidents, true));
     out.push_str(&timing_text(r));

@@ -5,6 +5,8 @@ use std::fmt;
 /// Why a command failed.
 #[derive(Debug)]
 pub enum CliError {
+    /// The command line is wrong (an unknown option, a value out of range). Exit code 2.
+    Usage(String),
     /// The user's input is wrong: options, hands, files. Exit code 2.
     Input(String),
     /// Something failed while running (I/O, an engine error). Exit code 1.
@@ -12,6 +14,11 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// A usage error with this message.
+    pub fn usage(msg: impl Into<String>) -> CliError {
+        CliError::Usage(msg.into())
+    }
+
     /// An input error with this message.
     pub fn input(msg: impl Into<String>) -> CliError {
         CliError::Input(msg.into())
@@ -25,7 +32,7 @@ impl CliError {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Input(_) => 2,
+            CliError::Usage(_) | CliError::Input(_) => 2,
             CliError::Run(_) => 1,
         }
     }
@@ -33,6 +40,7 @@ impl CliError {
     /// `"input"` or `"run"`, for JSON output.
     pub fn kind(&self) -> &'static str {
         match self {
+            CliError::Usage(_) => "usage",
             CliError::Input(_) => "input",
             CliError::Run(_) => "run",
         }
@@ -42,7 +50,7 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(m) | CliError::Run(m) => f.write_str(m),
+            CliError::Usage(m) | CliError::Input(m) | CliError::Run(m) => f.write_str(m),
         }
     }
 }

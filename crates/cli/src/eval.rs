@@ -2,7 +2,7 @@
 
 use crate::args::ModeArgs;
 use crate::error::{CliError, CliResult};
-use crate::row;
+use tapete_host::row;
 use crate::text::{emit, pair_name, table};
 use clap::{Args, Subcommand};
 use serde_json::json;

@@ -3,7 +3,7 @@
 
 use crate::args::ModeArgs;
 use crate::error::{CliError, CliResult};
-use crate::row;
+use tapete_host::row;
 use crate::text::{emit, percent, progress_bar, table};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;

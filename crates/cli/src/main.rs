@@ -1,4 +1,5 @@
-//! `tapete`: play Mus at the terminal, resolve deals, simulate bot matches and replay records.
+//! `tapete`: play tapete's card games at the terminal, simulate bot matches, pit bots in
+//! arenas, replay records, serve the online table, and each game's own tools.
 //!
 //! Every command accepts `--json` for machine-readable output: stdout then holds only
 //! JSON, errors included (`{"error": …, "kind": "usage" | "input" | "run"}`, the message
@@ -9,6 +10,7 @@ mod arena;
 mod args;
 mod error;
 mod eval;
+mod games;
 mod leyes;
 mod play;
 mod replay;
@@ -22,11 +24,11 @@ use clap::{Parser, Subcommand};
 use error::CliError;
 use std::process::ExitCode;
 
-/// Traditional card games at the terminal (Mus first).
+/// Traditional card games: play, simulate, compare bots, replay, serve.
 #[derive(Parser, Debug)]
 #[command(name = "tapete", version, about)]
 #[command(
-    after_help = "Examples:\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete replay game.json\n  tapete serve --addr 127.0.0.1:8080"
+    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete replay game.json\n  tapete serve --addr 127.0.0.1:8080"
 )]
 struct Cli {
     /// Machine-readable JSON on stdout instead of text.
@@ -38,19 +40,18 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Play a game against bots.
-    #[command(subcommand)]
-    Play(play::PlayGame),
+    /// The games tapete plays: names, players, bot levels.
+    Games,
+    /// Play a game against bots (`tapete play GAME --help` for its options).
+    Play(games::GameArgs),
     /// Mus tools: resolve four known hands, exact odds, jugada tables, deal simulation.
     #[command(subcommand)]
     Mus(eval::MusCommand),
     /// Play many bot games headless and report statistics.
-    #[command(subcommand)]
-    Sim(sim::SimGame),
+    Sim(games::GameArgs),
     /// Pit two bots against each other over many games: who wins, with a confidence
     /// interval (bots may be outside programs: see docs/bot-protocol.md).
-    #[command(subcommand)]
-    Arena(arena::ArenaGame),
+    Arena(games::GameArgs),
     /// Re-run a recorded game and tell it action by action.
     Replay(replay::ReplayArgs),
     /// Serve the online table: play in the browser with friends, bots in empty seats.
@@ -67,13 +68,14 @@ fn main() -> ExitCode {
     };
     let json = cli.json;
     let result = match cli.command {
-        Command::Play(play::PlayGame::Mus(a)) => play::run(&a, json),
+        Command::Games => games::list(json),
+        Command::Play(a) => play::run(&a, json),
         Command::Mus(eval::MusCommand::Eval(a)) => eval::run(&a, json),
         Command::Mus(eval::MusCommand::Leyes(a)) => leyes::run(&a, json),
         Command::Mus(eval::MusCommand::Tables(a)) => tables::run(&a, json),
         Command::Mus(eval::MusCommand::Simulate(a)) => simulate::run(&a, json),
-        Command::Sim(sim::SimGame::Mus(a)) => sim::run(&a, json),
-        Command::Arena(arena::ArenaGame::Mus(a)) => arena::run(&a, json),
+        Command::Sim(a) => sim::run(&a, json),
+        Command::Arena(a) => arena::run(&a, json),
         Command::Replay(a) => replay::run(&a, json),
         Command::Serve(a) => serve::run(&a, json),
         Command::Loadtest(a) => serve::loadtest(&a, json),
@@ -95,7 +97,7 @@ fn json_asked<I: IntoIterator<Item = std::ffi::OsString>>(args: I) -> bool {
 
 /// The gist of a clap error: its first paragraph, without the `error:` prefix, on one
 /// line ("the following required arguments were not provided: --games <N>").
-fn usage_message(e: &clap::Error) -> String {
+pub(crate) fn usage_message(e: &clap::Error) -> String {
     let text = e.render().to_string();
     let first = text.split("\n\n").next().unwrap_or_default();
     let first = first.trim().strip_prefix("error:").unwrap_or(first);

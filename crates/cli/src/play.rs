@@ -1,65 +1,58 @@
-//! `tapete play mus`: a match against three bots, full-screen at a terminal or line by
-//! line when stdin is piped.
+//! `tapete play GAME`: a game against bots, full-screen at a terminal or line by line
+//! when stdin is piped.
 
-use crate::args::{parse_best_of, parse_level, parse_seat, parse_seed, TableArgs};
+use crate::args::{parse_seed, parse_timeout};
 use crate::error::{CliError, CliResult};
-use crate::text::emit;
-use clap::{Args, Subcommand};
+use crate::games::{self, GameArgs};
+use crate::text::{emit, table};
+use clap::Args;
 use serde_json::json;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
-use tapete_mus::MusGame;
-use tapete_table::{Game, Record};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tapete_host::{Face, Host, Visitor};
+use tapete_table::{Bot, Game, Record};
 use tapete_term::{PlayOptions, Screen};
 
-/// Games that can be played.
-#[derive(Subcommand, Debug)]
-pub enum PlayGame {
-    /// Play Mus against three bots (you and a bot partner against two bots).
-    Mus(PlayArgs),
-}
-
-/// Arguments of `tapete play mus`.
+/// What `tapete play GAME` takes besides the table options.
 #[derive(Args, Debug)]
 #[command(
     after_help = "At a terminal the table is full-screen; with stdin piped, one decision \
-is read per line (mus, no hay mus, descarto 12o 1b, paso, envido 5, quiero, no quiero, órdago…).\n\n\
+is read per line (type `help` for the game's words).\n\n\
 With --json the table (full-screen or line by line) is shown on stderr, and stdout gets \
-only one JSON document when the game ends: {\"seed\", \"seat\", \"bots\": {\"partner\", \
-\"rivals\"}, \"rules\", \"actions\" (how many), \"scores\" (piedras, games, vacas, pair 0–2 \
-first), \"outcome\" (winners and summary, or null), \"finished\", \"record\" (the --record \
-path, or null)}. Errors are {\"error\", \"kind\"} on stdout, with a non-zero exit."
+only one JSON document when the game ends: {\"game\", \"seed\", \"seat\", \"players\", \
+\"bots\" (by seat, null at yours), \"rules\", \"actions\" (how many), \"scores\", \
+\"outcome\" (winners, scores, places and summary, or null), \"finished\", \"record\" (the \
+--record path, or null)}. Errors are {\"error\", \"kind\"} on stdout, with a non-zero exit."
 )]
 pub struct PlayArgs {
-    #[command(flatten)]
-    pub table: TableArgs,
-    /// Games per vaca (best of N): 1, 3 or 5.
-    #[arg(long, value_name = "N", default_value = "3", value_parser = parse_best_of)]
-    pub juegos: u8,
-    /// Vacas per match (best of N): 1, 3 or 5.
-    #[arg(long, value_name = "N", default_value = "1", value_parser = parse_best_of)]
-    pub vacas: u8,
+    /// Players at the table (default: the game's usual number).
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
     /// Shuffle seed (default: from the clock, printed so the game can be replayed).
     #[arg(long, value_name = "S", value_parser = parse_seed)]
     pub seed: Option<u64>,
-    /// Bot of the other three seats: a level (random, basico, avanzado, experto,
+    /// Bot of the other seats: a level of the game (e.g. random, basico, experto,
     /// maestro:ms=N) or cmd:COMMAND for a program speaking the bot protocol.
-    #[arg(long, value_name = "LEVEL", default_value = "basico", value_parser = parse_level)]
-    pub bots: String,
-    /// Your partner's bot (default: --bots).
-    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    #[arg(long, value_name = "LEVEL")]
+    pub bots: Option<String>,
+    /// Your partner's bot, in partnership games (default: --bots).
+    #[arg(long, value_name = "LEVEL")]
     pub partner: Option<String>,
-    /// The two rivals' bot (default: --bots).
-    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    /// The rivals' bot, in partnership games (default: --bots).
+    #[arg(long, value_name = "LEVEL")]
     pub rivals: Option<String>,
-    /// Your seat, 0–3 (0 is the first mano; your partner sits at seat+2).
-    #[arg(long, value_name = "0-3", default_value = "0", value_parser = parse_seat)]
+    /// Your seat, from 0 (seat 0 is the first to play).
+    #[arg(long, value_name = "SEAT", default_value = "0")]
     pub seat: usize,
-    /// Write the game's record (rules, seed, actions) to this JSON file. Its directory
-    /// must exist and the file be writable: this is checked before the game starts.
+    /// Write the game's record (game, rules, seed, actions) to this JSON file. Its
+    /// directory must exist and the file be writable: this is checked before the game
+    /// starts.
     #[arg(long, value_name = "FILE.json")]
     pub record: Option<PathBuf>,
+    /// Longest wait for one answer of a cmd: bot, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]
+    pub bot_timeout: Duration,
 }
 
 /// A seed from the clock.
@@ -71,7 +64,7 @@ fn clock_seed() -> u64 {
 }
 
 /// Writes `record` as pretty JSON to `path`.
-pub fn write_record(record: &Record<MusGame>, path: &Path) -> CliResult {
+pub fn write_record<G: Game>(record: &Record<G>, path: &Path) -> CliResult {
     let text = serde_json::to_string_pretty(record)
         .map_err(|e| CliError::run(format!("cannot encode the record: {e}")))?;
     std::fs::write(path, text + "\n").map_err(|e| {
@@ -120,26 +113,98 @@ pub fn check_record_path(path: &Path) -> CliResult {
     Ok(())
 }
 
-/// Runs `tapete play mus`. With `json`, the table is shown on stderr and stdout gets
-/// only the final JSON document.
-pub fn run(a: &PlayArgs, json: bool) -> CliResult {
-    let rules = a.table.rules(a.juegos, a.vacas);
-    rules.validate().map_err(CliError::input)?;
+/// Runs `tapete play GAME …`.
+pub fn run(a: &GameArgs, json: bool) -> CliResult {
+    tapete_catalog::visit(&a.game, Play { rest: &a.rest, json })
+        .map_err(|e| CliError::usage(e.to_string()))?
+}
+
+struct Play<'a> {
+    rest: &'a [String],
+    json: bool,
+}
+
+impl Visitor for Play<'_> {
+    type Output = CliResult;
+    fn visit<H: Face>(self) -> CliResult {
+        let Some(p) = games::parse::<PlayArgs, H>(
+            "play",
+            &format!("Play {} against bots", H::TITLE),
+            self.rest,
+            self.json,
+        )?
+        else {
+            return Ok(());
+        };
+        play::<H>(&p.args, &p.given, p.json)
+    }
+}
+
+/// The bot level named for `seat` of a table where `human` plays.
+fn level_for<H: Host>(a: &PlayArgs, human: usize, seat: usize, seats: usize) -> String {
+    let default = a.bots.clone().unwrap_or_else(|| {
+        if H::bot_names().contains(&"basico") {
+            "basico".into()
+        } else {
+            H::default_bot().into()
+        }
+    });
+    if H::PARTNERS && seats % 2 == 0 {
+        let partner = (seat + seats - human) % 2 == 0;
+        let chosen = if partner { &a.partner } else { &a.rivals };
+        chosen.clone().unwrap_or(default)
+    } else {
+        default
+    }
+}
+
+fn play<H: Face>(a: &PlayArgs, given: &serde_json::Map<String, serde_json::Value>, json: bool) -> CliResult {
+    let seats = games::seats::<H>(a.players)?;
+    games::check_seat(a.seat, seats)?;
+    if !H::PARTNERS && (a.partner.is_some() || a.rivals.is_some()) {
+        return Err(CliError::usage(format!(
+            "--partner and --rivals are for partnership games; {} has none: use --bots",
+            H::TITLE
+        )));
+    }
+    let rules = games::rules::<H>(Default::default(), given, seats)?;
+    let levels: Vec<Option<String>> = (0..seats)
+        .map(|s| (s != a.seat).then(|| level_for::<H>(a, a.seat, s, seats)))
+        .collect();
+    for level in levels.iter().flatten() {
+        games::check_bot::<H>(level)?;
+    }
     if let Some(path) = &a.record {
         check_record_path(path)?;
     }
     crate::sim::stop_programs_on_signals()?;
     let seed = a.seed.unwrap_or_else(clock_seed);
+    let players = if seats == H::DEFAULT_SEATS {
+        String::new()
+    } else {
+        format!(" --players {seats}")
+    };
     if a.seed.is_none() {
-        eprintln!("tapete: seed {seed} (play this deal again with --seed {seed})");
+        eprintln!(
+            "tapete: seed {seed} (play this deal again with --seed {seed}{players})"
+        );
     }
-    let opts = PlayOptions {
+    let mut bots: Vec<Option<(String, Box<dyn Bot<H::G>>)>> = Vec::with_capacity(seats);
+    for level in &levels {
+        bots.push(match level {
+            Some(l) => Some((
+                l.clone(),
+                games::make_bot::<H>(l, a.bot_timeout).map_err(CliError::usage)?,
+            )),
+            None => None,
+        });
+    }
+    let opts = PlayOptions::<H> {
         rules,
+        seats,
         seed,
         human: a.seat,
-        bots: a.bots.clone(),
-        partner: a.partner.clone(),
-        rivals: a.rivals.clone(),
+        bots,
     };
     // With --json stdout is kept for the result: the table goes to stderr, full-screen
     // when that is a terminal.
@@ -147,11 +212,11 @@ pub fn run(a: &PlayArgs, json: bool) -> CliResult {
     let stdin = std::io::stdin();
     let full_screen = stdin.is_terminal() && (!json || screen.is_terminal());
     let played = if full_screen {
-        tapete_term::play_tui(&opts, screen)
+        tapete_term::play_tui::<H>(opts, screen)
     } else if json {
-        tapete_term::play_lines(&opts, stdin.lock(), std::io::stderr().lock())
+        tapete_term::play_lines::<H, _, _>(opts, stdin.lock(), std::io::stderr().lock())
     } else {
-        tapete_term::play_lines(&opts, stdin.lock(), std::io::stdout().lock())
+        tapete_term::play_lines::<H, _, _>(opts, stdin.lock(), std::io::stdout().lock())
     };
     let record = played.map_err(|e| CliError::run(format!("the game stopped: {e:#}")))?;
     if let Some(path) = &a.record {
@@ -160,35 +225,41 @@ pub fn run(a: &PlayArgs, json: bool) -> CliResult {
     let game = record
         .replay()
         .map_err(|e| CliError::run(format!("the game's own record does not replay: {e}")))?;
-    let scores = game.scores();
     let outcome = game.outcome();
     if json {
         let v = json!({
+            "game": H::NAME,
             "seed": seed,
             "seat": a.seat,
-            "bots": {
-                "partner": opts.bot_for((a.seat + 2) % 4),
-                "rivals": opts.bot_for((a.seat + 1) % 4),
-            },
+            "players": seats,
+            "bots": levels,
             "rules": record.rules,
             "actions": record.actions.len(),
-            "scores": scores,
+            "scores": H::scores(&game),
             "outcome": outcome,
             "finished": outcome.is_some(),
             "record": a.record.as_ref().map(|p| p.display().to_string()),
         });
         emit(&format!("{v}\n"))
     } else {
-        let mut s = format!(
-            "\n{}",
-            crate::replay::score_table(&scores, outcome.as_ref())
-        );
+        let mut s = format!("\n{}", score_text::<H>(&game));
         s.push_str(&format!(
-            "seed: {seed} (tapete play mus --seed {seed} deals the same cards)\n"
+            "seed: {seed} (tapete play {} --seed {seed}{players} deals the same cards)\n",
+            H::NAME
         ));
         if let Some(path) = &a.record {
             s.push_str(&format!("record: {}\n", path.display()));
         }
         emit(&s)
     }
+}
+
+/// The score table and the result line (shared with `replay`).
+pub fn score_text<H: Host>(game: &H::G) -> String {
+    let mut s = table(&H::score_rows(game));
+    s.push_str(&match game.outcome() {
+        Some(o) => format!("result: {}\n", o.summary),
+        None => "result: not finished (the game stopped before its end)\n".to_string(),
+    });
+    s
 }

@@ -3,7 +3,7 @@
 //! tables of WebSocket clients against a server and reports throughput and latency.
 
 use crate::error::{CliError, CliResult};
-use crate::row;
+use tapete_host::row;
 use crate::text::{emit, table};
 use clap::Args;
 use std::net::SocketAddr;

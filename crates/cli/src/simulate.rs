@@ -3,7 +3,7 @@
 
 use crate::args::{parse_seed, parse_threads, ModeArgs};
 use crate::error::{CliError, CliResult};
-use crate::row;
+use tapete_host::row;
 use crate::text::{emit, percent, progress_bar, rate, table, thousands};
 use clap::Args;
 use std::time::Instant;

@@ -3,7 +3,7 @@
 
 use crate::args::parse_mode;
 use crate::error::{CliError, CliResult};
-use crate::row;
+use tapete_host::row;
 use crate::text::{emit, table};
 use clap::Args;
 use tapete_mus::Mode;

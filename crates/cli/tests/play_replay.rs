@@ -159,3 +159,37 @@ fn play_rejects_bad_options() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
 }
+
+/// A record written by tapete before chance was pinned and records named their game
+/// (`tests/data/legacy-mus-record.json`, from `tapete play mus --seed 7 --bots basico
+/// --record …` with a scripted player) replays to the very result it had then.
+#[test]
+fn a_record_from_before_the_platform_change_still_replays() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/legacy-mus-record.json");
+    let out = tapete(&["replay", path, "--json"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = last_json(&out);
+    assert_eq!(v["game"], "mus");
+    assert_eq!(v["finished"], true);
+    assert_eq!(
+        v["outcome"]["summary"],
+        "pair 1–3 wins the match (pair 0–2 against pair 1–3: vacas 0–1, juegos 0–2, piedras 0–16)"
+    );
+    assert_eq!(v["outcome"]["winners"], serde_json::json!([1, 3]));
+}
+
+/// A record names its game; one of a game tapete does not know is refused by name.
+#[test]
+fn records_name_their_game() {
+    let (record, _) = bot_record(4);
+    let v = serde_json::to_value(&record).expect("json");
+    assert_eq!(v["game"], "mus");
+    let mut other = v.clone();
+    other["game"] = "parchís".into();
+    let f = tmp("parchis.json");
+    std::fs::write(&f, other.to_string()).expect("write");
+    let out = tapete(&["replay", f.to_str().expect("path")], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`parchís` is not a game"), "{err}");
+}

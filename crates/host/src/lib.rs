@@ -24,10 +24,14 @@
 //! ```
 
 mod erased;
+pub mod face;
+pub mod golden;
 #[doc(hidden)]
 pub mod test_race;
+pub mod text;
 
 pub use erased::{kind_of, BotJob, Kind, TableGame};
+pub use face::Face;
 
 use serde_json::Value;
 use std::ops::RangeInclusive;
@@ -36,9 +40,12 @@ use tapete_table::{Bot, Game, Seat};
 /// A game as the front-ends host it. Implemented by a marker type per game.
 pub trait Host: Send + Sync + 'static {
     /// The game's rules engine.
-    type G: Game<View: Send, Rules: Default>;
+    type G: Game<View: Send, Rules: Default> + PartialEq + std::fmt::Debug;
     /// Tells events in words; one per audience (a seat or the spectators).
     type Narrator: Narrate<Self::G> + Clone + Send + Sync;
+    /// What a simulation or an arena counts from the events beyond wins (Mus: lances,
+    /// piedras, órdagos); `()` for nothing.
+    type Stats: tapete_table::arena::Observer<Self::G>;
 
     /// The name used on the command line, in the API, in records and in the database
     /// (`"mus"`): the game's own.
@@ -49,6 +56,19 @@ pub trait Host: Send + Sync + 'static {
     const SEATS: RangeInclusive<usize>;
     /// The seat count a table gets when none is chosen.
     const DEFAULT_SEATS: usize;
+    /// Whether seats play in partnerships across the table (Mus: 0 and 2 against 1 and 3).
+    /// An arena then seats its sides alternately; otherwise side A holds one seat.
+    const PARTNERS: bool = false;
+
+    /// What each table option means, by key, in a few words (for `--help` and the lobby).
+    fn rule_docs() -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+    /// The options an arena plays by default: the game's defaults, or a shorter match
+    /// where a whole one would be needlessly long.
+    fn arena_rules() -> <Self::G as Game>::Rules {
+        Default::default()
+    }
 
     /// The built-in computer players, weakest first. Some take parameters after a colon
     /// (`maestro:ms=200`); [`Host::make_bot`] accepts those forms too.
@@ -69,6 +89,29 @@ pub trait Host: Send + Sync + 'static {
     fn at_boundary(game: &Self::G) -> bool;
     /// Everything, every hidden card included: for replays of finished games.
     fn full_view(game: &Self::G) -> Value;
+    /// [`Host::Stats`] as JSON object members, merged into `sim` and `arena` output.
+    fn stats_json(_stats: &Self::Stats) -> serde_json::Map<String, Value> {
+        serde_json::Map::new()
+    }
+    /// [`Host::Stats`] as text for `sim` and `arena`, the two sides named `sides`.
+    fn stats_text(_stats: &Self::Stats, _sides: [&str; 2]) -> String {
+        String::new()
+    }
+    /// The score of `game` as JSON (`tapete play --json` and `replay --json`).
+    fn scores(game: &Self::G) -> Value;
+    /// The score of `game` as rows of text, a header row first.
+    fn score_rows(game: &Self::G) -> Vec<Vec<String>>;
+    /// Every seat's hand face up, one row per seat: what a replay shows after a deal.
+    fn hands_rows(game: &Self::G) -> Vec<Vec<String>>;
+    /// A full state consistent with what `view` shows (hidden cards dealt at random from
+    /// those the view does not place), for search bots and the conformance checks; `None`
+    /// for games without one.
+    fn resample(
+        _view: &<Self::G as Game>::View,
+        _rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Option<Result<Self::G, String>> {
+        None
+    }
     /// The names of extra tools a server offers for this game (`GET /api/tools/GAME/NAME`).
     fn tools() -> &'static [&'static str] {
         &[]
@@ -99,8 +142,8 @@ pub trait Narrate<G: Game> {
 pub trait Visitor {
     /// What the visit produces.
     type Output;
-    /// Does the work for host `H`.
-    fn visit<H: Host>(self) -> Self::Output;
+    /// Does the work for host `H` (every game of the catalog has a terminal face too).
+    fn visit<H: Face>(self) -> Self::Output;
 }
 
 /// Parses table options for `H`: missing keys take their defaults and unknown keys are
@@ -151,4 +194,35 @@ pub fn check_seats<H: Host>(seats: usize) -> Result<(), String> {
             H::SEATS.end()
         ))
     }
+}
+
+/// A computer player for `H` by name: a built-in level ([`Host::make_bot`]) or
+/// `cmd:COMMAND`, an outside program speaking the bot protocol, waiting at most `timeout`
+/// for each answer (the `random` player decides whatever the program fails to). Only
+/// trusted front-ends (the command line) should accept `cmd:`; the server never does.
+pub fn bot_by_name<H: Host>(
+    name: &str,
+    timeout: std::time::Duration,
+) -> Result<Box<dyn Bot<H::G>>, String> {
+    let trimmed = name.trim();
+    let (level, command) = trimmed.split_once(':').unwrap_or((trimmed, ""));
+    if level.trim().eq_ignore_ascii_case("cmd") {
+        let command = command.trim();
+        if command.is_empty() {
+            return Err(format!(
+                "`cmd:` needs a command to run, e.g. cmd:python3 {}_bot.py",
+                H::NAME
+            ));
+        }
+        let options = tapete_table::ProcessOptions {
+            timeout,
+            ..tapete_table::ProcessOptions::new(H::NAME)
+        };
+        return Ok(Box::new(tapete_table::ProcessBot::new(
+            command,
+            options,
+            Box::new(tapete_table::RandomBot),
+        )));
+    }
+    H::make_bot(trimmed)
 }

@@ -9,7 +9,7 @@ use tapete_cards::rng_from_seed;
 use tapete_mus::view::Phase;
 use tapete_mus::{Action, Jugada, Lance, Mode, MusGame, MusRules, MusView, Sena};
 use tapete_mus_bots::{self as bots, Avanzado, Experto};
-use tapete_table::arena::{run_arena, ArenaConfig, ArenaReport, Side};
+use tapete_table::arena::{run_arena, ArenaConfig, ArenaReport, Layout, Side};
 use tapete_table::{Bot, Game};
 
 fn one_game_rules() -> MusRules {
@@ -58,7 +58,7 @@ fn duel(a: &str, b: &str, rules: &MusRules, n: u64, seed: u64) -> u64 {
         seed,
         threads: None,
         max_actions: 200_000,
-        alternate: true,
+        layout: Layout::Alternate,
     };
     let make = |side: Side, _seat: usize| {
         let name = if side == Side::A { a } else { b };

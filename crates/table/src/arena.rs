@@ -1,11 +1,14 @@
 //! Two sides, many games: the game-independent part of an arena.
 //!
-//! Side A and side B sit alternately around the table (A at the even seats, B at the odd
-//! ones, as partners do in Mus); in every other game they swap, so that each side is first
-//! to act (mano, dealer's left…) equally often. Games run in parallel on a rayon pool;
-//! game `i` uses seed `seed + i` and its own bot RNG, and statistics are sums, so the
-//! results do not depend on the number of threads. [`wilson_interval`] puts a confidence
-//! interval on A's win rate.
+//! Where the sides sit is a [`Layout`]. In partnership games (Mus) side A and side B sit
+//! alternately around the table (A at the even seats, B at the odd ones) and swap in every
+//! other game, so that each side is first to act equally often. In every other game A holds
+//! one seat and B all the others, A's seat moving one place each game so that A sits
+//! everywhere equally: A's fair share of the wins is then one in the number of seats. With
+//! two seats both layouts are the same. Games run in parallel on a rayon pool; game `i`
+//! uses seed `seed + i` and its own bot RNG, and statistics are sums, so the results do not
+//! depend on the number of threads. [`wilson_interval`] puts a confidence interval on A's
+//! win rate.
 
 /// Call once before an arena with `cmd:` bots: SIGTERM, SIGINT and SIGHUP then kill every
 /// bot program (with all it started) before they end the arena, instead of leaving the
@@ -72,8 +75,8 @@ pub fn wilson_interval(successes: u64, trials: u64, z: f64) -> (f64, f64) {
     (low, high)
 }
 
-/// The side at `seat` in game number `game`: in even games A holds the even seats (seat 0
-/// among them), in odd games the odd ones.
+/// The side at `seat` in game number `game` of an alternating arena: in even games A holds
+/// the even seats (seat 0 among them), in odd games the odd ones.
 pub fn side_at(game: u64, seat: Seat) -> Side {
     match (seat as u64 + game) % 2 {
         0 => Side::A,
@@ -87,6 +90,20 @@ pub fn bot_seed(seed: u64) -> u64 {
     seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED_B075
 }
 
+/// Where the two sides sit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layout {
+    /// Partners: A at the even seats and B at the odd ones, swapped every other game.
+    Alternate,
+    /// A at the even seats and B at the odd ones in every game (a plain simulation).
+    Fixed,
+    /// A at one seat, B at all the others; A's seat is the game's number modulo the seats.
+    OneSeat,
+    /// A at seat 0, B at all the others, in every game (a plain simulation).
+    FirstSeat,
+}
+
 /// One game of an arena: its number, seed and where the sides sit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fixture {
@@ -94,22 +111,47 @@ pub struct Fixture {
     pub index: u64,
     /// Its shuffle seed.
     pub seed: u64,
-    /// True when B holds the even seats (seat 0 among them).
-    pub swapped: bool,
+    /// Seats at the table.
+    pub seats: usize,
+    /// A's seat (in the alternating layouts, the first of A's seats: 0 or 1).
+    pub a_seat: Seat,
+    /// How the sides sit.
+    pub layout: Layout,
 }
 
 impl Fixture {
+    /// The fixture of game `index` with this seed, seat count and layout.
+    pub fn new(index: u64, seed: u64, seats: usize, layout: Layout) -> Fixture {
+        let a_seat = match layout {
+            Layout::Alternate => (index % 2) as Seat,
+            Layout::Fixed | Layout::FirstSeat => 0,
+            Layout::OneSeat => (index % seats.max(1) as u64) as Seat,
+        };
+        Fixture {
+            index,
+            seed,
+            seats,
+            a_seat,
+            layout,
+        }
+    }
+
     /// The side at `seat`.
     pub fn side_of(&self, seat: Seat) -> Side {
-        let side = match seat % 2 {
-            0 => Side::A,
-            _ => Side::B,
+        let a = match self.layout {
+            Layout::Alternate | Layout::Fixed => seat % 2 == self.a_seat % 2,
+            Layout::OneSeat | Layout::FirstSeat => seat == self.a_seat,
         };
-        if self.swapped {
-            side.other()
+        if a {
+            Side::A
         } else {
-            side
+            Side::B
         }
+    }
+
+    /// True when B holds seat 0 in an alternating layout (the sides swapped).
+    pub fn swapped(&self) -> bool {
+        self.side_of(0) == Side::B
     }
 }
 
@@ -118,7 +160,7 @@ impl Fixture {
 pub struct ArenaConfig<G: Game> {
     /// Table options of every game.
     pub rules: G::Rules,
-    /// Seats at the table (the sides alternate around it).
+    /// Seats at the table.
     pub seats: usize,
     /// Games to play.
     pub games: u64,
@@ -128,9 +170,8 @@ pub struct ArenaConfig<G: Game> {
     pub threads: Option<usize>,
     /// Most actions one game may take before it is called stuck.
     pub max_actions: usize,
-    /// Swap the sides' seats every other game (an arena does; a plain simulation of
-    /// fixed seats does not).
-    pub alternate: bool,
+    /// Where the sides sit.
+    pub layout: Layout,
 }
 
 /// Statistics gathered from a game as it is played, and summed over games.
@@ -185,6 +226,18 @@ pub struct ArenaReport<T> {
     pub draws: u64,
     /// Games each side started from the first seat (`[A, B]`).
     pub first: [u64; 2],
+    /// Games won by each seat (a partnership's win counts for each of its seats).
+    pub seat_wins: Vec<u64>,
+    /// The sum of A's places over the games whose outcome had places (1 is first).
+    pub a_place_sum: u64,
+    /// Games whose outcome had places.
+    pub placed: u64,
+    /// Actions taken in all games.
+    pub actions: u64,
+    /// Seats at the table.
+    pub seats: usize,
+    /// How the sides sat.
+    pub layout: Layout,
     /// The observers' sums.
     pub stats: T,
     /// Every incident, by game and seat.
@@ -203,6 +256,20 @@ impl<T> ArenaReport<T> {
         } else {
             self.wins[0] as f64 / self.games as f64
         }
+    }
+
+    /// A's share of the wins if both sides were equally strong: one half with partners,
+    /// one in the number of seats when A holds one seat.
+    pub fn fair_share(&self) -> f64 {
+        match self.layout {
+            Layout::OneSeat | Layout::FirstSeat if self.seats > 0 => 1.0 / self.seats as f64,
+            _ => 0.5,
+        }
+    }
+
+    /// A's average place (1 is first), if the outcomes had places.
+    pub fn a_mean_place(&self) -> Option<f64> {
+        (self.placed > 0).then(|| self.a_place_sum as f64 / self.placed as f64)
     }
 
     /// The 95% Wilson interval on A's win rate.
@@ -247,6 +314,10 @@ struct Partial<T> {
     wins: [u64; 2],
     draws: u64,
     first: [u64; 2],
+    seat_wins: Vec<u64>,
+    a_place_sum: u64,
+    placed: u64,
+    actions: u64,
     stats: T,
     incidents: Vec<Incident>,
 }
@@ -258,6 +329,10 @@ impl<T: Default> Default for Partial<T> {
             wins: [0; 2],
             draws: 0,
             first: [0; 2],
+            seat_wins: Vec::new(),
+            a_place_sum: 0,
+            placed: 0,
+            actions: 0,
             stats: T::default(),
             incidents: Vec::new(),
         }
@@ -307,6 +382,15 @@ where
                     x.wins[s] += y.wins[s];
                     x.first[s] += y.first[s];
                 }
+                if x.seat_wins.len() < y.seat_wins.len() {
+                    x.seat_wins.resize(y.seat_wins.len(), 0);
+                }
+                for (a, b) in x.seat_wins.iter_mut().zip(&y.seat_wins) {
+                    *a += b;
+                }
+                x.a_place_sum += y.a_place_sum;
+                x.placed += y.placed;
+                x.actions += y.actions;
                 x.stats.merge(y.stats);
                 x.incidents.extend(y.incidents);
                 Ok(x)
@@ -319,6 +403,16 @@ where
         wins: total.wins,
         draws: total.draws,
         first: total.first,
+        seat_wins: {
+            let mut w = total.seat_wins;
+            w.resize(config.seats, 0);
+            w
+        },
+        a_place_sum: total.a_place_sum,
+        placed: total.placed,
+        actions: total.actions,
+        seats: config.seats,
+        layout: config.layout,
         stats: total.stats,
         incidents: total.incidents,
         seconds: start.elapsed().as_secs_f64(),
@@ -338,11 +432,7 @@ where
     F: Fn(Side, Seat) -> Result<Box<dyn Bot<G>>, String>,
 {
     let seed = config.seed.wrapping_add(index);
-    let fixture = Fixture {
-        index,
-        seed,
-        swapped: config.alternate && side_at(index, 0) == Side::B,
-    };
+    let fixture = Fixture::new(index, seed, config.seats, config.layout);
     let setup = |reason: String| ArenaError::Setup {
         index,
         seed,
@@ -385,9 +475,28 @@ where
         ..Partial::default()
     };
     p.first[fixture.side_of(0).index()] += 1;
-    match game.outcome().and_then(|o| o.winners.first().copied()) {
-        Some(w) => p.wins[fixture.side_of(w).index()] += 1,
-        None => p.draws += 1,
+    p.actions = record.actions.len() as u64;
+    p.seat_wins = vec![0; config.seats];
+    let outcome = game.outcome();
+    let winners = outcome
+        .as_ref()
+        .map(|o| o.winners.as_slice())
+        .unwrap_or(&[]);
+    for &w in winners {
+        if let Some(n) = p.seat_wins.get_mut(w) {
+            *n += 1;
+        }
+    }
+    if winners.iter().any(|&w| fixture.side_of(w) == Side::A) {
+        p.wins[0] += 1;
+    } else if winners.is_empty() {
+        p.draws += 1;
+    } else {
+        p.wins[1] += 1;
+    }
+    if let Some(place) = outcome.as_ref().and_then(|o| o.place(fixture.a_seat)) {
+        p.a_place_sum += u64::from(place);
+        p.placed += 1;
     }
     Ok(p)
 }
@@ -441,11 +550,7 @@ mod tests {
             [Side::B, Side::A, Side::B, Side::A]
         );
         for game in 0..10u64 {
-            let f = Fixture {
-                index: game,
-                seed: game,
-                swapped: side_at(game, 0) == Side::B,
-            };
+            let f = Fixture::new(game, game, 4, Layout::Alternate);
             for seat in 0..4 {
                 assert_eq!(f.side_of(seat), side_at(game, seat));
             }
@@ -468,7 +573,7 @@ mod tests {
             seed: 3,
             threads: Some(2),
             max_actions: 100,
-            alternate: true,
+            layout: Layout::Alternate,
         };
         let twos = |_: Side, _: Seat| Ok(Box::new(Twos) as Box<dyn Bot<Race>>);
         // With 2+2+2 the first seat always wins: each side wins its 5 games from seat 0.
@@ -476,10 +581,92 @@ mod tests {
         assert_eq!((r.games, r.wins, r.first, r.draws), (10, [5, 5], [5, 5], 0));
         assert_eq!(r.a_win_rate(), 0.5);
         let fixed = ArenaConfig {
-            alternate: false,
+            layout: Layout::Fixed,
             ..config
         };
         let r: ArenaReport<()> = run_arena(&fixed, twos, &|| {}).unwrap();
         assert_eq!((r.wins, r.first), ([10, 0], [10, 0]));
+    }
+
+    /// N seats, one move each; the seat `seed % seats` wins, the others share place 2.
+    #[derive(Clone)]
+    struct Lottery {
+        seats: usize,
+        seed: u64,
+        moved: usize,
+    }
+
+    impl Game for Lottery {
+        const NAME: &'static str = "lottery";
+        type Rules = ();
+        type Action = u8;
+        type View = ();
+        type Event = ();
+        type Error = String;
+        fn new(_: &(), seats: usize, seed: u64) -> Result<Self, crate::SetupError> {
+            Ok(Lottery {
+                seats,
+                seed,
+                moved: 0,
+            })
+        }
+        fn to_act(&self) -> crate::ToAct {
+            if self.moved == self.seats {
+                crate::ToAct::Over
+            } else {
+                crate::ToAct::Seats(vec![self.moved])
+            }
+        }
+        fn legal_actions(&self, seat: Seat) -> Vec<u8> {
+            if seat == self.moved && self.moved < self.seats {
+                vec![0]
+            } else {
+                vec![]
+            }
+        }
+        fn apply(&mut self, seat: Seat, _: &u8) -> Result<Vec<()>, String> {
+            if seat != self.moved || self.moved == self.seats {
+                return Err("not your turn".into());
+            }
+            self.moved += 1;
+            Ok(vec![])
+        }
+        fn view(&self, _: Seat) {}
+        fn spectator_view(&self) {}
+        fn outcome(&self) -> Option<crate::Outcome> {
+            (self.moved == self.seats).then(|| {
+                let w = (self.seed % self.seats as u64) as Seat;
+                crate::Outcome::winners_first(self.seats, vec![w], vec![], String::new())
+            })
+        }
+    }
+
+    #[test]
+    fn one_seat_layout_moves_a_through_every_seat() {
+        let any = |_: Side, _: Seat| Ok(Box::new(crate::RandomBot) as Box<dyn Bot<Lottery>>);
+        let config = |seed| ArenaConfig::<Lottery> {
+            rules: (),
+            seats: 3,
+            games: 9,
+            seed,
+            threads: Some(2),
+            max_actions: 10,
+            layout: Layout::OneSeat,
+        };
+        // Seed 0: game i is won by seat i % 3, where A sits: A wins all, always first.
+        let r: ArenaReport<()> = run_arena(&config(0), any, &|| {}).unwrap();
+        assert_eq!((r.wins, r.draws, r.first), ([9, 0], 0, [3, 6]));
+        assert_eq!(r.seat_wins, vec![3, 3, 3]);
+        assert_eq!(r.a_mean_place(), Some(1.0));
+        assert!((r.fair_share() - 1.0 / 3.0).abs() < 1e-12);
+        // Seed 1: the winner sits one place after A: B wins all, A always second.
+        let r: ArenaReport<()> = run_arena(&config(1), any, &|| {}).unwrap();
+        assert_eq!(r.wins, [0, 9]);
+        assert_eq!(r.a_mean_place(), Some(2.0));
+        let f = Fixture::new(4, 0, 3, Layout::OneSeat);
+        assert_eq!(
+            (0..3).map(|s| f.side_of(s)).collect::<Vec<_>>(),
+            [Side::B, Side::A, Side::B]
+        );
     }
 }

@@ -51,6 +51,7 @@
 //! ```
 
 pub mod arena;
+pub mod conformance;
 mod drive;
 pub mod protocol;
 mod record;
@@ -166,7 +167,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Table options (modes, targets, variants).
     type Rules: Clone + Debug + Send + Sync + Serialize + DeserializeOwned;
     /// What a seat can do, with a text form players type and records store.
-    type Action: Clone + Debug + Eq + Send + Sync + Serialize + DeserializeOwned + Display + FromStr;
+    type Action: Clone
+        + Debug
+        + Eq
+        + Send
+        + Sync
+        + Serialize
+        + DeserializeOwned
+        + Display
+        + FromStr<Err: Display>;
     /// Everything one seat may know, nothing more.
     type View: Clone + Serialize;
     /// What happened, public to every seat.

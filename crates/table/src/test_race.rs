@@ -34,6 +34,9 @@ impl Game for Race {
         }
     }
     fn apply(&mut self, seat: Seat, a: &u8) -> Result<Vec<u8>, String> {
+        if !self.legal_actions(seat).contains(a) {
+            return Err(format!("seat {seat} cannot add {a} now"));
+        }
         self.total += a;
         self.turn = 1 - seat;
         Ok(vec![self.total])

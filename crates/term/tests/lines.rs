@@ -5,21 +5,17 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Cursor;
 use tapete_cards::Card;
 use tapete_mus::{MusGame, MusRules};
+use tapete_mus_bots::MusHost;
 use tapete_table::{Game, Record};
 use tapete_term::{play_lines, PlayOptions};
 
-fn opts(seed: u64, human: usize) -> PlayOptions {
-    PlayOptions {
-        rules: MusRules {
-            juegos: 1,
-            vacas: 1,
-            ..Default::default()
-        },
-        seed,
-        human,
-        bots: "random".into(),
+fn opts(seed: u64, human: usize) -> PlayOptions<MusHost> {
+    let rules = MusRules {
+        juegos: 1,
+        vacas: 1,
         ..Default::default()
-    }
+    };
+    PlayOptions::new(rules, 4, seed, human, "random").expect("random bots")
 }
 
 /// A fixed cycle of answers, some always wrong, that still moves every kind of decision on.
@@ -45,7 +41,7 @@ fn script(cycles: usize) -> String {
 
 fn run(seed: u64, human: usize, input: &str) -> (String, Record<MusGame>) {
     let mut out = Vec::new();
-    let rec = play_lines(&opts(seed, human), Cursor::new(input.as_bytes()), &mut out)
+    let rec = play_lines(opts(seed, human), Cursor::new(input.as_bytes()), &mut out)
         .expect("line mode runs");
     (String::from_utf8(out).expect("utf-8 output"), rec)
 }
@@ -198,4 +194,37 @@ fn the_end_shows_the_final_score_in_pair_order() {
             outcome.summary
         );
     }
+}
+
+/// The words of line mode are the scripts' and the command line's contract: a whole match
+/// is told byte for byte as the terminal told it before it knew other games (the file
+/// was written by that terminal: default rules, seed 2, seat 0, random bots).
+#[test]
+fn a_match_is_told_exactly_as_before() {
+    let cycle = [
+        "mus",
+        "descarto 1 2",
+        "envido 1",
+        "13o",
+        "descarto 13o",
+        "paso",
+        "quiero",
+        "help",
+        "",
+        "no hay mus",
+        "no quiero",
+        "órdago",
+        "1 3",
+    ];
+    let script = format!("{}\n", cycle.join("\n")).repeat(3000);
+    let opts =
+        PlayOptions::<MusHost>::new(MusRules::default(), 4, 2, 0, "random").expect("random bots");
+    let mut out = Vec::new();
+    play_lines(opts, Cursor::new(script.as_bytes()), &mut out).expect("line mode runs");
+    let told = String::from_utf8(out).expect("utf-8 output");
+    let before = include_str!("data/mus-seed2-seat0-random.txt");
+    for (i, (now, then)) in told.lines().zip(before.lines()).enumerate() {
+        assert_eq!(now, then, "line {}", i + 1);
+    }
+    assert_eq!(told, before);
 }

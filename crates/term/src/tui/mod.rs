@@ -1,5 +1,5 @@
-//! The full-screen table: the four seats around, your cards drawn, the scoreboard, a
-//! scrolling log, and an input line taking the same words as line mode plus shortcuts.
+//! The full-screen table: the seats around, your cards drawn, the header, a scrolling log,
+//! and an input line taking the same words as line mode plus the game's keys.
 //!
 //! The terminal is restored on every way out: quitting, an error (a guard's `Drop`) and a
 //! panic (ratatui's panic hook).
@@ -16,8 +16,8 @@ use ratatui::Terminal;
 use state::App;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
-use tapete_mus::view::Phase;
-use tapete_mus::{Action, MusGame};
+use tapete_host::face::{ActionOf, Shortcut};
+use tapete_host::Face;
 use tapete_table::Record;
 
 /// How long the table waits before each bot move, so the human can follow.
@@ -77,7 +77,7 @@ impl Drop for Restore {
     }
 }
 
-pub(crate) fn play(opts: &PlayOptions, screen: Screen) -> anyhow::Result<Record<MusGame>> {
+pub(crate) fn play<H: Face>(opts: PlayOptions<H>, screen: Screen) -> anyhow::Result<Record<H::G>> {
     // Set up (and refuse bad options) before touching the terminal.
     let mut app = App::new(opts)?;
     // A panic restores the terminal before its message is printed.
@@ -94,35 +94,19 @@ pub(crate) fn play(opts: &PlayOptions, screen: Screen) -> anyhow::Result<Record<
     Ok(app.session.record)
 }
 
-fn run<B: Backend>(terminal: &mut Terminal<B>, app: &mut App) -> anyhow::Result<()> {
+fn run<H: Face, B: Backend>(terminal: &mut Terminal<B>, app: &mut App<H>) -> anyhow::Result<()> {
     loop {
         terminal.draw(|f| draw::draw(f, app))?;
         if app.quit {
             return Ok(());
         }
-        let turn = app.session.turn();
-        let now = Instant::now();
-        match &turn {
-            Turn::Auto(action) => {
-                // The human's declaration is forced: apply it and show it, never ask.
-                let action = action.clone();
-                app.act(action);
-                continue;
-            }
-            Turn::Bot(seat) if !app.paused && now >= app.next_bot_at => {
-                let (_, events) = app.session.bot_move(*seat)?;
-                app.absorb(&events);
-                if app.message.error {
-                    // The table moved on: an old refusal no longer applies.
-                    app.message = state::Message::default();
-                }
-                app.next_bot_at = Instant::now() + BOT_DELAY;
-                continue;
-            }
-            _ => {}
+        if step(app)? {
+            continue;
         }
-        let wait = match turn {
-            Turn::Bot(_) if !app.paused => app.next_bot_at.saturating_duration_since(now),
+        let wait = match app.session.turn() {
+            Turn::Bot(_) if !app.paused => {
+                app.next_bot_at.saturating_duration_since(Instant::now())
+            }
             _ => Duration::from_millis(250),
         };
         if event::poll(wait)? {
@@ -134,9 +118,35 @@ fn run<B: Backend>(terminal: &mut Terminal<B>, app: &mut App) -> anyhow::Result<
     }
 }
 
+/// Moves the table on without the human when it may: a forced action of the human's, or
+/// a bot whose time has come. Returns whether something was played.
+fn step<H: Face>(app: &mut App<H>) -> anyhow::Result<bool> {
+    match app.session.turn() {
+        Turn::Auto(action) => {
+            // The human's action is forced: apply it and show it, never ask.
+            app.act(action);
+            Ok(true)
+        }
+        Turn::Bot(seat) if !app.paused && Instant::now() >= app.next_bot_at => {
+            let (_, events) = app.session.bot_move(seat)?;
+            let incidents: Vec<String> = app.session.incidents.drain(..).collect();
+            app.log
+                .extend(incidents.into_iter().map(|i| format!("bot protocol: {i}")));
+            app.absorb(&events);
+            if app.message.error {
+                // The table moved on: an old refusal no longer applies.
+                app.message = state::Message::default();
+            }
+            app.next_bot_at = Instant::now() + BOT_DELAY;
+            Ok(true)
+        }
+        _ => Ok(false),
+    }
+}
+
 /// One key. Only `q` pressed twice leaves the table (or Ctrl-C, the interrupt); Esc
-/// clears the input line and never quits, and `y`/`s` are quiero.
-fn on_key(app: &mut App, key: KeyEvent) {
+/// clears the input line and never quits. The game's own keys come from its face.
+fn on_key<H: Face>(app: &mut App<H>, key: KeyEvent) {
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
         app.quit = true;
         return;
@@ -191,10 +201,10 @@ fn on_key(app: &mut App, key: KeyEvent) {
         }
         KeyCode::Char('?') | KeyCode::Char('h') => app.help = !app.help,
         KeyCode::Char(':') | KeyCode::Char('/') => app.typing = true,
-        KeyCode::Char(c @ '1'..='4') => select(app, c),
         KeyCode::Enter => {
-            if app.session.view().phase == Phase::Discard && app.selected.iter().any(|&s| s) {
-                app.discard_selected();
+            let picking = H::pick(&app.session.view()).is_ok();
+            if picking && app.selected.iter().any(|&s| s) {
+                app.act_on_picked();
             } else if !was_paused {
                 app.typing = true;
             }
@@ -205,50 +215,51 @@ fn on_key(app: &mut App, key: KeyEvent) {
     }
 }
 
-/// Selects or unselects the card at place `c` for the discard.
-fn select(app: &mut App, c: char) {
-    let view = app.session.view();
-    if view.phase != Phase::Discard || view.my_discard.is_some() {
-        app.error(
-            "cards are chosen with 1–4 only when discarding, after everybody says mus".into(),
-        );
-        return;
-    }
-    let i = (c as usize).saturating_sub('1' as usize);
-    if i < view.cards.len() {
-        app.selected[i] = !app.selected[i];
-        app.info("Enter discards the selected cards");
+/// A key the terminal does not keep: the game's shortcut, a digit picking a card, or the
+/// first letter of a typed command.
+fn shortcut<H: Face>(app: &mut App<H>, c: char) {
+    match H::key(c, &app.session.view()) {
+        Some(Shortcut::First(candidates)) => first_of(app, &candidates),
+        Some(Shortcut::Type { text, hint }) => {
+            app.input = text;
+            app.typing = true;
+            app.info(hint);
+        }
+        None => match c.to_digit(10).filter(|&d| d >= 1) {
+            Some(place) => select(app, place as usize, c),
+            None => {
+                // Any other letter starts typing a command.
+                app.input.push(c);
+                app.typing = true;
+            }
+        },
     }
 }
 
-/// One-key actions; amounts are prefilled on the input line to be confirmed or changed.
-fn shortcut(app: &mut App, c: char) {
-    let candidates: &[Action] = match c {
-        'm' => &[Action::Mus],
-        'n' => &[Action::NoHayMus, Action::NoQuiero],
-        'c' => &[Action::NoHayMus],
-        'p' => &[Action::Paso],
-        's' | 'y' => &[Action::Quiero],
-        'o' => &[Action::Ordago],
-        'e' | 'r' => {
-            let bet = app.session.view().bet.is_some();
-            app.input = if bet { "reenvido 2" } else { "envido 2" }.into();
-            app.typing = true;
-            app.info("Enter bets; change the amount first if you like");
-            return;
+/// Picks or unpicks the card at `place` (1-based), if cards can be picked now.
+fn select<H: Face>(app: &mut App<H>, place: usize, c: char) {
+    match H::pick(&app.session.view()) {
+        Err(why) => app.error(why),
+        Ok(pick) if place <= pick.places => {
+            app.selected.resize(pick.places, false);
+            app.selected[place - 1] = !app.selected[place - 1];
+            app.info(pick.hint);
         }
-        other => {
-            // Any other letter starts typing a command.
-            app.input.push(other);
+        Ok(_) => {
+            // Not a place in the hand: the start of a typed command.
+            app.input.push(c);
             app.typing = true;
-            return;
         }
-    };
+    }
+}
+
+/// Plays the first of `candidates` that is legal; when none is, lets the engine say why
+/// the first one is refused.
+fn first_of<H: Face>(app: &mut App<H>, candidates: &[ActionOf<H>]) {
     match app.first_legal(candidates) {
         Some(a) => app.act(a),
         None => match app.session.turn() {
             Turn::Human(_) => {
-                // Let the engine say why the first candidate is refused.
                 if let Some(a) = candidates.first() {
                     app.act(a.clone());
                 }
@@ -262,8 +273,14 @@ fn shortcut(app: &mut App, c: char) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_ring::RingHost;
     use crossterm::event::KeyEventState;
     use ratatui::backend::TestBackend;
+    use tapete_host::test_race::RaceHost;
+    use tapete_mus::view::Phase;
+    use tapete_mus::{Action, MusRules, MusView};
+    use tapete_mus_bots::MusHost;
+    use tapete_table::Game;
 
     fn key(c: KeyCode) -> KeyEvent {
         KeyEvent {
@@ -274,7 +291,7 @@ mod tests {
         }
     }
 
-    fn screen(app: &App, w: u16, h: u16) -> String {
+    fn screen<H: Face>(app: &App<H>, w: u16, h: u16) -> String {
         let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
         t.draw(|f| draw::draw(f, app)).expect("draws");
         let buf = t.backend().buffer().clone();
@@ -288,14 +305,27 @@ mod tests {
         s
     }
 
+    fn mus(rules: MusRules, seed: u64, human: usize) -> App<MusHost> {
+        App::new(PlayOptions::new(rules, 4, seed, human, "basico").expect("options")).expect("app")
+    }
+
+    fn mus_app() -> App<MusHost> {
+        mus(MusRules::default(), 0, 0)
+    }
+
     #[test]
     fn draws_at_any_size_and_shows_only_own_cards() {
-        let app = App::new(&PlayOptions::default()).expect("app");
+        let app = mus_app();
         for (w, h) in [(80, 24), (120, 40), (200, 60), (40, 12), (10, 5)] {
             let s = screen(&app, w, h);
             if w >= 80 {
                 assert!(s.contains("you · seat 0 · mano"), "{s}");
                 assert!(s.contains("nosotros"));
+                assert!(s.contains("partner · seat 2 · 3rd"), "{s}");
+                assert!(
+                    s.contains("seat 1 · 2nd") && s.contains("seat 3 · postre"),
+                    "{s}"
+                );
             }
         }
         let s = screen(&app, 80, 24);
@@ -314,7 +344,7 @@ mod tests {
 
     #[test]
     fn keys_act_and_refusals_change_nothing() {
-        let mut app = App::new(&PlayOptions::default()).expect("app");
+        let mut app = mus_app();
         // Seat 0 is mano of the first hand: envido is not possible during the mus.
         on_key(&mut app, key(KeyCode::Char(':')));
         for c in "envido 1".chars() {
@@ -337,7 +367,7 @@ mod tests {
         assert!(app.quit);
     }
 
-    fn typed(app: &mut App, text: &str) {
+    fn typed<H: Face>(app: &mut App<H>, text: &str) {
         on_key(app, key(KeyCode::Char(':')));
         for c in text.chars() {
             on_key(app, key(KeyCode::Char(c)));
@@ -346,7 +376,7 @@ mod tests {
 
     #[test]
     fn every_error_clears_the_input_line() {
-        let mut app = App::new(&PlayOptions::default()).expect("app");
+        let mut app = mus_app();
         // Not understood, and understood but refused: both leave an empty line.
         for text in ["hola", "envido 1", "envido 4294967295", "descarto 9"] {
             typed(&mut app, text);
@@ -375,7 +405,7 @@ mod tests {
 
     #[test]
     fn only_q_twice_quits() {
-        let mut app = App::new(&PlayOptions::default()).expect("app");
+        let mut app = mus_app();
         // Esc never quits, alone, twice or after a q; it clears the input line.
         typed(&mut app, "envido 5");
         on_key(&mut app, key(KeyCode::Esc));
@@ -403,8 +433,45 @@ mod tests {
         assert!(app.quit);
     }
 
+    /// A table where everybody said mus and the human is to discard: the first seed whose
+    /// bots all take the mus.
+    fn at_the_discard() -> App<MusHost> {
+        for seed in 0..500 {
+            let mut app = mus(MusRules::default(), seed, 0);
+            on_key(&mut app, key(KeyCode::Char('m')));
+            while let Turn::Bot(seat) = app.session.turn() {
+                let (_, events) = app.session.bot_move(seat).expect("bot moves");
+                app.absorb(&events);
+            }
+            if app.session.view().phase == Phase::Discard {
+                return app;
+            }
+        }
+        panic!("no deal in 500 where every bot takes the mus");
+    }
+
+    #[test]
+    fn discards_are_picked_with_digits_and_made_with_enter() {
+        let mut app = at_the_discard();
+        let view = app.session.view();
+        on_key(&mut app, key(KeyCode::Char('1')));
+        on_key(&mut app, key(KeyCode::Char('3')));
+        assert_eq!(app.picked_places(), vec![1, 3]);
+        let s = screen(&app, 100, 30);
+        assert!(s.contains("[x]") && s.contains("[2]"), "{s}");
+        on_key(&mut app, key(KeyCode::Enter));
+        let mut thrown = tapete_cards::CardSet::EMPTY;
+        thrown.insert(view.cards[0]);
+        thrown.insert(view.cards[2]);
+        assert_eq!(
+            app.session.record.actions.last(),
+            Some(&(0, Action::Descarto(thrown)))
+        );
+        assert!(app.log.iter().any(|l| l.starts_with("you throw")));
+    }
+
     /// Plays the whole match, the human passing and declining whenever possible.
-    fn play_to_the_end(app: &mut App) {
+    fn play_to_the_end(app: &mut App<MusHost>) {
         for _ in 0..100_000 {
             match app.session.turn() {
                 Turn::Over => return,
@@ -427,18 +494,12 @@ mod tests {
 
     #[test]
     fn the_end_screen_keeps_the_score_and_quits_only_on_q_twice() {
-        let opts = PlayOptions {
-            rules: tapete_mus::MusRules {
-                juegos: 1,
-                vacas: 1,
-                ..Default::default()
-            },
-            seed: 7,
-            human: 1,
-            bots: "basico".into(),
-            ..PlayOptions::default()
+        let rules = MusRules {
+            juegos: 1,
+            vacas: 1,
+            ..Default::default()
         };
-        let mut app = App::new(&opts).expect("app");
+        let mut app = mus(rules, 7, 1);
         play_to_the_end(&mut app);
         let view = app.session.view();
         assert_eq!(view.phase, Phase::Over);
@@ -482,5 +543,236 @@ mod tests {
         assert!(!app.quit, "one q asks first");
         on_key(&mut app, key(KeyCode::Char('q')));
         assert!(app.quit);
+    }
+
+    #[test]
+    fn the_hands_are_shown_after_a_showdown_until_a_key() {
+        let rules = MusRules {
+            juegos: 1,
+            vacas: 1,
+            ..Default::default()
+        };
+        let mut app = mus(rules, 9, 0);
+        for _ in 0..10_000 {
+            if app.paused {
+                break;
+            }
+            match app.session.turn() {
+                Turn::Over => break,
+                Turn::Auto(a) => app.act(a),
+                Turn::Human(legal) => {
+                    let calm = [Action::NoHayMus, Action::Paso, Action::NoQuiero];
+                    let a = calm.iter().find(|a| legal.contains(a)).unwrap_or(&legal[0]);
+                    app.act(a.clone());
+                }
+                Turn::Bot(seat) => {
+                    let (_, events) = app.session.bot_move(seat).expect("bot moves");
+                    app.absorb(&events);
+                }
+            }
+        }
+        assert!(app.paused, "a hand ended and held the table");
+        let s = screen(&app, 120, 40);
+        assert!(s.contains("la cuenta: the hands"), "{s}");
+        assert!(s.contains("any key goes on"), "{s}");
+        assert!(
+            step(&mut app).map(|moved| !moved).unwrap_or(false),
+            "no bot moves while held"
+        );
+        on_key(&mut app, key(KeyCode::Char(' ')));
+        assert!(!app.paused);
+        let s = screen(&app, 120, 40);
+        assert!(s.contains("table log"), "{s}");
+    }
+
+    /// The widest header form that fits is drawn, whole, on one row.
+    fn header_rows(view: &MusView, width: u16) -> (String, String) {
+        let me = view.seat.unwrap_or(0);
+        let at = tapete_host::face::Vantage {
+            me,
+            seats: 4,
+            to_act: &[],
+            held: false,
+        };
+        let scene = MusHost::scene(view, &MusHost::notes(view), &at);
+        let mut t = Terminal::new(TestBackend::new(width, 2)).expect("test terminal");
+        t.draw(|f| draw::header(f, ratatui::layout::Rect::new(0, 0, width, 1), &scene.header))
+            .expect("draws");
+        let buf = t.backend().buffer().clone();
+        let row = |y: u16| -> String { (0..width).map(|x| buf[(x, y)].symbol()).collect() };
+        (row(0), row(1))
+    }
+
+    /// A view late in a long match: three-digit hand, two-digit piedras, several vacas.
+    fn late_view(seat: usize) -> MusView {
+        let mut view = mus(MusRules::default(), 0, seat).session.view();
+        view.hand_number = 123;
+        view.game_number = 3;
+        view.scores.piedras = [39, 38];
+        view.scores.games = [2, 1];
+        view.scores.vacas = [4, 3];
+        view
+    }
+
+    #[test]
+    fn the_header_fits_110_columns_in_words_and_pair_order() {
+        for seat in [0, 1] {
+            let view = late_view(seat);
+            let (ours, theirs) = if seat == 0 {
+                ("nosotros", "ellos")
+            } else {
+                ("ellos", "nosotros")
+            };
+            let (row, below) = header_rows(&view, 110);
+            let expected = [
+                "hand 123 · game 3 · to 40".to_string(),
+                format!("{ours} 0–2: 39 piedras 2 juegos 4 vacas"),
+                format!("{theirs} 1–3: 38 piedras 1 juego 3 vacas"),
+            ];
+            for part in &expected {
+                assert!(row.contains(part.as_str()), "`{part}` cut at 110:\n{row}");
+            }
+            assert!(
+                row.find(expected[1].as_str()) < row.find(expected[2].as_str()),
+                "pair 0–2 first:\n{row}"
+            );
+            assert!(row.ends_with(' '), "the last column is free:\n{row}");
+            assert!(below.trim().is_empty(), "nothing wraps:\n{below}");
+        }
+    }
+
+    #[test]
+    fn the_header_is_never_cut_at_any_width() {
+        let view = late_view(0);
+        for width in [200, 140, 120, 100, 90, 80, 60] {
+            let (row, _) = header_rows(&view, width);
+            let text = row.trim_end();
+            // Every number is there, whatever the form.
+            for part in ["123", "39", "38", "ellos"] {
+                assert!(text.contains(part), "{part} missing at {width}:\n{row}");
+            }
+            assert!(
+                text.ends_with('v') || text.ends_with("vacas"),
+                "cut at {width}:\n{row}"
+            );
+        }
+        let (wide, _) = header_rows(&view, 140);
+        assert!(
+            wide.contains(" tapete · mus "),
+            "the title when there is room:\n{wide}"
+        );
+    }
+
+    /// The toy race: two seats, a view that is only a number, keys of its own.
+    fn race(human: usize) -> App<RaceHost> {
+        App::new(PlayOptions::new((), 2, 7, human, "random").expect("options")).expect("app")
+    }
+
+    #[test]
+    fn a_game_with_no_cards_and_two_seats_is_drawn_and_played_by_its_keys() {
+        let mut app = race(0);
+        for (w, h) in [(80, 24), (120, 40), (40, 12), (10, 5)] {
+            let s = screen(&app, w, h);
+            if w >= 80 {
+                assert!(s.contains(" you · seat 0 "), "{s}");
+                assert!(s.contains(" rival · seat 1 "), "{s}");
+                assert!(s.contains("total 0 of 5"), "{s}");
+                assert!(s.contains("add 1 or 2"), "{s}");
+                assert!(!s.contains("mus") && !s.contains("nosotros"), "{s}");
+            }
+        }
+        assert!(screen(&app, 120, 40).contains(" tapete · race "));
+        // Digits are the race's own keys: no card picking here.
+        on_key(&mut app, key(KeyCode::Char('2')));
+        assert_eq!(app.session.record.actions, vec![(0, 2)]);
+        on_key(&mut app, key(KeyCode::Char('3')));
+        assert!(app.message.error, "3 is neither a key nor a card to pick");
+        assert_eq!(app.message.text, "cards are not picked in this game");
+        on_key(&mut app, key(KeyCode::Char('1')));
+        assert_eq!(app.message.text, "it is not your turn");
+        assert_eq!(app.session.record.actions.len(), 1);
+        for _ in 0..20 {
+            match app.session.turn() {
+                Turn::Over => break,
+                Turn::Human(_) => on_key(&mut app, key(KeyCode::Char('1'))),
+                Turn::Bot(seat) => {
+                    let (_, events) = app.session.bot_move(seat).expect("bot moves");
+                    app.absorb(&events);
+                }
+                Turn::Auto(_) => panic!("the race forces nothing"),
+            }
+        }
+        assert!(app.session.game.outcome().is_some());
+        let s = screen(&app, 100, 30);
+        assert!(s.contains("the race is over at"), "{s}");
+        assert!(s.contains("press q twice to leave"), "{s}");
+        assert!(
+            app.log.iter().any(|l| l.starts_with("seat 1 adds")),
+            "{:?}",
+            app.log
+        );
+        assert!(app.session.record.replay().is_ok());
+    }
+
+    #[test]
+    fn every_seat_count_from_two_to_eight_is_laid_out_showing_only_own_secret() {
+        for seats in 2..=8 {
+            for human in [0, seats - 1] {
+                let app = App::<RingHost>::new(
+                    PlayOptions::new((), seats, 3, human, "random").expect("options"),
+                )
+                .expect("app");
+                for (w, h) in [(80, 24), (120, 40), (200, 60), (30, 10)] {
+                    let s = screen(&app, w, h);
+                    if w < 120 {
+                        continue;
+                    }
+                    assert!(s.contains(" you "), "{seats} seats:\n{s}");
+                    for seat in (0..seats).filter(|&s| s != human) {
+                        assert!(
+                            s.contains(&format!(" p{seat} ")),
+                            "p{seat} of {seats}:\n{s}"
+                        );
+                    }
+                    let mine = format!("#{}", app.session.game.secret(human));
+                    assert!(
+                        s.contains(&app.session.game.secret(human).to_string()),
+                        "{mine}"
+                    );
+                    for seat in (0..seats).filter(|&s| s != human) {
+                        let theirs = app.session.game.secret(seat).to_string();
+                        assert!(
+                            !s.contains(&theirs),
+                            "seat {seat}'s secret {theirs} shown to {human} of {seats}:\n{s}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cards_picked_by_place_make_the_action_and_bad_picks_change_nothing() {
+        let mut app =
+            App::<RingHost>::new(PlayOptions::new((), 5, 1, 0, "random").expect("options"))
+                .expect("app");
+        on_key(&mut app, key(KeyCode::Char('1')));
+        on_key(&mut app, key(KeyCode::Char('2')));
+        assert_eq!(app.message.text, "Enter adds the picked card");
+        on_key(&mut app, key(KeyCode::Enter));
+        assert!(app.message.error, "two cards make no action");
+        assert!(app.session.record.actions.is_empty());
+        on_key(&mut app, key(KeyCode::Char('1')));
+        assert_eq!(app.picked_places(), vec![2]);
+        // A digit past the places starts a typed command instead.
+        on_key(&mut app, key(KeyCode::Char('7')));
+        assert!(app.typing && app.input == "7");
+        on_key(&mut app, key(KeyCode::Esc));
+        on_key(&mut app, key(KeyCode::Enter));
+        assert_eq!(app.session.record.actions, vec![(0, 2)]);
+        assert!(app.picked_places().is_empty(), "the pick is spent");
+        typed(&mut app, "add 9");
+        on_key(&mut app, key(KeyCode::Enter));
+        assert!(app.message.error && app.message.text.contains("add 1, add 2 or add 3"));
     }
 }

@@ -1,13 +1,12 @@
 //! What the full-screen table remembers between frames: the session, the narrated log,
-//! each seat's last call and discards, the last showdown, the input line and messages.
+//! the face's notes, the cards picked, the input line and messages.
 
 use crate::command::{self, Command};
 use crate::session::{Session, Turn};
 use crate::PlayOptions;
 use std::time::Instant;
-use tapete_mus::events::Showdown;
-use tapete_mus::narrate::{legal_summary, Narrator};
-use tapete_mus::{Action, Event};
+use tapete_host::face::{ActionOf, EventOf, Scene, Vantage};
+use tapete_host::{Face, Narrate};
 
 /// A message under the table: a hint, or why an input was refused.
 #[derive(Clone, Debug, Default)]
@@ -17,9 +16,11 @@ pub(crate) struct Message {
 }
 
 /// Everything the screen shows that the game itself does not keep.
-pub(crate) struct App {
-    pub session: Session,
-    pub narrator: Narrator,
+pub(crate) struct App<H: Face> {
+    pub session: Session<H>,
+    pub narrator: H::Narrator,
+    /// What the face remembers of the events.
+    pub notes: H::Notes,
     /// Every narrated line, oldest first.
     pub log: Vec<String>,
     /// Lines scrolled back from the bottom of the log.
@@ -28,15 +29,9 @@ pub(crate) struct App {
     pub input: String,
     pub typing: bool,
     pub message: Message,
-    /// Cards chosen (by place 1–4) for the next discard.
-    pub selected: [bool; 4],
-    /// Each seat's last call this hand, with its lance: "grande: envido 5".
-    pub last_call: [Option<String>; 4],
-    /// Cards each seat discarded in the latest mus round.
-    pub discarded: [Option<u8>; 4],
-    /// The hands shown at the end of the last hand.
-    pub shown: Option<Showdown>,
-    /// After a showdown, bots wait until the human presses a key.
+    /// Cards picked by place (index 0 is place 1) for the next action taken with Enter.
+    pub selected: Vec<bool>,
+    /// After the end of a hand, bots wait until the human presses a key.
     pub paused: bool,
     /// Set by `q`: a second `q` leaves; any other key stays.
     pub confirm_quit: bool,
@@ -44,26 +39,31 @@ pub(crate) struct App {
     pub quit: bool,
     /// When the next bot may move.
     pub next_bot_at: Instant,
-    /// The lance being bet, as last announced.
-    lance: Option<tapete_mus::Lance>,
 }
 
-impl App {
-    pub fn new(opts: &PlayOptions) -> anyhow::Result<App> {
+impl<H: Face> App<H> {
+    pub fn new(opts: PlayOptions<H>) -> anyhow::Result<App<H>> {
+        let seed = opts.seed;
         let session = Session::new(opts)?;
         let view = session.view();
-        let mut app = App {
-            narrator: Narrator::for_seat(opts.human)
-                .with_mode(opts.rules.mode)
-                .with_mano(view.mano),
+        let mut narrator = H::narrator(&session.game, Some(session.human));
+        let to_act = session.to_act();
+        let at = Vantage {
+            me: session.human,
+            seats: session.seats(),
+            to_act: &to_act,
+            held: false,
+        };
+        let mut log = vec![format!(
+            "{}; seed {seed}",
+            H::intro(&view, &at, &session.names)
+        )];
+        log.extend(narrator.opening(&session.game));
+        Ok(App {
+            notes: H::notes(&view),
+            narrator,
             session,
-            log: vec![format!(
-                "tapete · mus — you are seat {}, your partner seat {}; bots: {}; seed {}",
-                opts.human,
-                (opts.human + 2) % 4,
-                opts.bots,
-                opts.seed
-            )],
+            log,
             log_scroll: 0,
             input: String::new(),
             typing: false,
@@ -71,79 +71,54 @@ impl App {
                 text: "welcome: press ? for help".into(),
                 error: false,
             },
-            selected: [false; 4],
-            last_call: Default::default(),
-            discarded: [None; 4],
-            shown: None,
+            selected: Vec::new(),
             paused: false,
             confirm_quit: false,
             help: false,
             quit: false,
             next_bot_at: Instant::now() + super::BOT_DELAY,
-            lance: None,
-        };
-        app.absorb(&view.log);
-        Ok(app)
+        })
     }
 
-    /// Takes in events: narrates them and updates what the seats show.
-    pub fn absorb(&mut self, events: &[Event]) {
+    /// The scene the face makes of the human's view now.
+    pub fn scene(&self) -> Scene {
+        let to_act = self.session.to_act();
+        let at = Vantage {
+            me: self.session.human,
+            seats: self.session.seats(),
+            to_act: &to_act,
+            held: self.paused,
+        };
+        H::scene(&self.session.view(), &self.notes, &at)
+    }
+
+    /// Takes in events: narrates them and lets the face note them; an event that ends a
+    /// hand holds the table.
+    pub fn absorb(&mut self, events: &[EventOf<H>]) {
         for e in events {
             self.log.extend(self.narrator.lines(e));
-            match e {
-                Event::HandStarted { .. } => {
-                    self.last_call = Default::default();
-                    self.discarded = [None; 4];
-                    self.selected = [false; 4];
-                    self.lance = None;
-                }
-                Event::Said { seat, action } => {
-                    let call = match self.lance {
-                        Some(l) if !matches!(action, Action::Pares(_) | Action::Juego(_)) => {
-                            format!("{l}: {action}")
-                        }
-                        _ => action.to_string(),
-                    };
-                    if let Some(slot) = self.last_call.get_mut(*seat) {
-                        *slot = Some(call);
-                    }
-                    if matches!(action, Action::Mus) && self.discarded.iter().all(Option::is_some) {
-                        self.discarded = [None; 4];
-                    }
-                }
-                Event::Discarded { seat, count } => {
-                    if let Some(slot) = self.discarded.get_mut(*seat) {
-                        *slot = Some(*count);
-                    }
-                }
-                Event::LanceStarted { lance } => self.lance = Some(*lance),
-                Event::Showdown(s) => {
-                    self.shown = Some(s.clone());
-                    self.paused = true;
-                }
-                Event::GameWon { .. } => self.paused = true,
-                _ => {}
+            if H::note(&mut self.notes, e) {
+                self.paused = true;
+                self.selected.clear();
             }
         }
         self.log_scroll = 0;
     }
 
     /// Applies the human's action, or shows why it was refused (nothing changes then).
-    pub fn act(&mut self, action: Action) {
+    pub fn act(&mut self, action: ActionOf<H>) {
         let human = self.session.human;
         match self.session.apply(human, &action) {
             Ok(events) => {
-                if let Action::Descarto(cards) = &action {
-                    self.log.push(format!("you throw {cards}"));
-                }
+                self.log.extend(H::own_lines(&action));
                 // Acting ends a pause, unless this very action ended the hand.
                 self.paused = false;
                 self.absorb(&events);
-                self.selected = [false; 4];
+                self.selected.clear();
                 self.message = Message::default();
                 self.next_bot_at = Instant::now() + super::BOT_DELAY;
             }
-            Err(e) => self.error(e.to_string()),
+            Err(e) => self.error(e),
         }
     }
 
@@ -173,7 +148,7 @@ impl App {
         let text = std::mem::take(&mut self.input);
         self.typing = false;
         let view = self.session.view();
-        match command::parse(&text, &view) {
+        match command::parse::<H>(&text, &view) {
             Err(e) => self.error(e),
             Ok(Command::Empty) => {}
             Ok(Command::Help) => self.help = !self.help,
@@ -182,18 +157,18 @@ impl App {
         }
     }
 
-    /// Discards the selected cards.
-    pub fn discard_selected(&mut self) {
-        let places: Vec<String> = (0..4)
+    /// The places (1-based) picked, in order.
+    pub fn picked_places(&self) -> Vec<usize> {
+        (0..self.selected.len())
             .filter(|&i| self.selected[i])
-            .map(|i| (i + 1).to_string())
-            .collect();
-        if places.is_empty() {
-            self.error("select cards with 1–4 first, then Enter to discard them".into());
-            return;
-        }
-        let words: Vec<&str> = places.iter().map(String::as_str).collect();
-        match command::discard_by_place(&words, &self.session.view()) {
+            .map(|i| i + 1)
+            .collect()
+    }
+
+    /// Takes the action the picked cards make.
+    pub fn act_on_picked(&mut self) {
+        let places = self.picked_places();
+        match H::picked(&self.session.view(), &places) {
             Ok(a) => self.act(a),
             Err(e) => self.error(e),
         }
@@ -202,13 +177,13 @@ impl App {
     /// The prompt for the human's current decision, when it is theirs.
     pub fn prompt(&self) -> Option<String> {
         match self.session.turn() {
-            Turn::Human(legal) => Some(legal_summary(&legal)),
+            Turn::Human(legal) => Some(H::prompt(&self.session.view(), &legal)),
             _ => None,
         }
     }
 
     /// The first of `candidates` that is legal for the human now.
-    pub fn first_legal(&self, candidates: &[Action]) -> Option<Action> {
+    pub fn first_legal(&self, candidates: &[ActionOf<H>]) -> Option<ActionOf<H>> {
         match self.session.turn() {
             Turn::Human(legal) => candidates.iter().find(|a| legal.contains(a)).cloned(),
             _ => None,

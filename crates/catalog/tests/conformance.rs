@@ -1,0 +1,98 @@
+//! Every game of the catalog passes the contract's checks and replays its golden
+//! playthrough byte for byte. A game added to the catalog is checked here with no change
+//! to this file; its golden file is `tests/golden/GAME.jsonl` (write it with
+//! `TAPETE_BLESS=1 cargo test -p tapete-catalog --test conformance` and review it).
+
+use std::path::PathBuf;
+use tapete_host::{Host, Visitor};
+use tapete_table::conformance::{random_games, Check};
+use tapete_table::Game;
+
+/// Random games per seat count (the smallest and the largest table, and one between).
+const GAMES: u64 = 1000;
+
+struct Conforms;
+
+impl Visitor for Conforms {
+    type Output = Result<String, String>;
+    fn visit<H: Host>(self) -> Result<String, String> {
+        let (lo, hi) = (*H::SEATS.start(), *H::SEATS.end());
+        let mut seat_counts = vec![lo, (lo + hi) / 2, hi];
+        seat_counts.dedup();
+        let mut said = Vec::new();
+        for seats in seat_counts {
+            let mut check = Check::<H::G>::new(H::arena_rules(), seats, GAMES);
+            check.seed = 1000 * seats as u64;
+            check.resample = Some(|view, rng| match H::resample(view, rng) {
+                Some(r) => r,
+                None => Err("no resampler".into()),
+            });
+            let probe = H::G::new(&check.rules, seats, 0).map_err(|e| e.to_string())?;
+            let has_resampler = H::resample(&probe.view(0), &mut rand_chacha_rng()).is_some();
+            if has_resampler {
+                check.resample_every = 7;
+            } else {
+                check.resample = None;
+            }
+            let r =
+                random_games(&check).map_err(|e| format!("{} with {seats} seats: {e}", H::NAME))?;
+            said.push(format!(
+                "{} × {seats} seats: {} games, {} actions, {} refusals, {}/{} resamples differing",
+                H::NAME,
+                r.games,
+                r.actions,
+                r.refused,
+                r.resamples_differing,
+                r.resamples
+            ));
+        }
+        Ok(said.join("\n"))
+    }
+}
+
+fn rand_chacha_rng() -> rand_chacha::ChaCha8Rng {
+    use rand::SeedableRng;
+    rand_chacha::ChaCha8Rng::seed_from_u64(0)
+}
+
+#[test]
+fn every_game_conforms() {
+    for name in tapete_catalog::names() {
+        let said = tapete_catalog::visit(name, Conforms)
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{e}"));
+        eprintln!("{said}");
+    }
+}
+
+/// Actions in a golden playthrough: a hand or two, enough to cover deals and scoring while
+/// keeping the file reviewable.
+const GOLDEN_ACTIONS: usize = 30;
+
+struct Golden;
+
+impl Visitor for Golden {
+    type Output = Result<(), String>;
+    fn visit<H: Host>(self) -> Result<(), String> {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden")
+            .join(format!("{}.jsonl", H::NAME));
+        tapete_host::golden::check_file::<H>(
+            &path,
+            H::arena_rules(),
+            H::DEFAULT_SEATS,
+            7,
+            H::default_bot(),
+            GOLDEN_ACTIONS,
+        )
+    }
+}
+
+#[test]
+fn every_game_replays_its_golden_playthrough() {
+    for name in tapete_catalog::names() {
+        tapete_catalog::visit(name, Golden)
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+}

@@ -1,0 +1,352 @@
+//! A game's terminal face: what one seat's view looks like at a text table, as plain data.
+//!
+//! The terminal (`tapete-term`) knows no game. It asks the game's [`Face`] for a [`Scene`]
+//! (a header, a block per seat, the centre of the table, the player's own hand, the cards
+//! shown after a hand, the end of the game) and lays it out for any seat count; it asks the
+//! face to understand what the player types ([`Face::parse_command`]), which keys do what,
+//! which actions need no asking ([`Face::forced`]) and what the prompt says. Nothing here
+//! names a terminal library, so a game never depends on one: texts carry a [`Tone`] (what
+//! they mean: the player's side, a rival, a turn…) and the terminal picks the colours.
+//!
+//! ```
+//! use tapete_host::face::{Face, Vantage};
+//! use tapete_host::test_race::RaceHost;
+//!
+//! let at = Vantage { me: 1, seats: 2, to_act: &[1], held: false };
+//! let notes = RaceHost::notes(&3);
+//! let scene = RaceHost::scene(&3, &notes, &at);
+//! assert_eq!(scene.seats.len(), 2);
+//! assert_eq!(scene.seats[1].label.text, "you");
+//! assert_eq!(RaceHost::parse_command("2", &3), Ok(2));
+//! assert!(RaceHost::parse_command("3", &3).is_err());
+//! ```
+
+use crate::Host;
+use tapete_table::{Game, Outcome, Seat};
+
+/// What a piece of text means to the player; the terminal chooses how it looks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tone {
+    /// Ordinary text.
+    #[default]
+    Plain,
+    /// Stands out: a result, the state of play.
+    Strong,
+    /// Secondary information.
+    Quiet,
+    /// Background information, barely there.
+    Faint,
+    /// The player's own side (the player, a partner).
+    Own,
+    /// Another side.
+    Rival,
+    /// Whose turn it is, or what waits for a key.
+    Turn,
+    /// Known to this seat alone (what a partner signalled).
+    Secret,
+    /// The game's title.
+    Title,
+    /// A colour of its own (a suit's).
+    Ink(Ink),
+}
+
+/// The colours cards are printed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ink {
+    Yellow,
+    Red,
+    Blue,
+    Green,
+    Cyan,
+    Magenta,
+    White,
+}
+
+/// A piece of text in one tone.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    pub text: String,
+    pub tone: Tone,
+}
+
+impl Span {
+    /// `text` in `tone`.
+    pub fn new(text: impl Into<String>, tone: Tone) -> Span {
+        Span {
+            text: text.into(),
+            tone,
+        }
+    }
+
+    /// `text` in the plain tone.
+    pub fn plain(text: impl Into<String>) -> Span {
+        Span::new(text, Tone::Plain)
+    }
+}
+
+/// One line of text. A line marked `wrap` may be broken over several rows (continuation
+/// rows indented by two); the others are drawn as they are and cut if too wide.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    pub spans: Vec<Span>,
+    pub wrap: bool,
+}
+
+impl Line {
+    /// A line of these spans.
+    pub fn new(spans: Vec<Span>) -> Line {
+        Line { spans, wrap: false }
+    }
+
+    /// A line of one text in one tone.
+    pub fn of(text: impl Into<String>, tone: Tone) -> Line {
+        Line::new(vec![Span::new(text, tone)])
+    }
+
+    /// The same line, allowed to wrap.
+    pub fn wrapped(mut self) -> Line {
+        self.wrap = true;
+        self
+    }
+
+    /// The text without tones.
+    pub fn text(&self) -> String {
+        self.spans.iter().map(|s| s.text.as_str()).collect()
+    }
+
+    /// How many columns the line takes (one per character).
+    pub fn width(&self) -> usize {
+        self.spans.iter().map(|s| s.text.chars().count()).sum()
+    }
+}
+
+impl From<&str> for Line {
+    fn from(text: &str) -> Line {
+        Line::of(text, Tone::Plain)
+    }
+}
+
+impl From<String> for Line {
+    fn from(text: String) -> Line {
+        Line::of(text, Tone::Plain)
+    }
+}
+
+/// One card as the terminal draws it: a small box (corner, middle, bottom) in the hand, or
+/// its short text elsewhere; face down it is a back with nothing on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardFace {
+    /// As players write it ("12o"), for one-line places.
+    pub text: String,
+    /// The top-left corner of a drawn card ("12").
+    pub corner: String,
+    /// The middle of a drawn card ("rey"); may be empty.
+    pub middle: String,
+    /// The bottom of a drawn card ("oros").
+    pub bottom: String,
+    /// The card's colour.
+    pub ink: Ink,
+    /// Whether the face is shown.
+    pub up: bool,
+    /// A highlight group (a meld): cards of one group are marked alike, and unlike
+    /// other groups' cards.
+    pub group: Option<u8>,
+}
+
+impl CardFace {
+    /// A card face down: only its back.
+    pub fn down() -> CardFace {
+        CardFace {
+            text: "▒▒".into(),
+            corner: String::new(),
+            middle: String::new(),
+            bottom: String::new(),
+            ink: Ink::White,
+            up: false,
+            group: None,
+        }
+    }
+}
+
+/// One seat as the player sees it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatScene {
+    /// Who sits there for this player ("you", "partner", "left"), the seat's title.
+    pub label: Span,
+    /// More about the seat ("seat 2 · 3rd"): beside the title when there is room, else
+    /// the block's first line.
+    pub detail: String,
+    /// Cards the seat has in view: shown face up after a hand, laid face down on the
+    /// table (the terminal writes them on one line, followed by `cards_note`).
+    pub cards: Vec<CardFace>,
+    /// Words after the cards ("RRCA", "3 laid").
+    pub cards_note: String,
+    /// Short facts about the seat this hand ("discarded 2", "» grande: envido 5").
+    pub facts: Vec<String>,
+}
+
+/// The middle of the table: what is being played for, piles, bets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Centre {
+    /// A word or two over it (" grande ", " the end ").
+    pub title: String,
+    /// Centred lines, wrapped to the space there is.
+    pub lines: Vec<Line>,
+    /// Cards in the middle (a discard pile's top, a trick), drawn on one line after the
+    /// lines.
+    pub cards: Vec<CardFace>,
+}
+
+/// The player's own hand.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HandScene {
+    /// The cards in the order their places are numbered (place 1 first), as
+    /// [`Face::picked`] reads them.
+    pub cards: Vec<CardFace>,
+    /// What the hand holds and the seat's facts, beside the cards.
+    pub info: Vec<Line>,
+}
+
+/// A panel beside the table (the hands shown after a hand).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Panel {
+    pub title: String,
+    /// The panel's content in several forms, widest first: the terminal draws the first
+    /// whose unwrapped lines fit, the last when none does.
+    pub forms: Vec<Vec<Line>>,
+}
+
+/// Everything one seat sees of the table at one moment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scene {
+    /// The header row in several forms, widest first: the terminal draws the first that
+    /// fits its width, so no part is cut (the last one when none fits).
+    pub header: Vec<Line>,
+    /// Every seat, by seat number, the player's own included (its label and detail title
+    /// the hand).
+    pub seats: Vec<SeatScene>,
+    pub centre: Centre,
+    pub hand: HandScene,
+    /// What is shown beside the table while it is held after a hand (everybody's cards and
+    /// who won what).
+    pub reveal: Option<Panel>,
+    /// Once the game is over: who won and the final score, in place of the centre's lines.
+    pub end: Option<Vec<String>>,
+}
+
+/// Where and when the scene is seen from: the player's seat, how many seats there are,
+/// who is to act, and whether the table is held after a hand until the player goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vantage<'a> {
+    pub me: Seat,
+    pub seats: usize,
+    pub to_act: &'a [Seat],
+    pub held: bool,
+}
+
+/// What a key does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shortcut<A> {
+    /// The first of these actions that is legal now (the first one's refusal is shown
+    /// when none is).
+    First(Vec<A>),
+    /// Puts `text` on the input line to be confirmed or changed (an amount), with a hint.
+    Type { text: String, hint: String },
+}
+
+/// How cards of the hand are picked by place (digit keys) for an action taken with Enter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pick {
+    /// Places that may be picked: 1 to this.
+    pub places: usize,
+    /// Shown once a card is picked ("Enter discards the selected cards").
+    pub hint: String,
+}
+
+/// The view one seat gets.
+pub type ViewOf<H> = <<H as Host>::G as Game>::View;
+/// An action of the game.
+pub type ActionOf<H> = <<H as Host>::G as Game>::Action;
+/// An event of the game.
+pub type EventOf<H> = <<H as Host>::G as Game>::Event;
+
+/// A game as a text table shows it to one player. Everything is worked out from the
+/// player's own view (and from the events it saw), never from hidden state.
+pub trait Face: Host {
+    /// What the table remembers of past events beyond the view (each seat's last call,
+    /// the last showdown).
+    type Notes: Clone + Send;
+
+    /// The notes of a table starting from `view`.
+    fn notes(view: &ViewOf<Self>) -> Self::Notes;
+    /// Takes in one event; `true` holds the table (the bots wait) until the player presses
+    /// a key, so that the end of a hand can be read.
+    fn note(notes: &mut Self::Notes, event: &EventOf<Self>) -> bool;
+    /// The scene for the full-screen table.
+    fn scene(view: &ViewOf<Self>, notes: &Self::Notes, at: &Vantage) -> Scene;
+    /// The first words at the table: the game and who plays where ("tapete · mus — you are
+    /// seat 0, your partner seat 2; bots: basico"). `bots` names the player at each seat
+    /// (`None` at the player's own).
+    fn intro(view: &ViewOf<Self>, at: &Vantage, bots: &[Option<String>]) -> String;
+    /// The state of the table as a block of lines, printed before each decision in line
+    /// mode.
+    fn status(view: &ViewOf<Self>, at: &Vantage) -> Vec<String>;
+    /// The kinds of action open now, for the prompt ("paso | envido N (2–40) | órdago").
+    fn prompt(view: &ViewOf<Self>, legal: &[ActionOf<Self>]) -> String;
+    /// One typed line as an action, or why it is not one. The terminal has already taken
+    /// its own words (help, quit). The engine still checks the action.
+    fn parse_command(text: &str, _view: &ViewOf<Self>) -> Result<ActionOf<Self>, String> {
+        Self::parse_action(text)
+    }
+    /// The words the player can type, one line each.
+    fn help() -> Vec<String>;
+    /// The action taken for the player without asking, when `legal` leaves no real choice
+    /// (Mus's pares and juego declarations, which are truthful).
+    fn forced(_legal: &[ActionOf<Self>]) -> Option<ActionOf<Self>> {
+        None
+    }
+    /// What key `key` does now, if the game gives it a meaning. The terminal keeps `q`,
+    /// `?`, `h`, `:`, `/`, Enter, Esc and the page keys; digits pick cards (see
+    /// [`Face::pick`]) unless given a meaning here.
+    fn key(_key: char, _view: &ViewOf<Self>) -> Option<Shortcut<ActionOf<Self>>> {
+        None
+    }
+    /// The game's keys for the bottom bar: (key, what it does).
+    fn key_bar() -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+    /// The game's keys explained, for the help panel.
+    fn key_help() -> Vec<String> {
+        Vec::new()
+    }
+    /// Whether cards of the hand can be picked now by place, or why not.
+    fn pick(_view: &ViewOf<Self>) -> Result<Pick, String> {
+        Err("cards are not picked in this game".into())
+    }
+    /// The action that the cards at `places` (1-based, as numbered in the scene's hand)
+    /// make, or why they make none.
+    fn picked(_view: &ViewOf<Self>, _places: &[usize]) -> Result<ActionOf<Self>, String> {
+        Err("cards are not picked in this game".into())
+    }
+    /// Lines told to the player right after an action of theirs is accepted, before the
+    /// narration ("you throw 12o 1b", which the narration tells others as a count).
+    fn own_lines(_action: &ActionOf<Self>) -> Vec<String> {
+        Vec::new()
+    }
+    /// Lines for line mode after a step, about what only this seat learned (its new
+    /// cards), from its views before and after and the step's events.
+    fn news(
+        _before: &ViewOf<Self>,
+        _after: &ViewOf<Self>,
+        _events: &[EventOf<Self>],
+    ) -> Vec<String> {
+        Vec::new()
+    }
+    /// How a narrated line is shown in the table's log.
+    fn log_tone(_line: &str) -> Tone {
+        Tone::Plain
+    }
+    /// The last lines of line mode, after "── the end ──": the final score and who won
+    /// (`outcome` is `None` if the game did not finish).
+    fn final_lines(view: &ViewOf<Self>, at: &Vantage, outcome: Option<&Outcome>) -> Vec<String>;
+}

@@ -1,0 +1,354 @@
+//! Exact Chinchón odds: with seven cards held and the cards known to be out of the stock,
+//! the probability that the next stock card lets you close, which cards do ("outs"), and
+//! the probability of being able to close within K draws when every discard is chosen to
+//! make that as likely as possible (expectimax over the unseen cards).
+//!
+//! The cards you cannot see (the stock and the other hands) are exchangeable from where
+//! you sit, so each draw is a uniform card of the unseen multiset, without replacement;
+//! the cards you discard leave play. Probabilities are exact fractions: with `n` unseen
+//! cards, the chance of closing within `k` draws is a whole count of ordered draw
+//! sequences over `n (n−1) … (n−k+1)`, reduced.
+//!
+//! ```
+//! use tapete_chinchon::{Card, ChinchonRules};
+//! use tapete_chinchon_odds::{odds, Query};
+//!
+//! let cards = |s: &str| s.split(' ').map(|c| c.parse::<Card>().unwrap()).collect::<Vec<_>>();
+//! let q = Query {
+//!     rules: ChinchonRules::default(),
+//!     decks: 1,
+//!     hand: cards("1o 2o 3o 7c 7e 7b 5b"),
+//!     seen: vec![],
+//!     draws: 1,
+//! };
+//! let o = odds(&q).unwrap();
+//! // Any card ≤ 3 closes (discarding the 5b), as does a 4o, a 4b, a 6b, a 3b or the last 7.
+//! assert!(o.outs.iter().any(|out| out.card.to_string() == "4o"));
+//! assert_eq!(o.p_next, o.within[0].p);
+//! ```
+
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::fmt;
+use tapete_chinchon::meld::Solver;
+use tapete_chinchon::{Card, ChinchonRules, DeckSpec, Hand};
+
+/// Most draws [`odds`] looks ahead.
+pub const MAX_DRAWS: u8 = 3;
+
+/// What to compute.
+#[derive(Clone, Debug)]
+pub struct Query {
+    /// The table options (deck, jokers, close limit, figure values).
+    pub rules: ChinchonRules,
+    /// Decks shuffled together: 1, or 2 (tables above four players).
+    pub decks: u8,
+    /// The seven cards held.
+    pub hand: Vec<Card>,
+    /// Cards known to be out of the stock: the discard pile, cards others took from it.
+    pub seen: Vec<Card>,
+    /// Look ahead this many draws (1–3).
+    pub draws: u8,
+}
+
+/// An exact probability: `num / den`, reduced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ratio {
+    pub num: u128,
+    pub den: u128,
+}
+
+impl Ratio {
+    /// `num / den` reduced (`den` must not be 0; 0/0 is taken as 0/1).
+    pub fn new(num: u128, den: u128) -> Ratio {
+        if den == 0 {
+            return Ratio { num: 0, den: 1 };
+        }
+        let g = gcd(num, den);
+        Ratio {
+            num: num / g,
+            den: den / g,
+        }
+    }
+
+    /// As a float.
+    pub fn value(self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
+
+impl fmt::Display for Ratio {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+impl Serialize for Ratio {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+/// A card whose draw lets you close, and how many of it are unseen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Out {
+    /// The card.
+    pub card: Card,
+    /// Its unseen copies.
+    pub unseen: u8,
+}
+
+/// The chance of closing within some draws.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Within {
+    /// Draws.
+    pub draws: u8,
+    /// The probability, exact.
+    pub exact: Ratio,
+    /// The same as a float.
+    pub p: f64,
+}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Odds {
+    /// Cards you cannot see: the stock and the other hands.
+    pub unseen: usize,
+    /// Whether the seven cards held can close as they are (with no draw).
+    pub closes_now: bool,
+    /// The probability that the next stock card lets you close.
+    pub p_next: f64,
+    /// The same, exact.
+    pub p_next_exact: Ratio,
+    /// The cards that let you close, with their unseen copies.
+    pub outs: Vec<Out>,
+    /// For 1..=draws: the chance of closing within that many draws, discarding as well as
+    /// possible.
+    pub within: Vec<Within>,
+}
+
+/// Why a query was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OddsError {
+    #[error("give the seven cards you hold, not {0}")]
+    HandSize(usize),
+    #[error("look ahead 1 to {MAX_DRAWS} draws, not {0}")]
+    Draws(u8),
+    #[error("{0}")]
+    Rules(String),
+    #[error("`{card}` is not in the deck{why}")]
+    NotInDeck { card: Card, why: String },
+    #[error("`{card}` is named {named} times (hand and seen cards together), but the deck holds {copies}")]
+    TooMany { card: Card, named: usize, copies: u8 },
+    #[error("no card is left unseen to draw")]
+    NothingUnseen,
+}
+
+/// Computes the odds of `q` (see the crate's documentation).
+pub fn odds(q: &Query) -> Result<Odds, OddsError> {
+    if q.hand.len() != 7 {
+        return Err(OddsError::HandSize(q.hand.len()));
+    }
+    if q.draws == 0 || q.draws > MAX_DRAWS {
+        return Err(OddsError::Draws(q.draws));
+    }
+    q.rules.validate().map_err(OddsError::Rules)?;
+    if q.decks == 0 || q.decks > 2 {
+        return Err(OddsError::Rules(format!(
+            "decks: 1 or 2, not {}",
+            q.decks
+        )));
+    }
+    let deck = DeckSpec {
+        size: q.rules.deck,
+        jokers_per_deck: q.rules.jokers,
+        decks: q.decks,
+    };
+    let mut named: HashMap<Card, usize> = HashMap::new();
+    for &c in q.hand.iter().chain(&q.seen) {
+        let copies = deck.copies(c);
+        if copies == 0 {
+            let why = match deck.check(c) {
+                Err(e) => format!(": {e}"),
+                Ok(()) => String::new(),
+            };
+            return Err(OddsError::NotInDeck { card: c, why });
+        }
+        let n = named.entry(c).or_default();
+        *n += 1;
+        if *n > usize::from(copies) {
+            return Err(OddsError::TooMany {
+                card: c,
+                named: *n,
+                copies,
+            });
+        }
+    }
+    let mut unseen = deck.multiset();
+    for &c in q.hand.iter().chain(&q.seen) {
+        unseen.remove(c);
+    }
+    if unseen.is_empty() {
+        return Err(OddsError::NothingUnseen);
+    }
+    let solver = Solver::new(&q.rules);
+    let hand = sorted7(&q.hand);
+    let closes_now = solver.closing(&hand).is_some();
+    let search = Search {
+        solver: &solver,
+        unseen0: unseen,
+        last: std::sync::Mutex::new(HashMap::new()),
+    };
+    let n = unseen.len() as u128;
+    let mut within = Vec::new();
+    for k in 1..=q.draws {
+        let count = search.best(&hand, &unseen, k);
+        let den = falling(n, k);
+        let exact = Ratio::new(count, den);
+        within.push(Within {
+            draws: k,
+            exact,
+            p: exact.value(),
+        });
+    }
+    let outs: Vec<Out> = distinct(&unseen)
+        .into_iter()
+        .filter(|&c| search.closes_with(&hand, c))
+        .map(|c| Out {
+            card: c,
+            unseen: unseen.count(c),
+        })
+        .collect();
+    let p_next_exact = within[0].exact;
+    Ok(Odds {
+        unseen: unseen.len(),
+        closes_now,
+        p_next: p_next_exact.value(),
+        p_next_exact,
+        outs,
+        within,
+    })
+}
+
+/// `n (n−1) … (n−k+1)`: ordered draws of `k` from `n`.
+fn falling(n: u128, k: u8) -> u128 {
+    (0..u128::from(k)).map(|i| n.saturating_sub(i)).product()
+}
+
+fn sorted7(cards: &[Card]) -> [Card; 7] {
+    let mut a = [Card::JOKER; 7];
+    for (slot, c) in a.iter_mut().zip(cards) {
+        *slot = *c;
+    }
+    a.sort();
+    a
+}
+
+fn distinct(h: &Hand) -> Vec<Card> {
+    h.distinct().collect()
+}
+
+struct Search<'a> {
+    solver: &'a Solver,
+    /// The unseen cards at the start.
+    unseen0: Hand,
+    /// For a hand of seven: how many of the starting unseen cards (copies counted) let it
+    /// close — the last draw's count, shared across every path that reaches the hand.
+    last: std::sync::Mutex<HashMap<[Card; 7], (u128, Vec<Card>)>>,
+}
+
+impl Search<'_> {
+    /// Whether seven cards and `drawn` can close (discarding one of the eight).
+    fn closes_with(&self, hand: &[Card; 7], drawn: Card) -> bool {
+        let mut eight = [Card::JOKER; 8];
+        eight[..7].copy_from_slice(hand);
+        eight[7] = drawn;
+        self.solver
+            .analyze(&eight)
+            .map(|a| a.discards().iter().any(|d| d.can_close()))
+            .unwrap_or(false)
+    }
+
+    /// The closing cards of `hand` among the starting unseen cards, and their count.
+    fn last_draw(&self, hand: &[Card; 7]) -> (u128, Vec<Card>) {
+        if let Some(hit) = self.last.lock().ok().and_then(|m| m.get(hand).cloned()) {
+            return hit;
+        }
+        let mut count = 0u128;
+        let mut outs = Vec::new();
+        for c in self.unseen0.distinct() {
+            if self.closes_with(hand, c) {
+                count += u128::from(self.unseen0.count(c));
+                outs.push(c);
+            }
+        }
+        if let Ok(mut m) = self.last.lock() {
+            m.insert(*hand, (count, outs.clone()));
+        }
+        (count, outs)
+    }
+
+    /// Ordered sequences of `k` draws from `unseen` after which `hand` can close at some
+    /// draw, discarding as well as possible: the chance times `n (n−1) … (n−k+1)`.
+    fn best(&self, hand: &[Card; 7], unseen: &Hand, k: u8) -> u128 {
+        let n = unseen.len() as u128;
+        if k == 1 {
+            // The cards that close among the starting unseen ones, less those drawn since.
+            let (count, outs) = self.last_draw(hand);
+            let gone: u128 = outs
+                .iter()
+                .map(|&c| u128::from(self.unseen0.count(c) - unseen.count(c)))
+                .sum();
+            return count - gone;
+        }
+        let rest = falling(n.saturating_sub(1), k - 1);
+        let cards = distinct(unseen);
+        let one = |c: Card| -> u128 {
+            let copies = u128::from(unseen.count(c));
+            if self.closes_with(hand, c) {
+                return copies * rest;
+            }
+            let mut after = *unseen;
+            after.remove(c);
+            let mut eight = [Card::JOKER; 8];
+            eight[..7].copy_from_slice(hand);
+            eight[7] = c;
+            let mut best = 0u128;
+            let mut tried: Vec<Card> = Vec::with_capacity(8);
+            for i in 0..8 {
+                let d = eight[i];
+                if tried.contains(&d) {
+                    continue;
+                }
+                tried.push(d);
+                let mut next = [Card::JOKER; 7];
+                let mut j = 0;
+                for (pos, &x) in eight.iter().enumerate() {
+                    if pos != i {
+                        next[j] = x;
+                        j += 1;
+                    }
+                }
+                next.sort();
+                best = best.max(self.best(&next, &after, k - 1));
+            }
+            copies * best
+        };
+        if k >= 3 {
+            cards.par_iter().map(|&c| one(c)).sum()
+        } else {
+            cards.iter().map(|&c| one(c)).sum()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

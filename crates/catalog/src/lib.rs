@@ -63,4 +63,4 @@ macro_rules! catalog {
     };
 }
 
-catalog!(tapete_mus_bots::MusHost);
+catalog!(tapete_mus_bots::MusHost, tapete_chinchon_bots::ChinchonHost);

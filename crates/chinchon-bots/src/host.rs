@@ -1,0 +1,116 @@
+//! Chinchón as tapete's front-ends host it: its name, 2–8 seats, the levels, narration from
+//! the engine's events, the score, and the full view for replays.
+
+use serde_json::{json, Value};
+use tapete_chinchon::narrate::cards_text;
+use tapete_chinchon::{ChinchonGame, ChinchonRules, ChinchonView, Narrator, Solver};
+use tapete_host::{row, Host};
+use tapete_table::{Bot, Game, Seat};
+
+/// The host of [`ChinchonGame`].
+pub struct ChinchonHost;
+
+impl Host for ChinchonHost {
+    type G = ChinchonGame;
+    type Narrator = Narrator;
+    type Stats = ();
+    const TITLE: &'static str = "Chinchón";
+    const SEATS: std::ops::RangeInclusive<usize> = tapete_chinchon::rules::SEATS;
+    const DEFAULT_SEATS: usize = 2;
+
+    fn rule_docs() -> &'static [(&'static str, &'static str)] {
+        &[
+            ("deck", "the deck: 40 (no 8 and 9) or 48 cards"),
+            ("two_decks_from", "from this many players two decks are shuffled together (null: never)"),
+            ("jokers", "jokers (comodines) per deck: 0, 1 or 2"),
+            ("joker_penalty", "what a joker left unmatched counts: 50 or 25"),
+            ("close_limit", "the most the one unmatched card of a close may count: 3, 4 or 5"),
+            ("figures", "what sota, caballo and rey count: number (10, 11, 12), ten, or eight_nine_ten"),
+            ("meter_cartas", "after a close the others lay cards onto its melds: on, not_after_menos_diez, off"),
+            ("no_close_first_turn", "nobody closes on their first turn"),
+            ("target", "points that put a player out of the game"),
+            ("reenganche", "a player out re-enters once: off, highest or second_highest"),
+            ("allow_false_close", "a person may close falsely (50 points and a new deal) instead of being refused"),
+        ]
+    }
+
+    fn bot_names() -> &'static [&'static str] {
+        crate::LEVELS
+    }
+
+    fn default_bot() -> &'static str {
+        "basico"
+    }
+
+    fn make_bot(name: &str) -> Result<Box<dyn Bot<ChinchonGame>>, String> {
+        crate::by_name(name)
+    }
+
+    fn parse_action(text: &str) -> Result<tapete_chinchon::Action, String> {
+        text.parse()
+            .map_err(|e: tapete_chinchon::ParseActionError| format!("`{}`: {e}", text.trim()))
+    }
+
+    fn validate_rules(rules: &ChinchonRules, seats: usize) -> Result<(), String> {
+        rules.validate_for(seats)
+    }
+
+    fn narrator(game: &ChinchonGame, seat: Option<Seat>) -> Narrator {
+        Narrator::for_game(game, seat)
+    }
+
+    fn at_boundary(game: &ChinchonGame) -> bool {
+        game.at_boundary()
+    }
+
+    fn full_view(game: &ChinchonGame) -> Value {
+        game.full_view()
+    }
+
+    fn scores(game: &ChinchonGame) -> Value {
+        let v = game.spectator_view();
+        json!({ "points": v.scores, "out": v.out, "reentered": v.reentered })
+    }
+
+    fn score_rows(game: &ChinchonGame) -> Vec<Vec<String>> {
+        let v = game.spectator_view();
+        let mut rows = vec![row!["", "points", ""]];
+        for seat in 0..v.seats {
+            let state = if v.winners.contains(&seat) {
+                "winner"
+            } else if v.out[seat] {
+                "out"
+            } else if v.reentered[seat] {
+                "re-entered"
+            } else {
+                ""
+            };
+            rows.push(row![format!("seat {seat}"), v.scores[seat], state]);
+        }
+        rows
+    }
+
+    fn hands_rows(game: &ChinchonGame) -> Vec<Vec<String>> {
+        let v = game.spectator_view();
+        let solver = Solver::new(game.rules());
+        (0..v.seats)
+            .filter(|&s| !v.out[s])
+            .map(|seat| {
+                let cards = game.hand(seat).to_vec();
+                let deadwood = solver
+                    .analyze(&cards)
+                    .map(|a| format!("deadwood {}", a.deadwood()))
+                    .unwrap_or_default();
+                let role = if seat == v.mano { " (mano)" } else { "" };
+                row![format!("seat {seat}{role}"), cards_text(&cards), deadwood]
+            })
+            .collect()
+    }
+
+    fn resample(
+        view: &ChinchonView,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Option<Result<ChinchonGame, String>> {
+        Some(ChinchonGame::resample(view, rng).map_err(|e| e.to_string()))
+    }
+}

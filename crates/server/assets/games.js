@@ -7,7 +7,7 @@
 //   rulesForm(defaults, {seats}) -> {el, read()}   the table options of the lobby's create form
 //                                         (seats: the game's {min, max, default} seat counts)
 //   rulesSummary(rules) -> string         a few words about a table's options
-//   render(root, st, ctx)                 draws the table: st = {view, legal, lines, table, you,
+//   render({main, side}, st, ctx)         draws the table in its two columns: st = {view, legal, lines, table, you,
 //                                         outcome, replay}; ctx = {send(action), seatName(seat),
 //                                         seatControls(seat) -> Node|null, mySeat}
 //   outcomeText(outcome, table, you) -> string   (optional) the game-over banner's words
@@ -48,8 +48,9 @@ function genericModule(name) {
       return { el: ta, read: () => (ta.value.trim() ? JSON.parse(ta.value) : {}) };
     },
     rulesSummary: (rules) => JSON.stringify(rules),
-    render(root, st, ctx) {
+    render({ main: root, side }, st, ctx) {
       root.innerHTML = '';
+      if (side) side.innerHTML = '';
       const pre = document.createElement('pre');
       pre.textContent = JSON.stringify(st.view, null, 2);
       pre.style.cssText = 'max-height:50vh;overflow:auto;background:#0003;padding:8px;border-radius:8px';

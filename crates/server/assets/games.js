@@ -3,12 +3,21 @@
 //
 // A game module is an object:
 //   name                          the game's name in the API ("mus")
-//   rulesForm(defaults) -> {el, read()}   the table options of the lobby's create form
+//   title                         the name shown to people ("Mus")
+//   rulesForm(defaults, {seats}) -> {el, read()}   the table options of the lobby's create form
+//                                         (seats: the game's {min, max, default} seat counts)
 //   rulesSummary(rules) -> string         a few words about a table's options
-//   render(root, st, ctx)                 draws the table: st = {view, legal, lines, table, you,
+//   render({main, side}, st, ctx)         draws the table in its two columns: st = {view, legal, lines, table, you,
 //                                         outcome, replay}; ctx = {send(action), seatName(seat),
 //                                         seatControls(seat) -> Node|null, mySeat}
 //   outcomeText(outcome, table, you) -> string   (optional) the game-over banner's words
+//   outcomeDetail(st, ctx) -> string       (optional) the final score under the banner
+//   nameLine(line, {seatName, mySeat}) -> string   (optional) a narration line with names on it
+//   seatLabel(seat, seats) -> string       (optional) the lobby's words for a seat
+//   sidesText(seatName, seats) -> string   (optional) who played, for the history
+//
+// A new game's page is its module file alone (assets/<name>.js): the server embeds every
+// file of assets/ and the pages load /assets/<name>.js for a table of game <name>.
 
 const registry = new Map();
 
@@ -39,8 +48,9 @@ function genericModule(name) {
       return { el: ta, read: () => (ta.value.trim() ? JSON.parse(ta.value) : {}) };
     },
     rulesSummary: (rules) => JSON.stringify(rules),
-    render(root, st, ctx) {
+    render({ main: root, side }, st, ctx) {
       root.innerHTML = '';
+      if (side) side.innerHTML = '';
       const pre = document.createElement('pre');
       pre.textContent = JSON.stringify(st.view, null, 2);
       pre.style.cssText = 'max-height:50vh;overflow:auto;background:#0003;padding:8px;border-radius:8px';

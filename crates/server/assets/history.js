@@ -45,8 +45,8 @@ app.append(panel);
     const seatName = seatNameOf(g.players);
     // The sides by the players' names ("Ane y bot 2"), in the summary too.
     const summary = mod && mod.nameLine ? mod.nameLine(g.summary || '', { seatName, mySeat: null }) : g.summary || '';
-    const n = (g.players || []).length || 4;
-    const sidesText = n === 4 ? `${seatName(0)} y ${seatName(2)} vs ${seatName(1)} y ${seatName(3)}` : Array.from({ length: n }, (_, s) => seatName(s)).join(', ');
+    const n = (g.players || []).length;
+    const sidesText = mod && mod.sidesText ? mod.sidesText(seatName, n) : Array.from({ length: n }, (_, s) => seatName(s)).join(', ');
     tbody.append(el('tr', { 'data-testid': 'game-row' },
       el('td', { class: 'when' }, el('div', {}, fmtDate(g.finished)), el('div', { class: 'muted small' }, mod && mod.title ? mod.title : g.game)),
       el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, g.won ? 'won' : 'lost'),

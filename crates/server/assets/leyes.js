@@ -1,5 +1,6 @@
 // The leyes calculator: a hand (and maybe the partner's), the declarations heard and the
-// position in; the engine's exact odds out (GET /api/leyes), as tables and a chart.
+// position in; the engine's exact odds out (Mus's leyes tool, GET /api/tools/mus/leyes), as
+// tables and a chart.
 
 import { topbar, el, clear, api } from './common.js';
 import { cardEl } from './cards.js';
@@ -201,7 +202,7 @@ async function compute() {
   const mine = ++busy;
   result.setAttribute('aria-busy', 'true');
   try {
-    const data = await api('GET', `/api/leyes?${q}`);
+    const data = await api('GET', `/api/tools/mus/leyes?${q}`);
     if (mine !== busy) return;
     renderResult(data);
   } catch (x) {

@@ -1,4 +1,5 @@
-// The lobby: pick a nickname, see the open tables, create a table.
+// The lobby: pick a nickname, see the open tables, create a table of any game the server
+// offers (GET /api/games: each with its seat range, bot levels and default options).
 
 import { topbar, el, clear, api, me, register, toast } from './common.js';
 import { gameModule } from './games.js';
@@ -21,6 +22,20 @@ const AWAY_DEFAULT = 30;
 let player = null;
 let games = [];
 const modules = {};
+
+/** A game's seat range from /api/games: {min, max, default}. */
+function seatRange(g) {
+  const s = g && g.seats;
+  if (s && typeof s === 'object') return { min: s.min, max: s.max, default: s.default };
+  const n = Number(s) || 4;
+  return { min: n, max: n, default: n };
+}
+
+/** "2–8 players", or "4 players" for a game of one seat count. */
+function playersText(g) {
+  const r = seatRange(g);
+  return r.min === r.max ? `${r.min} players` : `${r.min}–${r.max} players`;
+}
 
 function renderIdentity() {
   clear(idPanel);
@@ -54,9 +69,12 @@ async function renderCreate() {
   if (!player) { createPanel.append(el('p', { class: 'muted' }, 'Pick a nickname first.')); return; }
   if (!games.length) { createPanel.append(el('p', { class: 'muted' }, 'Loading games…')); return; }
 
-  const gameSel = el('select', { 'data-testid': 'game' }, games.map((g) => el('option', { value: g.name }, g.title || g.name)));
+  const gameSel = el('select', { 'data-testid': 'game' }, games.map((g) => el('option', { value: g.name }, `${g.title || g.name} (${playersText(g)})`)));
   const rulesBox = el('div');
   const botSel = el('select', { 'data-testid': 'bot' });
+  // How many seats, for games played by a range of players (hidden otherwise).
+  const seatsSel = el('select', { 'data-testid': 'seats' });
+  const seatsField = el('label', { class: 'field' }, 'Players', seatsSel);
   const seatSel = el('select', { 'data-testid': 'seat' });
   const paceSel = el('select', { 'data-testid': 'pace' },
     el('option', { value: 1500 }, 'slow bots'), el('option', { value: 700, selected: true }, 'normal bots'),
@@ -67,15 +85,27 @@ async function renderCreate() {
   const err = el('div', { class: 'error-text' });
   let rules = null;
 
+  let mod = null;
+  const onSeats = () => {
+    const n = Number(seatsSel.value);
+    const was = seatSel.value;
+    const label = (i) => (mod && mod.seatLabel ? mod.seatLabel(i, n) : `seat ${i}`);
+    clear(seatSel).append(...Array.from({ length: n }, (_, i) => el('option', { value: i, selected: String(i) === was }, label(i))));
+  };
   const onGame = async () => {
     const g = games.find((x) => x.name === gameSel.value);
-    const mod = modules[g.name] || (modules[g.name] = await gameModule(g.name));
-    rules = mod.rulesForm(g.rules || {});
+    mod = modules[g.name] || (modules[g.name] = await gameModule(g.name));
+    const range = seatRange(g);
+    rules = mod.rulesForm(g.rules || {}, { seats: range });
     clear(rulesBox).append(rules.el);
     clear(botSel).append(...(g.bots || []).map((b) => el('option', { value: b, selected: b === g.default_bot }, b)));
-    clear(seatSel).append(...Array.from({ length: g.seats || 4 }, (_, i) => el('option', { value: i }, `seat ${i}${i === 0 ? ' (mano first)' : ''}`)));
+    clear(seatsSel).append(...Array.from({ length: range.max - range.min + 1 }, (_, k) => range.min + k)
+      .map((n) => el('option', { value: n, selected: n === range.default }, `${n} players`)));
+    seatsField.classList.toggle('hidden', range.min === range.max);
+    onSeats();
   };
   gameSel.addEventListener('change', onGame);
+  seatsSel.addEventListener('change', onSeats);
 
   const form = el('form', {
     onsubmit: async (e) => {
@@ -83,7 +113,7 @@ async function renderCreate() {
       err.textContent = '';
       try {
         const body = {
-          game: gameSel.value, rules: rules.read(), bot: botSel.value, pace_ms: Number(paceSel.value), seat: Number(seatSel.value),
+          game: gameSel.value, seats: Number(seatsSel.value), rules: rules.read(), bot: botSel.value, pace_ms: Number(paceSel.value), seat: Number(seatSel.value),
         };
         if (Number(awaySel.value) !== AWAY_DEFAULT) body.away_s = Number(awaySel.value);
         const t = await api('POST', '/api/tables', body);
@@ -93,6 +123,7 @@ async function renderCreate() {
   },
   el('div', { class: 'fields' },
     el('label', { class: 'field' }, 'Game', gameSel),
+    seatsField,
     el('label', { class: 'field' }, 'Bots in empty seats', botSel),
     el('label', { class: 'field' }, 'Bot speed', paceSel),
     el('label', { class: 'field' }, 'Your seat', seatSel),
@@ -125,11 +156,14 @@ async function renderTables() {
   const tbody = el('tbody');
   for (const t of tables) {
     const mod = modules[t.game];
+    const kind = games.find((g) => g.name === t.game) || {};
+    const range = seatRange(kind);
+    const count = range.min === range.max ? '' : ` · ${t.seats.length} players`;
     const humans = t.seats.filter((s) => s.player).length;
     const mine = player && t.seats.some((s) => s.player && s.player.id === player.id);
     const free = t.seats.some((s) => !s.player);
     tbody.append(el('tr', { 'data-testid': 'table-row', 'data-table': t.id },
-      el('td', {}, el('b', {}, (games.find((g) => g.name === t.game) || {}).title || t.game), el('div', { class: 'muted small' }, mod ? mod.rulesSummary(t.rules) : '')),
+      el('td', {}, el('b', {}, kind.title || t.game), el('span', { class: 'muted small', 'data-testid': 'table-players' }, count), el('div', { class: 'muted small' }, mod ? mod.rulesSummary(t.rules) : '')),
       el('td', { class: 'seatlist' }, seatList(t)),
       el('td', { class: 'opt' }, el('span', { class: `badge ${t.status}` }, t.status), el('div', { class: 'muted small' }, `${humans} ${humans === 1 ? 'person' : 'people'}`)),
       el('td', {}, el('a', { class: `btn small ${mine || free ? 'primary' : ''}`, href: `/t/${t.id}`, 'data-testid': 'open-table' }, mine ? 'Back' : t.status === 'waiting' ? 'Join' : 'Watch'))));

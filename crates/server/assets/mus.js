@@ -612,4 +612,14 @@ function outcomeDetail(st, ctx = {}) {
   return finalScoreText(f, sides(ctx.seatName || ((s) => `seat ${s}`), ctx.mySeat ?? null).name);
 }
 
-registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, nameLine });
+/** The lobby's words for a seat: the mano of the first hand is seat 0. */
+function seatLabel(i) {
+  return `seat ${i}${i === 0 ? ' (mano first)' : ''}`;
+}
+
+/** The sides of a finished match, for the history: "Ane y bot 2 vs bot 1 y bot 3". */
+function sidesText(seatName) {
+  return `${seatName(0)} y ${seatName(2)} vs ${seatName(1)} y ${seatName(3)}`;
+}
+
+registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, nameLine, seatLabel, sidesText });

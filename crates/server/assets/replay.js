@@ -74,7 +74,7 @@ function name(s) { const x = seatInfo(s); return x && x.player ? x.player.nickna
 /** A narration line with the players' names on its seats and sides. */
 function nameLine(line) {
   if (mod && mod.nameLine) return mod.nameLine(line, { seatName: name, mySeat: null });
-  return line.replace(/(you \()?seat (\d)\b/g, (m, you, d) => (you ? m : name(Number(d))));
+  return line.replace(/(you \()?seat (\d+)\b/g, (m, you, d) => (you ? m : name(Number(d))));
 }
 
 /** Whether a step ended a hand: its view's last hand is not the step before's. */

@@ -160,7 +160,7 @@ function seatName(s) {
 
 /** The narration names seats ("seat 2 (3rd): paso"): name them as the table does. */
 export function nameSeats(line, name) {
-  return line.replace(/(you \()?seat (\d)\b/g, (m, you, d) => (you ? m : name(Number(d))));
+  return line.replace(/(you \()?seat (\d+)\b/g, (m, you, d) => (you ? m : name(Number(d))));
 }
 
 /** A narration line in the table's words: the game's own naming when it has one. */

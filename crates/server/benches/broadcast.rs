@@ -1,20 +1,29 @@
-//! What a table does per action besides storage: apply it, then make each seat's state
-//! (view as JSON text, narration, legal actions). Measured over a whole random match,
-//! against the baseline of applying the same actions alone.
+//! What a table does per action besides storage: apply it (narrating it to every
+//! audience), then make each seat's state (view as JSON text, narration, legal actions).
+//! Measured over a whole random Mus match, against the baseline of applying the same
+//! actions alone.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
-use tapete_server::games;
-use tapete_server::kind::TableGame;
+use std::sync::Arc;
+use tapete_server::{Kind, TableGame};
 
 /// Work done after each action; answers a size so it is not optimized away.
 type AfterAction = dyn Fn(&dyn TableGame) -> usize;
 
-fn random_match(seed: u64) -> Vec<(usize, String)> {
-    let kinds = games::all();
-    let mut g = kinds[0].new_game(&json!({}), seed).unwrap();
+fn mus() -> Arc<dyn Kind> {
+    tapete_catalog::kinds()
+        .into_iter()
+        .find(|k| k.name() == "mus")
+        .expect("the catalog has mus")
+}
+
+fn random_match(kind: &dyn Kind, seed: u64) -> Vec<(usize, String)> {
+    let mut g = kind
+        .new_game(&json!({}), kind.default_seats(), seed)
+        .unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut log = Vec::new();
     while let Some(&seat) = g.to_act().first() {
@@ -27,11 +36,11 @@ fn random_match(seed: u64) -> Vec<(usize, String)> {
 }
 
 fn bench(c: &mut Criterion) {
-    let kinds = games::all();
-    let kind = &kinds[0];
-    let log = random_match(7);
+    let kind = mus();
+    let seats = kind.default_seats();
+    let log = random_match(&*kind, 7);
     {
-        let mut g = kind.new_game(&json!({}), 7).unwrap();
+        let mut g = kind.new_game(&json!({}), seats, 7).unwrap();
         let (mut vb, mut lb, mut ln) = (0, 0, 0);
         for (seat, a) in &log {
             g.apply(*seat, a).unwrap();
@@ -56,25 +65,27 @@ fn bench(c: &mut Criterion) {
         ("apply only (baseline)", &|_| 0),
         ("apply + four seats' states (what a table sends)", &|g| {
             let mut bytes = json!(g.lines(None)).to_string().len();
-            for s in 0..4 {
+            for s in 0..g.seats() {
                 bytes += g.view_text(Some(s)).len() + json!(g.legal(s)).to_string().len();
             }
             bytes
         }),
         ("apply + four views through a JSON tree (slower)", &|g| {
-            (0..4).map(|s| g.view(Some(s)).to_string().len()).sum()
+            (0..g.seats())
+                .map(|s| g.view(Some(s)).to_string().len())
+                .sum()
         }),
         ("apply + four narrations, one per seat", &|g| {
-            (0..4).map(|s| g.lines(Some(s)).len()).sum()
+            (0..g.seats()).map(|s| g.lines(Some(s)).len()).sum()
         }),
         ("apply + four legal lists", &|g| {
-            (0..4).map(|s| g.legal(s).len()).sum()
+            (0..g.seats()).map(|s| g.legal(s).len()).sum()
         }),
     ];
     for (name, after) in cases {
         group.bench_function(name, |b| {
             b.iter(|| {
-                let mut g = kind.new_game(&json!({}), 7).unwrap();
+                let mut g = kind.new_game(&json!({}), seats, 7).unwrap();
                 let mut total = 0;
                 for (seat, a) in &log {
                     g.apply(*seat, a).unwrap();

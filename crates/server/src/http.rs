@@ -1,10 +1,14 @@
 //! The HTTP side: pages and their files (embedded in the binary), the JSON API of
 //! `docs/server.md`, and the WebSocket upgrade; and each TCP connection's HTTP/1 session,
 //! with its time limits.
+//!
+//! Nothing here names a game: a game's pages are asset files (its table module
+//! `assets/{game}.js`, any page of its own as `assets/{page}.html`, served at `/{page}`),
+//! and its tools are reached through `/api/tools/{game}/{tool}`.
 
 use crate::store::{now, StoredTable, TableRow};
 use crate::table::{PlayerRef, TableInfo, FINISHED, WAITING};
-use crate::{ws, Hub, Limits};
+use crate::{ws, Hub, Kind, Limits};
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -91,9 +95,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
     Router::new()
         .route("/", get(|| page("index.html")))
         .route("/t/{id}", get(|| page("table.html")))
-        .route("/leyes", get(|| page("leyes.html")))
-        .route("/history", get(|| page("history.html")))
         .route("/replay/{id}", get(|| page("replay.html")))
+        .route("/{page}", get(named_page))
         .route("/assets/{file}", get(asset))
         .route("/api/players", post(create_player))
         .route("/api/me", get(me))
@@ -103,7 +106,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/replay/{n}", get(replay_step))
         .route("/api/players/{id}/games", get(player_games))
-        .route("/api/leyes", get(leyes))
+        .route("/api/tools/{game}/{tool}", get(game_tool))
+        .route("/api/{tool}", get(tool_alias))
         .route("/ws/{id}", get(ws::upgrade))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API") })
         .layer(DefaultBodyLimit::max(16 * 1024))
@@ -204,6 +208,17 @@ async fn page(name: &'static str) -> Response {
 
 async fn asset(Path(name): Path<String>) -> Response {
     file(&name)
+}
+
+/// `/{page}`: the page `assets/{page}.html` (the history, a game's tool page such as
+/// `/leyes`), so that a page is added as a file alone.
+async fn named_page(Path(name): Path<String>) -> Response {
+    let wanted = format!("{name}.html");
+    if ASSETS.iter().any(|(n, _)| *n == wanted) {
+        file(&wanted)
+    } else {
+        ApiError::new(StatusCode::NOT_FOUND, "no such page or API").into_response()
+    }
 }
 
 /// The hex SHA-256 of a token: what the database keeps instead of the token.
@@ -331,10 +346,15 @@ async fn game_kinds(State(hub): State<Arc<Hub>>) -> Json<Value> {
             json!({
                 "name": k.name(),
                 "title": k.title(),
-                "seats": k.seats(),
+                "seats": {
+                    "min": k.seat_range().start(),
+                    "max": k.seat_range().end(),
+                    "default": k.default_seats(),
+                },
                 "rules": k.default_rules(),
                 "bots": k.bot_names(),
                 "default_bot": k.default_bot(),
+                "tools": k.tools(),
             })
         })
         .collect();
@@ -360,6 +380,8 @@ struct NewTable {
     rules: Value,
     bot: Option<String>,
     pace_ms: Option<u64>,
+    /// Seats at the table, within the game's range (default: the game's default).
+    seats: Option<usize>,
     seat: Option<usize>,
     /// Start at once, bots in every other seat (no waiting for friends).
     #[serde(default)]
@@ -443,25 +465,36 @@ async fn create_table(
             "hold_s {hold_s} is too long: at most {MAX_HOLD_S} seconds"
         )));
     }
-    let seat = req.seat.unwrap_or(0);
-    if seat >= kind.seats() {
+    let count = req.seats.unwrap_or_else(|| kind.default_seats());
+    let range = kind.seat_range();
+    if !range.contains(&count) {
+        let allowed = if range.start() == range.end() {
+            format!("{}", range.start())
+        } else {
+            format!("{} to {}", range.start(), range.end())
+        };
         return Err(ApiError::bad(format!(
-            "there is no seat {seat}: seats are 0 to {}",
-            kind.seats() - 1
+            "{} is played by {allowed} players: a table of {count} seats cannot be made",
+            kind.title()
         )));
     }
-    // Builds a game once to check the rules and learn them with every key filled in. Its
-    // deal is never used: a table's seed is chosen when it starts.
+    let seat = req.seat.unwrap_or(0);
+    if seat >= count {
+        return Err(ApiError::bad(format!(
+            "there is no seat {seat}: seats are 0 to {}",
+            count - 1
+        )));
+    }
+    // The rules with every key filled in, checked for this many seats. No game is made:
+    // a table's seed is chosen when it starts.
+    let rules = kind.check_rules(&req.rules, count).map_err(ApiError::bad)?;
     let seed: u64 = rand::random();
-    let rules = kind
-        .new_game(&req.rules, seed)
-        .map_err(ApiError::bad)?
-        .rules();
-    let mut seats = vec![None; kind.seats()];
+    let mut seats = vec![None; count];
     seats[seat] = Some(player.id);
     let row = TableRow {
         id: table_id(),
         game: kind.name().to_string(),
+        seats: count,
         rules,
         seed,
         creator: Some(player.id),
@@ -509,20 +542,6 @@ async fn one_table(
             format!("no table `{id}`"),
         )),
     }
-}
-
-/// The lines of `after` that `before` did not have (narration only ever grows within a
-/// hand; a new hand keeps the previous one in front).
-fn new_lines(before: &[String], after: &[String]) -> Vec<String> {
-    if after.starts_with(before) {
-        return after[before.len()..].to_vec();
-    }
-    // A new hand: the previous hand's story moved to the front; skip what was known.
-    let skip = (0..=before.len())
-        .find(|&k| after.starts_with(&before[k..]))
-        .map(|k| before.len() - k)
-        .unwrap_or(0);
-    after[skip..].to_vec()
 }
 
 /// A finished table's stored log, for its replay (from a small cache: a replay page asks
@@ -576,8 +595,9 @@ async fn replay(
 }
 
 /// `GET /api/tables/{id}/replay/{n}`: step `n` of a finished game (0 is the deal): the
-/// action, the narration it caused and the full view after it, every hand shown. Built on
-/// demand by replaying the log; only a few are built at once.
+/// action, the narration it caused (what applying it told the spectators; for the deal,
+/// the opening story) and the full view after it, every hand shown. Built on demand by
+/// replaying the log; only a few are built at once.
 async fn replay_step(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<(String, usize)>, PathRejection>,
@@ -607,24 +627,23 @@ async fn replay_step(
         })?
         .map_err(ApiError::internal)?;
     let step = tokio::task::spawn_blocking(move || -> Result<Value, String> {
-        let mut game = kind.new_game(&stored.row.rules, stored.row.seed)?;
-        let mut before = Vec::new();
+        let row = &stored.row;
+        let mut game = kind.new_game(&row.rules, row.seats, row.seed)?;
         for (seat, action) in &stored.actions[..n.saturating_sub(1)] {
             game.apply(*seat, action)?;
         }
-        let (seat, action) = match n.checked_sub(1).map(|i| &stored.actions[i]) {
+        let (seat, action, lines) = match n.checked_sub(1).map(|i| &stored.actions[i]) {
             Some((seat, action)) => {
-                before = game.lines(None);
-                game.apply(*seat, action)?;
-                (json!(seat), json!(action))
+                let told = game.apply(*seat, action)?;
+                (json!(seat), json!(action), told)
             }
-            None => (Value::Null, Value::Null),
+            None => (Value::Null, Value::Null, game.lines(None)),
         };
         Ok(json!({
             "n": n,
             "seat": seat,
             "action": action,
-            "lines": new_lines(&before, &game.lines(None)),
+            "lines": lines,
             "view": game.full_view(),
         }))
     })
@@ -684,85 +703,75 @@ async fn player_games(
     ))
 }
 
-async fn leyes(query: Result<Query<HashMap<String, String>>, QueryRejection>) -> ApiResult<Value> {
-    let Query(q) = query?;
-    const KNOWN: [&str; 8] = [
-        "hand", "partner", "mode", "real31", "position", "pares", "juego", "exact",
-    ];
-    if let Some(k) = q.keys().find(|k| !KNOWN.contains(&k.as_str())) {
-        return Err(ApiError::bad(format!(
-            "unknown parameter `{k}`: use {}",
-            KNOWN.join(", ")
-        )));
-    }
-    let flag = |name: &str| -> Result<bool, ApiError> {
-        match q.get(name).map(|s| s.trim()) {
-            None | Some("") | Some("false") | Some("0") => Ok(false),
-            Some("true") | Some("1") => Ok(true),
-            Some(other) => Err(ApiError::bad(format!(
-                "{name}=`{other}`: use true or false"
-            ))),
-        }
-    };
-    let real31 = flag("real31")?;
-    let exact = flag("exact")?;
-    let mode = match q.get("mode").map(|s| s.trim()).filter(|s| !s.is_empty()) {
-        None => tapete_mus::Mode::default(),
-        Some(m) => m.parse().map_err(|e| ApiError::bad(format!("mode: {e}")))?,
-    };
-    let position = match q.get("position").map(|s| s.trim()) {
-        None | Some("") | Some("all") => None,
-        Some(p) => Some(p.parse::<usize>().ok().filter(|p| *p < 4).ok_or_else(|| {
-            ApiError::bad(format!(
-                "`{p}` is not a position: use 0 (mano), 1, 2, 3 (postre) or all"
-            ))
-        })?),
-    };
-    let hand = q
-        .get("hand")
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| ApiError::bad("give a hand: `hand=RRCA` or `hand=12o 3c 11e 1b`"))?;
-    let text = |name: &str| {
-        q.get(name)
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-    };
-    let (partner, pares, juego) = (text("partner"), text("pares"), text("juego"));
-    let leyes = tokio::task::spawn_blocking(move || {
-        tapete_mus_odds::query::Query {
-            hand: &hand,
-            partner: partner.as_deref(),
-            mode,
-            real31,
-            pares: pares.as_deref(),
-            juego: juego.as_deref(),
-            position,
-        }
-        .run()
-    })
-    .await
-    .map_err(ApiError::internal)?
-    .map_err(ApiError::bad)?;
-    Ok(Json(leyes.to_json(exact)))
+/// `GET /api/tools/{game}/{tool}?…`: one of a game's tools (Mus's leyes) on the URL's
+/// parameters, given to it as a JSON object of strings. Tools are CPU work: they run on
+/// blocking threads, no more at once than the cores.
+async fn game_tool(
+    State(hub): State<Arc<Hub>>,
+    path: Result<Path<(String, String)>, PathRejection>,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> ApiResult<Value> {
+    let Path((game, tool)) = path?;
+    let kind = hub.kind(&game).cloned().ok_or_else(|| {
+        let names: Vec<&str> = hub.kinds.iter().map(|k| k.name()).collect();
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("unknown game `{game}`: the games are {}", names.join(", ")),
+        )
+    })?;
+    run_tool(&hub, kind, &tool, query).await
 }
 
-#[cfg(test)]
-mod tests {
-    use super::new_lines;
+/// `GET /api/{tool}?…`: the short form of a tool's address, for the first game that
+/// offers a tool of that name (`/api/leyes` is Mus's leyes).
+async fn tool_alias(
+    State(hub): State<Arc<Hub>>,
+    path: Result<Path<String>, PathRejection>,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> ApiResult<Value> {
+    let Path(tool) = path?;
+    let kind = hub
+        .kinds
+        .iter()
+        .find(|k| k.tools().contains(&tool.as_str()))
+        .cloned()
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such page or API"))?;
+    run_tool(&hub, kind, &tool, query).await
+}
 
-    fn s(v: &[&str]) -> Vec<String> {
-        v.iter().map(|x| x.to_string()).collect()
+async fn run_tool(
+    hub: &Hub,
+    kind: Arc<dyn Kind>,
+    tool: &str,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> ApiResult<Value> {
+    if !kind.tools().contains(&tool) {
+        let offered = if kind.tools().is_empty() {
+            "it has none".to_string()
+        } else {
+            format!("its tools are {}", kind.tools().join(", "))
+        };
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("{} has no tool `{tool}`: {offered}", kind.title()),
+        ));
     }
-
-    #[test]
-    fn new_lines_within_and_across_hands() {
-        assert_eq!(new_lines(&s(&["a", "b"]), &s(&["a", "b", "c"])), s(&["c"]));
-        // Hand 2 starts: hand 1's story (a b c) stays in front, then the new hand's.
-        assert_eq!(
-            new_lines(&s(&["x", "a", "b"]), &s(&["a", "b", "c", "d"])),
-            s(&["c", "d"])
-        );
-        assert_eq!(new_lines(&s(&["q"]), &s(&["z"])), s(&["z"]));
-    }
+    let Query(q) = query?;
+    let query: serde_json::Map<String, Value> =
+        q.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
+    let _permit = tokio::time::timeout(Duration::from_secs(5), hub.tools.acquire())
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server is busy with other calculations: try again in a moment",
+            )
+        })?
+        .map_err(ApiError::internal)?;
+    let tool = tool.to_string();
+    let answer = tokio::task::spawn_blocking(move || kind.tool(&tool, &Value::Object(query)))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::bad)?;
+    Ok(Json(answer))
 }

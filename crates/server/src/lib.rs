@@ -1,19 +1,32 @@
 //! The online table: a lobby, tables where people and bots play together, storage that
-//! survives restarts, the leyes calculator and replays, over HTTP and WebSocket.
+//! survives restarts, each game's tools (Mus's leyes) and replays, over HTTP and WebSocket.
 //!
-//! The server drives games only through the shared [`tapete_table::Game`] contract, erased
-//! by [`kind`]; [`games`] lists the games it hosts. Every table is its rules, a seed and an
-//! action log in SQLite ([`store`]); one task per table ([`table`]) orders its actions,
-//! writes each before showing it and sends every connection only its own seat's view.
-//! The protocol is documented in `docs/server.md`.
+//! The server names no game: it drives games only as [`tapete_host::Kind`] and
+//! [`tapete_host::TableGame`], the erased form of a game's host, and the games it offers
+//! come in through [`Config::games`] (the command line passes the catalog's). Every table
+//! is its game, seat count, rules, a seed and an action log in SQLite ([`store`]); one task
+//! per table ([`table`]) orders its actions, writes each before showing it and sends every
+//! connection only its own seat's view. The protocol is documented in `docs/server.md`.
+//!
+//! ```no_run
+//! # async fn run(games: Vec<std::sync::Arc<dyn tapete_host::Kind>>) -> Result<(), String> {
+//! let config = tapete_server::Config::new(
+//!     "127.0.0.1:8080".parse().unwrap(),
+//!     "tapete.db".into(),
+//!     games, // tapete_catalog::kinds()
+//! );
+//! tapete_server::serve(config, |addr, restored| println!("{addr}: {restored} restored"), async {
+//!     let _ = tokio::signal::ctrl_c().await;
+//! })
+//! .await
+//! # }
+//! ```
 //!
 //! Everything a stranger can make the server spend is bounded ([`Limits`]): connections per
 //! address and per table, the time to send a request, requests that create things, tables
 //! per player, replays built at once, bots thinking at once.
 
-pub mod games;
 mod http;
-pub mod kind;
 pub mod loadtest;
 
 mod limit;
@@ -22,7 +35,8 @@ pub mod store;
 pub mod table;
 mod ws;
 
-use kind::Kind;
+pub use tapete_host::{Kind, TableGame};
+
 use limit::{ConnCounter, RateLimiter, SmallCache};
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -33,25 +47,58 @@ use std::time::Duration;
 use store::{Db, Durability, StoredTable};
 use table::{PlayerRef, TableEnv, TableHandle};
 
-/// Where to listen, where to keep the database, and how much a stranger may ask.
-#[derive(Clone, Debug)]
+/// Where to listen, where to keep the database, which games to offer, and how much a
+/// stranger may ask.
+#[derive(Clone)]
 pub struct Config {
     pub addr: SocketAddr,
     pub db: PathBuf,
     pub durability: Durability,
     pub limits: Limits,
+    /// The games the server offers, in lobby order (`tapete_catalog::kinds()`). Stored
+    /// tables of a game not listed here are not restored.
+    pub games: Vec<Arc<dyn Kind>>,
 }
 
 impl Config {
-    /// A server at `addr` on the database `db`, with the default durability and limits.
-    pub fn new(addr: SocketAddr, db: PathBuf) -> Config {
+    /// A server at `addr` on the database `db` offering `games`, with the default
+    /// durability and limits.
+    pub fn new(addr: SocketAddr, db: PathBuf, games: Vec<Arc<dyn Kind>>) -> Config {
         Config {
             addr,
             db,
             durability: Durability::default(),
             limits: Limits::default(),
+            games,
         }
     }
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let games: Vec<&str> = self.games.iter().map(|k| k.name()).collect();
+        f.debug_struct("Config")
+            .field("addr", &self.addr)
+            .field("db", &self.db)
+            .field("durability", &self.durability)
+            .field("limits", &self.limits)
+            .field("games", &games)
+            .finish()
+    }
+}
+
+/// Checks a list of games: at least one, and no name twice (a table names its game, so
+/// two games of one name could not be told apart).
+pub fn check_games(games: &[Arc<dyn Kind>]) -> Result<(), String> {
+    if games.is_empty() {
+        return Err("the server was given no games to offer".into());
+    }
+    for (i, k) in games.iter().enumerate() {
+        if games[..i].iter().any(|o| o.name() == k.name()) {
+            return Err(format!("two games are called `{}`", k.name()));
+        }
+    }
+    Ok(())
 }
 
 /// What one client (one IP address) may make the server spend.
@@ -111,6 +158,8 @@ pub struct Hub {
     creates: RateLimiter,
     /// Replay steps being built at once.
     replays: tokio::sync::Semaphore,
+    /// Game tools (Mus's leyes) running at once.
+    tools: tokio::sync::Semaphore,
     /// The logs of the finished games replayed last.
     replay_cache: SmallCache<StoredTable>,
 }
@@ -136,6 +185,8 @@ impl Hub {
             env,
             creates: RateLimiter::per_minute(limits.creates_per_minute),
             replays: tokio::sync::Semaphore::new(2),
+            // Tools are CPU work on blocking threads: no more at once than the cores.
+            tools: tokio::sync::Semaphore::new(cores),
             replay_cache: SmallCache::new(32),
             limits,
         }
@@ -244,13 +295,14 @@ pub async fn serve(
     ready: impl FnOnce(SocketAddr, usize),
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
+    check_games(&config.games)?;
     let db = Db::open_with(
         &config.db,
         config.durability,
         Some(config.limits.max_db_bytes),
     )
     .map_err(|e| format!("{}: {e}", config.db.display()))?;
-    let hub = Arc::new(Hub::new(db, games::all(), config.limits.clone()));
+    let hub = Arc::new(Hub::new(db, config.games.clone(), config.limits.clone()));
     let restored = hub.restore().await?;
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await

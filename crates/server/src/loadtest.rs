@@ -1,10 +1,11 @@
-//! `tapete loadtest`: many tables of four WebSocket clients each, playing as fast as the
-//! rules let them, for a fixed time; then every table's stored record is replayed and
-//! checked against what its players last saw.
+//! `tapete loadtest`: many tables of one game, a WebSocket client in every seat (the
+//! game's default seat count), playing as fast as the rules let them, for a fixed time;
+//! then every table's stored record is replayed and checked against what its players
+//! last saw.
 //!
 //! Each client plays a uniformly random legal action as soon as its state shows one, and
 //! times each action from sending it to its `ack` (written to the database and applied).
-//! A table whose game ends is replaced by a new one for the same four players.
+//! A table whose game ends is replaced by a new one for the same players.
 
 use futures_util::{SinkExt, StreamExt};
 use rand::{Rng, SeedableRng};
@@ -17,14 +18,20 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tapete_host::Kind;
 use tokio_tungstenite::tungstenite::Message;
 
 /// What to run.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct LoadOptions {
     /// The server to drive.
     pub addr: SocketAddr,
-    /// Tables played at once (four clients each).
+    /// The game every table plays (`"mus"`), at its default seat count.
+    pub game: String,
+    /// The games known here (`tapete_catalog::kinds()`): where `game`'s seat count comes
+    /// from, and what replays the stored records.
+    pub games: Vec<Arc<dyn Kind>>,
+    /// Tables played at once (a client in every seat).
     pub tables: usize,
     /// How long to play.
     pub duration: Duration,
@@ -34,10 +41,27 @@ pub struct LoadOptions {
     pub seed: u64,
 }
 
+impl std::fmt::Debug for LoadOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadOptions")
+            .field("addr", &self.addr)
+            .field("game", &self.game)
+            .field("tables", &self.tables)
+            .field("duration", &self.duration)
+            .field("db", &self.db)
+            .field("seed", &self.seed)
+            .finish()
+    }
+}
+
 /// What was measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct LoadReport {
+    /// The game played.
+    pub game: String,
     pub tables: usize,
+    /// Seats at each table (one client each).
+    pub seats: usize,
     pub clients: usize,
     /// How long the clients played (actions are sent until then).
     pub seconds: f64,
@@ -166,11 +190,24 @@ async fn request_async(
 
 /// Runs the load and, if a database is given, checks every record.
 pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
+    let kind = opts
+        .games
+        .iter()
+        .find(|k| k.name() == opts.game)
+        .ok_or_else(|| {
+            let names: Vec<&str> = opts.games.iter().map(|k| k.name()).collect();
+            format!(
+                "`{}` is not a game here: choose one of {}",
+                opts.game,
+                names.join(", ")
+            )
+        })?;
+    let seats = kind.default_seats();
     let base = format!("http://{}", opts.addr);
     let shared: SharedRef = Arc::new(Mutex::new(Shared::default()));
-    // Players first: four per table.
+    // Players first: one per seat of every table.
     let mut tokens = Vec::new();
-    for i in 0..opts.tables * 4 {
+    for i in 0..opts.tables * seats {
         let p = request_async(
             base.clone(),
             "POST",
@@ -188,16 +225,16 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
     let start = Instant::now();
     let deadline = start + opts.duration;
     let mut groups = Vec::new();
-    for (t, four) in tokens.chunks(4).enumerate() {
-        let four: Vec<String> = four.to_vec();
+    for (t, players) in tokens.chunks(seats).enumerate() {
+        let players: Vec<String> = players.to_vec();
         let (base, shared) = (base.clone(), shared.clone());
+        let name = opts.game.clone();
         let seed = opts.seed ^ (t as u64).wrapping_mul(0x9E37_79B9);
         groups.push(tokio::spawn(async move {
             let mut game = 0u64;
             while Instant::now() < deadline {
-                if let Err(e) =
-                    play_table(&base, &four, deadline, seed ^ game, shared.clone()).await
-                {
+                let r = play_table(&base, &name, &players, deadline, seed ^ game, &shared).await;
+                if let Err(e) = r {
                     lock(&shared).error(e);
                     tokio::time::sleep(Duration::from_millis(200)).await;
                 }
@@ -228,12 +265,14 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
         max: pct(1.0),
     };
     let replayed = match &opts.db {
-        Some(path) => Some(check_records(path, &s.last_seen)?),
+        Some(path) => Some(check_records(path, &opts.games, &s.last_seen)?),
         None => None,
     };
     Ok(LoadReport {
+        game: opts.game,
         tables: opts.tables,
-        clients: opts.tables * 4,
+        seats,
+        clients: opts.tables * seats,
         seconds,
         actions: s.actions,
         actions_per_second: s.actions as f64 / seconds.max(1e-9),
@@ -245,22 +284,25 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
     })
 }
 
-/// One table for four players until its game ends or time is up.
+/// One table of `game`, a player per token, until its game ends or time is up.
 async fn play_table(
     base: &str,
+    game: &str,
     tokens: &[String],
     deadline: Instant,
     seed: u64,
-    shared: SharedRef,
+    shared: &SharedRef,
 ) -> Result<(), String> {
-    // Full-length matches (the defaults), so tables stay up most of the run.
+    // Full-length games (the default rules), so tables stay up most of the run.
     let rules = json!({});
+    let body = json!({"game": game, "seats": tokens.len(), "rules": rules, "pace_ms": 0,
+                      "seat": 0});
     let info = request_async(
         base.to_string(),
         "POST",
         "/api/tables".into(),
         Some(tokens[0].clone()),
-        Some(json!({"game": "mus", "rules": rules, "pace_ms": 0, "seat": 0})),
+        Some(body),
     )
     .await?;
     let id = info["id"].as_str().ok_or("no table id")?.to_string();
@@ -389,6 +431,7 @@ async fn client(
 /// view with the last one its client received.
 fn check_records(
     db: &Path,
+    kinds: &[Arc<dyn Kind>],
     seen: &HashMap<String, HashMap<usize, (u64, String)>>,
 ) -> Result<ReplayCheck, String> {
     let conn = rusqlite::Connection::open_with_flags(
@@ -396,7 +439,6 @@ fn check_records(
         rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|e| format!("{}: {e}", db.display()))?;
-    let kinds = crate::games::all();
     let mut check = ReplayCheck {
         tables: 0,
         matched: 0,
@@ -404,12 +446,12 @@ fn check_records(
     };
     for (id, seats) in seen {
         check.tables += 1;
-        let row: Result<(String, String, i64), _> = conn.query_row(
-            "SELECT game, rules, seed FROM tables WHERE id = ?1",
+        let row: Result<(String, String, i64, i64), _> = conn.query_row(
+            "SELECT game, rules, seed, seats FROM tables WHERE id = ?1",
             [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         );
-        let (game, rules, seed) = match row {
+        let (game, rules, seed, count) = match row {
             Ok(r) => r,
             Err(e) => {
                 check.mismatches.push(format!("{id}: {e}"));
@@ -427,8 +469,20 @@ fn check_records(
                     .collect()
             })
             .map_err(|e| e.to_string())?;
-        let rules: Value = serde_json::from_str(&rules).unwrap_or(Value::Null);
-        let mut g = kind.new_game(&rules, seed as u64)?;
+        let rules: Value = match serde_json::from_str(&rules) {
+            Ok(r) => r,
+            Err(e) => {
+                check.mismatches.push(format!("{id}: stored rules: {e}"));
+                continue;
+            }
+        };
+        let mut g = match kind.new_game(&rules, count.max(0) as usize, seed as u64) {
+            Ok(g) => g,
+            Err(e) => {
+                check.mismatches.push(format!("{id}: {e}"));
+                continue;
+            }
+        };
         let max_seen = seats.values().map(|(n, _)| *n).max().unwrap_or(0);
         if actions.len() as u64 != max_seen {
             check.mismatches.push(format!(

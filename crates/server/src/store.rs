@@ -1,5 +1,5 @@
-//! Storage in SQLite: players, tables (game, rules, seed, seats, status) and every table's
-//! action log. A table is its rules, seed and actions, so nothing else needs saving: the
+//! Storage in SQLite: players, tables (game, seat count, rules, seed, who sits where,
+//! status) and every table's action log. A table is its rules, seed and actions, so nothing else needs saving: the
 //! engine replays it exactly.
 //!
 //! One thread owns the connection; async code sends it closures and awaits the answer, so
@@ -32,7 +32,9 @@ type Job = Box<dyn FnOnce(Result<&mut Connection, DbError>) -> Done + Send>;
 const GROUP: usize = 512;
 
 /// The schema version this build writes; databases from a newer one are refused.
-pub const SCHEMA_VERSION: i64 = 1;
+///
+/// 1: tables of four seats (Mus only). 2: each table stores its seat count.
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// How hard each answer waits for the disk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -94,7 +96,8 @@ CREATE TABLE IF NOT EXISTS tables (
     finished INTEGER,
     outcome TEXT,
     away_s INTEGER NOT NULL DEFAULT 30,
-    hold_s INTEGER NOT NULL DEFAULT 10
+    hold_s INTEGER NOT NULL DEFAULT 10,
+    seats INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
 CREATE TABLE IF NOT EXISTS seats (
@@ -135,11 +138,21 @@ ALTER TABLE tables ADD COLUMN away_s INTEGER NOT NULL DEFAULT 30;
 ALTER TABLE tables ADD COLUMN hold_s INTEGER NOT NULL DEFAULT 10;
 ";
 
+/// What a database of schema version 1 lacks: the seat count of each table. Every table
+/// then had one row per seat in `seats` (all four, for Mus), so that count is its seat
+/// count, its game's only one.
+const MIGRATE_1: &str = "
+ALTER TABLE tables ADD COLUMN seats INTEGER NOT NULL DEFAULT 0;
+UPDATE tables SET seats = (SELECT count(*) FROM seats s WHERE s.table_id = tables.id);
+";
+
 /// A table as stored.
 #[derive(Clone, Debug)]
 pub struct TableRow {
     pub id: String,
     pub game: String,
+    /// How many seats the table has (within its game's range).
+    pub seats: usize,
     pub rules: Value,
     pub seed: u64,
     pub creator: Option<i64>,
@@ -188,7 +201,8 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
     let rules: String = r.get(2)?;
     let outcome: Option<String> = r.get(10)?;
     let rules = json_column(2, &rules)?;
-    if !rules.is_object() {
+    // Options are an object (`null` for a game without any); the game checks the rest.
+    if !(rules.is_object() || rules.is_null()) {
         return Err(rusqlite::Error::FromSqlConversionFailure(
             2,
             rusqlite::types::Type::Text,
@@ -209,11 +223,24 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
         outcome: outcome.map(|o| json_column(10, &o)).transpose()?,
         away_s: r.get::<_, i64>(11)?.max(0) as u64,
         hold_s: r.get::<_, i64>(12)?.max(0) as u64,
+        seats: seat_count(r.get(13)?)?,
     })
 }
 
-const TABLE_COLUMNS: &str =
-    "id, game, rules, seed, creator, bot, pace_ms, status, created, finished, outcome, away_s, hold_s";
+/// A stored seat count, which must be at least 1 (a table of no seats is a broken row,
+/// never a default).
+fn seat_count(n: i64) -> rusqlite::Result<usize> {
+    usize::try_from(n).ok().filter(|n| *n >= 1).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            13,
+            rusqlite::types::Type::Integer,
+            format!("the stored seat count {n} is not a number of seats").into(),
+        )
+    })
+}
+
+const TABLE_COLUMNS: &str = "id, game, rules, seed, creator, bot, pace_ms, status, created, \
+                             finished, outcome, away_s, hold_s, seats";
 
 /// The lock file guarding a database: `tapete.db` → `tapete.db.lock`.
 fn lock_path(db: &Path) -> PathBuf {
@@ -282,6 +309,16 @@ fn prepare(conn: &mut Connection, durability: Durability) -> DbResult<()> {
         )?;
         if has_away == 0 {
             tx.execute_batch(MIGRATE_0).map_err(not_writable)?;
+        }
+    }
+    if old || version == 1 {
+        let has_seats: i64 = tx.query_row(
+            "SELECT count(*) FROM pragma_table_info('tables') WHERE name = 'seats'",
+            [],
+            |r| r.get(0),
+        )?;
+        if has_seats == 0 {
+            tx.execute_batch(MIGRATE_1).map_err(not_writable)?;
         }
     }
     tx.execute_batch(SCHEMA).map_err(not_writable)?;
@@ -440,8 +477,8 @@ impl Db {
         self.call(move |tx| {
             tx.execute(
                 "INSERT INTO tables (id, game, rules, seed, creator, bot, pace_ms, status, created,
-                                     away_s, hold_s)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                                     away_s, hold_s, seats)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 params![
                     row.id,
                     row.game,
@@ -454,8 +491,17 @@ impl Db {
                     row.created,
                     row.away_s as i64,
                     row.hold_s as i64,
+                    row.seats as i64,
                 ],
             )?;
+            if seats.len() != row.seats {
+                return Err(DbError(format!(
+                    "table {}: {} seats given for a table of {}",
+                    row.id,
+                    seats.len(),
+                    row.seats
+                )));
+            }
             for (seat, p) in seats.iter().enumerate() {
                 tx.execute(
                     "INSERT INTO seats (table_id, seat, player) VALUES (?1, ?2, ?3)",
@@ -686,26 +732,54 @@ fn load(c: &Connection, id: &str) -> DbResult<Option<StoredTable>> {
         "SELECT s.seat, s.player, p.nickname FROM seats s LEFT JOIN players p ON p.id = s.player
          WHERE s.table_id = ?1 ORDER BY s.seat",
     )?;
-    let seats: Vec<Option<(i64, String)>> = st
+    let rows: Vec<(i64, Option<(i64, String)>)> = st
         .query_map([id], |r| {
             let p: Option<i64> = r.get(1)?;
             let n: Option<String> = r.get(2)?;
-            Ok(p.zip(n))
+            Ok((r.get(0)?, p.zip(n)))
         })?
         .collect::<Result<_, _>>()?;
+    // One row per seat, numbered 0 to seats - 1: anything else is a broken table.
+    let numbered = rows
+        .iter()
+        .enumerate()
+        .all(|(i, (seat, _))| *seat == i as i64);
+    if rows.len() != row.seats || !numbered {
+        return Err(DbError(format!(
+            "table {id}: its seat rows do not match its {} seats",
+            row.seats
+        )));
+    }
+    let seats: Vec<Option<(i64, String)>> = rows.into_iter().map(|(_, p)| p).collect();
     let mut st = c.prepare("SELECT seat, action FROM actions WHERE table_id = ?1 ORDER BY n")?;
     let actions: Vec<(usize, String)> = st
-        .query_map([id], |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?)))?
-        .collect::<Result<_, _>>()?;
+        .query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?)))?
+        .collect::<Result<Vec<(i64, String)>, _>>()?
+        .into_iter()
+        .enumerate()
+        .map(|(i, (seat, action))| match usize::try_from(seat) {
+            Ok(s) if s < row.seats => Ok((s, action)),
+            _ => Err(DbError(format!(
+                "table {id}: action {} is by seat {seat}, which it does not have",
+                i + 1
+            ))),
+        })
+        .collect::<DbResult<_>>()?;
     let mut st = c.prepare(
         "SELECT q.player, p.nickname, q.seat FROM pending_seats q JOIN players p ON p.id = q.player
          WHERE q.table_id = ?1 ORDER BY q.player",
     )?;
     let pending: Vec<(i64, String, usize)> = st
-        .query_map([id], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)?.max(0) as usize))
-        })?
-        .collect::<Result<_, _>>()?;
+        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)?)))?
+        .collect::<Result<Vec<(i64, String, i64)>, _>>()?
+        .into_iter()
+        .map(|(player, nickname, seat)| match usize::try_from(seat) {
+            Ok(s) if s < row.seats => Ok((player, nickname, s)),
+            _ => Err(DbError(format!(
+                "table {id}: player {player} asked for seat {seat}, which it does not have"
+            ))),
+        })
+        .collect::<DbResult<_>>()?;
     Ok(Some(StoredTable {
         row,
         seats,

@@ -15,7 +15,6 @@
 //! connected to stops playing; after a while its task ends and it leaves the lobby, to be
 //! started again from storage when someone opens it.
 
-use crate::kind::{Kind, TableGame};
 use crate::msg::ClientMsg;
 use crate::store::{now, Db, StoredTable, TableRow};
 use serde::Serialize;
@@ -23,6 +22,7 @@ use serde_json::{json, Value};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
+use tapete_host::{Kind, TableGame};
 use tapete_table::{Outcome, Seat};
 use tokio::sync::{mpsc, oneshot, Semaphore};
 use tokio::time::Instant;
@@ -198,7 +198,18 @@ pub fn spawn(
     stored: StoredTable,
     on_idle: Box<dyn FnOnce() + Send>,
 ) -> Result<TableHandle, String> {
-    let mut game = kind.new_game(&stored.row.rules, stored.row.seed)?;
+    if stored.seats.len() != stored.row.seats {
+        return Err(format!(
+            "table {}: {} seats listed for a table of {}",
+            stored.row.id,
+            stored.seats.len(),
+            stored.row.seats
+        ));
+    }
+    // Replaying the log through `apply` also tells every audience its story again.
+    let mut game = kind
+        .new_game(&stored.row.rules, stored.row.seats, stored.row.seed)
+        .map_err(|e| format!("table {}: {e}", stored.row.id))?;
     for (i, (seat, action)) in stored.actions.iter().enumerate() {
         game.apply(*seat, action).map_err(|e| {
             format!(
@@ -698,7 +709,7 @@ impl Actor {
     /// card while seats were still changing.
     async fn begin(&mut self) -> Result<(), String> {
         let seed: u64 = rand::random();
-        let game = self.kind.new_game(&self.row.rules, seed)?;
+        let game = self.kind.new_game(&self.row.rules, self.row.seats, seed)?;
         self.env
             .db
             .start_table(self.row.id.clone(), seed)
@@ -1126,7 +1137,8 @@ mod tests {
         let ane = db.create_player("Ane".into(), "hash".into()).await.unwrap();
         let row = TableRow {
             id: "slow".into(),
-            game: "mus".into(),
+            game: "race".into(),
+            seats: 2,
             rules: json!({}),
             seed: 1,
             creator: Some(ane),
@@ -1139,17 +1151,17 @@ mod tests {
             away_s: 30,
             hold_s: 0,
         };
-        db.create_table(row.clone(), vec![None; 4]).await.unwrap();
+        db.create_table(row.clone(), vec![None; 2]).await.unwrap();
         let env = TableEnv {
             db,
             idle_end: Duration::from_secs(60),
             max_watchers: 10,
             bot_threads: Arc::new(Semaphore::new(1)),
         };
-        let kind = crate::games::all().remove(0);
+        let kind = tapete_host::kind_of::<tapete_host::test_race::RaceHost>();
         let stored = StoredTable {
             row,
-            seats: vec![None; 4],
+            seats: vec![None; 2],
             actions: Vec::new(),
             pending: Vec::new(),
         };

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 use support::{choose, drain_states, legal, read_of, send, state_until, Server, Ws};
-use tapete_server::store::Db;
+use tapete_server::store::{Db, SCHEMA_VERSION};
 use tapete_server::Limits;
 
 /// Every state a connection receives until `done` holds, with `act` choosing what to do
@@ -399,7 +399,8 @@ fn storage_refuses_what_it_cannot_trust() {
     assert!(e.to_string().contains("newer"), "{e}");
     {
         let c = rusqlite::Connection::open(&path).unwrap();
-        c.execute_batch("PRAGMA user_version = 1").unwrap();
+        c.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}"))
+            .unwrap();
     }
 
     // Stored rules that do not parse: that table is not restored (never the defaults),

@@ -2,6 +2,8 @@
 //! few client helpers.
 #![allow(dead_code)]
 
+pub mod ring;
+
 use serde_json::{json, Value};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
@@ -12,9 +14,18 @@ use tungstenite::{Message, WebSocket};
 
 pub type Ws = WebSocket<MaybeTlsStream<TcpStream>>;
 
+/// The games a test server offers: the catalog's, and [`ring::RingHost`] (2–6 seats).
+pub fn games() -> Vec<std::sync::Arc<dyn tapete_server::Kind>> {
+    let mut games = tapete_catalog::kinds();
+    games.push(tapete_host::kind_of::<ring::RingHost>());
+    games
+}
+
 pub struct Server {
     pub addr: SocketAddr,
     pub db: PathBuf,
+    /// Tables the server restored from the database when it started.
+    pub restored: usize,
     limits: Limits,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -46,12 +57,12 @@ impl Server {
                 .enable_all()
                 .build()
                 .unwrap();
-            let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db);
+            let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db, games());
             config.limits = limits;
             let r = rt.block_on(tapete_server::serve(
                 config,
-                move |addr, _| {
-                    let _ = addr_tx.send(Ok(addr));
+                move |addr, restored| {
+                    let _ = addr_tx.send(Ok((addr, restored)));
                 },
                 async {
                     let _ = stopped.await;
@@ -61,12 +72,13 @@ impl Server {
                 eprintln!("server: {e}");
             }
         });
-        let addr: SocketAddr = addr_rx
+        let (addr, restored): (SocketAddr, usize) = addr_rx
             .recv_timeout(Duration::from_secs(20))
             .expect("the server starts")
             .unwrap_or_else(|e: String| panic!("{e}"));
         Server {
             addr,
+            restored,
             db: db2,
             limits: limits2,
             stop: Some(stop),

@@ -1,0 +1,347 @@
+//! The server hosts any game it is given: seat counts per table within the game's range,
+//! narration told from the events, each game's tools, pages as asset files, and a load
+//! test of any game. Ring (`support/ring.rs`, 2–6 seats) stands for a game the server
+//! has never heard of.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use support::{legal, read_of, send, state_until, Server, Ws};
+use tapete_server::Limits;
+
+fn roomy() -> Limits {
+    Limits {
+        creates_per_minute: 1000,
+        open_tables_per_player: 1000,
+        ..Limits::default()
+    }
+}
+
+fn error_of(v: &Value) -> &str {
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("an error: {v}"))
+}
+
+#[test]
+fn the_lobby_lists_every_game_with_its_seats_bots_and_tools() {
+    let server = Server::start("kinds", Limits::default());
+    let (code, games) = server.api("GET", "/api/games", None, None);
+    assert_eq!(code, 200);
+    let by_name = |name: &str| -> Value {
+        games
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} in {games}"))
+    };
+    let mus = by_name("mus");
+    assert_eq!(mus["seats"], json!({"min": 4, "max": 4, "default": 4}));
+    assert_eq!(mus["tools"], json!(["leyes"]));
+    assert!(mus["bots"].as_array().unwrap().contains(&json!("basico")));
+    let ring = by_name("ring");
+    assert_eq!(ring["title"], "Ring");
+    assert_eq!(ring["seats"], json!({"min": 2, "max": 6, "default": 3}));
+    assert_eq!(ring["bots"], json!(["random"]));
+    assert_eq!(ring["default_bot"], "random");
+    assert_eq!(ring["rules"], json!({"hands": 2, "to": 6}));
+    assert_eq!(ring["tools"], json!(["sum"]));
+}
+
+#[test]
+fn a_table_is_made_for_a_seat_count_in_its_games_range() {
+    let server = Server::start("seat-counts", roomy());
+    let ane = server.player("Ane");
+    let create = |body: Value| server.api("POST", "/api/tables", Some(&ane), Some(body));
+
+    let (code, t) = create(json!({"game": "ring"}));
+    assert_eq!(code, 200, "{t}");
+    assert_eq!(
+        t["seats"].as_array().unwrap().len(),
+        3,
+        "the game's default"
+    );
+    let (code, t) = create(json!({"game": "ring", "seats": 6, "seat": 5}));
+    assert_eq!(code, 200, "{t}");
+    assert_eq!(t["seats"].as_array().unwrap().len(), 6);
+    assert_eq!(t["seats"][5]["player"]["nickname"], "Ane");
+    assert_eq!(t["seats"][0]["bot"], "random");
+    let (code, t) = create(json!({"game": "mus"}));
+    assert_eq!(code, 200, "{t}");
+    assert_eq!(t["seats"].as_array().unwrap().len(), 4);
+
+    for (body, want) in [
+        (json!({"game": "ring", "seats": 7}), "2 to 6 players"),
+        (json!({"game": "ring", "seats": 1}), "2 to 6 players"),
+        (json!({"game": "ring", "seats": 0}), "2 to 6 players"),
+        (
+            json!({"game": "mus", "seats": 3}),
+            "Mus is played by 4 players",
+        ),
+        (
+            json!({"game": "ring", "seats": 4, "seat": 4}),
+            "there is no seat 4",
+        ),
+        (json!({"game": "ring", "seats": -1}), "seats"),
+        // Options are checked for the seat count: to 4 is short for five seats.
+        (
+            json!({"game": "ring", "seats": 5, "rules": {"to": 4}}),
+            "with 5 seats",
+        ),
+        (
+            json!({"game": "ring", "rules": {"speed": 1}}),
+            "unknown rule `speed`",
+        ),
+    ] {
+        let (code, v) = create(body.clone());
+        assert_eq!(code, 400, "{body}: {v}");
+        assert!(error_of(&v).contains(want), "{body}: `{v}` lacks `{want}`");
+    }
+    let (code, t) = create(json!({"game": "ring", "seats": 3, "rules": {"to": 4}}));
+    assert_eq!(code, 200, "to 4 is enough for three seats: {t}");
+    assert_eq!(
+        t["rules"],
+        json!({"hands": 2, "to": 4}),
+        "every key filled in"
+    );
+
+    // At a five-seat table seat 4 is there to sit at, seat 5 is not.
+    let bea = server.player("Bea");
+    let id = server.table(&ane, json!({"game": "ring", "seats": 5}));
+    let mut b = server.ws(&id, Some(&bea));
+    send(&mut b, json!({"type": "sit", "seat": 5}));
+    let e = read_of(&mut b, "error");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("there is no seat 5: seats are 0 to 4"),
+        "{e}"
+    );
+    send(&mut b, json!({"type": "sit", "seat": 4}));
+    let s = state_until(&mut b, |s| s["you"]["seat"] == 4);
+    assert_eq!(s["table"]["seats"].as_array().unwrap().len(), 5);
+    let c = rusqlite::Connection::open(&server.db).unwrap();
+    let stored: i64 = c
+        .query_row("SELECT seats FROM tables WHERE id = ?1", [&id], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(stored, 5, "the seat count is stored with the table");
+}
+
+/// Lines the spectators were told, from a state.
+fn lines(s: &Value) -> Vec<String> {
+    s["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Plays seat `me`'s turns (always adding 1) until `done` holds for a state.
+fn play_until(ws: &mut Ws, me: u64, mut done: impl FnMut(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "took too long");
+        let s = read_of(ws, "state");
+        // The story is the current hand and the one before: hand h's first line (for
+        // h ≥ 2) is hand h - 1's opening, and hand h - 2 is forgotten.
+        let h = s["view"]["hand"].as_u64().unwrap();
+        let told = lines(&s);
+        if s["outcome"].is_null() {
+            let first = h.saturating_sub(1).max(1);
+            assert_eq!(told[0], format!("hand {first} begins"), "{told:?}");
+            assert!(told.contains(&format!("hand {h} begins")), "{told:?}");
+            assert!(!told.contains(&format!("hand {} begins", h.wrapping_sub(2))));
+        }
+        if s["view"]["turn"] == me && s["outcome"].is_null() {
+            assert_eq!(legal(&s), vec!["1", "2"]);
+        } else {
+            assert!(legal(&s).is_empty(), "not its turn: {}", s["legal"]);
+        }
+        if done(&s) {
+            return s;
+        }
+        if !legal(&s).is_empty() {
+            send(ws, json!({"type": "act", "action": "1", "id": s["n"]}));
+        }
+    }
+}
+
+#[test]
+fn a_five_seat_table_plays_survives_a_restart_and_replays_with_its_own_narration() {
+    let server = Server::start("five", roomy());
+    let (ane_id, ane) = server.player_with_id("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "ring", "seats": 5, "seat": 2, "rules": {"hands": 3}, "start": true,
+               "pace_ms": 0, "hold_s": 0}),
+    );
+    let mut a = server.ws(&id, Some(&ane));
+    // Into the second hand, waiting on Ane (the bots wait for her too).
+    let before = play_until(&mut a, 2, |s| {
+        s["view"]["hand"].as_u64() >= Some(2) && !legal(s).is_empty()
+    });
+    assert_eq!(before["view"]["seat"], 2);
+    assert!(before["view"]["card"].is_u64(), "her own card");
+    assert_eq!(before["view"]["wins"].as_array().unwrap().len(), 5);
+    assert_eq!(before["table"]["seats"].as_array().unwrap().len(), 5);
+
+    // Restored from its log: the same state, the story told again from the events.
+    drop(a);
+    let server = server.restart();
+    assert_eq!(server.restored, 1);
+    let mut a = server.ws(&id, Some(&ane));
+    let after = read_of(&mut a, "state");
+    for key in ["n", "view", "legal", "lines"] {
+        assert_eq!(after[key], before[key], "{key} after the restart");
+    }
+    send(&mut a, json!({"type": "act", "action": "2", "id": 0}));
+    let end = play_until(&mut a, 2, |s| !s["outcome"].is_null());
+    let outcome = &end["outcome"];
+    assert_eq!(outcome["scores"].as_array().unwrap().len(), 5);
+    assert_eq!(outcome["places"].as_array().unwrap().len(), 5);
+    let won: i64 = outcome["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_i64().unwrap())
+        .sum();
+    assert_eq!(won, 3, "three hands were played");
+    drop(a);
+
+    // Each replay step tells what its action told, and nothing else.
+    let (code, index) = server.api("GET", &format!("/api/tables/{id}/replay"), None, None);
+    assert_eq!(code, 200, "{index}");
+    let steps = index["steps"].as_u64().unwrap();
+    assert_eq!(steps, end["n"].as_u64().unwrap() + 1);
+    let (_, deal) = server.api("GET", &format!("/api/tables/{id}/replay/0"), None, None);
+    assert_eq!(deal["lines"], json!(["hand 1 begins"]));
+    assert_eq!(deal["view"]["cards"].as_array().unwrap().len(), 5);
+    let mut hands_won = 0;
+    let mut hands_begun = 0;
+    for n in 1..steps {
+        let (code, step) = server.api("GET", &format!("/api/tables/{id}/replay/{n}"), None, None);
+        assert_eq!(code, 200, "{step}");
+        let told: Vec<&str> = step["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        let (seat, action) = (&step["seat"], step["action"].as_str().unwrap());
+        assert!(
+            told[0].starts_with(&format!("seat {seat} adds {action}: ")),
+            "step {n}: {told:?}"
+        );
+        for line in &told[1..] {
+            if line.contains(" won hand ") {
+                hands_won += 1;
+            } else if line.ends_with(" begins") {
+                hands_begun += 1;
+            } else {
+                panic!("step {n}: `{line}` was not told by its action");
+            }
+        }
+    }
+    assert_eq!((hands_won, hands_begun), (3, 2));
+
+    // The history names the five seats.
+    let (_, games) = server.api("GET", &format!("/api/players/{ane_id}/games"), None, None);
+    let g = &games[0];
+    assert_eq!(g["table"], id.as_str());
+    assert_eq!(g["players"].as_array().unwrap().len(), 5);
+    assert_eq!(g["players"][2], "Ane");
+    let ane_won = outcome["winners"].as_array().unwrap().contains(&json!(2));
+    assert_eq!(g["won"], ane_won);
+}
+
+#[test]
+fn game_tools_answer_at_their_address_and_bad_queries_are_refused() {
+    let server = Server::start("tools", Limits::default());
+    let (code, v) = server.api("GET", "/api/tools/ring/sum?a=2&b=%203", None, None);
+    assert_eq!((code, &v), (200, &json!({"sum": 5})));
+    let (code, v) = server.api("GET", "/api/sum?a=1&b=1", None, None);
+    assert_eq!((code, &v), (200, &json!({"sum": 2})), "the short address");
+
+    for (path, status, want) in [
+        ("/api/tools/ring/sum?a=x&b=1", 400, "`x` is not a number"),
+        ("/api/tools/ring/sum?a=1", 400, "give `b`"),
+        ("/api/tools/ring/product?a=1", 404, "its tools are sum"),
+        ("/api/tools/chess/sum", 404, "unknown game `chess`"),
+        ("/api/nothing", 404, "no such page or API"),
+    ] {
+        let (code, v) = server.api("GET", path, None, None);
+        assert_eq!(code, status, "{path}: {v}");
+        assert!(error_of(&v).contains(want), "{path}: `{v}` lacks `{want}`");
+    }
+
+    // Mus's leyes, at its tool address and at the address it always had.
+    let (code, tool) = server.api("GET", "/api/tools/mus/leyes?hand=RRCA", None, None);
+    assert_eq!(code, 200, "{tool}");
+    let (code, old) = server.api("GET", "/api/leyes?hand=RRCA", None, None);
+    assert_eq!(code, 200, "{old}");
+    assert_eq!(tool, old);
+    assert_eq!(tool["positions"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn pages_are_asset_files() {
+    let server = Server::start("pages", Limits::default());
+    for path in ["/", "/leyes", "/history", "/t/abc", "/replay/abc"] {
+        let r = ureq::get(&server.url(path)).call().unwrap();
+        assert_eq!(r.status(), 200, "{path}");
+        assert!(r.content_type().contains("html"), "{path}");
+    }
+    let (code, v) = server.api("GET", "/nothing", None, None);
+    assert_eq!(code, 404);
+    assert!(error_of(&v).contains("no such page"), "{v}");
+    let r = ureq::get(&server.url("/assets/mus.js")).call().unwrap();
+    assert_eq!(
+        r.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+}
+
+#[test]
+fn the_load_test_plays_any_game_at_its_seat_count() {
+    let server = Server::start("load", roomy());
+    let opts = tapete_server::loadtest::LoadOptions {
+        addr: server.addr,
+        game: "ring".into(),
+        games: support::games(),
+        tables: 2,
+        duration: Duration::from_secs(2),
+        db: Some(server.db.clone()),
+        seed: 3,
+    };
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let report = rt
+        .block_on(tapete_server::loadtest::run(opts.clone()))
+        .unwrap();
+    assert_eq!(report.game, "ring");
+    assert_eq!((report.seats, report.clients), (3, 6));
+    assert_eq!(report.errors, 0, "{:?}", report.error_samples);
+    assert!(report.games_finished >= 1, "ring games are short");
+    let replayed = report.replayed.unwrap();
+    assert!(replayed.tables >= 2);
+    assert_eq!(
+        replayed.matched, replayed.tables,
+        "{:?}",
+        replayed.mismatches
+    );
+
+    let unknown = tapete_server::loadtest::LoadOptions {
+        game: "chess".into(),
+        ..opts
+    };
+    let e = rt
+        .block_on(tapete_server::loadtest::run(unknown))
+        .unwrap_err();
+    assert!(e.contains("`chess` is not a game here"), "{e}");
+}

@@ -59,7 +59,7 @@ fn runtime() -> CliResult<tokio::runtime::Runtime> {
 pub fn run(a: &ServeArgs, json: bool) -> CliResult {
     let rt = runtime()?;
     let db = a.db.clone();
-    let mut config = Config::new(a.addr, a.db.clone());
+    let mut config = Config::new(a.addr, a.db.clone(), tapete_catalog::kinds());
     config.durability = durability(&a.durability)?;
     config.limits.conns_per_addr = a.max_conns_per_addr as usize;
     config.limits.creates_per_minute = a.creates_per_minute;
@@ -95,7 +95,10 @@ one address hold every client: start it with e.g. \
 `tapete serve --max-conns-per-addr 1000 --creates-per-minute 1000`.\nExample:\n  tapete loadtest --tables 100 --seconds 30"
 )]
 pub struct LoadtestArgs {
-    /// Tables played at once, four WebSocket clients each.
+    /// The game the tables play (see `tapete games`).
+    #[arg(long, default_value = "mus")]
+    pub game: String,
+    /// Tables played at once, one WebSocket client per seat each.
     #[arg(long, default_value_t = 100)]
     pub tables: usize,
     /// A running server to drive (default: one started here).
@@ -124,6 +127,14 @@ pub fn loadtest(a: &LoadtestArgs, json: bool) -> CliResult {
         return Err(CliError::input("--seconds must be at least 1"));
     }
     let durability = durability(&a.durability)?;
+    let games = tapete_catalog::kinds();
+    let seats = games
+        .iter()
+        .find(|k| k.name() == a.game.trim().to_lowercase())
+        .map(|k| k.default_seats())
+        .ok_or_else(|| {
+            CliError::usage(tapete_catalog::UnknownGame(a.game.trim().to_string()).to_string())
+        })?;
     let rt = runtime()?;
     let report = rt.block_on(async {
         let (addr, db, _dir, stop) = match a.addr {
@@ -143,10 +154,11 @@ pub fn loadtest(a: &LoadtestArgs, json: bool) -> CliResult {
                 let mut config = Config::new(
                     "127.0.0.1:0".parse().expect("a literal address"),
                     db.clone(),
+                    tapete_catalog::kinds(),
                 );
                 config.durability = durability;
                 // Every client comes from this machine: one address holds them all.
-                config.limits.conns_per_addr = a.tables * 4 + 64;
+                config.limits.conns_per_addr = a.tables * seats + 64;
                 config.limits.creates_per_minute = u32::MAX;
                 config.limits.open_tables_per_player = u64::MAX;
                 tokio::spawn(async move {
@@ -172,6 +184,8 @@ pub fn loadtest(a: &LoadtestArgs, json: bool) -> CliResult {
         };
         let opts = LoadOptions {
             addr,
+            game: a.game.trim().to_lowercase(),
+            games,
             tables: a.tables,
             duration: Duration::from_secs(a.seconds),
             db,
@@ -207,6 +221,7 @@ pub fn loadtest(a: &LoadtestArgs, json: bool) -> CliResult {
 
 fn text(r: &LoadReport) -> String {
     let mut rows = vec![
+        row!["game", &r.game],
         row!["tables", r.tables],
         row!["clients", r.clients],
         row!["seconds", format!("{:.1}", r.seconds)],

@@ -8,8 +8,12 @@ use tapete_host::{Host, Visitor};
 use tapete_table::conformance::{random_games, Check};
 use tapete_table::Game;
 
-/// Random games per seat count (the smallest and the largest table, and one between).
+/// Random games per seat count (the smallest and the largest table, and one between), as
+/// long as they take at most [`BUDGET`] actions together.
 const GAMES: u64 = 1000;
+/// Actions per seat count: a thousand short games (Mus), or as many long ones (random
+/// Chinchón plays thousands of actions a game) as fit.
+const BUDGET: u64 = 50_000;
 
 struct Conforms;
 
@@ -23,6 +27,8 @@ impl Visitor for Conforms {
         for seats in seat_counts {
             let mut check = Check::<H::G>::new(H::arena_rules(), seats, GAMES);
             check.seed = 1000 * seats as u64;
+            check.budget = BUDGET;
+            check.thorough_every = 3;
             check.resample = Some(|view, rng| match H::resample(view, rng) {
                 Some(r) => r,
                 None => Err("no resampler".into()),
@@ -30,7 +36,7 @@ impl Visitor for Conforms {
             let probe = H::G::new(&check.rules, seats, 0).map_err(|e| e.to_string())?;
             let has_resampler = H::resample(&probe.view(0), &mut rand_chacha_rng()).is_some();
             if has_resampler {
-                check.resample_every = 7;
+                check.resample_every = 11;
             } else {
                 check.resample = None;
             }

@@ -147,7 +147,11 @@ pub enum OddsError {
     #[error("`{card}` is not in the deck{why}")]
     NotInDeck { card: Card, why: String },
     #[error("`{card}` is named {named} times (hand and seen cards together), but the deck holds {copies}")]
-    TooMany { card: Card, named: usize, copies: u8 },
+    TooMany {
+        card: Card,
+        named: usize,
+        copies: u8,
+    },
     #[error("no card is left unseen to draw")]
     NothingUnseen,
 }
@@ -162,10 +166,7 @@ pub fn odds(q: &Query) -> Result<Odds, OddsError> {
     }
     q.rules.validate().map_err(OddsError::Rules)?;
     if q.decks == 0 || q.decks > 2 {
-        return Err(OddsError::Rules(format!(
-            "decks: 1 or 2, not {}",
-            q.decks
-        )));
+        return Err(OddsError::Rules(format!("decks: 1 or 2, not {}", q.decks)));
     }
     let deck = DeckSpec {
         size: q.rules.deck,

@@ -102,7 +102,10 @@ fn equals_a_plain_enumeration_on_small_stocks() {
             }
         }
     }
-    assert!(some_chance >= 6, "the hands tried must have some chance to close");
+    assert!(
+        some_chance >= 6,
+        "the hands tried must have some chance to close"
+    );
 }
 
 #[test]
@@ -124,7 +127,10 @@ fn three_draws_equal_the_enumeration_too() {
     let solver = Solver::new(&q.rules);
     let unseen = unseen_list(&q);
     for w in &o.within {
-        let want = Ratio::new(brute(&solver, &q.hand, &unseen, w.draws), falling(9, w.draws));
+        let want = Ratio::new(
+            brute(&solver, &q.hand, &unseen, w.draws),
+            falling(9, w.draws),
+        );
         assert_eq!(w.exact, want, "within {}", w.draws);
     }
     assert!(o.within[0].p <= o.within[1].p && o.within[1].p <= o.within[2].p);
@@ -143,17 +149,29 @@ fn the_next_card_agrees_with_drawing_it() {
         let c = unseen[rng.gen_range(0..unseen.len())];
         let mut eight = q.hand.clone();
         eight.push(c);
-        if solver.analyze(&eight).unwrap().discards().iter().any(|d| d.can_close()) {
+        if solver
+            .analyze(&eight)
+            .unwrap()
+            .discards()
+            .iter()
+            .any(|d| d.can_close())
+        {
             hits += 1;
         }
     }
     let p = o.p_next;
     let se = (p * (1.0 - p) / n as f64).sqrt();
     let seen = hits as f64 / n as f64;
-    assert!((seen - p).abs() < 4.0 * se + 1e-9, "exact {p}, drawn {seen}");
+    assert!(
+        (seen - p).abs() < 4.0 * se + 1e-9,
+        "exact {p}, drawn {seen}"
+    );
     // The outs are exactly the cards counted.
     let counted: u32 = o.outs.iter().map(|out| u32::from(out.unseen)).sum();
-    assert_eq!(Ratio::new(u128::from(counted), o.unseen as u128), o.p_next_exact);
+    assert_eq!(
+        Ratio::new(u128::from(counted), o.unseen as u128),
+        o.p_next_exact
+    );
 }
 
 #[test]
@@ -166,7 +184,10 @@ fn outs_of_a_hand_one_card_from_closing() {
         assert!(outs.contains(&c.to_string()), "{c} closes: {outs:?}");
     }
     for c in ["5c", "6e", "10b", "12c"] {
-        assert!(!outs.contains(&c.to_string()), "{c} does not close: {outs:?}");
+        assert!(
+            !outs.contains(&c.to_string()),
+            "{c} does not close: {outs:?}"
+        );
     }
     assert!(!o.closes_now);
 }

@@ -52,8 +52,14 @@ pub struct ArenaArgs {
 
 /// Runs `tapete arena GAME …`.
 pub fn run(a: &GameArgs, json: bool) -> CliResult {
-    tapete_catalog::visit(&a.game, Arena { rest: &a.rest, json })
-        .map_err(|e| CliError::usage(e.to_string()))?
+    tapete_catalog::visit(
+        &a.game,
+        Arena {
+            rest: &a.rest,
+            json,
+        },
+    )
+    .map_err(|e| CliError::usage(e.to_string()))?
 }
 
 struct Arena<'a> {

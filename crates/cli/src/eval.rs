@@ -2,11 +2,11 @@
 
 use crate::args::ModeArgs;
 use crate::error::{CliError, CliResult};
-use tapete_host::row;
 use crate::text::{emit, pair_name, table};
 use clap::{Args, Subcommand};
 use serde_json::json;
 use tapete_cards::Card;
+use tapete_host::row;
 use tapete_mus::eval::{validate_deal, Evaluation};
 use tapete_mus::{Jugada, Lance, Mode};
 

@@ -63,7 +63,10 @@ fn command_for<A: Args, H: Host>(verb: &str, about: &str) -> Command {
                             Arg::new(format!("rule:{key}"))
                                 .long(name.clone())
                                 .action(ArgAction::SetTrue)
-                                .help(format!("{doc} (on{})", if on { ", the default" } else { "" })),
+                                .help(format!(
+                                    "{doc} (on{})",
+                                    if on { ", the default" } else { "" }
+                                )),
                         )
                         .arg(
                             Arg::new(format!("rule-off:{key}"))

@@ -3,12 +3,12 @@
 
 use crate::args::ModeArgs;
 use crate::error::{CliError, CliResult};
-use tapete_host::row;
 use crate::text::{emit, percent, progress_bar, table};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::Instant;
 use tapete_cards::Card;
+use tapete_host::row;
 use tapete_mus_odds::catalog::Catalog;
 use tapete_mus_odds::leyes::{Conditions, Declared, OddsError, Relation};
 use tapete_mus_odds::query;

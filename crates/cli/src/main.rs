@@ -8,6 +8,7 @@
 
 mod arena;
 mod args;
+mod chinchon;
 mod error;
 mod eval;
 mod games;
@@ -28,7 +29,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "tapete", version, about)]
 #[command(
-    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete replay game.json\n  tapete serve --addr 127.0.0.1:8080"
+    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete play chinchon --players 3\n  tapete chinchon analyze 1o 2o 3o 7c 7e 7b 12o 4o\n  tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --draws 3\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete replay game.json\n  tapete serve --addr 127.0.0.1:8080"
 )]
 struct Cli {
     /// Machine-readable JSON on stdout instead of text.
@@ -47,6 +48,9 @@ enum Command {
     /// Mus tools: resolve four known hands, exact odds, jugada tables, deal simulation.
     #[command(subcommand)]
     Mus(eval::MusCommand),
+    /// Chinchón tools: the meld solver, exact odds of closing.
+    #[command(subcommand)]
+    Chinchon(chinchon::ChinchonCommand),
     /// Play many bot games headless and report statistics.
     Sim(games::GameArgs),
     /// Pit two bots against each other over many games: who wins, with a confidence
@@ -66,7 +70,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
-    let json = cli.json;
+    let json = cli.json || json_asked(std::env::args_os());
     let result = match cli.command {
         Command::Games => games::list(json),
         Command::Play(a) => play::run(&a, json),
@@ -74,6 +78,8 @@ fn main() -> ExitCode {
         Command::Mus(eval::MusCommand::Leyes(a)) => leyes::run(&a, json),
         Command::Mus(eval::MusCommand::Tables(a)) => tables::run(&a, json),
         Command::Mus(eval::MusCommand::Simulate(a)) => simulate::run(&a, json),
+        Command::Chinchon(chinchon::ChinchonCommand::Analyze(a)) => chinchon::analyze(&a, json),
+        Command::Chinchon(chinchon::ChinchonCommand::Odds(a)) => chinchon::run_odds(&a, json),
         Command::Sim(a) => sim::run(&a, json),
         Command::Arena(a) => arena::run(&a, json),
         Command::Replay(a) => replay::run(&a, json),

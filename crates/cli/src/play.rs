@@ -115,8 +115,14 @@ pub fn check_record_path(path: &Path) -> CliResult {
 
 /// Runs `tapete play GAME …`.
 pub fn run(a: &GameArgs, json: bool) -> CliResult {
-    tapete_catalog::visit(&a.game, Play { rest: &a.rest, json })
-        .map_err(|e| CliError::usage(e.to_string()))?
+    tapete_catalog::visit(
+        &a.game,
+        Play {
+            rest: &a.rest,
+            json,
+        },
+    )
+    .map_err(|e| CliError::usage(e.to_string()))?
 }
 
 struct Play<'a> {
@@ -158,7 +164,11 @@ fn level_for<H: Host>(a: &PlayArgs, human: usize, seat: usize, seats: usize) -> 
     }
 }
 
-fn play<H: Face>(a: &PlayArgs, given: &serde_json::Map<String, serde_json::Value>, json: bool) -> CliResult {
+fn play<H: Face>(
+    a: &PlayArgs,
+    given: &serde_json::Map<String, serde_json::Value>,
+    json: bool,
+) -> CliResult {
     let seats = games::seats::<H>(a.players)?;
     games::check_seat(a.seat, seats)?;
     if !H::PARTNERS && (a.partner.is_some() || a.rivals.is_some()) {
@@ -185,9 +195,7 @@ fn play<H: Face>(a: &PlayArgs, given: &serde_json::Map<String, serde_json::Value
         format!(" --players {seats}")
     };
     if a.seed.is_none() {
-        eprintln!(
-            "tapete: seed {seed} (play this deal again with --seed {seed}{players})"
-        );
+        eprintln!("tapete: seed {seed} (play this deal again with --seed {seed}{players})");
     }
     let mut bots: Vec<Option<(String, Box<dyn Bot<H::G>>)>> = Vec::with_capacity(seats);
     for level in &levels {

@@ -27,9 +27,8 @@ pub struct ReplayArgs {
 fn load(path: &Path) -> CliResult<(String, Value)> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
-    let v: Value = serde_json::from_str(&text).map_err(|e| {
-        CliError::input(format!("{} is not a tapete record: {e}", path.display()))
-    })?;
+    let v: Value = serde_json::from_str(&text)
+        .map_err(|e| CliError::input(format!("{} is not a tapete record: {e}", path.display())))?;
     let game = match v.get("game") {
         None => "mus".to_string(),
         Some(Value::String(g)) => g.clone(),
@@ -112,7 +111,8 @@ fn replay<H: Host>(file: &Path, record: &Record<H::G>, json: bool, step: bool) -
             file.display()
         ))
     };
-    let first = H::G::new(&record.rules, record.seats, record.seed).map_err(|e| setup(e.to_string()))?;
+    let first =
+        H::G::new(&record.rules, record.seats, record.seed).map_err(|e| setup(e.to_string()))?;
     let mut narrator = H::narrator(&first, None);
     let opening = narrator.opening(&first);
     let width = record.actions.len().to_string().len();

@@ -3,12 +3,12 @@
 //! tables of WebSocket clients against a server and reports throughput and latency.
 
 use crate::error::{CliError, CliResult};
-use tapete_host::row;
 use crate::text::{emit, table};
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
+use tapete_host::row;
 use tapete_server::loadtest::{LoadOptions, LoadReport};
 use tapete_server::store::Durability;
 use tapete_server::{Config, Limits};

@@ -9,7 +9,9 @@ use clap::Args;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
 use tapete_host::{row, Host, Visitor};
-use tapete_table::arena::{run_arena, ArenaConfig, ArenaError, ArenaReport, Incident, Layout, Side};
+use tapete_table::arena::{
+    run_arena, ArenaConfig, ArenaError, ArenaReport, Incident, Layout, Side,
+};
 use tapete_table::Game;
 
 /// What `tapete sim GAME` takes besides the table options.
@@ -98,8 +100,14 @@ pub(crate) fn run_games<H: Host>(spec: &RunSpec<H>) -> CliResult<ArenaReport<H::
 
 /// Runs `tapete sim GAME …`.
 pub fn run(a: &GameArgs, json: bool) -> CliResult {
-    tapete_catalog::visit(&a.game, Sim { rest: &a.rest, json })
-        .map_err(|e| CliError::usage(e.to_string()))?
+    tapete_catalog::visit(
+        &a.game,
+        Sim {
+            rest: &a.rest,
+            json,
+        },
+    )
+    .map_err(|e| CliError::usage(e.to_string()))?
 }
 
 struct Sim<'a> {
@@ -112,7 +120,10 @@ impl Visitor for Sim<'_> {
     fn visit<H: Host>(self) -> CliResult {
         let Some(p) = games::parse::<SimArgs, H>(
             "sim",
-            &format!("Play many {} games between bots and report statistics", H::TITLE),
+            &format!(
+                "Play many {} games between bots and report statistics",
+                H::TITLE
+            ),
             self.rest,
             self.json,
         )?
@@ -135,7 +146,11 @@ impl Visitor for Sim<'_> {
             games: a.games,
             seed: a.seed,
             threads: a.threads,
-            layout: if partners { Layout::Fixed } else { Layout::FirstSeat },
+            layout: if partners {
+                Layout::Fixed
+            } else {
+                Layout::FirstSeat
+            },
             json: p.json,
         })?;
         if p.json {
@@ -179,10 +194,19 @@ fn sim_text<H: Host>(
     let mut out;
     let sides: [String; 2];
     if partners {
-        sides = [format!("pair {}", pair_name(0)), format!("pair {}", pair_name(1))];
+        sides = [
+            format!("pair {}", pair_name(0)),
+            format!("pair {}", pair_name(1)),
+        ];
         out = format!(
             "{} {} games from seed {}: {} ({}) against {} ({})\n\n",
-            r.games, H::TITLE, a.seed, sides[0], levels[0], sides[1], levels[1]
+            r.games,
+            H::TITLE,
+            a.seed,
+            sides[0],
+            levels[0],
+            sides[1],
+            levels[1]
         );
         let mut rows = vec![row!["pair", "games won", "share"]];
         for s in 0..2 {
@@ -198,7 +222,9 @@ fn sim_text<H: Host>(
         };
         out = format!(
             "{} {} games of {seats} players from seed {}: {who}\n\n",
-            r.games, H::TITLE, a.seed
+            r.games,
+            H::TITLE,
+            a.seed
         );
         let mut rows = vec![row!["seat", "bot", "games won", "share"]];
         for (seat, wins) in r.seat_wins.iter().enumerate() {

@@ -3,10 +3,10 @@
 
 use crate::args::{parse_seed, parse_threads, ModeArgs};
 use crate::error::{CliError, CliResult};
-use tapete_host::row;
 use crate::text::{emit, percent, progress_bar, rate, table, thousands};
 use clap::Args;
 use std::time::Instant;
+use tapete_host::row;
 use tapete_mus_odds::catalog::Catalog;
 use tapete_mus_odds::simulate::{simulate, Gain, Simulation};
 

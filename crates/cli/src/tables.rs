@@ -3,9 +3,9 @@
 
 use crate::args::parse_mode;
 use crate::error::{CliError, CliResult};
-use tapete_host::row;
 use crate::text::{emit, table};
 use clap::Args;
+use tapete_host::row;
 use tapete_mus::Mode;
 use tapete_mus_odds::tables::{tables, Row, Tables};
 

@@ -39,7 +39,11 @@ fn play_with_json_prints_only_json_on_stdout() {
     let v = only_json(&out);
     assert_eq!(v["seed"], 5);
     assert_eq!(v["seat"], 0);
-    assert_eq!(v["bots"]["rivals"], "random");
+    assert_eq!(v["game"], "mus");
+    assert_eq!(
+        v["bots"],
+        serde_json::json!([null, "random", "random", "random"])
+    );
     assert_eq!(v["finished"], true, "{v}");
     assert!(v["actions"].as_u64().unwrap_or(0) > 0, "{v}");
     assert!(v["scores"]["piedras"].is_array(), "{v}");

@@ -165,9 +165,17 @@ fn play_rejects_bad_options() {
 /// --record …` with a scripted player) replays to the very result it had then.
 #[test]
 fn a_record_from_before_the_platform_change_still_replays() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/legacy-mus-record.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/legacy-mus-record.json"
+    );
     let out = tapete(&["replay", path, "--json"], "");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = last_json(&out);
     assert_eq!(v["game"], "mus");
     assert_eq!(v["finished"], true);

@@ -134,6 +134,7 @@ impl Narrate<Ring> for RingNarrator {
 impl Host for RingHost {
     type G = Ring;
     type Narrator = RingNarrator;
+    type Stats = ();
     const TITLE: &'static str = "Ring";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=8;
     const DEFAULT_SEATS: usize = 5;
@@ -166,6 +167,15 @@ impl Host for RingHost {
     }
     fn at_boundary(game: &Ring) -> bool {
         game.count == 0
+    }
+    fn scores(_: &Ring) -> Value {
+        Value::Null
+    }
+    fn score_rows(_: &Ring) -> Vec<Vec<String>> {
+        Vec::new()
+    }
+    fn hands_rows(_: &Ring) -> Vec<Vec<String>> {
+        Vec::new()
     }
     fn full_view(_: &Ring) -> Value {
         Value::Null

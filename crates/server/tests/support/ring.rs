@@ -27,7 +27,7 @@ impl Default for RingRules {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Ring {
     seats: usize,
     rules: RingRules,
@@ -217,6 +217,7 @@ impl Narrate<Ring> for RingNarrator {
 impl Host for RingHost {
     type G = Ring;
     type Narrator = RingNarrator;
+    type Stats = ();
     const TITLE: &'static str = "Ring";
     const SEATS: RangeInclusive<usize> = 2..=6;
     const DEFAULT_SEATS: usize = 3;
@@ -257,6 +258,15 @@ impl Host for RingHost {
     }
     fn at_boundary(game: &Ring) -> bool {
         game.total == 0 || game.over
+    }
+    fn scores(_: &Ring) -> Value {
+        Value::Null
+    }
+    fn score_rows(_: &Ring) -> Vec<Vec<String>> {
+        Vec::new()
+    }
+    fn hands_rows(_: &Ring) -> Vec<Vec<String>> {
+        Vec::new()
     }
     fn full_view(game: &Ring) -> Value {
         json!({"hand": game.hand, "total": game.total, "cards": game.cards, "wins": game.wins})

@@ -257,13 +257,16 @@ fn distinct(h: &Hand) -> Vec<Card> {
     h.distinct().collect()
 }
 
+/// For a hand of seven: how many of the starting unseen cards let it close, and which.
+type LastDraws = HashMap<[Card; 7], (u128, Vec<Card>)>;
+
 struct Search<'a> {
     solver: &'a Solver,
     /// The unseen cards at the start.
     unseen0: Hand,
     /// For a hand of seven: how many of the starting unseen cards (copies counted) let it
     /// close — the last draw's count, shared across every path that reaches the hand.
-    last: std::sync::Mutex<HashMap<[Card; 7], (u128, Vec<Card>)>>,
+    last: std::sync::Mutex<LastDraws>,
 }
 
 impl Search<'_> {

@@ -83,7 +83,7 @@ impl Visitor for Arena<'_> {
         let seats = games::seats::<H>(a.players)?;
         let rules = games::rules::<H>(H::arena_rules(), &p.given, seats)?;
         let bots = [a.a.trim().to_string(), a.b.trim().to_string()];
-        let partners = H::PARTNERS && seats % 2 == 0;
+        let partners = H::PARTNERS && seats.is_multiple_of(2);
         let report = run_games::<H>(&RunSpec {
             rules: &rules,
             seats,

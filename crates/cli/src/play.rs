@@ -11,8 +11,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tapete_host::{Face, Host, Visitor};
-use tapete_table::{Bot, Game, Record};
-use tapete_term::{PlayOptions, Screen};
+use tapete_table::{Game, Record};
+use tapete_term::{NamedBot, PlayOptions, Screen};
 
 /// What `tapete play GAME` takes besides the table options.
 #[derive(Args, Debug)]
@@ -155,8 +155,8 @@ fn level_for<H: Host>(a: &PlayArgs, human: usize, seat: usize, seats: usize) -> 
             H::default_bot().into()
         }
     });
-    if H::PARTNERS && seats % 2 == 0 {
-        let partner = (seat + seats - human) % 2 == 0;
+    if H::PARTNERS && seats.is_multiple_of(2) {
+        let partner = (seat + seats - human).is_multiple_of(2);
         let chosen = if partner { &a.partner } else { &a.rivals };
         chosen.clone().unwrap_or(default)
     } else {
@@ -197,7 +197,7 @@ fn play<H: Face>(
     if a.seed.is_none() {
         eprintln!("tapete: seed {seed} (play this deal again with --seed {seed}{players})");
     }
-    let mut bots: Vec<Option<(String, Box<dyn Bot<H::G>>)>> = Vec::with_capacity(seats);
+    let mut bots: Vec<Option<NamedBot<H::G>>> = Vec::with_capacity(seats);
     for level in &levels {
         bots.push(match level {
             Some(l) => Some((

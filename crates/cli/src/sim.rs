@@ -137,7 +137,7 @@ impl Visitor for Sim<'_> {
             a.a.clone().unwrap_or_else(|| a.bots.clone()),
             a.b.clone().unwrap_or_else(|| a.bots.clone()),
         ];
-        let partners = H::PARTNERS && seats % 2 == 0;
+        let partners = H::PARTNERS && seats.is_multiple_of(2);
         let report = run_games::<H>(&RunSpec {
             rules: &rules,
             seats,

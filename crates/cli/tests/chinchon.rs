@@ -217,3 +217,23 @@ fn the_arena_seats_one_against_the_rest() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The Python example plays Chinchón through the protocol, in an arena and at a
+/// four-seat table, without one incident.
+#[test]
+fn the_python_example_plays_chinchon_without_incidents() {
+    let bot = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/python/chinchon_bot.py")
+        .display()
+        .to_string();
+    let cmd = format!("cmd:python3 '{bot}'");
+    for players in ["2", "4"] {
+        let v = json_of(&[
+            "arena", "chinchon", "--players", players, "--a", &cmd, "--b", "random", "--games",
+            "4", "--seed", "3", "--json",
+        ]);
+        assert_eq!(v["games"], 4);
+        assert_eq!(v["incidents"]["count"], 0, "{}", v["incidents"]);
+        assert!(v["a_wins"].as_u64().unwrap() >= 3, "it beats random: {v}");
+    }
+}

@@ -229,8 +229,19 @@ fn the_python_example_plays_chinchon_without_incidents() {
     let cmd = format!("cmd:python3 '{bot}'");
     for players in ["2", "4"] {
         let v = json_of(&[
-            "arena", "chinchon", "--players", players, "--a", &cmd, "--b", "random", "--games",
-            "4", "--seed", "3", "--json",
+            "arena",
+            "chinchon",
+            "--players",
+            players,
+            "--a",
+            &cmd,
+            "--b",
+            "random",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--json",
         ]);
         assert_eq!(v["games"], 4);
         assert_eq!(v["incidents"]["count"], 0, "{}", v["incidents"]);

@@ -3,7 +3,6 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
 use tapete_cards::{rng_from_seed, CardSet};
 use tapete_mus::view::Phase;
 use tapete_mus::{Action, Lance, Mode, MusGame, MusRules};
@@ -137,8 +136,8 @@ fn declines_an_ordago_at_grande_without_reyes_or_caballos() {
 }
 
 #[test]
-fn respects_its_time_budget() {
-    // A real decision: the mano opens the grande betting.
+fn a_decision_within_a_budget_is_legal() {
+    // How long a decision takes is measured in `benches/maestro.rs`, not here.
     let cards = [
         set("12o 11b 4c 1e"),
         set("12b 10c 5e 6o"),
@@ -149,24 +148,16 @@ fn respects_its_time_budget() {
     g.apply(0, &Action::NoHayMus).unwrap();
     let legal = g.legal_actions(0);
     assert!(legal.len() > 2);
-    // Basico rollouts: an unoptimized build plays experto's rollouts too slowly for the
-    // budget check to be about the budget (the release build keeps it with experto).
-    let mut bot = Maestro::new(50);
+    let mut bot = Maestro::new(20);
     bot.rollout = Policy::by_name("basico").unwrap();
     let mut rng = rng_from_seed(4);
-    // Warm the lazily built tables first: their one-off cost is not thinking time.
-    bot.act(&g.view(0), &legal, &mut rng);
     for _ in 0..3 {
-        let t = Instant::now();
-        let a = bot.act(&g.view(0), &legal, &mut rng);
-        let took = t.elapsed();
-        assert!(legal.contains(&a));
-        assert!(took < Duration::from_millis(150), "took {took:?}");
+        assert!(legal.contains(&bot.act(&g.view(0), &legal, &mut rng)));
     }
 }
 
 #[test]
-fn forced_decisions_return_at_once() {
+fn forced_decisions_are_the_one_legal_action() {
     let mut g = MusGame::new(&MusRules::default(), 4, 11).unwrap();
     g.apply(0, &Action::NoHayMus).unwrap();
     for seat in 0..4 {
@@ -179,10 +170,8 @@ fn forced_decisions_return_at_once() {
     let seat = turn(&g);
     let legal = g.legal_actions(seat);
     assert_eq!(legal.len(), 1);
-    let t = Instant::now();
     let a = Maestro::new(1000).act(&g.view(seat), &legal, &mut rng_from_seed(1));
     assert_eq!(a, legal[0]);
-    assert!(t.elapsed() < Duration::from_millis(5));
 }
 
 #[test]

@@ -27,7 +27,7 @@ impl Default for RingRules {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Ring {
     seats: usize,
     rules: RingRules,
@@ -217,12 +217,33 @@ impl Narrate<Ring> for RingNarrator {
 impl Host for RingHost {
     type G = Ring;
     type Narrator = RingNarrator;
+    type Stats = ();
     const TITLE: &'static str = "Ring";
     const SEATS: RangeInclusive<usize> = 2..=6;
     const DEFAULT_SEATS: usize = 3;
 
     fn bot_names() -> &'static [&'static str] {
         &["random"]
+    }
+    fn scores(game: &Ring) -> Value {
+        json!({ "wins": game.wins })
+    }
+    fn score_rows(game: &Ring) -> Vec<Vec<String>> {
+        let mut rows = vec![vec![String::new(), "hands won".to_string()]];
+        rows.extend(
+            game.wins
+                .iter()
+                .enumerate()
+                .map(|(s, w)| vec![format!("seat {s}"), w.to_string()]),
+        );
+        rows
+    }
+    fn hands_rows(game: &Ring) -> Vec<Vec<String>> {
+        game.cards
+            .iter()
+            .enumerate()
+            .map(|(s, c)| vec![format!("seat {s}"), c.to_string()])
+            .collect()
     }
     fn default_bot() -> &'static str {
         "random"

@@ -633,6 +633,8 @@ function render({ main, side }, st, ctx) {
     if (sent) return;
     sent = true;
     for (const b of main.querySelectorAll('button')) b.disabled = true;
+    // Nothing more to pick until the answer comes.
+    for (const h of main.querySelectorAll('.cf-hand')) h.classList.remove('discarding', 'laying');
     ui.sel = null;
     ctx.send(a);
   };

@@ -278,8 +278,8 @@ function counts(codes) {
 
 /**
  * The hand in the player's order: cards kept where the player put them, new ones at the
- * end (or, until the player reorders, the tidy order of the melds). Answers the order and
- * the cards that came since the last look.
+ * end (or, until the player reorders, the tidy order of the melds). Answers the order;
+ * `ui.newCards` keeps the cards drawn since the last look, to mark them.
  */
 function handOrder(ui, hand, rules) {
   const left = counts(hand);
@@ -736,7 +736,7 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started 
     card.addEventListener('click', pick);
     card.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); }
-      else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') { e.preventDefault(); ui.sel = i; move(ui, e.key === 'ArrowLeft' ? -1 : 1, rerender); }
+      else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') { e.preventDefault(); ui.sel = i; move(ui, e.key === 'ArrowLeft' ? -1 : 1, rerender, true); }
     });
     handEl.append(card);
   });
@@ -808,8 +808,8 @@ function tookRow(v, s) {
     el('span', { class: 'cf-took-l' }, 'everybody saw you take'), holds.map((c) => mini(c)));
 }
 
-/** Moves the picked card one place left (-1) or right (1). */
-function move(ui, by, rerender) {
+/** Moves the picked card one place left (-1) or right (1); `focus`: keep the keyboard on it. */
+function move(ui, by, rerender, focus = false) {
   const i = ui.sel;
   const j = i + by;
   if (i === null || j < 0 || j >= ui.order.length) return;
@@ -818,6 +818,7 @@ function move(ui, by, rerender) {
   ui.manual = true;
   saveOrder(ui);
   rerender();
+  if (focus) document.querySelector(`.cf-hand [data-index="${j}"]`)?.focus();
 }
 
 /**

@@ -2,7 +2,7 @@
 // steps, and a player that always clicks a legal action.
 
 import { chromium } from 'playwright-core';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,6 +11,25 @@ export const BIN = process.env.TAPETE_BIN || 'target/release/tapete';
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const TYPES = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', html: 'text/html' };
+
+/**
+ * While working on the pages: with TAPETE_ASSETS=crates/server/assets the browsers get the
+ * pages' files from that folder instead of the ones built into the server, so a change is
+ * tried without rebuilding.
+ */
+async function serveAssetsFrom(context, dir) {
+  await context.route('**/assets/*', async (route) => {
+    const name = new URL(route.request().url()).pathname.split('/').pop();
+    try {
+      const body = await readFile(join(dir, name));
+      await route.fulfill({ body, contentType: TYPES[name.split('.').pop()] || 'application/octet-stream' });
+    } catch {
+      await route.continue();
+    }
+  });
+}
 
 /**
  * A browser of its own (fresh user-data-dir, so its own localStorage and token), with
@@ -25,6 +44,7 @@ export async function openBrowser({ width = 1200, height = 900 } = {}) {
     viewport: { width, height },
   });
   const page = context.pages()[0] || await context.newPage();
+  if (process.env.TAPETE_ASSETS) await serveAssetsFrom(context, process.env.TAPETE_ASSETS);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.setDefaultTimeout(20000);
@@ -170,4 +190,132 @@ export async function playToCounting(page, memo = { saidMus: true }, { shown = t
     await playOne(page, memo);
   }
   throw new Error('no counting within 600 decisions');
+}
+
+// ---- Chinchón ----
+
+/**
+ * Creates a Chinchón table from the lobby form: `seats` players, points past `target` put a
+ * player out, instant bots unless told otherwise; `rules` sets other options by their
+ * form's test ids ({close_limit: '5'} selects rule-close_limit). Lands on the table page;
+ * answers the table id.
+ */
+export async function createChinchonTable(page, { seats = 2, target = 20, pace = '0', seat = '0', bot, rules = {} } = {}) {
+  await page.getByTestId('create').waitFor();
+  await page.getByTestId('game').selectOption('chinchon');
+  await page.getByTestId('rule-target').waitFor();
+  await page.getByTestId('seats').selectOption(String(seats));
+  await page.getByTestId('rule-target').fill(String(target));
+  for (const [name, value] of Object.entries(rules)) {
+    const input = page.getByTestId(`rule-${name}`);
+    if (typeof value === 'boolean') await input.setChecked(value);
+    else await input.selectOption(String(value));
+  }
+  await page.getByTestId('pace').selectOption(pace);
+  await page.getByTestId('seat').selectOption(String(seat));
+  if (bot) await page.getByTestId('bot').selectOption(bot);
+  await page.getByTestId('create').click();
+  await page.waitForURL(/\/t\/[^/]+$/);
+  await page.getByTestId('status').waitFor();
+  return decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+}
+
+// What a Chinchón page offers now: 'over', 'next' (the count of a hand), 'draw' (the stock
+// or the pile may be clicked), 'discard', 'lay' (meter cartas), or null.
+function chinchonOffer() {
+  if (document.querySelector('[data-testid="game-over"]')) return 'over';
+  if (document.querySelector('[data-testid="next-hand"]')) return 'next';
+  const enabled = (sel) => [...document.querySelectorAll(sel)].some((b) => !b.disabled);
+  if (enabled('[data-testid="stock"][data-action]')) return 'draw';
+  if (document.querySelector('.cf-hand.discarding') && enabled('[data-testid="my-card"]')) return 'discard';
+  if (document.querySelector('.cf-hand.laying') && enabled('[data-testid="action"]')) return 'lay';
+  return null;
+}
+
+/** What the Chinchón page offers right now, without waiting. */
+export function chinchonOfferNow(page) {
+  return page.evaluate(chinchonOffer);
+}
+
+/** Waits until the Chinchón page offers something (or the game is over). */
+export async function waitChinchon(page, timeout = 60000) {
+  const h = await page.waitForFunction(chinchonOffer, null, { timeout, polling: 50 });
+  return h.jsonValue();
+}
+
+/** The cards of the hand as the page shows them, in its order. */
+export function shownHand(page) {
+  return page.$$eval('[data-testid="my-card"]', (cs) => cs.map((c) => c.dataset.card));
+}
+
+/**
+ * Plays one Chinchón decision through the UI: takes the pile's top card the first time, and
+ * after that when it goes into a meld of the hand (else clicks the stock), closes whenever a close is offered, else
+ * discards the highest card in no meld (tap, tap again); lays every card that fits after a
+ * close, then listo; presses next at a count. Answers what was done ({action}, {next},
+ * {over}), counting in `memo`.
+ */
+export async function playChinchon(page, memo = {}) {
+  const what = await waitChinchon(page);
+  const bump = (k) => { memo[k] = (memo[k] || 0) + 1; };
+  const click = async (locator) => {
+    try { await locator.click({ timeout: 3000 }); return true; } catch { return false; }
+  };
+  if (what === 'over') return { over: true };
+  if (what === 'next') {
+    if (!(await click(page.getByTestId('next-hand')))) return { action: null };
+    bump('countings');
+    return { next: true };
+  }
+  if (what === 'draw') {
+    const take = await page.evaluate(async (took) => {
+      const top = document.querySelector('[data-testid="pile"][data-action]')?.dataset.top;
+      if (!top) return false;
+      if (!took) return true;
+      const { analyze } = await import('/assets/chinchon.js');
+      const hand = window.tapete.state.view.hand;
+      const a = analyze([...hand, top], window.tapete.state.view.rules);
+      return a.melds.some((m) => m.includes(hand.length));
+    }, memo.tomo || 0);
+    const target = page.getByTestId(take ? 'pile' : 'stock');
+    const action = take ? 'tomo' : 'robo';
+    if (!(await click(target))) return { action: null };
+    bump(action);
+    return { action };
+  }
+  if (what === 'discard') {
+    const close = page.locator('[data-testid="close"]:not([disabled])').first();
+    if (await close.count()) {
+      const action = await close.getAttribute('data-action');
+      if (!(await click(close))) return { action: null };
+      bump('cierro');
+      return { action };
+    }
+    const pick = await page.$$eval('[data-testid="my-card"]', (cs) => {
+      let best = -1; let value = -1;
+      cs.forEach((c, i) => { const v = c.dataset.meld === '' ? Number(c.dataset.value) : -1; if (v > value) { value = v; best = i; } });
+      return best >= 0 ? best : cs.length - 1;
+    });
+    const card = page.getByTestId('my-card').nth(pick);
+    const code = await card.getAttribute('data-card');
+    if (!(await click(card))) return { action: null };
+    // Every other time the second tap is on the card, else on the button it brings up.
+    const second = (memo.descarto || 0) % 2 ? page.locator(`[data-testid="discard"][data-action="descarto ${code}"]`) : card;
+    if (!(await click(second))) return { action: null };
+    bump('descarto');
+    return { action: `descarto ${code}` };
+  }
+  if (what === 'lay') {
+    const fit = page.locator('[data-testid="my-card"].fits').first();
+    if (await fit.count()) {
+      const code = await fit.getAttribute('data-card');
+      if (!(await click(fit))) return { action: null };
+      bump('meto');
+      return { action: `meto ${code}` };
+    }
+    if (!(await click(page.locator('[data-testid="action"][data-action="listo"]')))) return { action: null };
+    bump('listo');
+    return { action: 'listo' };
+  }
+  return { action: null };
 }

@@ -2,6 +2,8 @@
 # Browser end-to-end tests of the online table, in headless Chromium (/usr/bin/chromium).
 # Builds tapete, serves it on a free port with a fresh database, runs e2e/tests/ and stops
 # the server. Extra arguments go to `node --test` (e.g. e2e/run.sh --test-name-pattern leyes).
+# While working on the pages, TAPETE_ASSETS=crates/server/assets (an absolute path) has the
+# browsers load the pages' files from that folder instead of the ones built into the server.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"

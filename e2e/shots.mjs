@@ -1,6 +1,7 @@
 // Screenshots of the pages for a look by eye (not a test): node e2e/shots.mjs OUTDIR
-// with TAPETE_URL set. Plays a table to the end of its first hand, at a desktop and a phone size.
-import { openBrowser, register, createMusTable, playOne, waitOffer, BASE } from './lib.mjs';
+// with TAPETE_URL set. Plays a Mus table to the end of its first hand, and a 4-seat Chinchón
+// table to its first count, at a desktop and a phone size.
+import { openBrowser, register, createMusTable, createChinchonTable, playOne, playChinchon, waitChinchon, waitOffer, BASE } from './lib.mjs';
 
 const out = process.argv[2] || '/tmp/tapete-shots';
 const sizes = [['desk', 1280, 800], ['phone', 390, 844]];
@@ -32,6 +33,31 @@ for (const [name, width, height] of sizes) {
     await page.waitForTimeout(500);
     await page.screenshot({ path: `${out}/${name}-history.png`, fullPage: true });
     console.log(name, 'errors:', b.errors);
+  } finally {
+    await b.close();
+  }
+}
+
+for (const [name, width, height] of sizes) {
+  const b = await openBrowser({ width, height });
+  const { page } = b;
+  try {
+    await register(page, 'Ane');
+    await createChinchonTable(page, { seats: 4, target: 50 });
+    await page.getByTestId('start').click();
+    await page.getByTestId('my-card').first().waitFor();
+    await page.screenshot({ path: `${out}/${name}-chinchon-playing.png` });
+    const memo = {};
+    let discard = false;
+    for (let i = 0; i < 300; i++) {
+      const what = await waitChinchon(page);
+      if (what === 'discard' && !discard) { discard = true; await page.screenshot({ path: `${out}/${name}-chinchon-discard.png` }); }
+      if (what === 'lay') await page.screenshot({ path: `${out}/${name}-chinchon-lay.png` });
+      if (what === 'next' || what === 'over') break;
+      await playChinchon(page, memo);
+    }
+    await page.screenshot({ path: `${out}/${name}-chinchon-count.png`, fullPage: true });
+    console.log(name, 'chinchón errors:', b.errors);
   } finally {
     await b.close();
   }

@@ -1,5 +1,6 @@
-// Spanish playing cards drawn as SVG: oros, copas, espadas, bastos; 1–7, sota (10),
-// caballo (11), rey (12). Every shape is drawn here: no images, no fonts beyond the system's.
+// Spanish playing cards drawn as SVG: oros, copas, espadas, bastos; 1–9, sota (10),
+// caballo (11), rey (12), and the joker (comodín, "J") of the games that play with one.
+// Every shape is drawn here: no images, no fonts beyond the system's.
 
 export const SUITS = {
   o: { name: 'oros', color: '#b07d0c', gaps: 0 },
@@ -8,16 +9,22 @@ export const SUITS = {
   b: { name: 'bastos', color: '#3f6b1f', gaps: 3 },
 };
 
-export const NUMBER_NAMES = { 1: 'as', 2: 'dos', 3: 'tres', 4: 'cuatro', 5: 'cinco', 6: 'seis', 7: 'siete', 10: 'sota', 11: 'caballo', 12: 'rey' };
+export const NUMBER_NAMES = { 1: 'as', 2: 'dos', 3: 'tres', 4: 'cuatro', 5: 'cinco', 6: 'seis', 7: 'siete', 8: 'ocho', 9: 'nueve', 10: 'sota', 11: 'caballo', 12: 'rey' };
 
-/** Parses "12o" into {number: 12, suit: "o"}; null when it is not a card. */
+/** Parses "12o" into {number: 12, suit: "o"}; null when it is not a Spanish card. */
 export function parseCard(code) {
-  const m = /^(1[0-2]|[1-7])([ocebOCEB])$/.exec(String(code).trim());
+  const m = /^(1[0-2]|[1-9])([ocebOCEB])$/.exec(String(code).trim());
   return m ? { number: Number(m[1]), suit: m[2].toLowerCase() } : null;
 }
 
-/** "rey de oros". */
+/** Whether `code` is the joker ("J"). */
+export function isJoker(code) {
+  return String(code).trim().toUpperCase() === 'J';
+}
+
+/** "rey de oros", "comodín". */
 export function cardName(code) {
+  if (isJoker(code)) return 'comodín';
   const c = parseCard(code);
   return c ? `${NUMBER_NAMES[c.number]} de ${SUITS[c.suit].name}` : String(code);
 }
@@ -59,7 +66,10 @@ const PIPS = {
   5: [[20.5, 24], [39.5, 24], [30, 45], [20.5, 66], [39.5, 66]],
   6: [[20.5, 22], [39.5, 22], [20.5, 45], [39.5, 45], [20.5, 68], [39.5, 68]],
   7: [[19.5, 18], [40.5, 18], [30, 31.5], [19.5, 45], [40.5, 45], [19.5, 72], [40.5, 72]],
+  8: [[19.5, 18], [40.5, 18], [30, 31.5], [19.5, 45], [40.5, 45], [30, 58.5], [19.5, 72], [40.5, 72]],
+  9: [[16, 20], [30, 20], [44, 20], [16, 45], [30, 45], [44, 45], [16, 70], [30, 70], [44, 70]],
 };
+const PIP_SCALE = { 1: 1.9, 7: .68, 8: .64, 9: .58 };
 
 function figure(number, suit) {
   const color = SUITS[suit].color;
@@ -106,14 +116,47 @@ function frame(suit) {
   return s;
 }
 
-/** The SVG markup of a face-up card ("12o"), or of a card back ("back"). */
+/** The joker: a jester's cap with bells over a star, in the four suits' colours. */
+function jokerSVG() {
+  const star = (cx, cy, r) => {
+    const pts = [];
+    for (let i = 0; i < 10; i++) {
+      const a = -Math.PI / 2 + (i * Math.PI) / 5;
+      const rr = i % 2 ? r * .45 : r;
+      pts.push(`${(cx + rr * Math.cos(a)).toFixed(2)},${(cy + rr * Math.sin(a)).toFixed(2)}`);
+    }
+    return `<polygon points="${pts.join(' ')}" fill="#f3c94a" stroke="#8f6400" stroke-width=".6"/>`;
+  };
+  const idx = (x, y, rot) =>
+    `<text x="${x}" y="${y}" transform="rotate(${rot} ${x} ${y - 3.4})" font-family="Georgia, 'Times New Roman', serif" font-weight="700" font-size="9" text-anchor="middle" fill="#6d2c91">J</text>`;
+  return `<svg viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="comodín">
+    <rect x=".5" y=".5" width="59" height="89" rx="5" fill="#fffdf6" stroke="#b9ae94" stroke-width="1"/>
+    <rect x="3.2" y="3.2" width="53.6" height="83.6" rx="3" fill="none" stroke="#6d2c91" stroke-width=".7" stroke-opacity=".75"/>
+    <path d="M30,44 C26,34 18,26 9,25 C15,31 17,38 18,46Z" fill="#cf3b2b" stroke="#5b1a12" stroke-width=".7"/>
+    <path d="M30,44 C31,33 30,22 30,14 C27,22 24,33 24,45Z" fill="#2b5fab" stroke="#17376b" stroke-width=".7"/>
+    <path d="M30,44 C32,33 34,22 30,14 C36,22 38,33 36,45Z" fill="#3f6b1f" stroke="#22400f" stroke-width=".7"/>
+    <path d="M30,44 C34,34 42,26 51,25 C45,31 43,38 42,46Z" fill="#f3c94a" stroke="#8f6400" stroke-width=".7"/>
+    <circle cx="9" cy="25" r="2.3" fill="#f3c94a" stroke="#8f6400" stroke-width=".6"/>
+    <circle cx="30" cy="13" r="2.3" fill="#f3c94a" stroke="#8f6400" stroke-width=".6"/>
+    <circle cx="51" cy="25" r="2.3" fill="#cf3b2b" stroke="#5b1a12" stroke-width=".6"/>
+    <path d="M17,45.5 C22,43 38,43 43,45.5 L42,49 C37,47 23,47 18,49Z" fill="#6d2c91" stroke="#3c1552" stroke-width=".6"/>
+    <circle cx="30" cy="56" r="7.5" fill="#f2cda6" stroke="#5a3b22" stroke-width=".6"/>
+    <circle cx="27.2" cy="54.6" r=".9" fill="#3b2a1a"/><circle cx="32.8" cy="54.6" r=".9" fill="#3b2a1a"/>
+    <path d="M26.2,58.3 C28,61 32,61 33.8,58.3" stroke="#8b2620" stroke-width=".9" fill="none" stroke-linecap="round"/>
+    <path d="M20,66 L25,63 L30,67 L35,63 L40,66 L38,70 L22,70Z" fill="#6d2c91" stroke="#3c1552" stroke-width=".6"/>
+    ${star(30, 77.5, 5)}${idx(8.2, 12.2, 0)}${idx(51.8, 81.2, 180)}
+  </svg>`;
+}
+
+/** The SVG markup of a face-up card ("12o", "J"), or of a card back ("back"). */
 export function cardSVG(code) {
+  if (isJoker(code)) return jokerSVG();
   if (code === 'back' || !parseCard(code)) return backSVG();
   const { number, suit } = parseCard(code);
   const color = SUITS[suit].color;
   let body = '';
   if (number >= 10) body = figure(number, suit);
-  else for (const [x, y] of PIPS[number]) body += symbol(suit, x, y, number === 1 ? 1.9 : number === 7 ? .68 : .82);
+  else for (const [x, y] of PIPS[number]) body += symbol(suit, x, y, PIP_SCALE[number] || .82);
   const idx = (x, y, rot) =>
     `<text x="${x}" y="${y}" transform="rotate(${rot} ${x} ${y - 3.4})" font-family="Georgia, 'Times New Roman', serif" font-weight="700" font-size="9.5" text-anchor="middle" fill="${color}">${number}</text>`;
   return `<svg viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${cardName(code)}">

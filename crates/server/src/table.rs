@@ -561,7 +561,10 @@ impl Actor {
                     Ok(_) if self.row.status == FINISHED => Err("the game is over".to_string()),
                     Ok(seat) => {
                         let r = self.play(seat, &action).await;
-                        if r.is_ok() {
+                        // Acting after the end of a hand shows it was seen; an action that
+                        // ended the hand itself (a new deal, nothing played in it yet) was
+                        // not: its end waits for this person's `next` too.
+                        if r.is_ok() && !self.game.at_boundary() {
                             self.seen_the_end(seat);
                         }
                         r

@@ -306,6 +306,37 @@ fn the_end_of_a_hand_waits_for_next_from_the_people_at_the_table() {
 }
 
 #[test]
+fn the_end_of_a_hand_waits_for_the_person_whose_action_ended_it() {
+    // Ring to 3, Ane second to play: the bot adds 1 or 2, Ane adds 2 and wins the hand with
+    // her own action. That end waits for her `next` like any other.
+    let server = Server::start("hold-own", Limits::default());
+    let ane = server.player("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "ring", "seats": 2, "rules": {"hands": 2, "to": 3}, "pace_ms": 0,
+               "hold_s": 60, "seat": 1, "start": true}),
+    );
+    let mut a = server.ws(&id, Some(&ane));
+    let turn = state_until(&mut a, |s| !legal(s).is_empty());
+    assert_eq!(turn["view"]["hand"], 1);
+    send(&mut a, json!({"type": "act", "action": "2", "id": 1}));
+    let held = state_until(&mut a, |s| s["view"]["hand"] == 2);
+    assert_eq!(
+        held["view"]["wins"],
+        json!([0, 1]),
+        "her action won the hand"
+    );
+    assert_eq!(
+        held["hold"]["waiting"],
+        json!([1]),
+        "the hand she ended waits for her next"
+    );
+    send(&mut a, json!({"type": "next"}));
+    let seen = state_until(&mut a, |s| s["hold"].is_null());
+    assert_eq!(seen["n"], held["n"], "next changes nothing else");
+}
+
+#[test]
 fn a_seat_asked_for_mid_hand_survives_a_restart() {
     let server = Server::start("pending", Limits::default());
     let ane = server.player("Ane");

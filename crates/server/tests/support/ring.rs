@@ -225,6 +225,26 @@ impl Host for RingHost {
     fn bot_names() -> &'static [&'static str] {
         &["random"]
     }
+    fn scores(game: &Ring) -> Value {
+        json!({ "wins": game.wins })
+    }
+    fn score_rows(game: &Ring) -> Vec<Vec<String>> {
+        let mut rows = vec![vec![String::new(), "hands won".to_string()]];
+        rows.extend(
+            game.wins
+                .iter()
+                .enumerate()
+                .map(|(s, w)| vec![format!("seat {s}"), w.to_string()]),
+        );
+        rows
+    }
+    fn hands_rows(game: &Ring) -> Vec<Vec<String>> {
+        game.cards
+            .iter()
+            .enumerate()
+            .map(|(s, c)| vec![format!("seat {s}"), c.to_string()])
+            .collect()
+    }
     fn default_bot() -> &'static str {
         "random"
     }

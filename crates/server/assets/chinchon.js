@@ -1,0 +1,921 @@
+// Chinchón at the table: 2–8 seats around the felt, the stock and the pile to draw from,
+// your hand with its melds (reordered by dragging or with the arrows), discards and closes
+// by clicking, meter cartas, the close laid out for everybody until they press next, and a
+// score sheet with eliminations and reenganche. Only what the seat's view holds is drawn:
+// the page never has another player's hand.
+
+import { registerGame } from './games.js';
+import { el, clear } from './common.js';
+import { cardEl, parseCard, isJoker, cardName } from './cards.js';
+
+if (typeof document !== 'undefined' && !document.querySelector('link[data-game-css="chinchon"]')) {
+  document.head.append(el('link', { rel: 'stylesheet', href: '/assets/chinchon.css', 'data-game-css': 'chinchon' }));
+}
+
+// ---------------------------------------------------------------------------------------
+// Cards, values and melds: the same rules as the engine's solver (crates/chinchon/src/meld.rs)
+// ---------------------------------------------------------------------------------------
+
+export const DEFAULT_RULES = {
+  deck: 40, two_decks_from: 5, jokers: 0, joker_penalty: 50, close_limit: 3, figures: 'number',
+  meter_cartas: 'on', no_close_first_turn: false, target: 100, reenganche: 'off', allow_false_close: false,
+};
+
+const SUIT_ORDER = { o: 0, c: 1, e: 2, b: 3 };
+
+/** Ranks in sequence order: 1–7, sota, caballo, rey (10 of them) or 1–12 with 48 cards. */
+export function seqLen(rules) {
+  return Number((rules || {}).deck) === 48 ? 12 : 10;
+}
+
+function rankOf(number, rules) {
+  return seqLen(rules) === 12 || number <= 7 ? number : number - 2;
+}
+
+/** What a card counts left unmatched: its number, the figures as the table says, a joker its penalty. */
+export function cardValue(code, rules) {
+  const r = { ...DEFAULT_RULES, ...(rules || {}) };
+  if (isJoker(code)) return Number(r.joker_penalty);
+  const c = parseCard(code);
+  if (!c) return 0;
+  if (c.number >= 10 && r.figures === 'ten') return 10;
+  if (c.number >= 10 && r.figures === 'eight_nine_ten') return c.number - 2;
+  return c.number;
+}
+
+function info(code, rules) {
+  const joker = isJoker(code);
+  const c = joker ? null : parseCard(code);
+  return {
+    code, joker, number: c ? c.number : 0, suit: c ? c.suit : '', rank: c ? rankOf(c.number, rules) : 0, value: cardValue(code, rules),
+  };
+}
+
+const bits = (m) => { let n = 0; for (let x = m; x; x &= x - 1) n++; return n; };
+const places = (m) => { const out = []; for (let i = 0; m >> i; i++) if ((m >> i) & 1) out.push(i); return out; };
+
+/**
+ * Whether the cards at the places of `mask` are one meld, and which: 'group' (3 or 4 of
+ * one number) or 'run' (3 or more of one suit in sequence order, no wrap), a joker standing
+ * for any one card, at most one per meld.
+ */
+function meldKind(cards, mask, len) {
+  const at = places(mask);
+  if (at.length < 3) return null;
+  const jokers = at.filter((i) => cards[i].joker).length;
+  if (jokers > 1) return null;
+  const real = at.filter((i) => !cards[i].joker).map((i) => cards[i]);
+  if (real.length < 2) return null;
+  if (at.length <= 4 && real.every((c) => c.number === real[0].number)) return 'group';
+  if (!real.every((c) => c.suit === real[0].suit)) return null;
+  const ranks = real.map((c) => c.rank).sort((a, b) => a - b);
+  for (let k = 1; k < ranks.length; k++) if (ranks[k] === ranks[k - 1]) return null;
+  const span = ranks[ranks.length - 1] - ranks[0] + 1;
+  if (at.length > len) return null;
+  if (jokers === 0 ? span === at.length : span <= at.length) return 'run';
+  return null;
+}
+
+/**
+ * The least deadwood of up to eight cards over every set of disjoint melds: {deadwood,
+ * melds: [[place…]…], unmatched: [place…], kinds: ['group'|'run'…], best(mask), isRun(mask)}.
+ */
+export function analyze(codes, rules) {
+  const r = { ...DEFAULT_RULES, ...(rules || {}) };
+  const cards = codes.map((c) => info(c, r));
+  const n = cards.length;
+  const len = seqLen(r);
+  const full = (1 << n) - 1;
+  const kindOf = new Map();
+  const melds = [];
+  for (let m = 1; m <= full; m++) {
+    if (bits(m) < 3) continue;
+    const k = meldKind(cards, m, len);
+    if (k) { melds.push(m); kindOf.set(m, k); }
+  }
+  const best = new Array(full + 1).fill(0);
+  const choice = new Array(full + 1).fill(0);
+  for (let s = 1; s <= full; s++) {
+    const low = s & -s;
+    let b = cards[31 - Math.clz32(low)].value + best[s & (s - 1)];
+    let ch = 0;
+    for (const m of melds) {
+      if ((m & low) && (m & ~s) === 0 && best[s ^ m] < b) { b = best[s ^ m]; ch = m; }
+    }
+    best[s] = b;
+    choice[s] = ch;
+  }
+  const out = { deadwood: best[full], melds: [], kinds: [], unmatched: [], best: (m) => best[m], isRun: (m) => kindOf.get(m) === 'run', cards };
+  for (let s = full; s;) {
+    const ch = choice[s];
+    if (ch) { out.melds.push(places(ch)); out.kinds.push(kindOf.get(ch)); s ^= ch; } else { const low = s & -s; out.unmatched.push(31 - Math.clz32(low)); s ^= low; }
+  }
+  return out;
+}
+
+/**
+ * How seven cards close, if they do: {kind: 'chinchon'} (one escalera), {kind:
+ * 'menos_diez'} (all in melds), {kind: 'normal', card, points} (all but one, worth the close
+ * limit or less: the lowest such card), or null.
+ */
+export function closeOf(seven, rules) {
+  const r = { ...DEFAULT_RULES, ...(rules || {}) };
+  if (seven.length !== 7) return null;
+  const a = analyze(seven, r);
+  const full = 0x7f;
+  if (a.isRun(full)) return { kind: 'chinchon' };
+  if (a.deadwood === 0) return { kind: 'menos_diez' };
+  let found = null;
+  for (let i = 0; i < 7; i++) {
+    const v = a.cards[i].value;
+    if (v <= Number(r.close_limit) && a.best(full ^ (1 << i)) === 0 && (!found || v < found.points)) found = { kind: 'normal', card: seven[i], points: v };
+  }
+  return found;
+}
+
+/** For eight cards: each distinct card whose discard leaves a close, with that close. */
+export function closes(eight, rules) {
+  const out = new Map();
+  eight.forEach((c, i) => {
+    if (out.has(c)) return;
+    const close = closeOf(eight.filter((_, k) => k !== i), rules);
+    if (close) out.set(c, close);
+  });
+  return out;
+}
+
+/** Where each card of a meld sits in its display order: runs by rank (the joker in its gap), groups by suit, the joker last. */
+function meldOrder(cards, at, kind, len) {
+  const real = at.filter((i) => !cards[i].joker);
+  const joker = at.find((i) => cards[i].joker);
+  if (kind === 'group') {
+    real.sort((x, y) => SUIT_ORDER[cards[x].suit] - SUIT_ORDER[cards[y].suit]);
+    return joker === undefined ? real : [...real, joker];
+  }
+  real.sort((x, y) => cards[x].rank - cards[y].rank);
+  if (joker === undefined) return real;
+  for (let k = 1; k < real.length; k++) {
+    if (cards[real[k]].rank - cards[real[k - 1]].rank > 1) return [...real.slice(0, k), joker, ...real.slice(k)];
+  }
+  return cards[real[real.length - 1]].rank < len ? [...real, joker] : [joker, ...real];
+}
+
+function bySuit(a, b) {
+  const x = parseCard(a); const y = parseCard(b);
+  if (!x || !y) return x ? -1 : y ? 1 : 0;
+  return SUIT_ORDER[x.suit] - SUIT_ORDER[y.suit] || x.number - y.number;
+}
+
+/** The cards in a tidy order: each meld together, then the cards left by suit and number. */
+export function tidy(codes, rules) {
+  const a = analyze(codes, rules);
+  const len = seqLen({ ...DEFAULT_RULES, ...(rules || {}) });
+  const out = [];
+  a.melds.map((at, k) => meldOrder(a.cards, at, a.kinds[k], len))
+    .sort((x, y) => bySuit(codes[x[0]], codes[y[0]]))
+    .forEach((at) => out.push(...at.map((i) => codes[i])));
+  out.push(...a.unmatched.map((i) => codes[i]).sort(bySuit));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// The lobby: every option of the table, with the game's defaults
+// ---------------------------------------------------------------------------------------
+
+function option(value, text, selected) {
+  return el('option', { value, selected: String(value) === String(selected) }, text);
+}
+
+function rulesForm(defaults = {}) {
+  const d = { ...DEFAULT_RULES, ...defaults };
+  const select = (name, choices, value) => el('select', { name, 'data-testid': `rule-${name}` }, choices.map(([v, t]) => option(v, t, value)));
+  const deck = select('deck', [[40, '40 cards'], [48, '48 cards (with 8 and 9)']], d.deck);
+  const twoDecks = select('two_decks_from', [...[2, 3, 4, 5, 6, 7, 8].map((n) => [n, `from ${n} players`]), ['never', 'never']],
+    d.two_decks_from === null ? 'never' : d.two_decks_from);
+  const jokers = select('jokers', [[0, 'none'], [1, '1 per deck'], [2, '2 per deck']], d.jokers);
+  const jokerPenalty = select('joker_penalty', [[50, '50 points'], [25, '25 points']], d.joker_penalty);
+  const closeLimit = select('close_limit', [[3, 'worth 3 or less'], [4, 'worth 4 or less'], [5, 'worth 5 or less']], d.close_limit);
+  const figures = select('figures', [['number', 'their number (10, 11, 12)'], ['ten', 'all 10'], ['eight_nine_ten', '8, 9, 10 (40 cards)']], d.figures);
+  const meter = select('meter_cartas', [['on', 'on'], ['not_after_menos_diez', 'not after menos diez'], ['off', 'off']], d.meter_cartas);
+  const target = el('input', { type: 'number', name: 'target', min: 1, max: 10000, step: 1, value: d.target, list: 'chinchon-targets', 'data-testid': 'rule-target' });
+  const targets = el('datalist', { id: 'chinchon-targets' }, [100, 70, 50].map((n) => el('option', { value: n })));
+  const reenganche = select('reenganche', [['off', 'off'], ['highest', 'at the highest score'], ['second_highest', 'at the second-highest score']], d.reenganche);
+  const check = (name, text, on) => {
+    const input = el('input', { type: 'checkbox', name, checked: !!on, 'data-testid': `rule-${name}` });
+    return [input, el('label', { class: 'check' }, input, text)];
+  };
+  const [firstTurn, firstTurnL] = check('no_close_first_turn', 'no close on the first turn', d.no_close_first_turn);
+  const [falseClose, falseCloseL] = check('allow_false_close', 'false closes allowed (50 points, dealt again)', d.allow_false_close);
+  const field = (label, input, title) => el('label', { class: 'field', title }, label, input);
+  const box = el('div', { class: 'cf-rules' },
+    el('div', { class: 'fields' },
+      field('Out past', target, 'a player with more points than this is out'),
+      field('Deck', deck),
+      field('Two decks', twoDecks, 'two decks shuffled together from this many players'),
+      field('Jokers', jokers),
+      field('Joker left', jokerPenalty, 'what a joker left unmatched counts'),
+      field('Close with one card', closeLimit, 'a normal close leaves one card, worth this or less'),
+      field('Figures count', figures),
+      field('Meter cartas', meter, 'after a close the others lay cards onto its melds'),
+      field('Reenganche', reenganche, 'a player who goes out re-enters once')),
+    targets,
+    el('div', { class: 'row', style: { gap: '1.2rem', marginBottom: '.8rem' } }, firstTurnL, falseCloseL));
+  return {
+    el: box,
+    read: () => {
+      const t = Number(target.value);
+      if (!Number.isInteger(t) || t < 1 || t > 10000) throw new Error('Out past: a whole number of points, 1–10000');
+      return {
+        deck: Number(deck.value),
+        two_decks_from: twoDecks.value === 'never' ? null : Number(twoDecks.value),
+        jokers: Number(jokers.value),
+        joker_penalty: Number(jokerPenalty.value),
+        close_limit: Number(closeLimit.value),
+        figures: figures.value,
+        meter_cartas: meter.value,
+        no_close_first_turn: firstTurn.checked,
+        target: t,
+        reenganche: reenganche.value,
+        allow_false_close: falseClose.checked,
+      };
+    },
+  };
+}
+
+const FIGURE_WORDS = { ten: 'figures 10', eight_nine_ten: 'figures 8·9·10' };
+const METER_WORDS = { off: 'no meter cartas', not_after_menos_diez: 'meter cartas but after menos diez' };
+const REENGANCHE_WORDS = { highest: 'reenganche', second_highest: 'reenganche (2nd highest)' };
+
+function rulesSummary(rules = {}) {
+  const r = { ...DEFAULT_RULES, ...rules };
+  const parts = [`out past ${r.target}`, `${r.deck} cards`];
+  if (r.jokers) parts.push(`${r.jokers} ${r.jokers === 1 ? 'joker' : 'jokers'} (${r.joker_penalty})`);
+  if (Number(r.close_limit) !== 3) parts.push(`close ≤ ${r.close_limit}`);
+  if (FIGURE_WORDS[r.figures]) parts.push(FIGURE_WORDS[r.figures]);
+  if (METER_WORDS[r.meter_cartas]) parts.push(METER_WORDS[r.meter_cartas]);
+  if (REENGANCHE_WORDS[r.reenganche]) parts.push(REENGANCHE_WORDS[r.reenganche]);
+  if (r.no_close_first_turn) parts.push('no close first turn');
+  if (r.allow_false_close) parts.push('false closes');
+  return parts.join(' · ');
+}
+
+// ---------------------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------------------
+
+// Per-table state of the page that survives re-renders: the order of the hand, the card
+// picked, the counting on the felt, the score sheet.
+const uiState = new WeakMap();
+
+const seatedOf = (st) => (st.replay ? null : st.you && st.you.seat !== null && st.you.seat !== undefined ? st.you.seat : null);
+
+/** A multiset of card codes: {code: count}. */
+function counts(codes) {
+  const m = new Map();
+  for (const c of codes) m.set(c, (m.get(c) || 0) + 1);
+  return m;
+}
+
+/**
+ * The hand in the player's order: cards kept where the player put them, new ones at the
+ * end (or, until the player reorders, the tidy order of the melds). Answers the order;
+ * `ui.newCards` keeps the cards drawn since the last look, to mark them.
+ */
+function handOrder(ui, hand, rules) {
+  const left = counts(hand);
+  const kept = [];
+  for (const c of ui.order || []) {
+    if (left.get(c) > 0) { kept.push(c); left.set(c, left.get(c) - 1); }
+  }
+  const added = [];
+  for (const c of hand) if (left.get(c) > 0) { added.push(c); left.set(c, left.get(c) - 1); }
+  const fresh = (ui.order || []).length > 0 && added.length > 0 && added.length < hand.length;
+  if (fresh) ui.newCards = added;
+  else if (added.length || kept.length !== (ui.order || []).length) ui.newCards = [];
+  ui.order = ui.manual ? [...kept, ...added] : tidy(hand, rules);
+  return ui.order;
+}
+
+/** Saves the hand's order for this table and hand, so that a reload keeps it. */
+function saveOrder(ui) {
+  try { sessionStorage.setItem(`tapete.chinchon.order.${ui.table}`, JSON.stringify({ hand: ui.handNo, order: ui.order, manual: ui.manual })); } catch { /* private mode */ }
+}
+
+function loadOrder(ui) {
+  try {
+    const o = JSON.parse(sessionStorage.getItem(`tapete.chinchon.order.${ui.table}`) || 'null');
+    if (o && o.hand === ui.handNo && Array.isArray(o.order)) { ui.order = o.order; ui.manual = !!o.manual; }
+  } catch { /* nothing kept */ }
+}
+
+/** The score sheet: each finished hand seen at this table, kept in the browser. */
+function recordHand(ui, v) {
+  const h = v.last_hand;
+  if (!h || !ui.table) return;
+  const key = `${h.hand}|${h.closer}|${(h.scores || []).join(',')}`;
+  if (ui.sheet.some((r) => r.key === key)) return;
+  const points = Array.from({ length: v.seats }, () => null);
+  for (const r of h.results || []) points[r.seat] = r.points;
+  ui.sheet.push({ key, hand: h.hand, closer: h.closer, close: h.close ? h.close.kind : 'false', points, totals: [...(h.scores || v.scores)], out: [...v.out], reentered: [...v.reentered] });
+  ui.sheet.sort((a, b) => a.hand - b.hand);
+  try { sessionStorage.setItem(`tapete.chinchon.sheet.${ui.table}`, JSON.stringify(ui.sheet)); } catch { /* private mode */ }
+}
+
+function loadSheet(table) {
+  try { const s = JSON.parse(sessionStorage.getItem(`tapete.chinchon.sheet.${table}`) || '[]'); return Array.isArray(s) ? s : []; } catch { return []; }
+}
+
+/** Which finished hand `last_hand` is: it changes exactly when another hand ends. */
+function handKey(v) {
+  const h = v && v.last_hand;
+  return h ? `${h.hand}|${h.closer}|${h.down}|${(h.scores || []).join(',')}` : '';
+}
+
+// How long the counting stays on the felt when the server holds nothing (ms).
+const COUNTING_MS = 8000;
+
+/**
+ * Whether the counting of the hand just finished is on the felt: it comes up when a hand
+ * ends while the page watches (or on arrival during the server's hold), and goes when the
+ * person presses next, when the hold ends, or after `COUNTING_MS` without a hold.
+ */
+function countingOpen(ui, v, st, ctx) {
+  if (v.phase === 'over') return !!v.last_hand;
+  const key = handKey(v);
+  const hold = st.hold || null;
+  const me = seatedOf(st);
+  const waitingForMe = hold && Array.isArray(hold.waiting) && me !== null && hold.waiting.includes(me);
+  const c = ui.counting;
+  if (!c) {
+    ui.counting = { key, open: !!(key && hold && (waitingForMe || me === null)), sawHold: !!hold, at: Date.now() };
+  } else if (key !== c.key) {
+    clearTimeout(c.timer);
+    ui.counting = { key, open: !!key, sawHold: !!hold, at: Date.now() };
+  } else if (c.open) {
+    if (hold) c.sawHold = true;
+    else if (c.sawHold) c.open = false;
+  }
+  const cur = ui.counting;
+  if (hold && !cur.holdAt) cur.holdAt = Date.now();
+  if (cur.open) {
+    clearTimeout(cur.timer);
+    const ms = hold && Number(hold.ms) > 0 ? cur.holdAt + Number(hold.ms) + 500 - Date.now() : cur.sawHold ? 0 : COUNTING_MS - (Date.now() - cur.at);
+    if (ms > 0) cur.timer = setTimeout(() => { if (ui.counting === cur && cur.open) { cur.open = false; ctx.rerender(); } }, ms);
+    else cur.open = false;
+  }
+  return cur.open;
+}
+
+const mini = (code, attrs = {}) => cardEl(code, { ...attrs, class: `mini ${attrs.class || ''}` });
+
+/** Cards of a meld (or any cards) in a row; `laid` marks the cards others laid onto it. */
+function cardRow(codes, { cls = '', laid = [], testid, size = 'mini' } = {}) {
+  const left = counts(laid);
+  return el('span', { class: `cf-row ${cls}`, 'data-testid': testid },
+    codes.map((c) => {
+      const isLaid = left.get(c) > 0;
+      if (isLaid) left.set(c, left.get(c) - 1);
+      return cardEl(c, { class: `${size} ${isLaid ? 'laid' : ''}`, title: isLaid ? `${cardName(c)} · laid on (meter cartas)` : cardName(c) });
+    }));
+}
+
+function closeWords(close) {
+  if (!close) return 'false close';
+  if (close.kind === 'chinchon') return '¡chinchón!';
+  if (close.kind === 'menos_diez') return 'menos diez';
+  return `${close.card} left (${close.points})`;
+}
+
+const pts = (n) => `${n} ${Math.abs(n) === 1 ? 'point' : 'points'}`;
+
+/** The seats in turn order starting after `from`: who plays next sits first. */
+function after(from, seats) {
+  return Array.from({ length: seats - 1 }, (_, k) => (from + 1 + k) % seats);
+}
+
+/**
+ * Where the others sit around the felt, as a share (0–100) of the ring's width and height:
+ * turn order goes counter-clockwise from the bottom (the next to play on your right).
+ */
+function ringSpots(count) {
+  if (count <= 0) return [];
+  if (count === 1) return [[50, 0]];
+  const spread = Math.min(240, 90 * (count - 1));
+  const start = 180 - spread / 2;
+  return Array.from({ length: count }, (_, k) => {
+    const a = ((start + (spread * k) / (count - 1)) * Math.PI) / 180;
+    return [50 + 50 * Math.sin(a), 50 + 50 * Math.cos(a)];
+  });
+}
+
+function statusChips(v, s, { winners = [] } = {}) {
+  const chips = [];
+  if (winners.includes(s)) chips.push(el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, 'winner'));
+  if (v.out && v.out[s]) chips.push(el('span', { class: 'chip out', 'data-testid': `out-${s}` }, 'out'));
+  if (v.reentered && v.reentered[s]) chips.push(el('span', { class: 'chip reenganche', 'data-testid': `reentered-${s}`, title: 're-entered once (reenganche)' }, 'reenganche'));
+  return chips;
+}
+
+/** A seat's nameplate: connection, name, mano / deals, away, out, re-entered. */
+function nameplate(v, s, st, ctx, { me = false } = {}) {
+  const connected = ctx.connected ? ctx.connected(s) : null;
+  const away = ctx.away ? ctx.away(s) : false;
+  const running = v.phase !== 'over' && !(st.table && st.table.status === 'waiting');
+  return el('div', { class: `nameplate ${me ? 'us' : ''}` },
+    connected === null ? null : el('span', { class: `dot ${connected ? 'on' : ''}`, title: connected ? 'connected' : 'not connected' }),
+    el('span', { class: 'nm', 'data-testid': `seat-name-${s}` }, ctx.seatName(s)),
+    away ? el('span', { class: 'chip away', 'data-testid': `away-${s}`, title: 'away: a bot plays this seat until they are back' }, 'away, bot plays') : null,
+    running && s === v.mano && !v.out[s] ? el('span', { class: 'chip mano', title: 'plays first this hand' }, 'mano') : null,
+    running && s === v.dealer && !v.out[s] ? el('span', { class: 'chip', title: 'dealt this hand' }, 'deals') : null,
+    statusChips(v, s, { winners: v.winners || [] }));
+}
+
+/** Another seat (or any seat, for spectators and replays) around the felt. */
+function seatPlate(v, s, st, ctx, spot, shown) {
+  const started = !(st.table && st.table.status === 'waiting');
+  const toAct = started && v.turn === s && v.phase !== 'over';
+  const out = v.out && v.out[s];
+  const size = (v.hand_sizes || [])[s] || 0;
+  const holds = (v.holds || [])[s] || [];
+  const took = (v.took || [])[s] || [];
+  const tookGone = [...took];
+  for (const c of holds) { const i = tookGone.indexOf(c); if (i >= 0) tookGone.splice(i, 1); }
+  const score = (v.scores || [])[s] ?? 0;
+  let cards = null;
+  if (shown && shown.length) {
+    cards = handWithMelds(shown, v.rules, { testid: `shown-hand-${s}`, size: 'mini' });
+  } else if (started && !out && size) {
+    cards = el('div', { class: 'cf-backs', 'data-testid': `backs-${s}`, title: `${size} cards` }, Array.from({ length: size }, () => cardEl('back')));
+  }
+  const tookRow = started && (holds.length || tookGone.length)
+    ? el('div', { class: 'cf-took', 'data-testid': `took-${s}`, title: 'taken from the pile this hand (seen by all)' },
+      el('span', { class: 'cf-took-l' }, 'took'),
+      holds.map((c) => mini(c, { 'data-testid': 'held' })),
+      tookGone.map((c) => mini(c, { class: 'gone', title: `${cardName(c)} · taken, since discarded` })))
+    : null;
+  const controls = ctx.seatControls ? ctx.seatControls(s) : null;
+  const plate = el('div', {
+    class: `cf-seat ${toAct ? 'to-act' : ''} ${out ? 'out' : ''} ${ctx.away && ctx.away(s) ? 'away' : ''}`,
+    'data-seat': s, 'data-testid': `seat-${s}`, style: spot ? { left: `${spot[0]}%`, top: `${spot[1]}%` } : null,
+  },
+  nameplate(v, s, st, ctx),
+  el('div', { class: 'cf-line' },
+    el('span', { class: 'cf-pts', 'data-testid': `points-${s}`, title: 'points' }, String(score)),
+    shown ? null : cards,
+    started && !out ? el('span', { class: 'cf-count', 'data-testid': `count-${s}`, title: `${size} cards` }, `${size}`) : null,
+    toAct ? el('span', { class: 'cf-turn' }, v.phase === 'lay_off' ? 'lays' : v.phase === 'draw' ? 'draws' : 'discards') : null),
+  shown ? cards : null, tookRow, controls);
+  return plate;
+}
+
+/** Cards with their melds marked (for shown hands: replays). */
+function handWithMelds(codes, rules, { testid, size }) {
+  const order = tidy(codes, rules);
+  const a = analyze(order, rules);
+  const meldOf = new Array(order.length).fill(-1);
+  a.melds.forEach((at, k) => at.forEach((i) => { meldOf[i] = k; }));
+  return el('div', { class: 'cf-row shown', 'data-testid': testid },
+    order.map((c, i) => cardEl(c, { class: `${size} ${meldOf[i] >= 0 ? `m${meldOf[i]}` : 'loose'}` })));
+}
+
+/** The stock and the pile, clickable when drawing is legal. */
+function drawArea(v, st, legal, send) {
+  const started = !(st.table && st.table.status === 'waiting');
+  const canRobo = legal.includes('robo');
+  const canTomo = legal.includes('tomo');
+  const stockN = started ? v.stock : 0;
+  const layers = Math.min(4, Math.ceil(stockN / 8));
+  const stock = el(canRobo ? 'button' : 'div', {
+    class: `cf-stock ${canRobo ? 'can' : ''}`, 'data-testid': 'stock', 'data-action': canRobo ? 'robo' : null, 'data-count': stockN,
+    title: canRobo ? 'robo: draw the top card of the stock' : `the stock: ${stockN} cards`, onclick: canRobo ? () => send('robo') : null,
+  },
+  el('span', { class: 'cf-stack' }, Array.from({ length: Math.max(1, layers) }, (_, k) => cardEl('back', { style: `--k:${k}` }))),
+  el('span', { class: 'cf-lbl' }, canRobo ? 'robo' : `${stockN} in the stock`));
+  const pile = started ? v.pile || [] : [];
+  const top = pile[pile.length - 1];
+  const under = pile.slice(-3, -1);
+  const pileEl = el(canTomo ? 'button' : 'div', {
+    class: `cf-pile ${canTomo ? 'can' : ''}`, 'data-testid': 'pile', 'data-action': canTomo ? 'tomo' : null, 'data-top': top || '', 'data-count': pile.length,
+    title: canTomo ? `tomo: take the ${cardName(top)}` : 'the discard pile', onclick: canTomo ? () => send('tomo') : null,
+  },
+  el('span', { class: 'cf-stack' }, under.map((c, k) => cardEl(c, { class: 'under', style: `--k:${k}` })), top ? cardEl(top) : el('span', { class: 'cf-empty' })),
+  el('span', { class: 'cf-lbl' }, canTomo ? `tomo ${top}` : top ? 'the pile' : 'no pile'));
+  return el('div', { class: 'cf-draw' }, stock, pileEl);
+}
+
+/** The whole pile, bottom first (everybody saw every card of it). */
+function pileList(v, ui, rerender) {
+  const pile = v.pile || [];
+  if (pile.length < 2) return null;
+  return el('div', { class: 'cf-pilelist' },
+    el('button', { class: 'linkish', 'data-testid': 'show-pile', onclick: () => { ui.showPile = !ui.showPile; rerender(); } },
+      ui.showPile ? 'hide the pile' : `the whole pile (${pile.length})`),
+    ui.showPile ? el('div', { class: 'cf-row', 'data-testid': 'pile-cards' }, pile.map((c) => mini(c))) : null);
+}
+
+/** The close on the table while the others lay cards onto it. */
+function closeBand(v, ctx) {
+  const c = v.close;
+  if (!c) return null;
+  const laid = (c.laid || []).map((l) => l.card);
+  return el('div', { class: 'cf-close', 'data-testid': 'table-close' },
+    el('div', { class: 'cf-close-t' }, el('b', {}, ctx.seatName(c.closer)), ` closes: ${closeWords(c.close)}`,
+      v.phase === 'lay_off' && v.turn !== null && v.turn !== undefined ? el('span', { class: 'muted-felt' }, ` · meter cartas: ${ctx.seatName(v.turn)} lays`) : null),
+    el('div', { class: 'cf-melds' }, (c.melds || []).map((m, k) => cardRow(m.cards, { cls: 'meld', laid, testid: `close-meld-${k}` })),
+      c.close && c.close.kind === 'normal' ? el('span', { class: 'cf-left' }, cardRow([c.close.card], { cls: 'loose' }), el('small', {}, 'left')) : null,
+      el('span', { class: 'cf-left' }, cardRow([c.down], { cls: 'down' }), el('small', {}, 'put down'))));
+}
+
+/** The counting of a finished hand on the felt: the close, every player's melds, cards left and points, the totals. */
+function countingEl(v, st, ctx, { onNext, seated }) {
+  const h = v.last_hand;
+  const rules = { ...DEFAULT_RULES, ...(v.rules || {}) };
+  const results = [...(h.results || [])];
+  results.sort((a, b) => (a.seat === h.closer ? -1 : b.seat === h.closer ? 1 : ((a.seat - h.closer + v.seats) % v.seats) - ((b.seat - h.closer + v.seats) % v.seats)));
+  const rows = el('div', { class: 'cf-ct-rows' });
+  const laidAll = results.flatMap((r) => r.laid || []);
+  for (const r of results) {
+    const closer = r.seat === h.closer;
+    const total = (h.scores || v.scores)[r.seat];
+    const passed = total > rules.target;
+    const fate = v.out[r.seat] && passed ? el('span', { class: 'chip out' }, 'out')
+      : v.reentered[r.seat] && passed ? el('span', { class: 'chip reenganche' }, 'reenganche') : null;
+    rows.append(el('div', { class: `cf-ct-row ${closer ? 'closer' : ''} ${r.seat === seated ? 'mine' : ''}`, 'data-testid': `counting-seat-${r.seat}`, 'data-points': r.points },
+      el('div', { class: 'cf-ct-who' }, el('b', {}, ctx.seatName(r.seat)), closer ? el('span', { class: 'chip mano' }, h.close ? 'closed' : 'false close') : null, fate),
+      el('div', { class: 'cf-ct-cards' },
+        (r.melds || []).map((m) => cardRow(m.cards, { cls: 'meld', laid: closer ? laidAll : [] })),
+        (r.unmatched || []).length ? cardRow(r.unmatched, { cls: 'loose', testid: `counting-left-${r.seat}` }) : null,
+        (r.laid || []).length ? el('span', { class: 'cf-laid' }, el('small', {}, 'laid'), cardRow(r.laid, { cls: 'laidrow' })) : null),
+      el('div', { class: 'cf-ct-pts' }, el('b', {}, r.points > 0 ? `+${r.points}` : String(r.points)), el('small', {}, `total ${total}`))));
+  }
+  const how = h.close ? closeWords(h.close) : `false close: ${pts(FALSE_PENALTY)}, dealt again`;
+  const yourTurn = !st.replay && (st.legal || []).length > 0;
+  const over = v.phase === 'over';
+  const next = over || (st.replay && st.lastStep) ? null
+    : el('button', { class: 'btn primary', 'data-testid': 'next-hand', onclick: onNext }, st.replay ? 'next ▶' : yourTurn ? 'Next hand · your turn' : 'Next hand');
+  const waiting = !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
+  return el('div', { class: 'cf-counting', 'data-testid': 'counting', 'data-hand': h.hand },
+    el('div', { class: 'phase-title' }, `The count · hand ${h.hand}`),
+    el('div', { class: 'cf-ct-how' }, el('b', {}, ctx.seatName(h.closer)), ` closed: ${how}`, h.down ? [' · put down ', mini(h.down)] : null),
+    rows,
+    el('div', { class: 'cf-ct-next' }, next,
+      waiting.length && !over ? el('span', { class: 'small muted-felt' }, `waiting for ${waiting.map(ctx.seatName).join(', ')}`) : null));
+}
+const FALSE_PENALTY = 50;
+
+/** The score: each seat's points against the target, who is out or re-entered, and the hands seen. */
+function scorePanel(v, st, ctx, ui) {
+  const rules = { ...DEFAULT_RULES, ...(v.rules || {}) };
+  const winners = v.winners || [];
+  const panel = el('div', { class: 'panel cf-score', 'data-testid': 'score', 'data-points': (v.scores || []).join(',') });
+  panel.append(el('h3', {}, v.phase === 'over' ? 'Final score ' : 'Points ', el('span', { class: 'muted small' }, `· out past ${rules.target}`)));
+  const grid = el('div', { class: 'cf-score-grid' });
+  for (let s = 0; s < v.seats; s++) {
+    const p = (v.scores || [])[s] ?? 0;
+    const mine = s === seatedOf(st);
+    grid.append(el('div', { class: `cf-score-row ${v.out[s] ? 'out' : ''} ${mine ? 'mine' : ''}`, 'data-testid': `score-${s}` },
+      el('span', { class: 'nm' }, ctx.seatName(s)),
+      el('span', { class: 'chips' }, statusChips(v, s, { winners })),
+      el('span', { class: 'pts', 'data-testid': `score-points-${s}` }, String(p)),
+      el('div', { class: 'bar' }, el('div', { style: { width: `${Math.max(0, Math.min(100, (100 * p) / rules.target))}%`, background: p > rules.target ? 'var(--them)' : mine ? 'var(--us)' : '#8aa39a' } }))));
+  }
+  panel.append(grid);
+  const sheet = ui && !st.replay ? ui.sheet : [];
+  if (sheet.length) {
+    const head = el('tr', {}, el('th', {}, 'hand'), Array.from({ length: v.seats }, (_, s) => el('th', { title: ctx.seatName(s), class: v.out[s] ? 'out' : '' }, ctx.seatName(s))));
+    const body = el('tbody');
+    const first = sheet[0].hand;
+    if (first > 1) body.append(el('tr', { class: 'muted' }, el('td', { colspan: v.seats + 1 }, `hands 1–${first - 1} not seen here`)));
+    let prev = null;
+    for (const r of sheet) {
+      body.append(el('tr', { 'data-testid': 'sheet-row' }, el('td', {}, String(r.hand)),
+        r.points.map((p, s) => {
+          const wentOut = r.out[s] && !(prev && prev.out[s]);
+          const reentered = r.reentered[s] && !(prev && prev.reentered[s]);
+          if (p === null || p === undefined) return el('td', { class: 'muted' }, r.out[s] ? '' : '·');
+          return el('td', { class: `${s === r.closer ? 'closer' : ''} ${wentOut ? 'wentout' : ''}`, title: `total ${r.totals[s]}` },
+            p > 0 ? `+${p}` : String(p), wentOut ? el('span', { class: 'mark' }, ' out') : null, reentered ? el('span', { class: 'mark re' }, ' ↺') : null);
+        })));
+      prev = r;
+    }
+    body.append(el('tr', { class: 'total' }, el('td', {}, 'total'), (v.scores || []).map((p) => el('td', {}, String(p)))));
+    panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'cf-sheet', 'data-testid': 'score-sheet' }, el('thead', {}, head), body)));
+  }
+  const outs = (v.out_order || []).flat();
+  if (outs.length) panel.append(el('div', { class: 'small muted', 'data-testid': 'out-order' }, `Out: ${outs.map(ctx.seatName).join(', ')}`));
+  return panel;
+}
+
+function render({ main, side }, st, ctx) {
+  const v = st.view;
+  if (!v) { clear(main); return; }
+  let ui = uiState.get(main);
+  const tableId = st.table ? st.table.id : '';
+  if (!ui || ui.table !== tableId) {
+    ui = { table: tableId, order: [], manual: false, sel: null, newCards: [], sheet: tableId ? loadSheet(tableId) : [], handNo: v.hand_number };
+    uiState.set(main, ui);
+    loadOrder(ui);
+  }
+  ui.args = [{ main, side }, st, ctx];
+  if (ui.dragging) return; // drawn again when the card is dropped
+  if (ui.handNo !== v.hand_number) { ui.handNo = v.hand_number; ui.order = []; ui.manual = false; ui.sel = null; ui.newCards = []; }
+  const outer = ctx;
+  const rerender = () => (outer.rerender ? outer.rerender() : render({ main, side }, st, outer));
+  ctx = { ...outer, rerender };
+  const rules = { ...DEFAULT_RULES, ...(v.rules || {}) };
+  const seated = seatedOf(st);
+  const legal = st.replay ? [] : st.legal || [];
+  const started = !(st.table && st.table.status === 'waiting');
+  if (!st.replay && started) recordHand(ui, v);
+
+  let sent = false;
+  const send = (a) => {
+    if (sent) return;
+    sent = true;
+    for (const b of main.querySelectorAll('button')) b.disabled = true;
+    // Nothing more to pick until the answer comes.
+    for (const h of main.querySelectorAll('.cf-hand')) h.classList.remove('discarding', 'laying');
+    ui.sel = null;
+    ctx.send(a);
+  };
+
+  // ---- the count of the hand just finished ----
+  const counting = v.last_hand && (st.replay ? !!st.counting || v.phase === 'over' : countingOpen(ui, v, st, ctx));
+  if (counting) {
+    const onNext = () => {
+      if (st.replay) { if (ctx.next) ctx.next(); return; }
+      if (ui.counting) { ui.counting.open = false; clearTimeout(ui.counting.timer); }
+      if (ctx.next) ctx.next();
+      rerender();
+    };
+    const felt = el('div', { class: 'felt cf-felt counting-on' }, countingEl(v, st, ctx, { onNext, seated }));
+    clear(main).append(felt);
+    if (!st.replay && ui.counting && !ui.counting.scrolled) {
+      ui.counting.scrolled = true;
+      const r = felt.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) felt.scrollIntoView({ block: 'nearest' });
+    }
+    if (side) clear(side).append(scorePanel(v, st, ctx, ui));
+    return;
+  }
+
+  // ---- the seats around the felt ----
+  const hands = st.replay ? st.hands || v.hands || null : null;
+  const others = seated !== null ? after(seated, v.seats) : Array.from({ length: v.seats }, (_, k) => k);
+  // Spectators see every seat in the ring, seat 0 at the bottom.
+  const spots = seated !== null ? ringSpots(others.length) : others.map((_, k) => {
+    const a = (k * 2 * Math.PI) / v.seats;
+    return [50 + 50 * Math.sin(a), 50 + 50 * Math.cos(a)];
+  });
+  const ring = el('div', { class: `cf-ring n${v.seats} ${seated === null ? 'all' : ''}`, 'data-testid': 'ring' });
+  const ringIn = el('div', { class: 'cf-ring-in' });
+  ring.append(ringIn);
+  others.forEach((s, k) => ringIn.append(seatPlate(v, s, st, ctx, spots[k], hands ? hands[s] : null)));
+
+  // ---- the middle: who plays, the stock and the pile ----
+  const turnName = v.turn === null || v.turn === undefined ? '' : v.turn === seated ? 'your turn' : `${ctx.seatName(v.turn)}'s turn`;
+  const phaseWords = { draw: 'robo or tomo', discard: legal.some((x) => x.startsWith('cierro')) ? 'descarto or cierro' : 'descarto', lay_off: 'meter cartas', over: 'the game is over' };
+  const title = !started ? 'Before the start' : v.phase === 'over' ? 'Game over' : `${turnName} · ${phaseWords[v.phase] || ''}`;
+  const center = el('div', { class: 'cf-center', 'data-testid': 'phase', 'data-phase': started ? v.phase : 'waiting', 'data-turn': v.turn ?? '' },
+    el('div', { class: `phase-title ${v.turn === seated && started ? 'mine' : ''}` }, title),
+    started ? drawArea(v, st, legal, send) : el('div', { class: 'cf-draw' }, el('div', { class: 'cf-stock' }, el('span', { class: 'cf-stack' }, cardEl('back')), el('span', { class: 'cf-lbl' }, 'dealt at the start'))),
+    started ? el('div', { class: 'deckinfo' }, `hand ${v.hand_number}${v.decks > 1 ? ' · two decks' : ''} · muestra ${v.muestra}`) : null,
+    started ? pileList(v, ui, rerender) : null);
+  (seated === null ? ringIn : ring).append(center);
+
+  const felt = el('div', { class: 'felt cf-felt' }, ring);
+  if (v.close) felt.append(closeBand(v, ctx));
+  if (st.hold && Array.isArray(st.hold.waiting) && !st.replay) {
+    const others2 = st.hold.waiting.filter((s) => s !== seated);
+    if (others2.length) felt.append(el('div', { class: 'cf-hold small', 'data-testid': 'hold' }, `waiting for ${others2.map(ctx.seatName).join(', ')} to see the count…`));
+  }
+
+  // ---- my seat: the hand and what I can do ----
+  if (seated !== null) felt.append(mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started }));
+  clear(main).append(felt);
+  if (side) clear(side).append(scorePanel(v, st, ctx, ui));
+}
+
+/** Your plate, your hand (melds marked, in your order) and the actions. */
+function mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started }) {
+  const hand = v.hand || [];
+  const order = handOrder(ui, hand, rules);
+  saveOrder(ui);
+  const a = analyze(order, rules);
+  const meldOf = new Array(order.length).fill(-1);
+  a.melds.forEach((at, k) => at.forEach((i) => { meldOf[i] = k; }));
+  const phase = v.phase;
+  const myTurn = started && v.turn === seated && legal.length > 0;
+  const discarding = myTurn && phase === 'discard';
+  const laying = myTurn && phase === 'lay_off';
+  const fits = new Set(legal.filter((x) => x.startsWith('meto ')).map((x) => x.slice(5)));
+  const closable = new Set(legal.filter((x) => x.startsWith('cierro ')).map((x) => x.slice(7)));
+  const goodCloses = discarding && closable.size ? closes(order, rules) : new Map();
+  if (ui.sel !== null && (ui.sel >= order.length || ui.sel < 0)) ui.sel = null;
+  const newLeft = counts(ui.newCards || []);
+
+  const handEl = el('div', { class: `cf-hand ${discarding ? 'discarding' : ''} ${laying ? 'laying' : ''}`, 'data-testid': 'my-hand', 'data-deadwood': a.deadwood });
+  order.forEach((c, i) => {
+    const isNew = newLeft.get(c) > 0;
+    if (isNew) newLeft.set(c, newLeft.get(c) - 1);
+    const m = meldOf[i];
+    const card = cardEl(c, {
+      'data-testid': 'my-card', 'data-index': i, 'data-meld': m >= 0 ? m : '', 'data-value': cardValue(c, rules),
+      class: `${m >= 0 ? `m${m}` : 'loose'} ${ui.sel === i ? 'selected' : ''} ${isNew ? 'new' : ''} ${laying && fits.has(c) ? 'fits' : ''} ${discarding ? 'selectable' : ''}`,
+      role: 'button', tabindex: '0', 'aria-pressed': ui.sel === i ? 'true' : 'false',
+    });
+    if (isNew) card.title = `${cardName(c)} · just drawn`;
+    if (goodCloses.has(c) && closable.has(c)) card.append(el('span', { class: 'cf-tag' }, 'cierra'));
+    const pick = () => {
+      if (ui.justDragged) { ui.justDragged = false; return; }
+      if (laying && fits.has(c)) { send(`meto ${c}`); return; }
+      if (discarding && ui.sel === i) { send(`descarto ${c}`); return; }
+      ui.sel = ui.sel === i ? null : i;
+      rerender();
+    };
+    card.addEventListener('click', pick);
+    card.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); }
+      else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') { e.preventDefault(); ui.sel = i; move(ui, e.key === 'ArrowLeft' ? -1 : 1, rerender, true); }
+    });
+    handEl.append(card);
+  });
+  dragToReorder(handEl, ui, rerender);
+
+  // ---- the plate and the summary of the hand ----
+  const score = (v.scores || [])[seated] ?? 0;
+  const out = v.out && v.out[seated];
+  const summary = !hand.length ? (out ? 'You are out of the game.' : '')
+    : `${a.melds.length ? `${a.melds.length} ${a.melds.length === 1 ? 'meld' : 'melds'}` : 'no melds'} · ${a.deadwood} ${a.deadwood === 1 ? 'point' : 'points'} left`;
+  const plate = el('div', { class: `cf-me ${v.turn === seated && started && phase !== 'over' ? 'to-act' : ''}`, 'data-seat': seated, 'data-testid': `seat-${seated}` },
+    el('div', { class: 'cf-me-head' }, nameplate(v, seated, st, ctx, { me: true }),
+      el('span', { class: 'cf-pts', 'data-testid': `points-${seated}` }, String(score)),
+      el('span', { class: 'small muted-felt', 'data-testid': 'hand-summary' }, summary),
+      hand.length > 1 ? el('button', { class: 'btn small ghost', 'data-testid': 'tidy', title: 'melds together, the rest by suit', onclick: () => { ui.manual = false; ui.sel = null; rerender(); } }, 'sort') : null),
+    tookRow(v, seated),
+    handEl);
+
+  // ---- the actions ----
+  const actions = el('div', { class: 'actions cf-actions', 'data-testid': 'actions' });
+  const button = (action, label, cls = '', extra = {}) => el('button', { class: `btn ${cls}`, 'data-testid': extra.testid || 'action', 'data-action': action, title: extra.title, onclick: () => send(action) }, label);
+  const sel = ui.sel !== null ? order[ui.sel] : null;
+  if (!started) {
+    actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, 'Waiting for the start: the creator starts the game.'));
+  } else if (phase === 'over') {
+    actions.append(el('span', { class: 'hint' }, 'The game is over.'));
+  } else if (!myTurn) {
+    const who = v.turn === null || v.turn === undefined ? '' : ctx.seatName(v.turn);
+    actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, who ? `Waiting for ${who}…` : ''));
+  } else if (phase === 'draw') {
+    const top = (v.pile || [])[v.pile.length - 1];
+    actions.append(el('span', { class: 'hint' }, 'Your turn: draw from the stock or take the pile\u2019s top card'));
+    if (legal.includes('robo')) actions.append(button('robo', 'robo', 'primary'));
+    if (legal.includes('tomo')) actions.append(button('tomo', ['tomo ', mini(top)], 'gold'));
+  } else if (phase === 'discard') {
+    if (sel === null) actions.append(el('span', { class: 'hint' }, 'Pick the card to discard (tap it, tap again to discard)'));
+    else {
+      actions.append(button(`descarto ${sel}`, ['descarto ', mini(sel)], 'primary', { testid: 'discard' }));
+      if (closable.has(sel)) {
+        const good = goodCloses.get(sel);
+        actions.append(button(`cierro ${sel}`, ['cierro, putting down ', mini(sel), good ? ` · ${closeWords(good)}` : ' · false close (+50)'], good ? 'gold' : 'danger', { testid: 'close', title: good ? 'close the hand' : 'these cards do not close: 50 points and the hand is dealt again' }));
+      }
+    }
+    // The closes the hand allows, best first, whatever card is picked.
+    const offers = [...goodCloses.entries()].filter(([c]) => closable.has(c) && c !== sel);
+    offers.sort(([, x], [, y]) => closeRank(y) - closeRank(x));
+    for (const [c, close] of offers) actions.append(button(`cierro ${c}`, ['cierro, putting down ', mini(c), ` · ${closeWords(close)}`], 'gold', { testid: 'close' }));
+  } else if (phase === 'lay_off') {
+    actions.append(el('span', { class: 'hint' }, fits.size ? 'Meter cartas: tap a glowing card to lay it on the close' : 'Nothing to lay'));
+    for (const c of fits) actions.append(button(`meto ${c}`, ['meto ', mini(c)], 'primary'));
+    if (legal.includes('listo')) actions.append(button('listo', 'listo', 'gold'));
+  }
+  if (sel !== null && hand.length > 1) {
+    actions.append(el('span', { class: 'cf-move' },
+      el('button', { class: 'btn small ghost', 'data-testid': 'move-left', 'aria-label': 'move left', disabled: ui.sel === 0, onclick: () => move(ui, -1, rerender) }, '◀'),
+      el('button', { class: 'btn small ghost', 'data-testid': 'move-right', 'aria-label': 'move right', disabled: ui.sel === order.length - 1, onclick: () => move(ui, 1, rerender) }, '▶')));
+  }
+  return el('div', { class: 'cf-mine' }, plate, actions);
+}
+
+function closeRank(c) {
+  return c.kind === 'chinchon' ? 100 : c.kind === 'menos_diez' ? 50 : 10 - c.points;
+}
+
+function tookRow(v, s) {
+  const holds = (v.holds || [])[s] || [];
+  if (!holds.length) return null;
+  return el('div', { class: 'cf-took', 'data-testid': `took-${s}`, title: 'taken from the pile: everybody knows you hold them' },
+    el('span', { class: 'cf-took-l' }, 'everybody saw you take'), holds.map((c) => mini(c)));
+}
+
+/** Moves the picked card one place left (-1) or right (1); `focus`: keep the keyboard on it. */
+function move(ui, by, rerender, focus = false) {
+  const i = ui.sel;
+  const j = i + by;
+  if (i === null || j < 0 || j >= ui.order.length) return;
+  [ui.order[i], ui.order[j]] = [ui.order[j], ui.order[i]];
+  ui.sel = j;
+  ui.manual = true;
+  saveOrder(ui);
+  rerender();
+  if (focus) document.querySelector(`.cf-hand [data-index="${j}"]`)?.focus();
+}
+
+/**
+ * Dragging a card along the hand moves it there (mouse or finger; a short move is a tap).
+ * While a card is held the page does not redraw; the latest state is drawn when it drops.
+ */
+function dragToReorder(handEl, ui, rerender) {
+  handEl.addEventListener('pointerdown', (e) => {
+    const card = e.target.closest('[data-testid="my-card"]');
+    if (!card || e.button !== 0) return;
+    const from = Number(card.dataset.index);
+    const x0 = e.clientX; const y0 = e.clientY;
+    let dragging = false;
+    let at = from;
+    const onMove = (ev) => {
+      const dx = ev.clientX - x0;
+      if (!dragging) {
+        if (Math.abs(dx) < 8 && Math.abs(ev.clientY - y0) < 8) return;
+        if (Math.abs(dx) < Math.abs(ev.clientY - y0)) { stop(); return; }
+        dragging = true;
+        ui.dragging = true;
+        card.classList.add('dragging');
+        try { card.setPointerCapture(e.pointerId); } catch { /* not capturable */ }
+      }
+      ev.preventDefault();
+      const cards = [...handEl.querySelectorAll('[data-testid="my-card"]')];
+      const others = cards.filter((x) => x !== card);
+      let k = others.findIndex((x) => { const r = x.getBoundingClientRect(); return ev.clientX < r.left + r.width / 2; });
+      if (k < 0) k = others.length;
+      if (k !== at) {
+        if (k >= others.length) handEl.append(card); else handEl.insertBefore(card, others[k]);
+        at = k;
+      }
+      const r = card.getBoundingClientRect();
+      const base = r.left - (Number(card.dataset.shift) || 0);
+      const shift = ev.clientX - (base + r.width / 2);
+      card.dataset.shift = String(shift);
+      card.style.transform = `translateX(${shift}px) translateY(-10px)`;
+    };
+    const stop = () => {
+      handEl.removeEventListener('pointermove', onMove);
+      window.removeEventListener('pointerup', onUp);
+      window.removeEventListener('pointercancel', onUp);
+    };
+    const onUp = () => {
+      stop();
+      if (!dragging) return;
+      ui.dragging = false;
+      ui.justDragged = true;
+      setTimeout(() => { ui.justDragged = false; }, 0);
+      const c = ui.order.splice(from, 1)[0];
+      ui.order.splice(at, 0, c);
+      ui.manual = true;
+      ui.sel = null;
+      saveOrder(ui);
+      if (ui.args) render(...ui.args); else rerender();
+    };
+    handEl.addEventListener('pointermove', onMove);
+    window.addEventListener('pointerup', onUp);
+    window.addEventListener('pointercancel', onUp);
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Words for the table page, the history and the replays
+// ---------------------------------------------------------------------------------------
+
+/** A narration line with the players' names on its seats ("seat 2 discards 7o" → "Ane discards 7o"). */
+function nameLine(line, { seatName }) {
+  return String(line).replace(/(you \()?seat (\d+)\b/g, (m, you, d) => (you ? m : seatName(Number(d))));
+}
+
+function outcomeText(outcome, table, you, ctx = {}) {
+  const winners = outcome.winners || [];
+  const seatName = ctx.seatName || ((s) => `seat ${s}`);
+  const chinchon = /chinch[oó]n/.test(outcome.summary || '');
+  if (you && you.seat !== null && you.seat !== undefined) {
+    if (winners.includes(you.seat)) return chinchon ? '¡Chinchón! You won the game.' : 'You won the game.';
+    return `You lost: ${winners.map(seatName).join(' and ')} ${winners.length === 1 ? 'wins' : 'share the win'}${chinchon ? ' with a chinchón' : ''}.`;
+  }
+  return `${winners.map(seatName).join(' and ')} ${winners.length === 1 ? 'wins' : 'share the win'}${chinchon ? ' with a chinchón' : ''}.`;
+}
+
+/** The final points: "Ane 12 · bot 1 104 (out)". */
+function outcomeDetail(st, ctx = {}) {
+  const v = st.view;
+  if (!v || !Array.isArray(v.scores)) return '';
+  const seatName = ctx.seatName || ((s) => `seat ${s}`);
+  return v.scores.map((p, s) => `${seatName(s)} ${p}${v.out && v.out[s] ? ' (out)' : ''}`).join(' · ');
+}
+
+function seatLabel(i) {
+  return `seat ${i}${i === 0 ? ' (mano first)' : ''}`;
+}
+
+function sidesText(seatName, n) {
+  return Array.from({ length: n }, (_, s) => seatName(s)).join(', ');
+}
+
+registerGame({ name: 'chinchon', title: 'Chinchón', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, nameLine, seatLabel, sidesText });

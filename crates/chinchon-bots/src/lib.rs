@@ -16,6 +16,9 @@ pub mod experto;
 mod face;
 mod host;
 pub mod maestro;
+pub mod outlook;
+pub mod tracker;
+pub mod value;
 
 pub use experto::Experto;
 pub use host::ChinchonHost;

@@ -14,7 +14,7 @@
 //! use tapete_chinchon_bots::value::win_chance;
 //!
 //! let even = win_chance(&[40, 40], &[false, false], 0, 100);
-//! assert!((even - 0.5).abs() < 1e-9);
+//! assert!((even - 0.5).abs() < 1e-6);
 //! assert!(win_chance(&[20, 90], &[false, false], 0, 100) > 0.8);
 //! assert_eq!(win_chance(&[101, 90], &[false, false], 0, 100), 0.0);
 //! ```

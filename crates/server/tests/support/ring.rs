@@ -279,15 +279,6 @@ impl Host for RingHost {
     fn at_boundary(game: &Ring) -> bool {
         game.total == 0 || game.over
     }
-    fn scores(_: &Ring) -> Value {
-        Value::Null
-    }
-    fn score_rows(_: &Ring) -> Vec<Vec<String>> {
-        Vec::new()
-    }
-    fn hands_rows(_: &Ring) -> Vec<Vec<String>> {
-        Vec::new()
-    }
     fn full_view(game: &Ring) -> Value {
         json!({"hand": game.hand, "total": game.total, "cards": game.cards, "wins": game.wins})
     }

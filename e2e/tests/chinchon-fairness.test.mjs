@@ -91,9 +91,10 @@ test('Chinchón fairness: two people at a 4-seat table each see only their own h
       }
 
       const offers = await Promise.all(pages.map(chinchonOfferNow));
-      if (!heldChecked && offers[0] === 'next' && offers[1] === 'next') {
+      if (!heldChecked && offers.includes('next')) {
         // Both see the count; Ane presses next: the hold now waits for Mikel alone, and the
         // bots do not play on meanwhile.
+        await Promise.all(pages.map((p) => p.getByTestId('next-hand').waitFor({ timeout: 5000 })));
         heldChecked = true;
         await playChinchon(a.page, memos[0]);
         const held = await a.page.waitForFunction(() => {

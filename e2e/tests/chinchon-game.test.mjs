@@ -143,9 +143,12 @@ test('Chinchón: a whole 2-player game against a bot, played through the page', 
     }
 
     console.log(`${played.length} actions: ${JSON.stringify(memo)}; closes offered ${closesOffered}; counts checked ${checkedCounts}`);
-    assert.ok(memo.robo > 0 && memo.tomo > 0, 'drew from the stock and from the pile');
+    const draws = (memo.robo || 0) + (memo.tomo || 0);
+    assert.ok(memo.tomo > 0, 'took the pile\'s top card (the first draw does)');
+    assert.ok(memo.robo > 0 || draws < 4, 'drew from the stock');
     assert.ok(memo.descarto > 0 || memo.cierro > 0, 'discarded or closed');
-    assert.ok(checkedCounts > 0, 'a count was checked');
+    const byChinchon = /chinch[oó]n/.test((await state(page)).outcome.summary);
+    assert.ok(checkedCounts > 0 || byChinchon, 'a count was checked');
     assert.ok(closesOffered === 0 || memo.cierro > 0, 'closed when a close was offered');
 
     // ---- the end: the banner, the final points, the count stays ----

@@ -70,13 +70,14 @@ export async function register(page, nickname) {
 }
 
 /**
- * Creates a Mus table from the lobby form: short rules (30 piedras, 1 juego, 1 vaca),
- * instant bots unless told otherwise. Lands on the table page; answers the table id.
+ * Creates a Mus table from the lobby form: short rules (30 piedras, 1 juego unless told
+ * otherwise, 1 vaca), instant bots unless told otherwise. Tests that must see several hands
+ * ask for 3 juegos, so one órdago won does not end the match. Lands on the table page; answers the table id.
  */
-export async function createMusTable(page, { pace = '0', seat = '0', bot } = {}) {
+export async function createMusTable(page, { pace = '0', seat = '0', bot, juegos = '1' } = {}) {
   await page.getByTestId('create').waitFor();
   await page.getByTestId('rule-target').selectOption('30');
-  await page.getByTestId('rule-juegos').selectOption('1');
+  await page.getByTestId('rule-juegos').selectOption(juegos);
   await page.getByTestId('rule-vacas').selectOption('1');
   await page.getByTestId('pace').selectOption(pace);
   await page.getByTestId('seat').selectOption(seat);
@@ -190,6 +191,24 @@ export async function playToCounting(page, memo = { saidMus: true }, { shown = t
     await playOne(page, memo);
   }
   throw new Error('no counting within 600 decisions');
+}
+
+/**
+ * Creates a short Mus table, starts it and plays to the counting of a hand whose cards were
+ * shown. A short match can end on the first hand (an órdago seen and won), so a match that
+ * ends first is left and a new table made, up to `tries` times.
+ */
+export async function musToCounting(page, memo = { saidMus: true }, { tries = 5 } = {}) {
+  for (let t = 1; ; t++) {
+    await createMusTable(page, { pace: '0' });
+    await page.getByTestId('start').click();
+    try {
+      return await playToCounting(page, memo);
+    } catch (e) {
+      if (t >= tries || !/ended before a counting/.test(String(e.message))) throw e;
+      await page.goto(`${BASE}/`);
+    }
+  }
 }
 
 // ---- Chinchón ----

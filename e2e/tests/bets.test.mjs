@@ -26,7 +26,7 @@ test('the envido amount resets after each bet; órdago apart and confirmed', { t
     const sent = [];
     page.on('websocket', (ws) => ws.on('framesent', (f) => { try { sent.push(JSON.parse(String(f.payload))); } catch { /* not JSON */ } }));
     await register(page, 'Ane');
-    await createMusTable(page, { pace: '0' });
+    await createMusTable(page, { pace: '0', juegos: '3' });
     await page.getByTestId('start').click();
     const memo = { saidMus: true };
 

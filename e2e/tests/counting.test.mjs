@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, register, createMusTable, playToCounting, waitOffer } from '../lib.mjs';
+import { openBrowser, register, musToCounting, waitOffer } from '../lib.mjs';
 
 test('the counting: four hands face up, the lances and the cuenta, until next hand', { timeout: 120000 }, async () => {
   const b = await openBrowser({ width: 1280, height: 800 });
@@ -12,10 +12,8 @@ test('the counting: four hands face up, the lances and the cuenta, until next ha
     const sent = [];
     page.on('websocket', (ws) => ws.on('framesent', (f) => sent.push(String(f.payload))));
     await register(page, 'Ane');
-    await createMusTable(page, { pace: '0' });
-    await page.getByTestId('start').click();
 
-    const st = await playToCounting(page, { saidMus: true });
+    const st = await musToCounting(page);
     const h = st.view.last_hand;
     const counting = page.getByTestId('counting');
     await counting.waitFor();

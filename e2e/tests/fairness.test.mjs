@@ -37,7 +37,7 @@ test('fairness: no card of another seat reaches a player, seat moves included', 
   const b = await openBrowser({ width: 390, height: 844 });
   try {
     await register(a.page, 'Ane');
-    const id = await createMusTable(a.page, { pace: '0' });
+    const id = await createMusTable(a.page, { pace: '0', juegos: '3' });
 
     const frames = [];
     b.page.on('websocket', (ws) => ws.on('framereceived', (f) => { try { frames.push(JSON.parse(String(f.payload))); } catch { /* not JSON */ } }));

@@ -5,16 +5,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBrowser, register, createMusTable, playToCounting } from '../lib.mjs';
+import { openBrowser, register, musToCounting } from '../lib.mjs';
 
 test('phone: the counting shows without scrolling', { timeout: 120000 }, async () => {
   const b = await openBrowser({ width: 390, height: 844 });
   try {
     const { page } = b;
     await register(page, 'Ane');
-    await createMusTable(page, { pace: '0' });
-    await page.getByTestId('start').click();
-    await playToCounting(page);
+    await musToCounting(page);
     await page.getByTestId('counting').waitFor();
 
     const seen = await page.evaluate(() => {

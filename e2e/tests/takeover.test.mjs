@@ -10,7 +10,7 @@ test('a person takes over a bot\'s seat at the next hand', { timeout: 180000 }, 
   const b = await openBrowser({ width: 375, height: 800 });
   try {
     await register(a.page, 'Ane');
-    const id = await createMusTable(a.page, { pace: '0' });
+    const id = await createMusTable(a.page, { pace: '0', juegos: '3' });
     await a.page.getByTestId('start').click();
     const memo = { saidMus: true };
     await playOne(a.page, memo); // the hand has begun: Ane (mano) spoke

@@ -7,7 +7,7 @@ use tapete_chinchon::events::HandResult;
 use tapete_chinchon::narrate::{cards_text, melds_text, points_text};
 use tapete_chinchon::{Action, Card, ChinchonView, Close, Event, Phase, Solver, Suit};
 use tapete_host::face::{
-    Centre, CardFace, Face, HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut, Span,
+    CardFace, Centre, Face, HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut, Span,
     Tone, Vantage,
 };
 use tapete_table::{Outcome, Seat};
@@ -64,7 +64,10 @@ fn face(card: Card, group: Option<u8>) -> CardFace {
         text: card.to_string(),
         corner: card.number().map(|n| n.to_string()).unwrap_or("J".into()),
         middle: middle.into(),
-        bottom: card.suit().map(|s| s.name().to_string()).unwrap_or_default(),
+        bottom: card
+            .suit()
+            .map(|s| s.name().to_string())
+            .unwrap_or_default(),
         ink: suit_ink(card.suit()),
         up: true,
         group,
@@ -119,10 +122,7 @@ fn hand_info(view: &ChinchonView) -> Vec<Line> {
     let Ok(a) = solver.analyze(&cards) else {
         return Vec::new();
     };
-    let mut info = vec![Line::of(
-        format!("deadwood {}", a.deadwood()),
-        Tone::Strong,
-    )];
+    let mut info = vec![Line::of(format!("deadwood {}", a.deadwood()), Tone::Strong)];
     if cards.len() == 8 {
         let closes: Vec<String> = a
             .discards()
@@ -137,7 +137,9 @@ fn hand_info(view: &ChinchonView) -> Vec<Line> {
                     seen.push(c);
                 }
             }
-            info.push(Line::of(format!("you can close: {}", seen.join(", ")), Tone::Turn).wrapped());
+            info.push(
+                Line::of(format!("you can close: {}", seen.join(", ")), Tone::Turn).wrapped(),
+            );
         } else if let Some(best) = a.best_discard() {
             info.push(Line::of(
                 format!("best discard {} (deadwood {})", best.card, best.deadwood),
@@ -164,7 +166,12 @@ fn result_lines(view: &ChinchonView, r: &HandResult, me: Seat) -> Vec<Line> {
         None => "a false close".into(),
     };
     let mut lines = vec![Line::of(
-        format!("hand {}: {} closed ({how}), down {}", r.hand, who(me, r.closer), r.down),
+        format!(
+            "hand {}: {} closed ({how}), down {}",
+            r.hand,
+            who(me, r.closer),
+            r.down
+        ),
         Tone::Strong,
     )
     .wrapped()];
@@ -194,7 +201,10 @@ fn header(view: &ChinchonView, me: Seat, wide: bool) -> Line {
     let mut spans = vec![Span::new("tapete · chinchón", Tone::Title)];
     spans.push(Span::plain(format!("  hand {}", view.hand_number)));
     if wide {
-        spans.push(Span::new(format!(" · out above {}", view.rules.target), Tone::Quiet));
+        spans.push(Span::new(
+            format!(" · out above {}", view.rules.target),
+            Tone::Quiet,
+        ));
     }
     spans.push(Span::plain("  "));
     spans.push(Span::new(scores_text(view, me), Tone::Strong));
@@ -256,7 +266,11 @@ impl Face for ChinchonHost {
                     detail: if role.is_empty() {
                         format!("seat {seat} · {} pts", view.scores[seat])
                     } else {
-                        format!("seat {seat} · {} · {} pts", role.join(", "), view.scores[seat])
+                        format!(
+                            "seat {seat} · {} · {} pts",
+                            role.join(", "),
+                            view.scores[seat]
+                        )
                     },
                     cards: Vec::new(),
                     cards_note: String::new(),
@@ -285,10 +299,7 @@ impl Face for ChinchonHost {
             Phase::Over => " the end ",
             _ => " chinchón ",
         };
-        let hand = ordered(view)
-            .into_iter()
-            .map(|(c, g)| face(c, g))
-            .collect();
+        let hand = ordered(view).into_iter().map(|(c, g)| face(c, g)).collect();
         let reveal = (at.held)
             .then_some(())
             .and(notes.counted.as_ref())
@@ -349,7 +360,11 @@ impl Face for ChinchonHost {
             }
         }
         if let Some(c) = &view.close {
-            out.push(format!("{} closed: {}", who(me, c.closer), melds_text(&c.melds)));
+            out.push(format!(
+                "{} closed: {}",
+                who(me, c.closer),
+                melds_text(&c.melds)
+            ));
         }
         let hand: Vec<String> = ordered(view)
             .iter()
@@ -420,8 +435,7 @@ impl Face for ChinchonHost {
                 _ => Ok(Action::Descarto(card)),
             };
         }
-        t.parse::<Action>()
-            .map_err(|e| format!("`{t}`: {e}"))
+        t.parse::<Action>().map_err(|e| format!("`{t}`: {e}"))
     }
 
     fn help() -> Vec<String> {
@@ -505,9 +519,9 @@ impl Face for ChinchonHost {
     }
 
     fn news(before: &ChinchonView, after: &ChinchonView, events: &[Event]) -> Vec<String> {
-        let drew = events.iter().any(|e| {
-            matches!(e, Event::DrewStock { seat } if Some(*seat) == after.seat)
-        });
+        let drew = events
+            .iter()
+            .any(|e| matches!(e, Event::DrewStock { seat } if Some(*seat) == after.seat));
         if !drew {
             return Vec::new();
         }

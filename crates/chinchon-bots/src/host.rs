@@ -21,16 +21,37 @@ impl Host for ChinchonHost {
     fn rule_docs() -> &'static [(&'static str, &'static str)] {
         &[
             ("deck", "the deck: 40 (no 8 and 9) or 48 cards"),
-            ("two_decks_from", "from this many players two decks are shuffled together (null: never)"),
+            (
+                "two_decks_from",
+                "from this many players two decks are shuffled together (null: never)",
+            ),
             ("jokers", "jokers (comodines) per deck: 0, 1 or 2"),
-            ("joker_penalty", "what a joker left unmatched counts: 50 or 25"),
-            ("close_limit", "the most the one unmatched card of a close may count: 3, 4 or 5"),
-            ("figures", "what sota, caballo and rey count: number (10, 11, 12), ten, or eight_nine_ten"),
-            ("meter_cartas", "after a close the others lay cards onto its melds: on, not_after_menos_diez, off"),
+            (
+                "joker_penalty",
+                "what a joker left unmatched counts: 50 or 25",
+            ),
+            (
+                "close_limit",
+                "the most the one unmatched card of a close may count: 3, 4 or 5",
+            ),
+            (
+                "figures",
+                "what sota, caballo and rey count: number (10, 11, 12), ten, or eight_nine_ten",
+            ),
+            (
+                "meter_cartas",
+                "after a close the others lay cards onto its melds: on, not_after_menos_diez, off",
+            ),
             ("no_close_first_turn", "nobody closes on their first turn"),
             ("target", "points that put a player out of the game"),
-            ("reenganche", "a player out re-enters once: off, highest or second_highest"),
-            ("allow_false_close", "a person may close falsely (50 points and a new deal) instead of being refused"),
+            (
+                "reenganche",
+                "a player out re-enters once: off, highest or second_highest",
+            ),
+            (
+                "allow_false_close",
+                "a person may close falsely (50 points and a new deal) instead of being refused",
+            ),
         ]
     }
 

@@ -34,7 +34,7 @@
 //! (nobody closing for dozens of turns), so it is deterministic otherwise.
 
 use crate::outlook::{outlook, without, Outlook};
-use crate::tracker::Tracker;
+use crate::tracker::{related, Tracker};
 use crate::value::win_chance;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -59,8 +59,12 @@ pub struct Style {
     pub danger: f64,
     /// How much likelier the others are to close for each card they took and hold.
     pub holds_hazard: f64,
+    /// Scale of the chance that the others close (1: as measured).
+    pub hazard: f64,
     /// How much more likely to win waiting must be to wait instead of closing.
     pub wait_margin: f64,
+    /// Discards weighed: those leaving at most this much more deadwood than the least.
+    pub discard_window: f64,
     /// Discards considered after each unseen card when valuing `robo`.
     pub robo_discards: usize,
     /// Turns of a hand after which play is varied at random to break a hand that goes
@@ -71,13 +75,15 @@ pub struct Style {
 impl Default for Style {
     fn default() -> Self {
         Style {
-            future: 0.6,
+            future: 0.9,
             close_gain: 1.0,
             menos_diez_gain: 10.0,
             chinchon_gain: 60.0,
-            danger: 8.0,
+            danger: 3.0,
             holds_hazard: 0.25,
+            hazard: 1.0,
             wait_margin: 0.002,
+            discard_window: f64::INFINITY,
             robo_discards: 2,
             stall_turns: 60,
         }
@@ -165,6 +171,8 @@ struct Context<'a> {
     danger: std::cell::RefCell<[f64; 49]>,
     /// Whether a close is allowed this turn (the first-round option).
     may_close: bool,
+    /// Outlooks already worked out in this decision, by the seven cards.
+    outlooks: std::cell::RefCell<Vec<(Hand, Outlook)>>,
 }
 
 impl<'a> Context<'a> {
@@ -188,7 +196,8 @@ impl<'a> Context<'a> {
         for o in tracker.opponents() {
             let t = own_turns(o);
             let holds = view.holds.get(o).map_or(0, Hand::len) as f64;
-            let h = (by_turn(&HAZARD, t) * (1.0 + style.holds_hazard * holds)).min(0.7);
+            let h = (style.hazard * by_turn(&HAZARD, t) * (1.0 + style.holds_hazard * holds))
+                .min(0.7);
             stay *= 1.0 - h;
             deadwood_now += by_turn(&DEADWOOD, t);
             deadwood_next += by_turn(&DEADWOOD, t + 1);
@@ -207,7 +216,19 @@ impl<'a> Context<'a> {
             danger: std::cell::RefCell::new([-1.0; 49]),
             tracker,
             may_close,
+            outlooks: std::cell::RefCell::new(Vec::new()),
         }
+    }
+
+    /// The outlook of seven cards, worked out once per decision.
+    fn outlook(&self, seven: &[Card; 7]) -> Outlook {
+        let key = Hand::from_cards(seven).unwrap_or_default();
+        if let Some((_, o)) = self.outlooks.borrow().iter().find(|(h, _)| *h == key) {
+            return *o;
+        }
+        let o = outlook(self.solver, seven, self.tracker.unseen());
+        self.outlooks.borrow_mut().push((key, o));
+        o
     }
 
     /// The cost of holding seven cards with this outlook (see the module docs).
@@ -246,16 +267,26 @@ impl<'a> Context<'a> {
     /// Each legal discard (by its seven left) and close, with its cost.
     fn discards(&self, legal: &[Action]) -> Vec<(Action, f64)> {
         let hand = self.view.hand;
-        let unseen = self.tracker.unseen();
         let mut out = Vec::with_capacity(legal.len());
         let closes = self.closes(legal);
+        // Discards that leave far more deadwood than the least are not worth weighing.
+        let left: Vec<(Card, u16)> = self
+            .solver
+            .analyze_hand(&hand)
+            .map(|a| a.discards().iter().map(|d| (d.card, d.deadwood)).collect())
+            .unwrap_or_default();
+        let least = left.iter().map(|x| x.1).min().unwrap_or(0);
         for &a in legal {
             match a {
                 Action::Descarto(c) => {
+                    let dw = left.iter().find(|x| x.0 == c).map_or(0, |x| x.1);
+                    if f64::from(dw) > f64::from(least) + self.style.discard_window {
+                        continue;
+                    }
                     let Some(seven) = without(&hand, c) else {
                         continue;
                     };
-                    let o = outlook(self.solver, &seven, unseen);
+                    let o = self.outlook(&seven);
                     out.push((a, self.cost(&o) + self.feed(c)));
                 }
                 Action::Cierro(c) => {
@@ -300,12 +331,11 @@ impl<'a> Context<'a> {
         let mut ds: Vec<(u16, Card)> = a.discards().iter().map(|d| (d.deadwood, d.card)).collect();
         ds.sort();
         ds.dedup_by_key(|x| x.1);
-        let unseen = self.tracker.unseen();
         ds.iter()
             .take(limit.max(1))
             .filter_map(|&(_, c)| {
                 let seven = without(eight, c)?;
-                Some(self.cost(&outlook(self.solver, &seven, unseen)) + self.feed(c))
+                Some(self.cost(&self.outlook(&seven)) + self.feed(c))
             })
             .fold(f64::MAX, f64::min)
     }
@@ -320,14 +350,31 @@ impl<'a> Context<'a> {
             let cost = if n == 0 {
                 0.0
             } else {
+                // A card that can join none of the hand, worth no less than its highest
+                // loose card, is thrown back: the hand stays as it is.
+                let kept = self.solver.analyze_hand(&hand).ok();
+                let loosest = kept.as_ref().map_or(0, |a| {
+                    a.unmatched()
+                        .iter()
+                        .map(|&c| self.solver.value(c))
+                        .max()
+                        .unwrap_or(0)
+                });
+                let keep = hand_seven(&hand).map(|s| self.cost(&self.outlook(&s)));
                 let mut total = 0.0;
                 for x in unseen.distinct() {
                     let mut eight = hand;
                     if eight.add(x).is_err() {
                         continue;
                     }
-                    total += unseen.count(x) as f64
-                        * self.best_of_eight(&eight, self.style.robo_discards);
+                    let idle = !x.is_joker()
+                        && self.solver.value(x) >= loosest
+                        && !hand.iter().any(|y| related(self.solver, x, y));
+                    let value = match (idle, keep) {
+                        (true, Some(k)) => k + self.feed(x),
+                        _ => self.best_of_eight(&eight, self.style.robo_discards),
+                    };
+                    total += unseen.count(x) as f64 * value;
                 }
                 total / n as f64
             };
@@ -392,12 +439,14 @@ impl<'a> Context<'a> {
 }
 
 impl Experto {
-    fn draw(&mut self, ctx: &Context, legal: &[Action]) -> Action {
+    /// The draw, and whether it was weighed (`false`: a rule decided it — no pile card,
+    /// a close on the pile, or a pile card that does not beat keeping the hand).
+    fn draw(&mut self, ctx: &Context, legal: &[Action]) -> (Action, bool) {
         let Some(top) = ctx.view.pile_top() else {
-            return Action::Robo;
+            return (Action::Robo, false);
         };
         if !legal.contains(&Action::Tomo) {
-            return Action::Robo;
+            return (Action::Robo, false);
         }
         // A card that closes is taken, unless the seven held close already (waiting for
         // better): then only a better close is worth showing the card.
@@ -410,19 +459,48 @@ impl Experto {
                 .and_then(|a| a.close());
             let with = ctx.solver.analyze_hand(&eight).ok().and_then(|a| a.close());
             match (now, with) {
-                (None, Some(_)) => return Action::Tomo,
+                (None, Some(_)) => return (Action::Tomo, false),
                 (Some(n), Some(w)) if w.rank() > n.rank() && !matches!(w, Close::Normal { .. }) => {
-                    return Action::Tomo
+                    return (Action::Tomo, false)
                 }
-                (Some(_), _) => return Action::Robo,
+                (Some(_), _) => return (Action::Robo, false),
                 _ => {}
             }
         }
+        // Drawing from the stock is at least as good as keeping the hand as it is (the
+        // card drawn can always go back): a pile card that does not beat that is left.
+        if let Ok(a) = ctx.solver.analyze_hand(&eight) {
+            let kept = a
+                .discards()
+                .iter()
+                .find(|d| d.card == top)
+                .and_then(|_| without(&eight, top));
+            if let Some(seven) = kept {
+                let keep = ctx.cost(&ctx.outlook(&seven));
+                if ctx.best_of_eight(&eight, 8) >= keep {
+                    return (Action::Robo, false);
+                }
+            }
+        }
         let ranked = ctx.draws(legal);
-        ranked
+        let best = ranked
             .iter()
             .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map_or(Action::Robo, |x| x.0)
+            .map_or(Action::Robo, |x| x.0);
+        (best, true)
+    }
+
+    /// Whether the choice between `robo` and `tomo` in `view` is a close call worth
+    /// weighing (a pile card that beats keeping the hand and closes nothing), rather than
+    /// one a rule settles.
+    pub fn weighs_the_draw(&mut self, view: &ChinchonView, legal: &[Action]) -> bool {
+        if view.phase != Phase::Draw {
+            return false;
+        }
+        let solver = self.solver(&view.rules);
+        let style = self.style;
+        let ctx = Context::new(view, &solver, &style);
+        self.draw(&ctx, legal).1
     }
 
     fn discard(&mut self, ctx: &Context, legal: &[Action]) -> Action {
@@ -444,14 +522,13 @@ impl Experto {
             return best_discard.unwrap_or(legal[0]);
         };
         // Waiting keeps seven that close: the discard among those with the best outlook.
-        let unseen = ctx.tracker.unseen();
         let wait = ctx.solver.analyze_hand(&ctx.view.hand).ok().and_then(|a| {
             a.discards()
                 .iter()
                 .filter(|d| d.close.is_some() && legal.contains(&Action::Descarto(d.card)))
                 .filter_map(|d| {
                     let seven = without(&ctx.view.hand, d.card)?;
-                    let o = outlook(ctx.solver, &seven, unseen);
+                    let o = ctx.outlook(&seven);
                     Some((o, d.close?, ctx.cost(&o) + ctx.feed(d.card), d.card))
                 })
                 .min_by(|a, b| a.2.total_cmp(&b.2))
@@ -501,6 +578,18 @@ fn best_lay(solver: &Solver, hand: &Hand, melds: &[Meld]) -> (u16, Option<Card>)
     best
 }
 
+/// Seven cards as an array (`None` if there are not seven).
+fn hand_seven(hand: &Hand) -> Option<[Card; 7]> {
+    if hand.len() != 7 {
+        return None;
+    }
+    let mut seven = [Card::JOKER; 7];
+    for (slot, c) in seven.iter_mut().zip(hand.iter()) {
+        *slot = c;
+    }
+    Some(seven)
+}
+
 /// Meter cartas: the card that starts the best sequence of lay-offs, or listo.
 pub(crate) fn lay(solver: &Solver, view: &ChinchonView, legal: &[Action]) -> Action {
     let Some(close) = &view.close else {
@@ -538,7 +627,7 @@ impl Bot<ChinchonGame> for Experto {
         let style = self.style;
         let ctx = Context::new(view, &solver, &style);
         let a = match view.phase {
-            Phase::Draw => self.draw(&ctx, legal),
+            Phase::Draw => self.draw(&ctx, legal).0,
             Phase::Discard => self.discard(&ctx, legal),
             _ => fallback,
         };

@@ -1,26 +1,414 @@
-//! `maestro`: to be written (see the brief); plays as `experto` meanwhile.
+//! `maestro`: a search player. At each decision with a real choice it runs a
+//! determinized Monte Carlo search over the engine itself:
+//!
+//! 1. **Candidates.** For a draw, `robo` and `tomo` when experto weighs them (a pile
+//!    card that would close, or that does not beat keeping the hand, is not searched); for a discard, experto's best few
+//!    discards by its own valuation, and the best close if there is one. Experto's own
+//!    choice is always among them, and it stands unless the search finds a candidate better
+//!    by a clear margin: a small budget must not turn noise into decisions.
+//! 2. **Worlds.** Each iteration deals a determinization with
+//!    [`ChinchonGame::resample`]: the cards it has not seen dealt at random to the others
+//!    (each keeping the cards it is known to hold) and the stock. Players who have played
+//!    some turns hold better cards than a random deal, so several deals are drawn and the
+//!    one whose other hands have the least deadwood is kept — more deals the more turns
+//!    they have played, which matches the deadwood players really hold at each turn.
+//! 3. **Rollouts.** Every surviving candidate is applied in the same world and the rest of
+//!    the hand is played by experto at every seat, with the same random stream for every
+//!    candidate (common random numbers).
+//! 4. **Value.** The end of the hand is worth the chance of winning the game from its
+//!    scores ([`win_chance`]); a game won or lost in the hand (a chinchón, the last
+//!    opponent out) is 1 or 0.
+//! 5. **Racing.** After a few worlds a candidate clearly behind the leader is dropped, so
+//!    the budget goes to the close calls; the best mean wins.
+//!
+//! The budget is in its name: `maestro:ms=N` (1–10000 milliseconds of thinking per
+//! decision, checked between rollouts; 200 by default) or `maestro:iters=N` (N rollouts
+//! per decision, the same choices on every machine). Decisions with one legal action, and
+//! the laying of cards after a close, are made at once. It sees only its view; its
+//! randomness comes from its rng.
 
+use crate::experto::{lay, Experto, Style};
+use crate::value::win_chance;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tapete_chinchon::{Action, ChinchonGame, ChinchonView};
-use tapete_table::Bot;
+use std::time::{Duration, Instant};
+use tapete_chinchon::meld::Solver;
+use tapete_chinchon::{Action, ChinchonGame, ChinchonView, Hand, Phase};
+use tapete_table::{Bot, Game, Seat};
 
-/// The maestro player.
-#[derive(Clone, Debug, Default)]
-pub struct Maestro {
-    inner: crate::Experto,
+/// Default thinking budget per decision, in milliseconds.
+pub const DEFAULT_MS: u64 = 200;
+
+/// The most milliseconds a decision may be given.
+pub const MAX_MS: u64 = 10_000;
+
+/// The most rollouts a decision may be given.
+pub const MAX_ITERS: u32 = 1_000_000;
+
+/// Discards searched besides experto's own choice and the best close.
+const DISCARDS: usize = 3;
+/// A discard is searched only if experto's valuation puts it within this many points of
+/// its best.
+const DISCARD_WINDOW: f64 = 6.0;
+/// How many standard errors a candidate must beat experto's choice by to be played.
+const KEEP_Z: f64 = 1.0;
+/// Worlds before any candidate is dropped.
+const MIN_WORLDS: usize = 16;
+/// Worlds between two racing rounds.
+const RACE_EVERY: usize = 8;
+/// How many standard errors below the leader a candidate must be to be dropped.
+const RACE_Z: f64 = 2.5;
+/// A rollout stops after this many actions (a hand takes a few dozen).
+const MAX_ROLLOUT_STEPS: usize = 400;
+/// Fraction of a time budget spent on rollouts: the rest covers the last one.
+const TIME_SHARE: f64 = 0.9;
+/// Deals drawn per world, by the turns the others have played, the least deadwood kept.
+const DEALS: [usize; 9] = [1, 3, 4, 10, 16, 24, 32, 40, 48];
+
+/// How long maestro may think per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Wall-clock milliseconds, checked between rollouts.
+    Millis(u64),
+    /// A fixed number of rollouts: the same choices on every machine.
+    Iters(u32),
 }
 
-/// A maestro from its parameters (`ms=N`, `iters=N`; empty for the defaults).
+/// The search player; see the module docs.
+#[derive(Clone, Debug)]
+pub struct Maestro {
+    /// Thinking budget per decision.
+    pub budget: Budget,
+    /// Experto's weights, for its candidates, its own choice and the rollouts.
+    pub style: Style,
+}
+
+impl Default for Maestro {
+    fn default() -> Self {
+        Maestro::new(DEFAULT_MS)
+    }
+}
+
+impl Maestro {
+    /// A maestro thinking `ms` milliseconds per decision.
+    pub fn new(ms: u64) -> Maestro {
+        Maestro::with_budget(Budget::Millis(ms))
+    }
+
+    /// A maestro running `iters` rollouts per decision, whatever the clock says.
+    pub fn with_iters(iters: u32) -> Maestro {
+        Maestro::with_budget(Budget::Iters(iters))
+    }
+
+    /// A maestro with this budget.
+    pub fn with_budget(budget: Budget) -> Maestro {
+        Maestro {
+            budget,
+            style: Style::default(),
+        }
+    }
+}
+
+/// A maestro from its parameters: empty for the default budget, `ms=N` (1–10000) or
+/// `iters=N` (1–1000000); anything else is refused with the accepted forms.
 pub fn from_params(params: &str) -> Result<Maestro, String> {
-    if params.trim().is_empty() {
-        Ok(Maestro::default())
-    } else {
-        Err(format!("`maestro:{params}`: maestro takes ms=N or iters=N"))
+    let p = params.trim();
+    if p.is_empty() {
+        return Ok(Maestro::default());
+    }
+    let forms = format!(
+        "write maestro (thinking {DEFAULT_MS} ms a decision), maestro:ms=N (N from 1 to \
+         {MAX_MS}) or maestro:iters=N (N rollouts a decision, 1 to {MAX_ITERS})"
+    );
+    let Some((key, value)) = p.split_once('=') else {
+        return Err(format!("`maestro:{p}` is not a budget: {forms}"));
+    };
+    let value = value.trim();
+    match key.trim().to_lowercase().as_str() {
+        "ms" => match value.parse::<u64>() {
+            Ok(ms) if (1..=MAX_MS).contains(&ms) => Ok(Maestro::new(ms)),
+            _ => Err(format!("`ms={value}` is not from 1 to {MAX_MS}: {forms}")),
+        },
+        "iters" => match value.parse::<u32>() {
+            Ok(n) if (1..=MAX_ITERS).contains(&n) => Ok(Maestro::with_iters(n)),
+            _ => Err(format!("`iters={value}` is not from 1 to {MAX_ITERS}: {forms}")),
+        },
+        other => Err(format!("`{other}` is not a budget of maestro: {forms}")),
     }
 }
 
 impl Bot<ChinchonGame> for Maestro {
     fn act(&mut self, view: &ChinchonView, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
-        self.inner.act(view, legal, rng)
+        let fallback = legal.first().copied().unwrap_or(Action::Listo);
+        if legal.len() <= 1 {
+            return fallback;
+        }
+        if view.phase == Phase::LayOff {
+            return lay(&Solver::new(&view.rules), view, legal);
+        }
+        let mut experto = Experto::with_style(self.style);
+        let own = experto.act(view, legal, rng);
+        let Some(seat) = view.seat else {
+            return own;
+        };
+        let candidates = self.candidates(&mut experto, view, legal, own);
+        if candidates.len() <= 1 {
+            return own;
+        }
+        match self.search(view, seat, &candidates, rng) {
+            Some(a) if legal.contains(&a) => a,
+            _ => own,
+        }
     }
+}
+
+impl Maestro {
+    /// The actions worth searching, experto's own choice first.
+    fn candidates(
+        &self,
+        experto: &mut Experto,
+        view: &ChinchonView,
+        legal: &[Action],
+        own: Action,
+    ) -> Vec<Action> {
+        let mut out = vec![own];
+        match view.phase {
+            Phase::Draw => {
+                if !experto.weighs_the_draw(view, legal) {
+                    return out;
+                }
+                for a in [Action::Robo, Action::Tomo] {
+                    if legal.contains(&a) && !out.contains(&a) {
+                        out.push(a);
+                    }
+                }
+            }
+            Phase::Discard => {
+                let ranked = experto.ranked(view, legal);
+                let best = ranked
+                    .iter()
+                    .filter(|(a, _)| matches!(a, Action::Descarto(_)))
+                    .map(|x| x.1)
+                    .fold(f64::MAX, f64::min);
+                let mut discards = 0;
+                for &(a, cost) in &ranked {
+                    match a {
+                        Action::Cierro(_) => {
+                            if !out.iter().any(|x| matches!(x, Action::Cierro(_))) {
+                                out.push(a);
+                            }
+                        }
+                        Action::Descarto(_) => {
+                            if discards < DISCARDS && cost <= best + DISCARD_WINDOW {
+                                discards += 1;
+                                if !out.contains(&a) {
+                                    out.push(a);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// The search: the best candidate by mean value, experto's own (the first) unless
+    /// another is clearly better; `None` when no world could be dealt.
+    fn search(
+        &self,
+        view: &ChinchonView,
+        seat: Seat,
+        candidates: &[Action],
+        rng: &mut ChaCha8Rng,
+    ) -> Option<Action> {
+        let start = Instant::now();
+        let (deadline, max_rollouts) = match self.budget {
+            Budget::Millis(ms) => (
+                Some(start + Duration::from_secs_f64(ms as f64 / 1000.0 * TIME_SHARE)),
+                usize::MAX,
+            ),
+            Budget::Iters(n) => (None, n as usize),
+        };
+        let out_of_budget = |rollouts: usize| {
+            rollouts >= max_rollouts || deadline.is_some_and(|d| Instant::now() >= d)
+        };
+        let deals = deals_for(view);
+        let solver = Solver::new(&view.rules);
+        let mut values: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
+        let mut active: Vec<usize> = (0..candidates.len()).collect();
+        let mut rollouts = 0usize;
+        let mut worlds = 0usize;
+        let mut next_race = MIN_WORLDS;
+        'worlds: while active.len() > 1 || worlds == 0 {
+            if out_of_budget(rollouts) {
+                break;
+            }
+            let Some(world) = sample_world(view, seat, deals, &solver, rng) else {
+                break;
+            };
+            let seed: u64 = rng.gen();
+            let mut row = Vec::with_capacity(active.len());
+            for &i in &active {
+                if !row.is_empty() && out_of_budget(rollouts) {
+                    break 'worlds;
+                }
+                let mut r = ChaCha8Rng::seed_from_u64(seed);
+                let mut bot = Experto::with_style(self.style);
+                row.push(rollout(world.clone(), seat, candidates[i], &mut bot, &mut r));
+                rollouts += 1;
+            }
+            for (&i, v) in active.iter().zip(row) {
+                values[i].push(v);
+            }
+            worlds += 1;
+            if worlds >= next_race {
+                race(&values, &mut active);
+                next_race += RACE_EVERY;
+            }
+        }
+        let mean = |i: usize| values[i].iter().sum::<f64>() / values[i].len().max(1) as f64;
+        let best = active
+            .iter()
+            .copied()
+            .filter(|&i| !values[i].is_empty())
+            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))?;
+        if best != 0 && !values[0].is_empty() {
+            let (m, se) = paired(&values[best], &values[0]);
+            if m - KEEP_Z * se <= 0.0 {
+                return Some(candidates[0]);
+            }
+        }
+        Some(candidates[best])
+    }
+}
+
+/// Deals to draw per world for `view`: more the more turns the others have played.
+fn deals_for(view: &ChinchonView) -> usize {
+    let active = view.active().count().max(1);
+    let turns = view.turns as usize / active;
+    DEALS[turns.min(DEALS.len() - 1)]
+}
+
+/// One determinization of `view`: the best of `deals` resampled deals by the others'
+/// least deadwood. `None` when the view cannot be resampled.
+fn sample_world(
+    view: &ChinchonView,
+    me: Seat,
+    deals: usize,
+    solver: &Solver,
+    rng: &mut ChaCha8Rng,
+) -> Option<ChinchonGame> {
+    let mut best: Option<(u32, ChinchonGame)> = None;
+    for _ in 0..deals.max(1) {
+        let g = ChinchonGame::resample(view, rng).ok()?;
+        if deals <= 1 {
+            return Some(g);
+        }
+        let dw: u32 = (0..view.seats)
+            .filter(|&s| s != me && !view.out[s])
+            .map(|s| deadwood(solver, &g.hand(s)))
+            .sum();
+        if best.as_ref().is_none_or(|(b, _)| dw < *b) {
+            best = Some((dw, g));
+        }
+    }
+    best.map(|(_, g)| g)
+}
+
+/// The least deadwood of a hand of up to eight cards (eight: after the best discard).
+fn deadwood(solver: &Solver, hand: &Hand) -> u32 {
+    match solver.analyze_hand(hand) {
+        Ok(a) if hand.len() == 8 => a
+            .discards()
+            .iter()
+            .map(|d| d.deadwood as u32)
+            .min()
+            .unwrap_or(0),
+        Ok(a) => a.deadwood() as u32,
+        Err(_) => 0,
+    }
+}
+
+/// Plays `action` by `seat` in `game`, then the rest of the hand with `bot` at every
+/// seat: the chance `seat` wins the game from there.
+fn rollout(
+    mut game: ChinchonGame,
+    seat: Seat,
+    action: Action,
+    bot: &mut Experto,
+    rng: &mut ChaCha8Rng,
+) -> f64 {
+    let hand = game.hand_number();
+    if game.apply(seat, &action).is_err() {
+        return 0.0;
+    }
+    let mut steps = 0;
+    while game.phase() != Phase::Over && game.hand_number() == hand && steps < MAX_ROLLOUT_STEPS {
+        let s = game.turn();
+        let legal = game.legal_actions(s);
+        let a = match legal.as_slice() {
+            [] => break,
+            [only] => *only,
+            _ => bot.act(&game.view(s), &legal, rng),
+        };
+        if game.apply(s, &a).is_err() {
+            break;
+        }
+        steps += 1;
+    }
+    value_of(&game, seat)
+}
+
+/// What the state of `game` is worth to `seat`: 1 or 0 (shared on a tie) once over,
+/// else its chance to win from the scores.
+fn value_of(game: &ChinchonGame, seat: Seat) -> f64 {
+    if game.phase() == Phase::Over {
+        let w = game.winners();
+        return if w.contains(&seat) {
+            1.0 / w.len() as f64
+        } else {
+            0.0
+        };
+    }
+    let view = game.spectator_view();
+    win_chance(
+        &view.scores,
+        &view.out,
+        seat,
+        view.rules.target as i32,
+    )
+}
+
+/// Mean and standard error of the paired differences `a − b` (common worlds).
+fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let n = a.len().min(b.len());
+    if n < 2 {
+        return (0.0, f64::INFINITY);
+    }
+    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    let m = d.iter().sum::<f64>() / n as f64;
+    let var = d.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1) as f64;
+    (m, (var / n as f64).sqrt())
+}
+
+/// Drops the candidates clearly behind the leader.
+fn race(values: &[Vec<f64>], active: &mut Vec<usize>) {
+    let mean = |i: usize| values[i].iter().sum::<f64>() / values[i].len().max(1) as f64;
+    let Some(leader) = active
+        .iter()
+        .copied()
+        .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))
+    else {
+        return;
+    };
+    active.retain(|&i| {
+        if i == leader {
+            return true;
+        }
+        let (m, se) = paired(&values[i], &values[leader]);
+        m + RACE_Z * se >= 0.0
+    });
 }

@@ -196,8 +196,8 @@ impl<'a> Context<'a> {
         for o in tracker.opponents() {
             let t = own_turns(o);
             let holds = view.holds.get(o).map_or(0, Hand::len) as f64;
-            let h = (style.hazard * by_turn(&HAZARD, t) * (1.0 + style.holds_hazard * holds))
-                .min(0.7);
+            let h =
+                (style.hazard * by_turn(&HAZARD, t) * (1.0 + style.holds_hazard * holds)).min(0.7);
             stay *= 1.0 - h;
             deadwood_now += by_turn(&DEADWOOD, t);
             deadwood_next += by_turn(&DEADWOOD, t + 1);

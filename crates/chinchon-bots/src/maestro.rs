@@ -23,7 +23,9 @@
 //!
 //! The budget is in its name: `maestro:ms=N` (1–10000 milliseconds of thinking per
 //! decision, checked between rollouts; 200 by default) or `maestro:iters=N` (N rollouts
-//! per decision, the same choices on every machine). Decisions with one legal action, and
+//! per decision, the same choices on every machine). Two settings of the search may follow,
+//! comma-separated: `keep=Z`, the standard errors by which a searched move must beat
+//! experto's own (1 by default), and `deals=N`, the most deals drawn per world (48). Decisions with one legal action, and
 //! the laying of cards after a close, are made at once. It sees only its view; its
 //! randomness comes from its rng.
 
@@ -81,6 +83,11 @@ pub struct Maestro {
     pub budget: Budget,
     /// Experto's weights, for its candidates, its own choice and the rollouts.
     pub style: Style,
+    /// How many standard errors another candidate must beat experto's choice by.
+    pub keep: f64,
+    /// The most deals drawn per world (the one with the least deadwood kept): 1 deals
+    /// the unseen cards uniformly.
+    pub deals: usize,
 }
 
 impl Default for Maestro {
@@ -105,36 +112,61 @@ impl Maestro {
         Maestro {
             budget,
             style: Style::default(),
+            keep: KEEP_Z,
+            deals: DEALS[DEALS.len() - 1],
         }
     }
 }
 
-/// A maestro from its parameters: empty for the default budget, `ms=N` (1–10000) or
-/// `iters=N` (1–1000000); anything else is refused with the accepted forms.
+/// A maestro from its parameters, comma-separated: empty for the defaults; the budget as
+/// `ms=N` (1–10000) or `iters=N` (1–1000000); `keep=Z` (0–10, standard errors by which a
+/// searched move must beat experto's own) and `deals=N` (1–1000, the most deals drawn per
+/// world). Anything else is refused with the accepted forms.
 pub fn from_params(params: &str) -> Result<Maestro, String> {
-    let p = params.trim();
-    if p.is_empty() {
-        return Ok(Maestro::default());
-    }
     let forms = format!(
         "write maestro (thinking {DEFAULT_MS} ms a decision), maestro:ms=N (N from 1 to \
-         {MAX_MS}) or maestro:iters=N (N rollouts a decision, 1 to {MAX_ITERS})"
+         {MAX_MS}) or maestro:iters=N (N rollouts a decision, 1 to {MAX_ITERS}), optionally \
+         with ,keep=Z (0 to 10) and ,deals=N (1 to 1000)"
     );
-    let Some((key, value)) = p.split_once('=') else {
-        return Err(format!("`maestro:{p}` is not a budget: {forms}"));
-    };
-    let value = value.trim();
-    match key.trim().to_lowercase().as_str() {
-        "ms" => match value.parse::<u64>() {
-            Ok(ms) if (1..=MAX_MS).contains(&ms) => Ok(Maestro::new(ms)),
-            _ => Err(format!("`ms={value}` is not from 1 to {MAX_MS}: {forms}")),
-        },
-        "iters" => match value.parse::<u32>() {
-            Ok(n) if (1..=MAX_ITERS).contains(&n) => Ok(Maestro::with_iters(n)),
-            _ => Err(format!("`iters={value}` is not from 1 to {MAX_ITERS}: {forms}")),
-        },
-        other => Err(format!("`{other}` is not a budget of maestro: {forms}")),
+    let mut m = Maestro::default();
+    let mut budget = None;
+    for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((key, value)) = part.split_once('=') else {
+            return Err(format!("`maestro:{part}` is not a parameter: {forms}"));
+        };
+        let value = value.trim();
+        let key = key.trim().to_lowercase();
+        if (key == "ms" || key == "iters") && budget.is_some() {
+            return Err(format!("maestro takes one budget, ms or iters: {forms}"));
+        }
+        match key.as_str() {
+            "ms" => match value.parse::<u64>() {
+                Ok(ms) if (1..=MAX_MS).contains(&ms) => budget = Some(Budget::Millis(ms)),
+                _ => return Err(format!("`ms={value}` is not from 1 to {MAX_MS}: {forms}")),
+            },
+            "iters" => match value.parse::<u32>() {
+                Ok(n) if (1..=MAX_ITERS).contains(&n) => budget = Some(Budget::Iters(n)),
+                _ => {
+                    return Err(format!(
+                        "`iters={value}` is not from 1 to {MAX_ITERS}: {forms}"
+                    ))
+                }
+            },
+            "keep" => match value.parse::<f64>() {
+                Ok(z) if (0.0..=10.0).contains(&z) => m.keep = z,
+                _ => return Err(format!("`keep={value}` is not from 0 to 10: {forms}")),
+            },
+            "deals" => match value.parse::<usize>() {
+                Ok(n) if (1..=1000).contains(&n) => m.deals = n,
+                _ => return Err(format!("`deals={value}` is not from 1 to 1000: {forms}")),
+            },
+            other => return Err(format!("`{other}` is not a parameter of maestro: {forms}")),
+        }
     }
+    if let Some(b) = budget {
+        m.budget = b;
+    }
+    Ok(m)
 }
 
 impl Bot<ChinchonGame> for Maestro {
@@ -235,7 +267,7 @@ impl Maestro {
         let out_of_budget = |rollouts: usize| {
             rollouts >= max_rollouts || deadline.is_some_and(|d| Instant::now() >= d)
         };
-        let deals = deals_for(view);
+        let deals = deals_for(view).min(self.deals);
         let solver = Solver::new(&view.rules);
         let mut values: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
         let mut active: Vec<usize> = (0..candidates.len()).collect();
@@ -257,7 +289,13 @@ impl Maestro {
                 }
                 let mut r = ChaCha8Rng::seed_from_u64(seed);
                 let mut bot = Experto::with_style(self.style);
-                row.push(rollout(world.clone(), seat, candidates[i], &mut bot, &mut r));
+                row.push(rollout(
+                    world.clone(),
+                    seat,
+                    candidates[i],
+                    &mut bot,
+                    &mut r,
+                ));
                 rollouts += 1;
             }
             for (&i, v) in active.iter().zip(row) {
@@ -275,9 +313,11 @@ impl Maestro {
             .copied()
             .filter(|&i| !values[i].is_empty())
             .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))?;
-        if best != 0 && !values[0].is_empty() {
+        if best != 0 {
+            // Too few worlds to tell noise from a better move: experto's choice stands.
+            let n = values[best].len().min(values[0].len());
             let (m, se) = paired(&values[best], &values[0]);
-            if m - KEEP_Z * se <= 0.0 {
+            if n < MIN_WORLDS || m - self.keep * se <= 0.0 {
                 return Some(candidates[0]);
             }
         }
@@ -374,12 +414,7 @@ fn value_of(game: &ChinchonGame, seat: Seat) -> f64 {
         };
     }
     let view = game.spectator_view();
-    win_chance(
-        &view.scores,
-        &view.out,
-        seat,
-        view.rules.target as i32,
-    )
+    win_chance(&view.scores, &view.out, seat, view.rules.target as i32)
 }
 
 /// Mean and standard error of the paired differences `a − b` (common worlds).

@@ -26,7 +26,10 @@ fn six_oros(scores: [i32; 2]) -> ChinchonGame {
 fn closes_at_once_when_the_close_puts_the_opponent_out() {
     // 80 points and a whole hand of cards: a close now leaves it past 100.
     let g = six_oros([10, 80]);
-    assert_eq!(decide(&mut Experto::default(), &g, 1), Action::Cierro(c("12b")));
+    assert_eq!(
+        decide(&mut Experto::default(), &g, 1),
+        Action::Cierro(c("12b"))
+    );
 }
 
 #[test]
@@ -41,7 +44,10 @@ fn waits_for_a_chinchon_when_behind_and_nobody_is_near_closing() {
     );
     // Level at the start of the game: the points of a close now are worth more.
     let g = six_oros([0, 0]);
-    assert_eq!(decide(&mut Experto::default(), &g, 1), Action::Cierro(c("12b")));
+    assert_eq!(
+        decide(&mut Experto::default(), &g, 1),
+        Action::Cierro(c("12b"))
+    );
 }
 
 #[test]

@@ -14,8 +14,14 @@ fn its_budget_is_in_its_name() {
     assert_eq!(from_params("").unwrap().budget, Budget::Millis(DEFAULT_MS));
     assert_eq!(DEFAULT_MS, 200);
     assert_eq!(from_params("ms=50").unwrap().budget, Budget::Millis(50));
-    assert_eq!(from_params(" iters = 300 ").unwrap().budget, Budget::Iters(300));
-    assert_eq!(from_params("ms=10000").unwrap().budget, Budget::Millis(10_000));
+    assert_eq!(
+        from_params(" iters = 300 ").unwrap().budget,
+        Budget::Iters(300)
+    );
+    assert_eq!(
+        from_params("ms=10000").unwrap().budget,
+        Budget::Millis(10_000)
+    );
     for name in ["maestro", "maestro:ms=1", "Maestro:iters=7"] {
         assert!(by_name(name).is_ok(), "{name}");
     }
@@ -23,7 +29,9 @@ fn its_budget_is_in_its_name() {
 
 #[test]
 fn a_bad_budget_names_the_accepted_forms() {
-    for bad in ["ms=0", "ms=10001", "ms=fast", "iters=0", "iters=-3", "depth=3", "200"] {
+    for bad in [
+        "ms=0", "ms=10001", "ms=fast", "iters=0", "iters=-3", "depth=3", "200",
+    ] {
         let e = from_params(bad).unwrap_err();
         assert!(
             e.contains("maestro:ms=N") && e.contains("maestro:iters=N"),
@@ -33,6 +41,22 @@ fn a_bad_budget_names_the_accepted_forms() {
         assert!(e.contains("maestro:ms=N"), "{bad}: {e}");
     }
     assert!(from_params("ms=0").unwrap_err().contains("from 1 to 10000"));
+    for bad in ["ms=50,iters=9", "keep=11", "keep=-1", "deals=0", "ms=5,x"] {
+        assert!(from_params(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn search_settings_follow_the_budget() {
+    let m = from_params("iters=300, keep=2.5, deals=1").unwrap();
+    assert_eq!(m.budget, Budget::Iters(300));
+    assert_eq!(m.keep, 2.5);
+    assert_eq!(m.deals, 1);
+    let d = from_params("").unwrap();
+    assert_eq!(
+        (d.budget, d.keep, d.deals),
+        (Budget::Millis(DEFAULT_MS), 1.0, 48)
+    );
 }
 
 #[test]
@@ -73,11 +97,10 @@ fn searches_its_way_to_the_close_that_wins() {
 }
 
 #[test]
-fn beats_basico_in_a_small_duel() {
-    let games = 40;
-    let wins = duel("maestro:iters=8", "basico", 2, games, 7);
-    assert!(
-        wins as f64 / games as f64 > 0.55,
-        "maestro won {wins} of {games} against basico"
-    );
+fn beats_random_in_a_small_duel() {
+    // A floor, not a measure of strength (that is the arena's): a search that chose badly
+    // would lose games to a player that draws and discards at random.
+    let games = 12;
+    let wins = duel("maestro:iters=32", "random", 2, games, 7);
+    assert!(wins >= 11, "maestro won {wins} of {games} against random");
 }

@@ -22,7 +22,13 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
 
 /// A two-player game where seat 0 (mano) holds `mine`, seat 1 holds `theirs`, the
 /// muestra is `muestra` and the stock gives `stock` first; scores as given.
-pub fn dealt(mine: &str, theirs: &str, muestra: &str, stock: &str, scores: [i32; 2]) -> ChinchonGame {
+pub fn dealt(
+    mine: &str,
+    theirs: &str,
+    muestra: &str,
+    stock: &str,
+    scores: [i32; 2],
+) -> ChinchonGame {
     let deal = Deal {
         hands: vec![h(mine), h(theirs)],
         muestra: c(muestra),

@@ -23,11 +23,11 @@
 //!
 //! The budget is in its name: `maestro:ms=N` (1–10000 milliseconds of thinking per
 //! decision, checked between rollouts; 200 by default) or `maestro:iters=N` (N rollouts
-//! per decision, the same choices on every machine). Two settings of the search may follow,
-//! comma-separated: `keep=Z`, the standard errors by which a searched move must beat
-//! experto's own (1 by default), and `deals=N`, the most deals drawn per world (48). Decisions with one legal action, and
-//! the laying of cards after a close, are made at once. It sees only its view; its
-//! randomness comes from its rng.
+//! per decision, the same choices on every machine). Two settings of the search may
+//! follow, comma-separated: `keep=Z`, the standard errors by which a searched move must
+//! beat experto's own (1 by default), and `deals=N`, the most deals drawn per world (48).
+//! Decisions with one legal action, and the laying of cards after a close, are made at
+//! once. It sees only its view; its randomness comes from its rng.
 
 use crate::experto::{lay, Experto, Style};
 use crate::value::win_chance;

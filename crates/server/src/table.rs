@@ -1053,7 +1053,13 @@ impl Actor {
         };
         Frame {
             info: serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into()),
-            lines: json!(self.game.lines(None)).to_string(),
+            // Before the start the game is only a placeholder (the deal's seed is chosen
+            // at the start): nothing has happened to tell.
+            lines: if self.row.status == WAITING {
+                "[]".into()
+            } else {
+                json!(self.game.lines(None)).to_string()
+            },
             hold,
             outcome: serde_json::to_string(&self.game.outcome()).unwrap_or_else(|_| "null".into()),
             parts: HashMap::new(),

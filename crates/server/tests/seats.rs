@@ -100,8 +100,14 @@ fn no_card_reaches_anyone_before_the_start() {
             "a seat's view before the start"
         );
         assert!(m["legal"].as_array().unwrap().is_empty());
+        // The game before the start is a placeholder: none of its deal is told.
+        assert_eq!(m["lines"], json!([]), "a story before the start");
     }
     assert_eq!(started["view"]["seat"], 3, "the seat she ended at");
+    assert!(
+        !started["lines"].as_array().unwrap().is_empty(),
+        "the deal is told once started"
+    );
     assert_eq!(cards(&started), 4);
     let a_start = state_until(&mut a, |s| s["table"]["status"] == "playing");
     assert_eq!(a_start["view"]["seat"], 0);

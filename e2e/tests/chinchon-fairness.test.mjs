@@ -36,11 +36,11 @@ function privateCards(view, seat) {
   return view.hand.filter((c) => !seen.has(c));
 }
 
-/** A frame as far as this hand goes: no previous hand's count, and only this hand's narration. */
+/** A frame as far as this hand goes: no previous hand's count nor score sheet, and only this hand's narration. */
 function thisHand(f) {
   const v = f.view;
   const start = (f.lines || []).map((l) => l.startsWith(`hand ${v.hand_number}: `)).lastIndexOf(true);
-  return { ...f, view: { ...v, last_hand: null }, lines: start >= 0 ? f.lines.slice(start) : f.lines };
+  return { ...f, view: { ...v, last_hand: null, sheet: [] }, lines: start >= 0 ? f.lines.slice(start) : f.lines };
 }
 
 test('Chinchón fairness: two people at a 4-seat table each see only their own hand', { timeout: 180000 }, async () => {

@@ -124,9 +124,13 @@ test('Chinchón: a whole 2-player game against a bot, played through the page', 
           assert.equal(dw, r.points, `seat ${r.seat}: the page's deadwood is the engine's`);
           checkedCounts++;
         }
-        const rows = await page.getByTestId('sheet-row').count();
-        assert.equal(rows, new Set([...(memo.hands || []), h.hand]).size, `the score sheet has a row per hand counted: ${trail.join(' ')}`);
+        // The score sheet: a row for every hand of the game (it comes with the view), the
+        // hand just counted last, every hand this page counted among them.
         memo.hands = [...new Set([...(memo.hands || []), h.hand])];
+        const rows = await page.getByTestId('sheet-row').locator('td:first-child').allTextContents();
+        assert.deepEqual(rows, st.view.sheet.map((r) => String(r.hand)), `the sheet is the view's: ${trail.join(' ')}`);
+        assert.equal(rows[rows.length - 1], String(h.hand), 'the hand just counted is the last row');
+        for (const n of memo.hands) assert.ok(rows.includes(String(n)), `hand ${n} is on the sheet`);
       }
       if (what === 'over') break;
 

@@ -67,6 +67,27 @@ pub struct HandResult {
     pub scores: Vec<i32>,
 }
 
+/// One line of the score sheet: a finished hand and where it left everybody. The sheet is
+/// public (every score and every elimination was shown), so a table rebuilt from a view —
+/// a page reloaded, a spectator arriving late — still shows every hand of the game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SheetRow {
+    /// Hand number.
+    pub hand: u32,
+    /// Who closed.
+    pub closer: Seat,
+    /// How it closed; `None` for a false close.
+    pub close: Option<Close>,
+    /// Points the hand added, by seat (`None`: the seat was not counted in this hand).
+    pub points: Vec<Option<i32>>,
+    /// Every seat's score after the hand, before anyone re-entered.
+    pub scores: Vec<i32>,
+    /// By seat: out of the game after the hand.
+    pub out: Vec<bool>,
+    /// By seat: has re-entered after the hand.
+    pub reentered: Vec<bool>,
+}
+
 /// Something that happened at the table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]

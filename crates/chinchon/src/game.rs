@@ -17,7 +17,7 @@
 
 use crate::action::Action;
 use crate::card::{Card, DeckSpec, Hand};
-use crate::events::{CloseState, Event, HandResult, Laid, SeatResult};
+use crate::events::{CloseState, Event, HandResult, Laid, SeatResult, SheetRow};
 use crate::meld::{Close, MeldKind, Solver};
 use crate::rules::{ChinchonRules, MeterCartas, Reenganche, FALSE_CLOSE_PENALTY, HAND_SIZE};
 use crate::view::{ChinchonView, Phase};
@@ -101,6 +101,7 @@ pub struct ChinchonGame {
     pub(crate) out_order: Vec<Vec<Seat>>,
     pub(crate) close: Option<CloseState>,
     pub(crate) last_hand: Option<HandResult>,
+    pub(crate) sheet: Vec<SheetRow>,
     pub(crate) winners: Vec<Seat>,
     pub(crate) chinchon: Option<Seat>,
 }
@@ -141,6 +142,7 @@ impl ChinchonGame {
             out_order: Vec::new(),
             close: None,
             last_hand: None,
+            sheet: Vec::new(),
             winners: Vec::new(),
             chinchon: None,
         };
@@ -604,6 +606,7 @@ impl ChinchonGame {
             self.close = Some(state);
             self.chinchon = Some(seat);
             self.finish(vec![seat], events);
+            self.note_sheet();
             return Ok(());
         }
         let meter = self.meter_allowed(close);
@@ -643,7 +646,9 @@ impl ChinchonGame {
             scores: self.scores.clone(),
         });
         // The same dealer deals again, unless the mano went out.
-        if !self.settle(events) {
+        let over = self.settle(events);
+        self.note_sheet();
+        if !over {
             if self.out[self.mano] {
                 self.mano = self.next_active(self.mano);
             }
@@ -720,7 +725,9 @@ impl ChinchonGame {
         };
         self.last_hand = Some(result.clone());
         events.push(Event::HandScored(result));
-        if !self.settle(events) {
+        let over = self.settle(events);
+        self.note_sheet();
+        if !over {
             self.mano = self.next_active(self.mano);
             self.deal(events);
         }
@@ -803,6 +810,29 @@ impl ChinchonGame {
         }
     }
 
+    /// Writes the hand just finished (`last_hand`) on the score sheet, with who is out and
+    /// who re-entered after it.
+    fn note_sheet(&mut self) {
+        let Some(h) = &self.last_hand else {
+            return;
+        };
+        let mut points = vec![None; self.seats];
+        for r in &h.results {
+            if let Some(p) = points.get_mut(r.seat) {
+                *p = Some(r.points);
+            }
+        }
+        self.sheet.push(SheetRow {
+            hand: h.hand,
+            closer: h.closer,
+            close: h.close,
+            points,
+            scores: h.scores.clone(),
+            out: self.out.clone(),
+            reentered: self.reentered.clone(),
+        });
+    }
+
     fn finish(&mut self, winners: Vec<Seat>, events: &mut Vec<Event>) {
         self.phase = Phase::Over;
         self.winners = winners.clone();
@@ -840,6 +870,7 @@ impl ChinchonGame {
             out_order: self.out_order.clone(),
             close: self.close.clone(),
             last_hand: self.last_hand.clone(),
+            sheet: self.sheet.clone(),
             winners: self.winners.clone(),
             chinchon: self.chinchon,
         }

@@ -156,6 +156,7 @@ impl ChinchonGame {
             out_order: view.out_order.clone(),
             close: view.close.clone(),
             last_hand: view.last_hand.clone(),
+            sheet: view.sheet.clone(),
             winners: view.winners.clone(),
             chinchon: view.chinchon,
         })

@@ -2,7 +2,7 @@
 //! player's hand nor the order of the stock.
 
 use crate::card::{Card, Hand};
-use crate::events::{CloseState, HandResult};
+use crate::events::{CloseState, HandResult, SheetRow};
 use crate::rules::ChinchonRules;
 use serde::{Deserialize, Serialize};
 use tapete_table::Seat;
@@ -77,6 +77,9 @@ pub struct ChinchonView {
     pub close: Option<CloseState>,
     /// The previous hand, as shown to everybody at its end.
     pub last_hand: Option<HandResult>,
+    /// The score sheet: every finished hand of the game, first to last.
+    #[serde(default)]
+    pub sheet: Vec<SheetRow>,
     /// The winners, once over.
     pub winners: Vec<Seat>,
     /// The seat whose chinchón won the game, if one did.

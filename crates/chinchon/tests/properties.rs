@@ -182,6 +182,21 @@ fn play_one(seed: u64, probe: bool) -> (usize, u32) {
         .places
         .iter()
         .all(|&p| p >= 1 && p as usize <= seats));
+    // The score sheet has a row for every close, each counting its closer, and ends
+    // where the game ended.
+    let view = g.spectator_view();
+    assert_eq!(view.sheet.len(), closes as usize, "seed {seed}: sheet rows");
+    for row in &view.sheet {
+        assert!(row.points[row.closer].is_some(), "seed {seed}: {row:?}");
+        assert_eq!(row.points.len(), seats);
+    }
+    if let Some(last) = view.sheet.last() {
+        assert_eq!(
+            last.out, view.out,
+            "seed {seed}: the last row's eliminations"
+        );
+        assert_eq!(Some(last.hand), view.last_hand.as_ref().map(|h| h.hand));
+    }
     assert!(g.legal_actions(0).is_empty());
     assert!(g.apply(0, &Action::Robo).is_err());
     let again = record.replay().expect("the record replays");

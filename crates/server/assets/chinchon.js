@@ -308,23 +308,6 @@ function loadOrder(ui) {
   } catch { /* nothing kept */ }
 }
 
-/** The score sheet: each finished hand seen at this table, kept in the browser. */
-function recordHand(ui, v) {
-  const h = v.last_hand;
-  if (!h || !ui.table) return;
-  const key = `${h.hand}|${h.closer}|${(h.scores || []).join(',')}`;
-  if (ui.sheet.some((r) => r.key === key)) return;
-  const points = Array.from({ length: v.seats }, () => null);
-  for (const r of h.results || []) points[r.seat] = r.points;
-  ui.sheet.push({ key, hand: h.hand, closer: h.closer, close: h.close ? h.close.kind : 'false', points, totals: [...(h.scores || v.scores)], out: [...v.out], reentered: [...v.reentered] });
-  ui.sheet.sort((a, b) => a.hand - b.hand);
-  try { sessionStorage.setItem(`tapete.chinchon.sheet.${ui.table}`, JSON.stringify(ui.sheet)); } catch { /* private mode */ }
-}
-
-function loadSheet(table) {
-  try { const s = JSON.parse(sessionStorage.getItem(`tapete.chinchon.sheet.${table}`) || '[]'); return Array.isArray(s) ? s : []; } catch { return []; }
-}
-
 /** Which finished hand `last_hand` is: it changes exactly when another hand ends. */
 function handKey(v) {
   const h = v && v.last_hand;
@@ -580,12 +563,11 @@ function scorePanel(v, st, ctx, ui) {
       el('div', { class: 'bar' }, el('div', { style: { width: `${Math.max(0, Math.min(100, (100 * p) / rules.target))}%`, background: p > rules.target ? 'var(--them)' : mine ? 'var(--us)' : '#8aa39a' } }))));
   }
   panel.append(grid);
-  const sheet = ui && !st.replay ? ui.sheet : [];
+  // The score sheet comes with the view: every hand of the game, whenever one arrives.
+  const sheet = Array.isArray(v.sheet) ? v.sheet : [];
   if (sheet.length) {
     const head = el('tr', {}, el('th', {}, 'hand'), Array.from({ length: v.seats }, (_, s) => el('th', { title: ctx.seatName(s), class: v.out[s] ? 'out' : '' }, ctx.seatName(s))));
     const body = el('tbody');
-    const first = sheet[0].hand;
-    if (first > 1) body.append(el('tr', { class: 'muted' }, el('td', { colspan: v.seats + 1 }, `hands 1–${first - 1} not seen here`)));
     let prev = null;
     for (const r of sheet) {
       body.append(el('tr', { 'data-testid': 'sheet-row' }, el('td', {}, String(r.hand)),
@@ -593,7 +575,7 @@ function scorePanel(v, st, ctx, ui) {
           const wentOut = r.out[s] && !(prev && prev.out[s]);
           const reentered = r.reentered[s] && !(prev && prev.reentered[s]);
           if (p === null || p === undefined) return el('td', { class: 'muted' }, r.out[s] ? '' : '·');
-          return el('td', { class: `${s === r.closer ? 'closer' : ''} ${wentOut ? 'wentout' : ''}`, title: `total ${r.totals[s]}` },
+          return el('td', { class: `${s === r.closer ? 'closer' : ''} ${wentOut ? 'wentout' : ''}`, title: `total ${r.scores[s]}` },
             p > 0 ? `+${p}` : String(p), wentOut ? el('span', { class: 'mark' }, ' out') : null, reentered ? el('span', { class: 'mark re' }, ' ↺') : null);
         })));
       prev = r;
@@ -612,7 +594,7 @@ function render({ main, side }, st, ctx) {
   let ui = uiState.get(main);
   const tableId = st.table ? st.table.id : '';
   if (!ui || ui.table !== tableId) {
-    ui = { table: tableId, order: [], manual: false, sel: null, newCards: [], sheet: tableId ? loadSheet(tableId) : [], handNo: v.hand_number };
+    ui = { table: tableId, order: [], manual: false, sel: null, newCards: [], handNo: v.hand_number };
     uiState.set(main, ui);
     loadOrder(ui);
   }
@@ -626,7 +608,6 @@ function render({ main, side }, st, ctx) {
   const seated = seatedOf(st);
   const legal = st.replay ? [] : st.legal || [];
   const started = !(st.table && st.table.status === 'waiting');
-  if (!st.replay && started) recordHand(ui, v);
 
   let sent = false;
   const send = (a) => {

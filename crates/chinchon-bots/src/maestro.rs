@@ -2,8 +2,9 @@
 //! determinized Monte Carlo search over the engine itself:
 //!
 //! 1. **Candidates.** For a draw, `robo` and `tomo` when experto weighs them (a pile
-//!    card that would close, or that does not beat keeping the hand, is not searched); for a discard, experto's best few
-//!    discards by its own valuation, and the best close if there is one. Experto's own
+//!    card that would close, or that does not beat keeping the hand, is not searched);
+//!    for a discard, experto's best few discards by its own valuation, and the best close
+//!    if there is one. Experto's own
 //!    choice is always among them, and it stands unless the search finds a candidate better
 //!    by a clear margin: a small budget must not turn noise into decisions.
 //! 2. **Worlds.** Each iteration deals a determinization with
@@ -13,8 +14,9 @@
 //!    one whose other hands have the least deadwood is kept — more deals the more turns
 //!    they have played, which matches the deadwood players really hold at each turn.
 //! 3. **Rollouts.** Every surviving candidate is applied in the same world and the rest of
-//!    the hand is played by experto at every seat, with the same random stream for every
-//!    candidate (common random numbers).
+//!    the hand is played by basico at every seat (or experto, `policy=experto`: about
+//!    thirty times slower), with the same random stream for every candidate (common
+//!    random numbers).
 //! 4. **Value.** The end of the hand is worth the chance of winning the game from its
 //!    scores ([`win_chance`]); a game won or lost in the hand (a chinchón, the last
 //!    opponent out) is 1 or 0.
@@ -25,7 +27,8 @@
 //! decision, checked between rollouts; 200 by default) or `maestro:iters=N` (N rollouts
 //! per decision, the same choices on every machine). Two settings of the search may
 //! follow, comma-separated: `keep=Z`, the standard errors by which a searched move must
-//! beat experto's own (1 by default), and `deals=N`, the most deals drawn per world (48).
+//! beat experto's own (2 by default), `deals=N`, the most deals drawn per world (48), and
+//! `policy=basico|experto`, who plays the rollouts (basico).
 //! Decisions with one legal action, and the laying of cards after a close, are made at
 //! once. It sees only its view; its randomness comes from its rng.
 
@@ -34,6 +37,7 @@ use crate::value::win_chance;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
+use tapete_chinchon::bots::Basico;
 use tapete_chinchon::meld::Solver;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonView, Hand, Phase};
 use tapete_table::{Bot, Game, Seat};
@@ -53,7 +57,7 @@ const DISCARDS: usize = 3;
 /// its best.
 const DISCARD_WINDOW: f64 = 6.0;
 /// How many standard errors a candidate must beat experto's choice by to be played.
-const KEEP_Z: f64 = 1.0;
+const KEEP_Z: f64 = 2.0;
 /// Worlds before any candidate is dropped.
 const MIN_WORLDS: usize = 16;
 /// Worlds between two racing rounds.
@@ -88,6 +92,19 @@ pub struct Maestro {
     /// The most deals drawn per world (the one with the least deadwood kept): 1 deals
     /// the unseen cards uniformly.
     pub deals: usize,
+    /// Who plays every seat in the rollouts.
+    pub policy: Policy,
+}
+
+/// The player of the rollouts: basico (the default) plays about thirty times as many in
+/// the same time as experto, which plays them more like maestro's opponents; measured
+/// against experto, the many rollouts win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Experto at every seat.
+    Experto,
+    /// Basico at every seat.
+    Basico,
 }
 
 impl Default for Maestro {
@@ -114,6 +131,7 @@ impl Maestro {
             style: Style::default(),
             keep: KEEP_Z,
             deals: DEALS[DEALS.len() - 1],
+            policy: Policy::Basico,
         }
     }
 }
@@ -126,7 +144,7 @@ pub fn from_params(params: &str) -> Result<Maestro, String> {
     let forms = format!(
         "write maestro (thinking {DEFAULT_MS} ms a decision), maestro:ms=N (N from 1 to \
          {MAX_MS}) or maestro:iters=N (N rollouts a decision, 1 to {MAX_ITERS}), optionally \
-         with ,keep=Z (0 to 10) and ,deals=N (1 to 1000)"
+         with ,keep=Z (0 to 10), ,deals=N (1 to 1000) and ,policy=experto|basico"
     );
     let mut m = Maestro::default();
     let mut budget = None;
@@ -159,6 +177,15 @@ pub fn from_params(params: &str) -> Result<Maestro, String> {
             "deals" => match value.parse::<usize>() {
                 Ok(n) if (1..=1000).contains(&n) => m.deals = n,
                 _ => return Err(format!("`deals={value}` is not from 1 to 1000: {forms}")),
+            },
+            "policy" => match value.to_lowercase().as_str() {
+                "experto" => m.policy = Policy::Experto,
+                "basico" | "básico" => m.policy = Policy::Basico,
+                _ => {
+                    return Err(format!(
+                        "`policy={value}` is not experto or basico: {forms}"
+                    ))
+                }
             },
             other => return Err(format!("`{other}` is not a parameter of maestro: {forms}")),
         }
@@ -288,12 +315,15 @@ impl Maestro {
                     break 'worlds;
                 }
                 let mut r = ChaCha8Rng::seed_from_u64(seed);
-                let mut bot = Experto::with_style(self.style);
+                let mut bot: Box<dyn Bot<ChinchonGame>> = match self.policy {
+                    Policy::Experto => Box::new(Experto::with_style(self.style)),
+                    Policy::Basico => Box::new(Basico::default()),
+                };
                 row.push(rollout(
                     world.clone(),
                     seat,
                     candidates[i],
-                    &mut bot,
+                    bot.as_mut(),
                     &mut r,
                 ));
                 rollouts += 1;
@@ -378,7 +408,7 @@ fn rollout(
     mut game: ChinchonGame,
     seat: Seat,
     action: Action,
-    bot: &mut Experto,
+    bot: &mut dyn Bot<ChinchonGame>,
     rng: &mut ChaCha8Rng,
 ) -> f64 {
     let hand = game.hand_number();

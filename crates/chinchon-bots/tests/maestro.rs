@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, Phase};
-use tapete_chinchon_bots::maestro::{from_params, Budget, DEFAULT_MS};
+use tapete_chinchon_bots::maestro::{from_params, Budget, Policy, DEFAULT_MS};
 use tapete_chinchon_bots::{by_name, Maestro};
 use tapete_table::Game;
 
@@ -48,15 +48,19 @@ fn a_bad_budget_names_the_accepted_forms() {
 
 #[test]
 fn search_settings_follow_the_budget() {
-    let m = from_params("iters=300, keep=2.5, deals=1").unwrap();
+    let m = from_params("iters=300, keep=2.5, deals=1,policy=experto").unwrap();
     assert_eq!(m.budget, Budget::Iters(300));
     assert_eq!(m.keep, 2.5);
     assert_eq!(m.deals, 1);
+    assert_eq!(m.policy, Policy::Experto);
     let d = from_params("").unwrap();
     assert_eq!(
-        (d.budget, d.keep, d.deals),
-        (Budget::Millis(DEFAULT_MS), 1.0, 48)
+        (d.budget, d.keep, d.deals, d.policy),
+        (Budget::Millis(DEFAULT_MS), 2.0, 48, Policy::Basico)
     );
+    assert!(from_params("policy=maestro")
+        .unwrap_err()
+        .contains("experto or basico"));
 }
 
 #[test]

@@ -1,6 +1,7 @@
 // Screenshots of the pages for a look by eye (not a test): node e2e/shots.mjs OUTDIR
 // with TAPETE_URL set. Plays a Mus table to the end of its first hand, and a 4-seat Chinchón
-// table to its first count, at a desktop and a phone size.
+// table to its first count and on (the score sheet after a reload), at a desktop and a
+// phone size.
 import { openBrowser, register, createMusTable, createChinchonTable, playOne, playChinchon, waitChinchon, waitOffer, BASE } from './lib.mjs';
 
 const out = process.argv[2] || '/tmp/tapete-shots';
@@ -57,6 +58,16 @@ for (const [name, width, height] of sizes) {
       await playChinchon(page, memo);
     }
     await page.screenshot({ path: `${out}/${name}-chinchon-count.png`, fullPage: true });
+    // Two more hands, then the page reloaded: the score sheet comes back whole.
+    for (let hands = 0, i = 0; hands < 2 && i < 600; i++) {
+      const what = await waitChinchon(page);
+      if (what === 'over') break;
+      if (what === 'next') hands++;
+      await playChinchon(page, memo);
+    }
+    await page.reload();
+    await page.getByTestId('score-sheet').waitFor();
+    await page.screenshot({ path: `${out}/${name}-chinchon-sheet.png`, fullPage: true });
     console.log(name, 'chinchón errors:', b.errors);
   } finally {
     await b.close();

@@ -74,7 +74,7 @@ impl Host for MusHost {
     }
 
     fn bot_names() -> &'static [&'static str] {
-        crate::LEVELS
+        crate::PLAYERS
     }
 
     fn default_bot() -> &'static str {

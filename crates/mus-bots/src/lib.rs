@@ -2,8 +2,10 @@
 //! actions: no peeking, ever.
 //!
 //! Choose one by name with [`by_name`]: `random`, `basico`, `avanzado`, `experto`,
-//! `maestro` (with its budget: `maestro:ms=200`), or `cmd:COMMAND` for an outside program
-//! speaking the bot protocol (`docs/bot-protocol.md`), e.g. `cmd:python3 mus_bot.py`.
+//! `maestro` (with its budget: `maestro:ms=200`), an opponent style (`conservador`,
+//! `agresivo`, `farolero`, `pasivo`, `cortamus`: experto with one trait changed, see
+//! [`policy::style`]), or `cmd:COMMAND` for an outside program speaking the bot protocol
+//! (`docs/bot-protocol.md`), e.g. `cmd:python3 mus_bot.py`.
 //!
 //! ```
 //! let bot = tapete_mus_bots::by_name("basico").unwrap();
@@ -37,6 +39,20 @@ use tapete_table::{Bot, ProcessBot, ProcessOptions};
 /// Names of every level, weakest first.
 pub const LEVELS: &[&str] = &["random", "basico", "avanzado", "experto", "maestro"];
 
+/// Every built-in player: the levels, then the opponent styles ([`policy::STYLES`]).
+pub const PLAYERS: &[&str] = &[
+    "random",
+    "basico",
+    "avanzado",
+    "experto",
+    "maestro",
+    "conservador",
+    "agresivo",
+    "farolero",
+    "pasivo",
+    "cortamus",
+];
+
 /// The bot called `name`, or an error listing the names. A level may carry parameters
 /// after a colon: `maestro:ms=200`, `maestro:iters=500,policy=avanzado`. `cmd:COMMAND` runs COMMAND (kept as written, case
 /// and all) as a protocol bot with the default answer timeout.
@@ -54,10 +70,13 @@ pub fn by_name(name: &str) -> Result<Box<dyn Bot<MusGame>>, String> {
         "avanzado" => Ok(Box::new(Avanzado::default())),
         "experto" => Ok(Box::new(Experto::default())),
         "maestro" => Ok(Box::new(maestro_params(params)?)),
-        other => Err(format!(
-            "`{other}` is not a bot level: choose one of {}, or cmd:COMMAND",
-            LEVELS.join(", ")
-        )),
+        other => match policy::style(other) {
+            Some(style) => Ok(Box::new(Experto { style })),
+            None => Err(format!(
+                "`{other}` is not a bot level: choose one of {}, or cmd:COMMAND",
+                PLAYERS.join(", ")
+            )),
+        },
     }
 }
 

@@ -91,6 +91,15 @@ pub struct Style {
     pub score_weight: f64,
     /// Pass the most informative seña and read the partner's.
     pub senas: bool,
+    /// Cut the mus whatever the hand (`cortamus`).
+    pub always_cut: bool,
+    /// Accept an órdago only when the pair's chance at the lance from the leyes alone
+    /// (before reading the betting) reaches this; 0 leaves it to the game equity.
+    pub ordago_accept_min: f64,
+    /// See every envite and raise, whatever the hand (órdagos still by the rules above).
+    pub calls_everything: bool,
+    /// Chance of throwing an órdago instead of an opening or a raise the hand would make.
+    pub ordago_rate: f64,
 }
 
 /// Avanzado's thresholds (see [`Style`] for each one's meaning).
@@ -119,6 +128,10 @@ pub fn avanzado_style() -> Style {
         bluff_position_factor: 1.0,
         score_weight: 0.2,
         senas: false,
+        always_cut: false,
+        ordago_accept_min: 0.0,
+        calls_everything: false,
+        ordago_rate: 0.0,
     }
 }
 
@@ -160,7 +173,72 @@ pub fn experto_style() -> Style {
         bluff_position_factor: 2.0,
         score_weight: 0.25,
         senas: true,
+        always_cut: false,
+        ordago_accept_min: 0.0,
+        calls_everything: false,
+        ordago_rate: 0.0,
     }
+}
+
+/// The opponent styles: each a small, stated change to experto's reading of the leyes,
+/// like the personalities of the players one meets at a Mus table. They are opponents for
+/// people and a population to measure the levels against.
+pub const STYLES: &[&str] = &["conservador", "agresivo", "farolero", "pasivo", "cortamus"];
+
+/// The style called `name` (one of [`STYLES`]), or `None`.
+///
+/// - `conservador`: bets and accepts only strong hands (opens at 0.8, sees a bet with a
+///   wide margin), never bluffs, and accepts an órdago only with at least 80% to win the
+///   lance by the leyes.
+/// - `agresivo`: opens and raises light (0.5), opens big sooner, and throws an órdago in
+///   a quarter of the openings and raises it makes.
+/// - `farolero`: bluffs a third of the lances it would pass, from any seat.
+/// - `pasivo`: sees every envite and raise, but rarely bets (opens only at 0.9, never
+///   raises, never bluffs).
+/// - `cortamus`: experto that always cuts the mus.
+pub fn style(name: &str) -> Option<Style> {
+    let e = experto_style();
+    Some(match name {
+        "conservador" => Style {
+            open_min: 0.8,
+            open_band: 0.0,
+            open_big: 0.92,
+            raise_min: 0.85,
+            accept_margin: 0.25,
+            bluff_rate: 0.0,
+            ordago_accept_min: 0.8,
+            ..e
+        },
+        "agresivo" => Style {
+            open_min: 0.5,
+            open_band: 0.1,
+            open_big: 0.7,
+            raise_min: 0.5,
+            accept_margin: 0.0,
+            bluff_rate: 0.05,
+            ordago_rate: 0.25,
+            ..e
+        },
+        "farolero" => Style {
+            bluff_rate: 0.33,
+            bluff_position_factor: 1.0,
+            ..e
+        },
+        "pasivo" => Style {
+            open_min: 0.9,
+            open_band: 0.0,
+            open_big: 0.97,
+            raise_min: 2.0,
+            bluff_rate: 0.0,
+            calls_everything: true,
+            ..e
+        },
+        "cortamus" => Style {
+            always_cut: true,
+            ..e
+        },
+        _ => return None,
+    })
 }
 
 /// Raises of our pair per lance, at most.
@@ -268,7 +346,7 @@ impl<'a> Ctx<'a> {
         let s = self.style;
         let mode = self.view.rules.mode;
         let j = self.jugada;
-        if self.view.mus_rounds >= 4 {
+        if self.view.mus_rounds >= 4 || s.always_cut {
             return true;
         }
         let net = leyes_cache::base(mode, self.view.rules.real31, j)[self.pos].net();
@@ -477,6 +555,9 @@ impl<'a> Ctx<'a> {
             {
                 return Action::Ordago;
             }
+            if s.ordago_rate > 0.0 && p >= s.open_min + shift && rng.gen_bool(s.ordago_rate) {
+                return Action::Ordago;
+            }
             if p >= s.open_big + shift {
                 return if rng.gen_bool(0.8) {
                     Action::Envido(s.open_big_amount)
@@ -515,6 +596,13 @@ impl<'a> Ctx<'a> {
             if !pending && nt <= deje {
                 return Action::Quiero;
             }
+            if s.ordago_accept_min > 0.0 {
+                return if self.prior(lance) >= s.ordago_accept_min {
+                    Action::Quiero
+                } else {
+                    Action::NoQuiero
+                };
+            }
             let need = decline + if pending { s.pending_margin } else { 0.0 };
             return if p >= need {
                 Action::Quiero
@@ -548,10 +636,15 @@ impl<'a> Ctx<'a> {
             .count();
         let can_raise = our_raises < MAX_RAISES && total < nu.min(nt) && total < MAX_RAISE_TOTAL;
         if can_raise && p >= s.raise_min + shift {
-            if p >= 0.93 && (nt <= total + 4 || nu <= total) {
+            if (p >= 0.93 && (nt <= total + 4 || nu <= total))
+                || (s.ordago_rate > 0.0 && rng.gen_bool(s.ordago_rate))
+            {
                 return Action::Ordago;
             }
             return Action::Reenvido(2);
+        }
+        if s.calls_everything {
+            return Action::Quiero;
         }
         let need = even + s.accept_margin + shift + if pending { s.pending_margin } else { 0.0 };
         if p >= need {

@@ -4,21 +4,14 @@
 
 mod common;
 
-use rand_chacha::ChaCha8Rng;
+use common::{act_with, find, one_game_rules, turn};
+
 use tapete_cards::rng_from_seed;
 use tapete_mus::view::Phase;
-use tapete_mus::{Action, Jugada, Lance, Mode, MusGame, MusRules, MusView, Sena};
+use tapete_mus::{Action, Jugada, Lance, Mode, MusGame, MusRules, Sena};
 use tapete_mus_bots::{self as bots, Avanzado, Experto};
 use tapete_table::arena::{run_arena, ArenaConfig, ArenaReport, Layout, Side};
 use tapete_table::{Bot, Game};
-
-fn one_game_rules() -> MusRules {
-    MusRules {
-        juegos: 1,
-        vacas: 1,
-        ..Default::default()
-    }
-}
 
 /// Plays `games` games with `level` at all four seats (señas need a second game, so a
 /// three-game vaca is played when they are on), checking every action is legal.
@@ -90,36 +83,6 @@ fn each_level_beats_the_one_below() {
 }
 
 // ---- targeted decisions -----------------------------------------------------------------
-
-/// The first seed whose game, after `setup`, puts a seat to act holding a jugada that
-/// satisfies `want`.
-fn find(
-    rules: &MusRules,
-    mut want: impl FnMut(Jugada) -> bool,
-    setup: impl Fn(&mut MusGame) -> Option<usize>,
-) -> (MusGame, usize) {
-    for seed in 0..50_000u64 {
-        let mut g = MusGame::new(rules, 4, seed).unwrap();
-        let Some(seat) = setup(&mut g) else { continue };
-        let v = g.view(seat);
-        let cards: [_; 4] = v.cards.clone().try_into().unwrap();
-        if want(Jugada::from_cards(&cards, rules.mode)) {
-            return (g, seat);
-        }
-    }
-    panic!("no seed found");
-}
-
-fn turn(g: &MusGame) -> usize {
-    g.to_act().seats()[0]
-}
-
-fn act_with(bot: &mut dyn Bot<MusGame>, view: &MusView, legal: &[Action], seed: u64) -> Action {
-    let mut rng: ChaCha8Rng = rng_from_seed(seed);
-    let a = bot.act(view, legal, &mut rng);
-    assert!(legal.contains(&a), "{a} is not legal");
-    a
-}
 
 #[test]
 fn experto_cuts_with_31_and_with_duples() {

@@ -1,8 +1,12 @@
 //! Shared by the bot tests: play one whole game, checking every action the bots choose was
-//! legal when chosen, that the game ends, and that its record replays to the same state.
+//! legal when chosen, that the game ends, and that its record replays to the same state;
+//! find real game states for targeted decisions.
 
+#![allow(dead_code)]
+
+use rand_chacha::ChaCha8Rng;
 use tapete_cards::rng_from_seed;
-use tapete_mus::{Action, MusGame, MusRules};
+use tapete_mus::{Action, Jugada, MusGame, MusRules, MusView};
 use tapete_table::{play_out, Bot, Game, Record};
 
 /// Plays game `seed` with `players` (one per seat), the bots' rng seeded from
@@ -38,4 +42,43 @@ pub fn play_legal_game(
     assert!(g.outcome().is_some(), "seed {seed}: the game did not end");
     assert_eq!(rec.replay().unwrap(), g, "seed {seed}: the record replays");
     g
+}
+
+/// One juego of one vaca: short games.
+pub fn one_game_rules() -> MusRules {
+    MusRules {
+        juegos: 1,
+        vacas: 1,
+        ..Default::default()
+    }
+}
+
+/// The first seed whose game, after `setup`, puts a seat to act holding a jugada that
+/// satisfies `want`.
+pub fn find(
+    rules: &MusRules,
+    mut want: impl FnMut(Jugada) -> bool,
+    setup: impl Fn(&mut MusGame) -> Option<usize>,
+) -> (MusGame, usize) {
+    for seed in 0..50_000u64 {
+        let mut g = MusGame::new(rules, 4, seed).unwrap();
+        let Some(seat) = setup(&mut g) else { continue };
+        let v = g.view(seat);
+        let cards: [_; 4] = v.cards.clone().try_into().unwrap();
+        if want(Jugada::from_cards(&cards, rules.mode)) {
+            return (g, seat);
+        }
+    }
+    panic!("no seed found");
+}
+
+pub fn turn(g: &MusGame) -> usize {
+    g.to_act().seats()[0]
+}
+
+pub fn act_with(bot: &mut dyn Bot<MusGame>, view: &MusView, legal: &[Action], seed: u64) -> Action {
+    let mut rng: ChaCha8Rng = rng_from_seed(seed);
+    let a = bot.act(view, legal, &mut rng);
+    assert!(legal.contains(&a), "{a} is not legal");
+    a
 }

@@ -12,6 +12,7 @@ mod chinchon;
 mod error;
 mod eval;
 mod games;
+mod gauntlet;
 mod leyes;
 mod play;
 mod replay;
@@ -29,7 +30,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "tapete", version, about)]
 #[command(
-    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete play chinchon --players 3\n  tapete chinchon analyze 1o 2o 3o 7c 7e 7b 12o 4o\n  tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --draws 3\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete replay game.json\n  tapete serve --addr 127.0.0.1:8080"
+    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete play chinchon --players 3\n  tapete chinchon analyze 1o 2o 3o 7c 7e 7b 12o 4o\n  tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --draws 3\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete gauntlet mus --a experto --games 2000\n  tapete replay game.json\n  tapete serve --addr 127.0.0.1:8080"
 )]
 struct Cli {
     /// Machine-readable JSON on stdout instead of text.
@@ -56,6 +57,9 @@ enum Command {
     /// Pit two bots against each other over many games: who wins, with a confidence
     /// interval (bots may be outside programs: see docs/bot-protocol.md).
     Arena(games::GameArgs),
+    /// One player against every other (every level and style, or a list): the table of
+    /// win rates with 95% intervals.
+    Gauntlet(games::GameArgs),
     /// Re-run a recorded game and tell it action by action.
     Replay(replay::ReplayArgs),
     /// Serve the online table: play in the browser with friends, bots in empty seats.
@@ -82,6 +86,7 @@ fn main() -> ExitCode {
         Command::Chinchon(chinchon::ChinchonCommand::Odds(a)) => chinchon::run_odds(&a, json),
         Command::Sim(a) => sim::run(&a, json),
         Command::Arena(a) => arena::run(&a, json),
+        Command::Gauntlet(a) => gauntlet::run(&a, json),
         Command::Replay(a) => replay::run(&a, json),
         Command::Serve(a) => serve::run(&a, json),
         Command::Loadtest(a) => serve::loadtest(&a, json),

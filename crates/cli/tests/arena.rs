@@ -293,3 +293,78 @@ fn incidents_show_in_the_text_report() {
     );
     assert!(text.contains("a random player takes the seat"), "{text}");
 }
+
+#[test]
+fn a_gauntlet_is_one_arena_per_opponent() {
+    // Each line equals the arena of the same pair and seed.
+    let out = tapete(&[
+        "gauntlet",
+        "mus",
+        "--a",
+        "basico",
+        "--against",
+        "random,pasivo",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+        "--target",
+        "30",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let lines = v["opponents"].as_array().expect("a line per opponent");
+    assert_eq!(lines.len(), 2);
+    for line in lines {
+        let b = line["b"].as_str().unwrap();
+        let alone = arena(&[
+            "--a", "basico", "--b", b, "--games", "12", "--seed", "3", "--target", "30",
+        ]);
+        assert_eq!(line["a_wins"], alone["a_wins"], "against {b}");
+        assert_eq!(line["ci95"], alone["ci95"], "against {b}");
+        assert_eq!(u(&line["games"]), 12);
+    }
+    assert_eq!(f(&v["fair_share"]), 0.5);
+
+    // Without --against: every built-in player but itself and maestro, styles included.
+    let out = tapete(&["gauntlet", "mus", "--a", "basico", "--games", "1", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let names: Vec<&str> = v["opponents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["b"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"experto") && names.contains(&"cortamus"),
+        "{names:?}"
+    );
+    assert!(
+        !names.contains(&"basico") && !names.contains(&"maestro"),
+        "{names:?}"
+    );
+
+    // An unknown opponent is refused before any game, naming the choices.
+    let out = tapete(&[
+        "gauntlet",
+        "mus",
+        "--a",
+        "basico",
+        "--against",
+        "random,genius",
+        "--games",
+        "5",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("genius"));
+}

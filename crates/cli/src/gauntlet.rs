@@ -1,0 +1,216 @@
+//! `tapete gauntlet GAME --a LEVEL`: one player against a whole population, one arena per
+//! opponent, and the table of win rates with their 95% intervals. It answers "how
+//! exploitable is it?": a level that beats the ladder but loses to one simple style shows
+//! here.
+
+use crate::args::{parse_seed, parse_threads, parse_timeout};
+use crate::error::{CliError, CliResult};
+use crate::games::{self, GameArgs};
+use crate::sim::{run_games, RunSpec};
+use crate::text::{emit, percent, table};
+use clap::Args;
+use serde_json::json;
+use std::time::{Duration, Instant};
+use tapete_host::{row, Host, Visitor};
+use tapete_table::arena::Layout;
+
+/// What `tapete gauntlet GAME` takes besides the table options.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Each opponent is an arena of its own (seats as in `tapete arena`), every one \
+from the same --seed, so each line can be run again alone with `tapete arena`. Without \
+--against, A meets every built-in player of the game but itself and the search levels \
+(maestro: name it in --against, it takes far longer).\n\nExamples:\n  tapete gauntlet mus --a \
+experto --games 2000\n  tapete gauntlet mus --a maestro:iters=300 --against \
+experto,conservador,agresivo --games 500 --json"
+)]
+pub struct GauntletArgs {
+    /// The player measured: a level of the game (cmd:COMMAND for an outside program).
+    #[arg(long, value_name = "LEVEL")]
+    pub a: String,
+    /// Its opponents, comma-separated (default: every built-in player but A and maestro).
+    #[arg(long, value_name = "LEVELS", value_delimiter = ',')]
+    pub against: Vec<String>,
+    /// Games against each opponent.
+    #[arg(long, value_name = "N")]
+    pub games: u64,
+    /// Players at the table (default: the game's usual number).
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
+    /// Seed of the first game of every arena.
+    #[arg(long, value_name = "S", default_value = "0", value_parser = parse_seed)]
+    pub seed: u64,
+    /// Worker threads, 1 to 256 (default: one per CPU).
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// Longest wait for one answer of a cmd: bot, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]
+    pub bot_timeout: Duration,
+}
+
+/// Runs `tapete gauntlet GAME …`.
+pub fn run(a: &GameArgs, json: bool) -> CliResult {
+    tapete_catalog::visit(
+        &a.game,
+        Gauntlet {
+            rest: &a.rest,
+            json,
+        },
+    )
+    .map_err(|e| CliError::usage(e.to_string()))?
+}
+
+struct Gauntlet<'a> {
+    rest: &'a [String],
+    json: bool,
+}
+
+/// The opponents: as given, or every built-in player but `a` and the search levels.
+fn opponents<H: Host>(a: &str, against: &[String]) -> CliResult<Vec<String>> {
+    let given: Vec<String> = against
+        .iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if !given.is_empty() {
+        return Ok(given);
+    }
+    let level = |s: &str| s.split(':').next().unwrap_or("").trim().to_lowercase();
+    let mine = level(a);
+    let all: Vec<String> = H::bot_names()
+        .iter()
+        .filter(|n| **n != mine && **n != "maestro")
+        .map(|n| n.to_string())
+        .collect();
+    if all.is_empty() {
+        return Err(CliError::usage(format!(
+            "{} has no other built-in player: name the opponents with --against",
+            H::TITLE
+        )));
+    }
+    Ok(all)
+}
+
+/// One opponent's line of the table.
+struct Line {
+    b: String,
+    games: u64,
+    wins: u64,
+    rate: f64,
+    ci: (f64, f64),
+    seconds: f64,
+}
+
+impl Visitor for Gauntlet<'_> {
+    type Output = CliResult;
+    fn visit<H: Host>(self) -> CliResult {
+        let Some(p) = games::parse::<GauntletArgs, H>(
+            "gauntlet",
+            &format!(
+                "One {} player against every other, arena by arena",
+                H::TITLE
+            ),
+            self.rest,
+            self.json,
+        )?
+        else {
+            return Ok(());
+        };
+        let a = &p.args;
+        let seats = games::seats::<H>(a.players)?;
+        let rules = games::rules::<H>(H::arena_rules(), &p.given, seats)?;
+        let me = a.a.trim().to_string();
+        let rivals = opponents::<H>(&me, &a.against)?;
+        games::check_bot::<H>(&me)?;
+        for b in &rivals {
+            games::check_bot::<H>(b)?;
+        }
+        let partners = H::PARTNERS && seats.is_multiple_of(2);
+        let mut lines = Vec::with_capacity(rivals.len());
+        let mut fair = 0.5;
+        for b in rivals {
+            let bots = [me.clone(), b.clone()];
+            let start = Instant::now();
+            let report = run_games::<H>(&RunSpec {
+                rules: &rules,
+                seats,
+                bots: &bots,
+                bot_timeout: a.bot_timeout,
+                games: a.games,
+                seed: a.seed,
+                threads: a.threads,
+                layout: if partners {
+                    Layout::Alternate
+                } else {
+                    Layout::OneSeat
+                },
+                json: p.json,
+            })?;
+            if !p.json {
+                eprintln!(
+                    "{me} against {b}: {} of {} ({})",
+                    report.wins[0],
+                    report.games,
+                    percent(report.a_win_rate())
+                );
+            }
+            fair = report.fair_share();
+            lines.push(Line {
+                b,
+                games: report.games,
+                wins: report.wins[0],
+                rate: report.a_win_rate(),
+                ci: report.ci95(),
+                seconds: start.elapsed().as_secs_f64(),
+            });
+        }
+        if p.json {
+            let v = json!({
+                "game": H::NAME,
+                "a": me,
+                "players": seats,
+                "seed": a.seed,
+                "rules": rules,
+                "fair_share": fair,
+                "opponents": lines.iter().map(|l| json!({
+                    "b": l.b,
+                    "games": l.games,
+                    "a_wins": l.wins,
+                    "a_win_rate": l.rate,
+                    "ci95": [l.ci.0, l.ci.1],
+                    "seconds": l.seconds,
+                })).collect::<Vec<_>>(),
+            });
+            return emit(&format!("{v}\n"));
+        }
+        let mut rows = vec![row!["against", "games", "won", "win rate", "95% interval"]];
+        for l in &lines {
+            rows.push(row![
+                l.b,
+                l.games,
+                l.wins,
+                percent(l.rate),
+                format!("{} – {}", percent(l.ci.0), percent(l.ci.1))
+            ]);
+        }
+        let mut out = format!(
+            "{me} against every opponent, {} {} games each from seed {} (fair share {})\n\n",
+            a.games,
+            H::TITLE,
+            a.seed,
+            percent(fair)
+        );
+        out.push_str(&table(&rows));
+        let worst = lines.iter().min_by(|x, y| x.rate.total_cmp(&y.rate));
+        if let Some(w) = worst {
+            out.push_str(&format!(
+                "\nweakest against {}: {} (95% interval {} – {})\n",
+                w.b,
+                percent(w.rate),
+                percent(w.ci.0),
+                percent(w.ci.1)
+            ));
+        }
+        emit(&out)
+    }
+}

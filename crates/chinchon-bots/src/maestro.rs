@@ -252,17 +252,17 @@ impl Maestro {
                 let mut discards = 0;
                 for &(a, cost) in &ranked {
                     match a {
-                        Action::Cierro(_) => {
-                            if !out.iter().any(|x| matches!(x, Action::Cierro(_))) {
-                                out.push(a);
-                            }
+                        Action::Cierro(_)
+                            if !out.iter().any(|x| matches!(x, Action::Cierro(_))) =>
+                        {
+                            out.push(a);
                         }
-                        Action::Descarto(_) => {
-                            if discards < DISCARDS && cost <= best + DISCARD_WINDOW {
-                                discards += 1;
-                                if !out.contains(&a) {
-                                    out.push(a);
-                                }
+                        Action::Descarto(_)
+                            if discards < DISCARDS && cost <= best + DISCARD_WINDOW =>
+                        {
+                            discards += 1;
+                            if !out.contains(&a) {
+                                out.push(a);
                             }
                         }
                         _ => {}

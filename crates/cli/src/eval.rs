@@ -21,6 +21,9 @@ pub enum MusCommand {
     Tables(crate::tables::TablesArgs),
     /// Random deals: observed frequencies against the exact ones, and gains en paso.
     Simulate(crate::simulate::SimulateArgs),
+    /// Bots' games with every hand known: the chance before each bet answered against
+    /// the lances actually won, per lance and kind of bet.
+    Calibrate(crate::calibrate::CalibrateArgs),
 }
 
 /// Arguments of `tapete mus eval`.

@@ -8,6 +8,7 @@
 
 mod arena;
 mod args;
+mod calibrate;
 mod chinchon;
 mod error;
 mod eval;
@@ -82,6 +83,7 @@ fn main() -> ExitCode {
         Command::Mus(eval::MusCommand::Leyes(a)) => leyes::run(&a, json),
         Command::Mus(eval::MusCommand::Tables(a)) => tables::run(&a, json),
         Command::Mus(eval::MusCommand::Simulate(a)) => simulate::run(&a, json),
+        Command::Mus(eval::MusCommand::Calibrate(a)) => calibrate::run(&a, json),
         Command::Chinchon(chinchon::ChinchonCommand::Analyze(a)) => chinchon::analyze(&a, json),
         Command::Chinchon(chinchon::ChinchonCommand::Odds(a)) => chinchon::run_odds(&a, json),
         Command::Sim(a) => sim::run(&a, json),

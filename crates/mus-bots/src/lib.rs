@@ -15,6 +15,7 @@
 
 mod avanzado;
 mod basico;
+pub mod calibrate;
 pub mod discard;
 mod experto;
 mod face;

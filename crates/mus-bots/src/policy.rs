@@ -424,7 +424,7 @@ impl<'a> Ctx<'a> {
     /// The pair's chance in `lance` before reading the betting: leyes, then the partner's
     /// seña where the conditions cannot say it (reyes for grande, pitos for chica, the kind
     /// of pares, 31).
-    fn prior(&self, lance: Lance) -> f64 {
+    pub fn prior(&self, lance: Lance) -> f64 {
         let p = self.odds(lance).lance(lance);
         let Some(sena) = self.view.partner_sena.filter(|_| self.style.senas) else {
             return p;

@@ -72,9 +72,12 @@ test('Chinchón fairness: two people at a 4-seat table each see only their own h
     let heldChecked = false;
     let domChecks = 0;
     const deadline = Date.now() + 150000;
+    let last = '';
     for (;;) {
-      assert.ok(Date.now() < deadline, 'not in time');
       const sts = await Promise.all(pages.map(state));
+      // When it runs out of time, say where the game stood and what each page offered.
+      assert.ok(Date.now() < deadline, `not in time: ${last}`);
+      last = JSON.stringify(sts.map((st) => ({ n: st.n, status: st.table.status, hand: st.view.hand_number, phase: st.view.phase, turn: st.view.turn, turns: st.view.turns, hold: st.hold })));
       if (sts.some((st) => st.table.status === 'finished')) break;
       if (sts[0].view.hand_number >= 2 && sts[0].view.turns >= 6) break;
 
@@ -91,6 +94,7 @@ test('Chinchón fairness: two people at a 4-seat table each see only their own h
       }
 
       const offers = await Promise.all(pages.map(chinchonOfferNow));
+      last += ` offers ${JSON.stringify(offers)}`;
       if (!heldChecked && offers.includes('next')) {
         // Both see the count; Ane presses next: the hold now waits for Mikel alone, and the
         // bots do not play on meanwhile.

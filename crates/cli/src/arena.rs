@@ -14,6 +14,7 @@ use serde_json::json;
 use std::time::Duration;
 use tapete_host::{row, Host, Visitor};
 use tapete_table::arena::{ArenaReport, Layout};
+use tapete_table::Game;
 
 /// What `tapete arena GAME` takes besides the table options.
 #[derive(Args, Debug)]
@@ -33,7 +34,15 @@ pub struct ArenaArgs {
     /// Bot of side B (same choices as --a).
     #[arg(long, value_name = "LEVEL")]
     pub b: String,
-    /// How many games to play.
+    #[command(flatten)]
+    pub run: MatchArgs,
+}
+
+/// How many games, at how many seats, from which seed, on how many threads: what
+/// `tapete arena` and `tapete gauntlet` share.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// How many games to play (against each opponent, in a gauntlet).
     #[arg(long, value_name = "N")]
     pub games: u64,
     /// Players at the table (default: the game's usual number).
@@ -48,6 +57,42 @@ pub struct ArenaArgs {
     /// Longest wait for one answer of a cmd: bot, in seconds.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]
     pub bot_timeout: Duration,
+}
+
+/// Whether A and B sit as pairs at a table of `seats` (partnership games with an even
+/// table), and the arena layout that follows: pairs swapping seats every game, or A at one
+/// seat moving round the table.
+pub(crate) fn arena_layout<H: Host>(seats: usize) -> (bool, Layout) {
+    let partners = H::PARTNERS && seats.is_multiple_of(2);
+    let layout = if partners {
+        Layout::Alternate
+    } else {
+        Layout::OneSeat
+    };
+    (partners, layout)
+}
+
+impl MatchArgs {
+    /// The run of `bots` these options ask for.
+    pub(crate) fn spec<'a, H: Host>(
+        &self,
+        rules: &'a <H::G as Game>::Rules,
+        seats: usize,
+        bots: &'a [String; 2],
+        json: bool,
+    ) -> RunSpec<'a, H> {
+        RunSpec {
+            rules,
+            seats,
+            bots,
+            bot_timeout: self.bot_timeout,
+            games: self.games,
+            seed: self.seed,
+            threads: self.threads,
+            layout: arena_layout::<H>(seats).1,
+            json,
+        }
+    }
 }
 
 /// Runs `tapete arena GAME …`.
@@ -80,31 +125,17 @@ impl Visitor for Arena<'_> {
             return Ok(());
         };
         let a = &p.args;
-        let seats = games::seats::<H>(a.players)?;
+        let seats = games::seats::<H>(a.run.players)?;
         let rules = games::rules::<H>(H::arena_rules(), &p.given, seats)?;
         let bots = [a.a.trim().to_string(), a.b.trim().to_string()];
-        let partners = H::PARTNERS && seats.is_multiple_of(2);
-        let report = run_games::<H>(&RunSpec {
-            rules: &rules,
-            seats,
-            bots: &bots,
-            bot_timeout: a.bot_timeout,
-            games: a.games,
-            seed: a.seed,
-            threads: a.threads,
-            layout: if partners {
-                Layout::Alternate
-            } else {
-                Layout::OneSeat
-            },
-            json: p.json,
-        })?;
+        let partners = arena_layout::<H>(seats).0;
+        let report = run_games::<H>(&a.run.spec::<H>(&rules, seats, &bots, p.json))?;
         if p.json {
             let (low, high) = report.ci95();
             let mut v = json!({
                 "game": H::NAME,
                 "games": report.games,
-                "seed": a.seed,
+                "seed": a.run.seed,
                 "players": seats,
                 "bots": { "a": bots[0], "b": bots[1] },
                 "rules": rules,
@@ -147,7 +178,7 @@ fn arena_text<H: Host>(
         "{} {} games from seed {}: A ({}) against B ({}), {how}\n\n",
         r.games,
         H::TITLE,
-        a.seed,
+        a.run.seed,
         bots[0],
         bots[1]
     );

@@ -3,16 +3,15 @@
 //! exploitable is it?": a level that beats the ladder but loses to one simple style shows
 //! here.
 
-use crate::args::{parse_seed, parse_threads, parse_timeout};
+use crate::arena::MatchArgs;
 use crate::error::{CliError, CliResult};
 use crate::games::{self, GameArgs};
-use crate::sim::{run_games, RunSpec};
+use crate::sim::run_games;
 use crate::text::{emit, percent, table};
 use clap::Args;
 use serde_json::json;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tapete_host::{row, Host, Visitor};
-use tapete_table::arena::Layout;
 
 /// What `tapete gauntlet GAME` takes besides the table options.
 #[derive(Args, Debug)]
@@ -31,21 +30,8 @@ pub struct GauntletArgs {
     /// Its opponents, comma-separated (default: every built-in player but A and maestro).
     #[arg(long, value_name = "LEVELS", value_delimiter = ',')]
     pub against: Vec<String>,
-    /// Games against each opponent.
-    #[arg(long, value_name = "N")]
-    pub games: u64,
-    /// Players at the table (default: the game's usual number).
-    #[arg(long, value_name = "N")]
-    pub players: Option<usize>,
-    /// Seed of the first game of every arena.
-    #[arg(long, value_name = "S", default_value = "0", value_parser = parse_seed)]
-    pub seed: u64,
-    /// Worker threads, 1 to 256 (default: one per CPU).
-    #[arg(long, value_name = "T", value_parser = parse_threads)]
-    pub threads: Option<usize>,
-    /// Longest wait for one answer of a cmd: bot, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]
-    pub bot_timeout: Duration,
+    #[command(flatten)]
+    pub run: MatchArgs,
 }
 
 /// Runs `tapete gauntlet GAME …`.
@@ -117,7 +103,7 @@ impl Visitor for Gauntlet<'_> {
             return Ok(());
         };
         let a = &p.args;
-        let seats = games::seats::<H>(a.players)?;
+        let seats = games::seats::<H>(a.run.players)?;
         let rules = games::rules::<H>(H::arena_rules(), &p.given, seats)?;
         let me = a.a.trim().to_string();
         let rivals = opponents::<H>(&me, &a.against)?;
@@ -125,27 +111,12 @@ impl Visitor for Gauntlet<'_> {
         for b in &rivals {
             games::check_bot::<H>(b)?;
         }
-        let partners = H::PARTNERS && seats.is_multiple_of(2);
         let mut lines = Vec::with_capacity(rivals.len());
         let mut fair = 0.5;
         for b in rivals {
             let bots = [me.clone(), b.clone()];
             let start = Instant::now();
-            let report = run_games::<H>(&RunSpec {
-                rules: &rules,
-                seats,
-                bots: &bots,
-                bot_timeout: a.bot_timeout,
-                games: a.games,
-                seed: a.seed,
-                threads: a.threads,
-                layout: if partners {
-                    Layout::Alternate
-                } else {
-                    Layout::OneSeat
-                },
-                json: p.json,
-            })?;
+            let report = run_games::<H>(&a.run.spec::<H>(&rules, seats, &bots, p.json))?;
             if !p.json {
                 eprintln!(
                     "{me} against {b}: {} of {} ({})",
@@ -169,7 +140,7 @@ impl Visitor for Gauntlet<'_> {
                 "game": H::NAME,
                 "a": me,
                 "players": seats,
-                "seed": a.seed,
+                "seed": a.run.seed,
                 "rules": rules,
                 "fair_share": fair,
                 "opponents": lines.iter().map(|l| json!({
@@ -195,9 +166,9 @@ impl Visitor for Gauntlet<'_> {
         }
         let mut out = format!(
             "{me} against every opponent, {} {} games each from seed {} (fair share {})\n\n",
-            a.games,
+            a.run.games,
             H::TITLE,
-            a.seed,
+            a.run.seed,
             percent(fair)
         );
         out.push_str(&table(&rows));

@@ -4,7 +4,7 @@
 //! player), `experto` (tracks every card seen, reads what each opponent collects, draws and
 //! discards by exact odds and expected deadwood, closes with the score in mind) and
 //! `maestro` (search over states resampled from its view, its budget in its name:
-//! `maestro:ms=200`). Each sees only its own view.
+//! `maestro:iters=1024,ms=1000` by default). Each sees only its own view.
 //!
 //! ```
 //! let bot = tapete_chinchon_bots::by_name("experto").unwrap();

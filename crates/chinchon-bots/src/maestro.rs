@@ -23,9 +23,12 @@
 //! 5. **Racing.** After a few worlds a candidate clearly behind the leader is dropped, so
 //!    the budget goes to the close calls; the best mean wins.
 //!
-//! The budget is in its name: `maestro:ms=N` (1–10000 milliseconds of thinking per
-//! decision, checked between rollouts; 200 by default) or `maestro:iters=N` (N rollouts
-//! per decision, the same choices on every machine). Two settings of the search may
+//! The budget is in its name: `maestro:iters=N` (N rollouts per decision, the same
+//! choices on every machine), `maestro:ms=N` (1–10000 milliseconds of thinking per
+//! decision, checked between rollouts), or both (`iters=N,ms=M`: N rollouts unless M
+//! milliseconds pass first). The default, `maestro`, is `iters=1024,ms=1000`: the same
+//! choices everywhere, measured in the arena as it is played, and never more than a
+//! second on a slow or busy machine. Settings of the search may
 //! follow, comma-separated: `keep=Z`, the standard errors by which a searched move must
 //! beat experto's own (2 by default), `deals=N`, the most deals drawn per world (48), and
 //! `policy=basico|experto`, who plays the rollouts (basico).
@@ -42,8 +45,13 @@ use tapete_chinchon::meld::Solver;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonView, Hand, Phase};
 use tapete_table::{Bot, Game, Seat};
 
-/// Default thinking budget per decision, in milliseconds.
-pub const DEFAULT_MS: u64 = 200;
+/// Default rollouts per decision.
+pub const DEFAULT_ITERS: u32 = 1024;
+
+/// Default cap on the thinking time per decision, in milliseconds: the default rollouts
+/// take a small fraction of it on a desktop machine, so the cap only binds on a slow or
+/// overloaded one.
+pub const DEFAULT_MS: u64 = 1000;
 
 /// The most milliseconds a decision may be given.
 pub const MAX_MS: u64 = 10_000;
@@ -78,6 +86,22 @@ pub enum Budget {
     Millis(u64),
     /// A fixed number of rollouts: the same choices on every machine.
     Iters(u32),
+    /// A number of rollouts, fewer if the milliseconds pass first.
+    ItersWithin {
+        /// Rollouts per decision.
+        iters: u32,
+        /// Wall-clock cap in milliseconds.
+        ms: u64,
+    },
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget::ItersWithin {
+            iters: DEFAULT_ITERS,
+            ms: DEFAULT_MS,
+        }
+    }
 }
 
 /// The search player; see the module docs.
@@ -109,7 +133,7 @@ pub enum Policy {
 
 impl Default for Maestro {
     fn default() -> Self {
-        Maestro::new(DEFAULT_MS)
+        Maestro::with_budget(Budget::default())
     }
 }
 
@@ -137,33 +161,34 @@ impl Maestro {
 }
 
 /// A maestro from its parameters, comma-separated: empty for the defaults; the budget as
-/// `ms=N` (1–10000) or `iters=N` (1–1000000); `keep=Z` (0–10, standard errors by which a
+/// `ms=N` (1–10000), `iters=N` (1–1000000) or both; `keep=Z` (0–10, standard errors by which a
 /// searched move must beat experto's own) and `deals=N` (1–1000, the most deals drawn per
 /// world). Anything else is refused with the accepted forms.
 pub fn from_params(params: &str) -> Result<Maestro, String> {
     let forms = format!(
-        "write maestro (thinking {DEFAULT_MS} ms a decision), maestro:ms=N (N from 1 to \
-         {MAX_MS}) or maestro:iters=N (N rollouts a decision, 1 to {MAX_ITERS}), optionally \
-         with ,keep=Z (0 to 10), ,deals=N (1 to 1000) and ,policy=experto|basico"
+        "write maestro ({DEFAULT_ITERS} rollouts a decision, at most {DEFAULT_MS} ms), \
+         maestro:ms=N (N from 1 to {MAX_MS}), maestro:iters=N (N rollouts a decision, 1 to \
+         {MAX_ITERS}) or both (maestro:iters=N,ms=M), optionally with ,keep=Z (0 to 10), ,deals=N (1 to 1000) and ,policy=experto|basico"
     );
     let mut m = Maestro::default();
-    let mut budget = None;
+    let mut ms = None;
+    let mut iters = None;
     for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((key, value)) = part.split_once('=') else {
             return Err(format!("`maestro:{part}` is not a parameter: {forms}"));
         };
         let value = value.trim();
         let key = key.trim().to_lowercase();
-        if (key == "ms" || key == "iters") && budget.is_some() {
-            return Err(format!("maestro takes one budget, ms or iters: {forms}"));
+        if (key == "ms" && ms.is_some()) || (key == "iters" && iters.is_some()) {
+            return Err(format!("`{key}` is given twice: {forms}"));
         }
         match key.as_str() {
             "ms" => match value.parse::<u64>() {
-                Ok(ms) if (1..=MAX_MS).contains(&ms) => budget = Some(Budget::Millis(ms)),
+                Ok(n) if (1..=MAX_MS).contains(&n) => ms = Some(n),
                 _ => return Err(format!("`ms={value}` is not from 1 to {MAX_MS}: {forms}")),
             },
             "iters" => match value.parse::<u32>() {
-                Ok(n) if (1..=MAX_ITERS).contains(&n) => budget = Some(Budget::Iters(n)),
+                Ok(n) if (1..=MAX_ITERS).contains(&n) => iters = Some(n),
                 _ => {
                     return Err(format!(
                         "`iters={value}` is not from 1 to {MAX_ITERS}: {forms}"
@@ -190,8 +215,11 @@ pub fn from_params(params: &str) -> Result<Maestro, String> {
             other => return Err(format!("`{other}` is not a parameter of maestro: {forms}")),
         }
     }
-    if let Some(b) = budget {
-        m.budget = b;
+    match (iters, ms) {
+        (Some(iters), Some(ms)) => m.budget = Budget::ItersWithin { iters, ms },
+        (Some(n), None) => m.budget = Budget::Iters(n),
+        (None, Some(n)) => m.budget = Budget::Millis(n),
+        (None, None) => {}
     }
     Ok(m)
 }
@@ -290,6 +318,10 @@ impl Maestro {
                 usize::MAX,
             ),
             Budget::Iters(n) => (None, n as usize),
+            Budget::ItersWithin { iters, ms } => (
+                Some(start + Duration::from_secs_f64(ms as f64 / 1000.0 * TIME_SHARE)),
+                iters as usize,
+            ),
         };
         let out_of_budget = |rollouts: usize| {
             rollouts >= max_rollouts || deadline.is_some_and(|d| Instant::now() >= d)

@@ -5,14 +5,25 @@ mod common;
 
 use common::*;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, Phase};
-use tapete_chinchon_bots::maestro::{from_params, Budget, Policy, DEFAULT_MS};
+use tapete_chinchon_bots::maestro::{from_params, Budget, Policy, DEFAULT_ITERS, DEFAULT_MS};
 use tapete_chinchon_bots::{by_name, Maestro};
 use tapete_table::Game;
 
 #[test]
 fn its_budget_is_in_its_name() {
-    assert_eq!(from_params("").unwrap().budget, Budget::Millis(DEFAULT_MS));
-    assert_eq!(DEFAULT_MS, 200);
+    // The default is the budget measured in the arena: 1024 rollouts, capped at a second.
+    assert_eq!(
+        from_params("").unwrap().budget,
+        Budget::ItersWithin {
+            iters: DEFAULT_ITERS,
+            ms: DEFAULT_MS
+        }
+    );
+    assert_eq!((DEFAULT_ITERS, DEFAULT_MS), (1024, 1000));
+    assert_eq!(
+        from_params("iters=64, ms=20").unwrap().budget,
+        Budget::ItersWithin { iters: 64, ms: 20 }
+    );
     assert_eq!(from_params("ms=50").unwrap().budget, Budget::Millis(50));
     assert_eq!(
         from_params(" iters = 300 ").unwrap().budget,
@@ -41,7 +52,14 @@ fn a_bad_budget_names_the_accepted_forms() {
         assert!(e.contains("maestro:ms=N"), "{bad}: {e}");
     }
     assert!(from_params("ms=0").unwrap_err().contains("from 1 to 10000"));
-    for bad in ["ms=50,iters=9", "keep=11", "keep=-1", "deals=0", "ms=5,x"] {
+    for bad in [
+        "ms=50,ms=9",
+        "iters=5,iters=6",
+        "keep=11",
+        "keep=-1",
+        "deals=0",
+        "ms=5,x",
+    ] {
         assert!(from_params(bad).is_err(), "{bad}");
     }
 }
@@ -56,7 +74,7 @@ fn search_settings_follow_the_budget() {
     let d = from_params("").unwrap();
     assert_eq!(
         (d.budget, d.keep, d.deals, d.policy),
-        (Budget::Millis(DEFAULT_MS), 2.0, 48, Policy::Basico)
+        (Budget::default(), 2.0, 48, Policy::Basico)
     );
     assert!(from_params("policy=maestro")
         .unwrap_err()

@@ -2,7 +2,7 @@
 //! actions: no peeking, ever.
 //!
 //! Choose one by name with [`by_name`]: `random`, `basico`, `avanzado`, `experto`,
-//! `maestro` (with its budget: `maestro:ms=200`), an opponent style (`conservador`,
+//! `maestro` (with its budget: `maestro:iters=500`, `maestro:ms=200`), an opponent style (`conservador`,
 //! `agresivo`, `farolero`, `pasivo`, `cortamus`: experto with one trait changed, see
 //! [`policy::style`]), or `cmd:COMMAND` for an outside program speaking the bot protocol
 //! (`docs/bot-protocol.md`), e.g. `cmd:python3 mus_bot.py`.
@@ -55,7 +55,7 @@ pub const PLAYERS: &[&str] = &[
 ];
 
 /// The bot called `name`, or an error listing the names. A level may carry parameters
-/// after a colon: `maestro:ms=200`, `maestro:iters=500,policy=avanzado`. `cmd:COMMAND` runs COMMAND (kept as written, case
+/// after a colon: `maestro:iters=500`, `maestro:ms=200,policy=avanzado`. `cmd:COMMAND` runs COMMAND (kept as written, case
 /// and all) as a protocol bot with the default answer timeout.
 pub fn by_name(name: &str) -> Result<Box<dyn Bot<MusGame>>, String> {
     let (level, params) = name.trim().split_once(':').unwrap_or((name.trim(), ""));
@@ -95,16 +95,20 @@ pub fn command_bot(command: &str, timeout: Duration) -> Result<ProcessBot<MusGam
     Ok(ProcessBot::new(command, options, Box::new(RandomMus)))
 }
 
-/// Parses maestro's parameters, comma-separated: `ms=N` (a time budget per decision,
-/// 1–10000 milliseconds) or `iters=N` (a fixed number of rollouts per decision, 1–1000000,
-/// for reproducible play), and `policy=LEVEL` (who plays the rollouts: basico, avanzado or
-/// experto, the default). Empty gives the defaults.
+/// Parses maestro's parameters, comma-separated: `iters=N` (a fixed number of rollouts per
+/// decision, 1–1000000, for reproducible play), `ms=N` (a time budget per decision,
+/// 1–10000 milliseconds, [`maestro::DEFAULT_MS`] by default) or both (N rollouts unless the
+/// time runs out first), `policy=LEVEL` (who plays the rollouts: basico, avanzado or
+/// experto, the default) and `read=on` (read each rival's habits this match instead of
+/// playing every rival as the rollout policy; see [`maestro`]). Empty gives the defaults.
 pub fn maestro_params(params: &str) -> Result<Maestro, String> {
-    let mut m = Maestro::new(maestro::DEFAULT_MS);
+    let mut m = Maestro::default();
+    let (mut ms, mut iters) = (None, None);
     for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         match part.split_once('=') {
             Some(("ms", n)) => match n.trim().parse::<u64>() {
-                Ok(ms) if (1..=10_000).contains(&ms) => m.budget = maestro::Budget::Millis(ms),
+                _ if ms.is_some() => return Err("maestro: ms= is given twice".into()),
+                Ok(n) if (1..=10_000).contains(&n) => ms = Some(n),
                 _ => {
                     return Err(format!(
                         "maestro:ms={n}: the budget is 1 to 10000 milliseconds"
@@ -112,10 +116,20 @@ pub fn maestro_params(params: &str) -> Result<Maestro, String> {
                 }
             },
             Some(("iters", n)) => match n.trim().parse::<u32>() {
-                Ok(it) if (1..=1_000_000).contains(&it) => m.budget = maestro::Budget::Iters(it),
+                _ if iters.is_some() => return Err("maestro: iters= is given twice".into()),
+                Ok(n) if (1..=1_000_000).contains(&n) => iters = Some(n),
                 _ => {
                     return Err(format!(
                         "maestro:iters={n}: the budget is 1 to 1000000 rollouts"
+                    ))
+                }
+            },
+            Some(("read", v)) => match v.trim() {
+                "on" => m.read = true,
+                "off" => m.read = false,
+                _ => {
+                    return Err(format!(
+                        "maestro:read={v}: reading the table is on (the default) or off"
                     ))
                 }
             },
@@ -128,11 +142,18 @@ pub fn maestro_params(params: &str) -> Result<Maestro, String> {
             }
             _ => {
                 return Err(format!(
-                    "`maestro:{params}`: maestro takes ms=N or iters=N and policy=LEVEL, \
-                     comma-separated, e.g. maestro:ms=200,policy=avanzado"
+                    "`maestro:{params}`: maestro takes iters=N, ms=N (or both: N rollouts \
+                     unless the milliseconds pass first), policy=LEVEL and read=on|off, \
+                     comma-separated, e.g. maestro:iters=500,policy=avanzado"
                 ))
             }
         }
+    }
+    match (iters, ms) {
+        (Some(iters), Some(ms)) => m.budget = maestro::Budget::ItersWithin { iters, ms },
+        (Some(n), None) => m.budget = maestro::Budget::Iters(n),
+        (None, Some(n)) => m.budget = maestro::Budget::Millis(n),
+        (None, None) => {}
     }
     Ok(m)
 }

@@ -17,8 +17,9 @@
 //!    ([`belief`]: a raise is likelier from a strong hand).
 //! 3. **Rollouts.** Every surviving candidate is applied in the same world and the rest of
 //!    the hand is played by the rollout [`Policy`] (`experto` by default) at all four
-//!    seats, reading the cheaper [`MusGame::view_without_history`], with the same random stream for
-//!    every candidate (common random numbers: the candidates are compared on equal deals).
+//!    seats, reading the cheaper [`MusGame::view_without_history`], with the same random
+//!    stream for every candidate (common random numbers: the candidates are compared on
+//!    equal deals). A rival facing an órdago of ours answers as the table read says.
 //! 4. **Value.** The end of the hand is scored by the chance of winning the game from the
 //!    resulting piedras ([`value::win_chance`]); a game won or lost during the hand (the
 //!    target reached, an órdago accepted) is 1 or 0. Games decide matches, not piedras, and
@@ -27,15 +28,27 @@
 //!    is clearly negative is dropped, so the budget goes to the close calls; the search
 //!    stops once one candidate is left or the budget is spent, and the best mean wins.
 //!
+//! **Reading the table** ([`table`]). Every finished hand the views show adds to a record
+//! of each rival this match: how often it cuts the mus, what hands it bets and throws
+//! órdagos with, how it answers envites and órdagos. The record weights the worlds (a
+//! bluffer's bets say less), plays the rival in the rollouts (one who always cuts, or sees
+//! every envite, does so there too), and answers our órdagos: until a rival has been seen
+//! folding a bet, it accepts exactly when its pair wins the lance, and after that with any
+//! hand better than the best it folded, so maestro never throws an órdago whose value
+//! rests on a fold it has not seen. It is on with `maestro:read=on`; by default (for now)
+//! every rival is played as the rollout policy.
+//!
 //! The budget is time (`maestro:ms=N`, checked between rollouts) or a fixed number of
 //! rollouts (`maestro:iters=N`, reproducible). Decisions with one legal action return at
 //! once; señas are chosen directly (the most telling one the hand allows). The player uses
 //! only its view and its rng.
 
 mod belief;
+pub mod table;
 mod value;
 
 pub use belief::percentile;
+pub use table::{lance_winner, Reading, SeatRecord, TableRead};
 pub use value::win_chance;
 
 use crate::basico::{discard, Basico};
@@ -45,14 +58,15 @@ use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 use tapete_cards::CardSet;
 use tapete_mus::events::Event;
+use tapete_mus::rules::Lance;
 use tapete_mus::view::Phase;
 use tapete_mus::{Action, MusGame, MusView, Sena};
 use tapete_table::{Bot, Game, Seat};
 
 /// Default thinking budget per decision, in milliseconds: hundreds of `experto` rollouts
-/// per real decision once its leyes are cached (thousands with `basico` ones), enough to
-/// separate the candidates in most betting spots, while a whole game (some 60–130
-/// decisions, most of them forced or settled early by the racing) stays within seconds.
+/// per real decision once its leyes are cached, enough to separate the candidates in most
+/// betting spots, while a whole game (some 60–130 decisions, most of them forced or
+/// settled early by the racing) stays within seconds.
 pub const DEFAULT_MS: u64 = 200;
 
 /// How many standard errors a candidate must beat the rollout policy's own choice by to be
@@ -123,6 +137,20 @@ pub enum Budget {
     Millis(u64),
     /// A fixed number of rollouts: the same choices on every machine.
     Iters(u32),
+    /// A number of rollouts, fewer if the milliseconds pass first.
+    ItersWithin {
+        /// Rollouts per decision.
+        iters: u32,
+        /// Wall-clock cap in milliseconds.
+        ms: u64,
+    },
+}
+
+impl Default for Maestro {
+    /// maestro at the default budget, [`DEFAULT_MS`] a decision.
+    fn default() -> Self {
+        Maestro::new(DEFAULT_MS)
+    }
 }
 
 /// The search player; see the module docs.
@@ -132,6 +160,11 @@ pub struct Maestro {
     pub budget: Budget,
     /// The policy that plays every seat inside the rollouts, and the fallback.
     pub rollout: Policy,
+    /// Whether it reads the table ([`table`]; `maestro:read=on`). Off (the default for now),
+    /// every rival is the rollout policy and answers órdagos as it would.
+    pub read: bool,
+    /// What it has seen of the others this match.
+    pub table: TableRead,
 }
 
 impl Maestro {
@@ -150,6 +183,8 @@ impl Maestro {
         Maestro {
             budget,
             rollout: Policy::Experto(Experto::default()),
+            read: false,
+            table: TableRead::default(),
         }
     }
 
@@ -164,18 +199,24 @@ impl Maestro {
         rng: &mut ChaCha8Rng,
     ) -> Option<Action> {
         let start = Instant::now();
-        let deadline = match self.budget {
-            Budget::Millis(ms) => {
-                Some(start + Duration::from_secs_f64(ms as f64 / 1000.0 * TIME_SHARE))
-            }
-            Budget::Iters(_) => None,
-        };
-        let max_rollouts = match self.budget {
-            Budget::Iters(n) => n as usize,
-            Budget::Millis(_) => usize::MAX,
+        let within =
+            |ms: u64| Some(start + Duration::from_secs_f64(ms as f64 / 1000.0 * TIME_SHARE));
+        let (deadline, max_rollouts) = match self.budget {
+            Budget::Millis(ms) => (within(ms), usize::MAX),
+            Budget::Iters(n) => (None, n as usize),
+            Budget::ItersWithin { iters, ms } => (within(ms), iters as usize),
         };
         let calls = belief::calls(&view.log, seat);
         let us = seat % 2;
+        let readings: [Reading; 4] = std::array::from_fn(|s| {
+            if self.read && s % 2 != us {
+                self.table.reading(s)
+            } else {
+                Reading::default()
+            }
+        });
+        let policies = self.policies(us);
+        let table = self.read.then_some(&self.table);
         let mut values: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
         let mut active: Vec<usize> = (0..candidates.len()).collect();
         let mut rollouts = 0usize;
@@ -188,7 +229,7 @@ impl Maestro {
             if out_of_budget(rollouts) {
                 break;
             }
-            let Some(world) = sample_world(view, &calls, rng) else {
+            let Some(world) = sample_world(view, &calls, &readings, rng) else {
                 break;
             };
             let seed: u64 = rng.gen();
@@ -198,15 +239,9 @@ impl Maestro {
                     break 'worlds;
                 }
                 let mut r = ChaCha8Rng::seed_from_u64(seed);
-                let mut bot = self.rollout.clone();
-                row.push(rollout(
-                    world.clone(),
-                    seat,
-                    &candidates[i],
-                    us,
-                    &mut bot,
-                    &mut r,
-                ));
+                let mut bots = policies.clone();
+                let start = (seat, candidates[i].clone());
+                row.push(rollout(world.clone(), start, us, &mut bots, table, &mut r));
                 rollouts += 1;
             }
             for (&i, v) in active.iter().zip(row) {
@@ -243,8 +278,22 @@ impl Maestro {
     }
 }
 
+impl Maestro {
+    /// The players of the rollouts by seat: the rollout policy, with each rival's habits
+    /// when it reads the table and the policy is experto's.
+    fn policies(&self, us: usize) -> [Policy; 4] {
+        std::array::from_fn(|s| match &self.rollout {
+            Policy::Experto(e) if self.read && s % 2 != us => Policy::Experto(Experto {
+                style: self.table.style(s, &e.style),
+            }),
+            p => p.clone(),
+        })
+    }
+}
+
 impl Bot<MusGame> for Maestro {
     fn act(&mut self, view: &MusView, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
+        self.table.observe(view);
         if legal.len() <= 1 {
             return legal.first().cloned().unwrap_or(Action::Paso);
         }
@@ -366,14 +415,19 @@ pub fn candidates(view: &MusView, seat: Seat, legal: &[Action]) -> Vec<Action> {
 
 /// One determinization of `view`; with calls heard, one of [`BELIEF_DRAWS`] deals picked in
 /// proportion to how well each explains them. `None` when no deal fits the view.
-fn sample_world(view: &MusView, calls: &[belief::Call], rng: &mut ChaCha8Rng) -> Option<MusGame> {
+fn sample_world(
+    view: &MusView,
+    calls: &[belief::Call],
+    readings: &[Reading; 4],
+    rng: &mut ChaCha8Rng,
+) -> Option<MusGame> {
     if calls.is_empty() {
         return MusGame::resample(view, rng).ok();
     }
     let mut draws = Vec::with_capacity(BELIEF_DRAWS);
     for _ in 0..BELIEF_DRAWS {
         let g = MusGame::resample(view, rng).ok()?;
-        let w = belief::likelihood(&g, calls);
+        let w = belief::likelihood(&g, calls, readings);
         draws.push((g, w));
     }
     let total: f64 = draws.iter().map(|(_, w)| w).sum();
@@ -388,18 +442,22 @@ fn sample_world(view: &MusView, calls: &[belief::Call], rng: &mut ChaCha8Rng) ->
     None
 }
 
-/// Plays `action` by `seat` in `game`, then the rest of the hand with `bot` at every seat;
-/// the value for pair `us` (see [`value::win_chance`]).
+/// Plays `first` (a seat and its action) in `game`, then the rest of the hand with `bots`
+/// at the seats; the value for pair `us` (see [`value::win_chance`]). With a `table`, when
+/// `first` is an órdago the rivals answer it as the table read says.
 fn rollout(
     mut game: MusGame,
-    seat: Seat,
-    action: &Action,
+    first: (Seat, Action),
     us: usize,
-    bot: &mut Policy,
+    bots: &mut [Policy; 4],
+    table: Option<&TableRead>,
     rng: &mut ChaCha8Rng,
 ) -> f64 {
     let target = game.rules().target;
-    let mut next = Some((seat, action.clone()));
+    // Only the órdago being decided is answered by the table read: a later one in the
+    // rollout is the rollout policy's, which maestro would search again before throwing.
+    let table = table.filter(|_| first.1 == Action::Ordago);
+    let mut next = Some(first);
     for _ in 0..MAX_ROLLOUT_STEPS {
         let (s, a) = match next.take() {
             Some(first) => first,
@@ -410,7 +468,16 @@ fn rollout(
                 let legal = game.legal_actions(s);
                 let a = match legal.as_slice() {
                     [only] => only.clone(),
-                    _ => bot.act(&game.view_without_history(s), &legal, rng),
+                    _ => {
+                        let v = game.view_without_history(s);
+                        match (table, ordago_against(&v, s, us)) {
+                            (Some(t), Some(lance)) if t.accepts_ordago(s, lance, &game) => {
+                                Action::Quiero
+                            }
+                            (Some(_), Some(_)) => Action::NoQuiero,
+                            _ => bots[s % 4].act(&v, &legal, rng),
+                        }
+                    }
                 };
                 (s, a)
             }
@@ -432,6 +499,18 @@ fn rollout(
     }
     let p = game.scores().piedras;
     win_chance(p[us], p[1 - us], target)
+}
+
+/// The lance of an órdago of pair `us` that `seat`, a rival, has to answer now.
+fn ordago_against(view: &MusView, seat: Seat, us: usize) -> Option<Lance> {
+    match (view.phase, view.bet) {
+        (Phase::Bet { lance }, Some(b))
+            if seat % 2 != us && b.ordago && b.pair == us && b.answers(seat) =>
+        {
+            Some(lance)
+        }
+        _ => None,
+    }
 }
 
 /// Drops the candidates clearly worse than the leader, by their paired differences on the

@@ -44,6 +44,31 @@ fn parses_its_budgets() {
     let m = bots::maestro_params("").unwrap();
     assert!(matches!(m.rollout, Policy::Experto(_)));
     assert!(bots::by_name("maestro:ms=50,policy=basico").is_ok());
+    // Both: N rollouts unless the time runs out.
+    let m = bots::maestro_params("iters=300,ms=900").unwrap();
+    assert_eq!(
+        m.budget,
+        Budget::ItersWithin {
+            iters: 300,
+            ms: 900
+        }
+    );
+    assert_eq!(
+        Maestro::default().budget,
+        Budget::Millis(tapete_mus_bots::maestro::DEFAULT_MS)
+    );
+    assert_eq!(
+        bots::maestro_params("").unwrap().budget,
+        Maestro::default().budget
+    );
+    for twice in ["ms=5,ms=6", "iters=5,iters=6"] {
+        let e = bots::maestro_params(twice).err().unwrap();
+        assert!(e.contains("twice"), "{twice}: {e}");
+    }
+    assert!(!bots::maestro_params("").unwrap().read);
+    assert!(bots::maestro_params("read=on").unwrap().read);
+    assert!(!bots::maestro_params("read=off").unwrap().read);
+    assert!(bots::maestro_params("read=maybe").is_err());
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! is likelier from a strong hand, a paso from a weak one — and the product weights the
 //! determinization. The curves are deliberately soft: rivals bluff and differ.
 
+use super::table::Reading;
 use std::sync::OnceLock;
 use tapete_cards::CardSet;
 use tapete_mus::events::Event;
@@ -85,11 +86,15 @@ fn rise(x: f64, centre: f64, width: f64) -> f64 {
     1.0 / (1.0 + (-(x - centre) / width).exp())
 }
 
-/// Likelihood of a call in a lance from a hand of percentile `p` (up to a constant).
-fn call_likelihood(action: &Action, p: f64, facing_bet: bool) -> f64 {
+/// Likelihood of a call in a lance from a hand of percentile `p` (up to a constant), read
+/// as `reading` says for the seat that made it.
+fn call_likelihood(action: &Action, p: f64, facing_bet: bool, reading: &Reading) -> f64 {
     match action {
-        Action::Envido(_) | Action::Reenvido(_) => 0.08 + 0.92 * rise(p, 0.6, 0.08),
-        Action::Ordago => 0.05 + 0.95 * rise(p, 0.75, 0.07),
+        Action::Envido(_) | Action::Reenvido(_) => {
+            reading.bet_floor + (1.0 - reading.bet_floor) * rise(p, 0.6, 0.08)
+        }
+        Action::Ordago => 0.05 + 0.95 * rise(p, reading.ordago_centre, 0.07),
+        Action::Quiero if !reading.quiero_tells => 1.0,
         Action::Quiero => 0.15 + 0.85 * rise(p, 0.45, 0.1),
         Action::NoQuiero => 0.3 + 0.7 * (1.0 - rise(p, 0.55, 0.1)),
         Action::Paso if !facing_bet => 0.35 + 0.65 * (1.0 - rise(p, 0.7, 0.08)),
@@ -99,7 +104,16 @@ fn call_likelihood(action: &Action, p: f64, facing_bet: bool) -> f64 {
 
 /// Likelihood of cutting the mus (or asking for it) with `cards`: a cut is likelier from a
 /// hand strong somewhere.
-fn mus_likelihood(action: &Action, cards: CardSet, mode: Mode, real31: bool) -> f64 {
+fn mus_likelihood(
+    action: &Action,
+    cards: CardSet,
+    mode: Mode,
+    real31: bool,
+    reading: &Reading,
+) -> f64 {
+    if !reading.cut_tells {
+        return 1.0;
+    }
     let best = [Lance::Grande, Lance::Pares, Lance::Juego]
         .into_iter()
         .map(|l| {
@@ -173,19 +187,23 @@ pub fn calls(log: &[Event], me: Seat) -> Vec<Call> {
 }
 
 /// How well a determinization's hands explain `calls` (a product of soft likelihoods, at
-/// most 1).
-pub fn likelihood(game: &MusGame, calls: &[Call]) -> f64 {
+/// most 1), each seat's calls read as `readings` says.
+pub fn likelihood(game: &MusGame, calls: &[Call], readings: &[Reading; 4]) -> f64 {
     let mode = game.rules().mode;
     let real31 = game.rules().real31;
     calls
         .iter()
         .map(|c| {
             let cards = game.cards_of(c.seat);
+            let reading = &readings[c.seat % 4];
             match c.lance {
-                Some(l) => {
-                    call_likelihood(&c.action, percentile(cards, l, mode, real31), c.facing_bet)
-                }
-                None => mus_likelihood(&c.action, cards, mode, real31),
+                Some(l) => call_likelihood(
+                    &c.action,
+                    percentile(cards, l, mode, real31),
+                    c.facing_bet,
+                    reading,
+                ),
+                None => mus_likelihood(&c.action, cards, mode, real31, reading),
             }
         })
         .product()
@@ -213,9 +231,27 @@ mod tests {
 
     #[test]
     fn bets_favour_strong_hands() {
+        let r = Reading::default();
         let env = Action::Envido(2);
-        assert!(call_likelihood(&env, 0.95, false) > 5.0 * call_likelihood(&env, 0.2, false));
+        assert!(
+            call_likelihood(&env, 0.95, false, &r) > 5.0 * call_likelihood(&env, 0.2, false, &r)
+        );
         let paso = Action::Paso;
-        assert!(call_likelihood(&paso, 0.2, false) > call_likelihood(&paso, 0.95, false));
+        assert!(call_likelihood(&paso, 0.2, false, &r) > call_likelihood(&paso, 0.95, false, &r));
+        // A bluffer's bets say less; a caller's quiero says nothing.
+        let bluffer = Reading {
+            bet_floor: 0.5,
+            ..r
+        };
+        let ratio = |r: &Reading| {
+            call_likelihood(&env, 0.95, false, r) / call_likelihood(&env, 0.2, false, r)
+        };
+        assert!(ratio(&bluffer) < ratio(&r) / 3.0);
+        let caller = Reading {
+            quiero_tells: false,
+            ..r
+        };
+        let q = Action::Quiero;
+        assert_eq!(call_likelihood(&q, 0.1, true, &caller), 1.0);
     }
 }

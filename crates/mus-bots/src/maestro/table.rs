@@ -1,0 +1,291 @@
+//! What maestro reads of the table it sits at: each other player's habits this match.
+//!
+//! Every finished hand's public log, with the cards when they were shown, adds to a record
+//! per seat: how often it cut the mus, how its shown hands ranked when it bet, passed or
+//! threw an órdago, and how it answered envites and órdagos. The record shapes the search
+//! three ways:
+//!
+//! - **Órdago answers.** In the rollouts, a rival facing an órdago of ours answers by the
+//!   record. Until it has been seen folding (declining an envite or an órdago, its hand
+//!   shown at the counting), it is assumed to accept exactly when its pair wins the lance:
+//!   the worst case for the thrower, so an órdago is thrown only when it pays even against
+//!   a player who never folds a winning hand, and never for a fold there is no evidence
+//!   of. Once it has folded, it is assumed to accept with any hand better than the best it
+//!   folded with.
+//! - **Deal weighting.** The belief's reading of a seat's calls ([`Reading`]) follows what
+//!   its shown hands said: bets from weak hands make its bets say less; órdagos from
+//!   middling hands make its órdagos say less; a player who always cuts the mus, or sees
+//!   every envite, says nothing by doing so.
+//! - **Rollout players.** A seat that always cuts the mus, sees every envite or bluffs
+//!   often is played that way in the rollouts.
+//!
+//! All of it comes from the view: the public log and the cards shown at the counting.
+
+use super::belief::percentile;
+use crate::policy::Style;
+use tapete_mus::events::Event;
+use tapete_mus::rules::Lance;
+use tapete_mus::view::HandSummary;
+use tapete_mus::{Action, Evaluation, Jugada, MusGame, MusRules, MusView};
+use tapete_table::Seat;
+
+/// Mus calls seen before a seat's cutting habit is trusted.
+const MIN_MUS_CALLS: u32 = 5;
+/// A seat cutting at least this share of its mus calls is read as always cutting.
+const ALWAYS_CUT: f64 = 0.9;
+/// Envites answered before a seat that never declines is read as seeing them all.
+const MIN_ENVITES: u32 = 4;
+/// A shown hand below this percentile in the lance bet was a bluff.
+const BLUFF_BELOW: f64 = 0.4;
+/// Share of experto's shown bets made below [`BLUFF_BELOW`] (measured over 300 games): the
+/// default reading is right for a player who bluffs this much.
+const BASE_BLUFF_SHARE: f64 = 0.045;
+/// Shown bets before a seat's bluffing is judged.
+const MIN_BETS: usize = 6;
+/// Standard errors above [`BASE_BLUFF_SHARE`] a seat's share of bluffs must be to be read
+/// as a bluffer: a short match shows few hands, and reading a careful player as a bluffer
+/// costs more than the reverse.
+const BLUFF_Z: f64 = 2.0;
+/// An órdago shown below this percentile was light: experto never throws one.
+const LIGHT_ORDAGO: f64 = 0.8;
+/// How far above the best hand a seat has folded with it is assumed to accept an órdago.
+const FOLD_MARGIN: f64 = 0.02;
+
+/// One seat's habits this match.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeatRecord {
+    /// Mus or no hay mus said.
+    pub mus_calls: u32,
+    /// Of them, no hay mus.
+    pub cuts: u32,
+    /// Envites and raises (not órdagos) of the other pair it answered.
+    pub envites_answered: u32,
+    /// Of them, declined.
+    pub envites_declined: u32,
+    /// Percentiles of its shown hands in the lance when it opened or raised (not órdago).
+    pub bets: Vec<f64>,
+    /// Percentiles of its shown hands when it threw an órdago.
+    pub ordagos: Vec<f64>,
+    /// Its answers to órdagos: accepted or not, with the hand's percentile if shown.
+    pub ordago_answers: Vec<(bool, Option<f64>)>,
+    /// Percentiles of its shown hands when it declined a bet (envite or órdago).
+    pub declined: Vec<f64>,
+}
+
+impl SeatRecord {
+    /// Whether the seat is read as always cutting the mus.
+    pub fn always_cuts(&self) -> bool {
+        self.mus_calls >= MIN_MUS_CALLS
+            && f64::from(self.cuts) >= ALWAYS_CUT * f64::from(self.mus_calls)
+    }
+
+    /// Whether the seat is read as seeing every envite.
+    pub fn calls_everything(&self) -> bool {
+        self.envites_answered >= MIN_ENVITES && self.envites_declined == 0
+    }
+
+    /// How many times experto's share of its shown bets were bluffs, when the record shows
+    /// clearly more than experto's ([`BLUFF_Z`] standard errors); `None` otherwise.
+    pub fn bluffs(&self) -> Option<f64> {
+        let n = self.bets.len();
+        if n < MIN_BETS {
+            return None;
+        }
+        let weak = self.bets.iter().filter(|&&p| p < BLUFF_BELOW).count() as f64;
+        let n = n as f64;
+        let b = BASE_BLUFF_SHARE;
+        let z = (weak - n * b) / (n * b * (1.0 - b)).sqrt();
+        (z >= BLUFF_Z).then(|| weak / n / b)
+    }
+
+    /// Where its órdagos start, once it has shown a light one (below [`LIGHT_ORDAGO`]):
+    /// a little below the mean of those it showed.
+    pub fn light_ordagos(&self) -> Option<f64> {
+        if !self.ordagos.iter().any(|&p| p < LIGHT_ORDAGO) {
+            return None;
+        }
+        let mean = self.ordagos.iter().sum::<f64>() / self.ordagos.len() as f64;
+        Some(mean - 0.1)
+    }
+
+    /// The percentile above which the seat is assumed to accept an órdago, once it has
+    /// been seen declining a bet with its hand shown: just above the best hand it declined
+    /// with. Who declines an envite with a hand declines an órdago with it too; any better
+    /// hand is assumed to accept, so the folds counted on are ones it has shown. `None`
+    /// while it has shown no fold.
+    pub fn ordago_threshold(&self) -> Option<f64> {
+        let best = self.declined.iter().copied().reduce(f64::max)?;
+        Some((best + FOLD_MARGIN).min(0.99))
+    }
+}
+
+/// How the deal weighting reads one seat's calls: the curves of its bets, órdagos, mus and quiero.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reading {
+    /// Likelihood of an envite or raise from the weakest hands (the bluff floor).
+    pub bet_floor: f64,
+    /// Percentile around which its órdagos start.
+    pub ordago_centre: f64,
+    /// Whether its cutting the mus says anything about its hand.
+    pub cut_tells: bool,
+    /// Whether its seeing an envite says anything about its hand.
+    pub quiero_tells: bool,
+}
+
+impl Default for Reading {
+    fn default() -> Self {
+        Reading {
+            bet_floor: 0.08,
+            ordago_centre: 0.75,
+            cut_tells: true,
+            quiero_tells: true,
+        }
+    }
+}
+
+/// Every seat's record this match, built from the finished hands in the views.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TableRead {
+    /// The last hand recorded (hand numbers run through the match).
+    last_hand: u32,
+    /// By seat.
+    pub seats: [SeatRecord; 4],
+}
+
+impl TableRead {
+    /// Records the view's last finished hand if it is new.
+    pub fn observe(&mut self, view: &MusView) {
+        if let Some(h) = &view.last_hand {
+            if h.hand > self.last_hand {
+                self.last_hand = h.hand;
+                self.record(h, &view.rules);
+            }
+        }
+    }
+
+    /// Adds one finished hand to the records.
+    pub fn record(&mut self, hand: &HandSummary, rules: &MusRules) {
+        let pct = |seat: Seat, lance: Lance| {
+            hand.cards
+                .map(|c| percentile(c[seat], lance, rules.mode, rules.real31))
+        };
+        let mut lance = None;
+        // The pair of the standing bet, and whether it is an órdago.
+        let mut bet: Option<(usize, bool)> = None;
+        for e in &hand.log {
+            match e {
+                Event::LanceStarted { lance: l } => {
+                    lance = Some(*l);
+                    bet = None;
+                }
+                Event::LanceSettled { .. } => {
+                    lance = None;
+                    bet = None;
+                }
+                Event::Said { seat, action } => {
+                    let s = *seat;
+                    let r = &mut self.seats[s % 4];
+                    match (action, lance) {
+                        (Action::Mus, _) => r.mus_calls += 1,
+                        (Action::NoHayMus, _) => {
+                            r.mus_calls += 1;
+                            r.cuts += 1;
+                        }
+                        (Action::Envido(_) | Action::Reenvido(_), Some(l)) => {
+                            if let Some((pair, false)) = bet {
+                                if pair != s % 2 {
+                                    r.envites_answered += 1;
+                                }
+                            }
+                            r.bets.extend(pct(s, l));
+                            bet = Some((s % 2, false));
+                        }
+                        (Action::Ordago, Some(l)) => {
+                            if let Some((pair, false)) = bet {
+                                if pair != s % 2 {
+                                    r.envites_answered += 1;
+                                }
+                            }
+                            r.ordagos.extend(pct(s, l));
+                            bet = Some((s % 2, true));
+                        }
+                        (Action::Quiero | Action::NoQuiero, Some(l)) => {
+                            let accepted = *action == Action::Quiero;
+                            if !accepted && bet.is_some_and(|(pair, _)| pair != s % 2) {
+                                r.declined.extend(pct(s, l));
+                            }
+                            match bet {
+                                Some((pair, true)) if pair != s % 2 => {
+                                    r.ordago_answers.push((accepted, pct(s, l)))
+                                }
+                                Some((pair, false)) if pair != s % 2 => {
+                                    r.envites_answered += 1;
+                                    if !accepted {
+                                        r.envites_declined += 1;
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// How the belief should read `seat`'s calls.
+    pub fn reading(&self, seat: Seat) -> Reading {
+        let r = &self.seats[seat % 4];
+        let d = Reading::default();
+        Reading {
+            bet_floor: r
+                .bluffs()
+                .map_or(d.bet_floor, |x| (d.bet_floor * x).min(0.6)),
+            ordago_centre: r
+                .light_ordagos()
+                .map_or(d.ordago_centre, |c| c.clamp(0.45, d.ordago_centre)),
+            cut_tells: !r.always_cuts(),
+            quiero_tells: !r.calls_everything(),
+        }
+    }
+
+    /// `base` changed where `seat` has shown a habit of its own: the player of that seat
+    /// in the rollouts.
+    pub fn style(&self, seat: Seat, base: &Style) -> Style {
+        let r = &self.seats[seat % 4];
+        let mut s = base.clone();
+        if r.always_cuts() {
+            s.always_cut = true;
+        }
+        if r.calls_everything() {
+            s.calls_everything = true;
+        }
+        if let Some(x) = r.bluffs() {
+            s.bluff_rate = (s.bluff_rate * x).clamp(s.bluff_rate, 0.4);
+        }
+        s
+    }
+
+    /// Whether `seat` accepts an órdago of the other pair in `lance` of `game` (a
+    /// determinization): by its threshold once it has declined one, else exactly when its
+    /// pair wins the lance.
+    pub fn accepts_ordago(&self, seat: Seat, lance: Lance, game: &MusGame) -> bool {
+        let rules = game.rules();
+        match self.seats[seat % 4].ordago_threshold() {
+            Some(t) => percentile(game.cards_of(seat), lance, rules.mode, rules.real31) >= t,
+            None => lance_winner(game, lance).is_some_and(|w| w % 2 == seat % 2),
+        }
+    }
+}
+
+/// The seat that wins `lance` with the hands of `game`, if the lance is played.
+pub fn lance_winner(game: &MusGame, lance: Lance) -> Option<Seat> {
+    let mode = game.rules().mode;
+    let mano = game.mano();
+    let hand = |p: usize| Jugada::from_set(game.cards_of((mano + p) % 4), mode);
+    let hands = [hand(0)?, hand(1)?, hand(2)?, hand(3)?];
+    let eval = Evaluation::new(hands, game.rules().real31);
+    eval.winner(lance).map(|p| (mano + p) % 4)
+}

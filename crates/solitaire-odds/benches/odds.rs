@@ -112,7 +112,7 @@ fn bench(c: &mut Criterion) {
     g.finish();
 
     let mut g = c.benchmark_group("solitaire 4x13, 13 + 13, baseline");
-    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.sample_size(10).measurement_time(Duration::from_secs(12));
     g.bench_function("every count vector (u128)", |b| {
         b.iter(|| naive.count(p.board))
     });

@@ -1,5 +1,6 @@
 //! `tapete`: play tapete's card games at the terminal, simulate bot matches, pit bots in
-//! arenas, replay records, serve the online table, and each game's own tools.
+//! arenas, replay records, serve the online table, each game's own tools, and the odds of
+//! games tapete does not deal (prisoner's solitaire).
 //!
 //! Every command accepts `--json` for machine-readable output: stdout then holds only
 //! JSON, errors included (`{"error": …, "kind": "usage" | "input" | "run"}`, the message
@@ -15,6 +16,7 @@ mod eval;
 mod games;
 mod gauntlet;
 mod leyes;
+mod odds;
 mod play;
 mod replay;
 mod serve;
@@ -31,7 +33,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "tapete", version, about)]
 #[command(
-    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete play chinchon --players 3\n  tapete chinchon analyze 1o 2o 3o 7c 7e 7b 12o 4o\n  tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --draws 3\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete gauntlet mus --a experto --games 2000\n  tapete replay game.json\n  tapete serve --addr 127.0.0.1:8080"
+    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete play chinchon --players 3\n  tapete chinchon analyze 1o 2o 3o 7c 7e 7b 12o 4o\n  tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --draws 3\n  tapete odds solitaire --types --simulate 1000000\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete gauntlet mus --a experto --games 2000\n  tapete replay game.json\n  tapete serve --addr 127.0.0.1:8080"
 )]
 struct Cli {
     /// Machine-readable JSON on stdout instead of text.
@@ -53,6 +55,9 @@ enum Command {
     /// Chinchón tools: the meld solver, exact odds of closing.
     #[command(subcommand)]
     Chinchon(chinchon::ChinchonCommand),
+    /// Odds of games tapete does not deal: prisoner's solitaire, exactly and simulated.
+    #[command(subcommand)]
+    Odds(odds::OddsCommand),
     /// Play many bot games headless and report statistics.
     Sim(games::GameArgs),
     /// Pit two bots against each other over many games: who wins, with a confidence
@@ -86,6 +91,7 @@ fn main() -> ExitCode {
         Command::Mus(eval::MusCommand::Calibrate(a)) => calibrate::run(&a, json),
         Command::Chinchon(chinchon::ChinchonCommand::Analyze(a)) => chinchon::analyze(&a, json),
         Command::Chinchon(chinchon::ChinchonCommand::Odds(a)) => chinchon::run_odds(&a, json),
+        Command::Odds(odds::OddsCommand::Solitaire(a)) => odds::run(&a, json),
         Command::Sim(a) => sim::run(&a, json),
         Command::Arena(a) => arena::run(&a, json),
         Command::Gauntlet(a) => gauntlet::run(&a, json),

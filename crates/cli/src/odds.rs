@@ -1,0 +1,356 @@
+//! `tapete odds solitaire`: the exact odds of prisoner's solitaire for any deck, table and
+//! pick, the per-type breakdown, what is left when the deck runs out, and the real game
+//! simulated against the exact answer.
+
+use crate::args::{parse_seed, parse_threads};
+use crate::error::{CliError, CliResult};
+use crate::text::{emit, percent, progress_bar, rate, table, thousands};
+use clap::{Args, Subcommand};
+use serde_json::{json, Value};
+use std::time::Instant;
+use tapete_host::row;
+use tapete_solitaire_odds::{
+    distribution, simulate, types, win_probability, Distribution, Fraction, OddsError, Params,
+    Simulation, TypeOdds,
+};
+
+/// Odds of games tapete does not deal at its table.
+#[derive(Subcommand, Debug)]
+pub enum OddsCommand {
+    /// Prisoner's solitaire: the exact chance to clear the table, as a fraction, by table
+    /// types; the per-type breakdown, what is left when the deck runs out, and the real
+    /// game simulated.
+    Solitaire(SolitaireArgs),
+}
+
+/// Arguments of `tapete odds solitaire`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "The game: BOARD cards of a SUITS × VALUES deck are dealt to the table, \
+stacked by value; the rest is turned three at a time and the third card removes the stack of \
+its value. Won if the table is cleared. Every third card is as random as any card, so this is \
+PICK cards chosen from the rest, won iff they hold every table value; the real game has \
+PICK = ⌊(deck − BOARD) / 3⌋.\nExample: tapete odds solitaire --types --simulate 1000000\n\n\
+--json: {\"suits\", \"values\", \"board\", \"pick\", \"deck\", \"real_game\", \"fraction\" \
+(\"num/den\"), \"probability\"}, with --types \"types\" ([{\"parts\", \"fraction\", \
+\"probability\", \"win_fraction\", \"win\"}]), with --distribution \"distribution\" \
+({\"stacks\", \"cards\": [{\"left\", \"fraction\", \"probability\"}], \"mean_stacks\", \
+\"mean_cards\" and their \"…_fraction\"}), with --simulate \"simulated\", \"stderr\", \
+\"games\", \"wins\", \"seed\", \"z\" (standard errors from the exact answer) and \"timing\"."
+)]
+pub struct SolitaireArgs {
+    /// Suits of the deck: copies of each value.
+    #[arg(long, value_name = "N", default_value = "4")]
+    pub suits: u32,
+    /// Values of the deck.
+    #[arg(long, value_name = "N", default_value = "13")]
+    pub values: u32,
+    /// Cards dealt to the table.
+    #[arg(long, value_name = "N", default_value = "13")]
+    pub board: u32,
+    /// Cards that count, picked from the rest [default: the real game's third cards,
+    /// ⌊(suits × values − board) / 3⌋, 13 for the defaults].
+    #[arg(long, value_name = "N")]
+    pub pick: Option<u32>,
+    /// The per-type breakdown: each table type (its stack sizes), its probability, and
+    /// the win probability given it.
+    #[arg(long)]
+    pub types: bool,
+    /// The exact distribution of the stacks and cards left when the deck runs out.
+    #[arg(long)]
+    pub distribution: bool,
+    /// Play the real game N times and compare with the exact answer.
+    #[arg(long, value_name = "N")]
+    pub simulate: Option<u64>,
+    /// Seed of the simulation.
+    #[arg(long, value_name = "S", default_value = "0", value_parser = parse_seed)]
+    pub seed: u64,
+    /// Worker threads of the simulation, 1 to 256 (default: one per CPU).
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+}
+
+/// What `tapete odds solitaire` computed.
+struct Report {
+    params: Params,
+    win: Fraction,
+    types: Option<Vec<TypeOdds>>,
+    distribution: Option<Distribution>,
+    simulation: Option<Run>,
+}
+
+/// A simulation with its timing.
+struct Run {
+    sim: Simulation,
+    seed: u64,
+    seconds: f64,
+    threads: usize,
+}
+
+fn input(e: OddsError) -> CliError {
+    CliError::input(e.to_string())
+}
+
+/// Runs `tapete odds solitaire`.
+pub fn run(a: &SolitaireArgs, json: bool) -> CliResult {
+    let mut params = Params {
+        suits: a.suits,
+        values: a.values,
+        board: a.board,
+        pick: 0,
+    };
+    params.pick = a.pick.unwrap_or_else(|| params.real_pick());
+    let win = win_probability(&params).map_err(input)?;
+    let types = a.types.then(|| types(&params)).transpose().map_err(input)?;
+    let distribution = a
+        .distribution
+        .then(|| distribution(&params))
+        .transpose()
+        .map_err(input)?;
+    let simulation = match a.simulate {
+        Some(games) => Some(run_simulation(&params, games, a, json)?),
+        None => None,
+    };
+    let r = Report {
+        params,
+        win,
+        types,
+        distribution,
+        simulation,
+    };
+    if json {
+        emit(&format!("{}\n", to_json(&r)))
+    } else {
+        emit(&to_text(&r))
+    }
+}
+
+/// Plays the real game `games` times with a progress bar; the timing goes to stderr.
+fn run_simulation(p: &Params, games: u64, a: &SolitaireArgs, json: bool) -> CliResult<Run> {
+    let pool = tapete_table::arena::thread_pool(a.threads).map_err(CliError::run)?;
+    let threads = pool.current_num_threads();
+    let bar = progress_bar(games, "games", json);
+    let start = Instant::now();
+    let sim = pool.install(|| simulate(p, games, a.seed, &|n| bar.inc(n)));
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let sim = sim.map_err(input)?;
+    let per_sec = if seconds > 0.0 {
+        games as f64 / seconds
+    } else {
+        0.0
+    };
+    eprintln!(
+        "{} games in {seconds:.2} s on {threads} thread{}: {}",
+        thousands(games),
+        if threads == 1 { "" } else { "s" },
+        rate(per_sec, "games")
+    );
+    Ok(Run {
+        sim,
+        seed: a.seed,
+        seconds,
+        threads,
+    })
+}
+
+/// How many standard errors the observed rate is from the exact answer; `None` when the
+/// standard error is 0 and they differ (every game went the same way).
+fn z_score(sim: &Simulation, exact: f64) -> Option<f64> {
+    let diff = sim.rate - exact;
+    if sim.stderr > 0.0 {
+        Some(diff / sim.stderr)
+    } else if diff == 0.0 {
+        Some(0.0)
+    } else {
+        None
+    }
+}
+
+/// A probability with six significant digits: fixed down to 0.0001, scientific below.
+fn decimal(x: f64) -> String {
+    if x == 0.0 || x == 1.0 {
+        return format!("{x}");
+    }
+    if x < 1e-4 {
+        return format!("{x:.5e}");
+    }
+    let digits = 5 - x.log10().floor() as i32;
+    format!("{x:.*}", digits.max(0) as usize)
+}
+
+fn parts_text(parts: &[u32]) -> String {
+    if parts.is_empty() {
+        return "(empty table)".into();
+    }
+    parts
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn to_text(r: &Report) -> String {
+    let p = &r.params;
+    let picked = if p.is_real_game() {
+        format!("{} third cards of the {} left", p.pick, p.left())
+    } else {
+        format!(
+            "{} cards picked of the {} left (the real game turns {} third cards)",
+            p.pick,
+            p.left(),
+            p.real_pick()
+        )
+    };
+    let x = r.win.to_f64();
+    let odds = if r.win.is_zero() {
+        "never won".to_string()
+    } else {
+        format!("one game in {:.1}", 1.0 / x)
+    };
+    let mut out = format!(
+        "prisoner's solitaire: {} cards ({} suits × {} values), {} on the table, {picked}\n\
+         win: {} = {x} ({}, {odds})\n",
+        p.deck(),
+        p.suits,
+        p.values,
+        p.board,
+        r.win,
+        percent(x),
+    );
+    if let Some(ts) = &r.types {
+        out.push_str(&format!("\n{} table types:\n", ts.len()));
+        let mut rows = vec![row!["type", "probability", "win given it", "share of wins"]];
+        for t in ts {
+            let share = if r.win.is_zero() {
+                "—".to_string()
+            } else {
+                percent((&t.probability * &t.win).to_f64() / x)
+            };
+            rows.push(row![
+                parts_text(&t.parts),
+                decimal(t.probability.to_f64()),
+                decimal(t.win.to_f64()),
+                share
+            ]);
+        }
+        out.push_str(&table(&rows));
+    }
+    if let Some(d) = &r.distribution {
+        for (what, dist, mean) in [
+            ("stacks", &d.stacks, d.mean_stacks()),
+            ("cards", &d.cards, d.mean_cards()),
+        ] {
+            out.push_str(&format!(
+                "\n{what} left when the deck runs out (mean {:.4}):\n",
+                mean.to_f64()
+            ));
+            let mut rows = vec![row![format!("{what} left"), "probability"]];
+            for (i, f) in dist.iter().enumerate() {
+                rows.push(row![i, decimal(f.to_f64())]);
+            }
+            out.push_str(&table(&rows));
+        }
+    }
+    if let Some(run) = &r.simulation {
+        let s = &run.sim;
+        let off = match z_score(s, x) {
+            Some(z) => format!("{z:+.2} standard errors from the exact answer"),
+            None => "the standard error is 0 and the exact answer differs".to_string(),
+        };
+        out.push_str(&format!(
+            "\nsimulated {} real games (seed {}): {} won, rate {} ± {} (standard error), {off}\n",
+            thousands(s.games),
+            run.seed,
+            thousands(s.wins),
+            decimal(s.rate),
+            decimal(s.stderr),
+        ));
+    }
+    out
+}
+
+fn fraction_json(what: &str, i: usize, f: &Fraction) -> Value {
+    json!({ what: i, "fraction": f.to_string(), "probability": f.to_f64() })
+}
+
+fn to_json(r: &Report) -> Value {
+    let p = &r.params;
+    let mut v = json!({
+        "suits": p.suits,
+        "values": p.values,
+        "board": p.board,
+        "pick": p.pick,
+        "deck": p.deck(),
+        "real_game": p.is_real_game(),
+        "fraction": r.win.to_string(),
+        "probability": r.win.to_f64(),
+    });
+    if let Some(ts) = &r.types {
+        v["types"] = ts
+            .iter()
+            .map(|t| {
+                json!({
+                    "parts": t.parts,
+                    "fraction": t.probability.to_string(),
+                    "probability": t.probability.to_f64(),
+                    "win_fraction": t.win.to_string(),
+                    "win": t.win.to_f64(),
+                })
+            })
+            .collect();
+    }
+    if let Some(d) = &r.distribution {
+        let list = |dist: &[Fraction]| -> Value {
+            dist.iter()
+                .enumerate()
+                .map(|(i, f)| fraction_json("left", i, f))
+                .collect()
+        };
+        let (ms, mc) = (d.mean_stacks(), d.mean_cards());
+        v["distribution"] = json!({
+            "stacks": list(&d.stacks),
+            "cards": list(&d.cards),
+            "mean_stacks": ms.to_f64(),
+            "mean_stacks_fraction": ms.to_string(),
+            "mean_cards": mc.to_f64(),
+            "mean_cards_fraction": mc.to_string(),
+        });
+    }
+    if let Some(run) = &r.simulation {
+        let s = &run.sim;
+        v["simulated"] = s.rate.into();
+        v["stderr"] = s.stderr.into();
+        v["games"] = s.games.into();
+        v["wins"] = s.wins.into();
+        v["seed"] = run.seed.into();
+        v["z"] = z_score(s, r.win.to_f64()).map_or(Value::Null, Value::from);
+        v["timing"] = json!({
+            "seconds": run.seconds,
+            "games_per_second": if run.seconds > 0.0 { s.games as f64 / run.seconds } else { 0.0 },
+            "threads": run.threads,
+        });
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_keep_six_significant_digits() {
+        assert_eq!(decimal(0.0), "0");
+        assert_eq!(decimal(1.0), "1");
+        assert_eq!(decimal(0.003_678_405_848_532_853), "0.00367841");
+        assert_eq!(decimal(0.5), "0.500000");
+        assert_eq!(decimal(0.25), "0.250000");
+        assert_eq!(decimal(1.5e-9), "1.50000e-9");
+    }
+
+    #[test]
+    fn types_are_written_largest_first() {
+        assert_eq!(parts_text(&[4, 4, 4, 1]), "4 4 4 1");
+        assert_eq!(parts_text(&[]), "(empty table)");
+    }
+}

@@ -1,44 +1,10 @@
 //! `tapete mus leyes`, `mus tables` and `mus simulate`: published counts, exact fractions,
 //! conditions and their errors, the all-hands table, and thread-independent simulation.
 
+mod common;
+
+use common::{input_error, ok_json, ok_text};
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn tapete(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tapete"))
-        .args(args)
-        .output()
-        .expect("the tapete binary runs")
-}
-
-fn ok_json(args: &[&str]) -> Value {
-    let out = tapete(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
-
-fn ok_text(args: &[&str]) -> String {
-    let out = tapete(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
-
-/// Runs a command that must fail as an input error; returns its stderr.
-fn input_error(args: &[&str]) -> String {
-    let out = tapete(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?} should exit 2");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(!stdout.contains("NaN"), "{stdout}");
-    String::from_utf8(out.stderr).expect("utf-8")
-}
 
 /// The count of the row called `name` in a list of table rows.
 fn count(rows: &Value, name: &str) -> u64 {
@@ -305,7 +271,7 @@ fn condition_errors_are_clear() {
     ];
     let err = input_error(&args);
     assert!(err.contains("no deal satisfies"), "{err}");
-    let out = tapete(&args);
+    let out = common::tapete(&args, "");
     let v: Value = serde_json::from_slice(&out.stdout).expect("a JSON error");
     assert_eq!(v["kind"], "input");
     assert!(v["error"]
@@ -354,7 +320,7 @@ fn leyes_text_is_a_table_per_position() {
 
 #[test]
 fn all_hands_csv_has_a_row_per_hand_and_position() {
-    let out = tapete(&["mus", "leyes", "--all-hands", "--format", "csv"]);
+    let out = common::tapete(&["mus", "leyes", "--all-hands", "--format", "csv"], "");
     assert!(
         out.status.success(),
         "{}",

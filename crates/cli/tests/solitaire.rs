@@ -2,42 +2,10 @@
 //! the distribution adding up to 1, the simulation against the exact answer, and
 //! degenerate or impossible parameters answered or refused.
 
+mod common;
+
+use common::{input_error, ok_json, ok_text};
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn tapete(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tapete"))
-        .args(args)
-        .output()
-        .expect("the tapete binary runs")
-}
-
-fn ok_json(args: &[&str]) -> Value {
-    let out = tapete(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
-
-fn ok_text(args: &[&str]) -> String {
-    let out = tapete(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
-
-/// Runs a command that must fail as an input error; returns its stderr.
-fn input_error(args: &[&str]) -> String {
-    let out = tapete(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?} should exit 2");
-    String::from_utf8(out.stderr).expect("utf-8")
-}
 
 /// A reduced fraction `n/d` (small enough for `u128` here).
 fn fraction(v: &Value) -> (u128, u128) {
@@ -292,7 +260,7 @@ fn impossible_parameters_are_refused_by_name() {
     input_error(&["odds", "solitaire", "--suits", "-1"]);
     input_error(&["odds", "solitaire", "--simulate", "10", "--threads", "0"]);
 
-    let out = tapete(&["odds", "solitaire", "--pick", "40", "--json"]);
+    let out = common::tapete(&["odds", "solitaire", "--pick", "40", "--json"], "");
     assert_eq!(out.status.code(), Some(2));
     let v: Value = serde_json::from_slice(&out.stdout).expect("a JSON error");
     assert_eq!(v["kind"], "input");

@@ -1,6 +1,7 @@
 //! Running the `tapete` binary from the tests, and their temporary files.
 #![allow(dead_code)]
 
+use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -26,4 +27,36 @@ pub fn tapete(args: &[&str], stdin: &str) -> Output {
     let _ = input.write_all(stdin.as_bytes());
     drop(input);
     child.wait_with_output().expect("tapete finishes")
+}
+
+/// Runs `tapete ARGS` that must succeed; its JSON output.
+pub fn ok_json(args: &[&str]) -> Value {
+    let out = tapete(args, "");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// Runs `tapete ARGS` that must succeed; its text output.
+pub fn ok_text(args: &[&str]) -> String {
+    let out = tapete(args, "");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// Runs `tapete ARGS` that must fail as an input error (exit 2, no NaN printed); its
+/// stderr.
+pub fn input_error(args: &[&str]) -> String {
+    let out = tapete(args, "");
+    assert_eq!(out.status.code(), Some(2), "{args:?} should exit 2");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("NaN"), "{stdout}");
+    String::from_utf8(out.stderr).expect("utf-8")
 }

@@ -7,6 +7,7 @@
 //!   type; [`view`]: what a seat may know; [`events`]: what happened, in public.
 
 pub mod action;
+pub mod bots;
 #[doc(hidden)]
 pub mod brute;
 pub mod card;

@@ -24,6 +24,7 @@ mod sim;
 mod simulate;
 mod tables;
 mod text;
+mod tikki;
 
 use clap::{Parser, Subcommand};
 use error::CliError;
@@ -55,6 +56,9 @@ enum Command {
     /// Chinchón tools: the meld solver, exact odds of closing.
     #[command(subcommand)]
     Chinchon(chinchon::ChinchonCommand),
+    /// Tikki tools: the best combination among some cards.
+    #[command(subcommand)]
+    Tikki(tikki::TikkiCommand),
     /// Odds of games tapete does not deal: prisoner's solitaire, exactly and simulated.
     #[command(subcommand)]
     Odds(odds::OddsCommand),
@@ -91,6 +95,7 @@ fn main() -> ExitCode {
         Command::Mus(eval::MusCommand::Calibrate(a)) => calibrate::run(&a, json),
         Command::Chinchon(chinchon::ChinchonCommand::Analyze(a)) => chinchon::analyze(&a, json),
         Command::Chinchon(chinchon::ChinchonCommand::Odds(a)) => chinchon::run_odds(&a, json),
+        Command::Tikki(tikki::TikkiCommand::Best(a)) => tikki::run_best(&a, json),
         Command::Odds(odds::OddsCommand::Solitaire(a)) => odds::run(&a, json),
         Command::Sim(a) => sim::run(&a, json),
         Command::Arena(a) => arena::run(&a, json),

@@ -1,0 +1,102 @@
+//! `basico`: a greedy, sensible player.
+//!
+//! Laying, it weighs what the trick is worth — the points its cards would add to its own
+//! pile (its own combination's cards counted exactly against the pile, every other card on
+//! the table or still to come as one point) — against the combination it would spend. It
+//! reads the table: a player who laid three or more cards may hold three of a kind or a
+//! run, so it contests that only with as much; one card each lets a pair win. It spends its
+//! best combination when that is strong enough and the trick worth it (the stronger the
+//! combination, the more the trick must be worth, so strong hands wait for rich tricks),
+//! and otherwise sheds its lowest card outside its best combination. In the retreat round
+//! it takes its best cards back when the others' shown cards already beat its own lay.
+
+use crate::action::Action;
+use crate::card::Cards;
+use crate::combo::{best, Kind};
+use crate::game::TikkiGame;
+use crate::view::{Phase, TikkiView};
+use rand_chacha::ChaCha8Rng;
+use tapete_table::Bot;
+
+/// The greedy player described in the module docs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Basico;
+
+impl Basico {
+    /// The lay `basico` chooses from `view` (its turn to lay).
+    pub fn lay(view: &TikkiView) -> Cards {
+        let Some(me) = view.seat else {
+            return Cards::EMPTY;
+        };
+        let hand = view.hand;
+        let Some(b) = best(hand) else {
+            return Cards::EMPTY;
+        };
+        let others: Vec<usize> = (0..view.seats)
+            .filter(|&s| s != me && view.in_trick[s])
+            .collect();
+        let on_table: usize = others.iter().map(|&s| view.laid_counts[s]).sum();
+        let to_come = others.iter().filter(|&&s| view.laid_counts[s] == 0).count();
+        let most = others
+            .iter()
+            .map(|&s| view.laid_counts[s])
+            .max()
+            .unwrap_or(0);
+        let need = match most {
+            0 | 1 => Kind::Pair,
+            2 => Kind::StraightFlush2,
+            _ => Kind::ThreeOfAKind,
+        };
+        let pile = view.piles[me];
+        let mine = pile.union(b.cards).pile_points() - pile.pile_points();
+        let worth = mine as usize + on_table + to_come;
+        let last_cards = view.stock == 0;
+        let bar = 2 + b.kind as usize;
+        if b.kind >= need && (worth >= bar || last_cards) {
+            return b.cards;
+        }
+        let shed = hand
+            .difference(b.cards)
+            .iter()
+            .chain(hand.iter())
+            .min_by_key(|c| c.strength());
+        shed.map_or(Cards::EMPTY, |c| std::iter::once(c).collect())
+    }
+
+    /// The retreat decision: take back the best face-down card, showing the weakest, while
+    /// another player's shown cards beat the whole lay.
+    pub fn retreat(view: &TikkiView) -> Action {
+        let Some(me) = view.seat else {
+            return Action::Keep;
+        };
+        let mine = best(view.laid).map_or(0, |c| c.score());
+        let beaten = (0..view.seats)
+            .filter(|&s| s != me)
+            .any(|s| best(view.revealed[s]).is_some_and(|c| c.score() > mine));
+        let down = view.laid.difference(view.revealed[me]);
+        if !beaten || down.len() < 2 {
+            return Action::Keep;
+        }
+        let back = down.iter().max_by_key(|c| c.strength());
+        let reveal = down.iter().min_by_key(|c| c.strength());
+        match (back, reveal) {
+            (Some(back), Some(reveal)) if back != reveal => Action::Retreat { back, reveal },
+            _ => Action::Keep,
+        }
+    }
+}
+
+impl Bot<TikkiGame> for Basico {
+    fn act(&mut self, view: &TikkiView, legal: &[Action], _rng: &mut ChaCha8Rng) -> Action {
+        let wanted = match view.phase {
+            Phase::Lay => Action::Lay(Basico::lay(view)),
+            Phase::Retreat => Basico::retreat(view),
+            Phase::Over => Action::Keep,
+        };
+        if legal.contains(&wanted) {
+            wanted
+        } else {
+            legal[0]
+        }
+    }
+}

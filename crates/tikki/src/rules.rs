@@ -1,0 +1,72 @@
+//! The table options, each with a documented default.
+
+use serde::{Deserialize, Serialize};
+
+/// Table options of a tikki game.
+///
+/// How long a game lasts: with `target` above 0, until the end of the round in which a
+/// player reaches `target` points; otherwise `rounds` rounds, where 0 (the default) means
+/// one round per player, so that every seat deals once and no seat gains from the deal.
+/// The most points wins; players level on the most points share the win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TikkiRules {
+    /// The highest rank of each suit: 13 for the full 52-card deck, less for the smaller
+    /// deck of ranks 1..=`top` (it must hold seven cards for every player).
+    pub top: u8,
+    /// Rounds in a game; 0: one per player (the default). Ignored when `target` is set.
+    pub rounds: u32,
+    /// Points that end the game at the end of a round; 0: no target (the default).
+    pub target: u32,
+    /// The retreat round (perääntymiskierros): before the reveal, each player in turn may
+    /// take laid cards back, revealing another laid card for each. Off by default.
+    pub retreat: bool,
+}
+
+impl Default for TikkiRules {
+    fn default() -> TikkiRules {
+        TikkiRules {
+            top: 13,
+            rounds: 0,
+            target: 0,
+            retreat: false,
+        }
+    }
+}
+
+impl TikkiRules {
+    /// Cards dealt to each player.
+    pub const HAND: usize = 7;
+
+    /// Whether these options work for `seats` players; the error says why not.
+    pub fn validate_for(&self, seats: usize) -> Result<(), String> {
+        if !(2..=5).contains(&seats) {
+            return Err(format!("tikki is for 2 to 5 players, not {seats}"));
+        }
+        if !(1..=13).contains(&self.top) {
+            return Err(format!(
+                "the deck's highest rank must be 1 to 13, not {}",
+                self.top
+            ));
+        }
+        let cards = 4 * usize::from(self.top);
+        if cards < Self::HAND * seats {
+            let need = (Self::HAND * seats).div_ceil(4);
+            return Err(format!(
+                "a deck of ranks 1–{} has {cards} cards, too few to deal 7 to each of {seats} \
+                 players: use ranks 1–{need} at least",
+                self.top
+            ));
+        }
+        Ok(())
+    }
+
+    /// The rounds a game of `seats` players lasts when there is no target.
+    pub fn rounds_for(&self, seats: usize) -> u32 {
+        if self.rounds == 0 {
+            seats as u32
+        } else {
+            self.rounds
+        }
+    }
+}

@@ -14,20 +14,7 @@ use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 use tapete_cards::chance::{rng_from_seed, shuffle};
 
-/// Why a view could not be resampled.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ResampleError {
-    #[error("a spectator's view holds no cards to build a game around")]
-    Spectator,
-    #[error("the game is over: nothing left to decide")]
-    Over,
-    #[error("the view is not consistent: {0}")]
-    Inconsistent(String),
-}
-
-fn inconsistent<T>(why: impl Into<String>) -> Result<T, ResampleError> {
-    Err(ResampleError::Inconsistent(why.into()))
-}
+pub use tapete_table::ResampleError;
 
 impl ChinchonGame {
     /// A full game consistent with `view` (a seat's view): the unseen cards dealt at random
@@ -43,7 +30,7 @@ impl ChinchonGame {
         }
         let seats = view.seats;
         if me >= seats {
-            return inconsistent(format!("seat {me} is not at a table of {seats}"));
+            return ResampleError::inconsistent(format!("seat {me} is not at a table of {seats}"));
         }
         view.rules
             .validate_for(seats)
@@ -58,11 +45,13 @@ impl ChinchonGame {
             view.reentered.len(),
         ];
         if per_seat.iter().any(|&n| n != seats) {
-            return inconsistent(format!("per-seat lists are not {seats} long"));
+            return ResampleError::inconsistent(format!("per-seat lists are not {seats} long"));
         }
         let deck = view.rules.deck_for(seats);
         if deck.decks != view.decks {
-            return inconsistent("the number of decks does not follow from the rules");
+            return ResampleError::inconsistent(
+                "the number of decks does not follow from the rules",
+            );
         }
         let mut unseen = deck.multiset();
         let mut take = |cards: &Hand, what: &str| -> Result<(), ResampleError> {
@@ -71,7 +60,9 @@ impl ChinchonGame {
                     unseen = rest;
                     Ok(())
                 }
-                None => inconsistent(format!("{what} ({cards}) are not all in the deck")),
+                None => {
+                    ResampleError::inconsistent(format!("{what} ({cards}) are not all in the deck"))
+                }
             }
         };
         take(&view.hand, "the seat's own cards")?;
@@ -111,21 +102,25 @@ impl ChinchonGame {
             }
             let size = view.hand_sizes[s] as usize;
             let Some(need) = size.checked_sub(known[s].len()) else {
-                return inconsistent(format!("seat {s} holds fewer cards than it is known to"));
+                return ResampleError::inconsistent(format!(
+                    "seat {s} holds fewer cards than it is known to"
+                ));
             };
             let mut h = known[s];
             for _ in 0..need {
                 let Some(c) = pool.pop() else {
-                    return inconsistent("fewer unseen cards than hidden places");
+                    return ResampleError::inconsistent("fewer unseen cards than hidden places");
                 };
                 if h.add(c).is_err() {
-                    return inconsistent(format!("seat {s} would hold {c} too often"));
+                    return ResampleError::inconsistent(format!(
+                        "seat {s} would hold {c} too often"
+                    ));
                 }
             }
             hands[s] = h;
         }
         if pool.len() != view.stock {
-            return inconsistent(format!(
+            return ResampleError::inconsistent(format!(
                 "{} unseen cards left for a stock of {}",
                 pool.len(),
                 view.stock

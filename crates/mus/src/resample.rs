@@ -15,18 +15,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tapete_cards::{Card, CardSet, Deck};
 
-/// Why a view could not be resampled.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ResampleError {
-    #[error("a spectator's view holds no cards to build a game around")]
-    Spectator,
-    #[error("the match is over: nothing left to decide")]
-    Over,
-    #[error("no deal of the unseen cards fits the declarations heard")]
-    NoConsistentDeal,
-    #[error("the view is not consistent: {0}")]
-    Inconsistent(String),
-}
+pub use tapete_table::ResampleError;
 
 /// Attempts at dealing the unseen cards before giving up on the declarations.
 const ATTEMPTS: usize = 10_000;

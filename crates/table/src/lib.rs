@@ -157,6 +157,27 @@ pub enum SetupError {
     Rules(String),
 }
 
+/// Why a full state could not be resampled from a seat's view (each game's `resample`,
+/// the search players' source of worlds).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResampleError {
+    #[error("a spectator's view holds no cards to build a game around")]
+    Spectator,
+    #[error("the game is over: nothing left to decide")]
+    Over,
+    #[error("no deal of the unseen cards fits what was declared")]
+    NoConsistentDeal,
+    #[error("the view is not consistent: {0}")]
+    Inconsistent(String),
+}
+
+impl ResampleError {
+    /// An inconsistent view, saying why.
+    pub fn inconsistent<T>(why: impl Into<String>) -> Result<T, ResampleError> {
+        Err(ResampleError::Inconsistent(why.into()))
+    }
+}
+
 /// One game's rules as a deterministic state machine.
 ///
 /// `apply` either changes the state and returns public events, or returns an error and

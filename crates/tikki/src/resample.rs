@@ -13,20 +13,7 @@ use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 use tapete_cards::chance::{rng_from_seed, shuffle};
 
-/// Why a view could not be resampled.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ResampleError {
-    #[error("a spectator's view holds no cards to build a game around")]
-    Spectator,
-    #[error("the game is over: nothing left to decide")]
-    Over,
-    #[error("the view is not consistent: {0}")]
-    Inconsistent(String),
-}
-
-fn inconsistent<T>(why: impl Into<String>) -> Result<T, ResampleError> {
-    Err(ResampleError::Inconsistent(why.into()))
-}
+pub use tapete_table::ResampleError;
 
 impl TikkiGame {
     /// A full game consistent with `view` (a seat's view): unseen cards dealt at random
@@ -42,7 +29,7 @@ impl TikkiGame {
             .validate_for(seats)
             .map_err(ResampleError::Inconsistent)?;
         if me >= seats {
-            return inconsistent(format!("seat {me} is not at a table of {seats}"));
+            return ResampleError::inconsistent(format!("seat {me} is not at a table of {seats}"));
         }
         let lists = [
             view.hand_sizes.len(),
@@ -55,13 +42,13 @@ impl TikkiGame {
             view.scores.len(),
         ];
         if lists.iter().any(|&n| n != seats) {
-            return inconsistent(format!("per-seat lists are not {seats} long"));
+            return ResampleError::inconsistent(format!("per-seat lists are not {seats} long"));
         }
         let turn = view
             .turn
             .ok_or_else(|| ResampleError::Inconsistent("no one to act".into()))?;
         if view.hand.len() != view.hand_sizes[me] || view.laid.len() != view.laid_counts[me] {
-            return inconsistent("the seat's own cards do not match its counts");
+            return ResampleError::inconsistent("the seat's own cards do not match its counts");
         }
         // Seen: own hand and laid cards, every face-up card on the table, every pile.
         let mut seen = view.hand.union(view.laid);
@@ -76,13 +63,13 @@ impl TikkiGame {
         }
         let deck = Cards::deck(view.rules.top);
         if seen.len() != seen_count || !seen.is_subset(deck) {
-            return inconsistent("the seen cards overlap or are not in the deck");
+            return ResampleError::inconsistent("the seen cards overlap or are not in the deck");
         }
         let mut pool: Vec<Card> = deck.difference(seen).to_vec();
         shuffle(&mut pool, rng);
         let mut draw = |n: usize, what: &str| -> Result<Cards, ResampleError> {
             if pool.len() < n {
-                return inconsistent(format!("too few unseen cards for {what}"));
+                return ResampleError::inconsistent(format!("too few unseen cards for {what}"));
             }
             Ok(pool.split_off(pool.len() - n).into_iter().collect())
         };
@@ -95,13 +82,15 @@ impl TikkiGame {
                 continue;
             }
             let Some(down) = view.laid_counts[s].checked_sub(view.revealed[s].len()) else {
-                return inconsistent(format!("seat {s} revealed more cards than it laid"));
+                return ResampleError::inconsistent(format!(
+                    "seat {s} revealed more cards than it laid"
+                ));
             };
             laid[s] = view.revealed[s].union(draw(down, "the face-down cards")?);
             hands[s] = draw(view.hand_sizes[s], "the hands")?;
         }
         if pool.len() != view.stock {
-            return inconsistent(format!(
+            return ResampleError::inconsistent(format!(
                 "{} unseen cards left for a stock of {}",
                 pool.len(),
                 view.stock

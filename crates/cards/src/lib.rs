@@ -33,3 +33,27 @@ pub use card::{Card, CardError, Suit, NUMBERS};
 pub use chance::rng_from_seed;
 pub use deck::Deck;
 pub use set::CardSet;
+
+#[doc(hidden)]
+pub use serde as __serde;
+
+/// Implements `Serialize` and `Deserialize` for a type through its text form (`Display`
+/// and `FromStr`): cards and actions are stored and sent as players write them, and a
+/// stored one that does not parse is refused with the parser's own message.
+#[macro_export]
+macro_rules! serde_as_text {
+    ($t:ty) => {
+        impl $crate::__serde::Serialize for $t {
+            fn serialize<S: $crate::__serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> $crate::__serde::Deserialize<'de> for $t {
+            fn deserialize<D: $crate::__serde::Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                let s = <String as $crate::__serde::Deserialize>::deserialize(d)?;
+                s.parse().map_err($crate::__serde::de::Error::custom)
+            }
+        }
+    };
+}

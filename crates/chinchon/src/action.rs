@@ -10,7 +10,6 @@
 //! | `listo` | `done` | done laying cards |
 
 use crate::card::{Card, CardError};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
 
@@ -102,18 +101,7 @@ impl fmt::Display for Action {
     }
 }
 
-impl Serialize for Action {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Action {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+tapete_cards::serde_as_text!(Action);
 
 #[cfg(test)]
 mod tests {

@@ -166,18 +166,7 @@ impl FromStr for Card {
     }
 }
 
-impl Serialize for Card {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Card {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+tapete_cards::serde_as_text!(Card);
 
 /// A multiset of cards — a hand, a deck, the cards not seen yet — in three words: which
 /// Spanish cards are there at least once, which twice, and how many jokers. Copying it is

@@ -1,7 +1,6 @@
 //! Everything a player can say or do at a Mus table, in the words players use.
 
 use crate::senas::Sena;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
 use tapete_cards::{Card, CardError, CardSet};
@@ -153,18 +152,7 @@ impl fmt::Display for Action {
     }
 }
 
-impl Serialize for Action {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Action {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+tapete_cards::serde_as_text!(Action);
 
 #[cfg(test)]
 mod tests {

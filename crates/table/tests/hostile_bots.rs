@@ -64,14 +64,18 @@ fn wait_for(path: &Path, limit: Duration) -> bool {
     false
 }
 
-/// The pid a script wrote to `path`.
+/// The pid a script wrote to `path`. The shell creates the file before it
+/// writes the number, so an empty file means "not yet", not "no pid".
 fn pid_in(path: &Path) -> u32 {
-    assert!(
-        wait_for(path, Duration::from_secs(5)),
-        "{path:?} was written"
-    );
-    let text = std::fs::read_to_string(path).expect("pid file");
-    text.trim().parse().expect("a pid")
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(5) {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if let Ok(pid) = text.trim().parse() {
+            return pid;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("{path:?} holds no pid after 5 s");
 }
 
 /// Whether `pid` runs (a zombie waiting for its parent does not).

@@ -129,7 +129,7 @@ pub fn maestro_params(params: &str) -> Result<Maestro, String> {
                 "off" => m.read = false,
                 _ => {
                     return Err(format!(
-                        "maestro:read={v}: reading the table is on (the default) or off"
+                        "maestro:read={v}: reading the table is on or off (the default)"
                     ))
                 }
             },

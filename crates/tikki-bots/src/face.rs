@@ -701,3 +701,249 @@ impl Face for TikkiHost {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use tapete_table::Game;
+    use tapete_tikki::{TikkiGame, TikkiRules};
+
+    fn at(me: Seat, seats: usize, to_act: &[Seat]) -> Vantage<'_> {
+        Vantage {
+            me,
+            seats,
+            to_act,
+            held: false,
+        }
+    }
+
+    fn set(t: &str) -> Cards {
+        t.split_whitespace().map(|c| c.parse().unwrap()).collect()
+    }
+
+    /// Three seats, seat 0 dealing, so seat 1 leads; the retreat round on.
+    fn arranged() -> TikkiGame {
+        let rules = TikkiRules {
+            retreat: true,
+            ..TikkiRules::default()
+        };
+        let hands = vec![
+            set("1S 2S 3S 9H 9D 12C 13C"),
+            set("4S 4H 6D 7D 10C 1H 13H"),
+            set("5S 5H 5D 8C 10H 12S 1C"),
+        ];
+        TikkiGame::arranged(&rules, 0, hands, vec![set("2C").iter().next().unwrap()])
+            .expect("a table")
+    }
+
+    fn act(game: &mut TikkiGame, seat: Seat, text: &str) -> Vec<Event> {
+        game.apply(seat, &text.parse().unwrap()).expect(text)
+    }
+
+    #[test]
+    fn a_seat_sees_its_own_cards_and_only_counts_of_the_others() {
+        for seats in 2..=5 {
+            let mut g = TikkiGame::new(&TikkiRules::default(), seats, 3).unwrap();
+            let first = g.to_act().seats()[0];
+            let lay: Cards = g.hand(first).iter().take(2).collect();
+            g.apply(first, &Action::Lay(lay)).unwrap();
+            for me in 0..seats {
+                let view = g.view(me);
+                let scene = TikkiHost::scene(&view, &TikkiNotes::default(), &at(me, seats, &[]));
+                assert_eq!(scene.seats.len(), seats);
+                let shown: Cards = scene
+                    .hand
+                    .cards
+                    .iter()
+                    .map(|c| c.text.parse::<Card>().unwrap())
+                    .collect();
+                assert_eq!(shown, view.hand);
+                assert_eq!(scene.hand.cards.len(), view.hand.len());
+                let block = &scene.seats[first];
+                assert_eq!(block.cards.len(), 2);
+                assert_eq!(block.cards_note, "laid 2");
+                let up = block.cards.iter().all(|c| c.up);
+                let down = block.cards.iter().all(|c| !c.up);
+                if me == first {
+                    assert!(up, "its own laid cards face up");
+                } else {
+                    assert!(down, "another's laid cards face down");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_hand_shows_its_best_combination_first_and_places_follow_it() {
+        let g = arranged();
+        let view = g.view(1);
+        let order = ordered(&view);
+        // 4S 4H is the pair; 6D 7D a 2-card straight flush, which beats it.
+        let marked: Cards = order
+            .iter()
+            .filter(|(_, g)| g.is_some())
+            .map(|(c, _)| *c)
+            .collect();
+        assert_eq!(marked, set("6D 7D"));
+        assert_eq!(order[0].0.to_string(), "6D");
+        assert_eq!(
+            TikkiHost::parse_command("1 2", &view),
+            Ok(Action::Lay(set("6D 7D")))
+        );
+        assert_eq!(
+            TikkiHost::parse_command("4h 4S", &view),
+            Ok(Action::Lay(set("4S 4H")))
+        );
+        assert_eq!(TikkiHost::picked(&view, &[3]), Ok(Action::Lay(set("1H"))));
+        let e = TikkiHost::parse_command("8", &view).unwrap_err();
+        assert!(e.contains("use 1–7"), "{e}");
+        assert!(TikkiHost::parse_command("0", &view).is_err());
+        assert!(TikkiHost::parse_command("1 1", &view)
+            .unwrap_err()
+            .contains("twice"));
+        assert!(TikkiHost::picked(&view, &[]).is_err());
+        assert_eq!(TikkiHost::parse_command("keep", &view), Ok(Action::Keep));
+        assert!(TikkiHost::pick(&view).is_ok(), "seat 1 leads");
+        assert!(TikkiHost::pick(&g.view(2)).is_err(), "not seat 2's turn");
+    }
+
+    #[test]
+    fn the_retreat_step_is_typed_and_shown_cards_are_face_up_for_all() {
+        let mut g = arranged();
+        act(&mut g, 1, "lay 6D 7D 13H");
+        act(&mut g, 2, "lay 5S 5H 5D");
+        act(&mut g, 0, "lay 9H");
+        let view = g.view(1);
+        assert_eq!(view.phase, Phase::Retreat);
+        let legal = g.legal_actions(1);
+        let prompt = TikkiHost::prompt(&view, &legal);
+        assert!(prompt.contains("face down: 6D 7D 13H") && prompt.contains("keep"));
+        assert!(TikkiHost::pick(&view).is_err());
+        assert!(TikkiHost::picked(&view, &[1]).is_err());
+        let back = TikkiHost::parse_command("13h 6d", &view).unwrap();
+        assert_eq!(back, "retreat 13H reveal 6D".parse().unwrap());
+        assert!(TikkiHost::parse_command("13H", &view).is_err());
+        assert_eq!(
+            TikkiHost::parse_command("retreat 13H reveal 6D", &view),
+            Ok(back)
+        );
+        g.apply(1, &back).unwrap();
+        let scene = TikkiHost::scene(&g.view(0), &TikkiNotes::default(), &at(0, 3, &[1]));
+        let block = &scene.seats[1];
+        assert_eq!(block.cards_note, "laid 2, took 1 back");
+        assert_eq!(block.cards[0].text, "6D");
+        assert!(block.cards[0].up && !block.cards[1].up);
+        assert_eq!(
+            TikkiHost::own_lines(&back),
+            ["you take 13H back and show 6D"]
+        );
+    }
+
+    #[test]
+    fn the_reveal_marks_each_best_combination_and_the_winner() {
+        let mut g = arranged();
+        act(&mut g, 1, "lay 6D 7D");
+        act(&mut g, 2, "lay 5S 5H 5D");
+        let mut notes = TikkiHost::notes(&g.view(0));
+        let mut held = false;
+        for e in act(&mut g, 0, "lay 9H") {
+            held |= TikkiHost::note(&mut notes, &e);
+        }
+        // Seat 0 keeps (one card face down cannot retreat); seat 1 and 2 decide.
+        for seat in [1, 2] {
+            for e in act(&mut g, seat, "keep") {
+                held |= TikkiHost::note(&mut notes, &e);
+            }
+        }
+        assert!(!held, "a tikki does not hold the table");
+        let scene = TikkiHost::scene(&g.view(0), &notes, &at(0, 3, &[]));
+        let text: Vec<String> = scene.centre.lines.iter().map(Line::text).collect();
+        assert!(
+            text.iter()
+                .any(|l| l == "» seat 2: [5S 5H 5D] — three of a kind"),
+            "{text:?}"
+        );
+        assert!(
+            text.iter().any(|l| l == "  you: [9H] — single card"),
+            "{text:?}"
+        );
+        assert!(
+            text.iter().any(|l| l == "seat 2 takes the tikki, 6 cards"),
+            "{text:?}"
+        );
+        let groups: Vec<Option<u8>> = scene.centre.cards.iter().map(|c| c.group).collect();
+        assert_eq!(
+            groups,
+            [Some(1), Some(1), Some(2), Some(2), Some(2), Some(0)],
+            "each seat's combination marked as its own, from the leader"
+        );
+    }
+
+    #[test]
+    fn a_scored_round_holds_the_table_with_every_pile() {
+        let mut g = TikkiGame::new(&TikkiRules::default(), 3, 9).unwrap();
+        let mut notes = TikkiHost::notes(&g.view(0));
+        let mut bot = TikkiHost::make_bot("basico").unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        loop {
+            let seat = g.to_act().seats()[0];
+            let before = g.view(seat);
+            let a = bot.act(&before, &g.legal_actions(seat), &mut rng);
+            let events = g.apply(seat, &a).unwrap();
+            let after = g.view(seat);
+            let news = TikkiHost::news(&before, &after, &events);
+            let drew = events.iter().find_map(|e| match e {
+                Event::Refilled { drawn, .. } => Some(drawn[seat]),
+                _ => None,
+            });
+            let mut held = false;
+            for e in &events {
+                held |= TikkiHost::note(&mut notes, e);
+            }
+            if held {
+                assert_eq!(news, [format!("your new hand: {}", after.hand)]);
+                break;
+            }
+            match drew {
+                Some(n) if n > 0 => {
+                    let line = news.first().expect("news of the draw");
+                    assert_eq!(line.split(' ').count(), 2 + n, "{line}");
+                }
+                _ => assert!(news.is_empty(), "{news:?}"),
+            }
+        }
+        let view = g.view(0);
+        let vantage = Vantage {
+            me: 0,
+            seats: 3,
+            to_act: &[],
+            held: true,
+        };
+        let scene = TikkiHost::scene(&view, &notes, &vantage);
+        let panel = scene.reveal.expect("the round's panel");
+        let lines: Vec<String> = panel.forms[0].iter().map(Line::text).collect();
+        let r = &view.history[0];
+        for s in 0..3 {
+            let line = lines
+                .iter()
+                .find(|l| l.starts_with(&format!("{}: ", who(Some(0), s))))
+                .expect("a line per pile");
+            assert!(
+                line.contains(&format!("= {} (total {})", r.points[s], view.scores[s])),
+                "{line}"
+            );
+        }
+        let unheld = TikkiHost::scene(&view, &notes, &at(0, 3, &[]));
+        assert!(unheld.reveal.is_none());
+    }
+
+    #[test]
+    fn piles_are_told_by_rank_groups() {
+        assert_eq!(
+            pile_text(set("5S 5H 5D 9C 1S 1C 13H")),
+            "1S 1C 5 · 5S 5H 5D 10 · 9C 1 · 13H 1 = 17"
+        );
+        assert_eq!(pile_text(Cards::EMPTY), "no cards = 0");
+    }
+}

@@ -33,7 +33,7 @@ impl Narrate<TikkiGame> for TikkiNarrator {
     }
 }
 
-/// "you" or "seat N"-free labels for the score and hands tables: the seat and its role.
+/// A seat as the score and hands tables name it: "seat 2", marked while it deals a round.
 fn seat_label(view: &TikkiView, seat: Seat) -> String {
     if seat == view.dealer && view.phase != Phase::Over {
         format!("seat {seat} (dealer)")

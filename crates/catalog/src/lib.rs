@@ -63,4 +63,8 @@ macro_rules! catalog {
     };
 }
 
-catalog!(tapete_mus_bots::MusHost, tapete_chinchon_bots::ChinchonHost);
+catalog!(
+    tapete_mus_bots::MusHost,
+    tapete_chinchon_bots::ChinchonHost,
+    tapete_tikki_bots::TikkiHost,
+);

@@ -13,3 +13,9 @@ pub const LEVELS: &[&str] = &["random", "basico"];
 pub fn by_name(name: &str) -> Result<Box<dyn Bot<TikkiGame>>, String> {
     tapete_tikki::bots::by_name(name)
 }
+
+mod face;
+mod host;
+
+pub use face::TikkiNotes;
+pub use host::{TikkiHost, TikkiNarrator};

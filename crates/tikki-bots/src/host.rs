@@ -1,0 +1,169 @@
+//! Tikki as tapete's front-ends host it: its name, 2–5 seats (3 by default), the levels,
+//! narration from the engine's events, seat-change boundaries, the scores, and the full
+//! view for replays.
+
+use serde_json::{json, Value};
+use tapete_host::{row, Host, Narrate};
+use tapete_table::{Bot, Game, Seat};
+use tapete_tikki::{best, Event, Narrator, Phase, TikkiGame, TikkiRules, TikkiView};
+
+/// The host of [`TikkiGame`].
+pub struct TikkiHost;
+
+/// Tikki's narrator for one audience: the engine's [`Narrator`], speaking to a seat or to
+/// the spectators.
+#[derive(Clone, Copy, Debug)]
+pub struct TikkiNarrator(Narrator);
+
+impl Narrate<TikkiGame> for TikkiNarrator {
+    /// The current round's deal: what a newcomer is told first.
+    fn opening(&mut self, game: &TikkiGame) -> Vec<String> {
+        if game.phase() == Phase::Over {
+            return Vec::new();
+        }
+        self.0.lines(&game.deal_event())
+    }
+
+    fn lines(&mut self, event: &Event) -> Vec<String> {
+        self.0.lines(event)
+    }
+
+    fn begins_hand(&self, event: &Event) -> bool {
+        matches!(event, Event::RoundDealt { .. })
+    }
+}
+
+/// A seat as the score and hands tables name it: "seat 2", marked while it deals a round.
+fn seat_label(view: &TikkiView, seat: Seat) -> String {
+    if seat == view.dealer && view.phase != Phase::Over {
+        format!("seat {seat} (dealer)")
+    } else {
+        format!("seat {seat}")
+    }
+}
+
+impl Host for TikkiHost {
+    type G = TikkiGame;
+    type Narrator = TikkiNarrator;
+    type Stats = ();
+    const TITLE: &'static str = "Tikki";
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=5;
+    const DEFAULT_SEATS: usize = 3;
+
+    fn rule_docs() -> &'static [(&'static str, &'static str)] {
+        &[
+            (
+                "top",
+                "the deck's highest rank: 13 for all 52 cards, less for the smaller deck of ranks 1..top",
+            ),
+            (
+                "rounds",
+                "rounds in a game; 0: one per player, so every seat deals once",
+            ),
+            (
+                "target",
+                "points that end the game with the round reaching them (0: play the rounds)",
+            ),
+            (
+                "retreat",
+                "the retreat round (perääntymiskierros): before the reveal, take laid cards back, showing one for each",
+            ),
+        ]
+    }
+
+    fn bot_names() -> &'static [&'static str] {
+        crate::LEVELS
+    }
+
+    fn default_bot() -> &'static str {
+        "basico"
+    }
+
+    fn make_bot(name: &str) -> Result<Box<dyn Bot<TikkiGame>>, String> {
+        crate::by_name(name)
+    }
+
+    fn parse_action(text: &str) -> Result<tapete_tikki::Action, String> {
+        text.parse()
+            .map_err(|e: tapete_tikki::ParseActionError| format!("`{}`: {e}", text.trim()))
+    }
+
+    fn validate_rules(rules: &TikkiRules, seats: usize) -> Result<(), String> {
+        rules.validate_for(seats)
+    }
+
+    fn narrator(_game: &TikkiGame, seat: Option<Seat>) -> TikkiNarrator {
+        TikkiNarrator(Narrator::new(seat))
+    }
+
+    /// Before the first lay of a round (nobody has shown a card of it yet), or once over.
+    fn at_boundary(game: &TikkiGame) -> bool {
+        let v = game.spectator_view();
+        v.phase == Phase::Over
+            || (v.phase == Phase::Lay
+                && v.tricks.is_empty()
+                && v.laid_counts.iter().all(|&n| n == 0))
+    }
+
+    /// The spectators' view with `hands` and `laid` (by seat) and `stock_cards` (the
+    /// stock, drawn from the end) added.
+    fn full_view(game: &TikkiGame) -> Value {
+        let mut v = serde_json::to_value(game.spectator_view()).unwrap_or(Value::Null);
+        let seats = game.seats();
+        if let Value::Object(m) = &mut v {
+            let hands: Vec<_> = (0..seats).map(|s| game.hand(s)).collect();
+            let laid: Vec<_> = (0..seats).map(|s| game.laid(s)).collect();
+            m.insert("hands".into(), json!(hands));
+            m.insert("laid".into(), json!(laid));
+            m.insert("stock_cards".into(), json!(game.stock()));
+        }
+        v
+    }
+
+    /// `points` (the finished rounds), `piles` (this round's pile points so far) and
+    /// `winners` once over.
+    fn scores(game: &TikkiGame) -> Value {
+        let v = game.spectator_view();
+        let piles: Vec<u32> = v.piles.iter().map(|p| p.pile_points()).collect();
+        json!({ "points": v.scores, "piles": piles, "winners": v.winners })
+    }
+
+    fn score_rows(game: &TikkiGame) -> Vec<Vec<String>> {
+        let v = game.spectator_view();
+        let mut rows = vec![row!["", "points", "pile", ""]];
+        for seat in 0..v.seats {
+            let state = if v.winners.contains(&seat) {
+                "winner"
+            } else {
+                ""
+            };
+            rows.push(row![
+                seat_label(&v, seat),
+                v.scores[seat],
+                v.piles[seat].pile_points(),
+                state
+            ]);
+        }
+        rows
+    }
+
+    fn hands_rows(game: &TikkiGame) -> Vec<Vec<String>> {
+        let v = game.spectator_view();
+        (0..v.seats)
+            .map(|seat| {
+                let hand = game.hand(seat);
+                let best = best(hand)
+                    .map(|b| format!("best {} {}", b.kind, b.cards))
+                    .unwrap_or_default();
+                row![seat_label(&v, seat), hand, best]
+            })
+            .collect()
+    }
+
+    fn resample(
+        view: &TikkiView,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Option<Result<TikkiGame, String>> {
+        Some(TikkiGame::resample(view, rng).map_err(|e| e.to_string()))
+    }
+}

@@ -105,14 +105,15 @@ test('Tikki fairness: two people at a 3-seat table each see only their own hand'
       const states = frames[i].filter((f) => f.type === 'state');
       assert.ok(states.length > 10, `states recorded: ${states.length}`);
       for (const f of states) {
-        assert.ok(!hasKey(f, 'hands') && !hasKey(f, 'laid_cards'), 'no hidden part of the game in a frame');
+        assert.ok(!hasKey(f, 'hands') && !hasKey(f, 'stock_cards'), 'no hidden part of the game in a frame');
         if (f.table.status === 'waiting') {
           assert.deepEqual(f.view.hand, [], 'no hand before the start');
           continue;
         }
         assert.equal(f.view.seat, seat, 'a person gets their own seat\'s view');
         assert.equal(f.view.hand.length, f.view.hand_sizes[seat], 'their whole hand, as many cards as the seat holds');
-        assert.equal(f.view.laid.length, f.view.laid_counts[seat], 'their own laid cards');
+        assert.ok(f.view.laid.every((c) => typeof c === 'string'), 'their own laid cards, not every seat\'s');
+        assert.equal(f.view.laid.length, f.view.laid_counts[seat], 'all their own laid cards');
       }
     }
     // Frame by frame at the same point of the game: none of the other's hidden cards.

@@ -444,7 +444,8 @@ function render({ main, side }, st, ctx) {
 
   // ---- the seats around the felt ----
   const hands = st.replay ? st.hands || v.hands || null : null;
-  const laidAll = st.replay ? v.laid_cards || v.laid_by_seat || null : null;
+  // A replay's full view has every seat's hand and laid cards (`laid` by seat).
+  const laidAll = st.replay && Array.isArray(v.laid) && v.laid.every(Array.isArray) ? v.laid : null;
   const others = seated !== null ? after(seated, v.seats) : Array.from({ length: v.seats }, (_, k) => k);
   const ring = el('div', { class: `tk-ring n${others.length} ${seated === null ? 'all' : ''}`, 'data-testid': 'ring' });
   others.forEach((s, k) => {

@@ -414,13 +414,15 @@ function render({ main, side }, st, ctx) {
   const lastTrick = tricks[tricks.length - 1] || null;
   const trickKey = lastTrick ? `${v.round}.${tricks.length}` : null;
   if (trickKey !== ui.trickKey) {
-    if (ui.trickKey !== null && lastTrick) {
+    // Not on the page's first look: a reveal that was already there when it opened is not new.
+    if (ui.looked && lastTrick) {
       ui.freshAt = Date.now();
       ui.grew = lastTrick.winner;
       setTimeout(rerender, FRESH_MS + 50);
     }
     ui.trickKey = trickKey;
   }
+  ui.looked = true;
   const fresh = lastTrick && Date.now() - ui.freshAt < FRESH_MS;
 
   // ---- the end of a round ----

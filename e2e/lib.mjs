@@ -338,3 +338,117 @@ export async function playChinchon(page, memo = {}) {
   }
   return { action: null };
 }
+
+// ---- Tikki ----
+
+/**
+ * Creates a tikki table from the lobby form: `seats` players, the deck of ranks 1..`top`
+ * (short rounds), `rounds` rounds, the retreat round on or off, instant bots unless told
+ * otherwise. Lands on the table page; answers the table id.
+ */
+export async function createTikkiTable(page, { seats = 3, top = 7, rounds = 1, retreat = true, pace = '0', seat = '0', bot } = {}) {
+  await page.getByTestId('create').waitFor();
+  await page.getByTestId('game').selectOption('tikki');
+  await page.getByTestId('rule-top').waitFor();
+  await page.getByTestId('seats').selectOption(String(seats));
+  await page.getByTestId('rule-top').selectOption(String(top));
+  await page.getByTestId('rule-rounds').selectOption(String(rounds));
+  await page.getByTestId('rule-retreat').setChecked(retreat);
+  await page.getByTestId('pace').selectOption(pace);
+  await page.getByTestId('seat').selectOption(String(seat));
+  if (bot) await page.getByTestId('bot').selectOption(bot);
+  await page.getByTestId('create').click();
+  await page.waitForURL(/\/t\/[^/]+$/);
+  await page.getByTestId('status').waitFor();
+  return decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+}
+
+// What a tikki page offers now: 'over', 'next' (the end of a round, with its "next round"
+// button), 'lay' (your turn to lay: cards to pick), 'retreat' (the retreat round's
+// choice), or null.
+function tikkiOffer() {
+  if (document.querySelector('[data-testid="game-over"]')) return 'over';
+  if (document.querySelector('[data-testid="next-round"]')) return 'next';
+  const st = window.tapete && window.tapete.state;
+  const legal = (st && st.legal) || [];
+  if (legal.some((a) => a.startsWith('lay ')) && document.querySelector('.tk-hand.picking [data-testid="my-card"]')
+    && document.querySelector('[data-testid="lay"]')) return 'lay';
+  if (legal.includes('keep') && document.querySelector('[data-testid="keep"]:not([disabled])')) return 'retreat';
+  return null;
+}
+
+/** What the tikki page offers right now, without waiting. */
+export function tikkiOfferNow(page) {
+  return page.evaluate(tikkiOffer);
+}
+
+/** Waits until the tikki page offers something (or the game is over). */
+export async function waitTikki(page, timeout = 60000) {
+  const h = await page.waitForFunction(tikkiOffer, null, { timeout, polling: 50 });
+  return h.jsonValue();
+}
+
+/**
+ * Plays one tikki decision through the page: every third lay the hand's best combination
+ * (its button), else the lowest card alone, or the two lowest every fifth time — tapping
+ * the cards, then "lay"; in the retreat round takes one card back (tapping it, then the one
+ * to show) every other time, else keeps; presses next at the end of a round. Waits until
+ * the table has taken the action. Answers what was done ({action, picked}, {next},
+ * {over}), counting in `memo`.
+ */
+export async function playTikki(page, memo = {}) {
+  const what = await waitTikki(page);
+  const bump = (k) => { memo[k] = (memo[k] || 0) + 1; };
+  const click = async (locator) => {
+    try { await locator.click({ timeout: 3000 }); return true; } catch { return false; }
+  };
+  if (what === 'over') return { over: true };
+  if (what === 'next') {
+    if (!(await click(page.getByTestId('next-round')))) return { action: null };
+    bump('nexts');
+    return { next: true };
+  }
+  const n = (await state(page)).n;
+  let action = null;
+  let picked = [];
+  if (what === 'lay') {
+    const k = memo.lays || 0;
+    const best = page.getByTestId('pick-best');
+    if (k % 3 === 0 && await best.count()) {
+      if (!(await click(best))) return { action: null };
+      bump('bests');
+    } else {
+      const cards = await page.$$eval('[data-testid="my-card"]', (cs) => cs.map((c) => c.dataset.card));
+      const byRank = [...cards].sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+      for (const c of byRank.slice(0, k % 5 === 4 && byRank.length > 1 ? 2 : 1)) {
+        if (!(await click(page.locator(`[data-testid="my-card"][data-card="${c}"]`)))) return { action: null };
+      }
+    }
+    picked = await page.$$eval('[data-testid="my-card"].selected', (cs) => cs.map((c) => c.dataset.card));
+    const lay = page.locator('[data-testid="lay"]:not([disabled])');
+    await lay.waitFor({ timeout: 3000 }).catch(() => {});
+    if (!(await lay.count())) return { action: null };
+    action = await lay.getAttribute('data-action');
+    if (!(await click(lay))) return { action: null };
+    bump('lays');
+  } else if (what === 'retreat') {
+    const down = page.locator('[data-testid="my-laid"].selectable');
+    if ((memo.retreatTurns || 0) % 2 === 0 && await down.count() >= 2) {
+      if (!(await click(down.nth(0))) || !(await click(down.nth(1)))) return { action: null };
+      const go = page.locator('[data-testid="retreat"]:not([disabled])');
+      if (!(await go.count())) return { action: null };
+      action = await go.getAttribute('data-action');
+      if (!(await click(go))) return { action: null };
+      bump('retreats');
+    } else {
+      action = 'keep';
+      if (!(await click(page.getByTestId('keep')))) return { action: null };
+      bump('keeps');
+    }
+    bump('retreatTurns');
+  } else {
+    return { action: null };
+  }
+  await page.waitForFunction((x) => window.tapete.state.n > x, n, { timeout: 15000 });
+  return { action, picked };
+}

@@ -1,8 +1,12 @@
 // Screenshots of the pages for a look by eye (not a test): node e2e/shots.mjs OUTDIR
-// with TAPETE_URL set. Plays a Mus table to the end of its first hand, and a 4-seat Chinchón
-// table to its first count and on (the score sheet after a reload), at a desktop and a
-// phone size.
-import { openBrowser, register, createMusTable, createChinchonTable, playOne, playChinchon, waitChinchon, waitOffer, BASE } from './lib.mjs';
+// with TAPETE_URL set. Plays a Mus table to the end of its first hand, a 4-seat Chinchón
+// table to its first count and on (the score sheet after a reload), and a 4-seat tikki
+// table through a trick being laid, a reveal, the retreat step and the end of the round, at
+// a desktop and a phone size.
+import {
+  openBrowser, register, createMusTable, createChinchonTable, createTikkiTable, playOne, playChinchon, playTikki,
+  waitChinchon, waitOffer, waitTikki, state, BASE,
+} from './lib.mjs';
 
 const out = process.argv[2] || '/tmp/tapete-shots';
 const sizes = [['desk', 1280, 800], ['phone', 390, 844]];
@@ -69,6 +73,52 @@ for (const [name, width, height] of sizes) {
     await page.getByTestId('score-sheet').waitFor();
     await page.screenshot({ path: `${out}/${name}-chinchon-sheet.png`, fullPage: true });
     console.log(name, 'chinchón errors:', b.errors);
+  } finally {
+    await b.close();
+  }
+}
+
+for (const [name, width, height] of sizes) {
+  const b = await openBrowser({ width, height });
+  const { page } = b;
+  try {
+    await register(page, 'Ane');
+    await createTikkiTable(page, { seats: 4, top: 13, rounds: 1, retreat: true, pace: '250' });
+    await page.getByTestId('start').click();
+    await page.getByTestId('my-card').first().waitFor();
+    const memo = {};
+    const shot = (what, full = true) => page.screenshot({ path: `${out}/${name}-tikki-${what}.png`, fullPage: full });
+    let laying = false;
+    let revealed = false;
+    let retreat = false;
+    for (let i = 0; i < 300; i++) {
+      const what = await waitTikki(page);
+      const st = await state(page);
+      if (!revealed && st.view.tricks.length > 0 && what === 'lay') {
+        revealed = true;
+        await page.waitForTimeout(1200); // the cards turned over, the winner marked
+        await shot('reveal');
+      }
+      if (what === 'lay' && !laying && st.view.laid_counts.some((n) => n > 0)) {
+        laying = true;
+        const best = page.getByTestId('pick-best');
+        if (await best.count()) {
+          await best.click();
+          await shot('lay');
+          await page.getByTestId('clear').click();
+        }
+      }
+      if (what === 'retreat' && !retreat) {
+        retreat = true;
+        const first = page.getByTestId('my-laid').first();
+        await first.click();
+        await shot('retreat');
+        await first.click();
+      }
+      if (what === 'next' || what === 'over') { await page.waitForTimeout(300); await shot('end'); break; }
+      await playTikki(page, memo);
+    }
+    console.log(name, 'tikki errors:', b.errors, 'page width:', await page.evaluate(() => document.documentElement.scrollWidth));
   } finally {
     await b.close();
   }

@@ -325,6 +325,7 @@ impl TikkiGame {
             dealer: self.dealer,
             piles: self.piles.clone(),
             points: points.clone(),
+            last_trick: self.tricks.last().cloned(),
         });
         events.push(Event::RoundScored {
             round: self.round,

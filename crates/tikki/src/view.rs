@@ -29,6 +29,10 @@ pub struct RoundResult {
     pub piles: Vec<Cards>,
     /// Each pile's points.
     pub points: Vec<u32>,
+    /// The trick that ended the round (`None` only for a round set up with no trick played).
+    /// The next round is dealt in the same step, so without it no view would ever show the
+    /// round's last reveal.
+    pub last_trick: Option<Trick>,
 }
 
 /// Everything one seat (or a spectator) may know.

@@ -424,3 +424,39 @@ fn every_refused_action_names_the_problem_and_changes_nothing() {
         "singles 2S 3S 4S, the pair 7S 7H; 7D"
     );
 }
+
+#[test]
+fn the_trick_that_ends_a_round_stays_in_its_result() {
+    let rules = TikkiRules {
+        rounds: 2,
+        ..TikkiRules::default()
+    };
+    let mut g = TikkiGame::arranged(
+        &rules,
+        1,
+        vec![cards("2S 2H"), cards("13S 12S")],
+        Vec::new(),
+    )
+    .unwrap();
+    act(&mut g, 0, "lay 2S");
+    act(&mut g, 1, "lay 13S");
+    let first = g.view(0).tricks[0].clone();
+    act(&mut g, 1, "lay 12S");
+    let ev = act(&mut g, 0, "lay 2H");
+    let last = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Revealed { trick } => Some(trick.clone()),
+            _ => None,
+        })
+        .expect("the last lay reveals the trick");
+    assert_ne!(last, first);
+    // The next round is dealt in the same step: its tricks are empty, the result keeps
+    // the round's last reveal for every seat and the spectators.
+    assert_eq!(g.round(), 2);
+    for v in [g.view(0), g.view(1), g.spectator_view()] {
+        assert!(v.tricks.is_empty());
+        assert_eq!(v.history[0].last_trick.as_ref(), Some(&last));
+    }
+    assert_eq!(last.winner, 1, "12S beats 2H");
+}

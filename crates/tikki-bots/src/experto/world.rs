@@ -12,6 +12,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use tapete_table::{Game, Seat};
+use tapete_tikki::bots::Basico;
 use tapete_tikki::combo::{best, best_score, Kind};
 use tapete_tikki::{Action, Card, Cards, Phase, TikkiGame, TikkiRules, TikkiView};
 
@@ -247,20 +248,15 @@ impl World {
         let Some(b) = best(hand) else {
             return Cards::EMPTY;
         };
-        let (mut on_table, mut to_come, mut most) = (0usize, 0usize, 0usize);
+        let (mut on_table, mut to_come, mut need) = (0usize, 0usize, Kind::Pair);
         for o in (0..self.seats).filter(|&o| o != s && self.in_trick[o]) {
             let n = self.laid[o].len();
             on_table += n;
-            most = most.max(n);
+            need = need.max(Basico::to_beat(n));
             if n == 0 {
                 to_come += 1;
             }
         }
-        let need = match most {
-            0 | 1 => Kind::Pair,
-            2 => Kind::StraightFlush2,
-            _ => Kind::ThreeOfAKind,
-        };
         let pile = self.piles[s];
         let mine = pile.union(b.cards).pile_points() - pile.pile_points();
         let worth = mine as usize + on_table + to_come;

@@ -20,7 +20,9 @@ fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: ladder GAMES SEED THREADS [A/B ...]";
     let number = |i: usize, what: &str| -> Result<u64, String> {
-        let arg = args.get(i).ok_or_else(|| format!("{usage}: {what} is missing"))?;
+        let arg = args
+            .get(i)
+            .ok_or_else(|| format!("{usage}: {what} is missing"))?;
         arg.parse()
             .map_err(|_| format!("{usage}: {what} `{arg}` is not a number"))
     };

@@ -66,7 +66,10 @@ fn reads_nothing_but_its_view() {
             g.apply(seat, &a).unwrap();
             steps += 1;
         }
-        assert!(differing > steps / 2, "{differing} of {steps} states differed");
+        assert!(
+            differing > steps / 2,
+            "{differing} of {steps} states differed"
+        );
     }
 }
 
@@ -93,7 +96,12 @@ fn resampled_worlds_keep_the_counts_laid_this_trick_and_every_shown_card() {
     let mut g = TikkiGame::arranged(&rules, 1, hands, stock).unwrap();
     // Seat 2 leads with four cards, seat 0 with two, seat 1 with three; in the retreat
     // round seat 2 takes 8D back showing 5S.
-    for a in ["lay 5S 5H 6D 8D", "lay 9H 9D", "lay 3S 3H 3D", "retreat 8D reveal 5S"] {
+    for a in [
+        "lay 5S 5H 6D 8D",
+        "lay 9H 9D",
+        "lay 3S 3H 3D",
+        "retreat 8D reveal 5S",
+    ] {
         let seat = g.to_act().seats()[0];
         g.apply(seat, &a.parse().unwrap()).unwrap();
     }
@@ -107,7 +115,10 @@ fn resampled_worlds_keep_the_counts_laid_this_trick_and_every_shown_card() {
             assert_eq!(w.laid(s).len(), g.laid(s).len(), "seat {s} laid");
             assert_eq!(w.hand(s).len(), g.hand(s).len(), "seat {s} hand");
         }
-        assert!(w.laid(2).contains("5S".parse().unwrap()), "the shown card stays");
+        assert!(
+            w.laid(2).contains("5S".parse().unwrap()),
+            "the shown card stays"
+        );
         assert_eq!(w.stock().len(), g.stock().len());
         let all: Cards = w.all_cards().into_iter().collect();
         assert_eq!((all, w.all_cards().len()), (Cards::deck(13), 52));
@@ -141,7 +152,12 @@ fn shaped_worlds_give_the_others_combinations_of_the_counts_they_laid() {
         assert_eq!((w.hands[0], w.laid[0]), (g.hand(0), g.laid(0)));
         let mut all: Vec<_> = w.stock.clone();
         for s in 0..3 {
-            all.extend(w.hands[s].iter().chain(w.laid[s].iter()).chain(w.piles[s].iter()));
+            all.extend(
+                w.hands[s]
+                    .iter()
+                    .chain(w.laid[s].iter())
+                    .chain(w.piles[s].iter()),
+            );
         }
         let set: Cards = all.iter().copied().collect();
         assert_eq!((set, all.len()), (Cards::deck(13), 52));
@@ -214,7 +230,10 @@ fn lay_candidates_are_parts_of_the_hand_with_every_shed_and_every_combination() 
     }
     // The pair of threes with the nine, banked on the pile's nines if it wins.
     assert!(all.contains(&cards("3S 3H 9C")), "{all:?}");
-    assert!(all.contains(&hand), "the whole hand behind its best combination");
+    assert!(
+        all.contains(&hand),
+        "the whole hand behind its best combination"
+    );
     assert!(all.len() <= 40, "{} candidates", all.len());
     assert_eq!(
         retreat_candidates(cards("3S 5H 9D"), Some(cards("3S"))),
@@ -285,7 +304,13 @@ fn plays_whole_games_at_every_table_size_with_the_retreat_round() {
         };
         let report = run_arena::<TikkiGame, (), _>(
             &config,
-            |side, _| by_name(if side == Side::A { "experto:iters=60" } else { "random" }),
+            |side, _| {
+                by_name(if side == Side::A {
+                    "experto:iters=60"
+                } else {
+                    "random"
+                })
+            },
             &|| {},
         )
         .unwrap();
@@ -298,5 +323,8 @@ fn beats_basico_in_a_small_duel() {
     // A sanity floor, not the target: one experto against two basicos, fair share 1/3.
     let games = 30;
     let wins = duel("experto:iters=200", "basico", games, 1);
-    assert!(wins >= 15, "experto won {wins} of {games} against two basicos");
+    assert!(
+        wins >= 15,
+        "experto won {wins} of {games} against two basicos"
+    );
 }

@@ -11,10 +11,13 @@
 //!    take back any one face-down card showing the weakest or the strongest of the others.
 //! 2. **Worlds.** Each world deals the cards it has not seen with
 //!    [`TikkiGame::resample`], which keeps every public count (the cards each seat laid
-//!    this trick, its hand, the stock) and every card shown. In most worlds
-//!    ([`Experto::shape`]) the others' face-down cards are then given the shape sensible
-//!    players give them: several cards laid make a combination of that many, the best of
-//!    that size the seat held; one card laid is its weakest (see [`World::shape_lays`]).
+//!    this trick, its hand, the stock) and every card shown. Then, in a share of worlds
+//!    that it reads for each player from the table, that player's face-down cards are
+//!    given the shape sensible players give them: several cards laid make a combination
+//!    of that many, the best of that size the seat held; one card laid is its weakest
+//!    (see [`World::shape_lays`]). The share starts at [`Experto::shape`] and follows the
+//!    player's lays revealed this round: a player whose lays of several cards were
+//!    combinations is read as sensible, one who dumps cards at random soon is not.
 //! 3. **Rollouts.** Each candidate is played in the same worlds (common random numbers)
 //!    and the round is played out at every seat by basico's rules on plain arrays
 //!    ([`World`]), thousands of rounds a second.
@@ -28,15 +31,15 @@
 //! The budget is in its name: `experto:iters=N` (N rollouts per decision, the same choices
 //! on every machine), `experto:ms=M` (1–10000 milliseconds, checked between worlds), or
 //! both (`iters=N,ms=M`: N rollouts unless M milliseconds pass first). The default,
-//! `experto`, is `iters=1200,ms=200`. `shape=P` (0–1) sets the share of shaped worlds
-//! (0.8 by default). It sees only its view; given the rng passed to `act` (and a budget
+//! `experto`, is `iters=600,ms=100`: a few milliseconds a decision on a desktop machine,
+//! and never more than a tenth of a second on a slow or busy one. `shape=P` (0–1) sets the prior share of shaped
+//! worlds (0.8 by default; 0 deals every world uniformly). It sees only its view; given the rng passed to `act` (and a budget
 //! not cut by the clock) its choices are deterministic.
 
 mod world;
 
 pub use world::World;
 
-use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 use tapete_table::{Bot, Seat};
@@ -45,19 +48,26 @@ use tapete_tikki::combo::best;
 use tapete_tikki::{Action, Cards, Phase, TikkiGame, TikkiView};
 
 /// Default rollouts per decision.
-pub const DEFAULT_ITERS: u32 = 1200;
+pub const DEFAULT_ITERS: u32 = 600;
 /// Default cap on the thinking time per decision, in milliseconds.
-pub const DEFAULT_MS: u64 = 200;
-/// Default share of worlds whose lays are shaped.
+pub const DEFAULT_MS: u64 = 100;
+/// Default prior share of worlds whose lays are shaped.
 pub const DEFAULT_SHAPE: f64 = 0.8;
+/// How many lays the prior share of shaped worlds counts for against the lays seen.
+pub const SHAPE_PRIOR_LAYS: f64 = 3.0;
 /// The most milliseconds a decision may be given.
 pub const MAX_MS: u64 = 10_000;
 /// The most rollouts a decision may be given.
 pub const MAX_ITERS: u32 = 1_000_000;
 
-/// Points of margin over the best other seat that make a round's end worth about 73% of
-/// a win (logistic scale) when one more round remains; wider as √rounds.
-const MARGIN_SCALE: f64 = 12.0;
+/// The logistic scale of the chance to win from a margin over the best other seat, with
+/// one round to play (wider as √rounds): a round's margin between a seat and the best of
+/// two others varies with a standard deviation of about 49 points among basicos (9,000
+/// rounds), and a logistic of scale σ·√3/π ≈ 27 matches that normal spread.
+const MARGIN_SCALE: f64 = 27.0;
+/// Points a seat scores in a round, about (47 on average among basicos at three seats):
+/// how many rounds a target is away.
+const ROUND_POINTS: f64 = 47.0;
 /// Weight of the margin as a tie-break in the last round.
 const FINAL_MARGIN: f64 = 0.001;
 
@@ -91,8 +101,9 @@ impl Default for Budget {
 pub struct Experto {
     /// Thinking budget per decision.
     pub budget: Budget,
-    /// Share of worlds (0–1) in which the others' face-down cards are shaped as sensible
-    /// players lay; the rest keep the uniform deal.
+    /// The prior share of worlds (0–1) in which another player's face-down cards are
+    /// shaped as sensible players lay (the rest keep the uniform deal), before its
+    /// revealed lays are read; 0 shapes none.
     pub shape: f64,
 }
 
@@ -288,10 +299,35 @@ impl Experto {
     fn world(&self, view: &TikkiView, me: Seat, rng: &mut ChaCha8Rng) -> Option<World> {
         let game = TikkiGame::resample(view, rng).ok()?;
         let mut w = World::from_game(&game, view)?;
-        if self.shape > 0.0 && rng.gen::<f64>() < self.shape {
-            w.shape_lays(me, rng);
-        }
+        w.shape_lays(me, &self.shape_chances(view, me), rng);
         Some(w)
+    }
+
+    /// For each other seat, the chance its face-down cards are shaped: [`Experto::shape`]
+    /// as a prior worth [`SHAPE_PRIOR_LAYS`] lays, updated by how many of its lays of
+    /// several cards revealed this round were a combination and nothing else.
+    pub fn shape_chances(&self, view: &TikkiView, me: Seat) -> [f64; world::MAX_SEATS] {
+        let mut out = [0.0; world::MAX_SEATS];
+        if self.shape <= 0.0 {
+            return out;
+        }
+        for (s, p) in out.iter_mut().enumerate().take(view.seats) {
+            if s == me {
+                continue;
+            }
+            let (mut pure, mut several) = (0.0, 0.0);
+            for t in &view.tricks {
+                let laid = t.laid.get(s).copied().unwrap_or_default();
+                if laid.len() >= 2 {
+                    several += 1.0;
+                    if best(laid).is_some_and(|b| b.cards == laid) {
+                        pure += 1.0;
+                    }
+                }
+            }
+            *p = (self.shape * SHAPE_PRIOR_LAYS + pure) / (SHAPE_PRIOR_LAYS + several);
+        }
+        out
     }
 }
 
@@ -310,7 +346,9 @@ fn value(view: &TikkiView, me: Seat, w: &World) -> f64 {
         if leader >= f64::from(rules.target) {
             0.0
         } else {
-            ((f64::from(rules.target) - leader) / 40.0).ceil().max(1.0)
+            ((f64::from(rules.target) - leader) / ROUND_POINTS)
+                .ceil()
+                .max(1.0)
         }
     } else {
         f64::from(rules.rounds_for(view.seats).saturating_sub(view.round))

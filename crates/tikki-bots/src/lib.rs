@@ -2,7 +2,7 @@
 //!
 //! Levels, weakest first: `random` and `basico` (the engine's own, in `tapete-tikki`), and
 //! `experto` (determinized Monte Carlo from its own view, its budget in its name:
-//! `experto:iters=1200,ms=200` by default). Each sees only its own view.
+//! `experto:iters=600,ms=100` by default). Each sees only its own view.
 //!
 //! ```
 //! let bot = tapete_tikki_bots::by_name("experto:iters=200").unwrap();

@@ -143,7 +143,7 @@ fn shaped_worlds_give_the_others_combinations_of_the_counts_they_laid() {
         let game = TikkiGame::resample(&view, &mut r).unwrap();
         let mut w = World::from_game(&game, &view).unwrap();
         let before = w.clone();
-        w.shape_lays(0, &mut r);
+        w.shape_lays(0, &[1.0; 5], &mut r);
         // Counts and the seat's own cards stay; every card is still somewhere once.
         for s in 0..3 {
             assert_eq!(w.hands[s].len(), before.hands[s].len());
@@ -327,4 +327,34 @@ fn beats_basico_in_a_small_duel() {
         wins >= 15,
         "experto won {wins} of {games} against two basicos"
     );
+}
+
+#[test]
+fn reads_who_lays_combinations_and_who_dumps_cards() {
+    // Seat 1 lays at random, seat 2 as basico: a few tricks on, experto (seat 0) shapes
+    // seat 2's lays far more often than seat 1's.
+    let mut g = TikkiGame::new(&TikkiRules::default(), 3, 21).unwrap();
+    let mut r = rng(21);
+    let bot = Experto::default();
+    let fresh = bot.shape_chances(&g.view(0), 0);
+    assert!(
+        (fresh[1] - bot.shape).abs() < 1e-9 && (fresh[2] - bot.shape).abs() < 1e-9,
+        "the prior at first: {fresh:?}"
+    );
+    while g.view(0).tricks.len() < 6 {
+        let s = g.to_act().seats()[0];
+        let legal = g.legal_actions(s);
+        let a = match s {
+            1 => legal[r.gen_range(0..legal.len())],
+            _ => Basico.act(&g.view(s), &legal, &mut r),
+        };
+        g.apply(s, &a).unwrap();
+    }
+    let read = bot.shape_chances(&g.view(0), 0);
+    assert!(read[2] > bot.shape && read[1] < 0.5, "{read:?}");
+    let none = Experto {
+        shape: 0.0,
+        ..Experto::default()
+    };
+    assert_eq!(none.shape_chances(&g.view(0), 0), [0.0; 5]);
 }

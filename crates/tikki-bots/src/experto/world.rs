@@ -149,16 +149,20 @@ impl World {
     }
 
     /// Gives the other players' face-down cards the shape sensible players give them, in
-    /// place of the uniform deal: a seat that laid several cards (none shown yet) laid a
-    /// combination of that many, the best of that size it held; a seat that laid one card
-    /// shed its weakest. Each seat's hand and face-down cards are dealt again from the
-    /// cards `me` has not seen (rejection sampling, so likely holdings stay likely) and
-    /// the cards they displace take the freed places. A seat for which no such deal turns
-    /// up keeps its uniform one.
-    pub fn shape_lays(&mut self, me: Seat, rng: &mut ChaCha8Rng) {
+    /// place of the uniform deal, for each seat `s` with chance `chance[s]`: a seat that
+    /// laid several cards (none shown yet) laid a combination of that many, the best of
+    /// that size it held; a seat that laid one card shed its weakest. Each such seat's hand
+    /// and face-down cards are dealt again from the cards `me` has not seen (rejection
+    /// sampling, so likely holdings stay likely) and the cards they displace take the
+    /// freed places. A seat for which no such deal turns up keeps its uniform one.
+    pub fn shape_lays(&mut self, me: Seat, chance: &[f64; MAX_SEATS], rng: &mut ChaCha8Rng) {
         let mut locked = Cards::EMPTY;
         for s in 0..self.seats {
             if s == me || !self.in_trick[s] || !self.revealed[s].is_empty() {
+                continue;
+            }
+            if chance[s] <= 0.0 || (chance[s] < 1.0 && rng.gen::<f64>() >= chance[s]) {
+                locked = locked.union(self.laid[s]);
                 continue;
             }
             let k = self.laid[s].len();

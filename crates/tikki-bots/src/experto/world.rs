@@ -157,11 +157,11 @@ impl World {
     /// freed places. A seat for which no such deal turns up keeps its uniform one.
     pub fn shape_lays(&mut self, me: Seat, chance: &[f64; MAX_SEATS], rng: &mut ChaCha8Rng) {
         let mut locked = Cards::EMPTY;
-        for s in 0..self.seats {
+        for (s, &p) in chance.iter().enumerate().take(self.seats) {
             if s == me || !self.in_trick[s] || !self.revealed[s].is_empty() {
                 continue;
             }
-            if chance[s] <= 0.0 || (chance[s] < 1.0 && rng.gen::<f64>() >= chance[s]) {
+            if p <= 0.0 || (p < 1.0 && rng.gen::<f64>() >= p) {
                 locked = locked.union(self.laid[s]);
                 continue;
             }

@@ -1,7 +1,8 @@
 //! The ladder of tikki's players at a table of three: each row puts one player in one seat
 //! against two of another (the seat moving each game, so each seat is held equally), and
 //! prints its wins with the 95% Wilson interval; the fair share is one in three. A game
-//! won level on points counts for every winner.
+//! won level on points counts for every winner; the column `shared` says how many of the
+//! one seat's wins were such.
 //!
 //! ```text
 //! cargo run --release -p tapete-tikki-bots --example ladder -- GAMES SEED THREADS [A/B ...]
@@ -11,10 +12,31 @@
 //! parameters works (`experto:iters=400/basico`).
 
 use std::time::Instant;
-use tapete_table::arena::{run_arena, ArenaConfig, Layout, Side};
-use tapete_tikki::{TikkiGame, TikkiRules};
+use tapete_table::arena::{run_arena, ArenaConfig, Fixture, Layout, Observer, Side};
+use tapete_table::{Game, Seat};
+use tapete_tikki::{Action, Event, TikkiGame, TikkiRules};
 
 const SEATS: usize = 3;
+
+/// Games the one seat won level on points with another.
+#[derive(Default)]
+struct Shared(u64);
+
+impl Observer<TikkiGame> for Shared {
+    fn step(&mut self, _: &Fixture, _: &TikkiGame, _: Seat, _: &Action, _: &[Event]) {}
+
+    fn finish(&mut self, fixture: &Fixture, game: &TikkiGame, _: usize) {
+        if let Some(o) = game.outcome() {
+            if o.winners.len() > 1 && o.winners.contains(&fixture.a_seat) {
+                self.0 += 1;
+            }
+        }
+    }
+
+    fn merge(&mut self, other: Shared) {
+        self.0 += other.0;
+    }
+}
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -51,8 +73,16 @@ fn main() -> Result<(), String> {
         100.0 / SEATS as f64
     );
     println!(
-        "{:<28} {:<12} {:>7} {:>7} {:>8} {:>17} {:>11} {:>9}",
-        "one seat", "two seats", "games", "wins", "rate", "95% interval", "mean place", "seconds"
+        "{:<28} {:<28} {:>7} {:>7} {:>7} {:>8} {:>17} {:>11} {:>9}",
+        "one seat",
+        "two seats",
+        "games",
+        "wins",
+        "shared",
+        "rate",
+        "95% interval",
+        "mean place",
+        "seconds"
     );
     for (a, b) in &pairs {
         let config = ArenaConfig::<TikkiGame> {
@@ -65,7 +95,7 @@ fn main() -> Result<(), String> {
             layout: Layout::OneSeat,
         };
         let t = Instant::now();
-        let report = run_arena::<TikkiGame, (), _>(
+        let report = run_arena::<TikkiGame, Shared, _>(
             &config,
             |side, _| tapete_tikki_bots::by_name(if side == Side::A { a } else { b }),
             &|| {},
@@ -73,11 +103,12 @@ fn main() -> Result<(), String> {
         .map_err(|e| e.to_string())?;
         let (lo, hi) = report.ci95();
         println!(
-            "{:<28} {:<12} {:>7} {:>7} {:>7.1}% {:>7.1}% – {:>5.1}% {:>11} {:>9.1}",
+            "{:<28} {:<28} {:>7} {:>7} {:>7} {:>7.1}% {:>7.1}% – {:>5.1}% {:>11} {:>9.1}",
             a,
             b,
             report.games,
             report.wins[0],
+            report.stats.0,
             100.0 * report.a_win_rate(),
             100.0 * lo,
             100.0 * hi,

@@ -32,9 +32,10 @@
 //! on every machine), `experto:ms=M` (1–10000 milliseconds, checked between worlds), or
 //! both (`iters=N,ms=M`: N rollouts unless M milliseconds pass first). The default,
 //! `experto`, is `iters=600,ms=100`: a few milliseconds a decision on a desktop machine,
-//! and never more than a tenth of a second on a slow or busy one. `shape=P` (0–1) sets the prior share of shaped
-//! worlds (0.8 by default; 0 deals every world uniformly). It sees only its view; given the rng passed to `act` (and a budget
-//! not cut by the clock) its choices are deterministic.
+//! and never more than a tenth of a second on a slow or busy one. `shape=P` (0–1) sets
+//! the prior share of shaped worlds (0.8 by default; 0 deals every world uniformly). It
+//! sees only its view; given the rng passed to `act` (and a budget not cut by the clock)
+//! its choices are deterministic.
 
 mod world;
 

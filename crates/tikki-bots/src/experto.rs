@@ -186,6 +186,14 @@ impl Bot<TikkiGame> for Experto {
         let Some(&first) = legal.first() else {
             return Action::Keep;
         };
+        if legal.len() == 1 {
+            return first;
+        }
+        // A view that does not hold together (a seat off the table, per-seat lists of the
+        // wrong length) gets the first legal action: nothing in it can be trusted.
+        let Some(me) = view.seat.filter(|&s| s < view.seats && well_formed(view)) else {
+            return first;
+        };
         let fallback = {
             let wanted = match view.phase {
                 Phase::Lay => Action::Lay(Basico::lay(view)),
@@ -197,12 +205,6 @@ impl Bot<TikkiGame> for Experto {
             } else {
                 first
             }
-        };
-        if legal.len() == 1 {
-            return first;
-        }
-        let Some(me) = view.seat else {
-            return fallback;
         };
         let candidates: Vec<Action> = match view.phase {
             Phase::Lay => lay_candidates(view.hand, view.piles.get(me).copied())
@@ -330,6 +332,22 @@ impl Experto {
         }
         out
     }
+}
+
+/// True when every per-seat list of `view` has one entry per seat.
+fn well_formed(view: &TikkiView) -> bool {
+    [
+        view.hand_sizes.len(),
+        view.in_trick.len(),
+        view.laid_counts.len(),
+        view.revealed.len(),
+        view.retreated.len(),
+        view.retreat_done.len(),
+        view.piles.len(),
+        view.scores.len(),
+    ]
+    .iter()
+    .all(|&n| n == view.seats)
 }
 
 /// What the end of the round in `w` is worth to `me`, given the game's scores in `view`.

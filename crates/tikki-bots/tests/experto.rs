@@ -360,3 +360,21 @@ fn reads_who_lays_combinations_and_who_dumps_cards() {
     };
     assert_eq!(none.shape_chances(&g.view(0), 0), [0.0; 5]);
 }
+
+#[test]
+fn a_view_that_does_not_hold_together_gets_a_legal_action_and_no_panic() {
+    let g = TikkiGame::new(&TikkiRules::default(), 3, 2).unwrap();
+    let seat = g.to_act().seats()[0];
+    let legal = g.legal_actions(seat);
+    let mut bot = small();
+    let mut off_table = g.view(seat);
+    off_table.seat = Some(7);
+    let mut short = g.view(seat);
+    short.piles.pop();
+    let mut miscounted = g.view(seat);
+    miscounted.hand_sizes[seat] = 3;
+    for view in [off_table, short, miscounted] {
+        let a = bot.act(&view, &legal, &mut rng(1));
+        assert!(legal.contains(&a), "{a}");
+    }
+}

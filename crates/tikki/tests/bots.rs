@@ -95,3 +95,25 @@ fn basico_reads_three_cards_as_a_combination_and_four_as_a_dump() {
     assert_eq!(after("5S 6D 7C 8D"), cards("9H 9D"));
     assert_eq!(after("5S 5H 6D 7C 8D 11S"), cards("9H 9D"));
 }
+
+#[test]
+fn basico_answers_a_view_that_does_not_hold_together_without_a_panic() {
+    let rules = TikkiRules {
+        retreat: true,
+        ..TikkiRules::default()
+    };
+    let g = TikkiGame::new(&rules, 3, 2).unwrap();
+    let seat = g.to_act().seats()[0];
+    let legal = g.legal_actions(seat);
+    let mut off_table = g.view(seat);
+    off_table.seat = Some(7);
+    let mut short = g.view(seat);
+    short.piles.clear();
+    short.laid_counts.pop();
+    short.revealed.clear();
+    for view in [off_table, short] {
+        let a = Basico.act(&view, &legal, &mut ChaCha8Rng::seed_from_u64(1));
+        assert!(legal.contains(&a), "{a}");
+        assert_eq!(Basico::retreat(&view), tapete_tikki::Action::Keep);
+    }
+}

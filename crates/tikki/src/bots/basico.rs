@@ -34,16 +34,17 @@ impl Basico {
             return Cards::EMPTY;
         };
         let others: Vec<usize> = (0..view.seats)
-            .filter(|&s| s != me && view.in_trick[s])
+            .filter(|&s| s != me && view.in_trick.get(s).copied().unwrap_or(false))
             .collect();
-        let on_table: usize = others.iter().map(|&s| view.laid_counts[s]).sum();
-        let to_come = others.iter().filter(|&&s| view.laid_counts[s] == 0).count();
+        let laid = |s: usize| view.laid_counts.get(s).copied().unwrap_or(0);
+        let on_table: usize = others.iter().map(|&s| laid(s)).sum();
+        let to_come = others.iter().filter(|&&s| laid(s) == 0).count();
         let need = others
             .iter()
-            .map(|&s| Basico::to_beat(view.laid_counts[s]))
+            .map(|&s| Basico::to_beat(laid(s)))
             .max()
             .unwrap_or(Kind::Pair);
-        let pile = view.piles[me];
+        let pile = view.piles.get(me).copied().unwrap_or_default();
         let mine = pile.union(b.cards).pile_points() - pile.pile_points();
         let worth = mine as usize + on_table + to_come;
         let last_cards = view.stock == 0;
@@ -81,8 +82,11 @@ impl Basico {
         let mine = best(view.laid).map_or(0, |c| c.score());
         let beaten = (0..view.seats)
             .filter(|&s| s != me)
-            .any(|s| best(view.revealed[s]).is_some_and(|c| c.score() > mine));
-        let down = view.laid.difference(view.revealed[me]);
+            .filter_map(|s| view.revealed.get(s))
+            .any(|&r| best(r).is_some_and(|c| c.score() > mine));
+        let down = view
+            .laid
+            .difference(view.revealed.get(me).copied().unwrap_or_default());
         if !beaten || down.len() < 2 {
             return Action::Keep;
         }

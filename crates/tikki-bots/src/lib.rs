@@ -1,17 +1,42 @@
 //! Tikki computer players by level, and tikki as tapete's front-ends host it.
 //!
-//! Levels, weakest first: `random` and `basico` (the engine's own, in `tapete-tikki`).
+//! Levels, weakest first: `random` and `basico` (the engine's own, in `tapete-tikki`), and
+//! `experto` (determinized Monte Carlo from its own view, its budget in its name:
+//! `experto:iters=600,ms=100` by default). Each sees only its own view.
+//!
+//! ```
+//! let bot = tapete_tikki_bots::by_name("experto:iters=200").unwrap();
+//! assert!(tapete_tikki_bots::by_name("genius").is_err());
+//! # drop(bot);
+//! ```
+
+pub mod experto;
+
+pub use experto::Experto;
 
 use tapete_table::Bot;
 use tapete_tikki::TikkiGame;
 
 /// Every level, weakest first.
-pub const LEVELS: &[&str] = &["random", "basico"];
+pub const LEVELS: &[&str] = &["random", "basico", "experto"];
 
-/// The player called `name` (a level, possibly with parameters after a colon), or an error
-/// naming the choices.
+/// The player called `name` (a level, possibly with parameters after a colon:
+/// `experto:ms=50`), or an error naming the choices.
 pub fn by_name(name: &str) -> Result<Box<dyn Bot<TikkiGame>>, String> {
-    tapete_tikki::bots::by_name(name)
+    let (level, params) = name.trim().split_once(':').unwrap_or((name.trim(), ""));
+    match level.trim().to_lowercase().as_str() {
+        "random" | "basico" | "básico" if params.trim().is_empty() => {
+            tapete_tikki::bots::by_name(level)
+        }
+        "experto" => Ok(Box::new(experto::from_params(params)?)),
+        "random" | "basico" | "básico" => {
+            Err(format!("`{level}` takes no parameters: write just {level}"))
+        }
+        other => Err(format!(
+            "`{other}` is not a tikki player: choose one of {}",
+            LEVELS.join(", ")
+        )),
+    }
 }
 
 mod face;

@@ -73,3 +73,47 @@ fn basico_spends_a_pair_on_a_rich_trick_and_sheds_otherwise() {
         "one card against it: a pair wins"
     );
 }
+
+#[test]
+fn basico_reads_three_cards_as_a_combination_and_four_as_a_dump() {
+    let cards = |t: &str| -> Cards { t.split_whitespace().map(|c| c.parse().unwrap()).collect() };
+    let hands = vec![
+        cards("2S 9H 9D 12C 4D 6S 13H"),
+        cards("3S 3H 3D 8C 10C 11D 1H"),
+        cards("5S 5H 6D 7C 8D 11S 1C"),
+    ];
+    let stock = cards("2H 2D 2C 4S 4H 4C").to_vec();
+    let after = |lay: &str| {
+        let mut g =
+            TikkiGame::arranged(&TikkiRules::default(), 1, hands.clone(), stock.clone()).unwrap();
+        g.apply(2, &format!("lay {lay}").parse().unwrap()).unwrap();
+        Basico::lay(&g.view(0))
+    };
+    // Three cards may be three of a kind: the pair of nines waits, the lowest card goes.
+    assert_eq!(after("5S 6D 7C"), cards("2S"));
+    // Four or more cards laid at once are rarely a combination: the pair contests them.
+    assert_eq!(after("5S 6D 7C 8D"), cards("9H 9D"));
+    assert_eq!(after("5S 5H 6D 7C 8D 11S"), cards("9H 9D"));
+}
+
+#[test]
+fn basico_answers_a_view_that_does_not_hold_together_without_a_panic() {
+    let rules = TikkiRules {
+        retreat: true,
+        ..TikkiRules::default()
+    };
+    let g = TikkiGame::new(&rules, 3, 2).unwrap();
+    let seat = g.to_act().seats()[0];
+    let legal = g.legal_actions(seat);
+    let mut off_table = g.view(seat);
+    off_table.seat = Some(7);
+    let mut short = g.view(seat);
+    short.piles.clear();
+    short.laid_counts.pop();
+    short.revealed.clear();
+    for view in [off_table, short] {
+        let a = Basico.act(&view, &legal, &mut ChaCha8Rng::seed_from_u64(1));
+        assert!(legal.contains(&a), "{a}");
+        assert_eq!(Basico::retreat(&view), tapete_tikki::Action::Keep);
+    }
+}

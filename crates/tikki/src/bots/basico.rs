@@ -3,12 +3,13 @@
 //! Laying, it weighs what the trick is worth — the points its cards would add to its own
 //! pile (its own combination's cards counted exactly against the pile, every other card on
 //! the table or still to come as one point) — against the combination it would spend. It
-//! reads the table: a player who laid three or more cards may hold three of a kind or a
-//! run, so it contests that only with as much; one card each lets a pair win. It spends its
-//! best combination when that is strong enough and the trick worth it (the stronger the
-//! combination, the more the trick must be worth, so strong hands wait for rich tricks),
-//! and otherwise sheds its lowest card outside its best combination. In the retreat round
-//! it takes its best cards back when the others' shown cards already beat its own lay.
+//! reads the table: a player who laid three cards may hold three of a kind or a run, so
+//! it contests that only with as much; one card each lets a pair win, and so does a dump
+//! of four or more (rarely a combination). It spends its best combination when that is
+//! strong enough and the trick worth it (the stronger the combination, the more the trick
+//! must be worth, so strong hands wait for rich tricks), and otherwise sheds its lowest
+//! card outside its best combination. In the retreat round it takes its best cards back
+//! when the others' shown cards already beat its own lay.
 
 use crate::action::Action;
 use crate::card::Cards;
@@ -33,21 +34,17 @@ impl Basico {
             return Cards::EMPTY;
         };
         let others: Vec<usize> = (0..view.seats)
-            .filter(|&s| s != me && view.in_trick[s])
+            .filter(|&s| s != me && view.in_trick.get(s).copied().unwrap_or(false))
             .collect();
-        let on_table: usize = others.iter().map(|&s| view.laid_counts[s]).sum();
-        let to_come = others.iter().filter(|&&s| view.laid_counts[s] == 0).count();
-        let most = others
+        let laid = |s: usize| view.laid_counts.get(s).copied().unwrap_or(0);
+        let on_table: usize = others.iter().map(|&s| laid(s)).sum();
+        let to_come = others.iter().filter(|&&s| laid(s) == 0).count();
+        let need = others
             .iter()
-            .map(|&s| view.laid_counts[s])
+            .map(|&s| Basico::to_beat(laid(s)))
             .max()
-            .unwrap_or(0);
-        let need = match most {
-            0 | 1 => Kind::Pair,
-            2 => Kind::StraightFlush2,
-            _ => Kind::ThreeOfAKind,
-        };
-        let pile = view.piles[me];
+            .unwrap_or(Kind::Pair);
+        let pile = view.piles.get(me).copied().unwrap_or_default();
         let mine = pile.union(b.cards).pile_points() - pile.pile_points();
         let worth = mine as usize + on_table + to_come;
         let last_cards = view.stock == 0;
@@ -63,6 +60,19 @@ impl Basico {
         shed.map_or(Cards::EMPTY, |c| std::iter::once(c).collect())
     }
 
+    /// The least combination basico contests a lay of `count` cards with: one card (or
+    /// none yet) falls to a pair; two may be a 2-card straight flush; three may be three
+    /// of a kind or a run. Four or more cards is rarely a combination (four of a kind and
+    /// the longer straight flushes are rare): it reads as cards dumped at random, which a
+    /// pair usually beats.
+    pub fn to_beat(count: usize) -> Kind {
+        match count {
+            2 => Kind::StraightFlush2,
+            3 => Kind::ThreeOfAKind,
+            _ => Kind::Pair,
+        }
+    }
+
     /// The retreat decision: take back the best face-down card, showing the weakest, while
     /// another player's shown cards beat the whole lay.
     pub fn retreat(view: &TikkiView) -> Action {
@@ -72,8 +82,11 @@ impl Basico {
         let mine = best(view.laid).map_or(0, |c| c.score());
         let beaten = (0..view.seats)
             .filter(|&s| s != me)
-            .any(|s| best(view.revealed[s]).is_some_and(|c| c.score() > mine));
-        let down = view.laid.difference(view.revealed[me]);
+            .filter_map(|s| view.revealed.get(s))
+            .any(|&r| best(r).is_some_and(|c| c.score() > mine));
+        let down = view
+            .laid
+            .difference(view.revealed.get(me).copied().unwrap_or_default());
         if !beaten || down.len() < 2 {
             return Action::Keep;
         }

@@ -381,7 +381,14 @@ fn a_calculation_keeps_its_turn_until_it_ends_even_when_its_request_gave_up() {
 #[test]
 fn pages_are_asset_files() {
     let server = Server::start("pages", Limits::default());
-    for path in ["/", "/leyes", "/history", "/t/abc", "/replay/abc"] {
+    for path in [
+        "/",
+        "/leyes",
+        "/solitaire",
+        "/history",
+        "/t/abc",
+        "/replay/abc",
+    ] {
         let r = ureq::get(&server.url(path)).call().unwrap();
         assert_eq!(r.status(), 200, "{path}");
         assert!(r.content_type().contains("html"), "{path}");

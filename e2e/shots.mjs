@@ -34,6 +34,9 @@ for (const [name, width, height] of sizes) {
     await page.goto(`${BASE}/leyes?hand=RRCA&partner=RC7A&mode=8reyes&position=all`);
     await page.getByTestId('leyes-table').waitFor();
     await page.screenshot({ path: `${out}/${name}-leyes.png`, fullPage: true });
+    await page.goto(`${BASE}/solitaire`);
+    await page.getByTestId('solitaire-chart').waitFor();
+    await page.screenshot({ path: `${out}/${name}-solitaire.png`, fullPage: true });
     await page.goto(`${BASE}/history`);
     await page.waitForTimeout(500);
     await page.screenshot({ path: `${out}/${name}-history.png`, fullPage: true });

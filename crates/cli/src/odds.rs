@@ -1,6 +1,7 @@
 //! `tapete odds solitaire`: the exact odds of prisoner's solitaire for any deck, table and
 //! pick, the per-type breakdown, what is left when the deck runs out, and the real game
-//! simulated against the exact answer.
+//! simulated against the exact answer; and the same for the online table
+//! ([`SolitaireOdds`], `GET /api/odds/solitaire`).
 
 use crate::args::{parse_seed, parse_threads};
 use crate::error::{CliError, CliResult};
@@ -9,6 +10,7 @@ use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 use std::time::Instant;
 use tapete_host::row;
+use tapete_server::OddsTool;
 use tapete_solitaire_odds::{
     distribution, simulate, types, win_probability, Distribution, Fraction, OddsError, Params,
     Simulation, TypeOdds,
@@ -334,6 +336,108 @@ fn to_json(r: &Report) -> Value {
     v
 }
 
+/// Largest deck the online table's calculator takes (`suits × values`): four French decks.
+/// The command line goes up to the library's limit; anyone may ask the server, so its
+/// questions stay small.
+pub const WEB_MAX_DECK: u32 = 208;
+
+/// Most coefficient operations one question to the online table may take: the estimate of
+/// [`Params::work`] times the passes of the answer (the fraction, the types and the
+/// distribution). About a second of one core at most: 4 × 52 cards with 40 on the table
+/// and 40 picked, 8.6 × 10⁷ by the estimate, take 0.5 s; 42 and 42, 1.1 × 10⁸, 0.95 s.
+pub const WEB_MAX_WORK: u64 = 100_000_000;
+
+/// The parameters the online table's calculator takes.
+const WEB_KEYS: [&str; 4] = ["suits", "values", "board", "pick"];
+
+/// Prisoner's solitaire on the online table, `GET /api/odds/solitaire?suits=4&values=13&
+/// board=13&pick=13` (each optional, `pick` defaulting to the real game's): the JSON of
+/// `tapete odds solitaire --types --distribution --json`, within [`WEB_MAX_DECK`] and
+/// [`WEB_MAX_WORK`].
+pub struct SolitaireOdds;
+
+impl OddsTool for SolitaireOdds {
+    fn name(&self) -> &'static str {
+        "solitaire"
+    }
+
+    fn answer(&self, query: &Value) -> Result<Value, String> {
+        let params = web_params(query)?;
+        let e = |e: OddsError| e.to_string();
+        let r = Report {
+            params,
+            win: win_probability(&params).map_err(e)?,
+            types: Some(types(&params).map_err(e)?),
+            distribution: Some(distribution(&params).map_err(e)?),
+            simulation: None,
+        };
+        Ok(to_json(&r))
+    }
+}
+
+/// The online table's parameters, checked: known names, whole numbers, a deck within
+/// [`WEB_MAX_DECK`], a possible game, and work within [`WEB_MAX_WORK`].
+fn web_params(query: &Value) -> Result<Params, String> {
+    let empty = serde_json::Map::new();
+    let q = query.as_object().unwrap_or(&empty);
+    if let Some(k) = q.keys().find(|k| !WEB_KEYS.contains(&k.as_str())) {
+        return Err(format!(
+            "unknown parameter `{k}`: the parameters are {}",
+            WEB_KEYS.join(", ")
+        ));
+    }
+    let number = |key: &str| -> Result<Option<u32>, String> {
+        let Some(v) = q.get(key) else {
+            return Ok(None);
+        };
+        let text = v.as_str().unwrap_or_default().trim();
+        if text.is_empty() {
+            return Err(format!("{key} is empty: give a whole number"));
+        }
+        let short: String = text.chars().take(20).collect();
+        let long = if short.len() < text.len() { "…" } else { "" };
+        if !text.chars().all(|c| c.is_ascii_digit()) {
+            return Err(format!(
+                "{key}: `{short}{long}` is not a whole number (0, 1, 2…)"
+            ));
+        }
+        text.parse()
+            .map(Some)
+            .map_err(|_| format!("{key}: {short}{long} is far too large"))
+    };
+    let d = Params::default();
+    let mut p = Params {
+        suits: number("suits")?.unwrap_or(d.suits),
+        values: number("values")?.unwrap_or(d.values),
+        board: number("board")?.unwrap_or(d.board),
+        pick: 0,
+    };
+    let deck = u64::from(p.suits) * u64::from(p.values);
+    if deck > u64::from(WEB_MAX_DECK) {
+        return Err(format!(
+            "{} suits × {} values is {deck} cards: this calculator takes decks of at most \
+             {WEB_MAX_DECK} cards (`tapete odds solitaire` takes larger ones)",
+            p.suits, p.values
+        ));
+    }
+    p.pick = match number("pick")? {
+        Some(pick) => pick,
+        None => p.real_pick(),
+    };
+    p.validate().map_err(|e| e.to_string())?;
+    let passes = 4 * (u64::from(p.board) + 1) + 2;
+    let work = p.work().saturating_mul(passes);
+    if work > WEB_MAX_WORK {
+        return Err(format!(
+            "{} suits × {} values with {} on the table and {} picked is too much work for \
+             this calculator (about {work} operations, at most {WEB_MAX_WORK}): use fewer \
+             suits or a smaller table, or `tapete odds solitaire`",
+            p.suits, p.values, p.board, p.pick
+        ));
+    }
+    Ok(p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,6 +450,66 @@ mod tests {
         assert_eq!(decimal(0.5), "0.500000");
         assert_eq!(decimal(0.25), "0.250000");
         assert_eq!(decimal(1.5e-9), "1.50000e-9");
+    }
+
+    fn query(pairs: &[(&str, &str)]) -> Value {
+        Value::Object(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn the_online_tables_questions_default_to_the_classic_game_and_the_real_pick() {
+        assert_eq!(web_params(&query(&[])), Ok(Params::default()));
+        let p = web_params(&query(&[("board", "10")])).unwrap();
+        assert_eq!((p.board, p.pick), (10, 14));
+        let p = web_params(&query(&[
+            ("suits", " 2 "),
+            ("values", "104"),
+            ("pick", "3"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            p,
+            Params {
+                suits: 2,
+                values: 104,
+                board: 13,
+                pick: 3
+            }
+        );
+        let answer = SolitaireOdds.answer(&query(&[])).unwrap();
+        assert_eq!(answer["fraction"], "964444044208/262190765217675");
+        assert_eq!(answer["types"].as_array().map(Vec::len), Some(39));
+    }
+
+    #[test]
+    fn the_online_tables_questions_are_bounded() {
+        let refused = |pairs: &[(&str, &str)]| web_params(&query(pairs)).unwrap_err();
+        let e = refused(&[("suits", "5"), ("values", "42")]);
+        assert!(e.contains("210 cards") && e.contains("at most 208"), "{e}");
+        let e = refused(&[("suits", "4294967295"), ("values", "4294967295")]);
+        assert!(e.contains("at most 208"), "{e}");
+        // The largest deck is answered with a small table, refused with a large one.
+        assert!(web_params(&query(&[("values", "52"), ("board", "40"), ("pick", "40")])).is_ok());
+        let e = refused(&[("values", "52"), ("board", "42"), ("pick", "42")]);
+        assert!(
+            e.contains("too much work") && e.contains("at most 100000000"),
+            "{e}"
+        );
+        let e = refused(&[("suits", "4294967296")]);
+        assert!(e.contains("far too large"), "{e}");
+        let e = refused(&[("board", "")]);
+        assert!(e.contains("board is empty"), "{e}");
+        let e = refused(&[("pick", "+3")]);
+        assert!(e.contains("not a whole number"), "{e}");
+        let e = refused(&[("suit", "4")]);
+        assert!(e.contains("unknown parameter `suit`"), "{e}");
+        let e = refused(&[("board", "53")]);
+        assert!(e.contains("53"), "{e}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! `tapete serve`: the online table (lobby, tables with bots, leyes, history) on a local
-//! port, with its database in one SQLite file; and `tapete loadtest`, which drives many
-//! tables of WebSocket clients against a server and reports throughput and latency.
+//! `tapete serve`: the online table (lobby, tables with bots, leyes, solitaire odds,
+//! history) on a local port, with its database in one SQLite file; and `tapete loadtest`,
+//! which drives many tables of WebSocket clients against a server and reports throughput
+//! and latency.
 
 use crate::error::{CliError, CliResult};
 use crate::text::{emit, table};
@@ -60,6 +61,7 @@ pub fn run(a: &ServeArgs, json: bool) -> CliResult {
     let rt = runtime()?;
     let db = a.db.clone();
     let mut config = Config::new(a.addr, a.db.clone(), tapete_catalog::kinds());
+    config.odds = vec![std::sync::Arc::new(crate::odds::SolitaireOdds)];
     config.durability = durability(&a.durability)?;
     config.limits.conns_per_addr = a.max_conns_per_addr as usize;
     config.limits.creates_per_minute = a.creates_per_minute;

@@ -1,6 +1,6 @@
 //! The online table through the real binary: a server killed mid-game and started again
 //! loses nothing; seats see only their own cards; bad messages are answered and change
-//! nothing.
+//! nothing; the solitaire odds answer as the command does and refuse what they must.
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
@@ -663,4 +663,157 @@ fn a_full_disk_is_said_in_words_and_the_table_backs_off() {
     let before = c.last.as_ref().map_or(0, |s| s["n"].as_u64().unwrap());
     let moved = play_until(&mut c, |s| s["n"].as_u64().unwrap() > before + 5);
     assert!(moved["n"].as_u64().unwrap() > before);
+}
+
+/// `tapete ARGS --json`, which must succeed.
+fn cli_json(args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_tapete"))
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("tapete runs");
+    assert!(out.status.success(), "{args:?}");
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+#[test]
+fn the_solitaire_odds_answer_as_the_command_does() {
+    let db = temp_db("solitaire");
+    let server = Server::start(&db);
+    let (code, classic) = server.api("GET", "/api/odds/solitaire", None, None);
+    assert_eq!(code, 200, "{classic}");
+    assert_eq!(classic["fraction"], "964444044208/262190765217675");
+    let p = classic["probability"].as_f64().unwrap();
+    assert!((p - 964_444_044_208.0 / 262_190_765_217_675.0).abs() < 1e-18);
+    assert_eq!(classic["types"].as_array().unwrap().len(), 39);
+    let none_left = &classic["distribution"]["stacks"][0];
+    assert_eq!(
+        (&none_left["left"], &none_left["fraction"]),
+        (&json!(0), &classic["fraction"]),
+        "no stack left is the win"
+    );
+    assert_eq!(
+        classic["distribution"]["stacks"].as_array().unwrap().len(),
+        14
+    );
+    assert_eq!(
+        classic["distribution"]["cards"].as_array().unwrap().len(),
+        14
+    );
+    let (code, same) = server.api(
+        "GET",
+        "/api/odds/solitaire?suits=4&values=13&board=13&pick=13",
+        None,
+        None,
+    );
+    assert_eq!(code, 200, "{same}");
+    assert_eq!(same, classic, "the defaults are the classic game");
+
+    // Any game: the very JSON of the command with --types --distribution.
+    for (query, args) in [
+        (
+            "suits=4&values=3&board=4&pick=4",
+            [
+                "--suits", "4", "--values", "3", "--board", "4", "--pick", "4",
+            ],
+        ),
+        (
+            "suits=2&values=5&board=3&pick=1",
+            [
+                "--suits", "2", "--values", "5", "--board", "3", "--pick", "1",
+            ],
+        ),
+        (
+            "suits=8&values=13&board=20&pick=20",
+            [
+                "--suits", "8", "--values", "13", "--board", "20", "--pick", "20",
+            ],
+        ),
+    ] {
+        let (code, web) = server.api("GET", &format!("/api/odds/solitaire?{query}"), None, None);
+        assert_eq!(code, 200, "{query}: {web}");
+        let mut cli = vec!["odds", "solitaire", "--types", "--distribution"];
+        cli.extend(args);
+        assert_eq!(web, cli_json(&cli), "{query}");
+    }
+    // Without pick, the real game's: 52 − 10 = 42 left, 14 third cards.
+    let (code, v) = server.api("GET", "/api/odds/solitaire?board=10", None, None);
+    assert_eq!(
+        (code, &v["pick"], &v["real_game"]),
+        (200, &json!(14), &json!(true)),
+        "{v}"
+    );
+    let (code, v) = server.api("GET", "/api/odds/solitaire?board=0&pick=0", None, None);
+    assert_eq!((code, &v["fraction"]), (200, &json!("1/1")), "{v}");
+}
+
+#[test]
+fn bad_and_hostile_solitaire_queries_are_refused_by_name() {
+    let db = temp_db("solitaire-bad");
+    let server = Server::start(&db);
+    let long = "9".repeat(5000);
+    let long_query = format!("suits={long}");
+    let cases: Vec<(&str, u16, &str)> = vec![
+        ("suits=x", 400, "suits: `x` is not a whole number"),
+        ("suits=-1", 400, "suits: `-1` is not a whole number"),
+        ("board=1.5", 400, "board: `1.5` is not a whole number"),
+        ("pick=", 400, "pick is empty"),
+        (
+            "suits=99999999999",
+            400,
+            "suits: 99999999999 is far too large",
+        ),
+        (&long_query, 400, "far too large"),
+        (
+            "values=%FF",
+            400,
+            "values: `\u{fffd}` is not a whole number",
+        ),
+        ("suits=0", 400, "at least one suit"),
+        ("values=0", 400, "at least one value"),
+        ("board=53", 400, "cannot take 53 cards from a deck of 52"),
+        ("pick=40", 400, "only 39 are left"),
+        (
+            "suits=100&values=100",
+            400,
+            "10000 cards: this calculator takes decks of at most 208",
+        ),
+        ("suits=4294967295&values=4294967295", 400, "at most 208"),
+        ("suits=16&values=13&board=100", 400, "too much work"),
+        (
+            "deck=52",
+            400,
+            "unknown parameter `deck`: the parameters are suits, values, board, pick",
+        ),
+    ];
+    for (query, status, want) in &cases {
+        let (code, v) = server.api("GET", &format!("/api/odds/solitaire?{query}"), None, None);
+        assert_eq!(code, *status, "{query}: {v}");
+        let e = v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{query}: {v}"));
+        assert!(
+            e.to_lowercase().contains(&want.to_lowercase()),
+            "{query}: `{e}` lacks `{want}`"
+        );
+        assert!(
+            e.len() < 300,
+            "{query}: the error does not echo the whole input: {e}"
+        );
+    }
+    let (code, v) = server.api("GET", "/api/odds/poker", None, None);
+    assert_eq!(code, 404, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("the odds tools are solitaire"),
+        "{v}"
+    );
+    // Nothing broke: the classic game is still answered.
+    let (code, v) = server.api("GET", "/api/odds/solitaire", None, None);
+    assert_eq!(
+        (code, &v["fraction"]),
+        (200, &json!("964444044208/262190765217675"))
+    );
 }

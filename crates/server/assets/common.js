@@ -90,7 +90,7 @@ const LOGO = `<svg viewBox="0 0 32 32" aria-hidden="true"><rect x="5" y="3" widt
 
 /** Puts the top bar at the start of <body>; `active` names the current page. */
 export function topbar(active) {
-  const links = [['/', 'Lobby', 'lobby'], ['/leyes', 'Leyes', 'leyes'], ['/history', 'History', 'history']];
+  const links = [['/', 'Lobby', 'lobby'], ['/leyes', 'Leyes', 'leyes'], ['/solitaire', 'Solitaire', 'solitaire'], ['/history', 'History', 'history']];
   const bar = el('header', { class: 'topbar' },
     el('a', { class: 'brand', href: '/', html: `${LOGO}<span>tapete</span>` }),
     el('nav', {}, links.map(([href, text, key]) => el('a', { href, class: key === active ? 'active' : '' }, text))),

@@ -4,11 +4,12 @@
 //!
 //! Nothing here names a game: a game's pages are asset files (its table module
 //! `assets/{game}.js`, any page of its own as `assets/{page}.html`, served at `/{page}`),
-//! and its tools are reached through `/api/tools/{game}/{tool}`.
+//! and its tools are reached through `/api/tools/{game}/{tool}`; odds tools for games the
+//! server does not deal through `/api/odds/{name}`.
 
 use crate::store::{now, StoredTable, TableRow};
 use crate::table::{PlayerRef, TableInfo, FINISHED, WAITING};
-use crate::{ws, Hub, Kind, Limits};
+use crate::{ws, Hub, Kind, Limits, OddsTool};
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -107,6 +108,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/tables/{id}/replay/{n}", get(replay_step))
         .route("/api/players/{id}/games", get(player_games))
         .route("/api/tools/{game}/{tool}", get(game_tool))
+        .route("/api/odds/{name}", get(odds_tool))
         .route("/api/{tool}", get(tool_alias))
         .route("/ws/{id}", get(ws::upgrade))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API") })
@@ -705,7 +707,7 @@ async fn player_games(
 
 /// `GET /api/tools/{game}/{tool}?…`: one of a game's tools (Mus's leyes) on the URL's
 /// parameters, given to it as a JSON object of strings. Tools are CPU work: they run on
-/// blocking threads, no more at once than the cores.
+/// blocking threads, a bounded number at once ([`calculate`]).
 async fn game_tool(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<(String, String)>, PathRejection>,
@@ -756,22 +758,77 @@ async fn run_tool(
             format!("{} has no tool `{tool}`: {offered}", kind.title()),
         ));
     }
-    let Query(q) = query?;
-    let query: serde_json::Map<String, Value> =
-        q.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
-    let _permit = tokio::time::timeout(Duration::from_secs(5), hub.tools.acquire())
-        .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the server is busy with other calculations: try again in a moment",
-            )
-        })?
-        .map_err(ApiError::internal)?;
+    let query = query_object(query)?;
     let tool = tool.to_string();
-    let answer = tokio::task::spawn_blocking(move || kind.tool(&tool, &Value::Object(query)))
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::bad)?;
+    calculate(hub, move || kind.tool(&tool, &query)).await
+}
+
+/// `GET /api/odds/{name}?…`: one of the odds tools the server was given (prisoner's
+/// solitaire), on the URL's parameters as a JSON object of strings.
+async fn odds_tool(
+    State(hub): State<Arc<Hub>>,
+    path: Result<Path<String>, PathRejection>,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> ApiResult<Value> {
+    let Path(name) = path?;
+    let tool: Arc<dyn OddsTool> = hub
+        .odds
+        .iter()
+        .find(|o| o.name() == name)
+        .cloned()
+        .ok_or_else(|| {
+            let names: Vec<&str> = hub.odds.iter().map(|o| o.name()).collect();
+            let offered = if names.is_empty() {
+                "this server offers none".to_string()
+            } else {
+                format!("the odds tools are {}", names.join(", "))
+            };
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("no odds tool `{name}`: {offered}"),
+            )
+        })?;
+    let query = query_object(query)?;
+    calculate(&hub, move || tool.answer(&query)).await
+}
+
+/// The URL's parameters as a JSON object of strings (a malformed query is a 400).
+fn query_object(
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Result<Value, ApiError> {
+    let Query(q) = query?;
+    Ok(Value::Object(
+        q.into_iter().map(|(k, v)| (k, Value::String(v))).collect(),
+    ))
+}
+
+/// Runs a calculation on a blocking thread, no more at once than
+/// [`Limits::calculations`] (503 after waiting 5 s for a turn); its error is the caller's
+/// 400. The turn is held until the calculation ends, even when the request stopped waiting
+/// for it (timed out, or the client left), so the bound counts every thread at work.
+async fn calculate(
+    hub: &Hub,
+    work: impl FnOnce() -> Result<Value, String> + Send + 'static,
+) -> ApiResult<Value> {
+    let permit = tokio::time::timeout(
+        Duration::from_secs(5),
+        hub.calculations.clone().acquire_owned(),
+    )
+    .await
+    .map_err(|_| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is busy with other calculations: try again in a moment",
+        )
+    })?
+    .map_err(ApiError::internal)?;
+    let answer = tokio::task::spawn_blocking(move || {
+        let answer = work();
+        drop(permit);
+        answer
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(ApiError::bad)?;
     Ok(Json(answer))
 }

@@ -22,9 +22,13 @@
 //! # }
 //! ```
 //!
+//! Beside the games, the server may offer calculators of odds for games it does not deal
+//! (prisoner's solitaire), given to it the same way ([`Config::odds`], [`OddsTool`]) and
+//! answered at `GET /api/odds/{name}`.
+//!
 //! Everything a stranger can make the server spend is bounded ([`Limits`]): connections per
 //! address and per table, the time to send a request, requests that create things, tables
-//! per player, replays built at once, bots thinking at once.
+//! per player, replays built at once, calculations (tools, odds) and bots thinking at once.
 
 mod http;
 pub mod loadtest;
@@ -38,6 +42,7 @@ mod ws;
 pub use tapete_host::{Kind, TableGame};
 
 use limit::{ConnCounter, RateLimiter, SmallCache};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -58,11 +63,14 @@ pub struct Config {
     /// The games the server offers, in lobby order (`tapete_catalog::kinds()`). Stored
     /// tables of a game not listed here are not restored.
     pub games: Vec<Arc<dyn Kind>>,
+    /// Calculators of odds offered beside the games, at `GET /api/odds/{name}` (the command
+    /// line passes prisoner's solitaire); none by default.
+    pub odds: Vec<Arc<dyn OddsTool>>,
 }
 
 impl Config {
-    /// A server at `addr` on the database `db` offering `games`, with the default
-    /// durability and limits.
+    /// A server at `addr` on the database `db` offering `games` and no odds tools, with the
+    /// default durability and limits.
     pub fn new(addr: SocketAddr, db: PathBuf, games: Vec<Arc<dyn Kind>>) -> Config {
         Config {
             addr,
@@ -70,8 +78,21 @@ impl Config {
             durability: Durability::default(),
             limits: Limits::default(),
             games,
+            odds: Vec::new(),
         }
     }
+}
+
+/// A calculator of odds offered beside the games, for a game the server does not deal
+/// (prisoner's solitaire): `GET /api/odds/{name}?…` gives it the URL's parameters. It comes
+/// in through [`Config::odds`], as the games do, so the server depends on none of them.
+pub trait OddsTool: Send + Sync {
+    /// Its name in the address, `/api/odds/{name}` (`solitaire`).
+    fn name(&self) -> &'static str;
+    /// Answers the URL's parameters (a JSON object of strings), or says in words what is
+    /// wrong with them. Anyone may ask, so it must refuse, not start, work that would take
+    /// long: the server bounds how many calculations run at once, not how long one takes.
+    fn answer(&self, query: &Value) -> Result<Value, String>;
 }
 
 impl std::fmt::Debug for Config {
@@ -83,6 +104,10 @@ impl std::fmt::Debug for Config {
             .field("durability", &self.durability)
             .field("limits", &self.limits)
             .field("games", &games)
+            .field(
+                "odds",
+                &self.odds.iter().map(|o| o.name()).collect::<Vec<_>>(),
+            )
             .finish()
     }
 }
@@ -96,6 +121,24 @@ pub fn check_games(games: &[Arc<dyn Kind>]) -> Result<(), String> {
     for (i, k) in games.iter().enumerate() {
         if games[..i].iter().any(|o| o.name() == k.name()) {
             return Err(format!("two games are called `{}`", k.name()));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a list of odds tools: no name twice, and every name usable in an address
+/// (lowercase ASCII letters, digits, `-` and `_`).
+pub fn check_odds(odds: &[Arc<dyn OddsTool>]) -> Result<(), String> {
+    for (i, o) in odds.iter().enumerate() {
+        let name = o.name();
+        let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_';
+        if name.is_empty() || !name.chars().all(plain) {
+            return Err(format!(
+                "the odds tool `{name}` needs a name of lowercase letters, digits, - and _"
+            ));
+        }
+        if odds[..i].iter().any(|p| p.name() == name) {
+            return Err(format!("two odds tools are called `{name}`"));
         }
     }
     Ok(())
@@ -123,6 +166,9 @@ pub struct Limits {
     /// The database file's largest size: past it, writes fail as on a full disk (and the
     /// tables back off) instead of filling the disk.
     pub max_db_bytes: u64,
+    /// Calculations (games' tools, odds tools) running at once on the whole server, each
+    /// on a thread of its own; more wait up to 5 s, then are answered 503.
+    pub calculations: usize,
 }
 
 impl Default for Limits {
@@ -137,6 +183,8 @@ impl Default for Limits {
             ws_idle: Duration::from_secs(60),
             idle_table: Duration::from_secs(30 * 60),
             max_db_bytes: 4 << 30,
+            // CPU work: no more at once than the cores.
+            calculations: std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
     }
 }
@@ -145,6 +193,7 @@ impl Default for Limits {
 /// tables.
 pub struct Hub {
     kinds: Vec<Arc<dyn Kind>>,
+    odds: Vec<Arc<dyn OddsTool>>,
     db: Db,
     limits: Limits,
     tables: RwLock<HashMap<String, TableHandle>>,
@@ -158,15 +207,20 @@ pub struct Hub {
     creates: RateLimiter,
     /// Replay steps being built at once.
     replays: tokio::sync::Semaphore,
-    /// Game tools (Mus's leyes) running at once.
-    tools: tokio::sync::Semaphore,
+    /// Calculations (games' tools such as Mus's leyes, odds tools) running at once.
+    calculations: Arc<tokio::sync::Semaphore>,
     /// The logs of the finished games replayed last.
     replay_cache: SmallCache<StoredTable>,
 }
 
 impl Hub {
-    /// A hub on this database with these games.
-    pub fn new(db: Db, kinds: Vec<Arc<dyn Kind>>, limits: Limits) -> Hub {
+    /// A hub on this database with these games and odds tools.
+    pub fn new(
+        db: Db,
+        kinds: Vec<Arc<dyn Kind>>,
+        odds: Vec<Arc<dyn OddsTool>>,
+        limits: Limits,
+    ) -> Hub {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let env = TableEnv {
             db: db.clone(),
@@ -177,6 +231,7 @@ impl Hub {
         };
         Hub {
             kinds,
+            odds,
             db,
             tables: RwLock::new(HashMap::new()),
             tokens: RwLock::new(HashMap::new()),
@@ -185,8 +240,7 @@ impl Hub {
             env,
             creates: RateLimiter::per_minute(limits.creates_per_minute),
             replays: tokio::sync::Semaphore::new(2),
-            // Tools are CPU work on blocking threads: no more at once than the cores.
-            tools: tokio::sync::Semaphore::new(cores),
+            calculations: Arc::new(tokio::sync::Semaphore::new(limits.calculations.max(1))),
             replay_cache: SmallCache::new(32),
             limits,
         }
@@ -296,13 +350,19 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
     check_games(&config.games)?;
+    check_odds(&config.odds)?;
     let db = Db::open_with(
         &config.db,
         config.durability,
         Some(config.limits.max_db_bytes),
     )
     .map_err(|e| format!("{}: {e}", config.db.display()))?;
-    let hub = Arc::new(Hub::new(db, config.games.clone(), config.limits.clone()));
+    let hub = Arc::new(Hub::new(
+        db,
+        config.games.clone(),
+        config.odds.clone(),
+        config.limits.clone(),
+    ));
     let restored = hub.restore().await?;
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await

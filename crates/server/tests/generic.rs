@@ -291,9 +291,104 @@ fn game_tools_answer_at_their_address_and_bad_queries_are_refused() {
 }
 
 #[test]
+fn odds_tools_answer_at_their_address_and_bad_queries_are_refused() {
+    let server = Server::start("odds", Limits::default());
+    let (code, v) = server.api("GET", "/api/odds/coins?flips=4&heads=2", None, None);
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(v["fraction"], "11/16");
+    assert_eq!(v["probability"], 0.6875);
+
+    for (path, status, want) in [
+        (
+            "/api/odds/coins?flips=x&heads=1",
+            400,
+            "flips: `x` is not a number",
+        ),
+        ("/api/odds/coins?flips=3", 400, "give `heads`"),
+        ("/api/odds/coins?flips=101&heads=1", 400, "at most 100"),
+        ("/api/odds/coins?flips=%FF&heads=1", 400, "is not a number"),
+        (
+            "/api/odds/dice?n=2",
+            404,
+            "no odds tool `dice`: the odds tools are coins, gate",
+        ),
+        ("/api/odds/", 404, "no such page or API"),
+    ] {
+        let (code, v) = server.api("GET", path, None, None);
+        assert_eq!(code, status, "{path}: {v}");
+        assert!(
+            error_of(&v).to_lowercase().contains(&want.to_lowercase()),
+            "{path}: `{v}` lacks `{want}`"
+        );
+    }
+}
+
+#[test]
+fn odds_tools_must_have_plain_distinct_names() {
+    use std::sync::Arc;
+    use tapete_server::{check_odds, OddsTool};
+    struct Named(&'static str);
+    impl OddsTool for Named {
+        fn name(&self) -> &'static str {
+            self.0
+        }
+        fn answer(&self, _: &Value) -> Result<Value, String> {
+            Ok(Value::Null)
+        }
+    }
+    let tools = |names: &[&'static str]| -> Vec<Arc<dyn OddsTool>> {
+        names
+            .iter()
+            .map(|n| Arc::new(Named(n)) as Arc<dyn OddsTool>)
+            .collect()
+    };
+    assert_eq!(check_odds(&tools(&[])), Ok(()));
+    assert_eq!(check_odds(&tools(&["solitaire", "coins-2"])), Ok(()));
+    let e = check_odds(&tools(&["coins", "coins"])).unwrap_err();
+    assert!(e.contains("two odds tools are called `coins`"), "{e}");
+    for bad in ["", "a/b", "Coins", "a b"] {
+        let e = check_odds(&tools(&[bad])).unwrap_err();
+        assert!(e.contains("lowercase letters"), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn a_calculation_keeps_its_turn_until_it_ends_even_when_its_request_gave_up() {
+    let limits = Limits {
+        calculations: 1,
+        request_timeout: Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let server = Server::start("calculations", limits);
+    // Dropped before the server, which waits for its calculations to end when it stops.
+    let _open = support::coins::OpenOnDrop;
+    // The only turn goes to a calculation that outlives its request.
+    let (code, v) = server.api("GET", "/api/odds/gate", None, None);
+    assert_eq!(code, 408, "{v}");
+    support::coins::gate_entered(1);
+    // It still runs: another calculation finds no turn free and waits for one past its
+    // own request's time (a free turn would have answered at once).
+    let (code, v) = server.api("GET", "/api/odds/coins?flips=2&heads=1", None, None);
+    assert_eq!(code, 408, "{v}");
+    let (code, v) = server.api("GET", "/api/tools/ring/sum?a=1&b=2", None, None);
+    assert_eq!(code, 408, "a game's tool waits for the same turns: {v}");
+    // Once it ends, its turn is free again.
+    support::coins::open_gate();
+    let (code, v) = server.api("GET", "/api/odds/coins?flips=2&heads=1", None, None);
+    assert_eq!((code, &v["fraction"]), (200, &json!("3/4")), "{v}");
+}
+
+#[test]
 fn pages_are_asset_files() {
     let server = Server::start("pages", Limits::default());
-    for path in ["/", "/leyes", "/history", "/t/abc", "/replay/abc"] {
+    for path in [
+        "/",
+        "/leyes",
+        "/solitaire",
+        "/history",
+        "/t/abc",
+        "/replay/abc",
+    ] {
         let r = ureq::get(&server.url(path)).call().unwrap();
         assert_eq!(r.status(), 200, "{path}");
         assert!(r.content_type().contains("html"), "{path}");

@@ -2,6 +2,7 @@
 //! few client helpers.
 #![allow(dead_code)]
 
+pub mod coins;
 pub mod ring;
 
 use serde_json::{json, Value};
@@ -13,6 +14,14 @@ use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
 pub type Ws = WebSocket<MaybeTlsStream<TcpStream>>;
+
+/// The odds tools a test server offers: [`coins::Coins`] and [`coins::Gate`].
+pub fn odds() -> Vec<std::sync::Arc<dyn tapete_server::OddsTool>> {
+    vec![
+        std::sync::Arc::new(coins::Coins),
+        std::sync::Arc::new(coins::Gate),
+    ]
+}
 
 /// The games a test server offers: the catalog's, and [`ring::RingHost`] (2–6 seats).
 pub fn games() -> Vec<std::sync::Arc<dyn tapete_server::Kind>> {
@@ -59,6 +68,7 @@ impl Server {
                 .unwrap();
             let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db, games());
             config.limits = limits;
+            config.odds = odds();
             let r = rt.block_on(tapete_server::serve(
                 config,
                 move |addr, restored| {

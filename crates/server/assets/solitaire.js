@@ -1,0 +1,271 @@
+// The prisoner's solitaire calculator: a deck, a table and how many cards count in; the
+// exact chance to clear the table out (GET /api/odds/solitaire), as a fraction, a table of
+// the table types and a chart of what is left when the deck runs out.
+
+import { topbar, el, clear, api } from './common.js';
+
+topbar('solitaire');
+const app = document.getElementById('app');
+
+const FIELDS = [
+  ['suits', 'Suits', 'copies of each value', 4],
+  ['values', 'Values', 'cards of each suit', 13],
+  ['board', 'On the table', 'cards dealt, by value', 13],
+  ['pick', 'Cards that count', 'the third cards turned', 13],
+];
+
+const inputs = {};
+for (const [name, , , def] of FIELDS) {
+  inputs[name] = el('input', {
+    type: 'text', inputmode: 'numeric', name, value: String(def), autocomplete: 'off', spellcheck: 'false',
+    'data-testid': `${name}-input`,
+  });
+}
+
+const err = el('div', { class: 'error-text', role: 'alert', 'data-testid': 'solitaire-error' });
+const realLine = el('p', { class: 'muted small real-line', 'data-testid': 'real-pick' });
+const result = el('section', { class: 'solitaire-result', 'data-testid': 'solitaire-result' });
+
+const form = el('form', { class: 'panel', onsubmit: (e) => { e.preventDefault(); compute(); } },
+  el('h1', {}, 'Prisoner’s solitaire ', el('span', { class: 'muted small', style: { fontWeight: 400 } }, '· exact odds of clearing the table')),
+  el('p', { class: 'muted small', style: { marginTop: 0 } },
+    'Deal cards from a shuffled deck to the table, stacked by value. Turn the rest three at a time: ',
+    'the third card takes away the stack of its value. You win if the table is cleared. ',
+    'Every third card is as random as any card, so the chance is that of the cards that count ',
+    'holding every value on the table.'),
+  el('div', { class: 'fields solitaire-fields' },
+    FIELDS.map(([name, label, hint]) => el('label', { class: 'field' },
+      el('span', {}, label, ' ', el('span', { class: 'muted small' }, hint)), inputs[name]))),
+  realLine,
+  el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'compute' }, 'Compute'), err));
+
+app.append(form, result);
+
+/** A whole number from 0 up, or null. */
+function whole(text) {
+  const t = text.trim();
+  return /^\d+$/.test(t) ? Number(t) : null;
+}
+
+/** The real game's cards that count: ⌊(deck − board) / 3⌋, or null while the fields are not numbers. */
+function realPick() {
+  const [s, v, b] = ['suits', 'values', 'board'].map((k) => whole(inputs[k].value));
+  if (s === null || v === null || b === null || s * v < b) return null;
+  return Math.floor((s * v - b) / 3);
+}
+
+function updateRealLine() {
+  clear(realLine);
+  const real = realPick();
+  if (real === null) return;
+  const deck = whole(inputs.suits.value) * whole(inputs.values.value);
+  realLine.append(`The real game turns ⌊(${deck} − ${whole(inputs.board.value)}) / 3⌋ = ${real} third cards. `);
+  if (whole(inputs.pick.value) !== real) {
+    realLine.append(el('button', {
+      type: 'button', class: 'btn small', 'data-testid': 'use-real-pick',
+      onclick: () => { inputs.pick.value = String(real); changed(true); },
+    }, `count ${real}`));
+  }
+}
+
+/** The query of the fields, or an error in words for the first field that is not a number. */
+function query() {
+  const q = new URLSearchParams();
+  for (const [name, label] of FIELDS) {
+    const text = inputs[name].value.trim();
+    if (text === '') return { error: `${label}: give a whole number.` };
+    if (whole(text) === null) return { error: `${label}: “${text.slice(0, 20)}” is not a whole number (0, 1, 2…).` };
+    q.set(name, text);
+  }
+  return { q };
+}
+
+let busy = 0;
+let timer = null;
+async function compute() {
+  clearTimeout(timer);
+  const { q, error } = query();
+  const mine = ++busy;
+  if (error) { showError(error); return; }
+  history.replaceState(null, '', `/solitaire?${q}`);
+  result.setAttribute('aria-busy', 'true');
+  try {
+    const data = await api('GET', `/api/odds/solitaire?${q}`);
+    if (mine !== busy) return;
+    err.textContent = '';
+    result.classList.remove('stale');
+    render(data);
+  } catch (x) {
+    if (mine !== busy) return;
+    showError(x.message);
+  } finally {
+    if (mine === busy) result.removeAttribute('aria-busy');
+  }
+}
+
+/** Shows why there is no answer; the last answer stays, faded, until there is one. */
+function showError(message) {
+  err.textContent = message;
+  result.classList.add('stale');
+}
+
+/** Recomputes a moment after the last change (at once for a button). */
+function changed(now = false) {
+  updateRealLine();
+  clearTimeout(timer);
+  timer = setTimeout(compute, now ? 0 : 350);
+}
+for (const input of Object.values(inputs)) input.addEventListener('input', () => changed());
+
+/** A probability with six significant digits, as `tapete odds solitaire` prints it. */
+export function decimal(x) {
+  if (x === 0 || x === 1) return String(x);
+  if (x < 1e-4) return x.toExponential(5);
+  return x.toFixed(Math.max(0, 5 - Math.floor(Math.log10(x))));
+}
+
+/** A probability in percent: "0.368%", "0%", "100%". */
+export function pct(x) {
+  if (x <= 0) return '0%';
+  if (x >= 1) return '100%';
+  const p = 100 * x;
+  if (p < 0.001) return `${p.toExponential(2)}%`;
+  return `${Number(p.toPrecision(3))}%`;
+}
+
+/** A type as `tapete odds solitaire` writes it, "4 4 3 1", with thin spaces (narrow on a phone). */
+function partsText(parts) {
+  return parts.length ? parts.join('\u2009') : '(empty table)';
+}
+
+let shown = 'stacks';
+let last = null;
+
+function render(d) {
+  last = d;
+  clear(result);
+  const [num, den] = d.fraction.split('/');
+  const x = d.probability;
+  const odds = x === 0 ? 'never won' : `one game in ${(1 / x).toFixed(1)}`;
+  const win = el('div', { class: 'panel' },
+    el('h2', { 'data-testid': 'solitaire-title' },
+      `${d.deck} cards (${d.suits} suits × ${d.values} values), ${d.board} on the table, ${d.pick} that count`,
+      d.real_game ? '' : el('span', { class: 'muted small', style: { fontWeight: 400 } }, ' · not the real game’s count')),
+    el('div', { class: 'win-line' },
+      el('span', { class: 'win-label' }, 'P(win) ='),
+      el('div', { class: 'fraction', 'data-testid': 'fraction', 'data-value': d.fraction, title: d.fraction },
+        el('span', { class: 'num' }, num), el('span', { class: 'den' }, den)),
+      el('div', { class: 'decimal' },
+        el('span', { 'data-testid': 'decimal', 'data-value': String(x) }, `= ${decimal(x)}`),
+        el('span', { class: 'muted' }, ` (${pct(x)}, ${odds})`))));
+
+  const chart = el('div', { class: 'panel chart' },
+    el('div', { class: 'row chart-head' },
+      el('h3', { style: { margin: 0 } }, 'Left on the table when the deck runs out'),
+      el('span', { class: 'spacer' }),
+      el('div', { class: 'seg', role: 'group' }, ['stacks', 'cards'].map((k) => el('button', {
+        type: 'button', class: `btn small ${k === shown ? 'on' : ''}`, 'aria-pressed': String(k === shown),
+        'data-testid': `show-${k}`, onclick: () => { shown = k; render(last); },
+      }, k)))),
+    chartSVG(d.distribution[shown], shown),
+    el('p', { class: 'muted small', 'data-testid': 'mean-left' },
+      `On average ${Number(d.distribution.mean_stacks).toFixed(3)} stacks (${Number(d.distribution.mean_cards).toFixed(3)} cards) are left; `,
+      'the first bar, none left, is the win.'));
+
+  const types = d.types || [];
+  const tbody = el('tbody');
+  for (const t of types) {
+    const share = x > 0 ? (t.probability * t.win) / x : null;
+    tbody.append(el('tr', {},
+      el('td', { class: 'lbl' }, partsText(t.parts)),
+      el('td', { title: t.fraction }, decimal(t.probability)),
+      el('td', { title: t.win_fraction, class: t.win === 0 ? 'muted' : '' }, decimal(t.win)),
+      el('td', {}, share === null ? '—' : pct(share))));
+  }
+  const typesPanel = el('div', { class: 'panel' },
+    el('h3', { 'data-testid': 'types-count' }, `${types.length} table ${types.length === 1 ? 'type' : 'types'}`),
+    el('p', { class: 'muted small', style: { marginTop: 0 } }, 'A type is the sizes of the table’s stacks, largest first; hover a number for its exact fraction.'),
+    el('div', { class: 'tablewrap types-box' },
+      el('table', { class: 'leyes', 'data-testid': 'types-table' },
+        el('thead', {}, el('tr', {}, el('th', {}, 'type'), el('th', {}, 'P(type)'), el('th', {}, 'P(win | type)'), el('th', {}, 'share of wins'))),
+        tbody)));
+  result.append(win, chart, typesPanel);
+}
+
+/** Bars of a distribution ([{left, fraction, probability}]), the win (0 left) marked. */
+function chartSVG(dist, what) {
+  // As wide as its box (so that its text keeps its size on a phone), within bounds.
+  const box = result.clientWidth || app.clientWidth || 640;
+  const W = Math.round(Math.max(300, Math.min(1100, box - 34)));
+  const H = W < 480 ? 220 : 250; const L = 44; const R = 8; const T = 26; const B = 34;
+  const n = Math.max(1, dist.length);
+  const top = Math.max(...dist.map((b) => b.probability), 1e-12);
+  const { max, step } = axis(top);
+  const plotH = H - T - B;
+  const slot = (W - L - R) / n;
+  const bw = Math.max(1, Math.min(44, slot * 0.78));
+  const every = Math.ceil(n / Math.max(4, Math.floor((W - L - R) / 34)));
+  const y = (v) => T + plotH * (1 - v / max);
+  let s = `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="distribution of the ${what} left" data-testid="solitaire-chart" data-bars="${n}">`;
+  for (let v = 0; v <= max + step / 2; v += step) {
+    s += `<line x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}" stroke="#e5dfcf" stroke-width="1"/>`;
+    s += `<text x="${L - 6}" y="${y(v) + 4}" text-anchor="end" font-size="11" fill="#6b7280">${axisPct(v, step)}</text>`;
+  }
+  dist.forEach((b, i) => {
+    const v = b.probability;
+    const h = plotH * (v / max);
+    const cx = L + slot * i + slot / 2;
+    const isWin = b.left === 0;
+    s += `<rect data-testid="bar-${b.left}" data-value="${Number(v)}" x="${cx - bw / 2}" y="${T + plotH - h}" width="${bw}" height="${Math.max(h, v > 0 ? 1 : 0)}" rx="2" fill="${isWin ? '#d7a42a' : '#2f7d32'}"><title>${b.left} ${what} left${isWin ? ' (the win)' : ''}: ${decimal(v)} = ${b.fraction}</title></rect>`;
+    if (i % every === 0) s += `<text x="${cx}" y="${H - B + 15}" text-anchor="middle" font-size="11" fill="#374151">${b.left}</text>`;
+  });
+  // The win: a dashed line from above the plot down to its bar, with its chance.
+  const w = dist.find((b) => b.left === 0);
+  if (w) {
+    const cx = L + slot / 2;
+    const x0 = Math.max(L - 4, cx - bw / 2);
+    s += `<line x1="${cx}" x2="${cx}" y1="${T - 12}" y2="${T + plotH - plotH * (w.probability / max) - 2}" stroke="#8a6410" stroke-width="1.5" stroke-dasharray="3 3"/>`;
+    s += `<text x="${x0}" y="${T - 15}" font-size="12" font-weight="700" fill="#7a5a00" data-testid="win-mark">win (none left): ${pct(w.probability)}</text>`;
+  }
+  s += `<text x="${L + (W - L - R) / 2}" y="${H - 4}" text-anchor="middle" font-size="11" fill="#6b7280">${what} left</text>`;
+  s += '</svg>';
+  const div = el('div', { class: 'chartbox' });
+  div.innerHTML = s;
+  return div;
+}
+
+/** The axis: a round step (1, 2 or 5 × 10^k) and the first multiple of it at or above the top. */
+function axis(top) {
+  const raw = top / 4;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((x) => x >= raw);
+  return { step, max: Math.min(1, Math.ceil(top / step - 1e-9) * step) || step };
+}
+
+/** An axis value in percent, with as many decimals as the step needs. */
+function axisPct(v, step) {
+  const digits = Math.max(0, -Math.floor(Math.log10(100 * step) + 1e-9));
+  return `${(100 * v).toFixed(digits)}%`;
+}
+
+function fromQuery() {
+  const q = new URLSearchParams(location.search);
+  let any = false;
+  for (const [name] of FIELDS) {
+    if (q.has(name)) { inputs[name].value = q.get(name); any = true; }
+  }
+  if (any && !q.has('pick')) {
+    const real = realPick();
+    if (real !== null) inputs.pick.value = String(real);
+  }
+}
+
+let resized = null;
+window.addEventListener('resize', () => {
+  clearTimeout(resized);
+  resized = setTimeout(() => { if (last) render(last); }, 150);
+});
+
+fromQuery();
+updateRealLine();
+compute();

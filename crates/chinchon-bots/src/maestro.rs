@@ -53,11 +53,8 @@ pub const DEFAULT_ITERS: u32 = 1024;
 /// overloaded one.
 pub const DEFAULT_MS: u64 = 1000;
 
-/// The most milliseconds a decision may be given.
-pub const MAX_MS: u64 = 10_000;
-
-/// The most rollouts a decision may be given.
-pub const MAX_ITERS: u32 = 1_000_000;
+use tapete_table::budget::BudgetParams;
+pub use tapete_table::budget::{Budget, MAX_ITERS, MAX_MS};
 
 /// Discards searched besides experto's own choice and the best close.
 const DISCARDS: usize = 3;
@@ -79,30 +76,11 @@ const TIME_SHARE: f64 = 0.9;
 /// Deals drawn per world, by the turns the others have played, the least deadwood kept.
 const DEALS: [usize; 9] = [1, 3, 4, 10, 16, 24, 32, 40, 48];
 
-/// How long maestro may think per decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
-    /// Wall-clock milliseconds, checked between rollouts.
-    Millis(u64),
-    /// A fixed number of rollouts: the same choices on every machine.
-    Iters(u32),
-    /// A number of rollouts, fewer if the milliseconds pass first.
-    ItersWithin {
-        /// Rollouts per decision.
-        iters: u32,
-        /// Wall-clock cap in milliseconds.
-        ms: u64,
-    },
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget::ItersWithin {
-            iters: DEFAULT_ITERS,
-            ms: DEFAULT_MS,
-        }
-    }
-}
+/// The budget maestro plays at unless its name gives one.
+pub const DEFAULT_BUDGET: Budget = Budget::ItersWithin {
+    iters: DEFAULT_ITERS,
+    ms: DEFAULT_MS,
+};
 
 /// The search player; see the module docs.
 #[derive(Clone, Debug)]
@@ -133,7 +111,7 @@ pub enum Policy {
 
 impl Default for Maestro {
     fn default() -> Self {
-        Maestro::with_budget(Budget::default())
+        Maestro::with_budget(DEFAULT_BUDGET)
     }
 }
 
@@ -171,30 +149,18 @@ pub fn from_params(params: &str) -> Result<Maestro, String> {
          {MAX_ITERS}) or both (maestro:iters=N,ms=M), optionally with ,keep=Z (0 to 10), ,deals=N (1 to 1000) and ,policy=experto|basico"
     );
     let mut m = Maestro::default();
-    let mut ms = None;
-    let mut iters = None;
+    let mut budget = BudgetParams::default();
     for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((key, value)) = part.split_once('=') else {
             return Err(format!("`maestro:{part}` is not a parameter: {forms}"));
         };
         let value = value.trim();
         let key = key.trim().to_lowercase();
-        if (key == "ms" && ms.is_some()) || (key == "iters" && iters.is_some()) {
-            return Err(format!("`{key}` is given twice: {forms}"));
+        if let Some(read) = budget.read(&key, value) {
+            read.map_err(|e| format!("{e}: {forms}"))?;
+            continue;
         }
         match key.as_str() {
-            "ms" => match value.parse::<u64>() {
-                Ok(n) if (1..=MAX_MS).contains(&n) => ms = Some(n),
-                _ => return Err(format!("`ms={value}` is not from 1 to {MAX_MS}: {forms}")),
-            },
-            "iters" => match value.parse::<u32>() {
-                Ok(n) if (1..=MAX_ITERS).contains(&n) => iters = Some(n),
-                _ => {
-                    return Err(format!(
-                        "`iters={value}` is not from 1 to {MAX_ITERS}: {forms}"
-                    ))
-                }
-            },
             "keep" => match value.parse::<f64>() {
                 Ok(z) if (0.0..=10.0).contains(&z) => m.keep = z,
                 _ => return Err(format!("`keep={value}` is not from 0 to 10: {forms}")),
@@ -215,12 +181,7 @@ pub fn from_params(params: &str) -> Result<Maestro, String> {
             other => return Err(format!("`{other}` is not a parameter of maestro: {forms}")),
         }
     }
-    match (iters, ms) {
-        (Some(iters), Some(ms)) => m.budget = Budget::ItersWithin { iters, ms },
-        (Some(n), None) => m.budget = Budget::Iters(n),
-        (None, Some(n)) => m.budget = Budget::Millis(n),
-        (None, None) => {}
-    }
+    m.budget = budget.budget(m.budget);
     Ok(m)
 }
 

@@ -5,7 +5,9 @@ mod common;
 
 use common::*;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, Phase};
-use tapete_chinchon_bots::maestro::{from_params, Budget, Policy, DEFAULT_ITERS, DEFAULT_MS};
+use tapete_chinchon_bots::maestro::{
+    from_params, Budget, Policy, DEFAULT_BUDGET, DEFAULT_ITERS, DEFAULT_MS,
+};
 use tapete_chinchon_bots::{by_name, Maestro};
 use tapete_table::Game;
 
@@ -74,7 +76,7 @@ fn search_settings_follow_the_budget() {
     let d = from_params("").unwrap();
     assert_eq!(
         (d.budget, d.keep, d.deals, d.policy),
-        (Budget::default(), 2.0, 48, Policy::Basico)
+        (DEFAULT_BUDGET, 2.0, 48, Policy::Basico)
     );
     assert!(from_params("policy=maestro")
         .unwrap_err()

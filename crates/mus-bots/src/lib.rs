@@ -149,11 +149,6 @@ pub fn maestro_params(params: &str) -> Result<Maestro, String> {
             }
         }
     }
-    match (iters, ms) {
-        (Some(iters), Some(ms)) => m.budget = maestro::Budget::ItersWithin { iters, ms },
-        (Some(n), None) => m.budget = maestro::Budget::Iters(n),
-        (None, Some(n)) => m.budget = maestro::Budget::Millis(n),
-        (None, None) => {}
-    }
+    m.budget = maestro::Budget::from_given(iters, ms, m.budget);
     Ok(m)
 }

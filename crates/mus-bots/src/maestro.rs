@@ -130,21 +130,7 @@ impl Bot<MusGame> for Policy {
     }
 }
 
-/// How long maestro may think per decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
-    /// Wall-clock milliseconds, checked between rollouts.
-    Millis(u64),
-    /// A fixed number of rollouts: the same choices on every machine.
-    Iters(u32),
-    /// A number of rollouts, fewer if the milliseconds pass first.
-    ItersWithin {
-        /// Rollouts per decision.
-        iters: u32,
-        /// Wall-clock cap in milliseconds.
-        ms: u64,
-    },
-}
+pub use tapete_table::budget::Budget;
 
 impl Default for Maestro {
     /// maestro at the default budget, [`DEFAULT_MS`] a decision.

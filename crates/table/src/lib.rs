@@ -51,6 +51,7 @@
 //! ```
 
 pub mod arena;
+pub mod budget;
 pub mod conformance;
 mod drive;
 pub mod protocol;

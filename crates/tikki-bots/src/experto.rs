@@ -56,10 +56,8 @@ pub const DEFAULT_MS: u64 = 100;
 pub const DEFAULT_SHAPE: f64 = 0.8;
 /// How many lays the prior share of shaped worlds counts for against the lays seen.
 pub const SHAPE_PRIOR_LAYS: f64 = 3.0;
-/// The most milliseconds a decision may be given.
-pub const MAX_MS: u64 = 10_000;
-/// The most rollouts a decision may be given.
-pub const MAX_ITERS: u32 = 1_000_000;
+use tapete_table::budget::BudgetParams;
+pub use tapete_table::budget::{Budget, MAX_ITERS, MAX_MS};
 
 /// The logistic scale of the chance to win from a margin over the best other seat, with
 /// one round to play (wider as √rounds): a round's margin between a seat and the best of
@@ -72,30 +70,11 @@ const ROUND_POINTS: f64 = 47.0;
 /// Weight of the margin as a tie-break in the last round.
 const FINAL_MARGIN: f64 = 0.001;
 
-/// How long experto may think per decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
-    /// Wall-clock milliseconds, checked between worlds.
-    Millis(u64),
-    /// A fixed number of rollouts: the same choices on every machine.
-    Iters(u32),
-    /// A number of rollouts, fewer if the milliseconds pass first.
-    ItersWithin {
-        /// Rollouts per decision.
-        iters: u32,
-        /// Wall-clock cap in milliseconds.
-        ms: u64,
-    },
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget::ItersWithin {
-            iters: DEFAULT_ITERS,
-            ms: DEFAULT_MS,
-        }
-    }
-}
+/// The budget experto plays at unless its name gives one.
+pub const DEFAULT_BUDGET: Budget = Budget::ItersWithin {
+    iters: DEFAULT_ITERS,
+    ms: DEFAULT_MS,
+};
 
 /// The Monte Carlo player; see the module docs.
 #[derive(Clone, Debug)]
@@ -110,7 +89,7 @@ pub struct Experto {
 
 impl Default for Experto {
     fn default() -> Self {
-        Experto::with_budget(Budget::default())
+        Experto::with_budget(DEFAULT_BUDGET)
     }
 }
 
@@ -134,34 +113,18 @@ pub fn from_params(params: &str) -> Result<Experto, String> {
          (experto:iters=N,ms=M), optionally with ,shape=P (0 to 1)"
     );
     let mut e = Experto::default();
-    let (mut ms, mut iters, mut shape) = (None, None, None);
+    let (mut budget, mut shape) = (BudgetParams::default(), None);
     for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((key, value)) = part.split_once('=') else {
             return Err(format!("`experto:{part}` is not a parameter: {forms}"));
         };
         let (key, value) = (key.trim().to_lowercase(), value.trim());
-        let twice = match key.as_str() {
-            "ms" => ms.is_some(),
-            "iters" => iters.is_some(),
-            "shape" => shape.is_some(),
-            _ => false,
-        };
-        if twice {
-            return Err(format!("`{key}` is given twice: {forms}"));
+        if let Some(read) = budget.read(&key, value) {
+            read.map_err(|e| format!("{e}: {forms}"))?;
+            continue;
         }
         match key.as_str() {
-            "ms" => match value.parse::<u64>() {
-                Ok(n) if (1..=MAX_MS).contains(&n) => ms = Some(n),
-                _ => return Err(format!("`ms={value}` is not from 1 to {MAX_MS}: {forms}")),
-            },
-            "iters" => match value.parse::<u32>() {
-                Ok(n) if (1..=MAX_ITERS).contains(&n) => iters = Some(n),
-                _ => {
-                    return Err(format!(
-                        "`iters={value}` is not from 1 to {MAX_ITERS}: {forms}"
-                    ))
-                }
-            },
+            "shape" if shape.is_some() => return Err(format!("`shape` is given twice: {forms}")),
             "shape" => match value.parse::<f64>() {
                 Ok(p) if (0.0..=1.0).contains(&p) => shape = Some(p),
                 _ => return Err(format!("`shape={value}` is not from 0 to 1: {forms}")),
@@ -169,12 +132,7 @@ pub fn from_params(params: &str) -> Result<Experto, String> {
             other => return Err(format!("`{other}` is not a parameter of experto: {forms}")),
         }
     }
-    e.budget = match (iters, ms) {
-        (Some(iters), Some(ms)) => Budget::ItersWithin { iters, ms },
-        (Some(n), None) => Budget::Iters(n),
-        (None, Some(n)) => Budget::Millis(n),
-        (None, None) => e.budget,
-    };
+    e.budget = budget.budget(e.budget);
     if let Some(p) = shape {
         e.shape = p;
     }

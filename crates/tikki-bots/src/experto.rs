@@ -149,7 +149,7 @@ impl Bot<TikkiGame> for Experto {
         }
         // A view that does not hold together (a seat off the table, per-seat lists of the
         // wrong length) gets the first legal action: nothing in it can be trusted.
-        let Some(me) = view.seat.filter(|&s| s < view.seats && well_formed(view)) else {
+        let Some(me) = view.seat.filter(|&s| s < view.seats && view.lists_fit()) else {
             return first;
         };
         let fallback = {
@@ -290,22 +290,6 @@ impl Experto {
         }
         out
     }
-}
-
-/// True when every per-seat list of `view` has one entry per seat.
-fn well_formed(view: &TikkiView) -> bool {
-    [
-        view.hand_sizes.len(),
-        view.in_trick.len(),
-        view.laid_counts.len(),
-        view.revealed.len(),
-        view.retreated.len(),
-        view.retreat_done.len(),
-        view.piles.len(),
-        view.scores.len(),
-    ]
-    .iter()
-    .all(|&n| n == view.seats)
 }
 
 /// What the end of the round in `w` is worth to `me`, given the game's scores in `view`.

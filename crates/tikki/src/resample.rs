@@ -31,17 +31,7 @@ impl TikkiGame {
         if me >= seats {
             return ResampleError::inconsistent(format!("seat {me} is not at a table of {seats}"));
         }
-        let lists = [
-            view.hand_sizes.len(),
-            view.in_trick.len(),
-            view.laid_counts.len(),
-            view.revealed.len(),
-            view.retreated.len(),
-            view.retreat_done.len(),
-            view.piles.len(),
-            view.scores.len(),
-        ];
-        if lists.iter().any(|&n| n != seats) {
+        if !view.lists_fit() {
             return ResampleError::inconsistent(format!("per-seat lists are not {seats} long"));
         }
         let turn = view

@@ -83,3 +83,22 @@ pub struct TikkiView {
     /// The winners once the game is over.
     pub winners: Vec<Seat>,
 }
+
+impl TikkiView {
+    /// Whether every per-seat list holds one entry per seat: a view read from outside
+    /// (a protocol bot, a stored game) is checked with this before it is indexed by seat.
+    pub fn lists_fit(&self) -> bool {
+        [
+            self.hand_sizes.len(),
+            self.in_trick.len(),
+            self.laid_counts.len(),
+            self.revealed.len(),
+            self.retreated.len(),
+            self.retreat_done.len(),
+            self.piles.len(),
+            self.scores.len(),
+        ]
+        .iter()
+        .all(|&n| n == self.seats)
+    }
+}

@@ -22,11 +22,12 @@ fn main() -> Result<(), String> {
         ..Default::default()
     };
     println!(
-        "{:12} {:>12} {:>14} {:>16} {:>10} {:>16}",
-        "player", "bets shown", "below 0.4", "órdagos shown", "light", "cuts"
+        "{:12} {:>12} {:>14} {:>16} {:>10} {:>16} {:>18}",
+        "player", "bets shown", "below 0.4", "órdagos shown", "light", "cuts", "envites let go"
     );
     for name in std::iter::once("experto").chain(policy::STYLES.iter().copied()) {
         let (mut bets, mut weak, mut ordagos, mut light, mut cuts, mut calls) = (0, 0, 0, 0, 0, 0);
+        let (mut faced, mut folded) = (0, 0);
         for seed in 0..GAMES {
             let mut g = MusGame::new(&rules, 4, seed).map_err(|e| e.to_string())?;
             let mut bots = Vec::new();
@@ -45,6 +46,8 @@ fn main() -> Result<(), String> {
                 let a = bots[seat].act(&view, &legal, &mut rng);
                 g.apply(seat, &a).map_err(|e| e.to_string())?;
             }
+            faced += read.pairs[1].faced;
+            folded += read.pairs[1].folded;
             for r in [&read.seats[1], &read.seats[3]] {
                 bets += r.bets.len();
                 weak += r.bets.iter().filter(|&&p| p < 0.4).count();
@@ -56,12 +59,16 @@ fn main() -> Result<(), String> {
         }
         let share = |a: usize, b: usize| a as f64 / b.max(1) as f64;
         println!(
-            "{name:12} {bets:>12} {:>14} {ordagos:>16} {:>10} {:>16}",
+            "{name:12} {bets:>12} {:>14} {ordagos:>16} {:>10} {:>16} {:>18}",
             format!("{weak} ({:.3})", share(weak, bets)),
             format!("{light} ({:.2})", share(light, ordagos)),
             format!(
                 "{cuts}/{calls} ({:.2})",
                 f64::from(cuts) / f64::from(calls.max(1))
+            ),
+            format!(
+                "{folded}/{faced} ({:.2})",
+                f64::from(folded) / f64::from(faced.max(1))
             ),
         );
     }

@@ -1,5 +1,5 @@
 //! Experto with some of its thresholds changed, against a population: the tool that set
-//! experto's thresholds. Each change is `field=value` (a [`Style`] field); each opponent
+//! experto's thresholds. It reads the table as experto does unless `--no-read` is given. Each change is `field=value` (a [`Style`] field); each opponent
 //! plays `--games` one-juego games (partners alternating seats), the same seeds for every
 //! candidate, and the table prints experto's win rate with its 95% interval.
 //!
@@ -55,6 +55,7 @@ fn main() -> Result<(), String> {
         .map(String::from)
         .collect();
     let mut style = policy::experto_style();
+    let mut read = true;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
@@ -62,6 +63,7 @@ fn main() -> Result<(), String> {
             "--games" => games = value()?.parse().map_err(|e| format!("--games: {e}"))?,
             "--seed" => seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
             "--against" => against = value()?.split(',').map(String::from).collect(),
+            "--no-read" => read = false,
             change => {
                 let (name, v) = change
                     .split_once('=')
@@ -88,8 +90,13 @@ fn main() -> Result<(), String> {
         let report = run_arena::<MusGame, (), _>(
             &config,
             |side, _| match side {
-                Side::A => Ok(Box::new(Experto {
-                    style: style.clone(),
+                Side::A => Ok(Box::new(if read {
+                    Experto {
+                        style: style.clone(),
+                        ..Experto::default()
+                    }
+                } else {
+                    Experto::fixed(style.clone())
                 })),
                 Side::B => by_name(name),
             },

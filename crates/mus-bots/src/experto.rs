@@ -9,10 +9,20 @@
 //!   and reads the partner's, conditioning the leyes on it (pares / juego / ciego) and
 //!   crediting the pair at grande, chica, pares and juego for what it says;
 //! - **faroles** at tuned rates, likelier from the last seat of the pair to speak, and a
-//!   sharper reading of the betting (a partner's *no quiero* counts).
+//!   sharper reading of the betting (a partner's *no quiero* counts);
+//! - **a read of the table** ([`crate::read`]): from the hands finished this match it
+//!   learns how often the rival pair lets an envite go, and bluffs more the more they do
+//!   (a pair that folds three envites in four pays for a farol almost every time); a rival
+//!   whose bets were shown weak more often than its own has them read as partly faroles.
+//!   Until the answers show it, it plays as if the rivals were like itself.
+//!
+//! The opponent styles ([`crate::policy::style`]) are experto's reading with one trait
+//! changed and no read of the table: the same people every game.
 
-use crate::policy::{self, Ctx, Style};
+use crate::policy::{self, Ctx, Exploit, Style};
+use crate::read::TableRead;
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 use tapete_mus::{Action, MusGame, MusView};
 use tapete_table::Bot;
 
@@ -21,20 +31,42 @@ use tapete_table::Bot;
 pub struct Experto {
     /// Its thresholds; [`policy::experto_style`] by default.
     pub style: Style,
+    /// What it has read of the table this match, if it reads it (shared, so that copies of
+    /// the player in a search are cheap).
+    pub read: Option<Arc<TableRead>>,
 }
 
 impl Default for Experto {
     fn default() -> Self {
         Experto {
             style: policy::experto_style(),
+            read: Some(Arc::default()),
         }
+    }
+}
+
+impl Experto {
+    /// A player of `style` that does not read the table: an opponent style.
+    pub fn fixed(style: Style) -> Experto {
+        Experto { style, read: None }
     }
 }
 
 impl Bot<MusGame> for Experto {
     fn act(&mut self, view: &MusView, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
+        if let Some(read) = &mut self.read {
+            if read.is_new(view) {
+                Arc::make_mut(read).observe(view);
+            }
+        }
         match Ctx::new(view, &self.style) {
-            Some(ctx) => ctx.decide(legal, rng),
+            Some(ctx) => {
+                let exploit = self
+                    .read
+                    .as_deref()
+                    .map(|r| Exploit::of(r, ctx.seat, &self.style));
+                ctx.reading(exploit).decide(legal, rng)
+            }
             None => crate::basico::choose(legal, Action::Paso),
         }
     }

@@ -3,8 +3,8 @@
 //!
 //! Choose one by name with [`by_name`]: `random`, `basico`, `avanzado`, `experto`,
 //! `maestro` (with its budget: `maestro:iters=500`, `maestro:ms=200`), an opponent style (`conservador`,
-//! `agresivo`, `farolero`, `pasivo`, `cortamus`: experto with one trait changed, see
-//! [`policy::style`]), or `cmd:COMMAND` for an outside program speaking the bot protocol
+//! `agresivo`, `farolero`, `pasivo`, `cortamus`: experto's reading with one trait changed
+//! and no read of the table, see [`policy::style`]), or `cmd:COMMAND` for an outside program speaking the bot protocol
 //! (`docs/bot-protocol.md`), e.g. `cmd:python3 mus_bot.py`.
 //!
 //! ```
@@ -23,6 +23,7 @@ pub mod host;
 pub mod leyes_cache;
 pub mod maestro;
 pub mod policy;
+pub mod read;
 pub mod stats;
 pub mod strength;
 
@@ -72,7 +73,7 @@ pub fn by_name(name: &str) -> Result<Box<dyn Bot<MusGame>>, String> {
         "experto" => Ok(Box::new(Experto::default())),
         "maestro" => Ok(Box::new(maestro_params(params)?)),
         other => match policy::style(other) {
-            Some(style) => Ok(Box::new(Experto { style })),
+            Some(style) => Ok(Box::new(Experto::fixed(style))),
             None => Err(format!(
                 "`{other}` is not a bot level: choose one of {}, or cmd:COMMAND",
                 PLAYERS.join(", ")

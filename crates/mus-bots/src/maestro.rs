@@ -28,7 +28,7 @@
 //!    is clearly negative is dropped, so the budget goes to the close calls; the search
 //!    stops once one candidate is left or the budget is spent, and the best mean wins.
 //!
-//! **Reading the table** ([`table`]). Every finished hand the views show adds to a record
+//! **Reading the table** ([`crate::read`]). Every finished hand the views show adds to a record
 //! of each rival this match: how often it cuts the mus, what hands it bets and throws
 //! órdagos with, how it answers envites and órdagos. The record weights the worlds (a
 //! bluffer's bets say less), plays the rival in the rollouts (one who always cuts, or sees
@@ -44,11 +44,10 @@
 //! only its view and its rng.
 
 mod belief;
-pub mod table;
 mod value;
 
+pub use crate::read::{lance_winner, PairAnswers, Reading, SeatRecord, TableRead};
 pub use belief::percentile;
-pub use table::{lance_winner, Reading, SeatRecord, TableRead};
 pub use value::win_chance;
 
 use crate::basico::{discard, Basico};
@@ -146,7 +145,7 @@ pub struct Maestro {
     pub budget: Budget,
     /// The policy that plays every seat inside the rollouts, and the fallback.
     pub rollout: Policy,
-    /// Whether it reads the table ([`table`]; `maestro:read=on`). Off (the default for now),
+    /// Whether it reads the table ([`crate::read`]; `maestro:read=on`). Off (the default for now),
     /// every rival is the rollout policy and answers órdagos as it would.
     pub read: bool,
     /// What it has seen of the others this match.
@@ -269,9 +268,9 @@ impl Maestro {
     /// when it reads the table and the policy is experto's.
     fn policies(&self, us: usize) -> [Policy; 4] {
         std::array::from_fn(|s| match &self.rollout {
-            Policy::Experto(e) if self.read && s % 2 != us => Policy::Experto(Experto {
-                style: self.table.style(s, &e.style),
-            }),
+            Policy::Experto(e) if self.read && s % 2 != us => {
+                Policy::Experto(Experto::fixed(self.table.style(s, &e.style)))
+            }
             p => p.clone(),
         })
     }

@@ -260,6 +260,51 @@ pub fn equity(need_us: i32, need_them: i32) -> f64 {
     1.0 / (1.0 + (-(need_them - need_us) as f64 / spread).exp())
 }
 
+/// What experto takes from its read of the table ([`crate::read`]) into one decision:
+/// how often to bluff against the pair it faces, and how much each rival's bets say.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Exploit {
+    /// The chance of a farol in a lance we would pass, in place of the style's.
+    pub bluff_rate: f64,
+    /// By seat: the share of that seat's bets read as faroles beyond the style's own
+    /// reading (0 for a seat that bluffs no more than experto).
+    pub bluffs: [f64; 4],
+}
+
+/// The rival pair's share of envites let go that the read starts from: about what the
+/// players measured let go (experto and the styles 72–84%, 300 games each; only a pair
+/// that sees every envite lets none go).
+pub const FOLD_PRIOR: f64 = 0.75;
+/// How many envites that starting share weighs: four answers that see the envite bring
+/// the faroles back to the style's rate.
+pub const FOLD_PRIOR_WEIGHT: f64 = 4.0;
+/// At or below this share of envites let go, faroles stay at the style's rate…
+pub const FOLD_LOW: f64 = 0.4;
+/// …and at or above this one they reach [`BLUFF_MAX`]; in between, a straight line.
+pub const FOLD_HIGH: f64 = 0.75;
+/// Faroles against a pair that lets go at least [`FOLD_HIGH`] of the envites it faces.
+pub const BLUFF_MAX: f64 = 0.7;
+
+impl Exploit {
+    /// The exploit of `read` for the pair of `seat` under `style`: faroles grow with how
+    /// often the rival pair has let our envites go, and a rival whose shown bets were
+    /// weak more often than experto's has its bets read as partly faroles.
+    pub fn of(read: &crate::read::TableRead, seat: Seat, style: &Style) -> Exploit {
+        let rivals = 1 - seat % 2;
+        let fold = read.pairs[rivals].fold_share(FOLD_PRIOR, FOLD_PRIOR_WEIGHT);
+        let t = ((fold - FOLD_LOW) / (FOLD_HIGH - FOLD_LOW)).clamp(0.0, 1.0);
+        let bluff_rate = style.bluff_rate + (BLUFF_MAX - style.bluff_rate).max(0.0) * t;
+        let bluffs = std::array::from_fn(|s| {
+            if s % 2 == seat % 2 {
+                0.0
+            } else {
+                read.seats[s].bluff_excess()
+            }
+        });
+        Exploit { bluff_rate, bluffs }
+    }
+}
+
 /// One decision's facts, from our own view only.
 pub struct Ctx<'a> {
     pub view: &'a MusView,
@@ -267,6 +312,8 @@ pub struct Ctx<'a> {
     pub seat: Seat,
     pub pos: usize,
     pub jugada: Jugada,
+    /// What the table read says, for a player that reads it.
+    pub exploit: Option<Exploit>,
 }
 
 impl<'a> Ctx<'a> {
@@ -280,7 +327,13 @@ impl<'a> Ctx<'a> {
             seat,
             pos: view.position_of(seat),
             jugada: Jugada::from_cards(&four, view.rules.mode),
+            exploit: None,
         })
+    }
+
+    /// The same facts, read with `exploit`.
+    pub fn reading(self, exploit: Option<Exploit>) -> Ctx<'a> {
+        Ctx { exploit, ..self }
     }
 
     fn pair(&self) -> usize {
@@ -470,6 +523,8 @@ impl<'a> Ctx<'a> {
         };
         let mut rival_bets = 0;
         let mut shrink = 0.0;
+        // The largest share of faroles among the rivals who bet, beyond the style's.
+        let mut faroles: f64 = 0.0;
         let mut partner_bets = false;
         let mut last_rival_bet = None;
         let mut rival_passes = 0;
@@ -484,6 +539,9 @@ impl<'a> Ctx<'a> {
                     } else if *seat % 2 != self.pair() {
                         rival_bets += 1;
                         last_rival_bet = Some(i);
+                        if let Some(x) = &self.exploit {
+                            faroles = faroles.max(x.bluffs[*seat % 4]);
+                        }
                         if rival_bets <= 2 {
                             shrink += match action {
                                 Action::Ordago => s.rival_ordago_shrink,
@@ -502,7 +560,8 @@ impl<'a> Ctx<'a> {
             p = 1.0 - (1.0 - p).powf(1.0 + s.rival_pass_boost * rival_passes as f64);
         }
         if rival_bets > 0 {
-            p = p.powf(1.0 + shrink);
+            // A farol says nothing of the hand: its share keeps the chance read before it.
+            p = faroles * p + (1.0 - faroles) * p.powf(1.0 + shrink);
         }
         if let Some(i) = last_rival_bet {
             let partner_declined = log[i..].iter().any(|e| {
@@ -575,7 +634,7 @@ impl<'a> Ctx<'a> {
                     return Action::Envido(2);
                 }
             }
-            let mut bluff = s.bluff_rate;
+            let mut bluff = self.exploit.map_or(s.bluff_rate, |x| x.bluff_rate);
             if self.last_of_pair(lance) {
                 bluff *= s.bluff_position_factor;
             }

@@ -1,5 +1,6 @@
 //! The opponent styles: each is a player by name, plays legal games, and differs from
-//! experto in the one trait it is named for, shown on real game states.
+//! experto's reading in the one trait it is named for, shown on real game states; experto
+//! itself bluffs by what it has read of the rival pair.
 
 mod common;
 
@@ -7,13 +8,17 @@ use common::{act_with, one_game_rules, turn};
 use tapete_mus::view::Phase;
 use tapete_mus::{Action, Jugada, Lance, MusGame, MusRules, Rank};
 use tapete_mus_bots::policy::{style, STYLES};
+use tapete_mus_bots::read::{PairAnswers, TableRead};
 use tapete_mus_bots::{self as bots, Experto, PLAYERS};
 use tapete_table::{Bot, Game};
 
+/// Experto's reading without its read of the table: what every style changes one trait of.
+fn reference() -> Experto {
+    Experto::fixed(tapete_mus_bots::policy::experto_style())
+}
+
 fn styled(name: &str) -> Experto {
-    Experto {
-        style: style(name).expect("a style"),
-    }
+    Experto::fixed(style(name).expect("a style"))
 }
 
 /// How often `bot` says `what` over the first decision of `positions` games set up by
@@ -95,7 +100,7 @@ fn cortamus_always_cuts_where_experto_would_not() {
     let first = positions(&rules, 60, |_| true, |g| Some(turn(g)));
     let cut = |a: &Action| *a == Action::NoHayMus;
     assert_eq!(rate(&mut styled("cortamus"), &first, cut), 1.0);
-    assert!(rate(&mut Experto::default(), &first, cut) < 0.9);
+    assert!(rate(&mut reference(), &first, cut) < 0.9);
 }
 
 #[test]
@@ -135,13 +140,13 @@ fn pasivo_sees_every_envite_but_rarely_opens() {
     let weak = positions(&rules, 20, |j| reyes(j) == 0, envite);
     let quiero = |a: &Action| *a == Action::Quiero;
     assert_eq!(rate(&mut styled("pasivo"), &weak, quiero), 1.0);
-    assert_eq!(rate(&mut Experto::default(), &weak, quiero), 0.0);
+    assert_eq!(rate(&mut reference(), &weak, quiero), 0.0);
     // Openings at grande with two reyes: experto envida often, pasivo hardly.
     let two = positions(&rules, 40, |j| reyes(j) == 2, grande_opening);
     let bets = |a: &Action| matches!(a, Action::Envido(_) | Action::Ordago);
     let (p, e) = (
         rate(&mut styled("pasivo"), &two, bets),
-        rate(&mut Experto::default(), &two, bets),
+        rate(&mut reference(), &two, bets),
     );
     assert!(p < e / 2.0, "pasivo opens {p:.2}, experto {e:.2}");
 }
@@ -154,7 +159,7 @@ fn farolero_bluffs_and_agresivo_throws_ordagos() {
     let none = positions(&rules, 60, |j| reyes(j) == 0, grande_opening);
     let (f, e) = (
         rate(&mut styled("farolero"), &none, bets),
-        rate(&mut Experto::default(), &none, bets),
+        rate(&mut reference(), &none, bets),
     );
     assert!(f > 0.2 && e < 0.1, "farolero bluffs {f:.2}, experto {e:.2}");
     // Good grande hands: agresivo stakes the game now and then, experto hardly ever.
@@ -162,10 +167,36 @@ fn farolero_bluffs_and_agresivo_throws_ordagos() {
     let ordago = |a: &Action| *a == Action::Ordago;
     let (a, e) = (
         rate(&mut styled("agresivo"), &good, ordago),
-        rate(&mut Experto::default(), &good, ordago),
+        rate(&mut reference(), &good, ordago),
     );
     assert!(
         a > 0.1 && a > 2.0 * e,
         "agresivo órdago {a:.2}, experto {e:.2}"
+    );
+}
+
+#[test]
+fn experto_bluffs_by_how_often_the_rivals_fold() {
+    let rules = one_game_rules();
+    let bets = |a: &Action| matches!(a, Action::Envido(_) | Action::Ordago);
+    let none = positions(&rules, 60, |j| reyes(j) == 0, grande_opening);
+    // Nothing read yet: rivals are taken to fold as most players do, so faroles are many.
+    let fresh = rate(&mut Experto::default(), &none, bets);
+    // A rival pair that has seen every one of twenty envites.
+    let mut callers = TableRead::default();
+    callers.pairs = [PairAnswers {
+        faced: 20,
+        folded: 0,
+    }; 2];
+    let mut read = Experto {
+        read: Some(std::sync::Arc::new(callers)),
+        ..Experto::default()
+    };
+    let against_callers = rate(&mut read, &none, bets);
+    let base = rate(&mut reference(), &none, bets);
+    assert!(fresh > 0.4, "faroles before any answer {fresh:.2}");
+    assert!(
+        against_callers <= base + 0.05,
+        "against callers {against_callers:.2}, the style's rate {base:.2}"
     );
 }

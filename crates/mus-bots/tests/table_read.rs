@@ -6,7 +6,9 @@ mod common;
 
 use tapete_cards::{rng_from_seed, CardSet};
 use tapete_mus::{Action, Lance, Mode, MusGame, MusRules};
-use tapete_mus_bots::maestro::{lance_winner, percentile, Reading, SeatRecord, TableRead};
+use tapete_mus_bots::maestro::{
+    lance_winner, percentile, PairAnswers, Reading, SeatRecord, TableRead,
+};
 use tapete_mus_bots::{policy, Basico, Maestro};
 use tapete_table::{Bot, Game};
 
@@ -170,9 +172,7 @@ fn maestro_learns_a_cortamus_over_a_game() {
     let mut m = Maestro::with_iters(8);
     m.read = true;
     m.rollout = tapete_mus_bots::maestro::Policy::by_name("basico").unwrap();
-    let mut cortamus = tapete_mus_bots::Experto {
-        style: policy::style("cortamus").unwrap(),
-    };
+    let mut cortamus = tapete_mus_bots::Experto::fixed(policy::style("cortamus").unwrap());
     let mut partner = Basico::default();
     let mut rng = rng_from_seed(11);
     while g.outcome().is_none() {
@@ -192,4 +192,49 @@ fn maestro_learns_a_cortamus_over_a_game() {
         let r = &m.table.seats[seat];
         assert_eq!(r.cuts, r.mus_calls, "a cortamus only cuts");
     }
+}
+
+#[test]
+fn a_pair_folding_and_seeing_envites_is_counted() {
+    let cards = [
+        set("12o 12b 12c 1e"),
+        set("11o 10b 7c 4e"),
+        set("5o 6b 7o 4c"),
+        set("11c 5c 6c 7e"),
+    ];
+    let mut g = MusGame::from_deal(MusRules::default(), cards, 0, [0, 0], 9).unwrap();
+    g.apply(0, &Action::NoHayMus).unwrap();
+    // Grande: let go by both rivals.
+    g.apply(0, &Action::Envido(2)).unwrap();
+    g.apply(1, &Action::NoQuiero).unwrap();
+    g.apply(3, &Action::NoQuiero).unwrap();
+    // Chica: seen by the first rival.
+    g.apply(0, &Action::Envido(2)).unwrap();
+    g.apply(1, &Action::Quiero).unwrap();
+    // The rest passed.
+    while g.view(0).last_hand.is_none() {
+        let seat = common::turn(&g);
+        let legal = g.legal_actions(seat);
+        let a = if legal.contains(&Action::Paso) {
+            Action::Paso
+        } else {
+            legal[0].clone()
+        };
+        g.apply(seat, &a).unwrap();
+    }
+    let mut t = TableRead::default();
+    t.observe(&g.view(2));
+    assert_eq!(
+        t.pairs[1],
+        PairAnswers {
+            faced: 2,
+            folded: 1
+        }
+    );
+    assert_eq!(t.pairs[0], PairAnswers::default());
+    let share = t.pairs[1].fold_share(0.5, 2.0);
+    assert!(
+        (share - 0.5).abs() < 1e-12,
+        "(1 + 1) / (2 + 2), got {share}"
+    );
 }

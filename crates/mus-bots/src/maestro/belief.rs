@@ -7,7 +7,7 @@
 //! is likelier from a strong hand, a paso from a weak one — and the product weights the
 //! determinization. The curves are deliberately soft: rivals bluff and differ.
 
-use super::table::Reading;
+use crate::read::Reading;
 use std::sync::OnceLock;
 use tapete_cards::CardSet;
 use tapete_mus::events::Event;

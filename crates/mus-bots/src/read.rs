@@ -1,9 +1,10 @@
-//! What maestro reads of the table it sits at: each other player's habits this match.
+//! What a player reads of the table it sits at: each other player's habits this match.
 //!
 //! Every finished hand's public log, with the cards when they were shown, adds to a record
 //! per seat: how often it cut the mus, how its shown hands ranked when it bet, passed or
-//! threw an órdago, and how it answered envites and órdagos. The record shapes the search
-//! three ways:
+//! threw an órdago, and how it answered envites and órdagos; and per pair, how often it
+//! let the other pair's envites go. `experto` reads it to pick its faroles and its calls
+//! ([`crate::policy::Exploit`]). It shapes maestro's search three ways:
 //!
 //! - **Órdago answers.** In the rollouts, a rival facing an órdago of ours answers by the
 //!   record. Until it has been seen folding (declining an envite or an órdago, its hand
@@ -21,7 +22,7 @@
 //!
 //! All of it comes from the view: the public log and the cards shown at the counting.
 
-use super::belief::percentile;
+use crate::maestro::percentile;
 use crate::policy::Style;
 use tapete_mus::events::Event;
 use tapete_mus::rules::Lance;
@@ -98,6 +99,19 @@ impl SeatRecord {
         (z >= BLUFF_Z).then(|| weak / n / b)
     }
 
+    /// The share of its bets read as faroles beyond experto's own: the shown share below
+    /// [`BLUFF_BELOW`] over experto's [`BASE_BLUFF_SHARE`], counted only once
+    /// [`SeatRecord::bluffs`] says it clearly bluffs more. Shown bets are those called to
+    /// the counting, so this is a floor.
+    pub fn bluff_excess(&self) -> f64 {
+        if self.bluffs().is_none() {
+            return 0.0;
+        }
+        let weak = self.bets.iter().filter(|&&p| p < BLUFF_BELOW).count() as f64;
+        let share = weak / self.bets.len() as f64;
+        ((share - BASE_BLUFF_SHARE) / (1.0 - BASE_BLUFF_SHARE)).clamp(0.0, 1.0)
+    }
+
     /// Where its órdagos start, once it has shown a light one (below [`LIGHT_ORDAGO`]):
     /// a little below the mean of those it showed.
     pub fn light_ordagos(&self) -> Option<f64> {
@@ -143,6 +157,23 @@ impl Default for Reading {
     }
 }
 
+/// How one pair answered the other pair's envites and raises (not órdagos).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairAnswers {
+    /// Envites and raises of the other pair it had to answer.
+    pub faced: u32,
+    /// Of them, the ones it let go (every seat of the pair said no quiero).
+    pub folded: u32,
+}
+
+impl PairAnswers {
+    /// The share of envites the pair lets go, read as `prior` over `weight` envites before
+    /// any is seen: a few answers move it little.
+    pub fn fold_share(&self, prior: f64, weight: f64) -> f64 {
+        (f64::from(self.folded) + prior * weight) / (f64::from(self.faced) + weight)
+    }
+}
+
 /// Every seat's record this match, built from the finished hands in the views.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TableRead {
@@ -150,9 +181,18 @@ pub struct TableRead {
     last_hand: u32,
     /// By seat.
     pub seats: [SeatRecord; 4],
+    /// By pair (seat % 2).
+    pub pairs: [PairAnswers; 2],
 }
 
 impl TableRead {
+    /// Whether the view shows a finished hand not yet recorded.
+    pub fn is_new(&self, view: &MusView) -> bool {
+        view.last_hand
+            .as_ref()
+            .is_some_and(|h| h.hand > self.last_hand)
+    }
+
     /// Records the view's last finished hand if it is new.
     pub fn observe(&mut self, view: &MusView) {
         if let Some(h) = &view.last_hand {
@@ -172,18 +212,44 @@ impl TableRead {
         let mut lance = None;
         // The pair of the standing bet, and whether it is an órdago.
         let mut bet: Option<(usize, bool)> = None;
+        // The pair whose envite (not órdago) waits for an answer other than no quiero.
+        let mut unanswered: Option<usize> = None;
         for e in &hand.log {
             match e {
                 Event::LanceStarted { lance: l } => {
                     lance = Some(*l);
                     bet = None;
+                    unanswered = None;
                 }
                 Event::LanceSettled { .. } => {
+                    if let Some(p) = unanswered.take() {
+                        let a = &mut self.pairs[1 - p];
+                        a.faced += 1;
+                        a.folded += 1;
+                    }
                     lance = None;
                     bet = None;
                 }
                 Event::Said { seat, action } => {
                     let s = *seat;
+                    if lance.is_some() {
+                        match action {
+                            Action::Quiero
+                            | Action::Envido(_)
+                            | Action::Reenvido(_)
+                            | Action::Ordago => {
+                                if let Some(p) = unanswered.take() {
+                                    if p != s % 2 {
+                                        self.pairs[s % 2].faced += 1;
+                                    }
+                                }
+                                if matches!(action, Action::Envido(_) | Action::Reenvido(_)) {
+                                    unanswered = Some(s % 2);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
                     let r = &mut self.seats[s % 4];
                     match (action, lance) {
                         (Action::Mus, _) => r.mus_calls += 1,

@@ -50,15 +50,22 @@ impl Experto {
     pub fn fixed(style: Style) -> Experto {
         Experto { style, read: None }
     }
-}
 
-impl Bot<MusGame> for Experto {
-    fn act(&mut self, view: &MusView, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
+    /// Records the view's last finished hand, if it reads the table and the hand is new.
+    /// Every view it is shown should pass here, forced turns included, or a hand may be
+    /// missed (a view shows only the last one).
+    pub fn observe(&mut self, view: &MusView) {
         if let Some(read) = &mut self.read {
             if read.is_new(view) {
                 Arc::make_mut(read).observe(view);
             }
         }
+    }
+}
+
+impl Bot<MusGame> for Experto {
+    fn act(&mut self, view: &MusView, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
+        self.observe(view);
         match Ctx::new(view, &self.style) {
             Some(ctx) => {
                 let exploit = self

@@ -16,7 +16,8 @@
 //!    one of several such deals drawn in proportion to how well it explains those calls
 //!    ([`belief`]: a raise is likelier from a strong hand).
 //! 3. **Rollouts.** Every surviving candidate is applied in the same world and the rest of
-//!    the hand is played by the rollout [`Policy`] (`experto` by default) at all four
+//!    the hand is played by the rollout [`Policy`] (`experto` by default, with experto's
+//!    read of this match: its faroles follow how often each pair has folded) at all four
 //!    seats, reading the cheaper [`MusGame::view_without_history`], with the same random
 //!    stream for every candidate (common random numbers: the candidates are compared on
 //!    equal deals). A rival facing an órdago of ours answers as the table read says.
@@ -279,6 +280,9 @@ impl Maestro {
 impl Bot<MusGame> for Maestro {
     fn act(&mut self, view: &MusView, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
         self.table.observe(view);
+        if let Policy::Experto(e) = &mut self.rollout {
+            e.observe(view);
+        }
         if legal.len() <= 1 {
             return legal.first().cloned().unwrap_or(Action::Paso);
         }

@@ -16,9 +16,8 @@ fn set(s: &str) -> CardSet {
     s.split_whitespace().map(|c| c.parse().unwrap()).collect()
 }
 
-/// A hand where seat 0 throws an órdago at grande that both rivals decline, played to its
-/// end by basico; the game and seat 0's view after it.
-fn declined_ordago() -> MusGame {
+/// A deal where seat 0, mano, holds three kings and has just cut the mus.
+fn cut_deal() -> MusGame {
     let cards = [
         set("12o 12b 12c 1e"),
         set("11o 10b 7c 4e"),
@@ -27,6 +26,13 @@ fn declined_ordago() -> MusGame {
     ];
     let mut g = MusGame::from_deal(MusRules::default(), cards, 0, [0, 0], 9).unwrap();
     g.apply(0, &Action::NoHayMus).unwrap();
+    g
+}
+
+/// A hand where seat 0 throws an órdago at grande that both rivals decline, played to its
+/// end by basico; the game and seat 0's view after it.
+fn declined_ordago() -> MusGame {
+    let mut g = cut_deal();
     g.apply(0, &Action::Ordago).unwrap();
     g.apply(1, &Action::NoQuiero).unwrap();
     g.apply(3, &Action::NoQuiero).unwrap();
@@ -196,14 +202,7 @@ fn maestro_learns_a_cortamus_over_a_game() {
 
 #[test]
 fn a_pair_folding_and_seeing_envites_is_counted() {
-    let cards = [
-        set("12o 12b 12c 1e"),
-        set("11o 10b 7c 4e"),
-        set("5o 6b 7o 4c"),
-        set("11c 5c 6c 7e"),
-    ];
-    let mut g = MusGame::from_deal(MusRules::default(), cards, 0, [0, 0], 9).unwrap();
-    g.apply(0, &Action::NoHayMus).unwrap();
+    let mut g = cut_deal();
     // Grande: let go by both rivals.
     g.apply(0, &Action::Envido(2)).unwrap();
     g.apply(1, &Action::NoQuiero).unwrap();

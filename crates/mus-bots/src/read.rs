@@ -88,12 +88,10 @@ impl SeatRecord {
     /// How many times experto's share of its shown bets were bluffs, when the record shows
     /// clearly more than experto's ([`BLUFF_Z`] standard errors); `None` otherwise.
     pub fn bluffs(&self) -> Option<f64> {
-        let n = self.bets.len();
-        if n < MIN_BETS {
+        if self.bets.len() < MIN_BETS {
             return None;
         }
-        let weak = self.bets.iter().filter(|&&p| p < BLUFF_BELOW).count() as f64;
-        let n = n as f64;
+        let (weak, n) = self.weak_bets();
         let b = BASE_BLUFF_SHARE;
         let z = (weak - n * b) / (n * b * (1.0 - b)).sqrt();
         (z >= BLUFF_Z).then(|| weak / n / b)
@@ -107,9 +105,14 @@ impl SeatRecord {
         if self.bluffs().is_none() {
             return 0.0;
         }
-        let weak = self.bets.iter().filter(|&&p| p < BLUFF_BELOW).count() as f64;
-        let share = weak / self.bets.len() as f64;
-        ((share - BASE_BLUFF_SHARE) / (1.0 - BASE_BLUFF_SHARE)).clamp(0.0, 1.0)
+        let (weak, n) = self.weak_bets();
+        ((weak / n - BASE_BLUFF_SHARE) / (1.0 - BASE_BLUFF_SHARE)).clamp(0.0, 1.0)
+    }
+
+    /// Shown bets below [`BLUFF_BELOW`], and all shown bets.
+    fn weak_bets(&self) -> (f64, f64) {
+        let weak = self.bets.iter().filter(|&&p| p < BLUFF_BELOW).count();
+        (weak as f64, self.bets.len() as f64)
     }
 
     /// Where its órdagos start, once it has shown a light one (below [`LIGHT_ORDAGO`]):

@@ -12,7 +12,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use tapete_table::{Game, Seat};
-use tapete_tikki::bots::Basico;
+use tapete_tikki::bots::{Basico, Trick};
 use tapete_tikki::combo::{best, best_score, Kind};
 use tapete_tikki::{Action, Card, Cards, Phase, TikkiGame, TikkiRules, TikkiView};
 
@@ -261,19 +261,13 @@ impl World {
                 to_come += 1;
             }
         }
-        let pile = self.piles[s];
-        let mine = pile.union(b.cards).pile_points() - pile.pile_points();
-        let worth = mine as usize + on_table + to_come;
-        let bar = 2 + b.kind as usize;
-        if b.kind >= need && (worth >= bar || self.stock.is_empty()) {
-            return b.cards;
-        }
-        let shed = hand
-            .difference(b.cards)
-            .iter()
-            .chain(hand.iter())
-            .min_by_key(|c| c.strength());
-        shed.map_or(Cards::EMPTY, |c| std::iter::once(c).collect())
+        let trick = Trick {
+            on_table,
+            to_come,
+            need,
+            last_cards: self.stock.is_empty(),
+        };
+        Basico::spend_or_shed(hand, &b, self.piles[s], &trick)
     }
 
     /// Basico's retreat: take back the best face-down card, showing the weakest, while

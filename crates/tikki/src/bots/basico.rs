@@ -13,11 +13,24 @@
 
 use crate::action::Action;
 use crate::card::Cards;
-use crate::combo::{best, Kind};
+use crate::combo::{best, Combination, Kind};
 use crate::game::TikkiGame;
 use crate::view::{Phase, TikkiView};
 use rand_chacha::ChaCha8Rng;
 use tapete_table::Bot;
+
+/// What basico reads of a trick before it lays.
+#[derive(Clone, Copy, Debug)]
+pub struct Trick {
+    /// Cards the others have laid on the table.
+    pub on_table: usize,
+    /// Others in the trick still to lay.
+    pub to_come: usize,
+    /// The least combination that can contest what they laid ([`Basico::to_beat`]).
+    pub need: Kind,
+    /// The stock is empty: these are the last cards.
+    pub last_cards: bool,
+}
 
 /// The greedy player described in the module docs.
 #[derive(Clone, Copy, Debug, Default)]
@@ -45,11 +58,24 @@ impl Basico {
             .max()
             .unwrap_or(Kind::Pair);
         let pile = view.piles.get(me).copied().unwrap_or_default();
+        let trick = Trick {
+            on_table,
+            to_come,
+            need,
+            last_cards: view.stock == 0,
+        };
+        Basico::spend_or_shed(hand, &b, pile, &trick)
+    }
+
+    /// Basico's choice once the table is read: its best combination `b` when that can
+    /// contest the trick and the trick is worth it to a player with `pile` (the stronger
+    /// the combination, the more it must be worth), else its weakest card outside `b`.
+    /// The one rule both the engine's view and a search's array table call.
+    pub fn spend_or_shed(hand: Cards, b: &Combination, pile: Cards, trick: &Trick) -> Cards {
         let mine = pile.union(b.cards).pile_points() - pile.pile_points();
-        let worth = mine as usize + on_table + to_come;
-        let last_cards = view.stock == 0;
+        let worth = mine as usize + trick.on_table + trick.to_come;
         let bar = 2 + b.kind as usize;
-        if b.kind >= need && (worth >= bar || last_cards) {
+        if b.kind >= trick.need && (worth >= bar || trick.last_cards) {
             return b.cards;
         }
         let shed = hand

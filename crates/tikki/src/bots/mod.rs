@@ -7,7 +7,7 @@
 mod basico;
 mod random;
 
-pub use basico::Basico;
+pub use basico::{Basico, Trick};
 pub use random::RandomTikki;
 
 use crate::game::TikkiGame;

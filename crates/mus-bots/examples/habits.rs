@@ -1,5 +1,6 @@
 //! What maestro's table read records of each player, measured: 300 one-juego games of
-//! every style against experto, the record ([`TableRead`]) of the style's seats summed.
+//! experto (reading the table, and `fixed`: its style without the read, the styles' base)
+//! and of every style against experto, the record ([`TableRead`]) of their seats summed.
 //! The constants of the read (experto's share of bluffs, its órdagos never light) come from
 //! here.
 //!
@@ -10,7 +11,7 @@
 use tapete_cards::rng_from_seed;
 use tapete_mus::{MusGame, MusRules};
 use tapete_mus_bots::maestro::TableRead;
-use tapete_mus_bots::{by_name, policy};
+use tapete_mus_bots::{by_name, policy, Experto};
 use tapete_table::Game;
 
 const GAMES: u64 = 300;
@@ -25,14 +26,19 @@ fn main() -> Result<(), String> {
         "{:12} {:>12} {:>14} {:>16} {:>10} {:>16} {:>18}",
         "player", "bets shown", "below 0.4", "órdagos shown", "light", "cuts", "envites let go"
     );
-    for name in std::iter::once("experto").chain(policy::STYLES.iter().copied()) {
+    let names = ["experto", "fixed"].into_iter();
+    for name in names.chain(policy::STYLES.iter().copied()) {
         let (mut bets, mut weak, mut ordagos, mut light, mut cuts, mut calls) = (0, 0, 0, 0, 0, 0);
         let (mut faced, mut folded) = (0, 0);
         for seed in 0..GAMES {
             let mut g = MusGame::new(&rules, 4, seed).map_err(|e| e.to_string())?;
             let mut bots = Vec::new();
             for s in 0..4 {
-                bots.push(by_name(if s % 2 == 0 { "experto" } else { name })?);
+                bots.push(match (s % 2, name) {
+                    (0, _) => by_name("experto")?,
+                    (_, "fixed") => Box::new(Experto::fixed(policy::experto_style())),
+                    _ => by_name(name)?,
+                });
             }
             let mut rng = rng_from_seed(seed);
             let mut read = TableRead::default();

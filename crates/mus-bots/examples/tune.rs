@@ -1,7 +1,9 @@
 //! Experto with some of its thresholds changed, against a population: the tool that set
-//! experto's thresholds. It reads the table as experto does unless `--no-read` is given. Each change is `field=value` (a [`Style`] field); each opponent
+//! experto's thresholds. It reads the table as experto does unless `--no-read` is given.
+//! Each change is `field=value` (a [`Style`] field); each opponent
 //! plays `--games` one-juego games (partners alternating seats), the same seeds for every
-//! candidate, and the table prints experto's win rate with its 95% interval.
+//! candidate, and the table prints experto's win rate with its 95% interval. The opponent
+//! `fixed` is experto's own style without the read (the styles' base).
 //!
 //! ```text
 //! cargo run --release -p tapete-mus-bots --example tune -- \
@@ -98,6 +100,7 @@ fn main() -> Result<(), String> {
                 } else {
                     Experto::fixed(style.clone())
                 })),
+                Side::B if name == "fixed" => Ok(Box::new(Experto::fixed(policy::experto_style()))),
                 Side::B => by_name(name),
             },
             &|| {},

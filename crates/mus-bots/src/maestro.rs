@@ -39,8 +39,10 @@
 //! rests on a fold it has not seen. It is on with `maestro:read=on`; by default (for now)
 //! every rival is played as the rollout policy.
 //!
-//! The budget is time (`maestro:ms=N`, checked between rollouts) or a fixed number of
-//! rollouts (`maestro:iters=N`, reproducible). Decisions with one legal action return at
+//! The budget is a number of rollouts (`maestro:iters=N`, reproducible), time
+//! (`maestro:ms=N`, checked between rollouts) or both (`maestro:iters=N,ms=M`: N rollouts
+//! unless M milliseconds pass first). The default is [`DEFAULT_BUDGET`]: 256 rollouts
+//! within a second, so it plays the same on every machine fast enough. Decisions with one legal action return at
 //! once; señas are chosen directly (the most telling one the hand allows). The player uses
 //! only its view and its rng.
 
@@ -63,11 +65,19 @@ use tapete_mus::view::Phase;
 use tapete_mus::{Action, MusGame, MusView, Sena};
 use tapete_table::{Bot, Game, Seat};
 
-/// Default thinking budget per decision, in milliseconds: hundreds of `experto` rollouts
-/// per real decision once its leyes are cached, enough to separate the candidates in most
-/// betting spots, while a whole game (some 60–130 decisions, most of them forced or
-/// settled early by the racing) stays within seconds.
-pub const DEFAULT_MS: u64 = 200;
+/// Default rollouts per decision: enough to separate the candidates in most betting spots,
+/// and the same play on every machine (a time budget plays differently on a slower one).
+pub const DEFAULT_ITERS: u32 = 256;
+
+/// Default cap on the thinking time per decision, in milliseconds: the default rollouts
+/// take a fraction of it, so the cap only binds on a slow or overloaded machine.
+pub const DEFAULT_MS: u64 = 1000;
+
+/// The budget maestro plays at unless its name gives one.
+pub const DEFAULT_BUDGET: Budget = Budget::ItersWithin {
+    iters: DEFAULT_ITERS,
+    ms: DEFAULT_MS,
+};
 
 /// How many standard errors a candidate must beat the rollout policy's own choice by to be
 /// played instead.
@@ -133,9 +143,9 @@ impl Bot<MusGame> for Policy {
 pub use tapete_table::budget::Budget;
 
 impl Default for Maestro {
-    /// maestro at the default budget, [`DEFAULT_MS`] a decision.
+    /// maestro at the default budget, [`DEFAULT_BUDGET`].
     fn default() -> Self {
-        Maestro::new(DEFAULT_MS)
+        Maestro::with_budget(DEFAULT_BUDGET)
     }
 }
 
@@ -266,12 +276,14 @@ impl Maestro {
 
 impl Maestro {
     /// The players of the rollouts by seat: the rollout policy, with each rival's habits
-    /// when it reads the table and the policy is experto's.
+    /// when it reads the table and the policy is experto's (which keeps its own read of the
+    /// table: its faroles follow how often each pair folds).
     fn policies(&self, us: usize) -> [Policy; 4] {
         std::array::from_fn(|s| match &self.rollout {
-            Policy::Experto(e) if self.read && s % 2 != us => {
-                Policy::Experto(Experto::fixed(self.table.style(s, &e.style)))
-            }
+            Policy::Experto(e) if self.read && s % 2 != us => Policy::Experto(Experto {
+                style: self.table.style(s, &e.style),
+                read: e.read.clone(),
+            }),
             p => p.clone(),
         })
     }

@@ -55,7 +55,7 @@ fn parses_its_budgets() {
     );
     assert_eq!(
         Maestro::default().budget,
-        Budget::Millis(tapete_mus_bots::maestro::DEFAULT_MS)
+        tapete_mus_bots::maestro::DEFAULT_BUDGET
     );
     assert_eq!(
         bots::maestro_params("").unwrap().budget,

@@ -99,9 +99,10 @@ pub fn command_bot(command: &str, timeout: Duration) -> Result<ProcessBot<MusGam
 /// Parses maestro's parameters, comma-separated: `iters=N` (a fixed number of rollouts per
 /// decision, 1–1000000, for reproducible play), `ms=N` (a time budget per decision,
 /// 1–10000 milliseconds) or both (N rollouts unless the time runs out first;
-/// [`maestro::DEFAULT_BUDGET`], 256 rollouts within a second, when neither is given), `policy=LEVEL` (who plays the rollouts: basico, avanzado or
-/// experto, the default) and `read=on` (read each rival's habits this match instead of
-/// playing every rival as the rollout policy; see [`maestro`]). Empty gives the defaults.
+/// [`maestro::DEFAULT_BUDGET`], 256 rollouts within a second, when neither is given),
+/// `policy=LEVEL` (who plays the rollouts: basico, avanzado or experto, the default) and
+/// `read=on` (read each rival's habits this match instead of playing every rival as the
+/// rollout policy; see [`maestro`]). Empty gives the defaults.
 pub fn maestro_params(params: &str) -> Result<Maestro, String> {
     let mut m = Maestro::default();
     let (mut ms, mut iters) = (None, None);

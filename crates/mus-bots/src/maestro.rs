@@ -42,9 +42,9 @@
 //! The budget is a number of rollouts (`maestro:iters=N`, reproducible), time
 //! (`maestro:ms=N`, checked between rollouts) or both (`maestro:iters=N,ms=M`: N rollouts
 //! unless M milliseconds pass first). The default is [`DEFAULT_BUDGET`]: 256 rollouts
-//! within a second, so it plays the same on every machine fast enough. Decisions with one legal action return at
-//! once; señas are chosen directly (the most telling one the hand allows). The player uses
-//! only its view and its rng.
+//! within a second, so it plays the same on every machine fast enough. Decisions with one
+//! legal action return at once; señas are chosen directly (the most telling one the hand
+//! allows). The player uses only its view and its rng.
 
 mod belief;
 mod value;

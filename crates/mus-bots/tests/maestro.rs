@@ -53,9 +53,11 @@ fn parses_its_budgets() {
             ms: 900
         }
     );
-    assert_eq!(
-        Maestro::default().budget,
-        tapete_mus_bots::maestro::DEFAULT_BUDGET
+    // The default is a rollout count (the same play on every machine) within a second.
+    assert!(
+        matches!(Maestro::default().budget, Budget::ItersWithin { ms, .. } if ms <= 1000),
+        "{:?}",
+        Maestro::default().budget
     );
     assert_eq!(
         bots::maestro_params("").unwrap().budget,

@@ -100,9 +100,11 @@ pub fn command_bot(command: &str, timeout: Duration) -> Result<ProcessBot<MusGam
 /// decision, 1–1000000, for reproducible play), `ms=N` (a time budget per decision,
 /// 1–10000 milliseconds) or both (N rollouts unless the time runs out first;
 /// [`maestro::DEFAULT_BUDGET`], 256 rollouts within a second, when neither is given),
-/// `policy=LEVEL` (who plays the rollouts: basico, avanzado or experto, the default) and
-/// `read=on` (read each rival's habits this match instead of playing every rival as the
-/// rollout policy; see [`maestro`]). Empty gives the defaults.
+/// `policy=LEVEL` (who plays the rollouts: basico, avanzado or experto, the default),
+/// `read=on|off` (read each rival's habits this match, the default, or play every rival as
+/// the rollout policy; see [`maestro`]) and `ordago=evidence|policy` (with the read, a
+/// rival answers our órdagos by the folds it has shown, the default, or as the rollout
+/// policy from the start). Empty gives the defaults.
 pub fn maestro_params(params: &str) -> Result<Maestro, String> {
     let mut m = Maestro::default();
     let (mut ms, mut iters) = (None, None);
@@ -131,7 +133,17 @@ pub fn maestro_params(params: &str) -> Result<Maestro, String> {
                 "off" => m.read = false,
                 _ => {
                     return Err(format!(
-                        "maestro:read={v}: reading the table is on or off (the default)"
+                        "maestro:read={v}: reading the table is on (the default) or off"
+                    ))
+                }
+            },
+            Some(("ordago", v)) => match v.trim() {
+                "evidence" => m.answers = maestro::Answers::Evidence,
+                "policy" => m.answers = maestro::Answers::Policy,
+                _ => {
+                    return Err(format!(
+                        "maestro:ordago={v}: the rivals answer órdagos by the evidence \
+                         (the default) or as the rollout policy"
                     ))
                 }
             },
@@ -145,8 +157,8 @@ pub fn maestro_params(params: &str) -> Result<Maestro, String> {
             _ => {
                 return Err(format!(
                     "`maestro:{params}`: maestro takes iters=N, ms=N (or both: N rollouts \
-                     unless the milliseconds pass first), policy=LEVEL and read=on|off, \
-                     comma-separated, e.g. maestro:iters=500,policy=avanzado"
+                     unless the milliseconds pass first), policy=LEVEL, read=on|off and \
+                     ordago=evidence|policy, comma-separated, e.g. maestro:iters=500,policy=avanzado"
                 ))
             }
         }

@@ -20,7 +20,8 @@
 //!    read of this match: its faroles follow how often each pair has folded) at all four
 //!    seats, reading the cheaper [`MusGame::view_without_history`], with the same random
 //!    stream for every candidate (common random numbers: the candidates are compared on
-//!    equal deals). A rival facing an órdago of ours answers as the table read says.
+//!    equal deals). A rival facing the órdago being searched answers as the table read
+//!    says.
 //! 4. **Value.** The end of the hand is scored by the chance of winning the game from the
 //!    resulting piedras ([`value::win_chance`]); a game won or lost during the hand (the
 //!    target reached, an órdago accepted) is 1 or 0. Games decide matches, not piedras, and
@@ -33,11 +34,13 @@
 //! of each rival this match: how often it cuts the mus, what hands it bets and throws
 //! órdagos with, how it answers envites and órdagos. The record weights the worlds (a
 //! bluffer's bets say less), plays the rival in the rollouts (one who always cuts, or sees
-//! every envite, does so there too), and answers our órdagos: until a rival has been seen
-//! folding a bet, it accepts exactly when its pair wins the lance, and after that with any
-//! hand better than the best it folded, so maestro never throws an órdago whose value
-//! rests on a fold it has not seen. It is on with `maestro:read=on`; by default (for now)
-//! every rival is played as the rollout policy.
+//! every envite, does so there too), and answers our órdagos by the evidence
+//! ([`Answers::Evidence`]): until its pair has been seen folding, a rival accepts whenever
+//! its own hand makes accepting worth at least declining, as a player would who reads
+//! nothing into the órdago, so maestro throws no órdago whose value rests on a fold of
+//! fear it has no evidence for; each fold seen brings the answer closer to the rollout
+//! player's, who reads an órdago as the strong hand it usually is. It is on by default;
+//! `maestro:read=off` plays every rival as the rollout policy.
 //!
 //! The budget is a number of rollouts (`maestro:iters=N`, reproducible), time
 //! (`maestro:ms=N`, checked between rollouts) or both (`maestro:iters=N,ms=M`: N rollouts
@@ -49,7 +52,7 @@
 mod belief;
 mod value;
 
-pub use crate::read::{lance_winner, PairAnswers, Reading, SeatRecord, TableRead};
+pub use crate::read::{PairAnswers, Reading, SeatRecord, TableRead};
 pub use belief::percentile;
 pub use value::win_chance;
 
@@ -142,6 +145,24 @@ impl Bot<MusGame> for Policy {
 
 pub use tapete_table::budget::Budget;
 
+/// How the rivals in maestro's rollouts answer the órdago being searched, when it reads
+/// the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answers {
+    /// By the evidence (`maestro:ordago=evidence`, the default). A rival whose pair has
+    /// folded nothing this match answers without fear: it accepts whenever its own hand
+    /// (the leyes, the declarations, its partner's seña) makes accepting worth at least
+    /// declining, reading nothing into the órdago itself, and folds a hand no better than
+    /// one it has been seen folding with. Each fold of its pair seen this match (an
+    /// envite let go, a no quiero to an órdago) moves it toward the rollout player at its
+    /// seat, who reads an órdago as the strong hand it usually is: after `f` folds it
+    /// answers as that player with chance `f / (f + 1)`.
+    Evidence,
+    /// As the rollout player at the seat would (`maestro:ordago=policy`), from the first
+    /// hand: it counts on folds nothing has shown yet. For measuring what the evidence costs.
+    Policy,
+}
+
 impl Default for Maestro {
     /// maestro at the default budget, [`DEFAULT_BUDGET`].
     fn default() -> Self {
@@ -156,9 +177,11 @@ pub struct Maestro {
     pub budget: Budget,
     /// The policy that plays every seat inside the rollouts, and the fallback.
     pub rollout: Policy,
-    /// Whether it reads the table ([`crate::read`]; `maestro:read=on`). Off (the default for now),
+    /// Whether it reads the table ([`crate::read`]; `maestro:read=on`, the default). Off,
     /// every rival is the rollout policy and answers órdagos as it would.
     pub read: bool,
+    /// How a rival answers an órdago of ours in the rollouts, when it reads the table.
+    pub answers: Answers,
     /// What it has seen of the others this match.
     pub table: TableRead,
 }
@@ -179,7 +202,8 @@ impl Maestro {
         Maestro {
             budget,
             rollout: Policy::Experto(Experto::default()),
-            read: false,
+            read: true,
+            answers: Answers::Evidence,
             table: TableRead::default(),
         }
     }
@@ -212,7 +236,7 @@ impl Maestro {
             }
         });
         let policies = self.policies(us);
-        let table = self.read.then_some(&self.table);
+        let table = (self.read && self.answers == Answers::Evidence).then_some(&self.table);
         let mut values: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
         let mut active: Vec<usize> = (0..candidates.len()).collect();
         let mut rollouts = 0usize;
@@ -472,10 +496,16 @@ fn rollout(
                     _ => {
                         let v = game.view_without_history(s);
                         match (table, ordago_against(&v, s, us)) {
-                            (Some(t), Some(lance)) if t.accepts_ordago(s, lance, &game) => {
-                                Action::Quiero
+                            (Some(t), Some(lance)) => {
+                                let f = f64::from(t.folds_seen(s % 2));
+                                if rng.gen_bool(f / (f + 1.0)) {
+                                    bots[s % 4].act(&v, &legal, rng)
+                                } else if t.accepts_without_fear(&v, lance, rng) {
+                                    Action::Quiero
+                                } else {
+                                    Action::NoQuiero
+                                }
                             }
-                            (Some(_), Some(_)) => Action::NoQuiero,
                             _ => bots[s % 4].act(&v, &legal, rng),
                         }
                     }

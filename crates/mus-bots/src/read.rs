@@ -7,12 +7,13 @@
 //! ([`crate::policy::Exploit`]). It shapes maestro's search three ways:
 //!
 //! - **Órdago answers.** In the rollouts, a rival facing an órdago of ours answers by the
-//!   record. Until it has been seen folding (declining an envite or an órdago, its hand
-//!   shown at the counting), it is assumed to accept exactly when its pair wins the lance:
-//!   the worst case for the thrower, so an órdago is thrown only when it pays even against
-//!   a player who never folds a winning hand, and never for a fold there is no evidence
-//!   of. Once it has folded, it is assumed to accept with any hand better than the best it
-//!   folded with.
+//!   evidence. Until its pair has been seen folding (an envite let go, an órdago
+//!   declined), it answers without fear ([`TableRead::accepts_without_fear`]): it accepts
+//!   whenever its own hand makes accepting worth at least declining, so an órdago is
+//!   thrown only when it pays against a player who folds nothing but the hands its cards
+//!   tell it to fold. Each fold seen ([`TableRead::folds_seen`]) makes the rollout player's
+//!   answer likelier, who reads an órdago as a strong hand. A rival seen declining with
+//!   its hand shown never accepts with a hand no better than the best it declined with.
 //! - **Deal weighting.** The belief's reading of a seat's calls ([`Reading`]) follows what
 //!   its shown hands said: bets from weak hands make its bets say less; órdagos from
 //!   middling hands make its órdagos say less; a player who always cuts the mus, or sees
@@ -23,11 +24,13 @@
 //! All of it comes from the view: the public log and the cards shown at the counting.
 
 use crate::maestro::percentile;
-use crate::policy::Style;
+use crate::policy::{Ctx, Style};
+use rand_chacha::ChaCha8Rng;
+use tapete_cards::CardSet;
 use tapete_mus::events::Event;
 use tapete_mus::rules::Lance;
 use tapete_mus::view::HandSummary;
-use tapete_mus::{Action, Evaluation, Jugada, MusGame, MusRules, MusView};
+use tapete_mus::{Action, MusRules, MusView};
 use tapete_table::Seat;
 
 /// Mus calls seen before a seat's cutting habit is trusted.
@@ -125,10 +128,9 @@ impl SeatRecord {
         Some(mean - 0.1)
     }
 
-    /// The percentile above which the seat is assumed to accept an órdago, once it has
+    /// The percentile below which the seat is taken to decline an órdago, once it has
     /// been seen declining a bet with its hand shown: just above the best hand it declined
-    /// with. Who declines an envite with a hand declines an órdago with it too; any better
-    /// hand is assumed to accept, so the folds counted on are ones it has shown. `None`
+    /// with (who declines an envite with a hand declines an órdago with it too). `None`
     /// while it has shown no fold.
     pub fn ordago_threshold(&self) -> Option<f64> {
         let best = self.declined.iter().copied().reduce(f64::max)?;
@@ -337,24 +339,47 @@ impl TableRead {
         s
     }
 
-    /// Whether `seat` accepts an órdago of the other pair in `lance` of `game` (a
-    /// determinization): by its threshold once it has declined one, else exactly when its
-    /// pair wins the lance.
-    pub fn accepts_ordago(&self, seat: Seat, lance: Lance, game: &MusGame) -> bool {
-        let rules = game.rules();
-        match self.seats[seat % 4].ordago_threshold() {
-            Some(t) => percentile(game.cards_of(seat), lance, rules.mode, rules.real31) >= t,
-            None => lance_winner(game, lance).is_some_and(|w| w % 2 == seat % 2),
-        }
+    /// Whether the seat of `view`, facing an órdago of the other pair in `lance`, accepts
+    /// it as a player without fear would: whenever its own hand (the leyes, the
+    /// declarations, its partner's seña) makes accepting worth at least declining, reading
+    /// nothing into the órdago itself; but never with a hand no better than one it has
+    /// been seen folding with ([`SeatRecord::ordago_threshold`]). The rng is for the
+    /// policy's mixed choices (none when answering an órdago).
+    pub fn accepts_without_fear(&self, view: &MusView, lance: Lance, rng: &mut ChaCha8Rng) -> bool {
+        let Some(seat) = view.seat else {
+            return true;
+        };
+        let style = fearless_style();
+        let by_hand = Ctx::new(view, &style).is_none_or(|c| c.bet(lance, rng) == Action::Quiero);
+        let cards: CardSet = view.cards.iter().copied().collect();
+        let rules = &view.rules;
+        by_hand
+            && self.seats[seat % 4]
+                .ordago_threshold()
+                .is_none_or(|t| percentile(cards, lance, rules.mode, rules.real31) >= t)
+    }
+
+    /// Folds of `pair` (seat % 2) seen this match: envites it let go, and no quieros its
+    /// seats said to órdagos.
+    pub fn folds_seen(&self, pair: usize) -> u32 {
+        let declined = (0..4)
+            .filter(|s| s % 2 == pair % 2)
+            .flat_map(|s| &self.seats[s].ordago_answers)
+            .filter(|(accepted, _)| !accepted)
+            .count();
+        self.pairs[pair % 2].folded + declined as u32
     }
 }
 
-/// The seat that wins `lance` with the hands of `game`, if the lance is played.
-pub fn lance_winner(game: &MusGame, lance: Lance) -> Option<Seat> {
-    let mode = game.rules().mode;
-    let mano = game.mano();
-    let hand = |p: usize| Jugada::from_set(game.cards_of((mano + p) % 4), mode);
-    let hands = [hand(0)?, hand(1)?, hand(2)?, hand(3)?];
-    let eval = Evaluation::new(hands, game.rules().real31);
-    eval.winner(lance).map(|p| (mano + p) % 4)
+/// Experto's reading without fear: no bet of the other pair says anything, and no margin
+/// is asked over the break-even of accepting.
+fn fearless_style() -> Style {
+    Style {
+        rival_bet_shrink: 0.0,
+        rival_envite_shrink: 0.0,
+        rival_ordago_shrink: 0.0,
+        pending_margin: 0.0,
+        partner_decline_cut: 0.0,
+        ..crate::policy::experto_style()
+    }
 }

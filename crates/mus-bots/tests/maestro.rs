@@ -8,7 +8,7 @@ use tapete_mus::view::Phase;
 use tapete_mus::{Action, Lance, Mode, MusGame, MusRules};
 use tapete_mus_bots::{
     self as bots,
-    maestro::{Budget, Policy},
+    maestro::{Answers, Budget, Policy},
     Maestro,
 };
 use tapete_table::{play_out, Bot, Game, Record};
@@ -67,10 +67,19 @@ fn parses_its_budgets() {
         let e = bots::maestro_params(twice).err().unwrap();
         assert!(e.contains("twice"), "{twice}: {e}");
     }
-    assert!(!bots::maestro_params("").unwrap().read);
+    // It reads the table by default, rivals answering its órdagos by the folds they show.
+    let plain = bots::maestro_params("").unwrap();
+    assert!(plain.read && plain.answers == Answers::Evidence);
     assert!(bots::maestro_params("read=on").unwrap().read);
     assert!(!bots::maestro_params("read=off").unwrap().read);
-    assert!(bots::maestro_params("read=maybe").is_err());
+    assert_eq!(
+        bots::maestro_params("ordago=policy").unwrap().answers,
+        Answers::Policy
+    );
+    for bad in ["read=maybe", "ordago=never"] {
+        let e = bots::maestro_params(bad).err().unwrap();
+        assert!(e.contains(bad), "{bad}: {e}");
+    }
 }
 
 #[test]

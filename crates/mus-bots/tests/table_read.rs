@@ -1,15 +1,13 @@
 //! maestro reads the table: each rival's record from the finished hands its views show,
-//! the worst-case answer to an órdago until a rival has declined one, and the readings
+//! the fearless answer to an órdago until a rival's pair has folded, and the readings
 //! and rollout players that follow from a record.
 
 mod common;
 
 use tapete_cards::{rng_from_seed, CardSet};
-use tapete_mus::{Action, Lance, Mode, MusGame, MusRules};
-use tapete_mus_bots::maestro::{
-    lance_winner, percentile, PairAnswers, Reading, SeatRecord, TableRead,
-};
-use tapete_mus_bots::{policy, Basico, Maestro};
+use tapete_mus::{Action, Lance, Mode, MusGame, MusRules, MusView};
+use tapete_mus_bots::maestro::{percentile, PairAnswers, Reading, SeatRecord, TableRead};
+use tapete_mus_bots::{policy, Basico, Experto, Maestro};
 use tapete_table::{Bot, Game};
 
 fn set(s: &str) -> CardSet {
@@ -79,51 +77,90 @@ fn a_finished_hand_is_recorded_once() {
     assert_eq!(t.seats[2].ordago_threshold(), None);
 }
 
-#[test]
-fn a_rival_never_seen_folding_accepts_exactly_when_its_pair_wins() {
-    let t = TableRead::default();
+/// Seat 1's view of an órdago seat 0 threw at grande, on the deal of `seed`, at 0–0.
+fn facing_ordago(seed: u64) -> (MusGame, MusView) {
     let rules = MusRules::default();
-    let mut both = [0; 2];
-    for seed in 0..300u64 {
-        let g = MusGame::new(&rules, 4, seed).unwrap();
-        for lance in [Lance::Grande, Lance::Chica] {
-            let w = lance_winner(&g, lance).unwrap();
-            for seat in 0..4 {
-                let accepts = t.accepts_ordago(seat, lance, &g);
-                assert_eq!(
-                    accepts,
-                    w % 2 == seat % 2,
-                    "seed {seed} seat {seat} {lance:?}"
-                );
-                both[usize::from(accepts)] += 1;
-            }
-        }
-    }
-    assert!(both[0] > 0 && both[1] > 0);
+    let dealt = MusGame::new(&rules, 4, seed).unwrap();
+    let cards = std::array::from_fn(|s| dealt.cards_of(s));
+    let mut g = MusGame::from_deal(rules, cards, 0, [0, 0], seed).unwrap();
+    g.apply(0, &Action::NoHayMus).unwrap();
+    g.apply(0, &Action::Ordago).unwrap();
+    let view = g.view(1);
+    (g, view)
 }
 
 #[test]
-fn a_rival_seen_folding_accepts_above_its_best_fold() {
+fn a_rival_seen_folding_nothing_answers_without_fear() {
+    let t = TableRead::default();
+    let mut fearful = Experto::default();
+    let mut rng = rng_from_seed(5);
+    // (fearless accepts, experto accepts) counts.
+    let mut both = [[0; 2]; 2];
+    for seed in 0..400u64 {
+        let (g, view) = facing_ordago(seed);
+        let p = percentile(g.cards_of(1), Lance::Grande, Mode::OchoReyes, false);
+        let fearless = t.accepts_without_fear(&view, Lance::Grande, &mut rng);
+        let legal = g.legal_actions(1);
+        let experto = fearful.act(&view, &legal, &mut rng) == Action::Quiero;
+        both[usize::from(fearless)][usize::from(experto)] += 1;
+        if p >= 0.85 {
+            assert!(fearless, "seed {seed}: a top hand ({p:.2}) accepts");
+        }
+        assert!(
+            fearless || !experto,
+            "seed {seed}: experto accepts what the fearless answer folds"
+        );
+    }
+    // The fearless answer accepts every hand experto accepts and many that it folds, and
+    // still folds weak hands.
+    assert!(
+        both[1][0] > 40 && both[1][1] > 10 && both[0][0] > 40,
+        "{both:?}"
+    );
+}
+
+#[test]
+fn a_rival_seen_folding_never_accepts_below_its_best_fold() {
     let mut t = TableRead::default();
     t.seats[1].declined = vec![0.6, 0.73, 0.2];
     assert_eq!(t.seats[1].ordago_threshold(), Some(0.75));
-    let rules = MusRules::default();
-    for seed in 0..200u64 {
-        let g = MusGame::new(&rules, 4, seed).unwrap();
-        let p = percentile(g.cards_of(1), Lance::Grande, rules.mode, rules.real31);
-        assert_eq!(
-            t.accepts_ordago(1, Lance::Grande, &g),
-            p >= 0.75,
-            "seed {seed}"
-        );
-        // Seat 3, never seen folding, still accepts exactly when its pair wins.
-        let w = lance_winner(&g, Lance::Grande).unwrap();
-        assert_eq!(
-            t.accepts_ordago(3, Lance::Grande, &g),
-            w % 2 == 1,
-            "seed {seed}"
-        );
+    let fresh = TableRead::default();
+    let mut rng = rng_from_seed(6);
+    let mut below = [0; 2];
+    for seed in 0..300u64 {
+        let (g, view) = facing_ordago(seed);
+        let p = percentile(g.cards_of(1), Lance::Grande, Mode::OchoReyes, false);
+        let accepts = t.accepts_without_fear(&view, Lance::Grande, &mut rng);
+        let before = fresh.accepts_without_fear(&view, Lance::Grande, &mut rng);
+        if p < 0.75 {
+            assert!(!accepts, "seed {seed}: {p:.2} is below its best fold");
+            below[usize::from(before)] += 1;
+        } else {
+            assert_eq!(accepts, before, "seed {seed}: above its folds, as before");
+        }
     }
+    assert!(below[1] > 20, "the fold seen changes answers: {below:?}");
+}
+
+#[test]
+fn folds_seen_count_envites_let_go_and_ordagos_declined() {
+    let g = declined_ordago();
+    let mut t = TableRead::default();
+    t.observe(&g.view(0));
+    // Both rivals said no quiero to the órdago (basico may decline more later), on top of
+    // the envites their pair let go.
+    let no_quieros = [1, 3]
+        .iter()
+        .flat_map(|&s| &t.seats[s].ordago_answers)
+        .filter(|(accepted, _)| !accepted)
+        .count() as u32;
+    assert!(no_quieros >= 2);
+    assert_eq!(t.folds_seen(1), t.pairs[1].folded + no_quieros);
+    assert_eq!(
+        TableRead::default().folds_seen(1),
+        0,
+        "nothing seen, nothing counted"
+    );
 }
 
 #[test]

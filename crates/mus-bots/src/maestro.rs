@@ -236,7 +236,15 @@ impl Maestro {
             }
         });
         let policies = self.policies(us);
-        let table = (self.read && self.answers == Answers::Evidence).then_some(&self.table);
+        // The chance, by pair, that a rival answers our órdago as the rollout player (the
+        // evidence of its folds), fixed for the whole search.
+        let table = (self.read && self.answers == Answers::Evidence).then(|| {
+            let trust = std::array::from_fn(|p| {
+                let f = f64::from(self.table.folds_seen(p));
+                f / (f + 1.0)
+            });
+            (&self.table, trust)
+        });
         let mut values: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
         let mut active: Vec<usize> = (0..candidates.len()).collect();
         let mut rollouts = 0usize;
@@ -475,7 +483,7 @@ fn rollout(
     first: (Seat, Action),
     us: usize,
     bots: &mut [Policy; 4],
-    table: Option<&TableRead>,
+    table: Option<(&TableRead, [f64; 2])>,
     rng: &mut ChaCha8Rng,
 ) -> f64 {
     let target = game.rules().target;
@@ -496,9 +504,8 @@ fn rollout(
                     _ => {
                         let v = game.view_without_history(s);
                         match (table, ordago_against(&v, s, us)) {
-                            (Some(t), Some(lance)) => {
-                                let f = f64::from(t.folds_seen(s % 2));
-                                if rng.gen_bool(f / (f + 1.0)) {
+                            (Some((t, trust)), Some(lance)) => {
+                                if rng.gen_bool(trust[s % 2]) {
                                     bots[s % 4].act(&v, &legal, rng)
                                 } else if t.accepts_without_fear(&v, lance, rng) {
                                     Action::Quiero

@@ -144,18 +144,31 @@ fn a_rival_seen_folding_never_accepts_below_its_best_fold() {
 
 #[test]
 fn folds_seen_count_envites_let_go_and_ordagos_declined() {
-    let g = declined_ordago();
+    let mut g = cut_deal();
+    // Grande: an envite let go by both rivals.
+    g.apply(0, &Action::Envido(2)).unwrap();
+    g.apply(1, &Action::NoQuiero).unwrap();
+    g.apply(3, &Action::NoQuiero).unwrap();
+    // Chica: an órdago both rivals decline.
+    g.apply(0, &Action::Ordago).unwrap();
+    g.apply(1, &Action::NoQuiero).unwrap();
+    g.apply(3, &Action::NoQuiero).unwrap();
+    // The rest passed.
+    while g.view(0).last_hand.is_none() {
+        let seat = common::turn(&g);
+        let legal = g.legal_actions(seat);
+        let a = if legal.contains(&Action::Paso) {
+            Action::Paso
+        } else {
+            legal[0].clone()
+        };
+        g.apply(seat, &a).unwrap();
+    }
     let mut t = TableRead::default();
     t.observe(&g.view(0));
-    // Both rivals said no quiero to the órdago (basico may decline more later), on top of
-    // the envites their pair let go.
-    let no_quieros = [1, 3]
-        .iter()
-        .flat_map(|&s| &t.seats[s].ordago_answers)
-        .filter(|(accepted, _)| !accepted)
-        .count() as u32;
-    assert!(no_quieros >= 2);
-    assert_eq!(t.folds_seen(1), t.pairs[1].folded + no_quieros);
+    // One envite let go by the pair, and one no quiero to the órdago from each rival.
+    assert_eq!(t.folds_seen(1), 3);
+    assert_eq!(t.folds_seen(0), 0, "the other pair folded nothing");
     assert_eq!(
         TableRead::default().folds_seen(1),
         0,

@@ -23,13 +23,20 @@ fn main() -> Result<(), String> {
         ..Default::default()
     };
     println!(
-        "{:12} {:>12} {:>14} {:>16} {:>10} {:>16} {:>18}",
-        "player", "bets shown", "below 0.4", "órdagos shown", "light", "cuts", "envites let go"
+        "{:12} {:>12} {:>14} {:>16} {:>10} {:>16} {:>18} {:>16}",
+        "player",
+        "bets shown",
+        "below 0.4",
+        "órdagos shown",
+        "light",
+        "cuts",
+        "envites let go",
+        "raises let go"
     );
-    let names = ["experto", "fixed"].into_iter();
+    let names = ["experto", "fixed", "avanzado"].into_iter();
     for name in names.chain(policy::STYLES.iter().copied()) {
         let (mut bets, mut weak, mut ordagos, mut light, mut cuts, mut calls) = (0, 0, 0, 0, 0, 0);
-        let (mut faced, mut folded) = (0, 0);
+        let (mut faced, mut folded, mut raises, mut raises_folded) = (0, 0, 0, 0);
         for seed in 0..GAMES {
             let mut g = MusGame::new(&rules, 4, seed).map_err(|e| e.to_string())?;
             let mut bots = Vec::new();
@@ -54,6 +61,8 @@ fn main() -> Result<(), String> {
             }
             faced += read.pairs[1].faced;
             folded += read.pairs[1].folded;
+            raises += read.pairs[1].raises_faced;
+            raises_folded += read.pairs[1].raises_folded;
             for r in [&read.seats[1], &read.seats[3]] {
                 bets += r.bets.len();
                 weak += r.bets.iter().filter(|&&p| p < 0.4).count();
@@ -65,7 +74,7 @@ fn main() -> Result<(), String> {
         }
         let share = |a: usize, b: usize| a as f64 / b.max(1) as f64;
         println!(
-            "{name:12} {bets:>12} {:>14} {ordagos:>16} {:>10} {:>16} {:>18}",
+            "{name:12} {bets:>12} {:>14} {ordagos:>16} {:>10} {:>16} {:>18} {:>16}",
             format!("{weak} ({:.3})", share(weak, bets)),
             format!("{light} ({:.2})", share(light, ordagos)),
             format!(
@@ -75,6 +84,10 @@ fn main() -> Result<(), String> {
             format!(
                 "{folded}/{faced} ({:.2})",
                 f64::from(folded) / f64::from(faced.max(1))
+            ),
+            format!(
+                "{raises_folded}/{raises} ({:.2})",
+                f64::from(raises_folded) / f64::from(raises.max(1))
             ),
         );
     }

@@ -12,8 +12,10 @@
 //!   sharper reading of the betting (a partner's *no quiero* counts);
 //! - **a read of the table** ([`crate::read`]): from the hands finished this match it
 //!   learns how often the rival pair lets an envite go, and bluffs more the more they do
-//!   (a pair that folds three envites in four pays for a farol almost every time); a rival
-//!   whose bets were shown weak more often than its own has them read as partly faroles.
+//!   (a pair that folds three envites in four pays for a farol almost every time); against
+//!   a pair that lets its raises go, an opening it would let go it raises instead, as a
+//!   farol, as often as they fold; a rival whose bets were shown weak more often than its
+//!   own has them read as partly faroles.
 //!   Until the answers show it, it plays as if the rivals were like itself.
 //!
 //! The opponent styles ([`crate::policy::style`]) are experto's reading with one trait

@@ -3,7 +3,7 @@
 //! Every finished hand's public log, with the cards when they were shown, adds to a record
 //! per seat: how often it cut the mus, how its shown hands ranked when it bet, passed or
 //! threw an órdago, and how it answered envites and órdagos; and per pair, how often it
-//! let the other pair's envites go. `experto` reads it to pick its faroles and its calls
+//! let the other pair's envites go, and its raises. `experto` reads it to pick its faroles and its calls
 //! ([`crate::policy::Exploit`]). It shapes maestro's search three ways:
 //!
 //! - **Órdago answers.** In the rollouts, a rival facing an órdago of ours answers by the
@@ -169,6 +169,10 @@ pub struct PairAnswers {
     pub faced: u32,
     /// Of them, the ones it let go (every seat of the pair said no quiero).
     pub folded: u32,
+    /// Of the envites faced, the raises (a reenvido over its own pair's envite).
+    pub raises_faced: u32,
+    /// Of them, the ones it let go.
+    pub raises_folded: u32,
 }
 
 impl PairAnswers {
@@ -176,6 +180,11 @@ impl PairAnswers {
     /// any is seen: a few answers move it little.
     pub fn fold_share(&self, prior: f64, weight: f64) -> f64 {
         (f64::from(self.folded) + prior * weight) / (f64::from(self.faced) + weight)
+    }
+
+    /// The share of raises the pair lets go, read the same way.
+    pub fn raise_fold_share(&self, prior: f64, weight: f64) -> f64 {
+        (f64::from(self.raises_folded) + prior * weight) / (f64::from(self.raises_faced) + weight)
     }
 }
 
@@ -217,8 +226,9 @@ impl TableRead {
         let mut lance = None;
         // The pair of the standing bet, and whether it is an órdago.
         let mut bet: Option<(usize, bool)> = None;
-        // The pair whose envite (not órdago) waits for an answer other than no quiero.
-        let mut unanswered: Option<usize> = None;
+        // The pair whose envite (not órdago) waits for an answer other than no quiero, and
+        // whether that envite is a raise.
+        let mut unanswered: Option<(usize, bool)> = None;
         for e in &hand.log {
             match e {
                 Event::LanceStarted { lance: l } => {
@@ -227,10 +237,14 @@ impl TableRead {
                     unanswered = None;
                 }
                 Event::LanceSettled { .. } => {
-                    if let Some(p) = unanswered.take() {
+                    if let Some((p, raise)) = unanswered.take() {
                         let a = &mut self.pairs[1 - p];
                         a.faced += 1;
                         a.folded += 1;
+                        if raise {
+                            a.raises_faced += 1;
+                            a.raises_folded += 1;
+                        }
                     }
                     lance = None;
                     bet = None;
@@ -243,13 +257,17 @@ impl TableRead {
                             | Action::Envido(_)
                             | Action::Reenvido(_)
                             | Action::Ordago => {
-                                if let Some(p) = unanswered.take() {
+                                if let Some((p, raise)) = unanswered.take() {
                                     if p != s % 2 {
                                         self.pairs[s % 2].faced += 1;
+                                        if raise {
+                                            self.pairs[s % 2].raises_faced += 1;
+                                        }
                                     }
                                 }
                                 if matches!(action, Action::Envido(_) | Action::Reenvido(_)) {
-                                    unanswered = Some(s % 2);
+                                    unanswered =
+                                        Some((s % 2, matches!(action, Action::Reenvido(_))));
                                 }
                             }
                             _ => {}

@@ -187,6 +187,7 @@ fn experto_bluffs_by_how_often_the_rivals_fold() {
     callers.pairs = [PairAnswers {
         faced: 20,
         folded: 0,
+        ..PairAnswers::default()
     }; 2];
     let mut read = Experto {
         read: Some(std::sync::Arc::new(callers)),

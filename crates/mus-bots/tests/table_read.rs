@@ -277,7 +277,8 @@ fn a_pair_folding_and_seeing_envites_is_counted() {
         t.pairs[1],
         PairAnswers {
             faced: 2,
-            folded: 1
+            folded: 1,
+            ..PairAnswers::default()
         }
     );
     assert_eq!(t.pairs[0], PairAnswers::default());
@@ -286,4 +287,114 @@ fn a_pair_folding_and_seeing_envites_is_counted() {
         (share - 0.5).abs() < 1e-12,
         "(1 + 1) / (2 + 2), got {share}"
     );
+}
+
+/// Plays `action` for whoever speaks next, checking it is a seat of `pair`.
+fn say(g: &mut MusGame, pair: usize, action: Action) {
+    let seat = common::turn(g);
+    assert_eq!(seat % 2, pair, "seat {seat} speaks, not one of pair {pair}");
+    g.apply(seat, &action).unwrap();
+}
+
+/// Passes for everyone until the hand is over.
+fn pass_to_the_end(g: &mut MusGame) {
+    while g.view(0).last_hand.is_none() {
+        let seat = common::turn(g);
+        let legal = g.legal_actions(seat);
+        let a = if legal.contains(&Action::Paso) {
+            Action::Paso
+        } else {
+            legal[0].clone()
+        };
+        g.apply(seat, &a).unwrap();
+    }
+}
+
+#[test]
+fn raises_let_go_and_seen_are_counted_apart() {
+    let mut g = cut_deal();
+    // Grande: pair 1 opens, pair 0 raises, pair 1 lets the raise go.
+    say(&mut g, 0, Action::Paso);
+    say(&mut g, 1, Action::Envido(2));
+    say(&mut g, 0, Action::Reenvido(2));
+    while g.view(0).lance() == Some(Lance::Grande) {
+        say(&mut g, 1, Action::NoQuiero);
+    }
+    // Chica: the same, and pair 1 sees the raise.
+    say(&mut g, 0, Action::Paso);
+    say(&mut g, 1, Action::Envido(2));
+    say(&mut g, 0, Action::Reenvido(2));
+    say(&mut g, 1, Action::Quiero);
+    pass_to_the_end(&mut g);
+    let mut t = TableRead::default();
+    t.observe(&g.view(0));
+    assert_eq!(
+        t.pairs[1],
+        PairAnswers {
+            faced: 2,
+            folded: 1,
+            raises_faced: 2,
+            raises_folded: 1,
+        }
+    );
+    assert_eq!(
+        t.pairs[0],
+        PairAnswers {
+            faced: 2,
+            ..PairAnswers::default()
+        },
+        "pair 0 saw both openings by raising them"
+    );
+    let share = t.pairs[1].raise_fold_share(0.5, 2.0);
+    assert!(
+        (share - 0.5).abs() < 1e-12,
+        "(1 + 1) / (2 + 2), got {share}"
+    );
+}
+
+/// A read where pair 0 answered `n` raises, letting `folded` of them go.
+fn raises_answered(n: u32, folded: u32) -> TableRead {
+    let mut t = TableRead::default();
+    t.pairs[0] = PairAnswers {
+        faced: n,
+        folded,
+        raises_faced: n,
+        raises_folded: folded,
+    };
+    t
+}
+
+#[test]
+fn raises_are_faroles_as_often_as_the_rivals_let_them_go() {
+    let style = policy::experto_style();
+    let rate = |t: &TableRead| policy::Exploit::of(t, 1, &style).raise_farol_rate;
+    assert_eq!(rate(&raises_answered(10, 10)), policy::RAISE_FAROL_MAX);
+    assert_eq!(rate(&raises_answered(10, 0)), 0.0);
+    let unseen = rate(&TableRead::default());
+    assert!(unseen > 0.0 && unseen < policy::RAISE_FAROL_MAX, "{unseen}");
+    // Only the rival pair's answers count.
+    assert_eq!(
+        policy::Exploit::of(&raises_answered(10, 10), 0, &style).raise_farol_rate,
+        unseen
+    );
+
+    // Seat 1 faces seat 0's envido at grande with a hand experto lets go.
+    let mut g = cut_deal();
+    g.apply(0, &Action::Envido(2)).unwrap();
+    assert_eq!(common::turn(&g), 1);
+    let view = g.view(1);
+    let legal = g.legal_actions(1);
+    let answer = |read: TableRead, seed: u64| {
+        let mut bot = Experto {
+            read: Some(std::sync::Arc::new(read)),
+            ..Experto::default()
+        };
+        bot.act(&view, &legal, &mut rng_from_seed(seed))
+    };
+    let fixed = Experto::fixed(policy::experto_style()).act(&view, &legal, &mut rng_from_seed(1));
+    assert_eq!(fixed, Action::NoQuiero, "the hand is one experto lets go");
+    for seed in 0..20 {
+        assert_eq!(answer(raises_answered(10, 10), seed), Action::Reenvido(2));
+        assert_eq!(answer(raises_answered(10, 0), seed), Action::NoQuiero);
+    }
 }

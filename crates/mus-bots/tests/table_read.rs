@@ -154,16 +154,7 @@ fn folds_seen_count_envites_let_go_and_ordagos_declined() {
     g.apply(1, &Action::NoQuiero).unwrap();
     g.apply(3, &Action::NoQuiero).unwrap();
     // The rest passed.
-    while g.view(0).last_hand.is_none() {
-        let seat = common::turn(&g);
-        let legal = g.legal_actions(seat);
-        let a = if legal.contains(&Action::Paso) {
-            Action::Paso
-        } else {
-            legal[0].clone()
-        };
-        g.apply(seat, &a).unwrap();
-    }
+    pass_to_the_end(&mut g);
     let mut t = TableRead::default();
     t.observe(&g.view(0));
     // One envite let go by the pair, and one no quiero to the órdago from each rival.
@@ -261,16 +252,7 @@ fn a_pair_folding_and_seeing_envites_is_counted() {
     g.apply(0, &Action::Envido(2)).unwrap();
     g.apply(1, &Action::Quiero).unwrap();
     // The rest passed.
-    while g.view(0).last_hand.is_none() {
-        let seat = common::turn(&g);
-        let legal = g.legal_actions(seat);
-        let a = if legal.contains(&Action::Paso) {
-            Action::Paso
-        } else {
-            legal[0].clone()
-        };
-        g.apply(seat, &a).unwrap();
-    }
+    pass_to_the_end(&mut g);
     let mut t = TableRead::default();
     t.observe(&g.view(2));
     assert_eq!(

@@ -17,11 +17,11 @@
 //!    ([`belief`]: a raise is likelier from a strong hand).
 //! 3. **Rollouts.** Every surviving candidate is applied in the same world and the rest of
 //!    the hand is played by the rollout [`Policy`] (`experto` by default, with experto's
-//!    read of this match: its faroles follow how often each pair has folded) at all four
-//!    seats, reading the cheaper [`MusGame::view_without_history`], with the same random
-//!    stream for every candidate (common random numbers: the candidates are compared on
-//!    equal deals). A rival facing the órdago being searched answers as the table read
-//!    says.
+//!    read of this match: its faroles, openings and raises, follow how often each pair
+//!    has folded) at all four seats, reading the cheaper
+//!    [`MusGame::view_without_history`], with the same random stream for every candidate
+//!    (common random numbers: the candidates are compared on equal deals). A rival
+//!    facing the órdago being searched answers as the table read says.
 //! 4. **Value.** The end of the hand is scored by the chance of winning the game from the
 //!    resulting piedras ([`value::win_chance`]); a game won or lost during the hand (the
 //!    target reached, an órdago accepted) is 1 or 0. Games decide matches, not piedras, and

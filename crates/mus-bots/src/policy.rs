@@ -296,8 +296,9 @@ pub const RAISE_FOLD_PRIOR: f64 = 0.5;
 /// How many raises that starting share weighs: two raises seen bring the rate down
 /// against a pair that sees them.
 pub const RAISE_FOLD_PRIOR_WEIGHT: f64 = 2.0;
-/// At or below this share of raises let go, no raise is a farol (a raise of 2 over an
-/// opening of 2 that is seen loses about as much as declining the opening costs)…
+/// At or below this share of raises let go, no raise is a farol (for a weak hand, the
+/// raises let go then win less than the raises seen lose, against the one piedra that
+/// letting the opening go costs)…
 pub const RAISE_FOLD_LOW: f64 = 0.35;
 /// …and at or above this one [`RAISE_FAROL_MAX`] of the openings we would let go are
 /// raised instead; in between, a straight line.
@@ -313,7 +314,7 @@ impl Exploit {
     pub fn of(read: &crate::read::TableRead, seat: Seat, style: &Style) -> Exploit {
         let rivals = 1 - seat % 2;
         let fold = read.pairs[rivals].fold_share(FOLD_PRIOR, FOLD_PRIOR_WEIGHT);
-        let t = ((fold - FOLD_LOW) / (FOLD_HIGH - FOLD_LOW)).clamp(0.0, 1.0);
+        let t = ramp(fold, FOLD_LOW, FOLD_HIGH);
         let bluff_rate = style.bluff_rate + (BLUFF_MAX - style.bluff_rate).max(0.0) * t;
         let bluffs = std::array::from_fn(|s| {
             if s % 2 == seat % 2 {
@@ -324,14 +325,17 @@ impl Exploit {
         });
         let raise_fold =
             read.pairs[rivals].raise_fold_share(RAISE_FOLD_PRIOR, RAISE_FOLD_PRIOR_WEIGHT);
-        let t =
-            ((raise_fold - RAISE_FOLD_LOW) / (RAISE_FOLD_HIGH - RAISE_FOLD_LOW)).clamp(0.0, 1.0);
         Exploit {
             bluff_rate,
             bluffs,
-            raise_farol_rate: RAISE_FAROL_MAX * t,
+            raise_farol_rate: RAISE_FAROL_MAX * ramp(raise_fold, RAISE_FOLD_LOW, RAISE_FOLD_HIGH),
         }
     }
+}
+
+/// 0 at or below `low`, 1 at or above `high`, a straight line in between.
+fn ramp(x: f64, low: f64, high: f64) -> f64 {
+    ((x - low) / (high - low)).clamp(0.0, 1.0)
 }
 
 /// One decision's facts, from our own view only.

@@ -3,8 +3,8 @@
 //! Every finished hand's public log, with the cards when they were shown, adds to a record
 //! per seat: how often it cut the mus, how its shown hands ranked when it bet, passed or
 //! threw an órdago, and how it answered envites and órdagos; and per pair, how often it
-//! let the other pair's envites go, and its raises. `experto` reads it to pick its faroles and its calls
-//! ([`crate::policy::Exploit`]). It shapes maestro's search three ways:
+//! let the other pair's envites go, and its raises. `experto` reads it to pick its faroles
+//! and its calls ([`crate::policy::Exploit`]). It shapes maestro's search three ways:
 //!
 //! - **Órdago answers.** In the rollouts, a rival facing an órdago of ours answers by the
 //!   evidence. Until its pair has been seen folding (an envite let go, an órdago
@@ -179,13 +179,18 @@ impl PairAnswers {
     /// The share of envites the pair lets go, read as `prior` over `weight` envites before
     /// any is seen: a few answers move it little.
     pub fn fold_share(&self, prior: f64, weight: f64) -> f64 {
-        (f64::from(self.folded) + prior * weight) / (f64::from(self.faced) + weight)
+        share(self.folded, self.faced, prior, weight)
     }
 
     /// The share of raises the pair lets go, read the same way.
     pub fn raise_fold_share(&self, prior: f64, weight: f64) -> f64 {
-        (f64::from(self.raises_folded) + prior * weight) / (f64::from(self.raises_faced) + weight)
+        share(self.raises_folded, self.raises_faced, prior, weight)
     }
+}
+
+/// `folded` of `faced`, with `weight` answers at `prior` counted before any was seen.
+fn share(folded: u32, faced: u32, prior: f64, weight: f64) -> f64 {
+    (f64::from(folded) + prior * weight) / (f64::from(faced) + weight)
 }
 
 /// Every seat's record this match, built from the finished hands in the views.

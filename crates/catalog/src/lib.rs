@@ -29,8 +29,9 @@ impl std::fmt::Display for UnknownGame {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "`{}` is not a game tapete plays: choose one of {}",
+            "`{}` is not a game tapete plays{}: choose one of {}",
             self.0,
+            tapete_host::text::did_you_mean(&self.0, &names()),
             names().join(", ")
         )
     }

@@ -156,7 +156,10 @@ impl Visitor for Arena<'_> {
             merge(&mut v, H::stats_json(&report.stats));
             emit(&format!("{v}\n"))
         } else {
-            emit(&arena_text::<H>(a, seats, partners, &bots, &report))
+            emit(&games::after_heading(
+                &arena_text::<H>(a, seats, partners, &bots, &report),
+                &games::rules_line::<H>(&rules),
+            ))
         }
     }
 }

@@ -32,22 +32,43 @@ fn flag(key: &str) -> String {
     key.replace('_', "-")
 }
 
-/// `cmd` with `A`'s options, `--json`, and one flag per table option of `H`.
+/// The flag that turns boolean option `key` off: `--no-senas` for `senas`, and for an
+/// option already named in the negative (`no_close_first_turn`) its plain form
+/// (`--close-first-turn`), never a double negative.
+fn off_flag(key: &str) -> String {
+    let name = flag(key);
+    match name.strip_prefix("no-") {
+        Some(plain) => plain.to_string(),
+        None => format!("no-{name}"),
+    }
+}
+
+/// The table options a verb starts from: the game's defaults for `play`, the arena's
+/// (a shorter match where a whole one would be needlessly long) for `sim`, `arena` and
+/// `gauntlet`.
+pub fn base_rules<H: Host>(verb: &str) -> <H::G as Game>::Rules {
+    if verb == "play" {
+        Default::default()
+    } else {
+        H::arena_rules()
+    }
+}
+
+/// `cmd` with `A`'s options, `--json`, and one flag per table option of `H`, each showing
+/// the default that `verb` plays by.
 fn command_for<A: Args, H: Host>(verb: &str, about: &str) -> Command {
-    let mut cmd = A::augment_args(
-        Command::new(format!("tapete {verb} {}", H::NAME))
+    let mut cmd =
+        A::augment_args(Command::new(format!("tapete {verb} {}", H::NAME)).no_binary_name(true))
             .about(about.to_string())
-            .no_binary_name(true),
-    )
-    .arg(
-        Arg::new("json")
-            .long("json")
-            .action(ArgAction::SetTrue)
-            .help("Machine-readable JSON on stdout instead of text"),
-    )
-    .next_help_heading(format!("{} table options", H::TITLE));
+            .arg(
+                Arg::new("json")
+                    .long("json")
+                    .action(ArgAction::SetTrue)
+                    .help("Machine-readable JSON on stdout instead of text"),
+            )
+            .next_help_heading(format!("{} table options", H::TITLE));
     let docs = H::rule_docs();
-    let defaults = serde_json::to_value(<H::G as Game>::Rules::default()).unwrap_or(Value::Null);
+    let defaults = serde_json::to_value(base_rules::<H>(verb)).unwrap_or(Value::Null);
     if let Value::Object(map) = defaults {
         for (key, default) in map {
             let doc = docs
@@ -70,7 +91,7 @@ fn command_for<A: Args, H: Host>(verb: &str, about: &str) -> Command {
                         )
                         .arg(
                             Arg::new(format!("rule-off:{key}"))
-                                .long(format!("no-{name}"))
+                                .long(off_flag(&key))
                                 .action(ArgAction::SetTrue)
                                 .conflicts_with(format!("rule:{key}"))
                                 .help(format!("…off{}", if on { "" } else { " (the default)" })),
@@ -200,11 +221,26 @@ pub fn make_bot<H: Host>(name: &str, timeout: Duration) -> Result<Box<dyn Bot<H:
     if is_cmd {
         tapete_host::bot_by_name::<H>(trimmed, timeout)
     } else {
+        let level = trimmed.split(':').next().unwrap_or(trimmed).trim();
+        let known: Vec<&str> = H::bot_names()
+            .iter()
+            .map(|n| n.split(':').next().unwrap_or(n))
+            .collect();
+        let hint = if known.iter().any(|k| k.eq_ignore_ascii_case(level)) {
+            String::new()
+        } else {
+            tapete_host::text::did_you_mean(level, &known)
+        };
         H::make_bot(trimmed).map_err(|e| {
-            if e.contains("cmd:") {
+            let e = if e.contains("cmd:") {
                 e
             } else {
                 format!("{e}, or cmd:COMMAND")
+            };
+            if hint.is_empty() {
+                e
+            } else {
+                format!("{e}{hint}")
             }
         })
     }
@@ -265,4 +301,54 @@ pub fn list(json: bool) -> CliResult {
         ]);
     }
     crate::text::emit(&crate::text::table(&rows))
+}
+
+/// The flags that set `rules` from the game's defaults: only the options that differ,
+/// in the form the command line takes (`--jokers 1`, `--no-punto-y-miedo`), so that a
+/// printed command deals exactly the same game.
+pub fn rule_flags<H: Host>(rules: &<H::G as Game>::Rules) -> Vec<String> {
+    let defaults = serde_json::to_value(<H::G as Game>::Rules::default()).unwrap_or(Value::Null);
+    let (Value::Object(defaults), Ok(Value::Object(now))) = (defaults, serde_json::to_value(rules))
+    else {
+        return Vec::new();
+    };
+    let mut flags = Vec::new();
+    for (key, value) in now {
+        if defaults.get(&key) == Some(&value) {
+            continue;
+        }
+        match value {
+            Value::Bool(true) => flags.push(format!("--{}", flag(&key))),
+            Value::Bool(false) => flags.push(format!("--{}", off_flag(&key))),
+            other => flags.push(format!("--{} {}", flag(&key), shown(&other))),
+        }
+    }
+    flags
+}
+
+/// The table options in force, one `name value` each (`rules: mode 8reyes · target 40 ·
+/// juegos 1 · señas off`), for the text output of `sim`, `arena` and `gauntlet`.
+pub fn rules_line<H: Host>(rules: &<H::G as Game>::Rules) -> String {
+    let Ok(Value::Object(map)) = serde_json::to_value(rules) else {
+        return String::new();
+    };
+    let parts: Vec<String> = map
+        .iter()
+        .map(|(key, value)| {
+            let name = key.replace('_', " ");
+            match value {
+                Value::Bool(on) => format!("{name} {}", if *on { "on" } else { "off" }),
+                other => format!("{name} {}", shown(other)),
+            }
+        })
+        .collect();
+    format!("rules: {}\n", parts.join(" · "))
+}
+
+/// `text` with `line` put after its first line (a report's heading).
+pub fn after_heading(text: &str, line: &str) -> String {
+    match text.split_once('\n') {
+        Some((head, rest)) => format!("{head}\n{line}{rest}"),
+        None => format!("{text}\n{line}"),
+    }
 }

@@ -171,6 +171,7 @@ impl Visitor for Gauntlet<'_> {
             a.run.seed,
             percent(fair)
         );
+        out = games::after_heading(&out, &games::rules_line::<H>(&rules));
         out.push_str(&table(&rows));
         let worst = lines.iter().min_by(|x, y| x.rate.total_cmp(&y.rate));
         if let Some(w) = worst {

@@ -14,7 +14,7 @@ use tapete_mus_odds::leyes::{Conditions, Declared, OddsError, Relation};
 use tapete_mus_odds::query;
 use tapete_mus_odds::report::{all_hands, Leyes, Piedras, PositionLeyes, Ratio};
 
-/// Output format of `--all-hands`.
+/// Output format of `--format` (and of `--out`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// One row per hand and position.
@@ -61,11 +61,14 @@ pub struct LeyesArgs {
     /// The leyes of every jugada as our hand (partner unknown), for all positions.
     #[arg(long, conflicts_with = "partner")]
     pub all_hands: bool,
-    /// With --all-hands: write the table to FILE instead of stdout.
-    #[arg(long, value_name = "FILE", requires = "all_hands")]
+    /// Write the leyes to FILE instead of stdout (csv by default, json with --json or
+    /// --format json). The file is written whole when the work is done: an interrupted
+    /// run leaves no file behind.
+    #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// With --all-hands: csv (default) or json (default with --json).
-    #[arg(long, value_name = "FORMAT", requires = "all_hands")]
+    /// csv (one row per hand and position) or json. Without it one hand prints as text
+    /// (json with --json) and --all-hands as csv (json with --json).
+    #[arg(long, value_name = "FORMAT")]
     pub format: Option<Format>,
 }
 
@@ -126,10 +129,32 @@ pub fn run(a: &LeyesArgs, json: bool) -> CliResult {
     if let Position(Some(p)) = a.position {
         leyes = leyes.only_position(p);
     }
-    if json {
-        emit(&format!("{}\n", leyes.to_json(a.exact)))
+    if let Some(path) = &a.out {
+        crate::play::check_out_path("--out", path)?;
+    }
+    let format = a.format.or(if json {
+        Some(Format::Json)
+    } else if a.out.is_some() {
+        Some(Format::Csv)
     } else {
-        emit(&to_text(&leyes, a.exact))
+        None
+    });
+    let body = match format {
+        Some(Format::Csv) => to_csv(std::slice::from_ref(&leyes)),
+        Some(Format::Json) => format!("{}\n", leyes.to_json(a.exact)),
+        None => to_text(&leyes, a.exact),
+    };
+    match &a.out {
+        Some(path) => {
+            crate::play::write_whole(path, &body)?;
+            if json {
+                let v = serde_json::json!({ "out": path.display().to_string(), "hands": 1 });
+                emit(&format!("{v}\n"))
+            } else {
+                Ok(())
+            }
+        }
+        None => emit(&body),
     }
 }
 
@@ -302,14 +327,11 @@ fn run_all(a: &LeyesArgs, cond: &Conditions, json: bool) -> CliResult {
     let format = a
         .format
         .unwrap_or(if json { Format::Json } else { Format::Csv });
-    // Open the output first: a bad path fails before the long computation, not after.
-    let file = match &a.out {
-        Some(path) => Some(
-            std::fs::File::create(path)
-                .map_err(|e| CliError::run(format!("cannot write {}: {e}", path.display())))?,
-        ),
-        None => None,
-    };
+    // Check the output first: a bad path fails before the long computation, not after;
+    // the file itself is written only when the table is whole.
+    if let Some(path) = &a.out {
+        crate::play::check_out_path("--out", path)?;
+    }
     let cat = Catalog::new(a.mode.mode, a.mode.real31);
     let n = cat.entries.len() as u64;
     let bar = progress_bar(n, "hands", json);
@@ -338,12 +360,9 @@ fn run_all(a: &LeyesArgs, cond: &Conditions, json: bool) -> CliResult {
         leyes.len(),
         a.mode.mode
     );
-    match (&a.out, file) {
-        (Some(path), Some(mut file)) => {
-            use std::io::Write;
-            file.write_all(body.as_bytes())
-                .and_then(|()| file.flush())
-                .map_err(|e| CliError::run(format!("cannot write {}: {e}", path.display())))?;
+    match &a.out {
+        Some(path) => {
+            crate::play::write_whole(path, &body)?;
             if json {
                 let v = serde_json::json!({
                     "out": path.display().to_string(),
@@ -357,7 +376,7 @@ fn run_all(a: &LeyesArgs, cond: &Conditions, json: bool) -> CliResult {
                 Ok(())
             }
         }
-        _ => emit(&body),
+        None => emit(&body),
     }
 }
 

@@ -79,8 +79,41 @@ enum Command {
     Loadtest(serve::LoadtestArgs),
 }
 
+/// The commands whose options depend on the game named after them.
+const GAME_VERBS: [&str; 4] = ["play", "sim", "arena", "gauntlet"];
+
+/// The command line with `--` inserted after the game of `tapete play|sim|arena|gauntlet
+/// GAME`, so that everything after the game (its `--help` included) reaches that game's
+/// own parser instead of the generic one.
+fn game_args_apart(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let Some(verb_at) = args
+        .iter()
+        .skip(1)
+        .position(|a| !a.to_string_lossy().starts_with('-'))
+        .map(|i| i + 1)
+    else {
+        return args;
+    };
+    if !GAME_VERBS.contains(&args[verb_at].to_string_lossy().as_ref()) {
+        return args;
+    }
+    let game_at = args[verb_at + 1..]
+        .iter()
+        .take_while(|a| *a != "--")
+        .position(|a| !a.to_string_lossy().starts_with('-'))
+        .map(|i| i + verb_at + 1);
+    match game_at {
+        Some(g) if args.get(g + 1).is_some_and(|a| a != "--") => {
+            let mut out = args;
+            out.insert(g + 1, "--".into());
+            out
+        }
+        _ => args,
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(game_args_apart(std::env::args_os().collect())) {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
@@ -121,11 +154,18 @@ fn json_asked<I: IntoIterator<Item = std::ffi::OsString>>(args: I) -> bool {
 
 /// The gist of a clap error: its first paragraph, without the `error:` prefix, on one
 /// line ("the following required arguments were not provided: --games <N>").
+/// clap's suggestions ("tip: a similar argument exists: '--target'") follow, after a `; `.
 pub(crate) fn usage_message(e: &clap::Error) -> String {
     let text = e.render().to_string();
-    let first = text.split("\n\n").next().unwrap_or_default();
+    let mut parts = text.split("\n\n");
+    let first = parts.next().unwrap_or_default();
     let first = first.trim().strip_prefix("error:").unwrap_or(first);
-    first.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut msg = first.split_whitespace().collect::<Vec<_>>().join(" ");
+    for tip in parts.filter(|p| p.trim_start().starts_with("tip:")) {
+        msg.push_str("; ");
+        msg.push_str(&tip.split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    msg
 }
 
 /// Reports a command line clap refused. Help and version are printed as usual; with

@@ -102,6 +102,7 @@ pub fn run(a: &SolitaireArgs, json: bool) -> CliResult {
         pick: 0,
     };
     params.pick = a.pick.unwrap_or_else(|| params.real_pick());
+    params.check_answer(a.distribution).map_err(input)?;
     let win = win_probability(&params).map_err(input)?;
     let types = a.types.then(|| types(&params)).transpose().map_err(input)?;
     let distribution = a
@@ -341,11 +342,18 @@ fn to_json(r: &Report) -> Value {
 /// questions stay small.
 pub const WEB_MAX_DECK: u32 = 208;
 
-/// Most coefficient operations one question to the online table may take: the estimate of
+/// Most word operations one question to the online table may take: the estimate of
 /// [`Params::work`] times the passes of the answer (the fraction, the types and the
 /// distribution). About a second of one core at most: 4 × 52 cards with 40 on the table
-/// and 40 picked, 8.6 × 10⁷ by the estimate, take 0.5 s; 42 and 42, 1.1 × 10⁸, 0.95 s.
-pub const WEB_MAX_WORK: u64 = 100_000_000;
+/// and 40 picked, 5.2 × 10⁸ by the estimate, take 0.5 s; 42 and 42, 6.6 × 10⁸, 0.95 s.
+pub const WEB_MAX_WORK: u64 = 600_000_000;
+
+/// Most table types one answer of the online table lists: the most probable ones, in
+/// the usual order; `types_total` says how many there are.
+pub const WEB_MAX_TYPES: usize = 200;
+
+/// Most bytes of one answer of the online table's calculator.
+pub const WEB_MAX_ANSWER: usize = 256 * 1024;
 
 /// The parameters the online table's calculator takes.
 const WEB_KEYS: [&str; 4] = ["suits", "values", "board", "pick"];
@@ -364,14 +372,30 @@ impl OddsTool for SolitaireOdds {
     fn answer(&self, query: &Value) -> Result<Value, String> {
         let params = web_params(query)?;
         let e = |e: OddsError| e.to_string();
+        let mut all_types = types(&params).map_err(e)?;
+        let total = all_types.len();
+        if total > WEB_MAX_TYPES {
+            all_types.sort_by(|a, b| b.probability.cmp(&a.probability));
+            all_types.truncate(WEB_MAX_TYPES);
+            all_types.sort_by(|a, b| b.parts.cmp(&a.parts));
+        }
         let r = Report {
             params,
             win: win_probability(&params).map_err(e)?,
-            types: Some(types(&params).map_err(e)?),
+            types: Some(all_types),
             distribution: Some(distribution(&params).map_err(e)?),
             simulation: None,
         };
-        Ok(to_json(&r))
+        let mut v = to_json(&r);
+        v["types_total"] = total.into();
+        let bytes = v.to_string().len();
+        if bytes > WEB_MAX_ANSWER {
+            return Err(format!(
+                "the answer would be {bytes} bytes (at most {WEB_MAX_ANSWER}): use fewer suits \
+                 or a smaller table, or `tapete odds solitaire`"
+            ));
+        }
+        Ok(v)
     }
 }
 
@@ -497,7 +521,7 @@ mod tests {
         assert!(web_params(&query(&[("values", "52"), ("board", "40"), ("pick", "40")])).is_ok());
         let e = refused(&[("values", "52"), ("board", "42"), ("pick", "42")]);
         assert!(
-            e.contains("too much work") && e.contains("at most 100000000"),
+            e.contains("too much work") && e.contains("at most 600000000"),
             "{e}"
         );
         let e = refused(&[("suits", "4294967296")]);
@@ -510,6 +534,37 @@ mod tests {
         assert!(e.contains("unknown parameter `suit`"), "{e}");
         let e = refused(&[("board", "53")]);
         assert!(e.contains("53"), "{e}");
+    }
+
+    #[test]
+    fn the_online_tables_answers_are_bounded_in_bytes() {
+        // Nothing picked on a large table: little work, but thousands of table types.
+        let q = query(&[
+            ("suits", "5"),
+            ("values", "34"),
+            ("board", "96"),
+            ("pick", "0"),
+        ]);
+        let answer = SolitaireOdds.answer(&q).unwrap();
+        let listed = answer["types"].as_array().map_or(0, Vec::len);
+        let total = answer["types_total"].as_u64().unwrap_or(0);
+        assert_eq!(listed, WEB_MAX_TYPES);
+        assert!(total > WEB_MAX_TYPES as u64, "{total}");
+        assert!(answer.to_string().len() <= WEB_MAX_ANSWER);
+        // The most probable types are the ones kept.
+        let all = types(&web_params(&q).unwrap()).unwrap();
+        let mut p: Vec<f64> = all.iter().map(|t| t.probability.to_f64()).collect();
+        p.sort_by(|a, b| b.total_cmp(a));
+        let least_kept = answer["types"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t["probability"].as_f64())
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(least_kept, p[WEB_MAX_TYPES - 1]);
+        // A small question lists every type.
+        let answer = SolitaireOdds.answer(&query(&[])).unwrap();
+        assert_eq!(answer["types_total"], 39);
     }
 
     #[test]

@@ -67,18 +67,36 @@ fn clock_seed() -> u64 {
 pub fn write_record<G: Game>(record: &Record<G>, path: &Path) -> CliResult {
     let text = serde_json::to_string_pretty(record)
         .map_err(|e| CliError::run(format!("cannot encode the record: {e}")))?;
-    std::fs::write(path, text + "\n").map_err(|e| {
-        CliError::run(format!(
-            "cannot write the record to {}: {e}",
-            path.display()
-        ))
-    })
+    write_whole(path, &(text + "\n"))
+}
+
+/// Writes `body` to `path` whole or not at all: into a hidden file beside it, then renamed
+/// over it, so an interrupted run never leaves an empty or half-written file.
+pub fn write_whole(path: &Path, body: &str) -> CliResult {
+    let failed = |e: std::io::Error| CliError::run(format!("cannot write {}: {e}", path.display()));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let part = path.with_file_name(format!(".{name}.{}.part", std::process::id()));
+    let written = std::fs::write(&part, body).and_then(|()| std::fs::rename(&part, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&part);
+        return Err(failed(e));
+    }
+    Ok(())
 }
 
 /// Checks, before any game, that a record can be written at `path`: its directory
 /// exists and the file can be created or overwritten. Leaves no file behind.
 pub fn check_record_path(path: &Path) -> CliResult {
-    let bad = |why: String| CliError::input(format!("--record {}: {why}", path.display()));
+    check_out_path("--record", path)
+}
+
+/// Checks, before any work, that the file of option `opt` can be written at `path`: its
+/// directory exists and the file can be created or overwritten. Leaves no file behind.
+pub fn check_out_path(opt: &str, path: &Path) -> CliResult {
+    let bad = |why: String| CliError::input(format!("{opt} {}: {why}", path.display()));
     if path.as_os_str().is_empty() {
         return Err(bad("name a file".into()));
     }
@@ -189,11 +207,15 @@ fn play<H: Face>(
     }
     crate::sim::stop_programs_on_signals()?;
     let seed = a.seed.unwrap_or_else(clock_seed);
-    let players = if seats == H::DEFAULT_SEATS {
+    let mut players = if seats == H::DEFAULT_SEATS {
         String::new()
     } else {
         format!(" --players {seats}")
     };
+    for f in games::rule_flags::<H>(&rules) {
+        players.push(' ');
+        players.push_str(&f);
+    }
     if a.seed.is_none() {
         eprintln!("tapete: seed {seed} (play this deal again with --seed {seed}{players})");
     }

@@ -172,7 +172,10 @@ impl Visitor for Sim<'_> {
             merge(&mut v, H::stats_json(&report.stats));
             emit(&format!("{v}\n"))
         } else {
-            emit(&sim_text::<H>(a, seats, partners, &levels, &report))
+            emit(&games::after_heading(
+                &sim_text::<H>(a, seats, partners, &levels, &report),
+                &games::rules_line::<H>(&rules),
+            ))
         }
     }
 }

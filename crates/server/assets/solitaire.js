@@ -183,7 +183,7 @@ function render(d) {
       el('td', {}, share === null ? '—' : pct(share))));
   }
   const typesPanel = el('div', { class: 'panel' },
-    el('h3', { 'data-testid': 'types-count' }, `${types.length} table ${types.length === 1 ? 'type' : 'types'}`),
+    el('h3', { 'data-testid': 'types-count' }, typesHeading(types.length, d.types_total ?? types.length)),
     el('p', { class: 'muted small', style: { marginTop: 0 } }, 'A type is the sizes of the table’s stacks, largest first; hover a number for its exact fraction.'),
     el('div', { class: 'tablewrap types-box' },
       el('table', { class: 'leyes', 'data-testid': 'types-table' },
@@ -269,3 +269,11 @@ window.addEventListener('resize', () => {
 fromQuery();
 updateRealLine();
 compute();
+
+/** The heading of the types panel: how many types, and how many of them are listed. */
+function typesHeading(listed, total) {
+  const noun = total === 1 ? 'type' : 'types';
+  return listed < total
+    ? `${total} table ${noun} (the ${listed} most probable listed)`
+    : `${total} table ${noun}`;
+}

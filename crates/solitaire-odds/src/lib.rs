@@ -152,7 +152,7 @@ pub enum OddsError {
     },
     /// The computation would take too long.
     #[error(
-        "that would take about {work} coefficient operations (at most {MAX_WORK}): use a \
+        "that would take about {work} word operations (at most {MAX_WORK}): use a \
          smaller deck, table or pick"
     )]
     TooMuchWork {
@@ -258,11 +258,12 @@ impl Params {
         Ok(())
     }
 
-    /// A generous estimate of the coefficient operations of the exact computation: for
-    /// every type, one polynomial product per part size (at most `suits`), each of
-    /// `(pick + 1) × (suits + 1)` multiply-adds. [`types`], [`win_probability`] and
-    /// [`distribution`] refuse above [`MAX_WORK`] (the distribution carries a column per
-    /// stack or card count and counts `4 (board + 1)` times this).
+    /// A generous estimate of the word operations of the exact computation: for every
+    /// type, one polynomial product per part size (at most `suits`), each of
+    /// `(pick + 1) × (suits + 1)` multiply-adds of numbers [`Params::words`] machine words
+    /// long. [`types`], [`win_probability`] and [`distribution`] refuse above [`MAX_WORK`]
+    /// (the distribution carries a column per stack or card count and counts
+    /// `4 (board + 1)` times this).
     pub fn work(&self) -> u64 {
         let Some(types) = count_types(self.suits, self.values, self.board) else {
             return u64::MAX;
@@ -272,6 +273,33 @@ impl Params {
             .saturating_mul(sizes)
             .saturating_mul(u64::from(self.pick) + 1)
             .saturating_mul(u64::from(self.suits) + 1)
+            .saturating_mul(self.words())
+    }
+
+    /// The length in 64-bit words of the largest counts the exact computation carries:
+    /// the ways to deal the table times the ways to pick, `C(deck, board) · C(left, pick)`
+    /// (estimated from the logarithms of the binomials, rounded up).
+    pub fn words(&self) -> u64 {
+        let log2_binomial = |n: u32, k: u32| -> f64 {
+            let k = k.min(n.saturating_sub(k));
+            (0..k)
+                .map(|i| (f64::from(n - i) / f64::from(i + 1)).log2())
+                .sum()
+        };
+        let bits = log2_binomial(self.deck(), self.board) + log2_binomial(self.left(), self.pick);
+        (bits / 64.0).ceil().max(0.0) as u64 + 1
+    }
+
+    /// Checks, before any work, that everything asked of one question can be computed
+    /// within the bounds: the win probability and the per-type breakdown (one walk each),
+    /// and the distribution when asked. Refuses at once what would otherwise be refused
+    /// after a while.
+    pub fn check_answer(&self, distribution: bool) -> Result<(), OddsError> {
+        self.check_exact(1)?;
+        if distribution {
+            self.check_exact((u64::from(self.board) + 1).saturating_mul(4))?;
+        }
+        Ok(())
     }
 
     /// Validates, then checks the exact computation stays within [`MAX_TYPES`] and

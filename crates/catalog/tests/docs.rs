@@ -409,6 +409,27 @@ fn every_game_has_a_rules_page_naming_each_option() {
 }
 
 #[test]
+fn the_rules_index_links_every_rules_page() {
+    let root = root();
+    let dir = root.join("docs/rules");
+    let index = fs::read_to_string(dir.join("README.md")).unwrap_or_default();
+    let linked: BTreeSet<String> = links(&index).into_iter().map(|l| l.target).collect();
+    let mut pages = Vec::new();
+    files_under(&dir, &mut pages);
+    let missing: Vec<String> = pages
+        .iter()
+        .filter_map(|p| p.file_name().and_then(|n| n.to_str()))
+        .filter(|n| n.ends_with(".md") && *n != "README.md" && !linked.contains(*n))
+        .map(String::from)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/rules/README.md does not link {}: add a row for each to its table",
+        missing.join(", ")
+    );
+}
+
+#[test]
 fn the_scanner_finds_links_outside_code_only() {
     let text = "\
 See [a](a.md) and [`b`](dir/b.md#top), not `[c](c.md)`.

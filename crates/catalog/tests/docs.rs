@@ -2,7 +2,7 @@
 //! `examples/` leads to a file of the repository (and its `#anchor`, when given, to a heading
 //! of that page); nothing points at the rules' old home outside the repository; and each game
 //! of the catalog has its rules page under `docs/rules/`, naming every table option by the
-//! flag a player types.
+//! flag a player types, and the index there links every page.
 
 use std::collections::BTreeSet;
 use std::fs;

@@ -1,4 +1,4 @@
-//! Chinchón by its full rules (`shared/spec/chinchon.md`): the engine every front-end
+//! Chinchón by its full rules (`docs/rules/chinchon.md`): the engine every front-end
 //! plays through — a deterministic state machine behind [`tapete_table::Game`] for 2–8
 //! players with every house rule of the spec as a table option, the meld solver that
 //! counts hands and closes (fast enough for bots and exact odds), resampling for search

@@ -1,4 +1,4 @@
-//! Mus by its full rules (see `shared/spec/mus.md`): how each lance compares hands, the
+//! Mus by its full rules (see `docs/rules/mus.md`): how each lance compares hands, the
 //! betting machine, and the whole match as one deterministic state machine behind the
 //! [`tapete_table::Game`] contract, plus the computer players.
 //!

@@ -1,4 +1,4 @@
-//! Every worked example of `shared/spec/mus.md`, and the counting rules played out on
+//! Every worked example of `docs/rules/mus.md`, and the counting rules played out on
 //! hands dealt by hand.
 
 use tapete_cards::CardSet;

@@ -1,4 +1,4 @@
-//! Tikki, the Finnish combination trick game (`shared/spec/tikki.md`): the engine every
+//! Tikki, the Finnish combination trick game (`docs/rules/tikki.md`): the engine every
 //! front-end will play through — a deterministic state machine behind
 //! [`tapete_table::Game`] for 2–5 players, with the smaller deck and the retreat round
 //! (perääntymiskierros) as table options, the combination ranking [`best`], resampling for

@@ -1,4 +1,4 @@
-//! The rules of `shared/spec/tikki.md`, case by case: the deal, tricks and their order, the
+//! The rules of `docs/rules/tikki.md`, case by case: the deal, tricks and their order, the
 //! refill, leftover cards, pile scoring, the dealer moving, games of N rounds and to a
 //! target, the retreat round, and every refused action changing nothing.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Browser end-to-end tests of the online table, in headless Chromium (/usr/bin/chromium).
-# Builds tapete, serves it on a free port with a fresh database, runs e2e/tests/ and stops
+# Builds tapete (the tests' build), serves it on a free port with a fresh database, runs e2e/tests/ and stops
 # the server. Extra arguments go to `node --test` (e.g. e2e/run.sh --test-name-pattern leyes).
 # While working on the pages, TAPETE_ASSETS=crates/server/assets (an absolute path) has the
 # browsers load the pages' files from that folder instead of the ones built into the server.
@@ -14,8 +14,10 @@ if [ ! -x /usr/bin/chromium ]; then
   exit 1
 fi
 
-cargo build --release -p tapete
-bin="${CARGO_TARGET_DIR:-$root/target}/release/tapete"
+# The binary the Rust tests use (the test profile is optimised): after `cargo test
+# --workspace` this builds nothing, so the README's test command compiles tapete once.
+cargo test --workspace --no-run --quiet
+bin="${CARGO_TARGET_DIR:-$root/target}/debug/tapete"
 
 tmp="$(mktemp -d)"
 server_pid=""

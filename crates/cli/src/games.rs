@@ -258,6 +258,16 @@ pub fn check_seat(seat: Seat, seats: usize) -> CliResult {
     }
 }
 
+/// The level `tapete play` seats when none is named: `basico` where the game has it (an
+/// opponent a newcomer can beat while learning), else the game's default.
+pub fn play_bot<H: Host>() -> &'static str {
+    if H::bot_names().contains(&"basico") {
+        "basico"
+    } else {
+        H::default_bot()
+    }
+}
+
 /// `tapete games`: every game of the catalog with its players and bot levels.
 pub fn list(json: bool) -> CliResult {
     struct Info;
@@ -270,7 +280,8 @@ pub fn list(json: bool) -> CliResult {
                 "players": [H::SEATS.start(), H::SEATS.end()],
                 "default_players": H::DEFAULT_SEATS,
                 "bots": H::bot_names(),
-                "default_bot": H::default_bot(),
+                "default_bot": play_bot::<H>(),
+                "table_bot": H::default_bot(),
             })
         }
     }

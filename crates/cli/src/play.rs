@@ -166,13 +166,10 @@ impl Visitor for Play<'_> {
 
 /// The bot level named for `seat` of a table where `human` plays.
 fn level_for<H: Host>(a: &PlayArgs, human: usize, seat: usize, seats: usize) -> String {
-    let default = a.bots.clone().unwrap_or_else(|| {
-        if H::bot_names().contains(&"basico") {
-            "basico".into()
-        } else {
-            H::default_bot().into()
-        }
-    });
+    let default = a
+        .bots
+        .clone()
+        .unwrap_or_else(|| games::play_bot::<H>().into());
     if H::PARTNERS && seats.is_multiple_of(2) {
         let partner = (seat + seats - human).is_multiple_of(2);
         let chosen = if partner { &a.partner } else { &a.rivals };

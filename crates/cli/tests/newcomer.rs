@@ -293,3 +293,25 @@ fn solitaire_odds_refuse_at_once_what_would_take_too_long() {
     let v = ok_json(&["odds", "solitaire", "--types", "--distribution", "--json"]);
     assert_eq!(v["types"].as_array().map(Vec::len), Some(39));
 }
+
+#[test]
+fn the_games_list_names_the_bot_play_seats() {
+    let games = ok_json(&["games", "--json"]);
+    for g in games.as_array().expect("a list") {
+        let name = g["name"].as_str().expect("a name");
+        let played = ok_json(&["play", name, "--seed", "1", "--json"]);
+        let seated: Vec<&str> = played["bots"]
+            .as_array()
+            .expect("bots by seat")
+            .iter()
+            .filter_map(|b| b.as_str())
+            .collect();
+        assert!(!seated.is_empty(), "{name}: {played}");
+        assert!(
+            seated.iter().all(|b| *b == g["default_bot"]),
+            "{name}: games says {} but play seats {seated:?}",
+            g["default_bot"]
+        );
+        assert!(g["table_bot"].is_string(), "{name}: {g}");
+    }
+}

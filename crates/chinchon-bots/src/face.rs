@@ -571,6 +571,20 @@ mod tests {
     }
 
     #[test]
+    fn one_point_is_1_pt() {
+        let g = ChinchonGame::new(&ChinchonRules::default(), 3, 3).unwrap();
+        let mut view = g.view(0);
+        view.scores = vec![1, -1, 12];
+        let scene = ChinchonHost::scene(&view, &ChinchonNotes::default(), &at(0, 3));
+        let ends: Vec<&str> = scene
+            .seats
+            .iter()
+            .map(|s| s.detail.rsplit(" · ").next().unwrap_or(""))
+            .collect();
+        assert_eq!(ends, ["1 pt", "-1 pt", "12 pts"]);
+    }
+
+    #[test]
     fn the_scene_shows_only_the_players_own_cards() {
         for seats in [2, 4, 8] {
             let g = ChinchonGame::new(&ChinchonRules::default(), seats, 3).unwrap();

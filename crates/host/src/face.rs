@@ -25,6 +25,11 @@ use crate::Host;
 use tapete_table::{Game, Outcome, Seat};
 
 /// A number of points as the faces print it: "1 pt", "0 pts", "-1 pt", "12 pts".
+///
+/// ```
+/// use tapete_host::face::pts;
+/// assert_eq!([pts(1), pts(0), pts(-1), pts(12)], ["1 pt", "0 pts", "-1 pt", "12 pts"]);
+/// ```
 pub fn pts(n: i64) -> String {
     if n.abs() == 1 {
         format!("{n} pt")

@@ -832,6 +832,23 @@ mod tests {
             .contains("twice"));
         assert!(TikkiHost::picked(&view, &[]).is_err());
         assert_eq!(TikkiHost::parse_command("keep", &view), Ok(Action::Keep));
+        // `lay` before places or cards is read the same.
+        assert_eq!(
+            TikkiHost::parse_command("lay 1 2", &view),
+            Ok(Action::Lay(set("6D 7D")))
+        );
+        assert_eq!(
+            TikkiHost::parse_command("Lay 4h 4S", &view),
+            Ok(Action::Lay(set("4S 4H")))
+        );
+        let e = TikkiHost::parse_command("lay 1 4S", &view).unwrap_err();
+        assert!(e.contains("not both"), "{e}");
+        let e = TikkiHost::parse_command("lay", &view).unwrap_err();
+        assert!(e.contains("at least one card"), "{e}");
+        assert_eq!(
+            TikkiHost::expected(&view, &[]),
+            "type the cards to lay (`lay 3S 4S` or their places `1 2`)"
+        );
         assert!(TikkiHost::pick(&view).is_ok(), "seat 1 leads");
         assert!(TikkiHost::pick(&g.view(2)).is_err(), "not seat 2's turn");
     }
@@ -862,9 +879,52 @@ mod tests {
         assert_eq!(block.cards_note, "laid 2, took 1 back");
         assert_eq!(block.cards[0].text, "6D");
         assert!(block.cards[0].up && !block.cards[1].up);
-        assert_eq!(
-            TikkiHost::own_lines(&back),
-            ["you take 13H back and show 6D"]
+        assert!(TikkiHost::expected(&view, &legal).contains("retreat 5H reveal 7C"));
+    }
+
+    #[test]
+    fn a_retreat_is_told_once_to_the_player() {
+        let mut g = arranged();
+        act(&mut g, 1, "lay 6D 7D 13H");
+        act(&mut g, 2, "lay 5S 5H 5D");
+        act(&mut g, 0, "lay 9H");
+        let back: Action = "retreat 13H reveal 6D".parse().unwrap();
+        let events = g.apply(1, &back).unwrap();
+        let narrator = tapete_tikki::narrate::Narrator::new(Some(1));
+        let mut told = TikkiHost::own_lines(&back);
+        told.extend(events.iter().flat_map(|e| narrator.lines(e)));
+        let retreats = told.iter().filter(|l| l.contains("take")).count();
+        assert_eq!(retreats, 1, "{told:?}");
+        for card in ["13H", "6D"] {
+            let times: usize = told.iter().map(|l| l.matches(card).count()).sum();
+            assert_eq!(times, 1, "{card} told {times} times: {told:?}");
+        }
+    }
+
+    #[test]
+    fn one_point_is_1_pt() {
+        let g = arranged();
+        let mut view = g.view(0);
+        view.scores = vec![1, 2, 0];
+        view.piles[2] = set("4C");
+        let scene = TikkiHost::scene(&view, &TikkiNotes::default(), &at(0, 3, &[]));
+        assert!(
+            scene.seats[1].detail.ends_with(" · 2 pts"),
+            "{:?}",
+            scene.seats[1]
+        );
+        assert!(scene.seats[2].facts.contains(&"pile 1 (1 pt)".to_string()));
+        view.piles[0] = set("4D");
+        let scene = TikkiHost::scene(&view, &TikkiNotes::default(), &at(0, 3, &[]));
+        assert!(
+            scene.seats[0].detail.ends_with(" · 1 pt"),
+            "{:?}",
+            scene.seats[0]
+        );
+        let info: Vec<String> = scene.hand.info.iter().map(Line::text).collect();
+        assert!(
+            info.contains(&"your pile: 1 card (1 point)".to_string()),
+            "{info:?}"
         );
     }
 

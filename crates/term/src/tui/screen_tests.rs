@@ -178,14 +178,9 @@ fn own_cards_whole<H: Face>(app: &App<H>, w: u16, h: u16, what: &str) {
     let hand = app.scene().hand.cards;
     assert!(!hand.is_empty(), "{what}: no cards in hand");
     let starts_with = |row: &[String], x: usize, s: &str| -> bool {
-        let mut at = x;
-        for ch in s.chars() {
-            if row.get(at).map(String::as_str) != Some(ch.to_string().as_str()) {
-                return false;
-            }
-            at += 1;
-        }
-        true
+        (x..)
+            .zip(s.chars())
+            .all(|(at, ch)| row.get(at).map(String::as_str) == Some(ch.to_string().as_str()))
     };
     let mut found = None;
     'rows: for (y, row) in rows.iter().enumerate() {

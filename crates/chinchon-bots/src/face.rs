@@ -7,8 +7,8 @@ use tapete_chinchon::events::HandResult;
 use tapete_chinchon::narrate::{cards_text, melds_text, points_text};
 use tapete_chinchon::{Action, Card, ChinchonView, Close, Event, Phase, Solver, Suit};
 use tapete_host::face::{
-    CardFace, Centre, Face, HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut, Span,
-    Tone, Vantage,
+    pts, CardFace, Centre, Face, HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut,
+    Span, Tone, Vantage,
 };
 use tapete_table::{Outcome, Seat};
 
@@ -264,12 +264,12 @@ impl Face for ChinchonHost {
                 SeatScene {
                     label: Span::new(who(me, seat), tone),
                     detail: if role.is_empty() {
-                        format!("seat {seat} · {} pts", view.scores[seat])
+                        format!("seat {seat} · {}", pts(view.scores[seat].into()))
                     } else {
                         format!(
-                            "seat {seat} · {} · {} pts",
+                            "seat {seat} · {} · {}",
                             role.join(", "),
-                            view.scores[seat]
+                            pts(view.scores[seat].into())
                         )
                     },
                     cards: Vec::new(),
@@ -469,19 +469,19 @@ impl Face for ChinchonHost {
 
     fn key_bar() -> Vec<(&'static str, &'static str)> {
         vec![
-            ("r", "robo"),
-            ("t", "tomo"),
-            ("1-8", "pick"),
-            ("c", "cierro"),
-            ("l", "listo"),
+            ("r⏎", "robo"),
+            ("t⏎", "tomo"),
+            ("3⏎", "by place"),
+            ("c⏎", "cierro"),
+            ("l⏎", "listo"),
         ]
     }
 
     fn key_help() -> Vec<String> {
         vec![
             "r robo (the stock) · t tomo (the pile)".into(),
-            "a digit picks a card of your hand by place; Enter discards it (or lays it off)".into(),
-            "c starts `cierro `: type the card to put down".into(),
+            "a place of your hand (`3`) marks that card; Enter discards it (or lays it off)".into(),
+            "c puts `cierro ` on the line: type the card to put down".into(),
             "l listo: done laying cards off".into(),
         ]
     }
@@ -568,6 +568,20 @@ mod tests {
             to_act: &[],
             held: false,
         }
+    }
+
+    #[test]
+    fn one_point_is_1_pt() {
+        let g = ChinchonGame::new(&ChinchonRules::default(), 3, 3).unwrap();
+        let mut view = g.view(0);
+        view.scores = vec![1, -1, 12];
+        let scene = ChinchonHost::scene(&view, &ChinchonNotes::default(), &at(0, 3));
+        let ends: Vec<&str> = scene
+            .seats
+            .iter()
+            .map(|s| s.detail.rsplit(" · ").next().unwrap_or(""))
+            .collect();
+        assert_eq!(ends, ["1 pt", "-1 pt", "12 pts"]);
     }
 
     #[test]

@@ -160,9 +160,20 @@ fn the_retreat_round_is_played_through_the_prompts() {
         .unwrap_or_else(|| panic!("the retreat round never asked:\n{out}"));
     assert!(asked.contains("| keep > retreat "), "{asked}");
     assert!(out.contains("you take one card back, showing"), "{out}");
-    assert!(out
-        .lines()
-        .any(|l| l.starts_with("you take ") && l.contains(" back and show ")));
+    // The retreat is told once; the line before it names the card back in the hand.
+    let lines: Vec<&str> = out.lines().collect();
+    let told = lines
+        .iter()
+        .position(|l| l.starts_with("you take one card back, showing"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        told > 0 && lines[told - 1].ends_with(" is back in your hand"),
+        "{out}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains(" back and show ")),
+        "a retreat told twice:\n{out}"
+    );
     assert!(out.contains("── the end ──"), "{out}");
     let r = ok_json(&["replay", f, "--json"]);
     assert_eq!(r["finished"], true);

@@ -24,6 +24,20 @@
 use crate::Host;
 use tapete_table::{Game, Outcome, Seat};
 
+/// A number of points as the faces print it: "1 pt", "0 pts", "-1 pt", "12 pts".
+///
+/// ```
+/// use tapete_host::face::pts;
+/// assert_eq!([pts(1), pts(0), pts(-1), pts(12)], ["1 pt", "0 pts", "-1 pt", "12 pts"]);
+/// ```
+pub fn pts(n: i64) -> String {
+    if n.abs() == 1 {
+        format!("{n} pt")
+    } else {
+        format!("{n} pts")
+    }
+}
+
 /// What a piece of text means to the player; the terminal chooses how it looks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Tone {
@@ -244,17 +258,17 @@ pub struct Vantage<'a> {
     pub held: bool,
 }
 
-/// What a key does.
+/// What a game's short form (a one-character line run with Enter) does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Shortcut<A> {
     /// The first of these actions that is legal now (the first one's refusal is shown
     /// when none is).
     First(Vec<A>),
-    /// Puts `text` on the input line to be confirmed or changed (an amount), with a hint.
+    /// Puts `text` on the input line to be completed or changed (an amount), with a hint.
     Type { text: String, hint: String },
 }
 
-/// How cards of the hand are picked by place (digit keys) for an action taken with Enter.
+/// How cards of the hand are picked by place (typed as `1 3`) for an action taken with Enter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pick {
     /// Places that may be picked: 1 to this.
@@ -305,19 +319,26 @@ pub trait Face: Host {
     fn forced(_legal: &[ActionOf<Self>]) -> Option<ActionOf<Self>> {
         None
     }
-    /// What key `key` does now, if the game gives it a meaning. The terminal keeps `q`,
-    /// `?`, `h`, `:`, `/`, Enter, Esc and the page keys; digits pick cards (see
-    /// [`Face::pick`]) unless given a meaning here.
+    /// What a line of the one character `key` means when the player runs it with Enter,
+    /// if the game makes it a short form (`m` for mus). Every key types on the input line
+    /// first, so a short form never cuts a word short; the terminal keeps `q` (leave) and
+    /// `?` (help). A line of places (`1 3`) goes to [`Face::parse_command`], and its cards
+    /// are marked while it is typed (see [`Face::pick`]).
     fn key(_key: char, _view: &ViewOf<Self>) -> Option<Shortcut<ActionOf<Self>>> {
         None
     }
-    /// The game's keys for the bottom bar: (key, what it does).
+    /// The game's short forms for the bottom bar: (what to type, what it does).
     fn key_bar() -> Vec<(&'static str, &'static str)> {
         Vec::new()
     }
-    /// The game's keys explained, for the help panel.
+    /// The game's short forms explained, for the help panel.
     fn key_help() -> Vec<String> {
         Vec::new()
+    }
+    /// What the player is told on pressing Enter with nothing typed, when it is their turn:
+    /// what they are expected to type.
+    fn expected(view: &ViewOf<Self>, legal: &[ActionOf<Self>]) -> String {
+        format!("type your move, then Enter: {}", Self::prompt(view, legal))
     }
     /// Whether cards of the hand can be picked now by place, or why not.
     fn pick(_view: &ViewOf<Self>) -> Result<Pick, String> {

@@ -172,8 +172,8 @@ impl Face for MusHost {
         }
     }
 
-    /// `y` and `s` are quiero, never a way out; `e` and `r` put a bet of 2 on the input
-    /// line to be changed or confirmed.
+    /// Short forms, each a letter run with Enter: `y` and `s` are quiero, never a way out;
+    /// `e` and `r` put a bet of 2 on the input line to be changed or confirmed.
     fn key(key: char, view: &MusView) -> Option<Shortcut<Action>> {
         let first = |a: &[Action]| Some(Shortcut::First(a.to_vec()));
         match key {
@@ -198,22 +198,22 @@ impl Face for MusHost {
 
     fn key_bar() -> Vec<(&'static str, &'static str)> {
         vec![
-            ("m", "mus"),
-            ("n", "no"),
-            ("p", "paso"),
-            ("e", "envido"),
-            ("s", "quiero"),
-            ("o", "órdago"),
-            ("1-4", "pick"),
+            ("m⏎", "mus"),
+            ("n⏎", "no"),
+            ("p⏎", "paso"),
+            ("e⏎", "envido"),
+            ("s⏎", "quiero"),
+            ("o⏎", "órdago"),
+            ("1 3⏎", "discard"),
         ]
     }
 
     fn key_help() -> Vec<String> {
         [
             "m mus · n no hay mus / no quiero",
-            "p paso · e envido (amount on the input line)",
+            "p paso · e envido (puts `envido 2` on the line)",
             "s quiero · o órdago",
-            "1–4 pick cards, Enter discards them",
+            "discarding, places `1 3` mark cards; Enter throws them",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -223,7 +223,8 @@ impl Face for MusHost {
     fn pick(view: &MusView) -> Result<Pick, String> {
         if view.phase != Phase::Discard || view.my_discard.is_some() {
             return Err(
-                "cards are chosen with 1–4 only when discarding, after everybody says mus".into(),
+                "cards are chosen by place (1–4) only when discarding, after everybody says mus"
+                    .into(),
             );
         }
         Ok(Pick {
@@ -234,7 +235,7 @@ impl Face for MusHost {
 
     fn picked(view: &MusView, places: &[usize]) -> Result<Action, String> {
         if places.is_empty() {
-            return Err("select cards with 1–4 first, then Enter to discard them".into());
+            return Err("type the places of the cards to throw (1–4), then Enter".into());
         }
         discard_by_place(places, view)
     }

@@ -6,8 +6,8 @@
 
 use crate::host::TikkiHost;
 use tapete_host::face::{
-    CardFace, Centre, Face, HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut, Span,
-    Tone, Vantage,
+    pts, CardFace, Centre, Face, HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut,
+    Span, Tone, Vantage,
 };
 use tapete_host::Host;
 use tapete_table::{Outcome, Seat};
@@ -80,7 +80,7 @@ fn scores_text(view: &TikkiView) -> String {
 /// How long the game lasts, in words.
 fn length_text(view: &TikkiView) -> String {
     if view.rules.target > 0 {
-        format!("to {} points", view.rules.target)
+        format!("to {}", count_text(view.rules.target as usize, "point"))
     } else {
         format!(
             "round {} of {}",
@@ -260,9 +260,9 @@ fn hand_info(view: &TikkiView) -> Vec<Line> {
         let pile = view.piles[me];
         info.push(Line::of(
             format!(
-                "your pile: {} ({} points)",
+                "your pile: {} ({})",
                 count_text(pile.len(), "card"),
-                pile.pile_points()
+                count_text(pile.pile_points() as usize, "point")
             ),
             Tone::Quiet,
         ));
@@ -403,7 +403,11 @@ impl Face for TikkiHost {
                 };
                 let pile = view.piles[seat];
                 let mut facts = vec![format!("holds {}", view.hand_sizes[seat])];
-                facts.push(format!("pile {} ({} pts)", pile.len(), pile.pile_points()));
+                facts.push(format!(
+                    "pile {} ({})",
+                    pile.len(),
+                    pts(pile.pile_points().into())
+                ));
                 if at.to_act.contains(&seat) {
                     facts.push(match view.phase {
                         Phase::Retreat => "» retreat?".into(),
@@ -412,7 +416,7 @@ impl Face for TikkiHost {
                 }
                 SeatScene {
                     label: Span::new(who(Some(me), seat), tone),
-                    detail: format!("seat {seat}{role} · {} pts", view.scores[seat]),
+                    detail: format!("seat {seat}{role} · {}", pts(view.scores[seat].into())),
                     cards: table_cards(view, seat),
                     cards_note: laid_text(view, seat),
                     facts,
@@ -472,7 +476,7 @@ impl Face for TikkiHost {
                 .join(", ")
         };
         let length = if view.rules.target > 0 {
-            format!("to {} points", view.rules.target)
+            format!("to {}", count_text(view.rules.target as usize, "point"))
         } else {
             count_text(view.rules.rounds_for(view.seats) as usize, "round")
         };
@@ -554,12 +558,25 @@ impl Face for TikkiHost {
     }
 
     /// Besides the engine's words, while laying the cards alone (`3S 4S`) or their places
-    /// in the hand as shown (`1 2`) lay them; in the retreat round two cards alone
-    /// (`5H 7C`) take the first back and show the second.
+    /// in the hand as shown (`1 2`, also `lay 1 2`) lay them; in the retreat round two
+    /// cards alone (`5H 7C`) take the first back and show the second.
     fn parse_command(text: &str, view: &TikkiView) -> Result<Action, String> {
         let t = text.trim();
-        let words: Vec<&str> = t.split_whitespace().collect();
-        if !words.is_empty() && words.iter().all(|w| w.chars().all(|c| c.is_ascii_digit())) {
+        let all: Vec<&str> = t.split_whitespace().collect();
+        let (said_lay, words) = match all.split_first() {
+            Some((verb, rest)) if matches!(verb.to_lowercase().as_str(), "lay" | "play") => {
+                (true, rest)
+            }
+            _ => (false, all.as_slice()),
+        };
+        if words.is_empty() {
+            return Err(if said_lay {
+                Self::parse_action(t).err().unwrap_or_default()
+            } else {
+                Self::expected(view, &[])
+            });
+        }
+        if words.iter().all(|w| w.chars().all(|c| c.is_ascii_digit())) {
             let places = words
                 .iter()
                 .map(|w| {
@@ -570,25 +587,41 @@ impl Face for TikkiHost {
             return Self::picked(view, &places);
         }
         let cards: Result<Vec<Card>, _> = words.iter().map(|w| w.parse::<Card>()).collect();
-        if let (Ok(cards), false) = (cards, words.is_empty()) {
+        if let Ok(cards) = cards {
             return match (view.phase, cards.as_slice()) {
-                (Phase::Retreat, [back, reveal]) => Ok(Action::Retreat {
+                (Phase::Retreat, [back, reveal]) if !said_lay => Ok(Action::Retreat {
                     back: *back,
                     reveal: *reveal,
                 }),
-                (Phase::Retreat, _) => Err(
+                (Phase::Retreat, _) if !said_lay => Err(
                     "in the retreat round name two cards: the one taken back, then the one shown"
                         .into(),
                 ),
-                _ => Self::parse_action(&format!("lay {t}")),
+                _ => Self::parse_action(&format!("lay {}", words.join(" "))),
             };
+        }
+        if said_lay && words.iter().any(|w| w.chars().all(|c| c.is_ascii_digit())) {
+            return Err(format!(
+                "`{t}`: lay cards by name (`lay 3S 4S`) or by place (`lay 1 2`), not both"
+            ));
         }
         Self::parse_action(t)
     }
 
+    /// What to type now: the cards to lay, or the retreat step.
+    fn expected(view: &TikkiView, _legal: &[Action]) -> String {
+        match view.phase {
+            Phase::Retreat => "type `retreat 5H reveal 7C` (or `5H 7C`) to take a card back \
+                               showing another, or `keep`"
+                .into(),
+            Phase::Over => "the game is over".into(),
+            Phase::Lay => "type the cards to lay (`lay 3S 4S` or their places `1 2`)".into(),
+        }
+    }
+
     fn help() -> Vec<String> {
         [
-            "lay 3S 4S | 3S 4S | 1 2       — lay cards face down, by name or by their places in your hand",
+            "lay 3S 4S | 3S 4S | lay 1 2 | 1 2 — lay cards face down, by name or by their places in your hand",
             "retreat 5H reveal 7C | 5H 7C  — retreat round: take 5H back, showing 7C (it stays on the table)",
             "keep                          — retreat round: take nothing (more) back",
             "only each player's best combination counts; it takes every card of the tikki to its pile",
@@ -614,17 +647,12 @@ impl Face for TikkiHost {
     }
 
     fn key_bar() -> Vec<(&'static str, &'static str)> {
-        vec![
-            ("1-7", "pick"),
-            ("Enter", "lay"),
-            ("r", "retreat"),
-            ("k", "keep"),
-        ]
+        vec![("1 2⏎", "lay by place"), ("r⏎", "retreat"), ("k⏎", "keep")]
     }
 
     fn key_help() -> Vec<String> {
         vec![
-            "digits pick cards of your hand by place; Enter lays the picked cards face down".into(),
+            "places of your hand (`1 2`) mark those cards; Enter lays them face down".into(),
             "r starts `retreat `: type the card to take back, `reveal` and the card to show".into(),
             "k keeps your cards on the table (the retreat round)".into(),
         ]
@@ -637,14 +665,14 @@ impl Face for TikkiHost {
                 hint: "Enter lays the picked cards face down".into(),
             }),
             Phase::Lay => Err("wait for your turn to lay".into()),
-            Phase::Retreat => Err("the retreat round: r to take a card back, k to keep".into()),
+            Phase::Retreat => Err("the retreat round: r⏎ to take a card back, k⏎ to keep".into()),
             Phase::Over => Err("the game is over".into()),
         }
     }
 
     fn picked(view: &TikkiView, places: &[usize]) -> Result<Action, String> {
         if view.phase != Phase::Lay {
-            return Err("cards are laid only in turn: now r retreats or k keeps".into());
+            return Err("cards are laid only in turn: now r⏎ retreats or k⏎ keeps".into());
         }
         if places.is_empty() {
             return Err("pick at least one card".into());
@@ -655,9 +683,9 @@ impl Face for TikkiHost {
     fn own_lines(action: &Action) -> Vec<String> {
         match action {
             Action::Lay(cards) => vec![format!("you lay {cards}")],
-            Action::Retreat { back, reveal } => {
-                vec![format!("you take {back} back and show {reveal}")]
-            }
+            // The narration tells the retreat and the card shown; only the card taken
+            // back is the player's own to hear.
+            Action::Retreat { back, .. } => vec![format!("{back} is back in your hand")],
             Action::Keep => Vec::new(),
         }
     }
@@ -804,6 +832,23 @@ mod tests {
             .contains("twice"));
         assert!(TikkiHost::picked(&view, &[]).is_err());
         assert_eq!(TikkiHost::parse_command("keep", &view), Ok(Action::Keep));
+        // `lay` before places or cards is read the same.
+        assert_eq!(
+            TikkiHost::parse_command("lay 1 2", &view),
+            Ok(Action::Lay(set("6D 7D")))
+        );
+        assert_eq!(
+            TikkiHost::parse_command("Lay 4h 4S", &view),
+            Ok(Action::Lay(set("4S 4H")))
+        );
+        let e = TikkiHost::parse_command("lay 1 4S", &view).unwrap_err();
+        assert!(e.contains("not both"), "{e}");
+        let e = TikkiHost::parse_command("lay", &view).unwrap_err();
+        assert!(e.contains("at least one card"), "{e}");
+        assert_eq!(
+            TikkiHost::expected(&view, &[]),
+            "type the cards to lay (`lay 3S 4S` or their places `1 2`)"
+        );
         assert!(TikkiHost::pick(&view).is_ok(), "seat 1 leads");
         assert!(TikkiHost::pick(&g.view(2)).is_err(), "not seat 2's turn");
     }
@@ -834,9 +879,52 @@ mod tests {
         assert_eq!(block.cards_note, "laid 2, took 1 back");
         assert_eq!(block.cards[0].text, "6D");
         assert!(block.cards[0].up && !block.cards[1].up);
-        assert_eq!(
-            TikkiHost::own_lines(&back),
-            ["you take 13H back and show 6D"]
+        assert!(TikkiHost::expected(&view, &legal).contains("retreat 5H reveal 7C"));
+    }
+
+    #[test]
+    fn a_retreat_is_told_once_to_the_player() {
+        let mut g = arranged();
+        act(&mut g, 1, "lay 6D 7D 13H");
+        act(&mut g, 2, "lay 5S 5H 5D");
+        act(&mut g, 0, "lay 9H");
+        let back: Action = "retreat 13H reveal 6D".parse().unwrap();
+        let events = g.apply(1, &back).unwrap();
+        let narrator = tapete_tikki::narrate::Narrator::new(Some(1));
+        let mut told = TikkiHost::own_lines(&back);
+        told.extend(events.iter().flat_map(|e| narrator.lines(e)));
+        let retreats = told.iter().filter(|l| l.contains("take")).count();
+        assert_eq!(retreats, 1, "{told:?}");
+        for card in ["13H", "6D"] {
+            let times: usize = told.iter().map(|l| l.matches(card).count()).sum();
+            assert_eq!(times, 1, "{card} told {times} times: {told:?}");
+        }
+    }
+
+    #[test]
+    fn one_point_is_1_pt() {
+        let g = arranged();
+        let mut view = g.view(0);
+        view.scores = vec![1, 2, 0];
+        view.piles[2] = set("4C");
+        let scene = TikkiHost::scene(&view, &TikkiNotes::default(), &at(0, 3, &[]));
+        assert!(
+            scene.seats[1].detail.ends_with(" · 2 pts"),
+            "{:?}",
+            scene.seats[1]
+        );
+        assert!(scene.seats[2].facts.contains(&"pile 1 (1 pt)".to_string()));
+        view.piles[0] = set("4D");
+        let scene = TikkiHost::scene(&view, &TikkiNotes::default(), &at(0, 3, &[]));
+        assert!(
+            scene.seats[0].detail.ends_with(" · 1 pt"),
+            "{:?}",
+            scene.seats[0]
+        );
+        let info: Vec<String> = scene.hand.info.iter().map(Line::text).collect();
+        assert!(
+            info.contains(&"your pile: 1 card (1 point)".to_string()),
+            "{info:?}"
         );
     }
 

@@ -20,7 +20,15 @@ const TURN: Color = Color::Yellow;
 /// The colours of highlight groups (melds), one per group in turn.
 const GROUPS: [Color; 4] = [Color::Cyan, Color::Magenta, Color::Yellow, Color::Green];
 
+/// The smallest screen the table is laid out for; below it the screen says so instead.
+pub(crate) const MIN_SIZE: (u16, u16) = (80, 24);
+
 pub(crate) fn draw<H: Face>(f: &mut Frame, app: &App<H>) {
+    let area = f.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        too_small(f, area);
+        return;
+    }
     let scene = app.scene();
     let to_act = app.session.to_act();
     let [top, main, bottom] = Layout::vertical([
@@ -40,6 +48,30 @@ pub(crate) fn draw<H: Face>(f: &mut Frame, app: &App<H>) {
         _ => log::<H>(f, right, app),
     }
     footer::<H>(f, bottom, app, to_act.is_empty());
+}
+
+/// Instead of a table that cannot fit: what size it needs, centred, wrapped if narrow.
+fn too_small(f: &mut Frame, area: Rect) {
+    let (w, h) = MIN_SIZE;
+    let text = vec![
+        Line::from(format!("terminal too small (need {w}×{h})")).bold(),
+        Line::from(format!(
+            "it is {}×{}: make it larger",
+            area.width, area.height
+        )),
+        Line::from("Ctrl-C leaves"),
+    ];
+    let rows = area.height.min(3);
+    let at = Rect::new(
+        area.x,
+        area.y + area.height.saturating_sub(rows) / 2,
+        area.width,
+        rows,
+    );
+    f.render_widget(
+        Paragraph::new(text).centered().wrap(Wrap { trim: true }),
+        at,
+    );
 }
 
 /// How a tone looks.
@@ -118,15 +150,25 @@ fn draw_table<H: Face>(f: &mut Frame, area: Rect, app: &App<H>, scene: &Scene, t
         _ => 6,
     };
     let two_high = right_seats.len().max(left_seats.len()) > 1;
+    // Your box comes first: a border, a card raised by one row over its place, the places'
+    // labels (9 rows). When that leaves the middle under 7 rows, picked cards are not
+    // raised (their label says so) and the top row gives up its last line, so your cards'
+    // rank and suit rows are always whole.
+    let you_height = if area.height >= top_height + 7 + 9 {
+        9
+    } else {
+        8
+    };
+    let top_height = top_height.min(area.height.saturating_sub(you_height + 7).max(3));
     // On tall screens the table keeps its shape, centred, instead of stretching.
     let middle_height = area
         .height
-        .saturating_sub(top_height + 9)
-        .clamp(7, if two_high { 14 } else { 11 });
+        .saturating_sub(top_height + you_height)
+        .clamp(5, if two_high { 14 } else { 11 });
     let [top, middle, you] = Layout::vertical([
         Constraint::Length(top_height),
         Constraint::Length(middle_height),
-        Constraint::Length(9),
+        Constraint::Length(you_height),
     ])
     .flex(Flex::Center)
     .areas(area);
@@ -257,7 +299,7 @@ fn center_box(f: &mut Frame, area: Rect, scene: &Scene) {
                     }
                 })
                 .collect();
-            lines.push(Line::from("press q twice to leave").fg(TURN));
+            lines.push(Line::from("q and Enter leave").fg(TURN));
             lines
         }
         None => {
@@ -354,17 +396,21 @@ fn your_box<H: Face>(f: &mut Frame, area: Rect, app: &App<H>, scene: &Scene, to_
     let [cards_area, info_area] =
         Layout::horizontal([Constraint::Length(cards_width), Constraint::Min(10)]).areas(inner);
     let picking = H::pick(&app.session.view()).is_ok();
+    let picked = app.picked_places();
+    // A picked card rises by a row when there is one to spare.
+    let rise = cards_area.height >= 7;
+    let label_row = cards_area.y + if rise { 6 } else { 5 };
     for (i, card) in cards.iter().enumerate() {
         let x = cards_area.x + (i as u16) * card_width;
         if x + card_width > cards_area.right() {
             break;
         }
-        let raised = picking && app.selected.get(i).copied().unwrap_or(false);
-        let top = cards_area.y + if raised { 0 } else { 1 };
+        let raised = picking && picked.contains(&(i + 1));
+        let top = cards_area.y + u16::from(rise && !raised);
         let rect = Rect::new(x, top, card_width, 5).intersection(cards_area);
         card_box(f, rect, card, raised);
-        if cards_area.height > 6 {
-            let label = Rect::new(x, cards_area.y + 6, card_width, 1);
+        if label_row < cards_area.bottom() {
+            let label = Rect::new(x, label_row, card_width, 1);
             let text = if picking {
                 Span::raw(if raised {
                     "[x]".to_string()
@@ -464,13 +510,16 @@ fn help<H: Face>(f: &mut Frame, area: Rect) {
     let block = Block::new()
         .borders(Borders::ALL)
         .border_type(BorderType::Rounded)
-        .title(" help (? closes) ");
-    let mut lines: Vec<Line> = vec![Line::from("keys").bold()];
+        .title(" help (F1 or Esc closes) ");
+    let mut lines: Vec<Line> = vec![
+        Line::from("typing").bold(),
+        Line::from("every key types on the input line; Enter plays what it says"),
+        Line::from("a letter alone and Enter is a short form:"),
+    ];
     lines.extend(H::key_help().into_iter().map(Line::from));
     lines.extend([
-        Line::from(": or any other letter: type a command"),
-        Line::from("Esc clears the input line"),
-        Line::from("PgUp/PgDn scroll the log · q twice quits"),
+        Line::from("Backspace and Esc correct or clear the line"),
+        Line::from("PgUp/PgDn scroll the log · q and Enter, then Enter again, leave"),
         Line::from(""),
         Line::from("commands").bold(),
     ]);
@@ -503,12 +552,12 @@ fn footer<H: Face>(f: &mut Frame, area: Rect, app: &App<H>, over: bool) {
     } else if prompt.is_some() {
         Line::from("your turn").fg(TURN).bold()
     } else if over {
-        Line::from("the match is over: press q twice to leave")
+        Line::from(super::state::OVER)
     } else {
         Line::from("waiting for the others…").fg(Color::DarkGray)
     };
     f.render_widget(Paragraph::new(message), msg);
-    let input_line = if app.typing {
+    let input_line = if !app.input.is_empty() {
         Line::from(vec![
             Span::styled("> ", Style::new().bold()),
             Span::raw(app.input.clone()),
@@ -518,7 +567,7 @@ fn footer<H: Face>(f: &mut Frame, area: Rect, app: &App<H>, over: bool) {
         let hint = match prompt {
             Some(p) => Span::styled(format!("your turn: {p}"), Style::new().fg(TURN)),
             None => Span::styled(
-                "type a command, or use the keys below",
+                "type a command and press Enter",
                 Style::new().fg(Color::DarkGray),
             ),
         };
@@ -526,7 +575,7 @@ fn footer<H: Face>(f: &mut Frame, area: Rect, app: &App<H>, over: bool) {
     };
     f.render_widget(Paragraph::new(input_line), input);
     let mut bar = H::key_bar();
-    bar.extend([("?", "help"), ("q q", "quit")]);
+    bar.extend([("F1", "help"), ("q⏎", "quit")]);
     let spans: Vec<Span> = bar
         .into_iter()
         .flat_map(|(key, what)| {

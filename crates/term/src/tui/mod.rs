@@ -1,10 +1,12 @@
 //! The full-screen table: the seats around, your cards drawn, the header, a scrolling log,
-//! and an input line taking the same words as line mode plus the game's keys.
+//! and an input line taking the same words as line mode plus the game's short forms.
 //!
 //! The terminal is restored on every way out: quitting, an error (a guard's `Drop`) and a
 //! panic (ratatui's panic hook).
 
 mod draw;
+#[cfg(test)]
+mod screen_tests;
 mod state;
 
 use crate::session::Turn;
@@ -16,7 +18,6 @@ use ratatui::Terminal;
 use state::App;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
-use tapete_host::face::{ActionOf, Shortcut};
 use tapete_host::Face;
 use tapete_table::Record;
 
@@ -144,129 +145,59 @@ fn step<H: Face>(app: &mut App<H>) -> anyhow::Result<bool> {
     }
 }
 
-/// One key. Only `q` pressed twice leaves the table (or Ctrl-C, the interrupt); Esc
-/// clears the input line and never quits. The game's own keys come from its face.
+/// One key: the whole typing model of the table, a pure step from the app and a key to
+/// the app changed, with no terminal behind it.
+///
+/// Every printable key goes on the input line, so a word is never cut short by a key;
+/// Enter runs the line (a one-character line is the game's short form, `q` asks before
+/// leaving). Besides: Backspace, Esc (clears the line, closes the help, stays), F1 (the
+/// help), the page keys (the log) and Ctrl-C (leaves at once). While the table is held
+/// after a hand any key goes on; a printable one also starts the line.
 fn on_key<H: Face>(app: &mut App<H>, key: KeyEvent) {
-    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-        app.quit = true;
-        return;
-    }
-    match key.code {
-        KeyCode::PageUp => {
-            app.log_scroll = app.log_scroll.saturating_add(5);
-            return;
-        }
-        KeyCode::PageDown => {
-            app.log_scroll = app.log_scroll.saturating_sub(5);
-            return;
-        }
-        KeyCode::Esc => {
-            app.clear_input();
-            app.confirm_quit = false;
-            app.help = false;
-            app.message = state::Message::default();
-            return;
-        }
-        _ => {}
-    }
-    if app.typing {
-        match key.code {
-            KeyCode::Enter => app.submit(),
-            KeyCode::Backspace => {
-                app.input.pop();
-                if app.input.is_empty() {
-                    app.typing = false;
-                }
-            }
-            KeyCode::Char(c) => app.input.push(c),
-            _ => {}
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        if key.code == KeyCode::Char('c') {
+            app.quit = true;
         }
         return;
     }
     if app.confirm_quit {
         app.confirm_quit = false;
-        if key.code == KeyCode::Char('q') {
+        if key.code == KeyCode::Enter {
             app.quit = true;
         } else {
             app.info("staying at the table");
         }
         return;
     }
-    let was_paused = app.paused;
-    app.paused = false;
     match key.code {
-        KeyCode::Char('q') => {
-            app.confirm_quit = true;
-            app.info("leave the table? press q again to quit, any other key to stay");
-        }
-        KeyCode::Char('?') | KeyCode::Char('h') => app.help = !app.help,
-        KeyCode::Char(':') | KeyCode::Char('/') => app.typing = true,
-        KeyCode::Enter => {
-            let picking = H::pick(&app.session.view()).is_ok();
-            if picking && app.selected.iter().any(|&s| s) {
-                app.act_on_picked();
-            } else if !was_paused {
-                app.typing = true;
-            }
-        }
-        KeyCode::Char(' ') => {}
-        KeyCode::Char(c) => shortcut(app, c),
+        KeyCode::PageUp => return app.log_scroll = app.log_scroll.saturating_add(5),
+        KeyCode::PageDown => return app.log_scroll = app.log_scroll.saturating_sub(5),
         _ => {}
     }
-}
-
-/// A key the terminal does not keep: the game's shortcut, a digit picking a card, or the
-/// first letter of a typed command.
-fn shortcut<H: Face>(app: &mut App<H>, c: char) {
-    match H::key(c, &app.session.view()) {
-        Some(Shortcut::First(candidates)) => first_of(app, &candidates),
-        Some(Shortcut::Type { text, hint }) => {
-            app.input = text;
-            app.typing = true;
-            app.info(hint);
+    let was_paused = std::mem::take(&mut app.paused);
+    match key.code {
+        KeyCode::Esc => {
+            app.clear_input();
+            app.help = false;
+            app.message = state::Message::default();
         }
-        None => match c.to_digit(10).filter(|&d| d >= 1) {
-            Some(place) => select(app, place as usize, c),
-            None => {
-                // Any other letter starts typing a command.
-                app.input.push(c);
-                app.typing = true;
-            }
-        },
-    }
-}
-
-/// Picks or unpicks the card at `place` (1-based), if cards can be picked now.
-fn select<H: Face>(app: &mut App<H>, place: usize, c: char) {
-    match H::pick(&app.session.view()) {
-        Err(why) => app.error(why),
-        Ok(pick) if place <= pick.places => {
-            app.selected.resize(pick.places, false);
-            app.selected[place - 1] = !app.selected[place - 1];
-            app.info(pick.hint);
+        KeyCode::F(1) => app.help = !app.help,
+        KeyCode::Enter if was_paused && app.input.trim().is_empty() => {}
+        KeyCode::Enter => app.submit(),
+        KeyCode::Backspace => {
+            app.input.pop();
         }
-        Ok(_) => {
-            // Not a place in the hand: the start of a typed command.
+        // A space leads nothing: on an empty line it only goes on.
+        KeyCode::Char(' ') if app.input.is_empty() => {}
+        KeyCode::Char(c) => {
             app.input.push(c);
-            app.typing = true;
-        }
-    }
-}
-
-/// Plays the first of `candidates` that is legal; when none is, lets the engine say why
-/// the first one is refused.
-fn first_of<H: Face>(app: &mut App<H>, candidates: &[ActionOf<H>]) {
-    match app.first_legal(candidates) {
-        Some(a) => app.act(a),
-        None => match app.session.turn() {
-            Turn::Human(_) => {
-                if let Some(a) = candidates.first() {
-                    app.act(a.clone());
-                }
+            if let (false, Ok(pick)) =
+                (app.picked_places().is_empty(), H::pick(&app.session.view()))
+            {
+                app.info(pick.hint);
             }
-            Turn::Over => app.info("the match is over: press q twice to leave"),
-            _ => app.error("it is not your turn".into()),
-        },
+        }
+        _ => {}
     }
 }
 
@@ -343,32 +274,36 @@ mod tests {
     }
 
     #[test]
-    fn keys_act_and_refusals_change_nothing() {
+    fn lines_act_on_enter_and_refusals_change_nothing() {
         let mut app = mus_app();
         // Seat 0 is mano of the first hand: envido is not possible during the mus.
-        on_key(&mut app, key(KeyCode::Char(':')));
-        for c in "envido 1".chars() {
-            on_key(&mut app, key(KeyCode::Char(c)));
-        }
+        typed(&mut app, "envido 1");
+        assert!(
+            app.session.record.actions.is_empty(),
+            "nothing before Enter"
+        );
         on_key(&mut app, key(KeyCode::Enter));
         assert!(app.message.error);
         assert!(app.session.record.actions.is_empty());
         assert!(
-            !app.typing && app.input.is_empty(),
+            app.input.is_empty(),
             "the input line is cleared after an error"
         );
-        on_key(&mut app, key(KeyCode::Char('n')));
+        typed(&mut app, "n");
+        assert!(app.session.record.actions.is_empty(), "n alone types");
+        on_key(&mut app, key(KeyCode::Enter));
         assert_eq!(app.session.record.actions, vec![(0, Action::NoHayMus)]);
-        on_key(&mut app, key(KeyCode::Char('1')));
+        typed(&mut app, "1");
+        on_key(&mut app, key(KeyCode::Enter));
         assert!(app.message.error, "cards are picked only when discarding");
-        on_key(&mut app, key(KeyCode::Char('q')));
+        typed(&mut app, "q");
+        on_key(&mut app, key(KeyCode::Enter));
         assert!(app.confirm_quit && !app.quit);
-        on_key(&mut app, key(KeyCode::Char('q')));
+        on_key(&mut app, key(KeyCode::Enter));
         assert!(app.quit);
     }
 
     fn typed<H: Face>(app: &mut App<H>, text: &str) {
-        on_key(app, key(KeyCode::Char(':')));
         for c in text.chars() {
             on_key(app, key(KeyCode::Char(c)));
         }
@@ -383,11 +318,7 @@ mod tests {
             assert_eq!(app.input, text);
             on_key(&mut app, key(KeyCode::Enter));
             assert!(app.message.error, "{text}");
-            assert!(
-                app.input.is_empty() && !app.typing,
-                "{text}: {:?}",
-                app.input
-            );
+            assert!(app.input.is_empty(), "{text}: {:?}", app.input);
             let s = screen(&app, 100, 30);
             assert!(s.contains("error: "), "{s}");
             assert!(
@@ -395,41 +326,45 @@ mod tests {
                 "{text} still shown:\n{s}"
             );
         }
-        // A shortcut refused (cards are picked only when discarding) also clears it.
+        // A short form refused (cards are picked only when discarding) also clears it.
         typed(&mut app, "mu");
         on_key(&mut app, key(KeyCode::Esc));
-        on_key(&mut app, key(KeyCode::Char('1')));
-        assert!(app.message.error && app.input.is_empty() && !app.typing);
+        assert!(app.input.is_empty(), "Esc clears the line");
+        typed(&mut app, "1");
+        on_key(&mut app, key(KeyCode::Enter));
+        assert!(app.message.error && app.input.is_empty());
         assert!(app.session.record.actions.is_empty(), "nothing was played");
     }
 
     #[test]
-    fn only_q_twice_quits() {
+    fn only_q_and_enter_then_enter_quits() {
         let mut app = mus_app();
         // Esc never quits, alone, twice or after a q; it clears the input line.
         typed(&mut app, "envido 5");
         on_key(&mut app, key(KeyCode::Esc));
-        assert!(app.input.is_empty() && !app.typing && !app.quit);
+        assert!(app.input.is_empty() && !app.quit);
         on_key(&mut app, key(KeyCode::Esc));
         on_key(&mut app, key(KeyCode::Esc));
         assert!(!app.quit && !app.confirm_quit);
-        for second in [KeyCode::Esc, KeyCode::Char('y'), KeyCode::Char('s')] {
-            on_key(&mut app, key(KeyCode::Char('q')));
+        for second in [KeyCode::Esc, KeyCode::Char('y'), KeyCode::Char('q')] {
+            typed(&mut app, "q");
+            on_key(&mut app, key(KeyCode::Enter));
             assert!(app.confirm_quit && !app.quit);
             on_key(&mut app, key(second));
             assert!(!app.quit, "q then {second:?} quit");
             assert!(!app.confirm_quit, "{second:?} cancels leaving");
         }
-        // y and s alone are quiero, never a way out.
-        on_key(&mut app, key(KeyCode::Char('y')));
-        on_key(&mut app, key(KeyCode::Char('s')));
+        // y and s are quiero, never a way out.
+        for short in ["y", "s"] {
+            typed(&mut app, short);
+            on_key(&mut app, key(KeyCode::Enter));
+            assert!(app.message.error, "no quiero without a bet");
+        }
         assert!(!app.quit);
-        assert!(
-            app.session.record.actions.is_empty(),
-            "no quiero without a bet"
-        );
-        on_key(&mut app, key(KeyCode::Char('q')));
-        on_key(&mut app, key(KeyCode::Char('q')));
+        assert!(app.session.record.actions.is_empty());
+        typed(&mut app, "q");
+        on_key(&mut app, key(KeyCode::Enter));
+        on_key(&mut app, key(KeyCode::Enter));
         assert!(app.quit);
     }
 
@@ -438,7 +373,8 @@ mod tests {
     fn at_the_discard() -> App<MusHost> {
         for seed in 0..500 {
             let mut app = mus(MusRules::default(), seed, 0);
-            on_key(&mut app, key(KeyCode::Char('m')));
+            typed(&mut app, "m");
+            on_key(&mut app, key(KeyCode::Enter));
             while let Turn::Bot(seat) = app.session.turn() {
                 let (_, events) = app.session.bot_move(seat).expect("bot moves");
                 app.absorb(&events);
@@ -451,12 +387,12 @@ mod tests {
     }
 
     #[test]
-    fn discards_are_picked_with_digits_and_made_with_enter() {
+    fn discards_are_typed_by_place_marked_and_made_with_enter() {
         let mut app = at_the_discard();
         let view = app.session.view();
-        on_key(&mut app, key(KeyCode::Char('1')));
-        on_key(&mut app, key(KeyCode::Char('3')));
+        typed(&mut app, "1 3");
         assert_eq!(app.picked_places(), vec![1, 3]);
+        assert_eq!(app.message.text, "Enter discards the selected cards");
         let s = screen(&app, 100, 30);
         assert!(s.contains("[x]") && s.contains("[2]"), "{s}");
         on_key(&mut app, key(KeyCode::Enter));
@@ -532,16 +468,17 @@ mod tests {
             KeyCode::Esc,
             KeyCode::Char('y'),
             KeyCode::Char('s'),
-            // Enter opens the input line, Esc clears it.
+            KeyCode::Enter,
             KeyCode::Enter,
             KeyCode::Esc,
         ] {
             on_key(&mut app, key(k));
             assert!(!app.quit, "{k:?} quit the finished table");
         }
-        on_key(&mut app, key(KeyCode::Char('q')));
-        assert!(!app.quit, "one q asks first");
-        on_key(&mut app, key(KeyCode::Char('q')));
+        typed(&mut app, "q");
+        on_key(&mut app, key(KeyCode::Enter));
+        assert!(!app.quit, "q and Enter ask first");
+        on_key(&mut app, key(KeyCode::Enter));
         assert!(app.quit);
     }
 
@@ -682,19 +619,28 @@ mod tests {
             }
         }
         assert!(screen(&app, 120, 40).contains(" tapete · race "));
-        // Digits are the race's own keys: no card picking here.
-        on_key(&mut app, key(KeyCode::Char('2')));
+        // Digits are the race's own short forms: no card picking here.
+        typed(&mut app, "2");
+        assert!(
+            app.session.record.actions.is_empty(),
+            "nothing before Enter"
+        );
+        on_key(&mut app, key(KeyCode::Enter));
         assert_eq!(app.session.record.actions, vec![(0, 2)]);
-        on_key(&mut app, key(KeyCode::Char('3')));
-        assert!(app.message.error, "3 is neither a key nor a card to pick");
-        assert_eq!(app.message.text, "cards are not picked in this game");
-        on_key(&mut app, key(KeyCode::Char('1')));
+        typed(&mut app, "3");
+        on_key(&mut app, key(KeyCode::Enter));
+        assert!(app.message.error, "3 is not a move of the race");
+        typed(&mut app, "1");
+        on_key(&mut app, key(KeyCode::Enter));
         assert_eq!(app.message.text, "it is not your turn");
         assert_eq!(app.session.record.actions.len(), 1);
         for _ in 0..20 {
             match app.session.turn() {
                 Turn::Over => break,
-                Turn::Human(_) => on_key(&mut app, key(KeyCode::Char('1'))),
+                Turn::Human(_) => {
+                    typed(&mut app, "1");
+                    on_key(&mut app, key(KeyCode::Enter));
+                }
                 Turn::Bot(seat) => {
                     let (_, events) = app.session.bot_move(seat).expect("bot moves");
                     app.absorb(&events);
@@ -705,7 +651,7 @@ mod tests {
         assert!(app.session.game.outcome().is_some());
         let s = screen(&app, 100, 30);
         assert!(s.contains("the race is over at"), "{s}");
-        assert!(s.contains("press q twice to leave"), "{s}");
+        assert!(s.contains("q and Enter leave"), "{s}");
         assert!(
             app.log.iter().any(|l| l.starts_with("seat 1 adds")),
             "{:?}",
@@ -756,18 +702,19 @@ mod tests {
         let mut app =
             App::<RingHost>::new(PlayOptions::new((), 5, 1, 0, "random").expect("options"))
                 .expect("app");
-        on_key(&mut app, key(KeyCode::Char('1')));
-        on_key(&mut app, key(KeyCode::Char('2')));
+        typed(&mut app, "1 2");
+        assert_eq!(app.picked_places(), vec![1, 2]);
         assert_eq!(app.message.text, "Enter adds the picked card");
+        let s = screen(&app, 120, 40);
+        assert!(s.contains("[x]") && s.contains("[3]"), "{s}");
         on_key(&mut app, key(KeyCode::Enter));
         assert!(app.message.error, "two cards make no action");
         assert!(app.session.record.actions.is_empty());
-        on_key(&mut app, key(KeyCode::Char('1')));
-        assert_eq!(app.picked_places(), vec![2]);
-        // A digit past the places starts a typed command instead.
-        on_key(&mut app, key(KeyCode::Char('7')));
-        assert!(app.typing && app.input == "7");
+        // A number past the places marks nothing.
+        typed(&mut app, "7");
+        assert!(app.input == "7" && app.picked_places().is_empty());
         on_key(&mut app, key(KeyCode::Esc));
+        typed(&mut app, "2");
         on_key(&mut app, key(KeyCode::Enter));
         assert_eq!(app.session.record.actions, vec![(0, 2)]);
         assert!(app.picked_places().is_empty(), "the pick is spent");

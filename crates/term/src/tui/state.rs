@@ -1,12 +1,21 @@
 //! What the full-screen table remembers between frames: the session, the narrated log,
-//! the face's notes, the cards picked, the input line and messages.
+//! the face's notes, the input line and messages.
+//!
+//! One typing model: every printable key goes on the input line and Enter runs the line.
+//! Nothing acts while a word is being typed, so `envido 5`, `quiero` or `no hay mus` are
+//! never cut short by a key. A line of one character is the game's short form for it
+//! (`m` for mus, see [`Face::key`]), and a line of places (`1 3`) marks those cards of the
+//! hand as it is typed.
 
 use crate::command::{self, Command};
 use crate::session::{Session, Turn};
 use crate::PlayOptions;
 use std::time::Instant;
-use tapete_host::face::{ActionOf, EventOf, Scene, Vantage};
+use tapete_host::face::{ActionOf, EventOf, Scene, Shortcut, Vantage};
 use tapete_host::{Face, Narrate};
+
+/// What the table says once the match is over.
+pub(crate) const OVER: &str = "the match is over: type q and Enter to leave";
 
 /// A message under the table: a hint, or why an input was refused.
 #[derive(Clone, Debug, Default)]
@@ -25,15 +34,12 @@ pub(crate) struct App<H: Face> {
     pub log: Vec<String>,
     /// Lines scrolled back from the bottom of the log.
     pub log_scroll: usize,
-    /// The command being typed, when typing.
+    /// The line being typed (empty when nothing is).
     pub input: String,
-    pub typing: bool,
     pub message: Message,
-    /// Cards picked by place (index 0 is place 1) for the next action taken with Enter.
-    pub selected: Vec<bool>,
     /// After the end of a hand, bots wait until the human presses a key.
     pub paused: bool,
-    /// Set by `q`: a second `q` leaves; any other key stays.
+    /// Set by `q` and Enter: Enter again leaves; any other key stays.
     pub confirm_quit: bool,
     pub help: bool,
     pub quit: bool,
@@ -66,12 +72,11 @@ impl<H: Face> App<H> {
             log,
             log_scroll: 0,
             input: String::new(),
-            typing: false,
             message: Message {
-                text: "welcome: press ? for help".into(),
+                text: "welcome: type what you play and press Enter; F1 or ? and Enter for help"
+                    .into(),
                 error: false,
             },
-            selected: Vec::new(),
             paused: false,
             confirm_quit: false,
             help: false,
@@ -99,7 +104,6 @@ impl<H: Face> App<H> {
             self.log.extend(self.narrator.lines(e));
             if H::note(&mut self.notes, e) {
                 self.paused = true;
-                self.selected.clear();
             }
         }
         self.log_scroll = 0;
@@ -114,7 +118,6 @@ impl<H: Face> App<H> {
                 // Acting ends a pause, unless this very action ended the hand.
                 self.paused = false;
                 self.absorb(&events);
-                self.selected.clear();
                 self.message = Message::default();
                 self.next_bot_at = Instant::now() + super::BOT_DELAY;
             }
@@ -129,10 +132,9 @@ impl<H: Face> App<H> {
         self.clear_input();
     }
 
-    /// Empties the input line and stops typing.
+    /// Empties the input line.
     pub fn clear_input(&mut self) {
         self.input.clear();
-        self.typing = false;
     }
 
     /// Shows a hint under the table.
@@ -143,35 +145,86 @@ impl<H: Face> App<H> {
         };
     }
 
-    /// Runs a typed command line.
+    /// Runs the input line: nothing typed says what is expected, one character is the
+    /// game's short form (or `q`, which asks before leaving), anything else is a command.
     pub fn submit(&mut self) {
         let text = std::mem::take(&mut self.input);
-        self.typing = false;
+        let line = text.trim();
         let view = self.session.view();
-        match command::parse::<H>(&text, &view) {
+        let mut chars = line.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            let c = c.to_ascii_lowercase();
+            if c == 'q' {
+                self.confirm_quit = true;
+                self.info("leave the table? Enter leaves, any other key stays");
+                return;
+            }
+            if let Some(short) = H::key(c, &view) {
+                match short {
+                    Shortcut::First(candidates) => self.first_of(&candidates),
+                    Shortcut::Type { text, hint } => {
+                        self.input = text;
+                        self.info(hint);
+                    }
+                }
+                return;
+            }
+        }
+        let places = self.picked_places_in(line);
+        if !places.is_empty() {
+            return match H::picked(&view, &places) {
+                Ok(a) => self.act(a),
+                Err(e) => self.error(e),
+            };
+        }
+        match command::parse::<H>(line, &view) {
             Err(e) => self.error(e),
-            Ok(Command::Empty) => {}
+            Ok(Command::Empty) => match self.session.turn() {
+                Turn::Human(legal) => self.info(H::expected(&view, &legal)),
+                Turn::Over => self.info(OVER),
+                _ => {}
+            },
             Ok(Command::Help) => self.help = !self.help,
             Ok(Command::Quit) => self.quit = true,
             Ok(Command::Act(a)) => self.act(a),
         }
     }
 
-    /// The places (1-based) picked, in order.
-    pub fn picked_places(&self) -> Vec<usize> {
-        (0..self.selected.len())
-            .filter(|&i| self.selected[i])
-            .map(|i| i + 1)
-            .collect()
+    /// Plays the first of `candidates` that is legal; when none is, lets the engine say
+    /// why the first one is refused.
+    fn first_of(&mut self, candidates: &[ActionOf<H>]) {
+        match self.first_legal(candidates) {
+            Some(a) => self.act(a),
+            None => match self.session.turn() {
+                Turn::Human(_) => {
+                    if let Some(a) = candidates.first() {
+                        self.act(a.clone());
+                    }
+                }
+                Turn::Over => self.info(OVER),
+                _ => self.error("it is not your turn".into()),
+            },
+        }
     }
 
-    /// Takes the action the picked cards make.
-    pub fn act_on_picked(&mut self) {
-        let places = self.picked_places();
-        match H::picked(&self.session.view(), &places) {
-            Ok(a) => self.act(a),
-            Err(e) => self.error(e),
+    /// The places (1-based) the input line names, when it is nothing but places of the
+    /// hand and cards can be picked now: those cards are marked as the line is typed.
+    pub fn picked_places(&self) -> Vec<usize> {
+        self.picked_places_in(&self.input)
+    }
+
+    fn picked_places_in(&self, line: &str) -> Vec<usize> {
+        let Ok(pick) = H::pick(&self.session.view()) else {
+            return Vec::new();
+        };
+        let mut places = Vec::new();
+        for word in line.split_whitespace() {
+            match word.parse::<usize>() {
+                Ok(p) if (1..=pick.places).contains(&p) => places.push(p),
+                _ => return Vec::new(),
+            }
         }
+        places
     }
 
     /// The prompt for the human's current decision, when it is theirs.

@@ -242,6 +242,8 @@ pub struct ArenaReport<T> {
     pub seats: usize,
     /// How the sides sat.
     pub layout: Layout,
+    /// The most actions a game could take ([`ArenaConfig::max_actions`]).
+    pub max_actions: usize,
     /// The observers' sums.
     pub stats: T,
     /// Every incident, by game and seat.
@@ -460,6 +462,7 @@ where
         actions: total.actions,
         seats: config.seats,
         layout: config.layout,
+        max_actions: config.max_actions,
         stats: total.stats,
         incidents: total.incidents,
         seconds: start.elapsed().as_secs_f64(),

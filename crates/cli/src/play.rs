@@ -165,8 +165,8 @@ fn split_opening<H: Face>(
             if H::forced(&game.legal_actions(human)).is_none() {
                 typed.push(action.to_string());
             }
-        } else {
-            queues[*seat].push_back(action.clone());
+        } else if let Some(queue) = queues.get_mut(*seat) {
+            queue.push_back(action.clone());
         }
         game.apply(*seat, action)
             .map_err(|e| CliError::input(format!("--from {}: action {i}: {e}", file.display())))?;

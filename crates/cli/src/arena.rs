@@ -6,11 +6,13 @@ use crate::args::{parse_seed, parse_threads, parse_timeout};
 use crate::error::{CliError, CliResult};
 use crate::games::{self, GameArgs};
 use crate::sim::{
-    incidents_json, incidents_text, merge, run_games, timing_json, timing_text, RunSpec,
+    incidents_json, incidents_text, merge, parse_max_actions, run_games, timing_json, timing_text,
+    unfinished_json, unfinished_text, RunSpec,
 };
 use crate::text::{emit, pct, percent, ratio, table};
 use clap::Args;
 use serde_json::json;
+use std::path::PathBuf;
 use std::time::Duration;
 use tapete_host::{row, Host, Visitor};
 use tapete_table::arena::{ArenaReport, Layout};
@@ -34,6 +36,10 @@ pub struct ArenaArgs {
     /// Bot of side B (same choices as --a).
     #[arg(long, value_name = "LEVEL")]
     pub b: String,
+    /// Keep every game's record in this directory (made if missing): one JSON file per
+    /// game, game-NNNNNN-seed-S.json, which `tapete replay` reads.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
     #[command(flatten)]
     pub run: MatchArgs,
 }
@@ -57,6 +63,10 @@ pub struct MatchArgs {
     /// Longest wait for one answer of a cmd: bot, in seconds.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]
     pub bot_timeout: Duration,
+    /// Most actions in one game: a game still going then is stopped, counted as
+    /// unfinished and left out of the win rate.
+    #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_max_actions)]
+    pub max_actions: usize,
 }
 
 /// Whether A and B sit as pairs at a table of `seats` (partnership games with an even
@@ -91,6 +101,8 @@ impl MatchArgs {
             threads: self.threads,
             layout: arena_layout::<H>(seats).1,
             json,
+            records: None,
+            max_actions: self.max_actions,
         }
     }
 }
@@ -129,7 +141,10 @@ impl Visitor for Arena<'_> {
         let rules = games::rules::<H>(H::arena_rules(), &p.given, seats)?;
         let bots = [a.a.trim().to_string(), a.b.trim().to_string()];
         let partners = arena_layout::<H>(seats).0;
-        let report = run_games::<H>(&a.run.spec::<H>(&rules, seats, &bots, p.json))?;
+        let report = run_games::<H>(&RunSpec {
+            records: a.records.as_deref(),
+            ..a.run.spec::<H>(&rules, seats, &bots, p.json)
+        })?;
         if p.json {
             let (low, high) = report.ci95();
             let mut v = json!({
@@ -142,6 +157,8 @@ impl Visitor for Arena<'_> {
                 "a_wins": report.wins[0],
                 "b_wins": report.wins[1],
                 "draws": report.draws,
+                "finished": report.finished(),
+                "unfinished": unfinished_json(&report),
                 "a_win_rate": report.a_win_rate(),
                 "fair_share": report.fair_share(),
                 "ci95": [low, high],
@@ -151,6 +168,7 @@ impl Visitor for Arena<'_> {
                 "actions": report.actions,
                 "actions_per_game": ratio(report.actions, report.games),
                 "incidents": incidents_json(&report.incidents),
+                "records": a.records.as_ref().map(|d| d.display().to_string()),
                 "timing": timing_json(&report),
             });
             merge(&mut v, H::stats_json(&report.stats));
@@ -185,17 +203,24 @@ fn arena_text<H: Host>(
         bots[0],
         bots[1]
     );
+    let finished = r.finished();
     let rows = vec![
         row!["side", "bot", "games won", "share"],
-        row!["A", bots[0], r.wins[0], pct(r.wins[0], r.games)],
-        row!["B", bots[1], r.wins[1], pct(r.wins[1], r.games)],
+        row!["A", bots[0], r.wins[0], pct(r.wins[0], finished)],
+        row!["B", bots[1], r.wins[1], pct(r.wins[1], finished)],
     ];
     out.push_str(&table(&rows));
     if r.draws > 0 {
         out.push_str(&format!("games without a winner: {}\n", r.draws));
     }
+    out.push_str(&unfinished_text(r));
+    let over = if r.unfinished.is_empty() {
+        String::new()
+    } else {
+        format!(" over the {finished} finished games")
+    };
     out.push_str(&format!(
-        "\nA's win rate: {} (95% confidence interval {} – {}, Wilson; fair share {})\n",
+        "\nA's win rate{over}: {} (95% confidence interval {} – {}, Wilson; fair share {})\n",
         percent(r.a_win_rate()),
         percent(low),
         percent(high),
@@ -214,6 +239,13 @@ fn arena_text<H: Host>(
         out.push_str(&extra);
     }
     out.push('\n');
+    if let Some(dir) = &a.records {
+        out.push_str(&format!(
+            "records: {} ({} files, one per game)\n",
+            dir.display(),
+            r.games
+        ));
+    }
     out.push_str(&incidents_text(&r.incidents, true));
     out.push_str(&timing_text(r));
     out

@@ -81,6 +81,8 @@ fn opponents<H: Host>(a: &str, against: &[String]) -> CliResult<Vec<String>> {
 struct Line {
     b: String,
     games: u64,
+    /// Games stopped unfinished (not counted in the win rate).
+    unfinished: u64,
     wins: u64,
     rate: f64,
     ci: (f64, f64),
@@ -108,9 +110,12 @@ impl Visitor for Gauntlet<'_> {
         let me = a.a.trim().to_string();
         let rivals = opponents::<H>(&me, &a.against)?;
         games::check_bot::<H>(&me)?;
+        crate::sim::check_command(&me)?;
         for b in &rivals {
             games::check_bot::<H>(b)?;
+            crate::sim::check_command(b)?;
         }
+        let named = a.against.iter().any(|s| !s.trim().is_empty());
         let mut lines = Vec::with_capacity(rivals.len());
         let mut fair = 0.5;
         for b in rivals {
@@ -121,7 +126,7 @@ impl Visitor for Gauntlet<'_> {
                 eprintln!(
                     "{me} against {b}: {} of {} ({})",
                     report.wins[0],
-                    report.games,
+                    report.finished(),
                     percent(report.a_win_rate())
                 );
             }
@@ -129,6 +134,7 @@ impl Visitor for Gauntlet<'_> {
             lines.push(Line {
                 b,
                 games: report.games,
+                unfinished: report.unfinished.len() as u64,
                 wins: report.wins[0],
                 rate: report.a_win_rate(),
                 ci: report.ci95(),
@@ -143,9 +149,11 @@ impl Visitor for Gauntlet<'_> {
                 "seed": a.run.seed,
                 "rules": rules,
                 "fair_share": fair,
+                "against": if named { "as given" } else { "every built-in player but A and the search levels" },
                 "opponents": lines.iter().map(|l| json!({
                     "b": l.b,
                     "games": l.games,
+                    "unfinished": l.unfinished,
                     "a_wins": l.wins,
                     "a_win_rate": l.rate,
                     "ci95": [l.ci.0, l.ci.1],
@@ -154,18 +162,35 @@ impl Visitor for Gauntlet<'_> {
             });
             return emit(&format!("{v}\n"));
         }
+        let any_unfinished = lines.iter().any(|l| l.unfinished > 0);
         let mut rows = vec![row!["against", "games", "won", "win rate", "95% interval"]];
+        if any_unfinished {
+            rows[0].insert(2, "unfinished".to_string());
+        }
         for l in &lines {
-            rows.push(row![
+            let mut r = row![
                 l.b,
                 l.games,
                 l.wins,
                 percent(l.rate),
                 format!("{} – {}", percent(l.ci.0), percent(l.ci.1))
-            ]);
+            ];
+            if any_unfinished {
+                r.insert(2, l.unfinished.to_string());
+            }
+            rows.push(r);
         }
+        let names: Vec<&str> = lines.iter().map(|l| l.b.as_str()).collect();
+        let whom = if named {
+            format!("{me} against {}", names.join(", "))
+        } else {
+            format!(
+                "{me} against every built-in player but itself and the search levels ({})",
+                names.join(", ")
+            )
+        };
         let mut out = format!(
-            "{me} against every opponent, {} {} games each from seed {} (fair share {})\n\n",
+            "{whom}: {} {} games each from seed {} (fair share {})\n\n",
             a.run.games,
             H::TITLE,
             a.run.seed,
@@ -173,6 +198,12 @@ impl Visitor for Gauntlet<'_> {
         );
         out = games::after_heading(&out, &games::rules_line::<H>(&rules));
         out.push_str(&table(&rows));
+        if any_unfinished {
+            out.push_str(&format!(
+                "unfinished games (stopped at {} actions) are not counted in the win rates\n",
+                a.run.max_actions
+            ));
+        }
         let worst = lines.iter().min_by(|x, y| x.rate.total_cmp(&y.rate));
         if let Some(w) = worst {
             out.push_str(&format!(

@@ -20,15 +20,31 @@ pub struct ReplayArgs {
     /// Wait for Enter after each action (when stdin is a terminal).
     #[arg(long)]
     pub step: bool,
+    /// Stop after the record's first N actions and show the state there: every hand, who
+    /// is to act and what each of them may do (with --json, also each seat's view as a
+    /// `cmd:` bot receives it). `tapete play GAME --from FILE --at N` plays on from there.
+    #[arg(long, value_name = "N")]
+    pub at: Option<usize>,
 }
 
 /// Reads a record file as JSON, and the game it names (records made before records named
 /// their game are Mus records).
-fn load(path: &Path) -> CliResult<(String, Value)> {
+pub(crate) fn load(path: &Path) -> CliResult<(String, Value)> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
-    let v: Value = serde_json::from_str(&text)
-        .map_err(|e| CliError::input(format!("{} is not a tapete record: {e}", path.display())))?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| {
+        CliError::input(format!(
+            "{} is not a tapete record: expected {RECORD}, found text that is not JSON ({e})",
+            path.display()
+        ))
+    })?;
+    if !v.is_object() {
+        return Err(CliError::input(format!(
+            "{} is not a tapete record: expected {RECORD}, found {}",
+            path.display(),
+            describe(&v)
+        )));
+    }
     let game = match v.get("game") {
         None => "mus".to_string(),
         Some(Value::String(g)) => g.clone(),
@@ -42,6 +58,29 @@ fn load(path: &Path) -> CliResult<(String, Value)> {
     Ok((game, v))
 }
 
+/// What a record file holds, for errors.
+const RECORD: &str =
+    "a JSON object with `game`, `rules`, `seats`, `seed` and `actions` (as `tapete play --record` writes)";
+
+/// What a JSON value is, in words, for errors: "an array", "an object with the keys …".
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("`{b}`"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(_) => "a string".into(),
+        Value::Array(_) => "an array".into(),
+        Value::Object(m) if m.is_empty() => "an empty object".into(),
+        Value::Object(m) => format!(
+            "an object with the keys {}",
+            m.keys()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 /// Runs `tapete replay`.
 pub fn run(a: &ReplayArgs, json: bool) -> CliResult {
     let (game, value) = load(&a.file)?;
@@ -53,6 +92,7 @@ pub fn run(a: &ReplayArgs, json: bool) -> CliResult {
             value,
             json,
             step: a.step,
+            at: a.at,
         },
     )
     .map_err(|e| CliError::input(format!("{}: {e}", file.display())))?
@@ -63,20 +103,36 @@ struct Replay<'a> {
     value: Value,
     json: bool,
     step: bool,
+    at: Option<usize>,
 }
 
 impl Visitor for Replay<'_> {
     type Output = CliResult;
     fn visit<H: Host>(self) -> CliResult {
         let file = self.file;
+        let found = describe(&self.value);
+        let named = self.value.get("game").is_some();
         let record: Record<H::G> = serde_json::from_value(self.value).map_err(|e| {
+            let expected = if named {
+                format!("a tapete {} record", H::TITLE)
+            } else {
+                // Records made before records named their game are Mus records.
+                format!(
+                    "a tapete record ({RECORD}; one without `game` is read as an old {} record)",
+                    H::TITLE
+                )
+            };
             CliError::input(format!(
-                "{} is not a tapete {} record: {e}",
-                file.display(),
-                H::TITLE
+                "{} is not a valid record: expected {expected}, found {found}, which does not read as one: {e}",
+                file.display()
             ))
         })?;
-        replay::<H>(file, &record, self.json, self.step)
+        let mut record = record;
+        if let Some(n) = self.at {
+            check_at(file, n, record.actions.len())?;
+            record.actions.truncate(n);
+        }
+        replay::<H>(file, &record, self.json, self.step, self.at.is_some())
     }
 }
 
@@ -97,7 +153,48 @@ fn rules_text(rules: &Value) -> String {
     }
 }
 
-fn replay<H: Host>(file: &Path, record: &Record<H::G>, json: bool, step: bool) -> CliResult {
+/// Checks `--at N` against a record of `len` actions.
+pub(crate) fn check_at(file: &Path, n: usize, len: usize) -> CliResult {
+    if n > len {
+        return Err(CliError::input(format!(
+            "--at {n}: {} has only {len} actions; give --at 0 to {len}",
+            file.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Who is to act, each of them with the legal actions as text, and every seat's view.
+type StateAt = (Vec<usize>, Vec<(usize, Vec<String>)>, Value);
+
+/// The state a replay stopped at (`--at`): who is to act, what each may do, and (as JSON)
+/// each seat's view.
+fn state_at<H: Host>(game: &H::G, seats: usize) -> StateAt {
+    let to_act = game.to_act().seats().to_vec();
+    let legal = to_act
+        .iter()
+        .map(|&s| {
+            let actions = game
+                .legal_actions(s)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            (s, actions)
+        })
+        .collect();
+    let views = (0..seats)
+        .map(|s| serde_json::to_value(game.view(s)).unwrap_or(Value::Null))
+        .collect();
+    (to_act, legal, Value::Array(views))
+}
+
+fn replay<H: Host>(
+    file: &Path,
+    record: &Record<H::G>,
+    json: bool,
+    step: bool,
+    at: bool,
+) -> CliResult {
     let step = step && !json && std::io::stdin().is_terminal();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -199,7 +296,38 @@ fn replay<H: Host>(file: &Path, record: &Record<H::G>, json: bool, step: bool) -
             "outcome": outcome,
             "finished": outcome.is_some(),
         });
+        let mut v = v;
+        if at {
+            let (to_act, legal, views) = state_at::<H>(&game, record.seats);
+            crate::sim::merge(
+                &mut v,
+                json!({
+                    "at": record.actions.len(),
+                    "to_act": to_act,
+                    "legal": legal.into_iter().map(|(s, l)| json!({"seat": s, "actions": l})).collect::<Vec<_>>(),
+                    "views": views,
+                })
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+            );
+        }
         return emit(&format!("{v}\n"));
+    }
+    if at {
+        let (to_act, legal, _) = state_at::<H>(&game, record.seats);
+        let _ = writeln!(
+            out,
+            "\nstopped at action {} (--at): every hand now",
+            record.actions.len()
+        );
+        let _ = write_hands::<H>(&mut out, &game, &pad);
+        if to_act.is_empty() {
+            let _ = writeln!(out, "nobody is to act: the game is over");
+        }
+        for (seat, actions) in legal {
+            let _ = writeln!(out, "seat {seat} is to act; legal: {}", actions.join(", "));
+        }
     }
     drop(out);
     emit(&format!("\n{}", crate::play::score_text::<H>(&game)))

@@ -7,12 +7,45 @@ use crate::games::{self, GameArgs};
 use crate::text::{emit, pair_name, pct, progress_bar, rate, ratio, table};
 use clap::Args;
 use serde_json::{json, Map, Value};
+use std::path::Path;
 use std::time::Duration;
 use tapete_host::{row, Host, Visitor};
 use tapete_table::arena::{
-    run_arena, ArenaConfig, ArenaError, ArenaReport, Incident, Layout, Side,
+    run_arena_keeping, ArenaConfig, ArenaError, ArenaReport, Fixture, Incident, Layout, Side,
 };
-use tapete_table::Game;
+use tapete_table::{Game, Record};
+
+/// For a `cmd:` bot, checks that its program can be started at all (a plain command
+/// naming a program that is not there fails here, before any game); other bots pass.
+pub(crate) fn check_command(name: &str) -> CliResult {
+    let trimmed = name.trim();
+    if let Some((level, command)) = trimmed.split_once(':') {
+        if level.trim().eq_ignore_ascii_case("cmd") {
+            return tapete_table::protocol::check_command(command)
+                .map_err(|e| CliError::run(format!("`{trimmed}`: cannot start the program: {e}")));
+        }
+    }
+    Ok(())
+}
+
+/// The file name of game `f`'s record in an `--records` directory: its number and seed.
+pub(crate) fn record_name(f: &Fixture) -> String {
+    format!("game-{:06}-seed-{}.json", f.index, f.seed)
+}
+
+/// Makes the `--records` directory if it is not there, and checks it is a writable
+/// directory, before any game is played.
+fn check_records_dir(dir: &Path) -> CliResult {
+    let bad = |why: String| CliError::input(format!("--records {}: {why}", dir.display()));
+    if dir.exists() && !dir.is_dir() {
+        return Err(bad("is not a directory".into()));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| bad(format!("cannot create it: {e}")))?;
+    let probe = dir.join(".tapete-write-check");
+    std::fs::write(&probe, b"").map_err(|e| bad(format!("cannot write there: {e}")))?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
 
 /// What `tapete sim GAME` takes besides the table options.
 #[derive(Args, Debug)]
@@ -44,10 +77,21 @@ pub struct SimArgs {
     /// Longest wait for one answer of a cmd: bot, in seconds.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]
     pub bot_timeout: Duration,
+    /// Most actions in one game: a game still going then is stopped, counted as
+    /// unfinished and left out of the wins.
+    #[arg(long, value_name = "N", default_value = "20000", value_parser = parse_max_actions)]
+    pub max_actions: usize,
 }
 
-/// Most actions a game may take before it is called stuck.
-pub(crate) const MAX_ACTIONS: usize = 20_000;
+/// Reads `--max-actions`: 1 to 100,000,000.
+pub(crate) fn parse_max_actions(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=100_000_000).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{s}` is not a number of actions: give a whole number from 1 to 100000000"
+        )),
+    }
+}
 
 /// What to play: `games` games from `seed` between `bots` (`[A, B]`) seated by `layout`.
 /// Shared by `sim` and `arena`.
@@ -62,6 +106,10 @@ pub(crate) struct RunSpec<'a, H: Host> {
     pub layout: Layout,
     /// JSON output: no progress bar.
     pub json: bool,
+    /// A directory to write every game's record into (`arena --records`).
+    pub records: Option<&'a Path>,
+    /// Most actions in one game.
+    pub max_actions: usize,
 }
 
 /// Plays the games of `spec` in parallel, with a progress bar, gathering the game's
@@ -72,6 +120,10 @@ pub(crate) fn run_games<H: Host>(spec: &RunSpec<H>) -> CliResult<ArenaReport<H::
     }
     for b in spec.bots {
         games::check_bot::<H>(b)?;
+        check_command(b)?;
+    }
+    if let Some(dir) = spec.records {
+        check_records_dir(dir)?;
     }
     stop_programs_on_signals()?;
     let config = ArenaConfig::<H::G> {
@@ -80,16 +132,23 @@ pub(crate) fn run_games<H: Host>(spec: &RunSpec<H>) -> CliResult<ArenaReport<H::
         games: spec.games,
         seed: spec.seed,
         threads: spec.threads,
-        max_actions: MAX_ACTIONS,
+        max_actions: spec.max_actions,
         layout: spec.layout,
     };
     let bar = progress_bar(spec.games, "games", spec.json);
     let bots = spec.bots;
     let timeout = spec.bot_timeout;
-    let report = run_arena(
+    let keep = |f: &Fixture, record: &Record<H::G>| match spec.records {
+        Some(dir) => {
+            crate::play::write_record(record, &dir.join(record_name(f))).map_err(|e| e.to_string())
+        }
+        None => Ok(()),
+    };
+    let report = run_arena_keeping(
         &config,
         |side: Side, _| games::make_bot::<H>(&bots[side.index()], timeout),
         &|| bar.inc(1),
+        &keep,
     );
     bar.finish_and_clear();
     report.map_err(|e| match e {
@@ -152,6 +211,8 @@ impl Visitor for Sim<'_> {
                 Layout::FirstSeat
             },
             json: p.json,
+            records: None,
+            max_actions: a.max_actions,
         })?;
         if p.json {
             let mut v = json!({
@@ -163,6 +224,7 @@ impl Visitor for Sim<'_> {
                 "rules": rules,
                 "wins": report.wins,
                 "draws": report.draws,
+                "unfinished": unfinished_json(&report),
                 "seat_wins": report.seat_wins,
                 "actions": report.actions,
                 "actions_per_game": ratio(report.actions, report.games),
@@ -213,7 +275,7 @@ fn sim_text<H: Host>(
         );
         let mut rows = vec![row!["pair", "games won", "share"]];
         for s in 0..2 {
-            rows.push(row![pair_name(s), r.wins[s], pct(r.wins[s], r.games)]);
+            rows.push(row![pair_name(s), r.wins[s], pct(r.wins[s], r.finished())]);
         }
         out.push_str(&table(&rows));
     } else {
@@ -232,13 +294,14 @@ fn sim_text<H: Host>(
         let mut rows = vec![row!["seat", "bot", "games won", "share"]];
         for (seat, wins) in r.seat_wins.iter().enumerate() {
             let bot = if seat == 0 { &levels[0] } else { &levels[1] };
-            rows.push(row![seat, bot, wins, pct(*wins, r.games)]);
+            rows.push(row![seat, bot, wins, pct(*wins, r.finished())]);
         }
         out.push_str(&table(&rows));
     }
     if r.draws > 0 {
         out.push_str(&format!("games without a winner: {}\n", r.draws));
     }
+    out.push_str(&unfinished_text(r));
     out.push_str(&format!(
         "actions per game: {:.1}\n",
         ratio(r.actions, r.games)
@@ -252,6 +315,43 @@ fn sim_text<H: Host>(
     out.push_str(&incidents_text(&r.incidents, false));
     out.push_str(&timing_text(r));
     out
+}
+
+/// Most unfinished games named in text output (JSON names them all).
+const UNFINISHED_SHOWN: usize = 10;
+
+/// The games stopped unfinished, as text: none, or how many, which, and that results count
+/// the finished games only.
+pub(crate) fn unfinished_text<T>(r: &ArenaReport<T>) -> String {
+    if r.unfinished.is_empty() {
+        return String::new();
+    }
+    let mut named: Vec<String> = r
+        .unfinished
+        .iter()
+        .take(UNFINISHED_SHOWN)
+        .map(|(game, seed)| format!("game {game} (seed {seed})"))
+        .collect();
+    if r.unfinished.len() > UNFINISHED_SHOWN {
+        named.push(format!("… {} more", r.unfinished.len() - UNFINISHED_SHOWN));
+    }
+    format!(
+        "unfinished games: {} of {} (stopped at {} actions: {}); wins and rates count the {} finished games\n",
+        r.unfinished.len(),
+        r.games,
+        r.max_actions,
+        named.join(", "),
+        r.finished()
+    )
+}
+
+/// `{"count", "max_actions", "list": [{"game", "seed"}]}`: the games stopped unfinished.
+pub(crate) fn unfinished_json<T>(r: &ArenaReport<T>) -> serde_json::Value {
+    json!({
+        "count": r.unfinished.len(),
+        "max_actions": r.max_actions,
+        "list": r.unfinished.iter().map(|(game, seed)| json!({"game": game, "seed": seed})).collect::<Vec<_>>(),
+    })
 }
 
 /// `{"seconds", "games_per_second", "threads"}`.

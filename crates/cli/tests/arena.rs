@@ -262,8 +262,20 @@ fn a_bot_that_exits_is_replaced_and_its_last_words_reported() {
     let dir = scratch("exits");
     let bot = script(&dir, "exits.sh", "echo 'no cards for me' >&2\nexit 3\n");
     misbehaving(&format!("sh {bot}"), "no cards for me", &[]);
-    // The program that cannot even start.
-    misbehaving("/nonexistent/tapete-bot", "exited", &[]);
+    // The program that cannot even start stops the arena: no results stand in for it.
+    let out = tapete(&[
+        "arena",
+        "mus",
+        "--a",
+        "cmd:/nonexistent/tapete-bot",
+        "--b",
+        "random",
+        "--games",
+        "2",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot start the program"), "{err}");
 }
 
 #[test]

@@ -132,7 +132,12 @@ fn broken_records_are_refused_clearly() {
     std::fs::write(&bad, "{\"seed\": 1}").expect("write");
     let out = tapete(&["replay", bad.to_str().expect("path")], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a tapete Mus record"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("expected a tapete record"), "{err}");
+    assert!(
+        err.contains("found an object with the keys `seed`"),
+        "{err}"
+    );
 
     // An action out of turn: the game refuses it, and the message says which.
     let (mut record, _) = bot_record(3);

@@ -43,7 +43,7 @@ impl FromStr for Mode {
 
 /// Everything that can differ between two Mus tables.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct MusRules {
     /// 8 reyes (default) or 4 reyes.
     pub mode: Mode,

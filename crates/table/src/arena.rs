@@ -168,7 +168,8 @@ pub struct ArenaConfig<G: Game> {
     pub seed: u64,
     /// Worker threads (`None`: one per CPU).
     pub threads: Option<usize>,
-    /// Most actions one game may take before it is called stuck.
+    /// Most actions one game may take: a game still going then is stopped and counted as
+    /// unfinished (the run goes on).
     pub max_actions: usize,
     /// Where the sides sit.
     pub layout: Layout,
@@ -218,12 +219,15 @@ pub struct Incident {
 /// What an arena produced.
 #[derive(Clone, Debug)]
 pub struct ArenaReport<T> {
-    /// Games played.
+    /// Games played, finished or not.
     pub games: u64,
     /// Games won by each side (`[A, B]`).
     pub wins: [u64; 2],
-    /// Games with no winner.
+    /// Finished games with no winner.
     pub draws: u64,
+    /// Games stopped unfinished at [`ArenaConfig::max_actions`], as `(number, seed)` in
+    /// order. They count in no win, draw or place.
+    pub unfinished: Vec<(u64, u64)>,
     /// Games each side started from the first seat (`[A, B]`).
     pub first: [u64; 2],
     /// Games won by each seat (a partnership's win counts for each of its seats).
@@ -238,6 +242,8 @@ pub struct ArenaReport<T> {
     pub seats: usize,
     /// How the sides sat.
     pub layout: Layout,
+    /// The most actions a game could take ([`ArenaConfig::max_actions`]).
+    pub max_actions: usize,
     /// The observers' sums.
     pub stats: T,
     /// Every incident, by game and seat.
@@ -249,12 +255,18 @@ pub struct ArenaReport<T> {
 }
 
 impl<T> ArenaReport<T> {
-    /// A's share of the games.
+    /// Games that ended: the games played but the unfinished ones.
+    pub fn finished(&self) -> u64 {
+        self.games - self.unfinished.len() as u64
+    }
+
+    /// A's share of the finished games (unfinished ones have no result to count).
     pub fn a_win_rate(&self) -> f64 {
-        if self.games == 0 {
+        let finished = self.finished();
+        if finished == 0 {
             0.0
         } else {
-            self.wins[0] as f64 / self.games as f64
+            self.wins[0] as f64 / finished as f64
         }
     }
 
@@ -272,9 +284,9 @@ impl<T> ArenaReport<T> {
         (self.placed > 0).then(|| self.a_place_sum as f64 / self.placed as f64)
     }
 
-    /// The 95% Wilson interval on A's win rate.
+    /// The 95% Wilson interval on A's win rate (over the finished games).
     pub fn ci95(&self) -> (f64, f64) {
-        wilson_interval(self.wins[0], self.games, Z95)
+        wilson_interval(self.wins[0], self.finished(), Z95)
     }
 
     /// Games per second of wall-clock time.
@@ -306,6 +318,19 @@ pub enum ArenaError {
         seed: u64,
         error: PlayError,
     },
+    /// A bot could not play at all ([`Bot::unable`]): the results would be a stand-in's.
+    #[error("{reason} (in game {index}, seed {seed}); no results: fix the bot and run again")]
+    Unable {
+        index: u64,
+        seed: u64,
+        reason: String,
+    },
+    #[error("game {index} (seed {seed}): cannot keep its record: {reason}")]
+    Keep {
+        index: u64,
+        seed: u64,
+        reason: String,
+    },
 }
 
 /// Sums over some games, before they are merged into a report.
@@ -313,6 +338,7 @@ struct Partial<T> {
     games: u64,
     wins: [u64; 2],
     draws: u64,
+    unfinished: Vec<(u64, u64)>,
     first: [u64; 2],
     seat_wins: Vec<u64>,
     a_place_sum: u64,
@@ -328,6 +354,7 @@ impl<T: Default> Default for Partial<T> {
             games: 0,
             wins: [0; 2],
             draws: 0,
+            unfinished: Vec::new(),
             first: [0; 2],
             seat_wins: Vec::new(),
             a_place_sum: 0,
@@ -349,12 +376,31 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> 
         .map_err(|e| format!("cannot start the worker threads: {e}"))
 }
 
+/// What [`run_arena_keeping`] does with each game's record: an error stops the arena.
+pub type KeepRecord<'a, G> = dyn Fn(&Fixture, &Record<G>) -> Result<(), String> + Sync + 'a;
+
 /// Plays `config.games` games, asking `make_bot(side, seat)` for each seat's bot in every
 /// game, with one `T` watching each game; `progress` is called after each game.
 pub fn run_arena<G, T, F>(
     config: &ArenaConfig<G>,
     make_bot: F,
     progress: &(dyn Fn() + Sync),
+) -> Result<ArenaReport<T>, ArenaError>
+where
+    G: Game,
+    T: Observer<G>,
+    F: Fn(Side, Seat) -> Result<Box<dyn Bot<G>>, String> + Sync,
+{
+    run_arena_keeping(config, make_bot, progress, &|_, _| Ok(()))
+}
+
+/// [`run_arena`], handing every game's record (finished or not) to `keep` as soon as the
+/// game is over; an error from `keep` stops the arena.
+pub fn run_arena_keeping<G, T, F>(
+    config: &ArenaConfig<G>,
+    make_bot: F,
+    progress: &(dyn Fn() + Sync),
+    keep: &KeepRecord<'_, G>,
 ) -> Result<ArenaReport<T>, ArenaError>
 where
     G: Game,
@@ -371,13 +417,14 @@ where
         (0..config.games)
             .into_par_iter()
             .map(|index| {
-                let r = play_one::<G, T, F>(config, index, &make_bot);
+                let r = play_one::<G, T, F>(config, index, &make_bot, keep);
                 progress();
                 r
             })
             .try_reduce(Partial::default, |mut x: Partial<T>, y| {
                 x.games += y.games;
                 x.draws += y.draws;
+                x.unfinished.extend(y.unfinished);
                 for s in 0..2 {
                     x.wins[s] += y.wins[s];
                     x.first[s] += y.first[s];
@@ -398,10 +445,12 @@ where
     });
     let mut total = total?;
     total.incidents.sort_by_key(|i| (i.game, i.seat));
+    total.unfinished.sort_unstable();
     Ok(ArenaReport {
         games: total.games,
         wins: total.wins,
         draws: total.draws,
+        unfinished: total.unfinished,
         first: total.first,
         seat_wins: {
             let mut w = total.seat_wins;
@@ -413,6 +462,7 @@ where
         actions: total.actions,
         seats: config.seats,
         layout: config.layout,
+        max_actions: config.max_actions,
         stats: total.stats,
         incidents: total.incidents,
         seconds: start.elapsed().as_secs_f64(),
@@ -425,6 +475,7 @@ fn play_one<G, T, F>(
     config: &ArenaConfig<G>,
     index: u64,
     make_bot: &F,
+    keep: &KeepRecord<'_, G>,
 ) -> Result<Partial<T>, ArenaError>
 where
     G: Game,
@@ -466,17 +517,38 @@ where
             });
         }
     }
-    played.map_err(|error| ArenaError::Play { index, seed, error })?;
-    stats.finish(&fixture, &game, record.actions.len());
+    let finished = match played {
+        Ok(()) => true,
+        Err(PlayError::TooLong(_)) => false,
+        Err(PlayError::Unable(reason)) => {
+            return Err(ArenaError::Unable {
+                index,
+                seed,
+                reason,
+            })
+        }
+        Err(error) => return Err(ArenaError::Play { index, seed, error }),
+    };
+    keep(&fixture, &record).map_err(|reason| ArenaError::Keep {
+        index,
+        seed,
+        reason,
+    })?;
     let mut p = Partial {
         games: 1,
-        stats,
         incidents,
         ..Partial::default()
     };
     p.first[fixture.side_of(0).index()] += 1;
     p.actions = record.actions.len() as u64;
     p.seat_wins = vec![0; config.seats];
+    if !finished {
+        p.stats = stats;
+        p.unfinished.push((index, seed));
+        return Ok(p);
+    }
+    stats.finish(&fixture, &game, record.actions.len());
+    p.stats = stats;
     let outcome = game.outcome();
     let winners = outcome
         .as_ref()
@@ -586,6 +658,50 @@ mod tests {
         };
         let r: ArenaReport<()> = run_arena(&fixed, twos, &|| {}).unwrap();
         assert_eq!((r.wins, r.first), ([10, 0], [10, 0]));
+    }
+
+    struct Ones;
+    impl Bot<Race> for Ones {
+        fn act(&mut self, _: &u8, _: &[u8], _: &mut ChaCha8Rng) -> u8 {
+            1
+        }
+    }
+
+    #[test]
+    fn a_game_too_long_is_counted_unfinished_and_the_run_goes_on() {
+        // A plays 1s, B 2s. With A first: 1, 2, 1, 2 (four actions); with B first: 2, 1, 2
+        // (three), B winning. At most three actions: A's first-seat games do not end.
+        let config = ArenaConfig::<Race> {
+            rules: (),
+            seats: 2,
+            games: 10,
+            seed: 3,
+            threads: Some(2),
+            max_actions: 3,
+            layout: Layout::Alternate,
+        };
+        let bots = |side: Side, _: Seat| {
+            Ok(match side {
+                Side::A => Box::new(Ones) as Box<dyn Bot<Race>>,
+                Side::B => Box::new(Twos),
+            })
+        };
+        let kept = std::sync::Mutex::new(Vec::new());
+        let keep = |f: &Fixture, r: &Record<Race>| {
+            kept.lock().unwrap().push((f.index, r.actions.len()));
+            Ok(())
+        };
+        let r: ArenaReport<()> = run_arena_keeping(&config, bots, &|| {}, &keep).unwrap();
+        assert_eq!(r.games, 10);
+        assert_eq!(r.unfinished, [(0, 3), (2, 5), (4, 7), (6, 9), (8, 11)]);
+        assert_eq!((r.finished(), r.wins, r.draws), (5, [0, 5], 0));
+        assert_eq!(r.a_win_rate(), 0.0);
+        assert_eq!(r.ci95(), wilson_interval(0, 5, Z95));
+        // Every game's record is handed out, the unfinished ones as far as they went.
+        let mut kept = kept.into_inner().unwrap();
+        kept.sort_unstable();
+        let want: Vec<(u64, usize)> = (0..10).map(|i| (i, 3)).collect();
+        assert_eq!(kept, want);
     }
 
     /// N seats, one move each; the seat `seed % seats` wins, the others share place 2.

@@ -16,13 +16,17 @@ pub enum PlayError {
     NoLegalAction(usize),
     #[error("the game did not end within {0} actions")]
     TooLong(usize),
+    /// A bot cannot play at all ([`Bot::unable`]): its reason.
+    #[error("{0}")]
+    Unable(String),
 }
 
 /// Plays `game` to the end, asking `bots[seat]` whenever a seat must act (simultaneous
 /// decisions are taken in seat order), recording every action into `record`.
 /// `on_events` sees every applied action and its public events. Each bot is told its
 /// seat first ([`Bot::start`], with the record's rules) and the outcome at the end
-/// ([`Bot::finish`]).
+/// ([`Bot::finish`]; with no outcome when the game is stopped at `max_actions`). A bot
+/// that turns out unable to play ([`Bot::unable`]) stops the game with its reason.
 pub fn play_out<G: Game>(
     game: &mut G,
     bots: &mut [Box<dyn Bot<G>>],
@@ -33,6 +37,9 @@ pub fn play_out<G: Game>(
 ) -> Result<(), PlayError> {
     for (seat, bot) in bots.iter_mut().enumerate() {
         bot.start(seat, record.seats, &record.rules);
+        if let Some(why) = bot.unable() {
+            return Err(PlayError::Unable(why));
+        }
     }
     let mut n = 0;
     loop {
@@ -45,6 +52,10 @@ pub fn play_out<G: Game>(
             return Ok(());
         };
         if n >= max_actions {
+            // The bots are told the game stopped unfinished (no outcome).
+            for (seat, bot) in bots.iter_mut().enumerate() {
+                bot.finish(None, &game.view(seat));
+            }
             return Err(PlayError::TooLong(max_actions));
         }
         let legal = game.legal_actions(seat);
@@ -53,6 +64,9 @@ pub fn play_out<G: Game>(
         }
         let view = game.view(seat);
         let action = bots[seat].act(&view, &legal, rng);
+        if let Some(why) = bots[seat].unable() {
+            return Err(PlayError::Unable(why));
+        }
         let events = game.apply(seat, &action).map_err(|e| PlayError::Refused {
             seat,
             action: action.to_string(),

@@ -245,6 +245,14 @@ pub trait Bot<G: Game>: Send {
     fn incidents(&mut self) -> Vec<String> {
         Vec::new()
     }
+
+    /// Why this bot cannot play at all, if so: an outside program that could not be
+    /// started (not found, not executable). A stand-in then plays its seat, so a caller
+    /// measuring the bot should stop with this error rather than report the stand-in's
+    /// results. Built-in bots are always able.
+    fn unable(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The simplest bot: a uniformly random legal action.

@@ -14,9 +14,11 @@
 //! the game. Every such incident is kept and handed out by [`Bot::incidents`].
 //!
 //! Nor can a program take more than its share: the time for a request is fixed when it is
-//! sent, stdout lines are capped at [`MAX_LINE`] bytes while they are read and at most
-//! [`QUEUED_LINES`] wait, only the end of stderr is kept, and stopping a program kills its
-//! whole process group, so nothing it started outlives it.
+//! sent, stdout lines are capped at [`MAX_LINE`] bytes while they are read (a program
+//! writing a longer one is stopped) and at most [`QUEUED_LINES`] wait, messages the program
+//! leaves unread are capped at [`ProcessOptions::max_unread`] bytes (past that it is
+//! stopped), only the end of stderr is kept, and stopping a program kills its whole process
+//! group, so nothing it started outlives it.
 
 mod programs;
 
@@ -31,6 +33,7 @@ use std::fmt::Display;
 use std::io::{Read, Write};
 use std::process::{ChildStdin, Command, Stdio};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -40,9 +43,13 @@ use std::time::{Duration, Instant};
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// Longest line accepted from a program's stdout, in bytes (the newline not counted). A
-/// longer line is refused as a bad answer as soon as it passes this length, and the rest
-/// of it is read and thrown away, never kept.
+/// program writing a longer line is stopped as soon as the line passes this length (an
+/// answer is one short line: anything that long is garbage), and none of it is kept.
 pub const MAX_LINE: usize = 64 * 1024;
+
+/// Default of [`ProcessOptions::max_unread`]: 4 MiB of messages written to a program and
+/// not yet read by it.
+pub const MAX_UNREAD: usize = 4 * 1024 * 1024;
 
 /// Lines from a program's stdout waiting to be read by the table. When they are this
 /// many, tapete stops reading until it needs an answer, so a program that floods its
@@ -72,6 +79,11 @@ pub struct ProcessOptions {
     pub max_answers: u32,
     /// Longest wait for the program to exit after `end` before it is killed.
     pub exit_grace: Duration,
+    /// Most bytes of messages waiting for the program to read them (beyond what its stdin
+    /// pipe holds). A program that does not read its stdin is stopped when one more message
+    /// would pass this, so it cannot make tapete hold an ever-growing queue; a single
+    /// message is always sent to a program that has read everything before it.
+    pub max_unread: usize,
 }
 
 impl ProcessOptions {
@@ -82,6 +94,7 @@ impl ProcessOptions {
             timeout: Duration::from_secs(10),
             max_answers: 3,
             exit_grace: Duration::from_secs(2),
+            max_unread: MAX_UNREAD,
         }
     }
 }
@@ -90,7 +103,7 @@ impl ProcessOptions {
 #[derive(Debug, PartialEq, Eq)]
 enum Line {
     Text(String),
-    /// A line past [`MAX_LINE`] bytes (sent once, when it passes; the rest is skipped).
+    /// A line past [`MAX_LINE`] bytes (sent once, when it passes; then nothing more is read).
     TooLong,
     Eof,
 }
@@ -101,6 +114,8 @@ struct Running {
     /// Messages for the writer thread (which owns the program's stdin). Dropping it closes
     /// the program's stdin.
     to_stdin: Option<Sender<String>>,
+    /// Bytes handed to the writer thread and not yet written into the program's stdin.
+    unread: Arc<AtomicUsize>,
     from_stdout: Receiver<Line>,
     stderr: Arc<Mutex<StderrTail>>,
 }
@@ -126,6 +141,10 @@ pub struct ProcessBot<G: Game> {
     rules: Value,
     next_id: u64,
     incidents: Vec<String>,
+    /// Whether the program has written anything on stdout in this game.
+    spoke: bool,
+    /// Why the program could not be started, if it could not: see [`Bot::unable`].
+    unable: Option<String>,
 }
 
 impl<G: Game> ProcessBot<G> {
@@ -142,6 +161,8 @@ impl<G: Game> ProcessBot<G> {
             rules: Value::Null,
             next_id: 1,
             incidents: Vec::new(),
+            spoke: false,
+            unable: None,
         }
     }
 
@@ -175,10 +196,11 @@ impl<G: Game> ProcessBot<G> {
                     "timeout_ms": self.options.timeout.as_millis() as u64,
                     "max_answers": self.options.max_answers,
                 });
-                self.send(&hello);
+                let _ = self.send(&hello);
             }
             Err(e) => {
                 let who = self.who();
+                self.unable = Some(format!("{who}: cannot start the program: {e}"));
                 self.fail(format!(
                     "{who}: cannot start the program: {e}; a random player takes the seat"
                 ));
@@ -186,14 +208,29 @@ impl<G: Game> ProcessBot<G> {
         }
     }
 
-    /// Queues one message for the program.
-    fn send(&mut self, msg: &Value) {
-        if let State::Running(r) = &mut self.state {
-            if let Some(tx) = &r.to_stdin {
-                // A closed writer means the program is gone: the next read tells.
-                let _ = tx.send(format!("{msg}\n"));
-            }
+    /// Queues one message for the program; false when the program is not running (any
+    /// more: one that left more than [`ProcessOptions::max_unread`] bytes unread is
+    /// stopped here).
+    fn send(&mut self, msg: &Value) -> bool {
+        let State::Running(r) = &mut self.state else {
+            return false;
+        };
+        let text = format!("{msg}\n");
+        let unread = r.unread.load(Ordering::SeqCst);
+        if unread > 0 && unread + text.len() > self.options.max_unread {
+            let who = self.who();
+            self.fail(format!(
+                "{who}: the program does not read its stdin ({unread} bytes of messages wait unread, and at most {} may); it was stopped and a random player takes the seat for the rest of the game",
+                self.options.max_unread
+            ));
+            return false;
         }
+        if let Some(tx) = &r.to_stdin {
+            r.unread.fetch_add(text.len(), Ordering::SeqCst);
+            // A closed writer means the program is gone: the next read tells.
+            let _ = tx.send(text);
+        }
+        true
     }
 
     /// Records an incident, stops the program and hands the seat to the fallback.
@@ -204,10 +241,11 @@ impl<G: Game> ProcessBot<G> {
         }
     }
 
-    /// Why the program is gone: its exit status and the end of its stderr.
-    fn death_note(&mut self) -> String {
+    /// Why the program is gone: its exit status and the end of its stderr, in words, and
+    /// the exit status if it came.
+    fn death_note(&mut self) -> (String, Option<std::process::ExitStatus>) {
         let State::Running(r) = &mut self.state else {
-            return String::new();
+            return (String::new(), None);
         };
         // Wait a little for the exit status and for the stderr reader to catch the last
         // words (until the program's stderr closes).
@@ -238,13 +276,74 @@ impl<G: Game> ProcessBot<G> {
                 ));
             }
         }
-        note
+        (note, status)
+    }
+}
+
+/// Words the shell itself understands first in a command (builtins and keywords): a
+/// command starting with one is not looked up as a program.
+const SHELL_WORDS: &[&str] = &[
+    ".", ":", "[", "alias", "bg", "break", "case", "cd", "command", "continue", "echo", "eval",
+    "exec", "exit", "export", "false", "fg", "for", "getopts", "hash", "if", "jobs", "kill",
+    "printf", "pwd", "read", "readonly", "return", "set", "shift", "test", "times", "trap", "true",
+    "type", "ulimit", "umask", "unalias", "unset", "until", "wait", "while", "{", "!",
+];
+
+/// Checks, before anything is played, that a plain command (a program and its arguments,
+/// no shell syntax) names a program that can be run: a path to an executable file, or a
+/// name found on `PATH`. The error says what is missing. Commands using shell syntax
+/// (pipes, quotes, variables, `&&`…) and shell builtins are not checked here: a shell
+/// that cannot run them exits with 127 or 126, which [`Bot::unable`] reports.
+pub fn check_command(command: &str) -> Result<(), String> {
+    let command = command.trim();
+    let special = |c: char| "\n;&|<>()$`\"'\\*?[]{}~=#".contains(c);
+    if command.chars().any(special) {
+        return Ok(());
+    }
+    let Some(program) = command.split_whitespace().next() else {
+        return Err("the command is empty".into());
+    };
+    if SHELL_WORDS.contains(&program) {
+        return Ok(());
+    }
+    let runnable = |p: &std::path::Path| -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            p.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        }
+        #[cfg(not(unix))]
+        {
+            p.is_file()
+        }
+    };
+    if program.contains('/') {
+        let path = std::path::Path::new(program);
+        return if runnable(path) {
+            Ok(())
+        } else if path.exists() {
+            Err(format!(
+                "`{program}` is not an executable file (run it through its interpreter, e.g. `python3 {program}`, or make it executable)"
+            ))
+        } else {
+            Err(format!("`{program}` does not exist"))
+        };
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if std::env::split_paths(&path).any(|dir| runnable(&dir.join(program))) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{program}` is not found: no such program on PATH (give its path, e.g. `./{program}`)"
+        ))
     }
 }
 
 /// Starts `sh -c command` with piped stdin, stdout and stderr, in a process group of its
 /// own, and the threads that carry them.
 fn spawn(command: &str) -> std::io::Result<Running> {
+    check_command(command).map_err(std::io::Error::other)?;
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
         .arg(command)
@@ -257,7 +356,9 @@ fn spawn(command: &str) -> std::io::Result<Running> {
         .ok_or_else(|| std::io::Error::other("the program's pipes were not set up"))?;
 
     let (to_stdin, rx) = mpsc::channel::<String>();
-    thread::spawn(move || write_lines(stdin, rx));
+    let unread = Arc::new(AtomicUsize::new(0));
+    let written = Arc::clone(&unread);
+    thread::spawn(move || write_lines(stdin, rx, &written));
     let (tx, from_stdout) = mpsc::sync_channel(QUEUED_LINES);
     thread::spawn(move || read_lines(stdout, tx));
     let tail = Arc::new(Mutex::new(StderrTail::default()));
@@ -266,20 +367,19 @@ fn spawn(command: &str) -> std::io::Result<Running> {
     Ok(Running {
         program,
         to_stdin: Some(to_stdin),
+        unread,
         from_stdout,
         stderr: tail,
     })
 }
 
 /// Writes queued messages to the program's stdin, so that a program that does not read
-/// never blocks the table.
-fn write_lines(mut stdin: ChildStdin, rx: Receiver<String>) {
+/// never blocks the table; `unread` counts the bytes queued and not written yet.
+fn write_lines(mut stdin: ChildStdin, rx: Receiver<String>, unread: &AtomicUsize) {
     for msg in rx {
-        if stdin
-            .write_all(msg.as_bytes())
-            .and_then(|()| stdin.flush())
-            .is_err()
-        {
+        let wrote = stdin.write_all(msg.as_bytes()).and_then(|()| stdin.flush());
+        unread.fetch_sub(msg.len(), Ordering::SeqCst);
+        if wrote.is_err() {
             return;
         }
     }
@@ -308,12 +408,11 @@ fn read_chunks(mut from: impl Read, mut take: impl FnMut(&[u8]) -> bool) {
 
 /// Reads the program's stdout into lines of at most [`MAX_LINE`] bytes, never holding
 /// more than that: a longer line is reported as [`Line::TooLong`] as soon as it passes
-/// the cap, and its rest is skipped. At most [`QUEUED_LINES`] lines wait in `tx`; past
-/// that the reader (and so the program) waits.
+/// the cap, and then reading stops (the program is to be stopped). At most
+/// [`QUEUED_LINES`] lines wait in `tx`; past that the reader (and so the program) waits.
 fn read_lines(stdout: impl Read, tx: SyncSender<Line>) {
     let mut line: Vec<u8> = Vec::new();
-    // Inside a line already reported too long.
-    let mut skipping = false;
+    let mut too_long = false;
     read_chunks(stdout, |mut bytes| {
         while !bytes.is_empty() {
             let (part, ended) = match bytes.iter().position(|&b| b == b'\n') {
@@ -324,31 +423,25 @@ fn read_lines(stdout: impl Read, tx: SyncSender<Line>) {
                 }
                 None => (std::mem::take(&mut bytes), false),
             };
-            if !skipping {
-                if line.len() + part.len() > MAX_LINE {
-                    skipping = true;
-                    line = Vec::new();
-                    if tx.send(Line::TooLong).is_err() {
-                        return false;
-                    }
-                } else {
-                    line.extend_from_slice(part);
-                }
+            if line.len() + part.len() > MAX_LINE {
+                too_long = true;
+                let _ = tx.send(Line::TooLong);
+                return false;
             }
+            line.extend_from_slice(part);
             if ended {
-                if !skipping {
-                    let text = String::from_utf8_lossy(&line).into_owned();
-                    line.clear();
-                    if tx.send(Line::Text(text)).is_err() {
-                        return false;
-                    }
+                let text = String::from_utf8_lossy(&line).into_owned();
+                line.clear();
+                if tx.send(Line::Text(text)).is_err() {
+                    return false;
                 }
-                skipping = false;
             }
         }
         true
     });
-    let _ = tx.send(Line::Eof);
+    if !too_long {
+        let _ = tx.send(Line::Eof);
+    }
 }
 
 /// The end of a program's stderr: its last [`STDERR_LINES`] non-blank lines, each cut at
@@ -449,6 +542,16 @@ fn stop(mut r: Running) {
     r.program.stop();
 }
 
+/// Why `said` is not an action, given the game's own reason: the reason alone when it
+/// already quotes the answer (as the games' reasons do), so the text is not said twice.
+fn not_an_action(said: &str, reason: &str) -> String {
+    if reason.contains(&format!("`{}`", said.trim())) {
+        reason.to_string()
+    } else {
+        format!("`{said}` is not an action: {reason}")
+    }
+}
+
 /// Reads one answer: `{"action": "…"}`, optionally with the request's `id`.
 /// `Ok(None)` is an answer to an older request, to be ignored.
 fn parse_answer(line: &str, id: u64) -> Result<Option<String>, String> {
@@ -493,6 +596,8 @@ where
         self.seats = Some(seats);
         self.rules = serde_json::to_value(rules).unwrap_or(Value::Null);
         self.next_id = 1;
+        self.spoke = false;
+        self.unable = None;
         self.ensure_running();
     }
 
@@ -514,7 +619,9 @@ where
                 return self.fallback.act(view, legal, rng);
             }
         };
-        self.send(&json!({ "type": "act", "id": id, "view": view_json, "legal": legal_text }));
+        if !self.send(&json!({ "type": "act", "id": id, "view": view_json, "legal": legal_text })) {
+            return self.fallback.act(view, legal, rng);
+        }
 
         // One deadline for the whole request, whatever comes in the meantime: blank lines,
         // answers to older requests and bad answers do not put it off.
@@ -526,8 +633,11 @@ where
             let got = match &self.state {
                 State::Running(_) if left.is_zero() => Err(RecvTimeoutError::Timeout),
                 State::Running(r) => r.from_stdout.recv_timeout(left),
-                _ => Err(RecvTimeoutError::Disconnected),
+                _ => return self.fallback.act(view, legal, rng),
             };
+            if matches!(got, Ok(Line::Text(_) | Line::TooLong)) {
+                self.spoke = true;
+            }
             let problem = match got {
                 Err(RecvTimeoutError::Timeout) => {
                     let who = self.who();
@@ -539,15 +649,24 @@ where
                 }
                 Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     let who = self.who();
-                    let note = self.death_note();
+                    let (note, status) = self.death_note();
+                    // A shell that could not find or run the command exits with 127 or
+                    // 126: the program never started, and no game with it can be played.
+                    if !self.spoke && matches!(status.and_then(|s| s.code()), Some(126 | 127)) {
+                        self.unable = Some(format!("{who}: cannot start the program: {note}"));
+                    }
                     self.fail(format!(
                         "{who}: {note} before answering request {id}; a random player takes the seat for the rest of the game"
                     ));
                     return self.fallback.act(view, legal, rng);
                 }
-                Ok(Line::TooLong) => format!(
-                    "the answer is longer than {MAX_LINE} bytes; the rest of that line is skipped"
-                ),
+                Ok(Line::TooLong) => {
+                    let who = self.who();
+                    self.fail(format!(
+                        "{who}: the program wrote a line longer than {MAX_LINE} bytes on stdout (an answer is one short line); it was stopped and a random player takes the seat for the rest of the game"
+                    ));
+                    return self.fallback.act(view, legal, rng);
+                }
                 Ok(Line::Text(text)) => {
                     let text = text.trim();
                     if text.is_empty() {
@@ -560,7 +679,7 @@ where
                             Ok(a) => {
                                 format!("`{a}` is not legal now; legal: {}", legal_text.join(", "))
                             }
-                            Err(e) => format!("`{said}` is not an action: {e}"),
+                            Err(e) => not_an_action(&said, &e.to_string()),
                         },
                         Err(e) => e,
                     }
@@ -569,13 +688,15 @@ where
             answers += 1;
             let left = self.options.max_answers.saturating_sub(answers);
             if left > 0 {
-                self.send(&json!({
+                if !self.send(&json!({
                     "type": "error", "id": id, "message": problem, "answers_left": left,
-                }));
+                })) {
+                    return self.fallback.act(view, legal, rng);
+                }
                 continue;
             }
             let action = self.fallback.act(view, legal, rng);
-            self.send(&json!({
+            let _ = self.send(&json!({
                 "type": "error", "id": id, "message": problem, "answers_left": 0,
                 "played": action.to_string(),
             }));
@@ -594,7 +715,8 @@ where
                 _ => None,
             };
             let view = serde_json::to_value(view).unwrap_or(Value::Null);
-            self.send(&json!({ "type": "end", "outcome": outcome, "won": won, "view": view }));
+            let _ =
+                self.send(&json!({ "type": "end", "outcome": outcome, "won": won, "view": view }));
         }
         if let State::Running(mut r) = std::mem::replace(&mut self.state, State::Done) {
             // Closing stdin tells the program there is nothing more.
@@ -610,6 +732,10 @@ where
 
     fn incidents(&mut self) -> Vec<String> {
         std::mem::take(&mut self.incidents)
+    }
+
+    fn unable(&self) -> Option<String> {
+        self.unable.clone()
     }
 }
 
@@ -687,10 +813,9 @@ mod tests {
         thread::spawn(move || read_lines(stdout, tx));
         // The line has not ended (the reader is waiting for more) and is refused already.
         assert_eq!(rx.recv_timeout(Duration::from_secs(30)), Ok(Line::TooLong));
-        go.send(()).unwrap();
-        // Its end is skipped; the next line is read as usual.
-        assert_eq!(rx.recv(), Ok(Line::Text(r#"{"action":"1"}"#.into())));
-        assert_eq!(rx.recv(), Ok(Line::Eof));
+        // Nothing more is read: the program is to be stopped.
+        assert_eq!(rx.recv(), Err(mpsc::RecvError));
+        assert!(go.send(()).is_err(), "the reader waits for no more");
     }
 
     #[test]
@@ -703,7 +828,7 @@ mod tests {
         read_lines(std::io::Cursor::new(bytes), tx);
         assert_eq!(rx.recv(), Ok(Line::Text("x".repeat(MAX_LINE))));
         assert_eq!(rx.recv(), Ok(Line::TooLong));
-        assert_eq!(rx.recv(), Ok(Line::Eof));
+        assert_eq!(rx.recv(), Err(mpsc::RecvError));
     }
 
     /// Endless blank lines, counting the bytes read.
@@ -830,5 +955,58 @@ done"#;
         assert!(game.outcome().is_some());
         assert_eq!(incidents.len(), 1, "{incidents:?}");
         assert!(incidents[0].contains("no answer"), "{incidents:?}");
+    }
+
+    #[test]
+    fn a_program_that_cannot_start_stops_the_game_with_its_reason() {
+        // Not found by the check before starting, and by the shell (exit 127) when the
+        // command's shell syntax keeps it from being checked first.
+        for (cmd, says) in [
+            (
+                "/nonexistent/dir/bot --x",
+                "`/nonexistent/dir/bot` does not exist",
+            ),
+            (
+                "tapete-no-such-bot-xyz",
+                "`tapete-no-such-bot-xyz` is not found",
+            ),
+            ("tapete-no-such-bot-xyz \"quoted\"", "exit status: 127"),
+        ] {
+            let mut bots = vec![bot(cmd, 5000), Box::new(RandomBot) as Box<dyn Bot<Race>>];
+            let mut game = Race::new(&(), 2, 0).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            let mut record = Record::new((), 2, 0);
+            let err = play_out(
+                &mut game,
+                &mut bots,
+                &mut rng,
+                &mut record,
+                100,
+                |_, _, _, _| {},
+            )
+            .unwrap_err();
+            let text = err.to_string();
+            assert!(matches!(err, crate::PlayError::Unable(_)), "{cmd}: {text}");
+            assert!(text.contains("cannot start the program"), "{cmd}: {text}");
+            assert!(text.contains(says), "{cmd}: {text}");
+        }
+        // A program that starts and then fails is no such case: a stand-in plays on (127
+        // counts only before the program says anything: the shell's "not found").
+        let (game, incidents) = race(bot("exit 3", 5000));
+        assert!(game.outcome().is_some(), "{incidents:?}");
+        let (game, _) = race(bot("echo '{\"action\":\"9\"}'; exit 127", 5000));
+        assert!(game.outcome().is_some());
+    }
+
+    #[test]
+    fn a_reason_that_quotes_the_answer_is_not_said_twice() {
+        assert_eq!(
+            not_an_action("xyz", "`xyz` is not an action: lay CARDS or keep"),
+            "`xyz` is not an action: lay CARDS or keep"
+        );
+        assert_eq!(
+            not_an_action("9", "invalid digit found in string"),
+            "`9` is not an action: invalid digit found in string"
+        );
     }
 }

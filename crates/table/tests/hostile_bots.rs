@@ -179,8 +179,11 @@ fn an_endless_line_is_refused_early_and_never_kept() {
     assert!([1, 2].contains(&decide(&mut b)));
     let incidents = b.incidents();
     assert_eq!(incidents.len(), 1, "{incidents:?}");
-    assert!(incidents[0].contains("longer than"), "{incidents:?}");
-    assert!(incidents[0].contains("1 bad answers"), "{incidents:?}");
+    assert!(
+        incidents[0].contains("longer than 65536 bytes"),
+        "{incidents:?}"
+    );
+    assert!(incidents[0].contains("it was stopped"), "{incidents:?}");
     let grew = peak_memory().saturating_sub(before);
     assert!(grew < 64 * MB, "memory grew by {} MB", grew / MB);
 }
@@ -247,4 +250,119 @@ fn stderr_spam_is_kept_short_and_said_to_be_cut() {
     assert!(note.len() < 4096, "{} bytes", note.len());
     let grew = peak_memory().saturating_sub(before);
     assert!(grew < 64 * MB, "memory grew by {} MB", grew / MB);
+}
+
+#[test]
+fn endless_long_lines_stop_the_program_at_the_first() {
+    let dir = scratch("long-lines");
+    // Line after line of 20 MiB: each one is garbage, and the program never tires.
+    let mut b = bot(
+        &dir,
+        r"while :; do head -c 20971520 /dev/zero | tr '\0' a; echo; done & exec cat >/dev/null",
+        10_000,
+        1_000_000,
+    );
+    let start = Instant::now();
+    for _ in 0..20 {
+        assert!([1, 2].contains(&decide(&mut b)));
+    }
+    let incidents = b.incidents();
+    assert_eq!(incidents.len(), 1, "{incidents:?}");
+    assert!(
+        incidents[0].contains("wrote a line longer than 65536 bytes on stdout"),
+        "{incidents:?}"
+    );
+    assert!(incidents[0].contains("it was stopped"), "{incidents:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn streaming_garbage_is_stopped_by_the_deadline() {
+    let dir = scratch("garbage");
+    // Short bad answers without end, and answers allowed without end: only the time limit
+    // can end the decision. The program reads its stdin (the errors sent back) all along.
+    let mut b = bot(&dir, "yes garbage & exec cat >/dev/null", 500, u32::MAX);
+    let start = Instant::now();
+    assert!([1, 2].contains(&decide(&mut b)));
+    let took = start.elapsed();
+    let incidents = b.incidents();
+    assert_eq!(incidents.len(), 1, "{incidents:?}");
+    assert!(
+        incidents[0].contains("no answer to request 1 within 0.5 s"),
+        "{incidents:?}"
+    );
+    assert!(took < Duration::from_secs(3), "{took:?}");
+}
+
+/// A race whose view is a quarter of a MiB: every request is that big.
+#[derive(Clone)]
+struct BigRace(Race);
+
+impl tapete_table::Game for BigRace {
+    const NAME: &'static str = "big race";
+    type Rules = ();
+    type Action = u8;
+    type View = String;
+    type Event = u8;
+    type Error = String;
+    fn new(_: &(), seats: usize, seed: u64) -> Result<Self, tapete_table::SetupError> {
+        Race::new(&(), seats, seed).map(BigRace)
+    }
+    fn to_act(&self) -> tapete_table::ToAct {
+        self.0.to_act()
+    }
+    fn legal_actions(&self, seat: usize) -> Vec<u8> {
+        self.0.legal_actions(seat)
+    }
+    fn apply(&mut self, seat: usize, a: &u8) -> Result<Vec<u8>, String> {
+        self.0.apply(seat, a)
+    }
+    fn view(&self, _: usize) -> String {
+        "v".repeat(256 * 1024)
+    }
+    fn spectator_view(&self) -> String {
+        String::new()
+    }
+    fn outcome(&self) -> Option<tapete_table::Outcome> {
+        self.0.outcome()
+    }
+}
+
+#[test]
+fn a_program_that_never_reads_is_stopped_before_its_backlog_grows() {
+    use tapete_table::protocol::MAX_UNREAD;
+    // Answers without reading a byte of what it is sent.
+    let mut b = ProcessBot::<BigRace>::new(
+        "exec yes '{\"action\":\"1\"}'",
+        ProcessOptions::new("big race"),
+        Box::new(tapete_table::RandomBot),
+    );
+    b.start(0, 2, &());
+    let view = "v".repeat(256 * 1024);
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut stopped_at = None;
+    for i in 0..200 {
+        assert!([1, 2].contains(&b.act(&view, &[1, 2], &mut rng)));
+        let incidents = b.incidents();
+        if !incidents.is_empty() {
+            assert_eq!(incidents.len(), 1, "{incidents:?}");
+            assert!(
+                incidents[0].contains("the program does not read its stdin"),
+                "{incidents:?}"
+            );
+            assert!(incidents[0].contains("it was stopped"), "{incidents:?}");
+            stopped_at = Some(i);
+            break;
+        }
+    }
+    // What the pipe holds, then the backlog allowed: a few more requests at most.
+    let most = (64 * 1024 + MAX_UNREAD) / (256 * 1024) + 2;
+    match stopped_at {
+        Some(i) => assert!(i <= most, "stopped only after {i} requests"),
+        None => panic!("200 requests of 256 KiB were left unread and the program runs on"),
+    }
 }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// one round per player, so that every seat deals once and no seat gains from the deal.
 /// The most points wins; players level on the most points share the win.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct TikkiRules {
     /// The highest rank of each suit: 13 for the full 52-card deck, less for the smaller
     /// deck of ranks 1..=`top` (it must hold seven cards for every player).

@@ -52,6 +52,15 @@ impl Host for ChinchonHost {
                 "allow_false_close",
                 "a person may close falsely (50 points and a new deal) instead of being refused",
             ),
+            (
+                "stock_rebuilds",
+                "times a hand's stock is rebuilt from the pile (0–10); when it runs out once \
+                 more, nobody having closed, each player adds its cards in no meld",
+            ),
+            (
+                "hand_turns",
+                "turns a hand lasts at most (50–1000); then it ends as when the stock runs out",
+            ),
         ]
     }
 

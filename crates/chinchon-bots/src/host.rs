@@ -43,7 +43,7 @@ impl Host for ChinchonHost {
                 "after a close the others lay cards onto its melds: on, not_after_menos_diez, off",
             ),
             ("no_close_first_turn", "nobody closes on their first turn"),
-            ("target", "points that put a player out of the game"),
+            ("target", "points that put a player out of the game (1–500)"),
             (
                 "reenganche",
                 "a player out re-enters once: off, highest or second_highest",

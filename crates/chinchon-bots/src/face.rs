@@ -165,16 +165,18 @@ fn result_lines(view: &ChinchonView, r: &HandResult, me: Seat) -> Vec<Line> {
         Some(c) => close_name(c),
         None => "a false close".into(),
     };
-    let mut lines = vec![Line::of(
-        format!(
-            "hand {}: {} closed ({how}), down {}",
+    let head = match (r.closer, r.down) {
+        (Some(closer), Some(down)) => format!(
+            "hand {}: {} closed ({how}), down {down}",
             r.hand,
-            who(me, r.closer),
-            r.down
+            who(me, closer)
         ),
-        Tone::Strong,
-    )
-    .wrapped()];
+        _ => format!(
+            "hand {}: nobody closed, each counts the cards in no meld",
+            r.hand
+        ),
+    };
+    let mut lines = vec![Line::of(head, Tone::Strong).wrapped()];
     for s in &r.results {
         let mut text = format!("{}: ", who(me, s.seat));
         if !s.melds.is_empty() {

@@ -43,7 +43,7 @@ impl Host for ChinchonHost {
                 "after a close the others lay cards onto its melds: on, not_after_menos_diez, off",
             ),
             ("no_close_first_turn", "nobody closes on their first turn"),
-            ("target", "points that put a player out of the game"),
+            ("target", "points that put a player out of the game (1–500)"),
             (
                 "reenganche",
                 "a player out re-enters once: off, highest or second_highest",
@@ -51,6 +51,15 @@ impl Host for ChinchonHost {
             (
                 "allow_false_close",
                 "a person may close falsely (50 points and a new deal) instead of being refused",
+            ),
+            (
+                "stock_rebuilds",
+                "times a hand's stock is rebuilt from the pile (0–10); when it runs out once \
+                 more, nobody having closed, each player adds its cards in no meld",
+            ),
+            (
+                "hand_turns",
+                "turns a hand lasts at most (50–1000); then it ends as when the stock runs out",
             ),
         ]
     }

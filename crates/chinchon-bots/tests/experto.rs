@@ -169,10 +169,48 @@ fn reads_nothing_but_its_view() {
 
 #[test]
 fn plays_whole_games_at_every_table_size_with_legal_actions() {
-    // The arena refuses an illegal action and stops a game that does not end.
+    // experto in every seat: each action it picks is one the game lists, and each game
+    // ends, with places for everybody, within the actions its hands allow (a hand lasts
+    // at most `hand_turns` turns of two actions, and the lay-offs after a close).
+    let rules = ChinchonRules::default();
+    let per_hand = 2 * rules.hand_turns as usize + 2 * 8 * 7;
     for seats in [2, 3, 4, 6] {
-        let wins = duel("experto", "experto", seats, 6, 40);
-        assert!(wins <= 6);
+        for game in 0..2u64 {
+            let seed = 40 + 10 * seats as u64 + game;
+            let mut g = ChinchonGame::new(&rules, seats, seed).unwrap();
+            let mut bots: Vec<Experto> = (0..seats).map(|_| Experto::default()).collect();
+            for (s, b) in bots.iter_mut().enumerate() {
+                tapete_table::Bot::start(b, s, seats, &rules);
+            }
+            let mut actions = 0usize;
+            while g.phase() != Phase::Over {
+                let seat = g.turn();
+                let legal = g.legal_actions(seat);
+                let a = decide(&mut bots[seat], &g, seed + actions as u64);
+                assert!(
+                    legal.contains(&a),
+                    "{seats} seats, seed {seed}: {a} is not legal"
+                );
+                g.apply(seat, &a).unwrap();
+                actions += 1;
+                let hands = g.hand_number() as usize;
+                assert!(
+                    actions <= hands * per_hand,
+                    "{seats} seats, seed {seed}: {actions} actions in {hands} hands"
+                );
+            }
+            let outcome = g.outcome().expect("an outcome once over");
+            assert!(!outcome.winners.is_empty());
+            assert_eq!(outcome.places.len(), seats);
+            assert!(outcome
+                .places
+                .iter()
+                .all(|&p| p >= 1 && p as usize <= seats));
+            assert!(
+                outcome.winners.iter().all(|&w| outcome.places[w] == 1),
+                "{outcome:?}"
+            );
+        }
     }
 }
 

@@ -9,6 +9,16 @@
 //! cards, the chance of closing within `k` draws is a whole count of ordered draw
 //! sequences over `n (n−1) … (n−k+1)`, reduced.
 //!
+//! When the look-ahead asks for more draws than there are unseen cards, the stock runs out
+//! on the way and is rebuilt as the game rebuilds it: the cards on the discard pile but its
+//! top card (your last discard), shuffled. The model takes every seen card (`seen`) to lie
+//! on the pile, so it comes back with the rebuilt stock together with your own discards;
+//! only your own draws and discards are counted (others are not modelled). If the rules
+//! allow no rebuild (`stock_rebuilds` 0: the hand ends when the stock runs out) or the
+//! pile has nothing to rebuild from, no draw is left and the chance stays where it was.
+//! So "within K" never falls as K grows: with one card unseen that closes, within 1 and
+//! within 2 are both 1.
+//!
 //! ```
 //! use tapete_chinchon::{Card, ChinchonRules};
 //! use tapete_chinchon_odds::{odds, Query};
@@ -47,6 +57,8 @@ pub struct Query {
     /// The seven cards held.
     pub hand: Vec<Card>,
     /// Cards known to be out of the stock: the discard pile, cards others took from it.
+    /// When the look-ahead spends the stock, they are taken to be on the pile and so come
+    /// back in the rebuilt stock.
     pub seen: Vec<Card>,
     /// Look ahead this many draws (1–3).
     pub draws: u8,
@@ -75,6 +87,31 @@ impl Ratio {
     /// As a float.
     pub fn value(self) -> f64 {
         self.num as f64 / self.den as f64
+    }
+
+    /// Nothing: 0/1.
+    pub const ZERO: Ratio = Ratio { num: 0, den: 1 };
+    /// Certainty: 1/1.
+    pub const ONE: Ratio = Ratio { num: 1, den: 1 };
+
+    fn plus(self, o: Ratio) -> Ratio {
+        let g = gcd(self.den, o.den);
+        let den = self.den / g * o.den;
+        Ratio::new(self.num * (o.den / g) + o.num * (self.den / g), den)
+    }
+
+    fn times(self, o: Ratio) -> Ratio {
+        let a = Ratio::new(self.num, o.den);
+        let b = Ratio::new(o.num, self.den);
+        Ratio::new(a.num * b.num, a.den * b.den)
+    }
+
+    fn max(self, o: Ratio) -> Ratio {
+        if self.num * o.den >= o.num * self.den {
+            self
+        } else {
+            o
+        }
     }
 }
 
@@ -209,11 +246,25 @@ pub fn odds(q: &Query) -> Result<Odds, OddsError> {
         last: std::sync::Mutex::new(HashMap::new()),
     };
     let n = unseen.len() as u128;
+    let mut pile = Hand::EMPTY;
+    for &c in &q.seen {
+        // At most the deck's copies: checked above.
+        let _ = pile.add(c);
+    }
     let mut within = Vec::new();
     for k in 1..=q.draws {
-        let count = search.best(&hand, &unseen, k);
-        let den = falling(n, k);
-        let exact = Ratio::new(count, den);
+        let exact = if u128::from(k) <= n {
+            Ratio::new(search.best(&hand, &unseen, k), falling(n, k))
+        } else {
+            // The stock runs out on the way: rebuilt from the pile.
+            let table = Table {
+                stock: unseen,
+                pile,
+                top: None,
+                rebuilds: q.rules.stock_rebuilds,
+            };
+            search.chance(&hand, &table, k)
+        };
         within.push(Within {
             draws: k,
             exact,
@@ -257,6 +308,19 @@ fn distinct(h: &Hand) -> Vec<Card> {
     h.distinct().collect()
 }
 
+/// Where the cards not held lie while the look-ahead spends and rebuilds the stock.
+#[derive(Clone, Copy)]
+struct Table {
+    /// The cards that may be drawn (the unseen cards, then the rebuilt stock).
+    stock: Hand,
+    /// The discard pile under its top card: what a rebuild shuffles into the stock.
+    pile: Hand,
+    /// The pile's top card, which stays when the stock is rebuilt.
+    top: Option<Card>,
+    /// Rebuilds the rules still allow.
+    rebuilds: u8,
+}
+
 /// For a hand of seven: how many of the starting unseen cards let it close, and which.
 type LastDraws = HashMap<[Card; 7], (u128, Vec<Card>)>;
 
@@ -298,6 +362,69 @@ impl Search<'_> {
             m.insert(*hand, (count, outs.clone()));
         }
         (count, outs)
+    }
+
+    /// The chance that `hand` can close within `k` draws from `table`, discarding as well
+    /// as possible, the stock rebuilt from the pile whenever it runs out (as long as the
+    /// rules allow and the pile holds a card under its top). Exact and plain: used only
+    /// when the stock runs out within the look-ahead, so with few cards left to draw
+    /// before the rebuild.
+    fn chance(&self, hand: &[Card; 7], table: &Table, k: u8) -> Ratio {
+        if k == 0 {
+            return Ratio::ZERO;
+        }
+        let mut t = *table;
+        if t.stock.is_empty() {
+            if t.rebuilds == 0 || t.pile.is_empty() {
+                return Ratio::ZERO;
+            }
+            t.stock = t.pile;
+            t.pile = Hand::EMPTY;
+            t.rebuilds -= 1;
+        }
+        let n = t.stock.len() as u128;
+        let mut total = Ratio::ZERO;
+        for c in t.stock.distinct() {
+            let share = Ratio::new(u128::from(t.stock.count(c)), n);
+            let p = if self.closes_with(hand, c) {
+                Ratio::ONE
+            } else if k == 1 {
+                Ratio::ZERO
+            } else {
+                let mut after = t;
+                after.stock.remove(c);
+                if let Some(top) = t.top {
+                    // Buried under the new discard; at most the deck's copies.
+                    let _ = after.pile.add(top);
+                }
+                let mut eight = [Card::JOKER; 8];
+                eight[..7].copy_from_slice(hand);
+                eight[7] = c;
+                let mut best = Ratio::ZERO;
+                let mut tried: Vec<Card> = Vec::with_capacity(8);
+                for i in 0..8 {
+                    let d = eight[i];
+                    if tried.contains(&d) {
+                        continue;
+                    }
+                    tried.push(d);
+                    let mut next = [Card::JOKER; 7];
+                    let mut j = 0;
+                    for (pos, &x) in eight.iter().enumerate() {
+                        if pos != i {
+                            next[j] = x;
+                            j += 1;
+                        }
+                    }
+                    next.sort();
+                    after.top = Some(d);
+                    best = best.max(self.chance(&next, &after, k - 1));
+                }
+                best
+            };
+            total = total.plus(share.times(p));
+        }
+        total
     }
 
     /// Ordered sequences of `k` draws from `unseen` after which `hand` can close at some

@@ -54,11 +54,13 @@ pub struct SeatResult {
 pub struct HandResult {
     /// Hand number (1 for the first deal).
     pub hand: u32,
-    /// Who closed.
-    pub closer: Seat,
-    /// The card the closer put down.
-    pub down: Card,
-    /// How it closed; `None` for a false close (the hand is dealt again).
+    /// Who closed; `None` when nobody did (the hand ran out: the stock spent for the
+    /// last time or its turns played).
+    pub closer: Option<Seat>,
+    /// The card the closer put down (`None` when nobody closed).
+    pub down: Option<Card>,
+    /// How it closed; `None` for a false close (the hand is dealt again) or when nobody
+    /// closed.
     pub close: Option<Close>,
     /// Each player still in the game, by seat (only the closer after a false close or a
     /// chinchón).
@@ -74,9 +76,9 @@ pub struct HandResult {
 pub struct SheetRow {
     /// Hand number.
     pub hand: u32,
-    /// Who closed.
-    pub closer: Seat,
-    /// How it closed; `None` for a false close.
+    /// Who closed; `None` when nobody did (the hand ran out).
+    pub closer: Option<Seat>,
+    /// How it closed; `None` for a false close or when nobody closed.
     pub close: Option<Close>,
     /// Points the hand added, by seat (`None`: the seat was not counted in this hand).
     pub points: Vec<Option<i32>>,
@@ -108,6 +110,14 @@ pub enum Event {
     Discarded { seat: Seat, card: Card },
     /// The stock ran out: the pile but its top card, shuffled, is the new stock.
     StockRebuilt { cards: usize },
+    /// The hand ended with nobody closing, after `turns` turns and `rebuilds` rebuilds of
+    /// the stock: the stock ran out once more than the rules rebuild it (`stock_out`), or
+    /// the hand's turns were played. A [`Event::HandScored`] without a closer follows.
+    HandRanOut {
+        turns: u32,
+        rebuilds: u8,
+        stock_out: bool,
+    },
     /// `seat` closed, putting `down` down, and showed its melds.
     Closed {
         seat: Seat,

@@ -85,6 +85,8 @@ pub struct ChinchonGame {
     pub(crate) phase: Phase,
     pub(crate) turn: Seat,
     pub(crate) turns: u32,
+    /// Times this hand's stock has been rebuilt from the pile.
+    pub(crate) rebuilds: u8,
     pub(crate) fresh: bool,
     pub(crate) hands: Vec<Hand>,
     /// The stock; its last card is the top.
@@ -107,7 +109,10 @@ pub struct ChinchonGame {
 }
 
 impl ChinchonGame {
-    /// A new game, its first hand dealt: `rules` checked for `seats` players.
+    /// A new game, its first hand dealt: `rules` checked for `seats` players as a game
+    /// may be played or replayed ([`ChinchonRules::playable_for`]; a new table is checked
+    /// first by [`ChinchonRules::validate_for`], which keeps every option to what people
+    /// play).
     pub fn start(rules: &ChinchonRules, seats: usize, seed: u64) -> Result<Self, SetupError> {
         if !crate::rules::SEATS.contains(&seats) {
             return Err(SetupError::Seats {
@@ -115,7 +120,7 @@ impl ChinchonGame {
                 got: seats,
             });
         }
-        rules.validate_for(seats).map_err(SetupError::Rules)?;
+        rules.playable_for(seats).map_err(SetupError::Rules)?;
         let deck = rules.deck_for(seats);
         let mut g = ChinchonGame {
             rules: *rules,
@@ -128,6 +133,7 @@ impl ChinchonGame {
             phase: Phase::Draw,
             turn: 0,
             turns: 0,
+            rebuilds: 0,
             fresh: true,
             hands: vec![Hand::EMPTY; seats],
             stock: Vec::with_capacity(deck.len()),
@@ -367,6 +373,7 @@ impl ChinchonGame {
         self.phase = Phase::Draw;
         self.turn = self.mano;
         self.turns = 0;
+        self.rebuilds = 0;
         self.fresh = true;
         self.close = None;
         events.push(self.deal_event());
@@ -494,7 +501,20 @@ impl ChinchonGame {
                 self.pile.push(card);
                 self.turns += 1;
                 events.push(Event::Discarded { seat, card });
-                if self.stock.is_empty() {
+                let stock_out = self.stock.is_empty();
+                if (stock_out && self.rebuilds >= self.rules.stock_rebuilds)
+                    || self.turns >= u32::from(self.rules.hand_turns)
+                {
+                    events.push(Event::HandRanOut {
+                        turns: self.turns,
+                        rebuilds: self.rebuilds,
+                        stock_out,
+                    });
+                    self.score_unclosed(&mut events);
+                    return Ok(events);
+                }
+                if stock_out {
+                    self.rebuilds += 1;
                     let top = self.pile.pop();
                     self.stock.append(&mut self.pile);
                     shuffle(&mut self.stock, &mut self.rng);
@@ -591,8 +611,8 @@ impl ChinchonGame {
             let unmatched = Vec::new();
             self.last_hand = Some(HandResult {
                 hand: self.hand_no,
-                closer: seat,
-                down: card,
+                closer: Some(seat),
+                down: Some(card),
                 close: Some(close),
                 results: vec![SeatResult {
                     seat,
@@ -633,8 +653,8 @@ impl ChinchonGame {
         });
         self.last_hand = Some(HandResult {
             hand: self.hand_no,
-            closer: seat,
-            down: card,
+            closer: Some(seat),
+            down: Some(card),
             close: None,
             results: vec![SeatResult {
                 seat,
@@ -700,11 +720,7 @@ impl ChinchonGame {
                 };
                 (close.melds.clone(), unmatched, close.close.points())
             } else {
-                match self.solver.analyze_hand(&self.hands[s]) {
-                    Ok(a) => (a.melds(), a.unmatched(), a.deadwood() as i32),
-                    // Never more than seven cards here.
-                    Err(_) => (Vec::new(), self.hands[s].to_vec(), 0),
-                }
+                self.count_seat(s)
             };
             self.scores[s] += points;
             results.push(SeatResult {
@@ -717,12 +733,54 @@ impl ChinchonGame {
         }
         let result = HandResult {
             hand: self.hand_no,
-            closer: close.closer,
-            down: close.down,
+            closer: Some(close.closer),
+            down: Some(close.down),
             close: Some(close.close),
             results,
             scores: self.scores.clone(),
         };
+        self.end_hand(result, events);
+    }
+
+    /// The least deadwood of `seat`'s cards: its melds, its other cards and their points.
+    fn count_seat(&self, seat: Seat) -> (Vec<crate::meld::Meld>, Vec<Card>, i32) {
+        match self.solver.analyze_hand(&self.hands[seat]) {
+            Ok(a) => (a.melds(), a.unmatched(), a.deadwood() as i32),
+            // Never more than seven cards here.
+            Err(_) => (Vec::new(), self.hands[seat].to_vec(), 0),
+        }
+    }
+
+    /// Counts a hand that ended with nobody closing (the stock spent for the last time,
+    /// or the turns of a hand played): each player adds the points of its cards in no
+    /// meld, as if another had closed, and the next player deals.
+    fn score_unclosed(&mut self, events: &mut Vec<Event>) {
+        let mut results = Vec::with_capacity(self.seats);
+        for s in (0..self.seats).filter(|&s| !self.out[s]) {
+            let (melds, unmatched, points) = self.count_seat(s);
+            self.scores[s] += points;
+            results.push(SeatResult {
+                seat: s,
+                melds,
+                unmatched,
+                laid: Vec::new(),
+                points,
+            });
+        }
+        let result = HandResult {
+            hand: self.hand_no,
+            closer: None,
+            down: None,
+            close: None,
+            results,
+            scores: self.scores.clone(),
+        };
+        self.end_hand(result, events);
+    }
+
+    /// Tells and notes a counted hand, puts out whoever passed the target and, unless
+    /// the game is over, deals the next hand from the next mano.
+    fn end_hand(&mut self, result: HandResult, events: &mut Vec<Event>) {
         self.last_hand = Some(result.clone());
         events.push(Event::HandScored(result));
         let over = self.settle(events);
@@ -855,6 +913,7 @@ impl ChinchonGame {
             phase: self.phase,
             turn: (self.phase != Phase::Over).then_some(self.turn),
             turns: self.turns,
+            rebuilds: self.rebuilds,
             fresh: self.fresh,
             hand: seat.map(|s| self.hand(s)).unwrap_or_default(),
             hand_sizes,

@@ -158,6 +158,28 @@ impl Narrator {
             Event::StockRebuilt { cards } => vec![format!(
                 "the stock ran out: the pile but its top card, shuffled, is the new stock ({cards} cards)"
             )],
+            Event::HandRanOut {
+                turns,
+                rebuilds,
+                stock_out,
+            } => {
+                let why = if *stock_out {
+                    const NTH: [&str; 11] = [
+                        "", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                        "ninth", "tenth", "eleventh",
+                    ];
+                    match NTH.get(*rebuilds as usize) {
+                        Some(&"") => "the stock ran out".to_string(),
+                        Some(nth) => format!("the stock ran out a {nth} time"),
+                        None => format!("the stock ran out {} times", rebuilds + 1),
+                    }
+                } else {
+                    format!("{turns} turns were played")
+                };
+                vec![format!(
+                    "nobody closed and {why}: the hand ends and everybody counts the cards in no meld"
+                )]
+            }
             Event::Closed {
                 seat,
                 down,

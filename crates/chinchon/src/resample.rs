@@ -33,7 +33,7 @@ impl ChinchonGame {
             return ResampleError::inconsistent(format!("seat {me} is not at a table of {seats}"));
         }
         view.rules
-            .validate_for(seats)
+            .playable_for(seats)
             .map_err(ResampleError::Inconsistent)?;
         let per_seat = [
             view.hand_sizes.len(),
@@ -137,6 +137,7 @@ impl ChinchonGame {
             phase: view.phase,
             turn: view.turn.unwrap_or(view.mano),
             turns: view.turns,
+            rebuilds: view.rebuilds,
             fresh: view.fresh,
             hands,
             stock: pool,

@@ -83,13 +83,22 @@ pub struct ChinchonRules {
     pub meter_cartas: MeterCartas,
     /// Nobody may close during the first round of a hand (default off).
     pub no_close_first_turn: bool,
-    /// A player with more points than this is out: 100 (default), 70, any.
+    /// A player with more points than this is out: 100 (default), 70, any of 1–500.
     pub target: u16,
     /// Re-entering once after passing the target.
     pub reenganche: Reenganche,
     /// A close that does not meet the rules is taken (50 points and the hand dealt again)
     /// instead of refused (default off).
     pub allow_false_close: bool,
+    /// Times a hand's stock may be rebuilt from the pile: 3 (default), 0–10. When the
+    /// stock runs out once more, the hand ends as if nobody closed ([`ChinchonRules::hand_turns`]).
+    pub stock_rebuilds: u8,
+    /// Turns a hand lasts at most: 300 (default), 50–1000. A hand nobody closes — its
+    /// stock spent [`ChinchonRules::stock_rebuilds`] + 1 times, or this many turns played
+    /// (players who keep taking the pile never spend the stock) — ends without a close:
+    /// each player adds the points of the cards it has in no meld, and the next player
+    /// deals. So every hand ends, and every hand nobody closes counts like a close.
+    pub hand_turns: u16,
 }
 
 impl Default for ChinchonRules {
@@ -106,6 +115,8 @@ impl Default for ChinchonRules {
             target: 100,
             reenganche: Reenganche::Off,
             allow_false_close: false,
+            stock_rebuilds: 3,
+            hand_turns: 300,
         }
     }
 }
@@ -113,9 +124,27 @@ impl Default for ChinchonRules {
 /// The fewest and most players at a table.
 pub const SEATS: std::ops::RangeInclusive<usize> = 2..=8;
 
+/// The targets a new table may play to: from a quick game to a long evening.
+pub const TARGETS: std::ops::RangeInclusive<u16> = 1..=500;
+
+/// The targets a game may still be played or replayed with: tables made before
+/// [`TARGETS`] bounded new ones.
+const OLD_TARGETS: std::ops::RangeInclusive<u16> = 1..=10_000;
+
+/// How often a hand's stock may be rebuilt.
+pub const STOCK_REBUILDS: std::ops::RangeInclusive<u8> = 0..=10;
+
+/// How many turns a hand may last.
+pub const HAND_TURNS: std::ops::RangeInclusive<u16> = 50..=1000;
+
 impl ChinchonRules {
-    /// Checks the options on their own, naming the first one that is wrong.
+    /// Checks the options on their own, naming the first one that is wrong and its range:
+    /// every option within what people play.
     pub fn validate(&self) -> Result<(), String> {
+        self.check(&TARGETS)
+    }
+
+    fn check(&self, targets: &std::ops::RangeInclusive<u16>) -> Result<(), String> {
         if self.jokers > 2 {
             return Err(format!("jokers: 0, 1 or 2 per deck, not {}", self.jokers));
         }
@@ -144,19 +173,50 @@ impl ChinchonRules {
                 ));
             }
         }
-        if !(1..=10_000).contains(&self.target) {
+        if !targets.contains(&self.target) {
             return Err(format!(
-                "target: 1–10000 points (100 or 70 are usual), not {}",
+                "target: {}–{} points (100 or 70 are usual), not {}",
+                targets.start(),
+                targets.end(),
                 self.target
+            ));
+        }
+        if !STOCK_REBUILDS.contains(&self.stock_rebuilds) {
+            return Err(format!(
+                "stock_rebuilds: the stock may be rebuilt {}–{} times a hand, not {}",
+                STOCK_REBUILDS.start(),
+                STOCK_REBUILDS.end(),
+                self.stock_rebuilds
+            ));
+        }
+        if !HAND_TURNS.contains(&self.hand_turns) {
+            return Err(format!(
+                "hand_turns: a hand may last {}–{} turns, not {}",
+                HAND_TURNS.start(),
+                HAND_TURNS.end(),
+                self.hand_turns
             ));
         }
         Ok(())
     }
 
-    /// Checks the options for a table of `seats` players: the count itself, and enough
-    /// cards to deal seven to each, turn the muestra and leave a stock.
+    /// Checks the options for a new table of `seats` players: every option within what
+    /// people play ([`ChinchonRules::validate`]), the count itself, and enough cards to
+    /// deal seven to each, turn the muestra and leave a stock.
     pub fn validate_for(&self, seats: usize) -> Result<(), String> {
         self.validate()?;
+        self.check_table(seats)
+    }
+
+    /// Checks the options a game is played or replayed with: as
+    /// [`ChinchonRules::validate_for`], but any target a table could be made with before
+    /// [`TARGETS`] bounded it (up to 10000), so every stored game still replays.
+    pub fn playable_for(&self, seats: usize) -> Result<(), String> {
+        self.check(&OLD_TARGETS)?;
+        self.check_table(seats)
+    }
+
+    fn check_table(&self, seats: usize) -> Result<(), String> {
         if !SEATS.contains(&seats) {
             return Err(format!("Chinchón is played by 2–8 players, not {seats}"));
         }
@@ -221,6 +281,7 @@ mod tests {
         assert_eq!(r.target, 100);
         assert_eq!(r.reenganche, Reenganche::Off);
         assert!(!r.allow_false_close);
+        assert_eq!((r.stock_rebuilds, r.hand_turns), (3, 300));
         assert_eq!(r.validate(), Ok(()));
         let empty: ChinchonRules = serde_json::from_str("{}").unwrap();
         assert_eq!(empty, r);
@@ -240,6 +301,8 @@ mod tests {
             target: 70,
             reenganche: Reenganche::SecondHighest,
             allow_false_close: true,
+            stock_rebuilds: 0,
+            hand_turns: 1000,
         };
         let json = serde_json::to_value(r).unwrap();
         assert_eq!(json["deck"], 48);
@@ -265,6 +328,24 @@ mod tests {
         assert!(bad(|r| r.close_limit = 6).starts_with("close_limit"));
         assert!(bad(|r| r.target = 0).starts_with("target"));
         assert!(bad(|r| r.two_decks_from = Some(9)).starts_with("two_decks_from"));
+        assert!(bad(|r| r.target = 501).contains("target: 1–500 points"));
+        assert!(bad(|r| r.stock_rebuilds = 11)
+            .contains("stock_rebuilds: the stock may be rebuilt 0–10"));
+        assert!(bad(|r| r.hand_turns = 49).contains("hand_turns: a hand may last 50–1000 turns"));
+        assert!(bad(|r| r.hand_turns = 1001).starts_with("hand_turns"));
+        // A table made before targets were bounded still plays and replays.
+        let old = ChinchonRules {
+            target: 5000,
+            ..ChinchonRules::default()
+        };
+        assert!(old.validate_for(2).is_err());
+        assert_eq!(old.playable_for(2), Ok(()));
+        assert!(ChinchonRules {
+            target: 10_001,
+            ..old
+        }
+        .playable_for(2)
+        .is_err());
         assert!(bad(|r| {
             r.deck = DeckSize::FortyEight;
             r.figures = FigureValues::EightNineTen;

@@ -45,6 +45,10 @@ pub struct ChinchonView {
     pub turn: Option<Seat>,
     /// Turns played this hand (each ends with a discard).
     pub turns: u32,
+    /// Times this hand's stock has been rebuilt from the pile (the rules say how often
+    /// it may be: `stock_rebuilds`).
+    #[serde(default)]
+    pub rebuilds: u8,
     /// Nothing has been done yet this hand.
     pub fresh: bool,
     /// This seat's cards (empty for a spectator or a player who is out).

@@ -38,6 +38,8 @@ fn random_rules(rng: &mut ChaCha8Rng) -> ChinchonRules {
             Reenganche::SecondHighest,
         ][rng.gen_range(0..3)],
         allow_false_close: rng.gen_bool(0.1),
+        stock_rebuilds: rng.gen_range(0..=4),
+        hand_turns: rng.gen_range(50..=400),
     }
 }
 
@@ -106,6 +108,7 @@ fn play_one(seed: u64, probe: bool) -> (usize, u32) {
     let all = universe();
     let mut steps = 0usize;
     let mut closes = 0u32;
+    let mut ran_out = 0u32;
     check_views(&g, &mut rng);
     while let Some(&seat) = g.to_act().seats().first() {
         assert!(steps < 2_000_000, "seed {seed}: the game does not end");
@@ -141,6 +144,10 @@ fn play_one(seed: u64, probe: bool) -> (usize, u32) {
         closes += events
             .iter()
             .filter(|e| matches!(e, Event::Closed { .. } | Event::FalseClose { .. }))
+            .count() as u32;
+        ran_out += events
+            .iter()
+            .filter(|e| matches!(e, Event::HandRanOut { .. }))
             .count() as u32;
         record.actions.push((seat, a));
         steps += 1;
@@ -182,12 +189,22 @@ fn play_one(seed: u64, probe: bool) -> (usize, u32) {
         .places
         .iter()
         .all(|&p| p >= 1 && p as usize <= seats));
-    // The score sheet has a row for every close, each counting its closer, and ends
-    // where the game ended.
+    // The score sheet has a row for every close, each counting its closer, and for
+    // every hand that ran out, counting everybody still in; it ends where the game ended.
     let view = g.spectator_view();
-    assert_eq!(view.sheet.len(), closes as usize, "seed {seed}: sheet rows");
+    assert_eq!(
+        view.sheet.len(),
+        (closes + ran_out) as usize,
+        "seed {seed}: sheet rows"
+    );
     for row in &view.sheet {
-        assert!(row.points[row.closer].is_some(), "seed {seed}: {row:?}");
+        match row.closer {
+            Some(closer) => assert!(row.points[closer].is_some(), "seed {seed}: {row:?}"),
+            None => assert!(
+                row.points.iter().any(Option::is_some),
+                "seed {seed}: {row:?}"
+            ),
+        }
         assert_eq!(row.points.len(), seats);
     }
     if let Some(last) = view.sheet.last() {

@@ -70,6 +70,9 @@ pub struct AnalyzeArgs {
     /// Up to 8 cards (one argument each, or several in one quoted argument).
     #[arg(value_name = "CARD", required = true, num_args = 1..)]
     pub cards: Vec<String>,
+    /// Decks shuffled together: 1, or 2 (then a card may be named twice).
+    #[arg(long, value_name = "1|2", default_value = "1")]
+    pub decks: u8,
     #[command(flatten)]
     pub rules: ToolRules,
 }
@@ -79,7 +82,10 @@ pub struct AnalyzeArgs {
 #[command(
     after_help = "HAND is the seven cards you hold; --seen the cards you know are out of the \
 stock (the discard pile, cards others took from it). Every unseen card is equally likely to \
-come next.\nExample: tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --seen \"4o 3c\" --draws 3\n\n\
+come next. When --draws asks for more draws than there are unseen cards, the stock runs out \
+and is rebuilt as at the table: the --seen cards are taken to lie on the discard pile, so \
+they come back with your own discards (all but the last, which stays on top); nobody else's \
+draws are counted. So \"within K\" never falls as K grows.\nExample: tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --seen \"4o 3c\" --draws 3\n\n\
 --json: {\"hand\", \"seen\", \"unseen\", \"closes_now\", \"p_next\", \"outs\" (cards), \
 \"outs_unseen\" ([{\"card\", \"unseen\"}]), \"within\" ([{\"draws\", \"p\", \"fraction\"}])}."
 )]
@@ -120,7 +126,19 @@ fn parse_cards(args: &[String]) -> CliResult<Vec<Card>> {
     Ok(out)
 }
 
-/// Checks every card is in the deck the options describe.
+/// Checks the number of decks: 1 or 2.
+fn check_decks(decks: u8) -> CliResult {
+    if (1..=2).contains(&decks) {
+        Ok(())
+    } else {
+        Err(CliError::usage(format!(
+            "--decks: 1, or 2 (tables above four players), not {decks}"
+        )))
+    }
+}
+
+/// Checks every card is in the deck the options describe, each at most as often as the
+/// deck holds it.
 fn check_deck(rules: &ChinchonRules, decks: u8, cards: &[Card]) -> CliResult {
     let deck = tapete_chinchon::DeckSpec {
         size: rules.deck,
@@ -172,7 +190,8 @@ pub fn analyze(a: &AnalyzeArgs, json: bool) -> CliResult {
             cards.len()
         )));
     }
-    check_deck(&rules, 2, &cards)?;
+    check_decks(a.decks)?;
+    check_deck(&rules, a.decks, &cards)?;
     let solver = Solver::new(&rules);
     let an = solver
         .analyze(&cards)
@@ -269,7 +288,8 @@ pub fn run_odds(a: &OddsArgs, json: bool) -> CliResult {
     let seen = parse_cards(std::slice::from_ref(&a.seen))?;
     let mut all = hand.clone();
     all.extend(&seen);
-    check_deck(&rules, a.decks.clamp(1, 2), &all)?;
+    check_decks(a.decks)?;
+    check_deck(&rules, a.decks, &all)?;
     let q = Query {
         rules,
         decks: a.decks,

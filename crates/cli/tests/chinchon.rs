@@ -114,6 +114,56 @@ fn odds_give_outs_and_growing_chances() {
 }
 
 #[test]
+fn analyze_refuses_a_card_named_more_often_than_the_deck_holds_it() {
+    let out = tapete(&["chinchon", "analyze", "1o 1o 3o 7c 7e 7b 12b"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`1o` is named 2 times, but the deck holds 1"),
+        "{err}"
+    );
+    // Two decks hold two of each card, not three.
+    let v = json_of(&[
+        "chinchon",
+        "analyze",
+        "1o 1o 2o 3o 7c 7e 7b 12b",
+        "--decks",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["cards"].as_array().map(Vec::len), Some(8));
+    let out = tapete(&["chinchon", "analyze", "1o 1o 1o 3o", "--decks", "2"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("named 3 times"));
+    let out = tapete(&["chinchon", "analyze", "1o", "--decks", "3"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--decks: 1, or 2"));
+}
+
+#[test]
+fn odds_past_the_last_unseen_card_rebuild_the_stock() {
+    // One card unseen, the 4o, and it closes: within 1 draw and within 2 are both sure.
+    let seen = "5o 6o 7o 10o 11o 12o 1c 2c 3c 4c 5c 6c 10c 11c 12c 1e 2e 3e 4e 5e 6e 10e \
+                11e 12e 1b 2b 3b 4b 5b 6b 10b 11b";
+    let v = json_of(&[
+        "chinchon",
+        "odds",
+        "1o 2o 3o 7c 7e 7b 12b",
+        "--draws",
+        "3",
+        "--seen",
+        seen,
+        "--json",
+    ]);
+    assert_eq!(v["unseen"], 1);
+    let fractions: Vec<&str> = v["within"]
+        .as_array()
+        .map(|w| w.iter().filter_map(|x| x["fraction"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(fractions, ["1/1", "1/1", "1/1"]);
+}
+
+#[test]
 fn a_game_played_in_line_mode_is_recorded_and_replays() {
     let f = tmp("chinchon.json");
     let f = f.to_str().expect("path");

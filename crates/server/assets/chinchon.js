@@ -19,6 +19,7 @@ if (typeof document !== 'undefined' && !document.querySelector('link[data-game-c
 export const DEFAULT_RULES = {
   deck: 40, two_decks_from: 5, jokers: 0, joker_penalty: 50, close_limit: 3, figures: 'number',
   meter_cartas: 'on', no_close_first_turn: false, target: 100, reenganche: 'off', allow_false_close: false,
+  stock_rebuilds: 3, hand_turns: 300,
 };
 
 const SUIT_ORDER = { o: 0, c: 1, e: 2, b: 3 };
@@ -197,8 +198,10 @@ function rulesForm(defaults = {}) {
   const closeLimit = select('close_limit', [[3, 'worth 3 or less'], [4, 'worth 4 or less'], [5, 'worth 5 or less']], d.close_limit);
   const figures = select('figures', [['number', 'their number (10, 11, 12)'], ['ten', 'all 10'], ['eight_nine_ten', '8, 9, 10 (40 cards)']], d.figures);
   const meter = select('meter_cartas', [['on', 'on'], ['not_after_menos_diez', 'not after menos diez'], ['off', 'off']], d.meter_cartas);
-  const target = el('input', { type: 'number', name: 'target', min: 1, max: 10000, step: 1, value: d.target, list: 'chinchon-targets', 'data-testid': 'rule-target' });
+  const target = el('input', { type: 'number', name: 'target', min: 1, max: 500, step: 1, value: d.target, list: 'chinchon-targets', 'data-testid': 'rule-target' });
   const targets = el('datalist', { id: 'chinchon-targets' }, [100, 70, 50].map((n) => el('option', { value: n })));
+  const rebuilds = select('stock_rebuilds', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => [n, n === 0 ? 'never' : n === 1 ? 'once' : `${n} times`]), d.stock_rebuilds);
+  const handTurns = el('input', { type: 'number', name: 'hand_turns', min: 50, max: 1000, step: 1, value: d.hand_turns, 'data-testid': 'rule-hand_turns' });
   const reenganche = select('reenganche', [['off', 'off'], ['highest', 'at the highest score'], ['second_highest', 'at the second-highest score']], d.reenganche);
   const check = (name, text, on) => {
     const input = el('input', { type: 'checkbox', name, checked: !!on, 'data-testid': `rule-${name}` });
@@ -217,14 +220,18 @@ function rulesForm(defaults = {}) {
       field('Close with one card', closeLimit, 'a normal close leaves one card, worth this or less'),
       field('Figures count', figures),
       field('Meter cartas', meter, 'after a close the others lay cards onto its melds'),
-      field('Reenganche', reenganche, 'a player who goes out re-enters once')),
+      field('Reenganche', reenganche, 'a player who goes out re-enters once'),
+      field('Stock rebuilt', rebuilds, 'how often the pile becomes the stock again; when the stock runs out once more, nobody having closed, the hand ends and each player adds the cards in no meld'),
+      field('Turns a hand', handTurns, 'a hand nobody closes ends after this many turns, counted as when the stock runs out (50–1000)')),
     targets,
     el('div', { class: 'row', style: { gap: '1.2rem', marginBottom: '.8rem' } }, firstTurnL, falseCloseL));
   return {
     el: box,
     read: () => {
       const t = Number(target.value);
-      if (!Number.isInteger(t) || t < 1 || t > 10000) throw new Error('Out past: a whole number of points, 1–10000');
+      if (!Number.isInteger(t) || t < 1 || t > 500) throw new Error('Out past: a whole number of points, 1–500');
+      const ht = Number(handTurns.value);
+      if (!Number.isInteger(ht) || ht < 50 || ht > 1000) throw new Error('Turns a hand: a whole number of turns, 50–1000');
       return {
         deck: Number(deck.value),
         two_decks_from: twoDecks.value === 'never' ? null : Number(twoDecks.value),
@@ -237,6 +244,8 @@ function rulesForm(defaults = {}) {
         target: t,
         reenganche: reenganche.value,
         allow_false_close: falseClose.checked,
+        stock_rebuilds: Number(rebuilds.value),
+        hand_turns: ht,
       };
     },
   };
@@ -256,6 +265,8 @@ function rulesSummary(rules = {}) {
   if (REENGANCHE_WORDS[r.reenganche]) parts.push(REENGANCHE_WORDS[r.reenganche]);
   if (r.no_close_first_turn) parts.push('no close first turn');
   if (r.allow_false_close) parts.push('false closes');
+  if (Number(r.stock_rebuilds) !== DEFAULT_RULES.stock_rebuilds) parts.push(`stock rebuilt ${r.stock_rebuilds === 0 ? 'never' : `≤ ${r.stock_rebuilds}×`}`);
+  if (Number(r.hand_turns) !== DEFAULT_RULES.hand_turns) parts.push(`hands ≤ ${r.hand_turns} turns`);
   return parts.join(' · ');
 }
 

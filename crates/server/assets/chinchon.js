@@ -525,7 +525,10 @@ function countingEl(v, st, ctx, { onNext, seated }) {
   const h = v.last_hand;
   const rules = { ...DEFAULT_RULES, ...(v.rules || {}) };
   const results = [...(h.results || [])];
-  results.sort((a, b) => (a.seat === h.closer ? -1 : b.seat === h.closer ? 1 : ((a.seat - h.closer + v.seats) % v.seats) - ((b.seat - h.closer + v.seats) % v.seats)));
+  // A hand nobody closed (its stock or its turns ran out) has no closer to start from.
+  const nobody = h.closer === null || h.closer === undefined;
+  const from = nobody ? 0 : h.closer;
+  results.sort((a, b) => (a.seat === h.closer ? -1 : b.seat === h.closer ? 1 : ((a.seat - from + v.seats) % v.seats) - ((b.seat - from + v.seats) % v.seats)));
   const rows = el('div', { class: 'cf-ct-rows' });
   const laidAll = results.flatMap((r) => r.laid || []);
   for (const r of results) {
@@ -550,7 +553,9 @@ function countingEl(v, st, ctx, { onNext, seated }) {
   const waiting = !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
   return el('div', { class: 'cf-counting', 'data-testid': 'counting', 'data-hand': h.hand },
     el('div', { class: 'phase-title' }, `The count · hand ${h.hand}`),
-    el('div', { class: 'cf-ct-how' }, el('b', {}, ctx.seatName(h.closer)), ` closed: ${how}`, h.down ? [' · put down ', mini(h.down)] : null),
+    nobody
+      ? el('div', { class: 'cf-ct-how', 'data-testid': 'nobody-closed' }, 'Nobody closed: the hand ran out, and each player counts the cards in no meld')
+      : el('div', { class: 'cf-ct-how' }, el('b', {}, ctx.seatName(h.closer)), ` closed: ${how}`, h.down ? [' · put down ', mini(h.down)] : null),
     rows,
     el('div', { class: 'cf-ct-next' }, next,
       waiting.length && !over ? el('span', { class: 'small muted-felt' }, `waiting for ${waiting.map(ctx.seatName).join(', ')}`) : null));

@@ -35,7 +35,7 @@ PICK cards chosen from the rest, won iff they hold every table value; the real g
 PICK = ⌊(deck − BOARD) / 3⌋.\nExample: tapete odds solitaire --types --simulate 1000000\n\n\
 --json: {\"suits\", \"values\", \"board\", \"pick\", \"deck\", \"real_game\", \"fraction\" \
 (\"num/den\"), \"probability\"}, with --types \"types\" ([{\"parts\", \"fraction\", \
-\"probability\", \"win_fraction\", \"win\"}]), with --distribution \"distribution\" \
+\"probability\", \"win_fraction\", \"win\"}]) and \"types_total\", with --distribution \"distribution\" \
 ({\"stacks\", \"cards\": [{\"left\", \"fraction\", \"probability\"}], \"mean_stacks\", \
 \"mean_cards\" and their \"…_fraction\"}), with --simulate \"simulated\", \"stderr\", \
 \"games\", \"wins\", \"seed\", \"z\" (standard errors from the exact answer) and \"timing\"."
@@ -290,6 +290,7 @@ fn to_json(r: &Report) -> Value {
         "probability": r.win.to_f64(),
     });
     if let Some(ts) = &r.types {
+        v["types_total"] = ts.len().into();
         v["types"] = ts
             .iter()
             .map(|t| {

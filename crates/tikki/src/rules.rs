@@ -37,6 +37,36 @@ impl Default for TikkiRules {
 impl TikkiRules {
     /// Cards dealt to each player.
     pub const HAND: usize = 7;
+    /// The most rounds a new table may ask for: long evenings, not endless games.
+    pub const MAX_ROUNDS: u32 = 20;
+    /// The highest target a new table may ask for (a round gives its best pile some ten
+    /// to thirty points, so a hundred is an evening).
+    pub const MAX_TARGET: u32 = 100;
+
+    /// Whether a new table may be set with these options for `seats` players: they work
+    /// ([`TikkiRules::validate_for`]) and `rounds` and `target` are within what people
+    /// play. The error names the option and its range.
+    ///
+    /// Games stored before these bounds replay: the game itself checks only
+    /// [`TikkiRules::validate_for`].
+    pub fn validate_new(&self, seats: usize) -> Result<(), String> {
+        self.validate_for(seats)?;
+        if self.rounds > Self::MAX_ROUNDS {
+            return Err(format!(
+                "rounds must be 0 (one per player) to {}, not {}",
+                Self::MAX_ROUNDS,
+                self.rounds
+            ));
+        }
+        if self.target > Self::MAX_TARGET {
+            return Err(format!(
+                "target must be 0 (play the rounds) to {} points, not {}",
+                Self::MAX_TARGET,
+                self.target
+            ));
+        }
+        Ok(())
+    }
 
     /// Whether these options work for `seats` players; the error says why not.
     pub fn validate_for(&self, seats: usize) -> Result<(), String> {

@@ -1074,8 +1074,7 @@ impl Actor {
             lines: if self.row.status == WAITING {
                 "[]".into()
             } else {
-                let lines = self.game.lines(None);
-                json!(lines[lines.len().saturating_sub(MAX_LINES)..]).to_string()
+                recent_lines(&self.game.lines(None))
             },
             hold,
             outcome: serde_json::to_string(&self.game.outcome()).unwrap_or_else(|_| "null".into()),
@@ -1139,6 +1138,11 @@ struct Frame {
     hold: String,
     outcome: String,
     parts: HashMap<Option<Seat>, String>,
+}
+
+/// The last [`MAX_LINES`] lines of a story, as a JSON array.
+fn recent_lines(lines: &[String]) -> String {
+    json!(lines[lines.len().saturating_sub(MAX_LINES)..]).to_string()
 }
 
 /// Sleeps until `at`, or forever.
@@ -1274,6 +1278,19 @@ mod tests {
             "{} bytes held in {queued} messages",
             watch.queued_bytes()
         );
+    }
+
+    #[test]
+    fn a_state_carries_only_the_latest_lines_of_a_long_hand() {
+        let story: Vec<String> = (0..1000)
+            .map(|i| format!("seat 0 draws, line {i}"))
+            .collect();
+        let sent: Vec<String> = serde_json::from_str(&recent_lines(&story)).unwrap();
+        assert_eq!(sent.len(), MAX_LINES);
+        assert_eq!(sent.first().unwrap(), &story[1000 - MAX_LINES]);
+        assert_eq!(sent.last().unwrap(), "seat 0 draws, line 999");
+        let short: Vec<String> = story[..3].to_vec();
+        assert_eq!(recent_lines(&short), json!(short).to_string());
     }
 
     /// A waiting Race table of two seats and its creator, Ane.

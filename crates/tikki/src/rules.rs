@@ -100,3 +100,30 @@ impl TikkiRules {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_game_keeps_rounds_and_target_to_their_ranges_and_old_ones_still_play() {
+        let with = |rounds, target| TikkiRules {
+            rounds,
+            target,
+            ..TikkiRules::default()
+        };
+        assert_eq!(with(20, 100).validate_new(3), Ok(()));
+        let e = with(21, 0).validate_new(3).unwrap_err();
+        assert!(e.contains("rounds") && e.contains("to 20"), "{e}");
+        let e = with(0, u32::MAX).validate_new(3).unwrap_err();
+        assert!(e.contains("target") && e.contains("to 100"), "{e}");
+        // What the game itself checks: a game stored with 1000 rounds still replays.
+        assert_eq!(with(1000, u32::MAX).validate_for(3), Ok(()));
+        // The deck is still checked first.
+        let small = TikkiRules {
+            top: 3,
+            ..with(99, 0)
+        };
+        assert!(small.validate_new(3).unwrap_err().contains("deck"));
+    }
+}

@@ -2,7 +2,7 @@
 //! server's tables, the lobby): actions travel as text, views and rules as JSON, and each
 //! audience's story is kept from the events every action returns.
 
-use crate::{check_seats, parse_rules, Host, Narrate};
+use crate::{check_seats, parse_rules, read_rules, Host, Narrate};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
@@ -29,7 +29,9 @@ pub trait Kind: Send + Sync {
     /// Checks options for a table of `seats` seats (missing keys take defaults, unknown
     /// keys are refused) and returns them with every key filled in.
     fn check_rules(&self, rules: &Value, seats: usize) -> Result<Value, String>;
-    /// A new game from options, a seat count and a seed.
+    /// A game from options, a seat count and a seed: a new table's (whose options went
+    /// through [`Kind::check_rules`]) or a stored one's. Only what the game itself cannot
+    /// play is refused here, so tables stored before an option's bounds still replay.
     fn new_game(
         &self,
         rules: &Value,
@@ -123,7 +125,7 @@ impl<H: Host> Kind for KindOf<H> {
         seed: u64,
     ) -> Result<Box<dyn TableGame>, String> {
         check_seats::<H>(seats)?;
-        let rules = parse_rules::<H>(rules, seats)?;
+        let rules = read_rules::<H>(rules)?;
         let game = H::G::new(&rules, seats, seed).map_err(|e| e.to_string())?;
         let audiences = (0..seats).map(Some).chain([None]);
         let mut narrators = Vec::with_capacity(seats + 1);

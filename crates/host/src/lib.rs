@@ -147,8 +147,19 @@ pub trait Visitor {
 }
 
 /// Parses table options for `H`: missing keys take their defaults and unknown keys are
-/// refused with the list of known ones (a typo must not pass silently).
+/// refused with the list of known ones (a typo must not pass silently); then
+/// [`Host::validate_rules`] checks them as options for a new game.
 pub fn parse_rules<H: Host>(rules: &Value, seats: usize) -> Result<<H::G as Game>::Rules, String> {
+    let parsed = read_rules::<H>(rules)?;
+    H::validate_rules(&parsed, seats)?;
+    Ok(parsed)
+}
+
+/// Reads table options for `H` as [`parse_rules`] does, without [`Host::validate_rules`]:
+/// for games made again from storage, whose options were checked when they were new
+/// (bounds added since must not stop them replaying); the game's own `new` still refuses
+/// options it cannot play.
+pub fn read_rules<H: Host>(rules: &Value) -> Result<<H::G as Game>::Rules, String> {
     let defaults = serde_json::to_value(<H::G as Game>::Rules::default())
         .map_err(|e| format!("{}'s default rules: {e}", H::NAME))?;
     let given = match rules {
@@ -170,10 +181,7 @@ pub fn parse_rules<H: Host>(rules: &Value, seats: usize) -> Result<<H::G as Game
     if let Value::Object(m) = &mut merged {
         m.extend(given);
     }
-    let parsed: <H::G as Game>::Rules =
-        serde_json::from_value(merged).map_err(|e| format!("rules: {e}"))?;
-    H::validate_rules(&parsed, seats)?;
-    Ok(parsed)
+    serde_json::from_value(merged).map_err(|e| format!("rules: {e}"))
 }
 
 /// Checks a seat count against `H::SEATS`, naming the range when it is outside.

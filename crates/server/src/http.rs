@@ -521,6 +521,7 @@ async fn create_table(
             .collect(),
         actions: Vec::new(),
         pending: Vec::new(),
+        hand_seats: Vec::new(),
     };
     let handle = hub.start_table(stored).map_err(ApiError::internal)?;
     if req.start {

@@ -35,6 +35,7 @@ pub mod loadtest;
 
 mod limit;
 pub mod msg;
+pub mod outbox;
 pub mod store;
 pub mod table;
 mod ws;
@@ -169,6 +170,10 @@ pub struct Limits {
     /// Calculations (games' tools, odds tools) running at once on the whole server, each
     /// on a thread of its own; more wait up to 5 s, then are answered 503.
     pub calculations: usize,
+    /// Bytes queued for one WebSocket and not yet written: a client that does not read
+    /// what it is sent is closed past this (it reconnects and gets the whole state), so
+    /// it cannot make the server hold more.
+    pub queued_bytes_per_conn: usize,
 }
 
 impl Default for Limits {
@@ -185,6 +190,7 @@ impl Default for Limits {
             max_db_bytes: 4 << 30,
             // CPU work: no more at once than the cores.
             calculations: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            queued_bytes_per_conn: 2 << 20,
         }
     }
 }

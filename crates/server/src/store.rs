@@ -33,8 +33,9 @@ const GROUP: usize = 512;
 
 /// The schema version this build writes; databases from a newer one are refused.
 ///
-/// 1: tables of four seats (Mus only). 2: each table stores its seat count.
-pub const SCHEMA_VERSION: i64 = 2;
+/// 1: tables of four seats (Mus only). 2: each table stores its seat count. 3: each table
+/// stores who has held which seat during the hand under way (`hand_seats`).
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// How hard each answer waits for the disk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -126,6 +127,12 @@ CREATE TABLE IF NOT EXISTS pending_seats (
     seat INTEGER NOT NULL,
     PRIMARY KEY (table_id, player)
 );
+CREATE TABLE IF NOT EXISTS hand_seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    player INTEGER NOT NULL REFERENCES players(id),
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (table_id, player)
+);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -145,6 +152,20 @@ const MIGRATE_1: &str = "
 ALTER TABLE tables ADD COLUMN seats INTEGER NOT NULL DEFAULT 0;
 UPDATE tables SET seats = (SELECT count(*) FROM seats s WHERE s.table_id = tables.id);
 ";
+
+/// What a database of schema version 2 lacks: who has held which seat this hand. Those
+/// versions knew only who sits now, so that is what a playing table starts from.
+const MIGRATE_2: &str = "
+INSERT OR IGNORE INTO hand_seats (table_id, player, seat)
+    SELECT s.table_id, s.player, s.seat FROM seats s JOIN tables t ON t.id = s.table_id
+    WHERE s.player IS NOT NULL AND t.status = 'playing';
+";
+
+/// Statements that start a table's hand memory again: only the people seated now have
+/// seen a seat of the new hand. `?1` is the table.
+const NEW_HAND_SEATS: &str = "DELETE FROM hand_seats WHERE table_id = ?1";
+const SEATED_HAND_SEATS: &str = "INSERT OR REPLACE INTO hand_seats (table_id, player, seat)
+    SELECT table_id, player, seat FROM seats WHERE table_id = ?1 AND player IS NOT NULL";
 
 /// A table as stored.
 #[derive(Clone, Debug)]
@@ -176,6 +197,9 @@ pub struct StoredTable {
     pub actions: Vec<(usize, String)>,
     /// Seats asked for mid-hand and not yet granted: (player, nickname, seat).
     pub pending: Vec<(i64, String, usize)>,
+    /// The seat each person has held during the hand under way: (player, seat). They
+    /// have seen its cards, so no other seat of this hand may be theirs.
+    pub hand_seats: Vec<(i64, usize)>,
 }
 
 /// One finished game of a player, for the history page.
@@ -322,6 +346,9 @@ fn prepare(conn: &mut Connection, durability: Durability) -> DbResult<()> {
         }
     }
     tx.execute_batch(SCHEMA).map_err(not_writable)?;
+    if old || (1..=2).contains(&version) {
+        tx.execute_batch(MIGRATE_2).map_err(not_writable)?;
+    }
     tx.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', ?1)",
         [now().to_string()],
@@ -531,13 +558,16 @@ impl Db {
         .await
     }
 
-    /// Starts a waiting table: its status and the seed of its deal, chosen only now.
+    /// Starts a waiting table: its status and the seed of its deal, chosen only now; the
+    /// people seated now are the ones who see the first hand.
     pub async fn start_table(&self, table: String, seed: u64) -> DbResult<()> {
         self.call(move |c| {
             c.execute(
                 "UPDATE tables SET status = 'playing', seed = ?2 WHERE id = ?1",
                 params![table, seed as i64],
             )?;
+            c.execute(NEW_HAND_SEATS, [&table])?;
+            c.execute(SEATED_HAND_SEATS, [&table])?;
             Ok(())
         })
         .await
@@ -566,7 +596,9 @@ impl Db {
         .await
     }
 
-    /// Who holds a seat now (`None`: the table's bot).
+    /// Who holds a seat now (`None`: the table's bot). A person seated is remembered as
+    /// having held that seat this hand (see [`StoredTable::hand_seats`]) in the same
+    /// transaction, so no restart can forget what they saw.
     pub async fn set_seat(&self, table: String, seat: usize, player: Option<i64>) -> DbResult<()> {
         self.call(move |tx| {
             tx.execute(
@@ -582,6 +614,10 @@ impl Db {
                     "DELETE FROM pending_seats WHERE table_id = ?1 AND player = ?2",
                     params![table, p],
                 )?;
+                tx.execute(
+                    "INSERT OR REPLACE INTO hand_seats (table_id, player, seat) VALUES (?1, ?2, ?3)",
+                    params![table, p, seat as i64],
+                )?;
             }
             Ok(())
         })
@@ -591,7 +627,8 @@ impl Db {
     /// Appends action number `n` (1-based) of a table. Fails if `n` is already there, so
     /// a log can never fork. With `finished`, the action that ends the game and the
     /// table's outcome are written in the same transaction: a table is never left playing
-    /// with a log that is over.
+    /// with a log that is over. With `new_hand` (the action dealt a new hand), who has
+    /// held which seat starts again from who sits now, in the same transaction.
     pub async fn append_action(
         &self,
         table: String,
@@ -599,12 +636,19 @@ impl Db {
         seat: usize,
         action: String,
         finished: Option<Value>,
+        new_hand: bool,
     ) -> DbResult<()> {
         self.call(move |c| {
             c.execute(
                 "INSERT INTO actions (table_id, n, seat, action) VALUES (?1, ?2, ?3, ?4)",
                 params![table, n as i64, seat as i64, action],
             )?;
+            if new_hand || finished.is_some() {
+                c.execute(NEW_HAND_SEATS, [&table])?;
+            }
+            if new_hand && finished.is_none() {
+                c.execute(SEATED_HAND_SEATS, [&table])?;
+            }
             if let Some(outcome) = finished {
                 c.execute(
                     "UPDATE tables SET status = 'finished', outcome = ?2, finished = ?3
@@ -780,11 +824,25 @@ fn load(c: &Connection, id: &str) -> DbResult<Option<StoredTable>> {
             ))),
         })
         .collect::<DbResult<_>>()?;
+    let mut st =
+        c.prepare("SELECT player, seat FROM hand_seats WHERE table_id = ?1 ORDER BY player")?;
+    let hand_seats: Vec<(i64, usize)> = st
+        .query_map([id], |r| Ok((r.get(0)?, r.get::<_, i64>(1)?)))?
+        .collect::<Result<Vec<(i64, i64)>, _>>()?
+        .into_iter()
+        .map(|(player, seat)| match usize::try_from(seat) {
+            Ok(s) if s < row.seats => Ok((player, s)),
+            _ => Err(DbError(format!(
+                "table {id}: player {player} held seat {seat} this hand, which it does not have"
+            ))),
+        })
+        .collect::<DbResult<_>>()?;
     Ok(Some(StoredTable {
         row,
         seats,
         actions,
         pending,
+        hand_seats,
     }))
 }
 

@@ -16,6 +16,7 @@
 //! started again from storage when someone opens it.
 
 use crate::msg::ClientMsg;
+use crate::outbox::OutSender;
 use crate::store::{now, Db, StoredTable, TableRow};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -71,7 +72,7 @@ pub enum Cmd {
     Connect {
         conn: u64,
         player: Option<PlayerRef>,
-        out: mpsc::Sender<Arc<str>>,
+        out: OutSender,
         close: oneshot::Sender<()>,
     },
     /// A connection closed.
@@ -136,6 +137,9 @@ const ALL_BOTS_PACE: Duration = Duration::from_millis(1000);
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
 /// Connections one person may have open to one table.
 const MAX_CONNS_PER_PLAYER: usize = 4;
+/// Lines of the story a state carries: the most recent ones, which the page shows. A hand
+/// nobody ends (draws and discards for ever) must not make every state grow.
+pub const MAX_LINES: usize = 200;
 
 /// Statuses, as stored and shown.
 pub const WAITING: &str = "waiting";
@@ -144,7 +148,7 @@ pub const FINISHED: &str = "finished";
 
 struct Conn {
     player: Option<PlayerRef>,
-    out: mpsc::Sender<Arc<str>>,
+    out: OutSender,
     /// Dropped with the connection: the socket closes.
     _close: oneshot::Sender<()>,
 }
@@ -228,11 +232,15 @@ pub fn spawn(
     let start = Instant::now();
     // Nobody is connected yet: every seated person counts as gone from now on.
     let gone_since = seats.iter().flatten().map(|p| (p.id, start)).collect();
-    let hand_seats = seats
-        .iter()
-        .enumerate()
-        .filter_map(|(s, p)| p.as_ref().map(|p| (p.id, s)))
-        .collect();
+    // Who held which seat this hand is stored with the table, so a restart or an unload
+    // forgets nobody's look at a hand. Whoever sits now has seen that seat (a database
+    // from before the memory was stored knows only that).
+    let mut hand_seats: HashMap<i64, Seat> = stored.hand_seats.into_iter().collect();
+    for (s, p) in seats.iter().enumerate() {
+        if let Some(p) = p {
+            hand_seats.insert(p.id, s);
+        }
+    }
     let pending = stored
         .pending
         .into_iter()
@@ -428,7 +436,7 @@ impl Actor {
         &mut self,
         conn: u64,
         player: Option<PlayerRef>,
-        out: mpsc::Sender<Arc<str>>,
+        out: OutSender,
         close: oneshot::Sender<()>,
     ) {
         let seated = player.as_ref().and_then(|p| self.seat_of(p.id)).is_some();
@@ -503,8 +511,8 @@ impl Actor {
             None => false,
         };
         if slow {
-            // A client that cannot keep up (or is gone) is closed; it reconnects and gets
-            // the whole state again.
+            // A client that cannot keep up (its queue is full of messages or of bytes) or
+            // is gone is closed; it reconnects and gets the whole state again.
             if let Some(c) = self.conns.remove(&conn) {
                 self.left(c);
             }
@@ -781,9 +789,17 @@ impl Actor {
         let outcome = next
             .outcome()
             .map(|o| serde_json::to_value(o).unwrap_or(Value::Null));
+        let new_hand = outcome.is_none() && next.at_boundary() && !was_boundary;
         self.env
             .db
-            .append_action(self.row.id.clone(), n, seat, text, outcome.clone())
+            .append_action(
+                self.row.id.clone(),
+                n,
+                seat,
+                text,
+                outcome.clone(),
+                new_hand,
+            )
             .await
             .map_err(|e| format!("could not save the action ({e}); nothing changed"))?;
         self.game = next;
@@ -795,7 +811,7 @@ impl Actor {
             self.row.outcome = Some(o);
             self.pending.clear();
             self.hold = None;
-        } else if self.game.at_boundary() && !was_boundary {
+        } else if new_hand {
             self.new_hand().await;
             self.hold_the_end();
         }
@@ -1058,7 +1074,7 @@ impl Actor {
             lines: if self.row.status == WAITING {
                 "[]".into()
             } else {
-                json!(self.game.lines(None)).to_string()
+                recent_lines(&self.game.lines(None))
             },
             hold,
             outcome: serde_json::to_string(&self.game.outcome()).unwrap_or_else(|_| "null".into()),
@@ -1124,6 +1140,11 @@ struct Frame {
     parts: HashMap<Option<Seat>, String>,
 }
 
+/// The last [`MAX_LINES`] lines of a story, as a JSON array.
+fn recent_lines(lines: &[String]) -> String {
+    json!(lines[lines.len().saturating_sub(MAX_LINES)..]).to_string()
+}
+
 /// Sleeps until `at`, or forever.
 async fn sleep_until(at: Option<Instant>) {
     match at {
@@ -1139,44 +1160,9 @@ mod tests {
 
     #[tokio::test]
     async fn a_client_that_cannot_keep_up_is_told_to_close() {
-        let dir = std::env::temp_dir().join(format!("tapete-slow-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let db = Db::open(&dir.join("t.db")).unwrap();
-        let ane = db.create_player("Ane".into(), "hash".into()).await.unwrap();
-        let row = TableRow {
-            id: "slow".into(),
-            game: "race".into(),
-            seats: 2,
-            rules: json!({}),
-            seed: 1,
-            creator: Some(ane),
-            bot: "random".into(),
-            pace_ms: 0,
-            status: WAITING.into(),
-            created: now(),
-            finished: None,
-            outcome: None,
-            away_s: 30,
-            hold_s: 0,
-        };
-        db.create_table(row.clone(), vec![None; 2]).await.unwrap();
-        let env = TableEnv {
-            db,
-            idle_end: Duration::from_secs(60),
-            max_watchers: 10,
-            bot_threads: Arc::new(Semaphore::new(1)),
-        };
-        let kind = tapete_host::kind_of::<tapete_host::test_race::RaceHost>();
-        let stored = StoredTable {
-            row,
-            seats: vec![None; 2],
-            actions: Vec::new(),
-            pending: Vec::new(),
-        };
-        let table = spawn(env, kind, stored, Box::new(|| {})).unwrap();
+        let (table, ane) = race_table("slow").await;
         // A watcher that never reads: room for one message, the state it gets on arrival.
-        let (slow_out, _never_read) = mpsc::channel(1);
+        let (slow_out, _never_read) = crate::outbox::outbox(1, 1 << 20);
         let (close, mut closed) = oneshot::channel();
         table
             .tx
@@ -1187,7 +1173,7 @@ mod tests {
                 close,
             })
             .unwrap();
-        let (out, mut inbox) = mpsc::channel(64);
+        let (out, mut inbox) = crate::outbox::outbox(64, 1 << 20);
         let (close2, _open) = oneshot::channel();
         let player = PlayerRef {
             id: ane,
@@ -1224,5 +1210,127 @@ mod tests {
             }
         }
         assert!(seated);
+    }
+
+    #[tokio::test]
+    async fn a_client_whose_queued_bytes_pass_the_bound_is_told_to_close() {
+        let (table, ane) = race_table("bytes").await;
+        // A watcher that never reads, with room for 64 messages but only 512 bytes.
+        let (slow_out, mut never_read) = crate::outbox::outbox(64, 512);
+        let watch = slow_out.clone();
+        let (close, mut closed) = oneshot::channel();
+        table
+            .tx
+            .send(Cmd::Connect {
+                conn: 1,
+                player: None,
+                out: slow_out,
+                close,
+            })
+            .unwrap();
+        let (out, mut inbox) = crate::outbox::outbox(64, 1 << 20);
+        let (close2, _open) = oneshot::channel();
+        let player = PlayerRef {
+            id: ane,
+            nickname: "Ane".into(),
+        };
+        table
+            .tx
+            .send(Cmd::Connect {
+                conn: 2,
+                player: Some(player),
+                out,
+                close: close2,
+            })
+            .unwrap();
+        // Ane sits, starts and plays: every change is a state of some 400 bytes for the
+        // watcher too, until its bytes are full.
+        let say = |msg| table.tx.send(Cmd::Client { conn: 2, msg }).unwrap();
+        say(ClientMsg::Sit { seat: 0 });
+        say(ClientMsg::Start {});
+        let told = tokio::time::timeout(Duration::from_secs(5), async {
+            loop {
+                tokio::select! {
+                    r = &mut closed => return r,
+                    m = inbox.recv() => {
+                        let m = m.expect("Ane's connection stays open");
+                        inbox.written(&m);
+                        if m.contains(r#""legal":["#) && !m.contains(r#""legal":[]"#) {
+                            say(ClientMsg::Act { action: "1".into(), id: None });
+                        }
+                    }
+                }
+            }
+        })
+        .await;
+        assert!(matches!(told, Ok(Err(_))), "the watcher is told to close");
+        let mut queued = 0;
+        while never_read.try_recv().is_some() {
+            queued += 1;
+        }
+        assert!(
+            queued < 64,
+            "closed for its bytes, not its count of messages ({queued} queued)"
+        );
+        // Only a single state larger than the bound may pass it, into an empty queue.
+        assert!(
+            watch.queued_bytes() <= 512 || queued == 1,
+            "{} bytes held in {queued} messages",
+            watch.queued_bytes()
+        );
+    }
+
+    #[test]
+    fn a_state_carries_only_the_latest_lines_of_a_long_hand() {
+        let story: Vec<String> = (0..1000)
+            .map(|i| format!("seat 0 draws, line {i}"))
+            .collect();
+        let sent: Vec<String> = serde_json::from_str(&recent_lines(&story)).unwrap();
+        assert_eq!(sent.len(), MAX_LINES);
+        assert_eq!(sent.first().unwrap(), &story[1000 - MAX_LINES]);
+        assert_eq!(sent.last().unwrap(), "seat 0 draws, line 999");
+        let short: Vec<String> = story[..3].to_vec();
+        assert_eq!(recent_lines(&short), json!(short).to_string());
+    }
+
+    /// A waiting Race table of two seats and its creator, Ane.
+    async fn race_table(name: &str) -> (TableHandle, i64) {
+        let dir = std::env::temp_dir().join(format!("tapete-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = Db::open(&dir.join("t.db")).unwrap();
+        let ane = db.create_player("Ane".into(), "hash".into()).await.unwrap();
+        let row = TableRow {
+            id: name.into(),
+            game: "race".into(),
+            seats: 2,
+            rules: json!({}),
+            seed: 1,
+            creator: Some(ane),
+            bot: "random".into(),
+            pace_ms: 0,
+            status: WAITING.into(),
+            created: now(),
+            finished: None,
+            outcome: None,
+            away_s: 30,
+            hold_s: 0,
+        };
+        db.create_table(row.clone(), vec![None; 2]).await.unwrap();
+        let env = TableEnv {
+            db,
+            idle_end: Duration::from_secs(60),
+            max_watchers: 10,
+            bot_threads: Arc::new(Semaphore::new(1)),
+        };
+        let kind = tapete_host::kind_of::<tapete_host::test_race::RaceHost>();
+        let stored = StoredTable {
+            row,
+            seats: vec![None; 2],
+            actions: Vec::new(),
+            pending: Vec::new(),
+            hand_seats: Vec::new(),
+        };
+        (spawn(env, kind, stored, Box::new(|| {})).unwrap(), ane)
     }
 }

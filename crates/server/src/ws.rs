@@ -3,6 +3,7 @@
 
 use crate::http::player_for_token;
 use crate::msg;
+use crate::outbox::{outbox, OutReceiver};
 use crate::table::{Cmd, PlayerRef, TableHandle};
 use crate::Hub;
 use axum::extract::rejection::{PathRejection, QueryRejection};
@@ -16,7 +17,7 @@ use serde_json::json;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 /// Messages per second a connection may send on average.
 pub const RATE: f64 = 20.0;
@@ -28,7 +29,8 @@ const MAX_REFUSED: u32 = 200;
 /// [`msg::MAX_MESSAGE`] with an error; this only bounds memory).
 const MAX_FRAME: usize = 64 * 1024;
 /// Messages queued for a client before it counts as too slow and is closed: room for the
-/// answers to a whole burst, and a few states.
+/// answers to a whole burst, and a few states. Their bytes are bounded too
+/// ([`crate::Limits::queued_bytes_per_conn`]).
 const OUT_QUEUE: usize = 64;
 
 /// A token bucket: `RATE` per second, up to `BURST` at once. The load test's clients keep
@@ -120,9 +122,10 @@ pub async fn upgrade(
     };
     let conn = hub.conn_id();
     let idle = hub.limits.ws_idle;
+    let max_queued = hub.limits.queued_bytes_per_conn;
     ws.max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| run(socket, handle, conn, player, idle))
+        .on_upgrade(move |socket| run(socket, handle, conn, player, idle, max_queued))
 }
 
 fn error(message: impl Into<String>) -> Arc<str> {
@@ -137,9 +140,10 @@ async fn run(
     conn: u64,
     player: Option<PlayerRef>,
     idle: Duration,
+    max_queued: usize,
 ) {
-    let (mut sink, mut stream) = socket.split();
-    let (out, mut outbox) = mpsc::channel::<Arc<str>>(OUT_QUEUE);
+    let (sink, mut stream) = socket.split();
+    let (out, outbox) = outbox(OUT_QUEUE, max_queued);
     let (close, mut closed) = oneshot::channel::<()>();
     if table
         .tx
@@ -153,25 +157,8 @@ async fn run(
     {
         return;
     }
-    // The writer also pings a quiet client, so a dead link shows as silence.
     let ping_every = idle / 3;
-    let mut writer = tokio::spawn(async move {
-        let mut ping =
-            tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
-        loop {
-            let msg = tokio::select! {
-                m = outbox.recv() => match m {
-                    Some(m) => Message::Text(m.as_ref().into()),
-                    None => break,
-                },
-                _ = ping.tick() => Message::Ping(Default::default()),
-            };
-            if sink.send(msg).await.is_err() {
-                break;
-            }
-        }
-        let _ = sink.close().await;
-    });
+    let mut writer = tokio::spawn(write(sink, outbox, ping_every));
     let mut bucket = Bucket::new();
     let mut refused = 0u32;
     let mut told: Option<Instant> = None;
@@ -238,6 +225,33 @@ async fn run(
     {
         writer.abort();
     }
+}
+
+/// The connection's writer: sends what is queued (each message counted in the queue's
+/// bytes until it is written) and pings a quiet client, so a dead link shows as silence.
+async fn write(
+    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut outbox: OutReceiver,
+    ping_every: Duration,
+) {
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+    loop {
+        let (msg, queued) = tokio::select! {
+            m = outbox.recv() => match m {
+                Some(m) => (Message::Text(m.as_ref().into()), Some(m)),
+                None => break,
+            },
+            _ = ping.tick() => (Message::Ping(Default::default()), None),
+        };
+        let sent = sink.send(msg).await;
+        if let Some(m) = queued {
+            outbox.written(&m);
+        }
+        if sent.is_err() {
+            break;
+        }
+    }
+    let _ = sink.close().await;
 }
 
 #[cfg(test)]

@@ -440,3 +440,65 @@ fn the_load_test_plays_any_game_at_its_seat_count() {
         .unwrap_err();
     assert!(e.contains("`chess` is not a game here"), "{e}");
 }
+
+#[test]
+fn a_new_table_keeps_its_options_to_what_people_play_and_old_tables_still_open() {
+    let server = Server::start("bounds", roomy());
+    let ane = server.player("Ane");
+    let ask = |rules: Value| {
+        server.api(
+            "POST",
+            "/api/tables",
+            Some(&ane),
+            Some(json!({"game": "tikki", "seats": 3, "rules": rules})),
+        )
+    };
+    for (rules, option, range) in [
+        (json!({"rounds": 4_294_967_295u32}), "rounds", "to 20"),
+        (json!({"rounds": 21}), "rounds", "to 20"),
+        (json!({"target": 4_294_967_295u32}), "target", "to 100"),
+        (json!({"target": 101}), "target", "to 100"),
+    ] {
+        let (code, e) = ask(rules.clone());
+        assert_eq!(code, 400, "{rules}: {e}");
+        let e = error_of(&e);
+        assert!(e.contains(option) && e.contains(range), "{rules}: {e}");
+    }
+    let (code, t) = ask(json!({"rounds": 20, "target": 100}));
+    assert_eq!(code, 200, "the bounds themselves are allowed: {t}");
+    let (code, e) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&ane),
+        Some(json!({"game": "mus", "rules": {"vacas": 255}})),
+    );
+    assert_eq!(code, 400, "{e}");
+    assert!(error_of(&e).contains("vacas"), "{e}");
+
+    // A table stored before the bounds, with 100 rounds, is restored and plays on.
+    let id = server.table(
+        &ane,
+        json!({"game": "tikki", "seats": 3, "rules": {"rounds": 20}, "seat": 0,
+               "start": true, "pace_ms": 0, "hold_s": 0}),
+    );
+    let db = server.db.clone();
+    drop(server);
+    {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute(
+            "UPDATE tables SET rules = ?2 WHERE id = ?1",
+            [
+                id.as_str(),
+                r#"{"top":13,"rounds":100,"target":0,"retreat":false}"#,
+            ],
+        )
+        .unwrap();
+    }
+    let server = Server::on(db, roomy());
+    let mut a = server.ws(&id, Some(&ane));
+    let s = state_until(&mut a, |s| !legal(s).is_empty());
+    assert_eq!(s["view"]["rules"]["rounds"], 100, "{}", s["view"]["rules"]);
+    let action = legal(&s)[0].clone();
+    send(&mut a, json!({"type": "act", "action": action, "id": 1}));
+    read_of(&mut a, "ack");
+}

@@ -510,3 +510,83 @@ fn a_stored_log_that_is_over_makes_a_finished_table() {
         .iter()
         .all(|t| t["id"] != id.as_str()));
 }
+
+/// Bea sits at seat 2 of a Mus table as its first hand is dealt (she sees seat 2's
+/// cards), stands up, and the table is started again from storage by `reload`; at the
+/// same boundary she asks for seat 1: it waits for the next deal, as without the reload.
+fn seat_after_a_reload(name: &str, limits: Limits, reload: fn(Server, &str) -> Server) {
+    let server = Server::start(name, limits);
+    let ane = server.player("Ane");
+    let bea = server.player("Bea");
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "pace_ms": 0, "hold_s": 0, "away_s": 600, "seat": 0,
+               "bot": "basico"}),
+    );
+    let mut a = server.ws(&id, Some(&ane));
+    let mut b = server.ws(&id, Some(&bea));
+    send(&mut b, json!({"type": "sit", "seat": 2}));
+    state_until(&mut b, |s| s["you"]["seat"] == 2);
+    send(&mut a, json!({"type": "start"}));
+    // The mano (Ane) speaks first: nothing is played while nobody acts for her.
+    let dealt = state_until(&mut b, |s| s["table"]["status"] == "playing");
+    assert_eq!(dealt["view"]["seat"], 2);
+    assert_eq!(cards(&dealt), 4, "she has seen seat 2's hand");
+    send(&mut b, json!({"type": "stand"}));
+    state_until(&mut b, |s| s["you"]["seat"].is_null());
+    drop((a, b));
+    let server = reload(server, &id);
+
+    let mut b = server.ws(&id, Some(&bea));
+    let back = read_of(&mut b, "state");
+    assert_eq!(back["n"], 0, "nothing was played: the same boundary");
+    send(&mut b, json!({"type": "sit", "seat": 1}));
+    let answer = state_until(&mut b, |s| {
+        s["you"]["seat"] == 1 || s["you"]["pending_seat"] == 1
+    });
+    assert!(
+        answer["you"]["seat"].is_null(),
+        "she saw seat 2's cards of this hand: seat 1 waits for the next deal ({})",
+        answer["you"]
+    );
+    assert_eq!(answer["you"]["pending_seat"], 1);
+    assert_eq!(cards(&answer), 0, "she still watches as a spectator");
+
+    // Her place comes with the next hand.
+    let mut a = server.ws(&id, Some(&ane));
+    let mut log = Vec::new();
+    follow(&mut a, &mut log, player, |s| {
+        s["table"]["seats"][1]["player"]["nickname"] == "Bea"
+    });
+    let seated = state_until(&mut b, |s| s["you"]["seat"] == 1);
+    assert_eq!(hand(&seated), 2, "granted at the next deal");
+}
+
+#[test]
+fn a_look_at_a_hand_is_remembered_across_a_restart() {
+    seat_after_a_reload("seen-restart", Limits::default(), |server, _| {
+        server.restart()
+    });
+}
+
+#[test]
+fn a_look_at_a_hand_is_remembered_across_an_idle_unload() {
+    let limits = Limits {
+        idle_table: Duration::from_millis(500),
+        ..Limits::default()
+    };
+    seat_after_a_reload("seen-idle", limits, |server, id| {
+        // Nobody is connected: the table's task ends and it leaves the lobby.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let (_, open) = server.api("GET", "/api/tables", None, None);
+            let listed = open.as_array().unwrap().iter().any(|t| t["id"] == id);
+            if !listed {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the idle table was not unloaded");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        server
+    });
+}

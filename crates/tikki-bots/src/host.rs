@@ -58,11 +58,11 @@ impl Host for TikkiHost {
             ),
             (
                 "rounds",
-                "rounds in a game; 0: one per player, so every seat deals once",
+                "rounds in a game, 0 to 20; 0: one per player, so every seat deals once",
             ),
             (
                 "target",
-                "points that end the game with the round reaching them (0: play the rounds)",
+                "points that end the game with the round reaching them, 0 to 100 (0: play the rounds)",
             ),
             (
                 "retreat",
@@ -89,7 +89,7 @@ impl Host for TikkiHost {
     }
 
     fn validate_rules(rules: &TikkiRules, seats: usize) -> Result<(), String> {
-        rules.validate_for(seats)
+        rules.validate_new(seats)
     }
 
     fn narrator(_game: &TikkiGame, seat: Option<Seat>) -> TikkiNarrator {

@@ -37,6 +37,36 @@ impl Default for TikkiRules {
 impl TikkiRules {
     /// Cards dealt to each player.
     pub const HAND: usize = 7;
+    /// The most rounds a new table may ask for: long evenings, not endless games.
+    pub const MAX_ROUNDS: u32 = 20;
+    /// The highest target a new table may ask for (a round gives its best pile some ten
+    /// to thirty points, so a hundred is an evening).
+    pub const MAX_TARGET: u32 = 100;
+
+    /// Whether a new table may be set with these options for `seats` players: they work
+    /// ([`TikkiRules::validate_for`]) and `rounds` and `target` are within what people
+    /// play. The error names the option and its range.
+    ///
+    /// Games stored before these bounds replay: the game itself checks only
+    /// [`TikkiRules::validate_for`].
+    pub fn validate_new(&self, seats: usize) -> Result<(), String> {
+        self.validate_for(seats)?;
+        if self.rounds > Self::MAX_ROUNDS {
+            return Err(format!(
+                "rounds must be 0 (one per player) to {}, not {}",
+                Self::MAX_ROUNDS,
+                self.rounds
+            ));
+        }
+        if self.target > Self::MAX_TARGET {
+            return Err(format!(
+                "target must be 0 (play the rounds) to {} points, not {}",
+                Self::MAX_TARGET,
+                self.target
+            ));
+        }
+        Ok(())
+    }
 
     /// Whether these options work for `seats` players; the error says why not.
     pub fn validate_for(&self, seats: usize) -> Result<(), String> {
@@ -68,5 +98,32 @@ impl TikkiRules {
         } else {
             self.rounds
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_game_keeps_rounds_and_target_to_their_ranges_and_old_ones_still_play() {
+        let with = |rounds, target| TikkiRules {
+            rounds,
+            target,
+            ..TikkiRules::default()
+        };
+        assert_eq!(with(20, 100).validate_new(3), Ok(()));
+        let e = with(21, 0).validate_new(3).unwrap_err();
+        assert!(e.contains("rounds") && e.contains("to 20"), "{e}");
+        let e = with(0, u32::MAX).validate_new(3).unwrap_err();
+        assert!(e.contains("target") && e.contains("to 100"), "{e}");
+        // What the game itself checks: a game stored with 1000 rounds still replays.
+        assert_eq!(with(1000, u32::MAX).validate_for(3), Ok(()));
+        // The deck is still checked first.
+        let small = TikkiRules {
+            top: 3,
+            ..with(99, 0)
+        };
+        assert!(small.validate_new(3).unwrap_err().contains("deck"));
     }
 }

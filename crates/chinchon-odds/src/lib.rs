@@ -397,26 +397,8 @@ impl Search<'_> {
                     // Buried under the new discard; at most the deck's copies.
                     let _ = after.pile.add(top);
                 }
-                let mut eight = [Card::JOKER; 8];
-                eight[..7].copy_from_slice(hand);
-                eight[7] = c;
                 let mut best = Ratio::ZERO;
-                let mut tried: Vec<Card> = Vec::with_capacity(8);
-                for i in 0..8 {
-                    let d = eight[i];
-                    if tried.contains(&d) {
-                        continue;
-                    }
-                    tried.push(d);
-                    let mut next = [Card::JOKER; 7];
-                    let mut j = 0;
-                    for (pos, &x) in eight.iter().enumerate() {
-                        if pos != i {
-                            next[j] = x;
-                            j += 1;
-                        }
-                    }
-                    next.sort();
+                for (d, next) in discards(hand, c) {
                     after.top = Some(d);
                     best = best.max(self.chance(&next, &after, k - 1));
                 }
@@ -449,26 +431,8 @@ impl Search<'_> {
             }
             let mut after = *unseen;
             after.remove(c);
-            let mut eight = [Card::JOKER; 8];
-            eight[..7].copy_from_slice(hand);
-            eight[7] = c;
             let mut best = 0u128;
-            let mut tried: Vec<Card> = Vec::with_capacity(8);
-            for i in 0..8 {
-                let d = eight[i];
-                if tried.contains(&d) {
-                    continue;
-                }
-                tried.push(d);
-                let mut next = [Card::JOKER; 7];
-                let mut j = 0;
-                for (pos, &x) in eight.iter().enumerate() {
-                    if pos != i {
-                        next[j] = x;
-                        j += 1;
-                    }
-                }
-                next.sort();
+            for (_, next) in discards(hand, c) {
                 best = best.max(self.best(&next, &after, k - 1));
             }
             copies * best
@@ -479,6 +443,32 @@ impl Search<'_> {
             cards.iter().map(|&c| one(c)).sum()
         }
     }
+}
+
+/// Each distinct card of `hand` and `drawn` that can be discarded, with the seven cards it
+/// leaves, sorted: the choices after a draw.
+fn discards(hand: &[Card; 7], drawn: Card) -> Vec<(Card, [Card; 7])> {
+    let mut eight = [Card::JOKER; 8];
+    eight[..7].copy_from_slice(hand);
+    eight[7] = drawn;
+    let mut out: Vec<(Card, [Card; 7])> = Vec::with_capacity(8);
+    for (i, &d) in eight.iter().enumerate() {
+        if out.iter().any(|(t, _)| *t == d) {
+            continue;
+        }
+        let mut next = [Card::JOKER; 7];
+        let kept = eight
+            .iter()
+            .enumerate()
+            .filter(|&(pos, _)| pos != i)
+            .map(|(_, &x)| x);
+        for (slot, x) in next.iter_mut().zip(kept) {
+            *slot = x;
+        }
+        next.sort();
+        out.push((d, next));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -1158,12 +1158,18 @@ mod tests {
     use super::*;
     use crate::store::StoredTable;
 
-    #[tokio::test]
-    async fn a_client_that_cannot_keep_up_is_told_to_close() {
-        let (table, ane) = race_table("slow").await;
-        // A watcher that never reads: room for one message, the state it gets on arrival.
-        let (slow_out, _never_read) = crate::outbox::outbox(1, 1 << 20);
-        let (close, mut closed) = oneshot::channel();
+    /// Connects a watcher (connection 1) on `slow_out` and Ane (connection 2) with room
+    /// to spare: the watcher's close signal, Ane's inbox, and Ane's close signal to keep.
+    fn watcher_and_ane(
+        table: &TableHandle,
+        ane: i64,
+        slow_out: crate::outbox::OutSender,
+    ) -> (
+        oneshot::Receiver<()>,
+        crate::outbox::OutReceiver,
+        oneshot::Receiver<()>,
+    ) {
+        let (close, closed) = oneshot::channel();
         table
             .tx
             .send(Cmd::Connect {
@@ -1173,8 +1179,8 @@ mod tests {
                 close,
             })
             .unwrap();
-        let (out, mut inbox) = crate::outbox::outbox(64, 1 << 20);
-        let (close2, _open) = oneshot::channel();
+        let (out, inbox) = crate::outbox::outbox(64, 1 << 20);
+        let (close2, open) = oneshot::channel();
         let player = PlayerRef {
             id: ane,
             nickname: "Ane".into(),
@@ -1188,6 +1194,15 @@ mod tests {
                 close: close2,
             })
             .unwrap();
+        (closed, inbox, open)
+    }
+
+    #[tokio::test]
+    async fn a_client_that_cannot_keep_up_is_told_to_close() {
+        let (table, ane) = race_table("slow").await;
+        // A watcher that never reads: room for one message, the state it gets on arrival.
+        let (slow_out, _never_read) = crate::outbox::outbox(1, 1 << 20);
+        let (mut closed, mut inbox, _open) = watcher_and_ane(&table, ane, slow_out);
         table
             .tx
             .send(Cmd::Client {
@@ -1218,31 +1233,7 @@ mod tests {
         // A watcher that never reads, with room for 64 messages but only 512 bytes.
         let (slow_out, mut never_read) = crate::outbox::outbox(64, 512);
         let watch = slow_out.clone();
-        let (close, mut closed) = oneshot::channel();
-        table
-            .tx
-            .send(Cmd::Connect {
-                conn: 1,
-                player: None,
-                out: slow_out,
-                close,
-            })
-            .unwrap();
-        let (out, mut inbox) = crate::outbox::outbox(64, 1 << 20);
-        let (close2, _open) = oneshot::channel();
-        let player = PlayerRef {
-            id: ane,
-            nickname: "Ane".into(),
-        };
-        table
-            .tx
-            .send(Cmd::Connect {
-                conn: 2,
-                player: Some(player),
-                out,
-                close: close2,
-            })
-            .unwrap();
+        let (mut closed, mut inbox, _open) = watcher_and_ane(&table, ane, slow_out);
         // Ane sits, starts and plays: every change is a state of some 400 bytes for the
         // watcher too, until its bytes are full.
         let say = |msg| table.tx.send(Cmd::Client { conn: 2, msg }).unwrap();

@@ -897,22 +897,30 @@ mod tests {
         Box::new(ProcessBot::<Race>::new(cmd, options, Box::new(RandomBot)))
     }
 
-    /// Plays a race between `a` (seat 0) and random (seat 1); returns seat 0's incidents.
-    fn race(a: Box<dyn Bot<Race>>) -> (Race, Vec<String>) {
+    /// Plays a race between `a` (seat 0) and random (seat 1): how it ended, the game and
+    /// seat 0's incidents.
+    fn try_race(a: Box<dyn Bot<Race>>) -> (Result<(), crate::PlayError>, Race, Vec<String>) {
         let mut bots = vec![a, Box::new(RandomBot) as Box<dyn Bot<Race>>];
         let mut game = Race::new(&(), 2, 0).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut record = Record::new((), 2, 0);
-        play_out(
+        let ended = play_out(
             &mut game,
             &mut bots,
             &mut rng,
             &mut record,
             100,
             |_, _, _, _| {},
-        )
-        .unwrap();
-        (game, bots[0].incidents())
+        );
+        let incidents = bots[0].incidents();
+        (ended, game, incidents)
+    }
+
+    /// Plays a race that must end: the game and seat 0's incidents.
+    fn race(a: Box<dyn Bot<Race>>) -> (Race, Vec<String>) {
+        let (ended, game, incidents) = try_race(a);
+        ended.unwrap();
+        (game, incidents)
     }
 
     #[test]
@@ -972,19 +980,7 @@ done"#;
             ),
             ("tapete-no-such-bot-xyz \"quoted\"", "exit status: 127"),
         ] {
-            let mut bots = vec![bot(cmd, 5000), Box::new(RandomBot) as Box<dyn Bot<Race>>];
-            let mut game = Race::new(&(), 2, 0).unwrap();
-            let mut rng = ChaCha8Rng::seed_from_u64(1);
-            let mut record = Record::new((), 2, 0);
-            let err = play_out(
-                &mut game,
-                &mut bots,
-                &mut rng,
-                &mut record,
-                100,
-                |_, _, _, _| {},
-            )
-            .unwrap_err();
+            let err = try_race(bot(cmd, 5000)).0.unwrap_err();
             let text = err.to_string();
             assert!(matches!(err, crate::PlayError::Unable(_)), "{cmd}: {text}");
             assert!(text.contains("cannot start the program"), "{cmd}: {text}");

@@ -213,7 +213,8 @@ mod tests {
     use tapete_mus_bots::MusHost;
     use tapete_table::Game;
 
-    fn key(c: KeyCode) -> KeyEvent {
+    /// A key pressed with no modifier.
+    pub(super) fn key(c: KeyCode) -> KeyEvent {
         KeyEvent {
             code: c,
             modifiers: KeyModifiers::NONE,

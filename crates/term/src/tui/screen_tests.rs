@@ -3,10 +3,11 @@
 //! tables are drawn at 80×24.
 
 use super::state::App;
+use super::tests::key;
 use super::{draw, on_key};
 use crate::session::Turn;
 use crate::PlayOptions;
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
+use crossterm::event::KeyCode;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use ratatui::backend::TestBackend;
@@ -18,15 +19,6 @@ use tapete_mus::MusRules;
 use tapete_mus_bots::MusHost;
 use tapete_tikki::TikkiRules;
 use tapete_tikki_bots::TikkiHost;
-
-fn key(c: KeyCode) -> KeyEvent {
-    KeyEvent {
-        code: c,
-        modifiers: KeyModifiers::NONE,
-        kind: KeyEventKind::Press,
-        state: KeyEventState::NONE,
-    }
-}
 
 /// Moves the table on until the human is to choose (or the match ends): bots move, forced
 /// actions are made.

@@ -1,9 +1,7 @@
 //! experto: its choices in positions built card by card, what it reads from the view,
 //! and a small duel against basico.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, Phase};
 use tapete_chinchon_bots::Experto;
 use tapete_table::Game;

@@ -1,9 +1,7 @@
 //! maestro: its budget in its name, reproducible with a fixed number of rollouts, only
 //! its view read, and a small duel against basico.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, Phase};
 use tapete_chinchon_bots::maestro::{
     from_params, Budget, Policy, DEFAULT_BUDGET, DEFAULT_ITERS, DEFAULT_MS,

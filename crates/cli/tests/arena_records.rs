@@ -2,9 +2,7 @@
 //! stopping the run, every game's record kept and replayable, and positions taken from
 //! records (`replay --at`, `play --from --at`); records with misspelt rules refused.
 
-mod common;
-
-use common::{ok_json, ok_text, tapete, tmp};
+use crate::common::{ok_json, ok_text, tapete, tmp};
 use serde_json::Value;
 use std::path::Path;
 

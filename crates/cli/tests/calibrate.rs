@@ -1,9 +1,7 @@
 //! `tapete mus calibrate`: the lines add up to the answers seen, the shares are shares, the
 //! result does not depend on the threads, and bad options are refused.
 
-mod common;
-
-use common::tapete;
+use crate::common::tapete;
 use serde_json::Value;
 
 fn calibrate(extra: &[&str]) -> Value {

@@ -1,9 +1,7 @@
 //! `tapete chinchon analyze|odds`, and Chinchón played, recorded, replayed, simulated and
 //! pitted in the arena through the generic commands.
 
-mod common;
-
-use common::{tapete, tmp};
+use crate::common::{tapete, tmp};
 use serde_json::Value;
 
 fn json_of(args: &[&str]) -> Value {

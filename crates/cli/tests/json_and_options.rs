@@ -1,9 +1,7 @@
 //! `--json` keeps stdout to JSON (the game, and every error, argument errors included);
 //! `--record` is checked before any game; `--threads` has bounds.
 
-mod common;
-
-use common::{tapete, tmp};
+use crate::common::{tapete, tmp};
 use serde_json::Value;
 use std::process::Output;
 

@@ -2,8 +2,7 @@
 //! right word, a printed command that deals the same game again, the rules an arena plays
 //! by, and output files that are whole or absent.
 
-mod common;
-use common::{input_error, ok_json, ok_text, tapete, tmp};
+use crate::common::{input_error, ok_json, ok_text, tapete, tmp};
 
 #[test]
 fn each_game_command_lists_its_own_options_and_the_games() {

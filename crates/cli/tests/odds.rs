@@ -1,9 +1,9 @@
 //! `tapete mus leyes`, `mus tables` and `mus simulate`: published counts, exact fractions,
 //! conditions and their errors, the all-hands table, and thread-independent simulation.
 
-mod common;
+use crate::common;
 
-use common::{input_error, ok_json, ok_text};
+use crate::common::{input_error, ok_json, ok_text};
 use serde_json::Value;
 
 /// The count of the row called `name` in a list of table rows.

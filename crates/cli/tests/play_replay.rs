@@ -1,9 +1,7 @@
 //! `tapete play mus` scripted through stdin, with `--record`, then `tapete replay` of it;
 //! and `replay` of records made here, and of broken ones.
 
-mod common;
-
-use common::{tapete, tmp};
+use crate::common::{tapete, tmp};
 use serde_json::Value;
 use std::process::Output;
 use tapete_mus::{MusGame, MusRules};

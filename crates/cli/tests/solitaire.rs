@@ -2,9 +2,9 @@
 //! the distribution adding up to 1, the simulation against the exact answer, and
 //! degenerate or impossible parameters answered or refused.
 
-mod common;
+use crate::common;
 
-use common::{input_error, ok_json, ok_text};
+use crate::common::{input_error, ok_json, ok_text};
 use serde_json::Value;
 
 /// A reduced fraction `n/d` (small enough for `u128` here).

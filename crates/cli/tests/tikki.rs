@@ -1,9 +1,7 @@
 //! `tapete tikki best`: the combination a lay counts as, in JSON and text; bad cards are
 //! input errors (exit 2).
 
-mod common;
-
-use common::tapete;
+use crate::common::tapete;
 use serde_json::Value;
 
 #[test]

@@ -2,9 +2,7 @@
 //! line mode (the retreat round too), recorded and replayed, simulated, pitted in the
 //! arena, and played by the Python example over the bot protocol.
 
-mod common;
-
-use common::{input_error, ok_json, ok_text, tapete, tmp};
+use crate::common::{input_error, ok_json, ok_text, tapete, tmp};
 use serde_json::Value;
 use std::io::{BufReader, Read, Write};
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! The computer players: legal and terminating games, strength against `random`, and
 //! targeted decisions from real game states.
 
-mod common;
+use crate::common;
 
 use tapete_cards::rng_from_seed;
 use tapete_mus::view::Phase;

@@ -2,9 +2,9 @@
 //! experto's reading in the one trait it is named for, shown on real game states; experto
 //! itself bluffs by what it has read of the rival pair.
 
-mod common;
+use crate::common;
 
-use common::{act_with, one_game_rules, turn};
+use crate::common::{act_with, one_game_rules, turn};
 use tapete_mus::view::Phase;
 use tapete_mus::{Action, Jugada, Lance, MusGame, MusRules, Rank};
 use tapete_mus_bots::policy::{style, STYLES};

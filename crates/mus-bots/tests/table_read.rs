@@ -2,7 +2,7 @@
 //! the fearless answer to an órdago until a rival's pair has folded, and the readings
 //! and rollout players that follow from a record.
 
-mod common;
+use crate::common;
 
 use tapete_cards::{rng_from_seed, CardSet};
 use tapete_mus::{Action, Lance, Mode, MusGame, MusRules, MusView};

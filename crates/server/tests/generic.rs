@@ -3,11 +3,11 @@
 //! test of any game. Ring (`support/ring.rs`, 2–6 seats) stands for a game the server
 //! has never heard of.
 
-mod support;
+use crate::support;
 
+use crate::support::{legal, read_of, send, state_until, Server, Ws};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use support::{legal, read_of, send, state_until, Server, Ws};
 use tapete_server::Limits;
 
 fn roomy() -> Limits {

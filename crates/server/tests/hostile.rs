@@ -3,13 +3,11 @@
 //! games asked for at once. Each runs a real server in this process, with limits small
 //! enough to reach in a test.
 
-mod support;
-
+use crate::support::{read, read_of, send, Server};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-use support::{read, read_of, send, Server};
 use tapete_server::Limits;
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::Message;

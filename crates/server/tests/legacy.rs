@@ -3,13 +3,11 @@
 //! it is migrated, the playing tables restore and take their next legal action, and every
 //! finished table's log replays to the outcome stored then.
 
-mod support;
-
+use crate::support::{legal, read_of, send, state_until, Server};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use support::{legal, read_of, send, state_until, Server};
 use tapete_server::store::SCHEMA_VERSION;
 use tapete_server::Limits;
 use tapete_table::Outcome;

@@ -2,12 +2,10 @@
 //! person who leaves does not freeze the table, the end of a hand waits for the people
 //! reading it, and what a person asked for survives a restart.
 
-mod support;
-
+use crate::support::{choose, drain_states, legal, read_of, send, state_until, Server, Ws};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
-use support::{choose, drain_states, legal, read_of, send, state_until, Server, Ws};
 use tapete_server::store::{Db, SCHEMA_VERSION};
 use tapete_server::Limits;
 

@@ -1,0 +1,11 @@
+//! The integration tests of this crate, one module per file, built as one test binary
+//! (one link instead of one per file).
+
+mod bots;
+mod conformance;
+mod ends;
+mod meld;
+mod narrate;
+mod properties;
+mod resample;
+mod spec;

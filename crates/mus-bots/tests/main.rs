@@ -1,0 +1,9 @@
+//! The integration tests of this crate, one module per file, built as one test binary
+//! (one link instead of one per file).
+
+mod basico;
+mod common;
+mod levels;
+mod maestro;
+mod styles;
+mod table_read;

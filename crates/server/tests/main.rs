@@ -1,0 +1,8 @@
+//! The integration tests of this crate, one module per file, built as one test binary
+//! (one link instead of one per file).
+
+mod generic;
+mod hostile;
+mod legacy;
+mod seats;
+mod support;

@@ -204,3 +204,28 @@ fn records_name_their_game() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("`parchís` is not a game"), "{err}");
 }
+
+#[test]
+fn play_stops_when_a_bot_program_cannot_run() {
+    // Given through the shell (the quotes), a missing program is found only when the shell
+    // exits 127: the game must stop with that reason, not seat a stand-in.
+    let out = tapete(
+        &[
+            "play",
+            "mus",
+            "--seed",
+            "1",
+            "--bots",
+            "cmd:tapete-no-such-bot-xyz \"--quoted\"",
+        ],
+        "mus\npaso\npaso\npaso\npaso\n",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "exit 0 with an unrunnable bot: {err}"
+    );
+    assert!(err.contains("cannot play"), "{err}");
+    assert!(err.contains("127"), "{err}");
+    assert!(!err.contains("random player takes the seat"), "{err}");
+}

@@ -84,6 +84,9 @@ impl<H: Face> Session<H> {
                 (false, None) => bail!("seat {seat} has no bot: every seat but yours needs one"),
                 (false, Some((name, mut bot))) => {
                     bot.start(seat, seats, &rules);
+                    if let Some(why) = bot.unable() {
+                        bail!("the bot `{name}` at seat {seat} cannot play: {why}");
+                    }
                     names.push(Some(name));
                     seated.push(Some(bot));
                 }
@@ -161,6 +164,11 @@ impl<H: Face> Session<H> {
             bail!("seat {seat} has no bot");
         };
         let action = bot.act(&view, &legal, &mut self.rng);
+        // A program that could not run at all (not found, not executable) ends the game
+        // with its reason, as in the arena: a stand-in would hide the mistake.
+        if let Some(why) = bot.unable() {
+            bail!("the bot at seat {seat} cannot play: {why}");
+        }
         self.incidents.extend(bot.incidents());
         match self.apply(seat, &action) {
             Ok(events) => Ok((action, events)),

@@ -1,6 +1,6 @@
 // Small things of the game pages: the tikki retreat step names the cards to tap and
 // answers a tap on the hand with a hint; a finished match offers no next hand but a new
-// table.
+// table; the lobby's seat texts fit their select at three sizes.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -76,5 +76,43 @@ test('Mus: a finished match offers a new table, not a next hand', { timeout: 300
     assert.deepEqual(b.errors, [], 'no script errors');
   } finally {
     await b.close();
+  }
+});
+
+test('the lobby: every seat text fits its select, at three sizes', { timeout: 90000 }, async () => {
+  for (const [w, h] of [[1280, 800], [1366, 768], [390, 844]]) {
+    const b = await openBrowser({ width: w, height: h });
+    try {
+      const { page } = b;
+      await register(page, 'Ane');
+      const games = await page.evaluate(async () => (await fetch('/api/games')).json());
+      for (const g of games) {
+        await page.getByTestId('game').selectOption(g.name);
+        await page.waitForTimeout(150);
+        // Each option's text, in the select's own font, against the room inside it (the arrow takes ~24 px).
+        const clipped = await page.evaluate(() => {
+          const out = [];
+          const probe = document.createElement('span');
+          probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+          document.body.append(probe);
+          for (const s of document.querySelectorAll('form select')) {
+            if (!s.offsetParent) continue;
+            const cs = getComputedStyle(s);
+            probe.style.font = cs.font;
+            const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+            for (const o of s.options) {
+              probe.textContent = o.textContent;
+              if (probe.getBoundingClientRect().width > room + 0.5) out.push(`${s.dataset.testid}: "${o.textContent}" ${Math.round(probe.getBoundingClientRect().width)} > ${Math.round(room)}`);
+            }
+          }
+          probe.remove();
+          return out;
+        });
+        assert.deepEqual(clipped.filter((x) => /^seat:/.test(x)), [], `${g.name} at ${w}×${h}: seat texts clipped`);
+      }
+      assert.deepEqual(b.errors, [], 'no script errors');
+    } finally {
+      await b.close();
+    }
   }
 });

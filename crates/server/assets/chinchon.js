@@ -678,7 +678,7 @@ function outcomeText(outcome, table, you, ctx = {}) {
 const outcomeDetail = pointsDetail;
 
 function seatLabel(i) {
-  return `seat ${i}${i === 0 ? ' (mano first)' : ''}`;
+  return `seat ${i}${i === 0 ? ', mano' : ''}`;
 }
 
 const sidesText = seatsText;

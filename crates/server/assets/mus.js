@@ -589,7 +589,7 @@ function outcomeDetail(st, ctx = {}) {
 
 /** The lobby's words for a seat: the mano of the first hand is seat 0. */
 function seatLabel(i) {
-  return `seat ${i}${i === 0 ? ' (mano first)' : ''}`;
+  return `seat ${i}${i === 0 ? ', mano' : ''}`;
 }
 
 /** The sides of a finished match, for the history: "Ane y bot 2 vs bot 1 y bot 3". */

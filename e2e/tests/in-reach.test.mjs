@@ -97,7 +97,9 @@ test('Chinchón for four: draws, discards, meter cartas and listo in reach at th
           assertInReach(await reach(page, { cards: what === 'discard' }), size, `Chinchón ${what}`);
           // The seats around the felt stay clear of its middle (the stock and the pile).
           const clash = await page.evaluate(() => {
-            const c = document.querySelector('[data-testid="phase"]').getBoundingClientRect();
+            const mid = document.querySelector('[data-testid="phase"]');
+            if (!mid) return []; // the count of a hand is on the felt
+            const c = mid.getBoundingClientRect();
             return [...document.querySelectorAll('.cf-ring .cf-seat')].filter((e) => {
               const r = e.getBoundingClientRect();
               return r.left < c.right - 1 && c.left < r.right - 1 && r.top < c.bottom - 1 && c.top < r.bottom - 1;

@@ -307,8 +307,9 @@ export function seatsText(seatName, n) {
 // ---- speech bubbles at a readable pace ----
 
 /**
- * What a seat said, as a bubble: `id` names the utterance (the same on every render).
- * @typedef {{id: string, seat: number, text: string, kind?: string, stale?: boolean}} Utterance
+ * What a seat said, as a bubble: `id` names the utterance (the same on every render);
+ * `since`, in the answer of `Bubbles.update`, is when its bubble came up (ms, Date.now).
+ * @typedef {{id: string, seat: number, text: string, kind?: string, stale?: boolean, since?: number}} Utterance
  */
 
 /** The least time a bubble stays up (ms), plus `BUBBLE_WORD_MS` for each word. */
@@ -376,7 +377,7 @@ export class Bubbles {
         if (s.shown && (s.queue.length || staleIds.has(s.shown.id)) && due > now) wake = Math.min(wake, due);
         break;
       }
-      if (s.shown) out.set(seat, s.shown);
+      if (s.shown) out.set(seat, { ...s.shown, since: s.at });
     }
     clearTimeout(this.timer);
     if (wake < Infinity) this.timer = setTimeout(() => this.rerender(), wake - now + 20);

@@ -304,9 +304,6 @@ function render({ main, side: sidePanel }, st, ctx) {
   const outer = ctx;
   const rerender = () => (outer.rerender ? outer.rerender() : render({ main, side: sidePanel }, st, outer));
   ctx = { ...outer, rerender, mySeat: seated ? mySeat : null };
-  // The bubbles stay up long enough to read, each seat's in turn (replays show them at once).
-  if (!ui.bubbles) ui.bubbles = new Bubbles(() => (outer.rerender ? outer.rerender() : null));
-  const words = st.replay ? lastWords(v) : ui.bubbles.update(utterances(v));
 
   // ---- seats around the felt: me at the bottom, the next to speak on my right ----
   const spots = [['bottom', me], ['right', (me + 1) % 4], ['top', (me + 2) % 4], ['left', (me + 3) % 4]];
@@ -328,6 +325,11 @@ function render({ main, side: sidePanel }, st, ctx) {
     return;
   }
 
+  // The bubbles stay up long enough to read, each seat's in turn (replays show them at
+  // once); their time runs only while they are on the felt, not under a counting.
+  if (!ui.bubbles) ui.bubbles = new Bubbles(() => (outer.rerender ? outer.rerender() : null));
+  const words = st.replay ? lastWords(v) : ui.bubbles.update(utterances(v));
+
   const plate = (where, s) => {
     const pos = (s - v.mano + 4) % 4;
     const toAct = (v.to_act || []).includes(s) && phase.phase !== 'over';
@@ -346,7 +348,7 @@ function render({ main, side: sidePanel }, st, ctx) {
     if (phase.phase === 'discard' && v.discarded && v.discarded[s]) chips.append(el('span', { class: 'chip' }, 'discarded'));
 
     const w = words.get(s);
-    const bubble = w ? el('div', { class: `bubble ${w.kind}`, 'data-testid': `said-${s}`, 'data-said': w.id }, w.text) : null;
+    const bubble = w ? el('div', { class: `bubble ${w.kind}`, 'data-testid': `said-${s}`, 'data-said': w.id, 'data-since': w.since }, w.text) : null;
 
     let cards;
     if (s === me && seated && (v.cards || []).length) {

@@ -59,6 +59,9 @@ if [ ! -d node_modules ]; then
   npm ci --no-audit --no-fund
 fi
 status=0
+# The pages' rule ports against the engine's CLI, hand by hand (Node alone, no browser).
+TAPETE_BIN="$bin" node --test "$@" unit/ || status=$?
+[ "$status" -eq 0 ] || exit "$status"
 TAPETE_URL="$url" TAPETE_BIN="$bin" node --test "$@" tests/ || status=$?
 if [ "$status" -ne 0 ]; then
   echo "e2e: server stderr (last lines):" >&2

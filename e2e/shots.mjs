@@ -2,14 +2,14 @@
 // with TAPETE_URL set. Plays a Mus table to the end of its first hand, a 4-seat Chinchón
 // table to its first count and on (the score sheet after a reload), and a 4-seat tikki
 // table through a trick being laid, a reveal, the retreat step and the end of the round, at
-// a desktop and a phone size.
+// two desktop sizes (1280×800, 1366×768) and a phone size.
 import {
   openBrowser, register, createMusTable, createChinchonTable, createTikkiTable, playOne, playChinchon, playTikki,
   waitChinchon, waitOffer, waitTikki, state, BASE,
 } from './lib.mjs';
 
 const out = process.argv[2] || '/tmp/tapete-shots';
-const sizes = [['desk', 1280, 800], ['phone', 390, 844]];
+const sizes = [['desk', 1280, 800], ['wide', 1366, 768], ['phone', 390, 844]];
 
 for (const [name, width, height] of sizes) {
   const b = await openBrowser({ width, height });

@@ -6,190 +6,26 @@
 
 import { registerGame } from './games.js';
 import { el, clear } from './common.js';
-import { cardEl, parseCard, isJoker, cardName } from './cards.js';
+import { cardEl, cardName } from './cards.js';
+import { DEFAULT_RULES, analyze, closes, cardValue, tidy } from './chinchon-rules.js';
+import {
+  seatedOf, ringSeats, ringSpots, circleSpots, nameplate as plateOf, holdOpen, holdClose, scrollOnce, nextButton,
+  option, select, check, field, nameSeatsIn, pointsDetail, seatsText,
+} from './kit.js';
+
+// The rules live in chinchon-rules.js; the tests and other pages import them from here too.
+export { DEFAULT_RULES, analyze, closeOf, closes, cardValue, seqLen, tidy } from './chinchon-rules.js';
 
 if (typeof document !== 'undefined' && !document.querySelector('link[data-game-css="chinchon"]')) {
   document.head.append(el('link', { rel: 'stylesheet', href: '/assets/chinchon.css', 'data-game-css': 'chinchon' }));
 }
 
 // ---------------------------------------------------------------------------------------
-// Cards, values and melds: the same rules as the engine's solver (crates/chinchon/src/meld.rs)
-// ---------------------------------------------------------------------------------------
-
-export const DEFAULT_RULES = {
-  deck: 40, two_decks_from: 5, jokers: 0, joker_penalty: 50, close_limit: 3, figures: 'number',
-  meter_cartas: 'on', no_close_first_turn: false, target: 100, reenganche: 'off', allow_false_close: false,
-  stock_rebuilds: 3, hand_turns: 300,
-};
-
-const SUIT_ORDER = { o: 0, c: 1, e: 2, b: 3 };
-
-/** Ranks in sequence order: 1–7, sota, caballo, rey (10 of them) or 1–12 with 48 cards. */
-export function seqLen(rules) {
-  return Number((rules || {}).deck) === 48 ? 12 : 10;
-}
-
-function rankOf(number, rules) {
-  return seqLen(rules) === 12 || number <= 7 ? number : number - 2;
-}
-
-/** What a card counts left unmatched: its number, the figures as the table says, a joker its penalty. */
-export function cardValue(code, rules) {
-  const r = { ...DEFAULT_RULES, ...(rules || {}) };
-  if (isJoker(code)) return Number(r.joker_penalty);
-  const c = parseCard(code);
-  if (!c) return 0;
-  if (c.number >= 10 && r.figures === 'ten') return 10;
-  if (c.number >= 10 && r.figures === 'eight_nine_ten') return c.number - 2;
-  return c.number;
-}
-
-function info(code, rules) {
-  const joker = isJoker(code);
-  const c = joker ? null : parseCard(code);
-  return {
-    code, joker, number: c ? c.number : 0, suit: c ? c.suit : '', rank: c ? rankOf(c.number, rules) : 0, value: cardValue(code, rules),
-  };
-}
-
-const bits = (m) => { let n = 0; for (let x = m; x; x &= x - 1) n++; return n; };
-const places = (m) => { const out = []; for (let i = 0; m >> i; i++) if ((m >> i) & 1) out.push(i); return out; };
-
-/**
- * Whether the cards at the places of `mask` are one meld, and which: 'group' (3 or 4 of
- * one number) or 'run' (3 or more of one suit in sequence order, no wrap), a joker standing
- * for any one card, at most one per meld.
- */
-function meldKind(cards, mask, len) {
-  const at = places(mask);
-  if (at.length < 3) return null;
-  const jokers = at.filter((i) => cards[i].joker).length;
-  if (jokers > 1) return null;
-  const real = at.filter((i) => !cards[i].joker).map((i) => cards[i]);
-  if (real.length < 2) return null;
-  if (at.length <= 4 && real.every((c) => c.number === real[0].number)) return 'group';
-  if (!real.every((c) => c.suit === real[0].suit)) return null;
-  const ranks = real.map((c) => c.rank).sort((a, b) => a - b);
-  for (let k = 1; k < ranks.length; k++) if (ranks[k] === ranks[k - 1]) return null;
-  const span = ranks[ranks.length - 1] - ranks[0] + 1;
-  if (at.length > len) return null;
-  if (jokers === 0 ? span === at.length : span <= at.length) return 'run';
-  return null;
-}
-
-/**
- * The least deadwood of up to eight cards over every set of disjoint melds: {deadwood,
- * melds: [[place…]…], unmatched: [place…], kinds: ['group'|'run'…], best(mask), isRun(mask)}.
- */
-export function analyze(codes, rules) {
-  const r = { ...DEFAULT_RULES, ...(rules || {}) };
-  const cards = codes.map((c) => info(c, r));
-  const n = cards.length;
-  const len = seqLen(r);
-  const full = (1 << n) - 1;
-  const kindOf = new Map();
-  const melds = [];
-  for (let m = 1; m <= full; m++) {
-    if (bits(m) < 3) continue;
-    const k = meldKind(cards, m, len);
-    if (k) { melds.push(m); kindOf.set(m, k); }
-  }
-  const best = new Array(full + 1).fill(0);
-  const choice = new Array(full + 1).fill(0);
-  for (let s = 1; s <= full; s++) {
-    const low = s & -s;
-    let b = cards[31 - Math.clz32(low)].value + best[s & (s - 1)];
-    let ch = 0;
-    for (const m of melds) {
-      if ((m & low) && (m & ~s) === 0 && best[s ^ m] < b) { b = best[s ^ m]; ch = m; }
-    }
-    best[s] = b;
-    choice[s] = ch;
-  }
-  const out = { deadwood: best[full], melds: [], kinds: [], unmatched: [], best: (m) => best[m], isRun: (m) => kindOf.get(m) === 'run', cards };
-  for (let s = full; s;) {
-    const ch = choice[s];
-    if (ch) { out.melds.push(places(ch)); out.kinds.push(kindOf.get(ch)); s ^= ch; } else { const low = s & -s; out.unmatched.push(31 - Math.clz32(low)); s ^= low; }
-  }
-  return out;
-}
-
-/**
- * How seven cards close, if they do: {kind: 'chinchon'} (one escalera), {kind:
- * 'menos_diez'} (all in melds), {kind: 'normal', card, points} (all but one, worth the close
- * limit or less: the lowest such card), or null.
- */
-export function closeOf(seven, rules) {
-  const r = { ...DEFAULT_RULES, ...(rules || {}) };
-  if (seven.length !== 7) return null;
-  const a = analyze(seven, r);
-  const full = 0x7f;
-  if (a.isRun(full)) return { kind: 'chinchon' };
-  if (a.deadwood === 0) return { kind: 'menos_diez' };
-  let found = null;
-  for (let i = 0; i < 7; i++) {
-    const v = a.cards[i].value;
-    if (v <= Number(r.close_limit) && a.best(full ^ (1 << i)) === 0 && (!found || v < found.points)) found = { kind: 'normal', card: seven[i], points: v };
-  }
-  return found;
-}
-
-/** For eight cards: each distinct card whose discard leaves a close, with that close. */
-export function closes(eight, rules) {
-  const out = new Map();
-  eight.forEach((c, i) => {
-    if (out.has(c)) return;
-    const close = closeOf(eight.filter((_, k) => k !== i), rules);
-    if (close) out.set(c, close);
-  });
-  return out;
-}
-
-/** Where each card of a meld sits in its display order: runs by rank (the joker in its gap), groups by suit, the joker last. */
-function meldOrder(cards, at, kind, len) {
-  const real = at.filter((i) => !cards[i].joker);
-  const joker = at.find((i) => cards[i].joker);
-  if (kind === 'group') {
-    real.sort((x, y) => SUIT_ORDER[cards[x].suit] - SUIT_ORDER[cards[y].suit]);
-    return joker === undefined ? real : [...real, joker];
-  }
-  real.sort((x, y) => cards[x].rank - cards[y].rank);
-  if (joker === undefined) return real;
-  for (let k = 1; k < real.length; k++) {
-    if (cards[real[k]].rank - cards[real[k - 1]].rank > 1) return [...real.slice(0, k), joker, ...real.slice(k)];
-  }
-  return cards[real[real.length - 1]].rank < len ? [...real, joker] : [joker, ...real];
-}
-
-function bySuit(a, b) {
-  const x = parseCard(a); const y = parseCard(b);
-  if (!x || !y) return x ? -1 : y ? 1 : 0;
-  return SUIT_ORDER[x.suit] - SUIT_ORDER[y.suit] || x.number - y.number;
-}
-
-/** The cards in a tidy order: each meld together, then the cards left by suit and number. */
-export function tidy(codes, rules) {
-  const a = analyze(codes, rules);
-  const len = seqLen({ ...DEFAULT_RULES, ...(rules || {}) });
-  const out = [];
-  a.melds.map((at, k) => meldOrder(a.cards, at, a.kinds[k], len))
-    .sort((x, y) => bySuit(codes[x[0]], codes[y[0]]))
-    .forEach((at) => out.push(...at.map((i) => codes[i])));
-  out.push(...a.unmatched.map((i) => codes[i]).sort(bySuit));
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------
 // The lobby: every option of the table, with the game's defaults
 // ---------------------------------------------------------------------------------------
 
-function option(value, text, selected) {
-  return el('option', { value, selected: String(value) === String(selected) }, text);
-}
-
 function rulesForm(defaults = {}) {
   const d = { ...DEFAULT_RULES, ...defaults };
-  const select = (name, choices, value) => el('select', { name, 'data-testid': `rule-${name}` }, choices.map(([v, t]) => option(v, t, value)));
   const deck = select('deck', [[40, '40 cards'], [48, '48 cards (with 8 and 9)']], d.deck);
   const twoDecks = select('two_decks_from', [...[2, 3, 4, 5, 6, 7, 8].map((n) => [n, `from ${n} players`]), ['never', 'never']],
     d.two_decks_from === null ? 'never' : d.two_decks_from);
@@ -203,13 +39,8 @@ function rulesForm(defaults = {}) {
   const rebuilds = select('stock_rebuilds', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => [n, n === 0 ? 'never' : n === 1 ? 'once' : `${n} times`]), d.stock_rebuilds);
   const handTurns = el('input', { type: 'number', name: 'hand_turns', min: 50, max: 1000, step: 1, value: d.hand_turns, 'data-testid': 'rule-hand_turns' });
   const reenganche = select('reenganche', [['off', 'off'], ['highest', 'at the highest score'], ['second_highest', 'at the second-highest score']], d.reenganche);
-  const check = (name, text, on) => {
-    const input = el('input', { type: 'checkbox', name, checked: !!on, 'data-testid': `rule-${name}` });
-    return [input, el('label', { class: 'check' }, input, text)];
-  };
   const [firstTurn, firstTurnL] = check('no_close_first_turn', 'no close on the first turn', d.no_close_first_turn);
   const [falseClose, falseCloseL] = check('allow_false_close', 'false closes allowed (50 points, dealt again)', d.allow_false_close);
-  const field = (label, input, title) => el('label', { class: 'field', title }, label, input);
   const box = el('div', { class: 'cf-rules' },
     el('div', { class: 'fields' },
       field('Out past', target, 'a player with more points than this is out'),
@@ -278,8 +109,6 @@ function rulesSummary(rules = {}) {
 // picked, the counting on the felt, the score sheet.
 const uiState = new WeakMap();
 
-const seatedOf = (st) => (st.replay ? null : st.you && st.you.seat !== null && st.you.seat !== undefined ? st.you.seat : null);
-
 /** A multiset of card codes: {code: count}. */
 function counts(codes) {
   const m = new Map();
@@ -328,36 +157,10 @@ function handKey(v) {
 // How long the counting stays on the felt when the server holds nothing (ms).
 const COUNTING_MS = 8000;
 
-/**
- * Whether the counting of the hand just finished is on the felt: it comes up when a hand
- * ends while the page watches (or on arrival during the server's hold), and goes when the
- * person presses next, when the hold ends, or after `COUNTING_MS` without a hold.
- */
+/** Whether the counting of the hand just finished is on the felt (see kit.js `holdOpen`); always at the game's end. */
 function countingOpen(ui, v, st, ctx) {
   if (v.phase === 'over') return !!v.last_hand;
-  const key = handKey(v);
-  const hold = st.hold || null;
-  const me = seatedOf(st);
-  const waitingForMe = hold && Array.isArray(hold.waiting) && me !== null && hold.waiting.includes(me);
-  const c = ui.counting;
-  if (!c) {
-    ui.counting = { key, open: !!(key && hold && (waitingForMe || me === null)), sawHold: !!hold, at: Date.now() };
-  } else if (key !== c.key) {
-    clearTimeout(c.timer);
-    ui.counting = { key, open: !!key, sawHold: !!hold, at: Date.now() };
-  } else if (c.open) {
-    if (hold) c.sawHold = true;
-    else if (c.sawHold) c.open = false;
-  }
-  const cur = ui.counting;
-  if (hold && !cur.holdAt) cur.holdAt = Date.now();
-  if (cur.open) {
-    clearTimeout(cur.timer);
-    const ms = hold && Number(hold.ms) > 0 ? cur.holdAt + Number(hold.ms) + 500 - Date.now() : cur.sawHold ? 0 : COUNTING_MS - (Date.now() - cur.at);
-    if (ms > 0) cur.timer = setTimeout(() => { if (ui.counting === cur && cur.open) { cur.open = false; ctx.rerender(); } }, ms);
-    else cur.open = false;
-  }
-  return cur.open;
+  return holdOpen(ui, 'counting', handKey(v), st, ctx, { me: seatedOf(st), ms: COUNTING_MS });
 }
 
 const mini = (code, attrs = {}) => cardEl(code, { ...attrs, class: `mini ${attrs.class || ''}` });
@@ -382,26 +185,6 @@ function closeWords(close) {
 
 const pts = (n) => `${n} ${Math.abs(n) === 1 ? 'point' : 'points'}`;
 
-/** The seats in turn order starting after `from`: who plays next sits first. */
-function after(from, seats) {
-  return Array.from({ length: seats - 1 }, (_, k) => (from + 1 + k) % seats);
-}
-
-/**
- * Where the others sit around the felt, as a share (0–100) of the ring's width and height:
- * turn order goes counter-clockwise from the bottom (the next to play on your right).
- */
-function ringSpots(count) {
-  if (count <= 0) return [];
-  if (count === 1) return [[50, 0]];
-  const spread = Math.min(240, 90 * (count - 1));
-  const start = 180 - spread / 2;
-  return Array.from({ length: count }, (_, k) => {
-    const a = ((start + (spread * k) / (count - 1)) * Math.PI) / 180;
-    return [50 + 50 * Math.sin(a), 50 + 50 * Math.cos(a)];
-  });
-}
-
 function statusChips(v, s, { winners = [] } = {}) {
   const chips = [];
   if (winners.includes(s)) chips.push(el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, 'winner'));
@@ -410,18 +193,16 @@ function statusChips(v, s, { winners = [] } = {}) {
   return chips;
 }
 
-/** A seat's nameplate: connection, name, mano / deals, away, out, re-entered. */
+/** A seat's nameplate: connection, name, away, mano / deals, out, re-entered. */
 function nameplate(v, s, st, ctx, { me = false } = {}) {
-  const connected = ctx.connected ? ctx.connected(s) : null;
-  const away = ctx.away ? ctx.away(s) : false;
   const running = v.phase !== 'over' && !(st.table && st.table.status === 'waiting');
-  return el('div', { class: `nameplate ${me ? 'us' : ''}` },
-    connected === null ? null : el('span', { class: `dot ${connected ? 'on' : ''}`, title: connected ? 'connected' : 'not connected' }),
-    el('span', { class: 'nm', 'data-testid': `seat-name-${s}` }, ctx.seatName(s)),
-    away ? el('span', { class: 'chip away', 'data-testid': `away-${s}`, title: 'away: a bot plays this seat until they are back' }, 'away, bot plays') : null,
-    running && s === v.mano && !v.out[s] ? el('span', { class: 'chip mano', title: 'plays first this hand' }, 'mano') : null,
-    running && s === v.dealer && !v.out[s] ? el('span', { class: 'chip', title: 'dealt this hand' }, 'deals') : null,
-    statusChips(v, s, { winners: v.winners || [] }));
+  return plateOf(ctx, s, {
+    cls: me ? 'us' : '',
+    chips: [
+      running && s === v.mano && !v.out[s] ? el('span', { class: 'chip mano', title: 'plays first this hand' }, 'mano') : null,
+      running && s === v.dealer && !v.out[s] ? el('span', { class: 'chip', title: 'dealt this hand' }, 'deals') : null,
+      statusChips(v, s, { winners: v.winners || [] })],
+  });
 }
 
 /** Another seat (or any seat, for spectators and replays) around the felt. */
@@ -546,10 +327,8 @@ function countingEl(v, st, ctx, { onNext, seated }) {
       el('div', { class: 'cf-ct-pts' }, el('b', {}, r.points > 0 ? `+${r.points}` : String(r.points)), el('small', {}, `total ${total}`))));
   }
   const how = h.close ? closeWords(h.close) : `false close: ${pts(FALSE_PENALTY)}, dealt again`;
-  const yourTurn = !st.replay && (st.legal || []).length > 0;
   const over = v.phase === 'over';
-  const next = over || (st.replay && st.lastStep) ? null
-    : el('button', { class: 'btn primary', 'data-testid': 'next-hand', onclick: onNext }, st.replay ? 'next ▶' : yourTurn ? 'Next hand · your turn' : 'Next hand');
+  const next = nextButton(st, { over, onNext });
   const waiting = !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
   return el('div', { class: 'cf-counting', 'data-testid': 'counting', 'data-hand': h.hand },
     el('div', { class: 'phase-title' }, `The count · hand ${h.hand}`),
@@ -641,29 +420,22 @@ function render({ main, side }, st, ctx) {
   if (counting) {
     const onNext = () => {
       if (st.replay) { if (ctx.next) ctx.next(); return; }
-      if (ui.counting) { ui.counting.open = false; clearTimeout(ui.counting.timer); }
+      holdClose(ui, 'counting');
       if (ctx.next) ctx.next();
       rerender();
     };
     const felt = el('div', { class: 'felt cf-felt counting-on' }, countingEl(v, st, ctx, { onNext, seated }));
     clear(main).append(felt);
-    if (!st.replay && ui.counting && !ui.counting.scrolled) {
-      ui.counting.scrolled = true;
-      const r = felt.getBoundingClientRect();
-      if (r.top < 0 || r.bottom > window.innerHeight) felt.scrollIntoView({ block: 'nearest' });
-    }
+    if (!st.replay) scrollOnce(felt, ui.counting);
     if (side) clear(side).append(scorePanel(v, st, ctx, ui));
     return;
   }
 
   // ---- the seats around the felt ----
   const hands = st.replay ? st.hands || v.hands || null : null;
-  const others = seated !== null ? after(seated, v.seats) : Array.from({ length: v.seats }, (_, k) => k);
+  const others = ringSeats(seated, v.seats);
   // Spectators see every seat in the ring, seat 0 at the bottom.
-  const spots = seated !== null ? ringSpots(others.length) : others.map((_, k) => {
-    const a = (k * 2 * Math.PI) / v.seats;
-    return [50 + 50 * Math.sin(a), 50 + 50 * Math.cos(a)];
-  });
+  const spots = seated !== null ? ringSpots(others.length) : circleSpots(v.seats);
   const ring = el('div', { class: `cf-ring n${v.seats} ${seated === null ? 'all' : ''}`, 'data-testid': 'ring' });
   const ringIn = el('div', { class: 'cf-ring-in' });
   ring.append(ringIn);
@@ -711,7 +483,10 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started 
   if (ui.sel !== null && (ui.sel >= order.length || ui.sel < 0)) ui.sel = null;
   const newLeft = counts(ui.newCards || []);
 
-  const handEl = el('div', { class: `cf-hand ${discarding ? 'discarding' : ''} ${laying ? 'laying' : ''}`, 'data-testid': 'my-hand', 'data-deadwood': a.deadwood });
+  const handEl = el('div', {
+    class: `cf-hand ${discarding ? 'discarding' : ''} ${laying ? 'laying' : ''}`, 'data-testid': 'my-hand', 'data-deadwood': a.deadwood,
+    style: `--n:${Math.max(1, order.length)}`,
+  });
   order.forEach((c, i) => {
     const isNew = newLeft.get(c) > 0;
     if (isNew) newLeft.set(c, newLeft.get(c) - 1);
@@ -885,7 +660,7 @@ function dragToReorder(handEl, ui, rerender) {
 
 /** A narration line with the players' names on its seats ("seat 2 discards 7o" → "Ane discards 7o"). */
 function nameLine(line, { seatName }) {
-  return String(line).replace(/(you \()?seat (\d+)\b/g, (m, you, d) => (you ? m : seatName(Number(d))));
+  return nameSeatsIn(line, seatName);
 }
 
 function outcomeText(outcome, table, you, ctx = {}) {
@@ -900,19 +675,12 @@ function outcomeText(outcome, table, you, ctx = {}) {
 }
 
 /** The final points: "Ane 12 · bot 1 104 (out)". */
-function outcomeDetail(st, ctx = {}) {
-  const v = st.view;
-  if (!v || !Array.isArray(v.scores)) return '';
-  const seatName = ctx.seatName || ((s) => `seat ${s}`);
-  return v.scores.map((p, s) => `${seatName(s)} ${p}${v.out && v.out[s] ? ' (out)' : ''}`).join(' · ');
-}
+const outcomeDetail = pointsDetail;
 
 function seatLabel(i) {
-  return `seat ${i}${i === 0 ? ' (mano first)' : ''}`;
+  return `seat ${i}${i === 0 ? ', mano' : ''}`;
 }
 
-function sidesText(seatName, n) {
-  return Array.from({ length: n }, (_, s) => seatName(s)).join(', ');
-}
+const sidesText = seatsText;
 
 registerGame({ name: 'chinchon', title: 'Chinchón', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, nameLine, seatLabel, sidesText });

@@ -88,15 +88,29 @@ const LOGO = `<svg viewBox="0 0 32 32" aria-hidden="true"><rect x="5" y="3" widt
 <rect x="12" y="6" width="15" height="22" rx="2.5" fill="#fffdf6" stroke="#b9ae94" transform="rotate(10 20 17)"/>
 <circle cx="20" cy="17" r="4.2" fill="#f3c94a" stroke="#936300" transform="rotate(10 20 17)"/></svg>`;
 
-/** Puts the top bar at the start of <body>; `active` names the current page. */
+const TOOL_TITLES = { leyes: 'Leyes' };
+
+/**
+ * Puts the top bar at the start of <body>; `active` names the current page. The games and
+ * their tools come from /api/games (each game opens the lobby's form on it), so a new game
+ * shows up without touching the bar; the solitaire's odds and the history are always there.
+ */
 export function topbar(active) {
-  const links = [['/', 'Lobby', 'lobby'], ['/leyes', 'Leyes', 'leyes'], ['/solitaire', 'Solitaire', 'solitaire'], ['/history', 'History', 'history']];
+  const link = ([href, text, key, testid]) => el('a', { href, class: key === active ? 'active' : '', 'data-testid': testid }, text);
+  const games = el('span', { class: 'navgames', 'data-testid': 'nav-games' });
   const bar = el('header', { class: 'topbar' },
     el('a', { class: 'brand', href: '/', html: `${LOGO}<span>tapete</span>` }),
-    el('nav', {}, links.map(([href, text, key]) => el('a', { href, class: key === active ? 'active' : '' }, text))),
+    el('nav', {}, link(['/', 'Lobby', 'lobby']), games,
+      [['/solitaire', 'Solitaire', 'solitaire'], ['/history', 'History', 'history']].map(link)),
     el('div', { class: 'who', 'data-testid': 'who' }));
   document.body.prepend(bar);
   renderWho();
+  api('GET', '/api/games').then((list) => {
+    for (const g of Array.isArray(list) ? list : []) {
+      games.append(link([`/?game=${encodeURIComponent(g.name)}`, g.title || g.name, `game-${g.name}`, `nav-game-${g.name}`]));
+      for (const tool of g.tools || []) games.append(link([`/${tool}`, TOOL_TITLES[tool] || tool, tool, `nav-tool-${tool}`]));
+    }
+  }).catch(() => { /* the bar keeps its fixed links */ });
 }
 
 async function renderWho() {

@@ -1,7 +1,8 @@
+// @ts-check
 // The games the pages know how to draw. Each game has its own module (mus.js, …) that
 // registers itself here; the lobby, the table page and the replay page stay game-agnostic.
 //
-// A game module is an object:
+// A game module is an object (typed as `GameModule` in kit.js):
 //   name                          the game's name in the API ("mus")
 //   title                         the name shown to people ("Mus")
 //   rulesForm(defaults, {seats}) -> {el, read()}   the table options of the lobby's create form
@@ -19,13 +20,24 @@
 // A new game's page is its module file alone (assets/<name>.js): the server embeds every
 // file of assets/ and the pages load /assets/<name>.js for a table of game <name>.
 
+/** @typedef {import('./kit.js').GameModule} GameModule */
+
+/** @type {Map<string, GameModule>} */
 const registry = new Map();
 
+/**
+ * Makes a game's page known (each game module calls it once, on load).
+ * @param {GameModule} mod
+ */
 export function registerGame(mod) {
   registry.set(mod.name, mod);
 }
 
-/** The module of a game, loaded on first use from /assets/<name>.js. */
+/**
+ * The module of a game, loaded on first use from /assets/<name>.js.
+ * @param {string} name
+ * @returns {Promise<GameModule>}
+ */
 export async function gameModule(name) {
   if (!registry.has(name)) {
     if (!/^[a-z0-9_-]+$/.test(name)) throw new Error(`unknown game ${name}`);
@@ -38,7 +50,11 @@ export async function gameModule(name) {
   return registry.get(name) || genericModule(name);
 }
 
-// A plain fallback for games without a module yet: raw view and action buttons.
+/**
+ * A plain fallback for games without a module yet: raw view and action buttons.
+ * @param {string} name
+ * @returns {GameModule}
+ */
 function genericModule(name) {
   return {
     name,

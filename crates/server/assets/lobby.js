@@ -104,6 +104,9 @@ async function renderCreate() {
     seatsField.classList.toggle('hidden', range.min === range.max);
     onSeats();
   };
+  // The top bar's game links open the form on their game (/?game=chinchon).
+  const asked = new URLSearchParams(location.search).get('game');
+  if (asked && games.some((g) => g.name === asked)) gameSel.value = asked;
   gameSel.addEventListener('change', onGame);
   seatsSel.addEventListener('change', onSeats);
 
@@ -175,8 +178,11 @@ async function renderTables() {
   player = await me();
   renderIdentity();
   try {
-    games = await api('GET', '/api/games');
-    for (const g of games) modules[g.name] = await gameModule(g.name);
+    // The form is drawn once every game's module is in: a form drawn earlier (a nickname
+    // picked meanwhile) would be replaced under the person's hands.
+    const list = await api('GET', '/api/games');
+    for (const g of list) modules[g.name] = await gameModule(g.name);
+    games = list;
   } catch (x) { toast(x.message, 'error'); }
   renderCreate();
   renderTables();

@@ -4,6 +4,7 @@
 import { registerGame } from './games.js';
 import { el, clear } from './common.js';
 import { cardEl } from './cards.js';
+import { nameplate as plateOf, holdOpen, holdClose, scrollOnce, nextButton, option, check, Bubbles } from './kit.js';
 
 const LANCE_NAMES = { grande: 'Grande', chica: 'Chica', pares: 'Pares', juego: 'Juego', punto: 'Punto' };
 const POSITION = ['mano', '2º', '3º', 'postre'];
@@ -17,10 +18,6 @@ const senaWords = (s) => (s == null ? '' : SENA_WORDS[s] || String(s).replace(/_
 // the envido amount on the picker.
 const uiState = new WeakMap();
 
-function option(value, text, selected) {
-  return el('option', { value, selected: String(value) === String(selected) }, text);
-}
-
 function rulesForm(defaults = {}) {
   const d = { mode: '8reyes', target: 40, juegos: 3, vacas: 1, real31: false, punto_y_miedo: true, senas: false, ...defaults };
   const mode = el('select', { name: 'mode', 'data-testid': 'rule-mode' },
@@ -31,10 +28,6 @@ function rulesForm(defaults = {}) {
     [1, 3, 5].map((n) => option(n, n === 1 ? '1 juego' : `best of ${n} juegos`, d.juegos)));
   const vacas = el('select', { name: 'vacas', 'data-testid': 'rule-vacas' },
     [1, 3, 5].map((n) => option(n, n === 1 ? '1 vaca' : `best of ${n} vacas`, d.vacas)));
-  const check = (name, text, on) => {
-    const input = el('input', { type: 'checkbox', name, checked: !!on, 'data-testid': `rule-${name}` });
-    return [input, el('label', { class: 'check' }, input, text)];
-  };
   const [real31, real31L] = check('real31', '31 real', d.real31);
   const [miedo, miedoL] = check('punto_y_miedo', 'punto y miedo', d.punto_y_miedo);
   const [senas, senasL] = check('senas', 'señas between partners', d.senas);
@@ -162,19 +155,33 @@ function phaseTitle(v) {
   }
 }
 
-/** Each seat's last words in the current stage of the hand: {seat: {text, kind}}. */
-function lastWords(log = []) {
+/**
+ * Everything said this hand, in order, as bubbles: what was said before the current stage
+ * (a lance, the deal) is `stale`.
+ */
+function utterances(v) {
+  const log = v.log || [];
   let since = 0;
   log.forEach((e, i) => { if (['hand_started', 'served', 'lance_started'].includes(e.type)) since = i + 1; });
-  const words = {};
-  for (const e of log.slice(since)) {
+  const out = [];
+  log.forEach((e, i) => {
+    const id = `${v.game_number}.${v.hand_number}.${i}`;
     if (e.type === 'said') {
       const a = String(e.action);
-      words[e.seat] = { text: a, kind: a === 'órdago' ? 'ordago' : /^(envido|reenvido|quiero)/.test(a) ? 'strong' : '' };
+      // A declaration (pares sí, juego no) stays on the seat as a chip: no bubble to repeat it.
+      if (/^(pares|juego) (sí|no)$/.test(a)) return;
+      out.push({ id, seat: e.seat, text: a, kind: a === 'órdago' ? 'ordago' : /^(envido|reenvido|quiero)/.test(a) ? 'strong' : '', stale: i < since });
     } else if (e.type === 'discarded') {
-      words[e.seat] = { text: `descarta ${e.count}`, kind: '' };
+      out.push({ id, seat: e.seat, text: `descarta ${e.count}`, kind: '', stale: i < since });
     }
-  }
+  });
+  return out;
+}
+
+/** Each seat's last words in the current stage of the hand, at once (replays): {seat: utterance}. */
+function lastWords(v) {
+  const words = new Map();
+  for (const u of utterances(v)) if (!u.stale) words.set(u.seat, u);
   return words;
 }
 
@@ -188,38 +195,13 @@ function handKey(v) {
 const COUNTING_MS = 8000;
 
 /**
- * Whether the counting of the hand just finished is on the felt now. It comes up when a
- * hand ends while the page watches (or on arrival during the server's hold) and goes when
- * the person presses "next hand", when the server's hold ends, or after `COUNTING_MS`
- * without a hold.
+ * Whether the counting of the hand just finished is on the felt now (see kit.js
+ * `holdOpen`): it comes up when a hand ends while the page watches (or on arrival during
+ * the server's hold) and goes when the person presses "next hand", when the server's hold
+ * ends, or after `COUNTING_MS` without a hold.
  */
 function countingOpen(ui, v, st, ctx) {
-  const key = handKey(v);
-  const hold = st.hold || null;
-  const me = ctx.mySeat;
-  const waitingForMe = hold && Array.isArray(hold.waiting) && me !== null && me !== undefined && hold.waiting.includes(me);
-  const c = ui.counting;
-  if (!c) {
-    // First look at this table: only a hold in progress brings the counting up.
-    ui.counting = { key, open: !!(key && hold && (waitingForMe || me === null || me === undefined)), sawHold: !!hold, at: Date.now() };
-  } else if (key !== c.key) {
-    ui.counting = { key, open: !!key, sawHold: !!hold, at: Date.now() };
-  } else if (c.open) {
-    if (hold) c.sawHold = true;
-    else if (c.sawHold) c.open = false; // the server's hold is over: play goes on
-  }
-  const cur = ui.counting;
-  if (hold && !cur.holdAt) cur.holdAt = Date.now();
-  if (cur.open) {
-    clearTimeout(cur.timer);
-    const ms = hold && Number(hold.ms) > 0 ? cur.holdAt + Number(hold.ms) + 500 - Date.now() : cur.sawHold ? 0 : COUNTING_MS - (Date.now() - cur.at);
-    if (ms > 0) {
-      cur.timer = setTimeout(() => { if (ui.counting === cur && cur.open) { cur.open = false; ctx.rerender(); } }, ms);
-    } else {
-      cur.open = false;
-    }
-  }
-  return cur.open;
+  return holdOpen(ui, 'counting', handKey(v), st, ctx, { me: ctx.mySeat ?? null, ms: COUNTING_MS });
 }
 
 /** Piedras each pair scored in a hand, by lance and in all: {byLance: {lance: [p0, p1]}, total: [p0, p1]}. */
@@ -289,9 +271,7 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
     const sc = (v.scores && v.scores.piedras) || [0, 0];
     after = el('div', { class: 'ct-after' }, `Tanteo: ${order.map((p) => `${side.name(p)} ${sc[p]}`).join(' – ')}`);
   }
-  const yourTurn = !st.replay && (st.legal || []).length > 0;
-  const next = st.replay && st.lastStep ? null : el('button', { class: 'btn primary', 'data-testid': 'next-hand', onclick: onNext },
-    st.replay ? 'next ▶' : yourTurn ? 'Next hand · your turn' : 'Next hand');
+  const next = nextButton(st, { over: !!(v.phase && v.phase.phase === 'over'), onNext });
   const center = el('div', { class: 'ct-center' },
     el('div', { class: 'phase-title' }, `La cuenta · mano ${h.hand}`),
     cards ? null : el('div', { class: 'small muted-felt' }, 'The hands were not shown.'),
@@ -314,8 +294,6 @@ function render({ main, side: sidePanel }, st, ctx) {
   const legal = st.replay ? [] : st.legal || [];
   const phase = v.phase || {};
   const hands = shownHands(v, st);
-  const words = lastWords(v.log);
-
   let ui = uiState.get(main);
   const key = `${v.game_number}-${v.hand_number}-${v.mus_rounds}-${phase.phase}`;
   if (!ui) { ui = { key, selected: new Set() }; uiState.set(main, ui); }
@@ -336,32 +314,31 @@ function render({ main, side: sidePanel }, st, ctx) {
   if (counting) {
     const onNext = () => {
       if (st.replay) { if (ctx.next) ctx.next(); return; }
-      if (ui.counting) { ui.counting.open = false; clearTimeout(ui.counting.timer); }
+      holdClose(ui, 'counting');
       if (ctx.next) ctx.next();
       rerender();
     };
     const felt = el('div', { class: 'felt counting-on' }, countingEl(v, st, ctx, { spots, side, onNext }));
     clear(main).append(felt);
-    if (!st.replay && !ui.counting.scrolled) {
-      ui.counting.scrolled = true;
-      const r = felt.getBoundingClientRect();
-      if (r.top < 0 || r.bottom > window.innerHeight) felt.scrollIntoView({ block: 'nearest' });
-    }
+    if (!st.replay) scrollOnce(felt, ui.counting);
     drawSide(sidePanel, v, st, { seated, myPair, pairName, ctx, counting: true });
     return;
   }
+
+  // The bubbles stay up long enough to read, each seat's in turn (replays show them at
+  // once); their time runs only while they are on the felt, not under a counting.
+  if (!ui.bubbles) ui.bubbles = new Bubbles(() => (outer.rerender ? outer.rerender() : null));
+  const words = st.replay ? lastWords(v) : ui.bubbles.update(utterances(v));
 
   const plate = (where, s) => {
     const pos = (s - v.mano + 4) % 4;
     const toAct = (v.to_act || []).includes(s) && phase.phase !== 'over';
     const pair = s % 2;
-    const connected = ctx.connected ? ctx.connected(s) : null;
     const away = ctx.away ? ctx.away(s) : false;
-    const name = el('div', { class: `nameplate ${seated && pair === myPair ? 'us' : seated ? 'them' : pair === 0 ? 'us' : 'them'}` },
-      connected === null ? null : el('span', { class: `dot ${connected ? 'on' : ''}`, title: connected ? 'connected' : 'not connected' }),
-      el('span', { class: 'nm', 'data-testid': `seat-name-${s}` }, ctx.seatName(s)),
-      away ? el('span', { class: 'chip away', 'data-testid': `away-${s}`, title: 'away: a bot plays this seat until they are back' }, 'away, bot plays') : null,
-      el('span', { class: `chip ${pos === 0 ? 'mano' : ''}` }, POSITION[pos]));
+    const name = plateOf(ctx, s, {
+      cls: seated && pair === myPair ? 'us' : seated ? 'them' : pair === 0 ? 'us' : 'them',
+      chips: [el('span', { class: `chip ${pos === 0 ? 'mano' : ''}` }, POSITION[pos])],
+    });
     const chips = el('div', { class: 'row', style: { justifyContent: 'center', gap: '3px' } });
     if (v.pares && v.pares[s] !== null && v.pares[s] !== undefined) chips.append(el('span', { class: `chip ${v.pares[s] ? 'yes' : 'no'}` }, v.pares[s] ? 'pares sí' : 'pares no'));
     if (v.juego && v.juego[s] !== null && v.juego[s] !== undefined) chips.append(el('span', { class: `chip ${v.juego[s] ? 'yes' : 'no'}` }, v.juego[s] ? 'juego sí' : 'juego no'));
@@ -370,8 +347,8 @@ function render({ main, side: sidePanel }, st, ctx) {
     if (seated && s === me && v.my_sena) chips.append(el('span', { class: 'chip sena', 'data-testid': 'my-sena' }, `your seña: ${senaWords(v.my_sena)}`));
     if (phase.phase === 'discard' && v.discarded && v.discarded[s]) chips.append(el('span', { class: 'chip' }, 'discarded'));
 
-    const w = words[s];
-    const bubble = w ? el('div', { class: `bubble ${w.kind}`, 'data-testid': `said-${s}` }, w.text) : null;
+    const w = words.get(s);
+    const bubble = w ? el('div', { class: `bubble ${w.kind}`, 'data-testid': `said-${s}`, 'data-said': w.id, 'data-since': w.since }, w.text) : null;
 
     let cards;
     if (s === me && seated && (v.cards || []).length) {
@@ -614,7 +591,7 @@ function outcomeDetail(st, ctx = {}) {
 
 /** The lobby's words for a seat: the mano of the first hand is seat 0. */
 function seatLabel(i) {
-  return `seat ${i}${i === 0 ? ' (mano first)' : ''}`;
+  return `seat ${i}${i === 0 ? ', mano' : ''}`;
 }
 
 /** The sides of a finished match, for the history: "Ane y bot 2 vs bot 1 y bot 3". */

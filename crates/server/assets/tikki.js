@@ -9,132 +9,31 @@
 import { registerGame } from './games.js';
 import { el, clear } from './common.js';
 import { cardEl, parseCard, cardShort, cardName, rankLetter, SUIT_ORDER } from './french.js';
+import { DEFAULT_RULES, sortCards, best, comboWords, pileGroups, pilePoints, layActions } from './tikki-rules.js';
+import {
+  seatedOf, ringSeats, nameplate as plateOf, holdOpen, holdClose, scrollOnce, nextButton,
+  option, select, field, nameSeatsIn, pointsDetail, seatsText,
+} from './kit.js';
+
+// The rules live in tikki-rules.js; the tests and other pages import them from here too.
+export { DEFAULT_RULES, KINDS, cardIndex, strength, sortCards, best, kindWords, comboWords, pileGroups, pilePoints } from './tikki-rules.js';
 
 if (typeof document !== 'undefined' && !document.querySelector('link[data-game-css="tikki"]')) {
   document.head.append(el('link', { rel: 'stylesheet', href: '/assets/tikki.css', 'data-game-css': 'tikki' }));
 }
 
 // ---------------------------------------------------------------------------------------
-// Cards and combinations: the same ranking as the engine (crates/tikki/src/combo.rs)
-// ---------------------------------------------------------------------------------------
-
-export const DEFAULT_RULES = { top: 13, rounds: 0, target: 0, retreat: false };
-
-/** The kinds of combination, weakest first (the engine's names). */
-export const KINDS = ['single', 'pair', 'straight_flush_2', 'three_of_a_kind', 'straight_flush_3', 'straight_flush_4',
-  'four_of_a_kind', 'straight_flush_5', 'straight_flush_6', 'straight_flush_7'];
-
-/** A card's place in the engine's order: rank, then ♠ ♥ ♦ ♣ (the order its texts use). */
-export function cardIndex(code) {
-  const c = parseCard(code);
-  return c ? (c.rank - 1) * 4 + SUIT_ORDER.indexOf(c.suit) : -1;
-}
-
-/** How strong a card is as the top of a combination: rank first, then suit (♠ highest). */
-export function strength(code) {
-  const c = parseCard(code);
-  return c ? (c.rank - 1) * 4 + (3 - SUIT_ORDER.indexOf(c.suit)) : -1;
-}
-
-/** Cards in the engine's order (ace first, ♠ ♥ ♦ ♣ within a rank). */
-export function sortCards(codes) {
-  return [...codes].sort((a, b) => cardIndex(a) - cardIndex(b));
-}
-
-/**
- * The best combination among `codes`: {type, cards, top} as the engine names them, or null
- * for no cards. Groups of a rank and runs of a suit (straight flushes, no wrap-around; a
- * longer run counts as its top seven), compared by kind and then by the top card.
- */
-export function best(codes) {
-  const cards = codes.map((code) => ({ ...parseCard(code), code })).filter((c) => c.rank);
-  if (!cards.length) return null;
-  let found = null;
-  const consider = (type, set, top) => {
-    const score = KINDS.indexOf(type) * 64 + strength(top);
-    if (!found || score > found.score) found = { score, type, cards: set, top };
-  };
-  for (let r = 1; r <= 13; r++) {
-    const group = cards.filter((c) => c.rank === r).map((c) => c.code);
-    if (!group.length) continue;
-    const top = group.reduce((a, b) => (strength(b) > strength(a) ? b : a));
-    consider(['single', 'pair', 'three_of_a_kind', 'four_of_a_kind'][group.length - 1], group, top);
-  }
-  for (const suit of SUIT_ORDER) {
-    const has = new Map(cards.filter((c) => c.suit === suit).map((c) => [c.rank, c.code]));
-    let run = [];
-    for (let r = 1; r <= 13; r++) {
-      if (!has.has(r)) { run = []; continue; }
-      run.push(has.get(r));
-      if (run.length >= 2) {
-        const set = run.slice(-7);
-        consider(`straight_flush_${set.length}`, set, has.get(r));
-      }
-    }
-  }
-  return { type: found.type, cards: sortCards(found.cards), top: found.top };
-}
-
-/** "pair", "3-card straight flush", "single card". */
-export function kindWords(type) {
-  const m = /^straight_flush_(\d)$/.exec(type || '');
-  if (m) return `${m[1]}-card straight flush`;
-  return { single: 'single card', pair: 'pair', three_of_a_kind: 'three of a kind', four_of_a_kind: 'four of a kind' }[type] || String(type);
-}
-
-/** "pair of 7s", "4-card straight flush to 9♥", "single K♠". */
-export function comboWords(combo) {
-  if (!combo) return '';
-  const top = parseCard(combo.top);
-  const plural = (r) => (r === 6 ? 'sixes' : `${rankLetter(r)}s`);
-  if (/^straight_flush/.test(combo.type)) return `${kindWords(combo.type)} to ${cardShort(combo.top)}`;
-  if (combo.type === 'single') return `single ${cardShort(combo.top)}`;
-  return `${kindWords(combo.type)}${top ? ` of ${plural(top.rank)}` : ''}`;
-}
-
-/** A pile by rank: [{rank, cards, points}], points 1/5/10/20 for 1/2/3/4 cards of a rank. */
-export function pileGroups(codes) {
-  const by = new Map();
-  for (const c of codes || []) {
-    const p = parseCard(c);
-    if (!p) continue;
-    if (!by.has(p.rank)) by.set(p.rank, []);
-    by.get(p.rank).push(c);
-  }
-  return [...by.entries()].sort((a, b) => a[0] - b[0])
-    .map(([rank, cards]) => ({ rank, cards: sortCards(cards), points: [0, 1, 5, 10, 20][cards.length] || 0 }));
-}
-
-/** What a pile scores. */
-export function pilePoints(codes) {
-  return pileGroups(codes).reduce((n, g) => n + g.points, 0);
-}
-
-/** The lays of the legal list by their cards: a map from the sorted cards to the action's text. */
-function layActions(legal) {
-  const m = new Map();
-  for (const a of legal) if (a.startsWith('lay ')) m.set(sortCards(a.slice(4).trim().split(/\s+/)).join(' '), a);
-  return m;
-}
-
-// ---------------------------------------------------------------------------------------
 // The lobby: every option of the table, with the game's defaults
 // ---------------------------------------------------------------------------------------
 
-function option(value, text, selected) {
-  return el('option', { value, selected: String(value) === String(selected) }, text);
-}
-
 function rulesForm(defaults = {}) {
   const d = { ...DEFAULT_RULES, ...defaults };
-  const select = (name, choices, value) => el('select', { name, 'data-testid': `rule-${name}` }, choices.map(([v, t]) => option(v, t, value)));
   const tops = [];
   for (let top = 13; top >= 4; top--) tops.push([top, top === 13 ? '52 cards (A–K)' : `${4 * top} cards (A–${rankLetter(top)})`]);
   const top = select('top', tops, d.top);
   const rounds = select('rounds', [[0, 'one per player'], ...[1, 2, 3, 4, 5, 6, 8, 10].map((n) => [n, `${n} ${n === 1 ? 'round' : 'rounds'}`])], d.rounds);
   const target = el('input', { type: 'number', name: 'target', min: 0, max: 10000, step: 1, value: d.target, 'data-testid': 'rule-target', title: '0: no target, the rounds decide' });
   const retreatBox = el('input', { type: 'checkbox', name: 'retreat', checked: !!d.retreat, 'data-testid': 'rule-retreat' });
-  const field = (label, input, title) => el('label', { class: 'field', title }, label, input);
   const box = el('div', { class: 'tk-rules' },
     el('div', { class: 'fields' },
       field('Deck', top, 'the full deck, or ranks 1 to N of every suit (seven cards for each player at least)'),
@@ -171,7 +70,6 @@ function rulesSummary(rules = {}) {
 // choice, the reveal seen last, the end of a round on the felt.
 const uiState = new WeakMap();
 
-const seatedOf = (st) => (st.replay ? null : st.you && st.you.seat !== null && st.you.seat !== undefined ? st.you.seat : null);
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 // How long the end of a round stays on the felt when the server holds nothing (ms).
@@ -179,46 +77,20 @@ const ROUND_END_MS = 8000;
 // How long a reveal counts as new (its cards turned and the winner marked) (ms).
 const FRESH_MS = 2500;
 
-/** The seats in turn order starting after `from`: the next to play sits first (on your left). */
-function after(from, seats) {
-  return Array.from({ length: seats - 1 }, (_, k) => (from + 1 + k) % seats);
-}
-
 /** Whether a round just ended and nothing of the next one happened yet. */
 function atRoundStart(v) {
   return v.phase === 'lay' && (v.history || []).length > 0 && !(v.tricks || []).length && (v.laid_counts || []).every((n) => !n);
 }
 
 /**
- * Whether the end of the round just finished is on the felt: it comes up when a round ends
- * while the page watches (or on arrival during the server's hold), and goes when the
- * person presses next, when the hold ends, when the next round gets going, or after
- * `ROUND_END_MS` without a hold.
+ * Whether the end of the round just finished is on the felt (see kit.js `holdOpen`): also
+ * when a spectator arrives at a round's start, and always at the game's end; it goes too
+ * when the next round gets going.
  */
 function roundEndOpen(ui, v, st, ctx) {
   if (v.phase === 'over') return true;
   const key = atRoundStart(v) ? (v.history || []).length : 0;
-  const hold = st.hold || null;
-  const me = seatedOf(st);
-  const waitingForMe = hold && Array.isArray(hold.waiting) && me !== null && hold.waiting.includes(me);
-  const c = ui.roundEnd;
-  if (!c || key !== c.key) {
-    if (c) clearTimeout(c.timer);
-    const fresh = c ? !!key : !!(key && ((hold && (waitingForMe || me === null)) || (!hold && me === null)));
-    ui.roundEnd = { key, open: fresh, sawHold: !!hold, at: Date.now() };
-  } else if (c.open) {
-    if (hold) c.sawHold = true;
-    else if (c.sawHold) c.open = false;
-  }
-  const cur = ui.roundEnd;
-  if (hold && !cur.holdAt) cur.holdAt = Date.now();
-  if (cur.open) {
-    clearTimeout(cur.timer);
-    const ms = hold && Number(hold.ms) > 0 ? cur.holdAt + Number(hold.ms) + 500 - Date.now() : cur.sawHold ? 0 : ROUND_END_MS - (Date.now() - cur.at);
-    if (ms > 0) cur.timer = setTimeout(() => { if (ui.roundEnd === cur && cur.open) { cur.open = false; ctx.rerender(); } }, ms);
-    else cur.open = false;
-  }
-  return cur.open;
+  return holdOpen(ui, 'roundEnd', key, st, ctx, { me: seatedOf(st), ms: ROUND_END_MS, spectatorsOnArrival: true });
 }
 
 const mini = (code, attrs = {}) => cardEl(code, { ...attrs, class: `mini ${attrs.class || ''}` });
@@ -261,18 +133,17 @@ function stackEl(v, s, { mine = false, shownLaid = null } = {}) {
     el('span', { class: 'tk-note' }, `${n} laid${back ? ` · ${back} taken back` : ''}`));
 }
 
-/** A seat's nameplate: connection, name, deals / leads, away, winner. */
+/** A seat's nameplate: connection, name, away, deals / leads, winner. */
 function nameplate(v, s, st, ctx, { me = false } = {}) {
-  const connected = ctx.connected ? ctx.connected(s) : null;
-  const away = ctx.away ? ctx.away(s) : false;
   const running = v.phase !== 'over' && !(st.table && st.table.status === 'waiting');
-  return el('div', { class: `nameplate ${me ? 'us' : ''}` },
-    connected === null ? null : el('span', { class: `dot ${connected ? 'on' : ''}`, title: connected ? 'connected' : 'not connected' }),
-    el('span', { class: 'nm', 'data-testid': `seat-name-${s}` }, me ? `${ctx.seatName(s)} (you)` : ctx.seatName(s)),
-    away ? el('span', { class: 'chip away', 'data-testid': `away-${s}`, title: 'away: a bot plays this seat until they are back' }, 'away, bot plays') : null,
-    running && s === v.dealer ? el('span', { class: 'chip dealer', 'data-testid': `dealer-${s}`, title: 'dealt this round' }, 'D') : null,
-    running && s === v.leader ? el('span', { class: 'chip mano', title: 'laid first this tikki' }, 'leads') : null,
-    (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, 'winner') : null);
+  return plateOf(ctx, s, {
+    cls: me ? 'us' : '',
+    suffix: me ? ' (you)' : '',
+    chips: [
+      running && s === v.dealer ? el('span', { class: 'chip dealer', 'data-testid': `dealer-${s}`, title: 'dealt this round' }, 'D') : null,
+      running && s === v.leader ? el('span', { class: 'chip mano', title: 'laid first this tikki' }, 'leads') : null,
+      (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, 'winner') : null],
+  });
 }
 
 /** Another seat (or any seat, for spectators and replays) around the felt. */
@@ -342,9 +213,7 @@ function roundEndEl(v, st, ctx, { onNext, seated }) {
       el('div', { class: 'tk-end-pts' }, el('b', {}, `+${r ? r.points[s] : 0}`), el('small', {}, `total ${scores[s] ?? 0}`))));
   }
   const last = r && r.last_trick ? trickEl(r.last_trick, v, ctx, { title: 'The last tikki', testid: 'last-trick' }) : null;
-  const yourTurn = !st.replay && (st.legal || []).length > 0;
-  const next = over || (st.replay && st.lastStep) ? null
-    : el('button', { class: 'btn primary', 'data-testid': 'next-round', onclick: onNext }, st.replay ? 'next ▶' : yourTurn ? 'Next round · you lead' : 'Next round');
+  const next = nextButton(st, { over, onNext, testid: 'next-round', label: 'Next round', yourTurnLabel: 'Next round · you lead' });
   const waiting = !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
   return el('div', { class: 'tk-end', 'data-testid': 'round-end', 'data-round': roundNo },
     el('div', { class: 'phase-title' }, over ? `The game is over · ${plural(history.length, 'round')}` : `Round ${roundNo} is over`),
@@ -405,7 +274,7 @@ function render({ main, side }, st, ctx) {
     if (sent) return;
     sent = true;
     for (const b of main.querySelectorAll('button')) b.disabled = true;
-    ui.sel = new Set(); ui.back = null; ui.reveal = null;
+    ui.sel = new Set(); ui.back = null; ui.reveal = null; ui.nudge = 0;
     ctx.send(a);
   };
 
@@ -429,17 +298,13 @@ function render({ main, side }, st, ctx) {
   if (started && (v.history || []).length && (st.replay ? atRoundStart(v) || v.phase === 'over' : roundEndOpen(ui, v, st, ctx))) {
     const onNext = () => {
       if (st.replay) { if (ctx.next) ctx.next(); return; }
-      if (ui.roundEnd) { ui.roundEnd.open = false; clearTimeout(ui.roundEnd.timer); }
+      holdClose(ui, 'roundEnd');
       if (ctx.next) ctx.next();
       rerender();
     };
     const felt = el('div', { class: 'felt tk-felt round-end-on' }, roundEndEl(v, st, ctx, { onNext, seated }));
     clear(main).append(felt);
-    if (!st.replay && ui.roundEnd && !ui.roundEnd.scrolled) {
-      ui.roundEnd.scrolled = true;
-      const r = felt.getBoundingClientRect();
-      if (r.top < 0 || r.bottom > window.innerHeight) felt.scrollIntoView({ block: 'nearest' });
-    }
+    if (!st.replay) scrollOnce(felt, ui.roundEnd);
     if (side) clear(side).append(scorePanel(v, st, ctx));
     return;
   }
@@ -448,7 +313,7 @@ function render({ main, side }, st, ctx) {
   const hands = st.replay ? st.hands || v.hands || null : null;
   // A replay's full view has every seat's hand and laid cards (`laid` by seat).
   const laidAll = st.replay && Array.isArray(v.laid) && v.laid.every(Array.isArray) ? v.laid : null;
-  const others = seated !== null ? after(seated, v.seats) : Array.from({ length: v.seats }, (_, k) => k);
+  const others = ringSeats(seated, v.seats);
   const ring = el('div', { class: `tk-ring n${others.length} ${seated === null ? 'all' : ''}`, 'data-testid': 'ring' });
   others.forEach((s, k) => {
     const pos = others.length > 2 && (k === 0 || k === others.length - 1) ? 'end' : '';
@@ -509,6 +374,9 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
       const pick = () => { if (ui.sel.has(c)) ui.sel.delete(c); else ui.sel.add(c); rerender(); };
       card.addEventListener('click', pick);
       card.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } });
+    } else if (retreating) {
+      // The hand takes no part in the retreat: say where to tap instead of doing nothing.
+      card.addEventListener('click', () => { ui.nudge = Date.now(); rerender(); });
     }
     handEl.append(card);
   }
@@ -535,7 +403,7 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
       }
       return card;
     });
-    table = el('div', { class: `tk-mylaid ${retreating ? 'choosing' : ''}`, 'data-testid': 'my-stack', 'data-count': laid.length },
+    table = el('div', { class: `tk-mylaid ${retreating ? 'choosing' : ''} ${retreating && ui.nudge && Date.now() - ui.nudge < 6000 && !ui.back ? 'nudge' : ''}`, 'data-testid': 'my-stack', 'data-count': laid.length },
       el('span', { class: 'small muted-felt' }, shown.length ? 'on the table (face down, and shown):' : 'on the table, face down:'),
       el('span', { class: 'tk-row-cards' }, cards),
       el('span', { class: 'small muted-felt', title: 'the best combination of what you laid' }, comboWords(best(laid))));
@@ -588,9 +456,22 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
   } else if (retreating) {
     const action = ui.back && ui.reveal ? `retreat ${ui.back} reveal ${ui.reveal}` : null;
     const ok = action && legal.includes(action);
-    actions.append(el('span', { class: 'hint', 'data-testid': 'retreat-hint' },
-      !ui.back ? 'Retreat round: tap a laid card to take back, then one to show, or keep them all'
-        : !ui.reveal ? ['Taking back ', el('b', {}, cardShort(ui.back)), ': now tap the card to show everybody'] : ''));
+    // Name the cards to tap: the laid ones still face down (the other one, once one is picked).
+    const names = (cs) => cs.map((c, i) => [i ? (i === cs.length - 1 ? ' or ' : ', ') : '', el('b', {}, cardShort(c))]);
+    const others = sortCards(faceDown.filter((c) => c !== ui.back));
+    const nudged = ui.nudge && Date.now() - ui.nudge < 6000;
+    let hint;
+    if (!ui.back) {
+      hint = nudged
+        ? ['Your hand stays as it is: to take a card back, tap one you laid (', names(sortCards(faceDown)), ') above your hand, or keep them all']
+        : ['Retreat round: tap a laid card (', names(sortCards(faceDown)), ') to take it back, then another to show, or keep them all'];
+    } else if (!ui.reveal) {
+      hint = ['Taking back ', el('b', {}, cardShort(ui.back)), others.length === 1 ? [': now tap ', names(others), ' to show it to everybody'] : [': now tap the card to show everybody: ', names(others)]];
+    } else {
+      hint = '';
+    }
+    if (nudged && !ui.back) setTimeout(() => { if (ui.nudge && Date.now() - ui.nudge >= 6000) { ui.nudge = 0; rerender(); } }, 6100);
+    actions.append(el('span', { class: `hint ${nudged && !ui.back ? 'nudge' : ''}`, 'data-testid': 'retreat-hint', 'data-nudge': nudged && !ui.back ? 'yes' : null }, hint));
     actions.append(el('button', {
       class: 'btn gold', 'data-testid': 'retreat', 'data-action': ok ? action : '', disabled: !ok,
       onclick: () => ok && send(action),
@@ -610,9 +491,7 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
 
 /** A narration line with the players' names on its seats and the cards as people write them ("7♥"). */
 function nameLine(line, { seatName }) {
-  return String(line)
-    .replace(/(you \()?seat (\d+)\b/g, (m, you, d) => (you ? m : seatName(Number(d))))
-    .replace(/\b(1[0-3]|[1-9])([SHDC])\b/g, (m) => cardShort(m));
+  return nameSeatsIn(line, seatName).replace(/\b(1[0-3]|[1-9])([SHDC])\b/g, (m) => cardShort(m));
 }
 
 function outcomeText(outcome, table, you, ctx = {}) {
@@ -627,19 +506,12 @@ function outcomeText(outcome, table, you, ctx = {}) {
 }
 
 /** The final points: "Ane 31 · bot 1 24 · bot 2 18". */
-function outcomeDetail(st, ctx = {}) {
-  const v = st.view;
-  if (!v || !Array.isArray(v.scores)) return '';
-  const seatName = ctx.seatName || ((s) => `seat ${s}`);
-  return v.scores.map((p, s) => `${seatName(s)} ${p}`).join(' · ');
-}
+const outcomeDetail = pointsDetail;
 
 function seatLabel(i) {
   return `seat ${i}`;
 }
 
-function sidesText(seatName, n) {
-  return Array.from({ length: n }, (_, s) => seatName(s)).join(', ');
-}
+const sidesText = seatsText;
 
 registerGame({ name: 'tikki', title: 'Tikki', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, nameLine, seatLabel, sidesText });

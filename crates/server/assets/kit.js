@@ -1,0 +1,386 @@
+// @ts-check
+// What the game pages (mus.js, chinchon.js, tikki.js) share around the felt: who sits where
+// in the ring, the nameplates, the end-of-hand hold (how long the counting of a hand stays
+// on the felt), the speech bubbles' pace, and the little pieces of the lobby's rules forms.
+// The game-module contract that games.js registers and table.js calls is typed here too.
+
+import { el } from './common.js';
+
+/**
+ * A seat of the table as the server describes it.
+ * @typedef {{seat: number, player?: {id: string, nickname: string} | null, bot?: string | null,
+ *   connected?: boolean, away?: boolean}} SeatInfo
+ */
+
+/**
+ * The server's hold at the end of a hand: the seats it waits for and for how long (ms).
+ * @typedef {{waiting?: number[], ms?: number}} Hold
+ */
+
+/**
+ * What a game module draws: the last state the page received (or a replay's step).
+ * @typedef {{view: any, legal?: string[], lines?: string[], table?: any, you?: {seat?: number | null,
+ *   pending_seat?: number | null} | null, outcome?: any, replay?: boolean, hold?: Hold | null,
+ *   hands?: any, counting?: boolean, lastStep?: boolean, n?: number}} GameState
+ */
+
+/**
+ * What the page gives a game module to draw with.
+ * @typedef {{send: (action: string) => void, next?: () => void, seatName: (seat: number) => string,
+ *   connected?: (seat: number) => boolean | null, away?: (seat: number) => boolean,
+ *   seatControls?: (seat: number) => Node | null, rerender?: () => void, mySeat: number | null}} GameContext
+ */
+
+/**
+ * A game's page: what games.js registers and the lobby, table, history and replay pages call.
+ * @typedef {{
+ *   name: string,
+ *   title?: string,
+ *   rulesForm: (defaults: any, seats?: {seats?: {min: number, max: number, default: number}}) => {el: Node, read: () => any},
+ *   rulesSummary: (rules: any) => string,
+ *   render: (cols: {main: HTMLElement, side: HTMLElement | null}, st: GameState, ctx: GameContext) => void,
+ *   outcomeText?: (outcome: any, table: any, you: any, ctx?: {seatName?: (seat: number) => string}) => string,
+ *   outcomeDetail?: (st: GameState, ctx?: {seatName?: (seat: number) => string, mySeat?: number | null}) => string,
+ *   nameLine?: (line: string, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
+ *   seatLabel?: (seat: number, seats?: number) => string,
+ *   sidesText?: (seatName: (seat: number) => string, seats: number) => string,
+ * }} GameModule
+ */
+
+// ---- the seat ring ----
+
+/**
+ * The seat of the person at this table, or null for a spectator and in replays.
+ * @param {GameState} st
+ * @returns {number | null}
+ */
+export function seatedOf(st) {
+  return st.replay ? null : st.you && st.you.seat !== null && st.you.seat !== undefined ? st.you.seat : null;
+}
+
+/**
+ * The other seats in turn order starting after `from`: who plays next comes first.
+ * @param {number} from
+ * @param {number} seats
+ * @returns {number[]}
+ */
+export function after(from, seats) {
+  return Array.from({ length: seats - 1 }, (_, k) => (from + 1 + k) % seats);
+}
+
+/**
+ * The seats around the felt: a seated person's others in turn order after them, everyone
+ * (seat 0 first) for a spectator.
+ * @param {number | null} seated
+ * @param {number} seats
+ * @returns {number[]}
+ */
+export function ringSeats(seated, seats) {
+  return seated !== null ? after(seated, seats) : Array.from({ length: seats }, (_, k) => k);
+}
+
+/**
+ * Where `count` others sit around the felt, as a share (0–100) of the ring's width and
+ * height: turn order goes counter-clockwise from the bottom (the next to play on your right).
+ * @param {number} count
+ * @returns {[number, number][]}
+ */
+export function ringSpots(count) {
+  if (count <= 0) return [];
+  if (count === 1) return [[50, 0]];
+  const spread = Math.min(240, 90 * (count - 1));
+  const start = 180 - spread / 2;
+  return Array.from({ length: count }, (_, k) => {
+    const a = ((start + (spread * k) / (count - 1)) * Math.PI) / 180;
+    return /** @type {[number, number]} */ ([50 + 50 * Math.sin(a), 50 + 50 * Math.cos(a)]);
+  });
+}
+
+/**
+ * Every seat on a full circle, seat 0 at the bottom (spectators, replays).
+ * @param {number} seats
+ * @returns {[number, number][]}
+ */
+export function circleSpots(seats) {
+  return Array.from({ length: seats }, (_, k) => {
+    const a = (k * 2 * Math.PI) / seats;
+    return /** @type {[number, number]} */ ([50 + 50 * Math.sin(a), 50 + 50 * Math.cos(a)]);
+  });
+}
+
+// ---- nameplates ----
+
+/**
+ * A seat's nameplate: the connection dot (people only), the name the table gives the seat
+ * (a guest's display name as the server sends it, so two guests of one nickname differ),
+ * "away" while a bot stands in, then the game's own chips.
+ * @param {GameContext} ctx
+ * @param {number} s
+ * @param {{cls?: string, suffix?: string, chips?: any[]}} [opts]
+ * @returns {HTMLElement}
+ */
+export function nameplate(ctx, s, { cls = '', suffix = '', chips = [] } = {}) {
+  const connected = ctx.connected ? ctx.connected(s) : null;
+  const away = ctx.away ? ctx.away(s) : false;
+  const name = ctx.seatName(s);
+  return el('div', { class: `nameplate ${cls}`.trim() },
+    connected === null ? null : el('span', { class: `dot ${connected ? 'on' : ''}`, title: connected ? 'connected' : 'not connected' }),
+    el('span', { class: 'nm', 'data-testid': `seat-name-${s}`, title: name }, `${name}${suffix}`),
+    away ? el('span', { class: 'chip away', 'data-testid': `away-${s}`, title: 'away: a bot plays this seat until they are back' }, 'away, bot plays') : null,
+    chips);
+}
+
+// ---- the end-of-hand hold ----
+
+/**
+ * The state of one end-of-hand view kept across renders.
+ * @typedef {{key: string | number, open: boolean, sawHold: boolean, at: number, holdAt?: number,
+ *   timer?: ReturnType<typeof setTimeout>, scrolled?: boolean}} HoldView
+ */
+
+/**
+ * Whether the end of the hand just finished (its counting) is on the felt now, kept in
+ * `ui[slot]`. `key` names the finished hand ('' or 0: none): a new key brings the view up
+ * while the page watches; on the page's first look only a hold in progress does (and, with
+ * `spectatorsOnArrival`, a spectator's arrival). It goes when the person presses next (the
+ * caller closes it), when the server's hold ends, or after `ms` without a hold. A timer
+ * redraws the page when the time is up; a new hand clears the old hand's timer.
+ * @param {Record<string, any>} ui
+ * @param {string} slot
+ * @param {string | number} key
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {{me: number | null, ms?: number, spectatorsOnArrival?: boolean}} opts
+ * @returns {boolean}
+ */
+export function holdOpen(ui, slot, key, st, ctx, { me, ms = 8000, spectatorsOnArrival = false }) {
+  const hold = st.hold || null;
+  const seated = me !== null && me !== undefined;
+  const waitingForMe = !!(hold && Array.isArray(hold.waiting) && seated && hold.waiting.includes(/** @type {number} */ (me)));
+  /** @type {HoldView | undefined} */
+  const c = ui[slot];
+  if (!c || key !== c.key) {
+    if (c) clearTimeout(c.timer);
+    const open = c ? !!key : !!(key && ((hold && (waitingForMe || !seated)) || (spectatorsOnArrival && !hold && !seated)));
+    ui[slot] = { key, open, sawHold: !!hold, at: Date.now() };
+  } else if (c.open) {
+    if (hold) c.sawHold = true;
+    else if (c.sawHold) c.open = false; // the server's hold is over: play goes on
+  }
+  /** @type {HoldView} */
+  const cur = ui[slot];
+  if (hold && !cur.holdAt) cur.holdAt = Date.now();
+  if (cur.open) {
+    clearTimeout(cur.timer);
+    const left = hold && Number(hold.ms) > 0 ? (cur.holdAt || Date.now()) + Number(hold.ms) + 500 - Date.now()
+      : cur.sawHold ? 0 : ms - (Date.now() - cur.at);
+    if (left > 0) {
+      cur.timer = setTimeout(() => {
+        if (ui[slot] === cur && cur.open) { cur.open = false; if (ctx.rerender) ctx.rerender(); }
+      }, left);
+    } else {
+      cur.open = false;
+    }
+  }
+  return cur.open;
+}
+
+/**
+ * Closes an end-of-hand view now (the person pressed next).
+ * @param {Record<string, any>} ui
+ * @param {string} slot
+ */
+export function holdClose(ui, slot) {
+  const c = ui[slot];
+  if (c) { c.open = false; clearTimeout(c.timer); }
+}
+
+/**
+ * Brings the end-of-hand felt into view once, when it came up off screen.
+ * @param {HTMLElement} felt
+ * @param {HoldView | undefined} view
+ */
+export function scrollOnce(felt, view) {
+  if (!view || view.scrolled) return;
+  view.scrolled = true;
+  const r = felt.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) felt.scrollIntoView({ block: 'nearest' });
+}
+
+/**
+ * What to press under a counting: "Next hand" while the match goes on; once it is over, no
+ * next hand but a new table (the lobby) and the replay; in a replay "next ▶" (nothing at
+ * its last step).
+ * @param {GameState} st
+ * @param {{over: boolean, onNext: () => void, testid?: string, label?: string, yourTurnLabel?: string}} opts
+ * @returns {HTMLElement | null}
+ */
+export function nextButton(st, { over, onNext, testid = 'next-hand', label = 'Next hand', yourTurnLabel = 'Next hand · your turn' }) {
+  if (st.replay) return st.lastStep ? null : el('button', { class: 'btn primary', 'data-testid': testid, onclick: onNext }, 'next ▶');
+  if (over) {
+    const id = st.table && st.table.id;
+    return el('span', { class: 'row over-links', 'data-testid': 'match-over' },
+      el('a', { class: 'btn primary', href: '/', 'data-testid': 'new-match' }, 'New table'),
+      id ? el('a', { class: 'btn', href: `/replay/${encodeURIComponent(id)}`, 'data-testid': 'to-replay' }, 'Replay') : null);
+  }
+  const yourTurn = (st.legal || []).length > 0;
+  return el('button', { class: 'btn primary', 'data-testid': testid, onclick: onNext }, yourTurn ? yourTurnLabel : label);
+}
+
+// ---- the lobby's rules forms ----
+
+/**
+ * An <option> of a rules form, selected when it is the current value.
+ * @param {string | number} value
+ * @param {string} text
+ * @param {unknown} selected
+ */
+export function option(value, text, selected) {
+  return el('option', { value, selected: String(value) === String(selected) }, text);
+}
+
+/**
+ * A <select> of a rules form with its test id (rule-NAME).
+ * @param {string} name
+ * @param {[string | number, string][]} choices
+ * @param {unknown} value
+ * @returns {HTMLSelectElement}
+ */
+export function select(name, choices, value) {
+  return /** @type {HTMLSelectElement} */ (el('select', { name, 'data-testid': `rule-${name}` }, choices.map(([v, t]) => option(v, t, value))));
+}
+
+/**
+ * A checkbox of a rules form and its label.
+ * @param {string} name
+ * @param {string} text
+ * @param {unknown} on
+ * @returns {[HTMLInputElement, HTMLElement]}
+ */
+export function check(name, text, on) {
+  const input = /** @type {HTMLInputElement} */ (el('input', { type: 'checkbox', name, checked: !!on, 'data-testid': `rule-${name}` }));
+  return [input, el('label', { class: 'check' }, input, text)];
+}
+
+/**
+ * A labelled field of a rules form.
+ * @param {string} label
+ * @param {Node} input
+ * @param {string} [title]
+ */
+export function field(label, input, title) {
+  return el('label', { class: 'field', title }, label, input);
+}
+
+// ---- words ----
+
+/**
+ * A narration line with the players' names on its seats ("seat 2 discards 7o" → "Ane discards 7o").
+ * @param {string} line
+ * @param {(seat: number) => string} seatName
+ */
+export function nameSeatsIn(line, seatName) {
+  return String(line).replace(/(you \()?seat (\d+)\b/g, (m, you, d) => (you ? m : seatName(Number(d))));
+}
+
+/**
+ * Every seat's final points: "Ane 12 · bot 1 104 (out)".
+ * @param {GameState} st
+ * @param {{seatName?: (seat: number) => string}} ctx
+ */
+export function pointsDetail(st, ctx = {}) {
+  const v = st.view;
+  if (!v || !Array.isArray(v.scores)) return '';
+  const seatName = ctx.seatName || ((s) => `seat ${s}`);
+  return v.scores.map((/** @type {number} */ p, /** @type {number} */ s) => `${seatName(s)} ${p}${v.out && v.out[s] ? ' (out)' : ''}`).join(' · ');
+}
+
+/**
+ * Who played, for the history: "Ane, bot 1, bot 2".
+ * @param {(seat: number) => string} seatName
+ * @param {number} n
+ */
+export function seatsText(seatName, n) {
+  return Array.from({ length: n }, (_, s) => seatName(s)).join(', ');
+}
+
+// ---- speech bubbles at a readable pace ----
+
+/**
+ * What a seat said, as a bubble: `id` names the utterance (the same on every render);
+ * `since`, in the answer of `Bubbles.update`, is when its bubble came up (ms, Date.now).
+ * @typedef {{id: string, seat: number, text: string, kind?: string, stale?: boolean, since?: number}} Utterance
+ */
+
+/** The least time a bubble stays up (ms), plus `BUBBLE_WORD_MS` for each word. */
+export const BUBBLE_MIN_MS = 1500;
+export const BUBBLE_WORD_MS = 300;
+
+/**
+ * How long a bubble of `text` stays up at least (ms): long enough to read it.
+ * @param {string} text
+ */
+export function bubbleMs(text) {
+  return BUBBLE_MIN_MS + BUBBLE_WORD_MS * String(text).trim().split(/\s+/).filter(Boolean).length;
+}
+
+/**
+ * The speech bubbles of a table, paced so that each can be read: every utterance gets a
+ * bubble at its seat for at least `bubbleMs(text)`; what a seat says meanwhile waits its turn
+ * (queued per seat); once read, a bubble stays until the seat's next one, or goes when it
+ * has become `stale` (its stage of the hand is over). What was said before the page's first
+ * look is shown as it stands, without waiting.
+ */
+export class Bubbles {
+  /** @param {() => void} rerender called when a bubble's time is up and another is due */
+  constructor(rerender) {
+    this.rerender = rerender;
+    /** @type {Map<number, {queue: Utterance[], shown: Utterance | null, at: number}>} */
+    this.seats = new Map();
+    /** @type {Set<string>} */
+    this.seen = new Set();
+    this.looked = false;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+  }
+
+  /**
+   * The bubble each seat shows now, given everything said this hand in order.
+   * @param {Utterance[]} said
+   * @param {number} [now]
+   * @returns {Map<number, Utterance>}
+   */
+  update(said, now = Date.now()) {
+    const first = !this.looked;
+    this.looked = true;
+    const staleIds = new Set(said.filter((u) => u.stale).map((u) => u.id));
+    for (const u of said) {
+      if (this.seen.has(u.id)) continue;
+      this.seen.add(u.id);
+      let s = this.seats.get(u.seat);
+      if (!s) { s = { queue: [], shown: null, at: 0 }; this.seats.set(u.seat, s); }
+      if (first) { if (!u.stale) { s.shown = u; s.at = now - bubbleMs(u.text); } continue; }
+      s.queue.push(u);
+    }
+    const known = new Set(said.map((u) => u.id));
+    /** @type {Map<number, Utterance>} */
+    const out = new Map();
+    let wake = Infinity;
+    for (const [seat, s] of this.seats) {
+      // A new hand: what the old one said is gone from the log.
+      s.queue = s.queue.filter((u) => known.has(u.id));
+      if (s.shown && !known.has(s.shown.id)) s.shown = null;
+      for (;;) {
+        const due = s.shown ? s.at + bubbleMs(s.shown.text) : -Infinity;
+        if (s.queue.length && now >= due) { s.shown = /** @type {Utterance} */ (s.queue.shift()); s.at = now; continue; }
+        if (s.shown && !s.queue.length && staleIds.has(s.shown.id) && now >= due) { s.shown = null; }
+        if (s.shown && (s.queue.length || staleIds.has(s.shown.id)) && due > now) wake = Math.min(wake, due);
+        break;
+      }
+      if (s.shown) out.set(seat, { ...s.shown, since: s.at });
+    }
+    clearTimeout(this.timer);
+    if (wake < Infinity) this.timer = setTimeout(() => this.rerender(), wake - now + 20);
+    return out;
+  }
+}

@@ -357,6 +357,12 @@ async fn game_kinds(State(hub): State<Arc<Hub>>) -> Json<Value> {
                 "bots": k.bot_names(),
                 "default_bot": k.default_bot(),
                 "tools": k.tools(),
+                "partners": k.partners(),
+                "rule_docs": k
+                    .rule_docs()
+                    .iter()
+                    .map(|(key, doc)| (key.to_string(), json!(doc)))
+                    .collect::<serde_json::Map<String, Value>>(),
             })
         })
         .collect();
@@ -392,6 +398,8 @@ struct NewTable {
     away_s: Option<u64>,
     /// Seconds the end of a hand waits for the people at the table to press next.
     hold_s: Option<u64>,
+    /// Seconds a person has for each turn before the bot plays it (0: no clock).
+    turn_s: Option<u64>,
 }
 
 /// Longest pause a table may put between bot actions.
@@ -399,6 +407,10 @@ const MAX_PACE_MS: u64 = 5000;
 /// Longest `away_s` and `hold_s`.
 const MAX_AWAY_S: u64 = 600;
 const MAX_HOLD_S: u64 = 60;
+/// The turn clock of a table made without one named.
+pub const DEFAULT_TURN_S: u64 = 60;
+/// The turn clock's bounds, when it is on (0 is off).
+pub const TURN_S: std::ops::RangeInclusive<u64> = 10..=600;
 
 fn table_id() -> String {
     const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
@@ -467,6 +479,14 @@ async fn create_table(
             "hold_s {hold_s} is too long: at most {MAX_HOLD_S} seconds"
         )));
     }
+    let turn_s = req.turn_s.unwrap_or(DEFAULT_TURN_S);
+    if turn_s != 0 && !TURN_S.contains(&turn_s) {
+        return Err(ApiError::bad(format!(
+            "turn_s {turn_s} is not a turn clock: 0 (no clock) or {} to {} seconds",
+            TURN_S.start(),
+            TURN_S.end()
+        )));
+    }
     let count = req.seats.unwrap_or_else(|| kind.default_seats());
     let range = kind.seat_range();
     if !range.contains(&count) {
@@ -508,6 +528,7 @@ async fn create_table(
         outcome: None,
         away_s,
         hold_s,
+        turn_s,
     };
     hub.db
         .create_table(row.clone(), seats.clone())

@@ -20,7 +20,7 @@ use crate::outbox::OutSender;
 use crate::store::{now, Db, StoredTable, TableRow};
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tapete_host::{Kind, TableGame};
@@ -60,6 +60,8 @@ pub struct TableInfo {
     pub pace_ms: u64,
     pub away_s: u64,
     pub hold_s: u64,
+    /// Seconds each person's turn may take before the bot plays it (0: no clock).
+    pub turn_s: u64,
     pub actions: u64,
     pub seats: Vec<SeatInfo>,
     pub outcome: Option<Outcome>,
@@ -175,6 +177,10 @@ struct Actor {
     newcomers: Vec<u64>,
     /// When each seated person's last connection closed.
     gone_since: HashMap<i64, Instant>,
+    /// The turn clock: when each seat a person holds must have acted by.
+    clocks: BTreeMap<Seat, Instant>,
+    /// People whose turn clock ran out: the bot plays for them until they act again.
+    timed_out: HashSet<i64>,
     hold: Option<Hold>,
     /// When the last connection closed (`None` while someone is connected).
     empty_since: Option<Instant>,
@@ -257,6 +263,8 @@ pub fn spawn(
         conns: HashMap::new(),
         newcomers: Vec::new(),
         gone_since,
+        clocks: BTreeMap::new(),
+        timed_out: HashSet::new(),
         hold: None,
         empty_since: Some(start),
         backoff: None,
@@ -276,6 +284,7 @@ pub fn spawn(
             pace_ms: 0,
             away_s: 0,
             hold_s: 0,
+            turn_s: 0,
             actions: 0,
             seats: Vec::new(),
             outcome: None,
@@ -373,6 +382,7 @@ impl Actor {
                 at.push(*since + away);
             }
         }
+        at.extend(self.clocks.values().copied());
         if let Some(since) = self.empty_since {
             at.push(since + self.idle_after());
         }
@@ -420,11 +430,65 @@ impl Actor {
             .any(|c| c.player.as_ref().is_some_and(|p| p.id == player))
     }
 
-    /// Whether the person at `seat` has been gone long enough for the bot to play for them.
+    /// Whether the person at `seat` has been gone long enough, or let their turn clock run
+    /// out, for the bot to play for them.
     fn is_away(&self, seat: Seat) -> bool {
-        self.person_at(seat)
-            .and_then(|p| self.gone_since.get(&p.id))
-            .is_some_and(|since| Instant::now() >= *since + Duration::from_secs(self.row.away_s))
+        let Some(p) = self.person_at(seat) else {
+            return false;
+        };
+        self.timed_out.contains(&p.id)
+            || self.gone_since.get(&p.id).is_some_and(|since| {
+                Instant::now() >= *since + Duration::from_secs(self.row.away_s)
+            })
+    }
+
+    /// The person `player` is back after their turn clock ran out: the seat is theirs again.
+    fn back(&mut self, player: i64) {
+        if self.timed_out.remove(&player) {
+            self.dirty = true;
+        }
+    }
+
+    /// Keeps the turn clock: a clock runs for each seat a person holds whose turn it is
+    /// (none while the end of a hand is held); one that has run out marks its person away,
+    /// so the table's bot plays for them until they act again.
+    fn tick_clocks(&mut self) {
+        let now = Instant::now();
+        let expired: Vec<Seat> = self
+            .clocks
+            .iter()
+            .filter(|(_, until)| **until <= now)
+            .map(|(s, _)| *s)
+            .collect();
+        for seat in expired {
+            self.clocks.remove(&seat);
+            if let Some(p) = self.person_at(seat) {
+                self.timed_out.insert(p.id);
+            }
+            self.dirty = true;
+        }
+        let held = self.hold.is_some();
+        let need: BTreeSet<Seat> = if self.row.turn_s == 0 || self.row.status != PLAYING || held {
+            BTreeSet::new()
+        } else {
+            self.game
+                .to_act()
+                .into_iter()
+                .filter(|s| self.person_at(*s).is_some() && !self.bot_plays(*s))
+                .collect()
+        };
+        let before = self.clocks.len();
+        self.clocks.retain(|s, _| need.contains(s));
+        if self.clocks.len() != before {
+            self.dirty = true;
+        }
+        let turn = Duration::from_secs(self.row.turn_s);
+        for seat in need {
+            if let std::collections::btree_map::Entry::Vacant(e) = self.clocks.entry(seat) {
+                e.insert(now + turn);
+                self.dirty = true;
+            }
+        }
     }
 
     /// Whether the table's bot plays `seat` now: nobody holds it, or its person is away.
@@ -466,6 +530,10 @@ impl Actor {
         if let Some(p) = &player {
             if self.gone_since.remove(&p.id).is_some() && seated {
                 self.info_dirty = true;
+            }
+            // Opening the table again is being back.
+            if self.timed_out.remove(&p.id) {
+                self.dirty = true;
             }
         }
         self.conns.insert(
@@ -534,8 +602,13 @@ impl Actor {
     async fn client(&mut self, conn: u64, msg: ClientMsg) {
         match msg {
             ClientMsg::Ping {} => self.send(conn, json!({"type": "pong"})),
-            ClientMsg::Sit { seat } => {
-                if let Err(e) = self.sit(conn, seat).await {
+            ClientMsg::Sit { seat, confirm } => {
+                if let Some(question) = self.other_side(conn, seat).filter(|_| !confirm) {
+                    // Asked, not refused for good: the same move with `confirm` is granted.
+                    let m = json!({"type": "error", "message": question,
+                                   "ask": {"type": "sit", "seat": seat, "confirm": true}});
+                    self.send(conn, m);
+                } else if let Err(e) = self.sit(conn, seat).await {
                     self.error(conn, e, None);
                 }
             }
@@ -550,8 +623,16 @@ impl Actor {
                 }
             }
             ClientMsg::Next {} => {
-                if let Some(seat) = self.player_of(conn).and_then(|p| self.seat_of(p.id)) {
-                    self.seen_the_end(seat);
+                if let Some(p) = self.player_of(conn) {
+                    self.back(p.id);
+                    if let Some(seat) = self.seat_of(p.id) {
+                        self.seen_the_end(seat);
+                    }
+                }
+            }
+            ClientMsg::Back {} => {
+                if let Some(p) = self.player_of(conn) {
+                    self.back(p.id);
                 }
             }
             ClientMsg::Act { action, id } => {
@@ -569,6 +650,11 @@ impl Actor {
                     Ok(_) if self.row.status == FINISHED => Err("the game is over".to_string()),
                     Ok(seat) => {
                         let r = self.play(seat, &action).await;
+                        if r.is_ok() {
+                            if let Some(p) = self.person_at(seat).map(|p| p.id) {
+                                self.back(p);
+                            }
+                        }
                         // Acting after the end of a hand shows it was seen; an action that
                         // ended the hand itself (a new deal, nothing played in it yet) was
                         // not: its end waits for this person's `next` too.
@@ -599,6 +685,42 @@ impl Actor {
                 self.dirty = true;
             }
         }
+    }
+
+    /// When a seated person asks for a seat of the other partnership during a match, the
+    /// question to put to them, naming that side and the score; `None` for any other move.
+    fn other_side(&self, conn: u64, seat: Seat) -> Option<String> {
+        let player = self.player_of(conn)?;
+        let old = self.seat_of(player.id)?;
+        if !self.kind.partners()
+            || self.row.status != PLAYING
+            || seat >= self.seats.len()
+            || seat % 2 == old % 2
+            || self.seats[seat].is_some()
+        {
+            return None;
+        }
+        let sides: Vec<Seat> = (0..self.seats.len())
+            .filter(|s| s % 2 == seat % 2)
+            .collect();
+        let names: Vec<String> = sides.iter().map(|s| s.to_string()).collect();
+        let rows = self.game.score_rows();
+        let (theirs, ours) = (seat % 2 + 1, old % 2 + 1);
+        let score: Vec<String> = match (rows.first(), rows.get(theirs), rows.get(ours)) {
+            (Some(head), Some(t), Some(o)) => (1..head.len())
+                .filter_map(|c| Some(format!("{} {}–{}", head[c], t.get(c)?, o.get(c)?)))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let now = if score.is_empty() {
+            String::new()
+        } else {
+            format!(", now {} (theirs first)", score.join(", "))
+        };
+        Some(format!(
+            "You would play for the other side (seats {}){now}. Move?",
+            names.join(" and ")
+        ))
     }
 
     async fn sit(&mut self, conn: u64, seat: Seat) -> Result<(), String> {
@@ -682,6 +804,7 @@ impl Actor {
             }
         } else {
             self.gone_since.remove(&player.id);
+            self.timed_out.remove(&player.id);
         }
         self.drop_pending(player.id).await?;
         self.dirty = true;
@@ -805,6 +928,8 @@ impl Actor {
         self.game = next;
         self.n = n;
         self.dirty = true;
+        // The seat has played: if its turn goes on, its clock starts again.
+        self.clocks.remove(&seat);
         if let Some(o) = outcome {
             self.row.status = FINISHED.into();
             self.row.finished = Some(now());
@@ -982,6 +1107,7 @@ impl Actor {
                 self.dirty = true;
             }
         }
+        self.tick_clocks();
         let newcomers = std::mem::take(&mut self.newcomers);
         if self.dirty {
             self.dirty = false;
@@ -1029,6 +1155,7 @@ impl Actor {
             pace_ms: self.row.pace_ms,
             away_s: self.row.away_s,
             hold_s: self.row.hold_s,
+            turn_s: self.row.turn_s,
             actions: self.n,
             seats: self
                 .seats
@@ -1067,7 +1194,16 @@ impl Actor {
             .to_string(),
             None => "null".into(),
         };
+        let now = Instant::now();
+        let clock: Vec<Value> = self
+            .clocks
+            .iter()
+            .map(|(seat, until)| {
+                json!({"seat": seat, "ms": until.saturating_duration_since(now).as_millis() as u64})
+            })
+            .collect();
         Frame {
+            clock: json!(clock).to_string(),
             info: serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into()),
             // Before the start the game is only a placeholder (the deal's seed is chosen
             // at the start): nothing has happened to tell.
@@ -1112,8 +1248,8 @@ impl Actor {
             "pending_seat": pending,
         });
         format!(
-            r#"{{"type":"state","table":{},"you":{you},"n":{},{part},"lines":{},"hold":{},"outcome":{}}}"#,
-            frame.info, self.n, frame.lines, frame.hold, frame.outcome
+            r#"{{"type":"state","table":{},"you":{you},"n":{},{part},"lines":{},"hold":{},"clock":{},"outcome":{}}}"#,
+            frame.info, self.n, frame.lines, frame.hold, frame.clock, frame.outcome
         )
     }
 
@@ -1136,6 +1272,9 @@ struct Frame {
     info: String,
     lines: String,
     hold: String,
+    /// The turn clocks running: `[{"seat", "ms"}]`, the time left (not a moment, so the
+    /// clients' clocks need not agree with the server's).
+    clock: String,
     outcome: String,
     parts: HashMap<Option<Seat>, String>,
 }
@@ -1207,7 +1346,10 @@ mod tests {
             .tx
             .send(Cmd::Client {
                 conn: 2,
-                msg: ClientMsg::Sit { seat: 0 },
+                msg: ClientMsg::Sit {
+                    seat: 0,
+                    confirm: false,
+                },
             })
             .unwrap();
         // The sit makes a new state for everybody; the watcher's queue is full: it is let go.
@@ -1237,7 +1379,10 @@ mod tests {
         // Ane sits, starts and plays: every change is a state of some 400 bytes for the
         // watcher too, until its bytes are full.
         let say = |msg| table.tx.send(Cmd::Client { conn: 2, msg }).unwrap();
-        say(ClientMsg::Sit { seat: 0 });
+        say(ClientMsg::Sit {
+            seat: 0,
+            confirm: false,
+        });
         say(ClientMsg::Start {});
         let told = tokio::time::timeout(Duration::from_secs(5), async {
             loop {
@@ -1284,8 +1429,134 @@ mod tests {
         assert_eq!(recent_lines(&short), json!(short).to_string());
     }
 
+    /// The next state Ane's connection is sent (other messages skipped), parsed.
+    async fn next_state(inbox: &mut crate::outbox::OutReceiver) -> Value {
+        loop {
+            let m = inbox.recv().await.expect("Ane's connection stays open");
+            inbox.written(&m);
+            let v: Value = serde_json::from_str(&m).unwrap();
+            if v["type"] == "state" {
+                return v;
+            }
+        }
+    }
+
+    // Paused time: the clock's 30 s pass at once, and no sleep bounds the waits (tokio
+    // would jump to it while the table waits for the database).
+    #[tokio::test(start_paused = true)]
+    async fn a_turn_clock_that_runs_out_hands_the_turn_to_the_bot_until_the_person_is_back() {
+        let (table, ane) = race_table_with("clock", 30).await;
+        let (out, mut inbox) = crate::outbox::outbox(64, 1 << 20);
+        let (close, _open) = oneshot::channel();
+        let player = PlayerRef {
+            id: ane,
+            nickname: "Ane".into(),
+        };
+        let say = |msg| table.tx.send(Cmd::Client { conn: 2, msg }).unwrap();
+        table
+            .tx
+            .send(Cmd::Connect {
+                conn: 2,
+                player: Some(player),
+                out,
+                close,
+            })
+            .unwrap();
+        say(ClientMsg::Sit {
+            seat: 0,
+            confirm: false,
+        });
+        say(ClientMsg::Start {});
+        // Ane's turn comes with her clock: its whole time left, in milliseconds.
+        let mine = loop {
+            let v = next_state(&mut inbox).await;
+            if v["legal"].as_array().is_some_and(|l| !l.is_empty()) {
+                break v;
+            }
+        };
+        assert_eq!(mine["table"]["turn_s"], 30);
+        assert_eq!(mine["clock"], json!([{"seat": 0, "ms": 30_000}]));
+        let turn_began = Instant::now();
+        let n = mine["n"].as_u64().unwrap();
+        // She does nothing: when the clock runs out she is away and the bot plays her turn.
+        let away = loop {
+            let v = next_state(&mut inbox).await;
+            if v["table"]["seats"][0]["away"] == true {
+                break v;
+            }
+            assert_eq!(
+                v["n"], n,
+                "nobody plays Ane's turn before her clock runs out"
+            );
+        };
+        assert!(turn_began.elapsed() >= Duration::from_secs(30));
+        assert_eq!(away["clock"], json!([]), "no clock runs for the bot");
+        let played = loop {
+            let v = next_state(&mut inbox).await;
+            if v["n"].as_u64().unwrap() > n {
+                break v;
+            }
+        };
+        let line = played["lines"][n as usize].as_str().unwrap();
+        assert!(
+            line.starts_with("seat 0 adds: "),
+            "the bot played Ane's turn: {line}"
+        );
+        // Saying she is back gives her the seat again.
+        say(ClientMsg::Back {});
+        loop {
+            let v = next_state(&mut inbox).await;
+            if v["table"]["seats"][0]["away"] == false {
+                break;
+            }
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_table_without_a_turn_clock_waits_for_the_person() {
+        let (table, ane) = race_table_with("noclock", 0).await;
+        let (out, mut inbox) = crate::outbox::outbox(64, 1 << 20);
+        let (close, _open) = oneshot::channel();
+        let player = PlayerRef {
+            id: ane,
+            nickname: "Ane".into(),
+        };
+        let say = |msg| table.tx.send(Cmd::Client { conn: 2, msg }).unwrap();
+        table
+            .tx
+            .send(Cmd::Connect {
+                conn: 2,
+                player: Some(player),
+                out,
+                close,
+            })
+            .unwrap();
+        say(ClientMsg::Sit {
+            seat: 0,
+            confirm: false,
+        });
+        say(ClientMsg::Start {});
+        let mine = loop {
+            let v = next_state(&mut inbox).await;
+            if v["legal"].as_array().is_some_and(|l| !l.is_empty()) {
+                break v;
+            }
+        };
+        assert_eq!(mine["clock"], json!([]));
+        // An hour later nothing has moved.
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+        while let Some(m) = inbox.try_recv() {
+            assert!(!m.contains(r#""away":true"#), "{m}");
+        }
+    }
+
     /// A waiting Race table of two seats and its creator, Ane.
     async fn race_table(name: &str) -> (TableHandle, i64) {
+        race_table_with(name, 0).await
+    }
+
+    /// A waiting Race table of two seats with a turn clock of `turn_s`, and its creator.
+    async fn race_table_with(name: &str, turn_s: u64) -> (TableHandle, i64) {
         let dir = std::env::temp_dir().join(format!("tapete-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -1306,6 +1577,7 @@ mod tests {
             outcome: None,
             away_s: 30,
             hold_s: 0,
+            turn_s,
         };
         db.create_table(row.clone(), vec![None; 2]).await.unwrap();
         let env = TableEnv {

@@ -502,3 +502,45 @@ fn a_new_table_keeps_its_options_to_what_people_play_and_old_tables_still_open()
     send(&mut a, json!({"type": "act", "action": action, "id": 1}));
     read_of(&mut a, "ack");
 }
+
+#[test]
+fn senas_need_a_second_juego_and_the_turn_clock_its_bounds() {
+    let server = Server::start("senas-clock", roomy());
+    let ane = server.player("Ane");
+    let ask = |body: Value| server.api("POST", "/api/tables", Some(&ane), Some(body));
+    // Señas start at the match's second juego: one juego in one vaca would never show one.
+    let (code, e) = ask(json!({"game": "mus", "rules": {"senas": true, "juegos": 1, "vacas": 1}}));
+    assert_eq!(code, 400, "{e}");
+    assert!(
+        error_of(&e).contains("señas") && error_of(&e).contains("second juego"),
+        "{e}"
+    );
+    for rules in [
+        json!({"senas": true, "juegos": 3, "vacas": 1}),
+        json!({"senas": true, "juegos": 1, "vacas": 3}),
+        json!({"senas": false, "juegos": 1, "vacas": 1}),
+    ] {
+        let (code, t) = ask(json!({"game": "mus", "rules": rules}));
+        assert_eq!(code, 200, "{rules}: {t}");
+    }
+    // The turn clock: off (0) or 10 to 600 seconds, 60 when not named.
+    for turn_s in [5, 9, 601, 100_000] {
+        let (code, e) = ask(json!({"game": "mus", "turn_s": turn_s}));
+        assert_eq!(code, 400, "{turn_s}: {e}");
+        assert!(error_of(&e).contains("10 to 600"), "{e}");
+    }
+    for (turn_s, shown) in [
+        (json!(0), 0),
+        (json!(10), 10),
+        (json!(600), 600),
+        (Value::Null, 60),
+    ] {
+        let mut body = json!({"game": "tikki", "seats": 3});
+        if !turn_s.is_null() {
+            body["turn_s"] = turn_s;
+        }
+        let (code, t) = ask(body);
+        assert_eq!(code, 200, "{t}");
+        assert_eq!(t["turn_s"], shown, "{t}");
+    }
+}

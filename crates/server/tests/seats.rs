@@ -590,3 +590,49 @@ fn a_look_at_a_hand_is_remembered_across_an_idle_unload() {
         server
     });
 }
+
+#[test]
+fn a_move_to_the_other_partnership_mid_match_is_asked_first_and_needs_a_confirm() {
+    let server = Server::start("sides", Limits::default());
+    let ane = server.player("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "pace_ms": 0, "hold_s": 0, "seat": 0, "start": true,
+               "bot": "basico", "turn_s": 0}),
+    );
+    let mut a = server.ws(&id, Some(&ane));
+    state_until(&mut a, |s| s["table"]["status"] == "playing");
+    // Seat 1 plays against seat 0: asked, with the side and the score, and nothing changes.
+    send(&mut a, json!({"type": "sit", "seat": 1}));
+    let asked = read_of(&mut a, "error");
+    let question = asked["message"].as_str().unwrap();
+    assert!(
+        question.contains("other side (seats 1 and 3)") && question.contains("piedras 0–0"),
+        "{question}"
+    );
+    assert_eq!(
+        asked["ask"],
+        json!({"type": "sit", "seat": 1, "confirm": true})
+    );
+    send(&mut a, json!({"type": "ping"}));
+    loop {
+        let m = support::read(&mut a).expect("open");
+        if m["type"] == "pong" {
+            break;
+        }
+        assert!(
+            m["you"]["pending_seat"].is_null() && m["you"]["seat"] != 1,
+            "an unconfirmed move to the other side changes nothing: {m}"
+        );
+    }
+    // The partner's seat is the same side: no question.
+    send(&mut a, json!({"type": "sit", "seat": 2}));
+    state_until(&mut a, |s| {
+        s["you"]["pending_seat"] == 2 || s["you"]["seat"] == 2
+    });
+    // Confirmed, the other side is granted (at the next hand, as any seat once dealt).
+    send(&mut a, json!({"type": "sit", "seat": 3, "confirm": true}));
+    state_until(&mut a, |s| {
+        s["you"]["pending_seat"] == 3 || s["you"]["seat"] == 3
+    });
+}

@@ -230,6 +230,7 @@ function render() {
   bar.append(el('span', { class: `conn ${connState}`, 'data-testid': 'conn' }, CONN_WORDS[connState] || ''));
   bar.append(el('span', { class: 'spacer' }));
   if (mod && mod.rulesSummary) bar.append(el('span', { class: 'muted small rules-sum' }, mod.rulesSummary(t.rules)));
+  bar.append(el('a', { class: 'btn small', href: `/rules/${encodeURIComponent(t.game)}`, target: '_blank', 'data-testid': 'rules-link' }, 'How to play'));
   bar.append(el('button', {
     class: 'btn small', 'data-testid': 'share', onclick: async () => {
       const url = `${location.origin}/t/${t.id}`;

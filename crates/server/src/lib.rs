@@ -34,6 +34,7 @@ mod http;
 pub mod loadtest;
 
 mod limit;
+pub mod markdown;
 pub mod msg;
 pub mod outbox;
 pub mod store;

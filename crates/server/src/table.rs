@@ -1143,6 +1143,41 @@ impl Actor {
         self.schedule_bot();
     }
 
+    /// The people at the seats as the table shows them: a nickname already shown at an
+    /// earlier seat for another person gets a number, "Ane (2)", so two guests of one
+    /// name can be told apart.
+    fn shown_players(&self) -> Vec<Option<PlayerRef>> {
+        let mut seen: Vec<(String, Vec<i64>)> = Vec::new();
+        self.seats
+            .iter()
+            .map(|p| {
+                let p = p.as_ref()?;
+                let ids = match seen.iter_mut().find(|(n, _)| *n == p.nickname) {
+                    Some((_, ids)) => ids,
+                    None => {
+                        seen.push((p.nickname.clone(), Vec::new()));
+                        &mut seen.last_mut()?.1
+                    }
+                };
+                let k = match ids.iter().position(|id| *id == p.id) {
+                    Some(k) => k,
+                    None => {
+                        ids.push(p.id);
+                        ids.len() - 1
+                    }
+                };
+                Some(PlayerRef {
+                    id: p.id,
+                    nickname: if k == 0 {
+                        p.nickname.clone()
+                    } else {
+                        format!("{} ({})", p.nickname, k + 1)
+                    },
+                })
+            })
+            .collect()
+    }
+
     fn table_info(&self) -> TableInfo {
         TableInfo {
             id: self.row.id.clone(),
@@ -1158,8 +1193,8 @@ impl Actor {
             turn_s: self.row.turn_s,
             actions: self.n,
             seats: self
-                .seats
-                .iter()
+                .shown_players()
+                .into_iter()
                 .enumerate()
                 .map(|(seat, p)| SeatInfo {
                     seat,

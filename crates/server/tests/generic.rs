@@ -393,9 +393,19 @@ fn pages_are_asset_files() {
         assert_eq!(r.status(), 200, "{path}");
         assert!(r.content_type().contains("html"), "{path}");
     }
-    let (code, v) = server.api("GET", "/nothing", None, None);
+    // An unknown address is a page for people; under /api/ it stays JSON.
+    for path in ["/nothing", "/t/abc/more", "/rules/nothing", "/x<script>"] {
+        let (code, html) = page(&server, path);
+        assert_eq!(code, 404, "{path}");
+        assert!(
+            html.contains("No such page") && html.contains("href=\"/\""),
+            "{html}"
+        );
+        assert!(html.contains("/assets/style.css") && !html.contains("<script>"));
+    }
+    let (code, v) = server.api("GET", "/api/nothing", None, None);
     assert_eq!(code, 404);
-    assert!(error_of(&v).contains("no such page"), "{v}");
+    assert!(error_of(&v).contains("no such API"), "{v}");
     let r = ureq::get(&server.url("/assets/mus.js")).call().unwrap();
     assert_eq!(
         r.header("content-type"),
@@ -542,5 +552,61 @@ fn senas_need_a_second_juego_and_the_turn_clock_its_bounds() {
         let (code, t) = ask(body);
         assert_eq!(code, 200, "{t}");
         assert_eq!(t["turn_s"], shown, "{t}");
+    }
+}
+
+/// A page's status and text, whatever its status.
+fn page(server: &Server, path: &str) -> (u16, String) {
+    match ureq::get(&server.url(path)).call() {
+        Ok(r) => {
+            assert!(r.content_type().contains("html"), "{path}");
+            (r.status(), r.into_string().unwrap())
+        }
+        Err(ureq::Error::Status(code, r)) => {
+            assert!(r.content_type().contains("html"), "{path}");
+            (code, r.into_string().unwrap())
+        }
+        Err(e) => panic!("{path}: {e}"),
+    }
+}
+
+#[test]
+fn every_game_has_a_rules_page_whose_links_work() {
+    let server = Server::start("rules", Limits::default());
+    for kind in tapete_catalog::kinds() {
+        let path = format!("/rules/{}", kind.name());
+        let (code, html) = page(&server, &path);
+        assert_eq!(code, 200, "{path}");
+        assert!(html.contains("<h1 id="), "{path}: a title");
+        assert!(html.contains("<table>") || html.contains("<ul>"), "{path}");
+        let mut links = 0;
+        for part in html.split("href=\"").skip(1) {
+            let href = part.split('"').next().unwrap().replace("&amp;", "&");
+            links += 1;
+            if let Some(anchor) = href.strip_prefix('#') {
+                assert!(html.contains(&format!("id=\"{anchor}\"")), "{path}: {href}");
+            } else if href.starts_with('/') {
+                let (file, anchor) = href.split_once('#').unwrap_or((&href, ""));
+                let (code, target) = page_or_asset(&server, file);
+                assert_eq!(code, 200, "{path}: {href}");
+                if !anchor.is_empty() {
+                    assert!(
+                        target.contains(&format!("id=\"{anchor}\"")),
+                        "{path}: {href}"
+                    );
+                }
+            } else {
+                assert!(href.starts_with("https://"), "{path}: {href}");
+            }
+        }
+        assert!(links >= 2, "{path}: the lobby and the page's own links");
+    }
+}
+
+fn page_or_asset(server: &Server, path: &str) -> (u16, String) {
+    match ureq::get(&server.url(path)).call() {
+        Ok(r) => (r.status(), r.into_string().unwrap()),
+        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
+        Err(e) => panic!("{path}: {e}"),
     }
 }

@@ -636,3 +636,23 @@ fn a_move_to_the_other_partnership_mid_match_is_asked_first_and_needs_a_confirm(
         s["you"]["pending_seat"] == 3 || s["you"]["seat"] == 3
     });
 }
+
+#[test]
+fn two_people_of_one_nickname_are_told_apart_at_the_table() {
+    let server = Server::start("two-anes", Limits::default());
+    let (first, ane) = server.player_with_id("Ane");
+    let (second, ane2) = server.player_with_id("Ane");
+    let id = server.table(&ane, json!({"game": "mus", "seat": 0}));
+    let mut b = server.ws(&id, Some(&ane2));
+    send(&mut b, json!({"type": "sit", "seat": 2}));
+    let s = state_until(&mut b, |s| s["you"]["seat"] == 2);
+    let seats = &s["table"]["seats"];
+    assert_eq!(seats[0]["player"], json!({"id": first, "nickname": "Ane"}));
+    assert_eq!(
+        seats[2]["player"],
+        json!({"id": second, "nickname": "Ane (2)"})
+    );
+    // The lobby's description says the same.
+    let (_, t) = server.api("GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(t["seats"][2]["player"]["nickname"], "Ane (2)");
+}

@@ -62,7 +62,9 @@ impl std::str::FromStr for Durability {
 /// A handle on the database thread. Cheap to clone.
 #[derive(Clone)]
 pub struct Db {
-    tx: mpsc::Sender<Job>,
+    /// Jobs; `None` asks the thread to stop (see [`Db::close`]).
+    tx: mpsc::Sender<Option<Job>>,
+    thread: std::sync::Arc<std::sync::Mutex<Option<std::thread::JoinHandle<()>>>>,
 }
 
 /// A storage failure, in words.
@@ -401,12 +403,17 @@ fn in_savepoint<T>(
 
 /// The database thread: takes every waiting job, runs them in one transaction, commits
 /// once and then answers them all.
-fn serve_jobs(mut conn: Connection, rx: mpsc::Receiver<Job>, _lock: File) {
-    while let Ok(first) = rx.recv() {
+fn serve_jobs(mut conn: Connection, rx: mpsc::Receiver<Option<Job>>, lock: File) {
+    let mut stop = false;
+    while let Ok(Some(first)) = rx.recv() {
         let mut jobs = vec![first];
         while jobs.len() < GROUP {
             match rx.try_recv() {
-                Ok(j) => jobs.push(j),
+                Ok(Some(j)) => jobs.push(j),
+                Ok(None) => {
+                    stop = true;
+                    break;
+                }
                 Err(_) => break,
             }
         }
@@ -425,7 +432,14 @@ fn serve_jobs(mut conn: Connection, rx: mpsc::Receiver<Job>, _lock: File) {
         for d in done {
             d(committed.clone());
         }
+        if stop {
+            break;
+        }
     }
+    // The file is closed first, and only then the lock let go: a server started on the
+    // same file once this returns finds it free and whole.
+    drop(conn);
+    drop(lock);
 }
 
 impl Db {
@@ -450,12 +464,26 @@ impl Db {
                 |_| Ok(()),
             )?;
         }
-        let (tx, rx) = mpsc::channel::<Job>();
-        std::thread::Builder::new()
+        let (tx, rx) = mpsc::channel::<Option<Job>>();
+        let thread = std::thread::Builder::new()
             .name("tapete-db".into())
             .spawn(move || serve_jobs(conn, rx, lock))
             .map_err(|e| DbError(e.to_string()))?;
-        Ok(Db { tx })
+        Ok(Db {
+            tx,
+            thread: std::sync::Arc::new(std::sync::Mutex::new(Some(thread))),
+        })
+    }
+
+    /// Finishes the writes asked for so far, closes the file and lets go of its lock, and
+    /// returns once that is done: a server started on the same file right after finds it
+    /// free. Later calls on any copy of this handle fail ("the database thread stopped").
+    pub async fn close(&self) {
+        let _ = self.tx.send(None);
+        let thread = self.thread.lock().ok().and_then(|mut t| t.take());
+        if let Some(t) = thread {
+            let _ = tokio::task::spawn_blocking(move || t.join()).await;
+        }
     }
 
     /// Runs `f` on the database thread and waits for its answer, which comes once its
@@ -466,14 +494,14 @@ impl Db {
     ) -> DbResult<T> {
         let (tx, rx) = oneshot::channel();
         self.tx
-            .send(Box::new(
+            .send(Some(Box::new(
                 move |c: Result<&mut Connection, DbError>| -> Done {
                     let r = c.and_then(|c| in_savepoint(c, f));
                     Box::new(move |committed: Result<(), DbError>| {
                         let _ = tx.send(committed.and(r));
                     })
                 },
-            ))
+            )))
             .map_err(|_| DbError("the database thread stopped".into()))?;
         rx.await
             .map_err(|_| DbError("the database thread stopped".into()))?

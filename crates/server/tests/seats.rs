@@ -656,3 +656,24 @@ fn two_people_of_one_nickname_are_told_apart_at_the_table() {
     let (_, t) = server.api("GET", &format!("/api/tables/{id}"), None, None);
     assert_eq!(t["seats"][2]["player"]["nickname"], "Ane (2)");
 }
+
+#[test]
+fn a_restart_right_after_the_old_server_stops_always_finds_the_database_free() {
+    let mut server = Server::start("quick-restart", Limits::default());
+    let ane = server.player("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "pace_ms": 0, "hold_s": 0, "seat": 0, "start": true,
+               "bot": "basico", "turn_s": 10, "away_s": 0}),
+    );
+    // Ane is away at once: the bots play every seat, writing all the while, and each
+    // server is stopped in the middle of that and another started at once on the file.
+    for _ in 0..5 {
+        let mut a = server.ws(&id, Some(&ane));
+        state_until(&mut a, |s| s["table"]["status"] == "playing");
+        std::thread::sleep(Duration::from_millis(100));
+        drop(a);
+        server = server.restart();
+        assert_eq!(server.restored, 1);
+    }
+}

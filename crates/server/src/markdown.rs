@@ -104,13 +104,18 @@ pub fn to_html(md: &str, link: &dyn Fn(&str) -> Option<String>) -> String {
                 if l.trim().is_empty() {
                     // A blank line ends the list unless another item follows it.
                     let next = lines.get(i + 1).copied().unwrap_or("");
-                    if item(next).is_some() || (next.starts_with("  ") && !next.trim().is_empty()) {
+                    if item(next).is_some_and(|(o, _)| o == ordered)
+                        || (next.starts_with("  ") && !next.trim().is_empty())
+                    {
                         i += 1;
                         continue;
                     }
                     break;
                 }
-                if let Some((_, text)) = item(l) {
+                if let Some((o, text)) = item(l) {
+                    if o != ordered && !l.starts_with(' ') {
+                        break;
+                    }
                     if let Some(c) = current.take() {
                         out.push_str(&format!("<li>{}</li>\n", inline(&c, link)));
                     }

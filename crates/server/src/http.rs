@@ -227,7 +227,7 @@ async fn named_page(Path(name): Path<String>) -> Response {
 /// An unknown address: JSON under `/api/` (a program asked), else a page for people.
 async fn not_found(uri: axum::http::Uri) -> Response {
     if uri.path().starts_with("/api/") || uri.path() == "/api" {
-        ApiError::new(StatusCode::NOT_FOUND, "no such API").into_response()
+        ApiError::new(StatusCode::NOT_FOUND, "no such page or API").into_response()
     } else {
         not_found_page(uri.path())
     }
@@ -844,7 +844,7 @@ async fn tool_alias(
         .iter()
         .find(|k| k.tools().contains(&tool.as_str()))
         .cloned()
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such API"))?;
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such page or API"))?;
     run_tool(&hub, kind, &tool, query).await
 }
 

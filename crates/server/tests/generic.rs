@@ -405,7 +405,7 @@ fn pages_are_asset_files() {
     }
     let (code, v) = server.api("GET", "/api/nothing", None, None);
     assert_eq!(code, 404);
-    assert!(error_of(&v).contains("no such API"), "{v}");
+    assert!(error_of(&v).contains("no such page or API"), "{v}");
     let r = ureq::get(&server.url("/assets/mus.js")).call().unwrap();
     assert_eq!(
         r.header("content-type"),

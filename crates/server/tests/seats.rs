@@ -138,7 +138,8 @@ fn a_seat_change_once_playing_waits_for_the_next_deal() {
         |s| s["table"]["status"] == "playing",
     );
     assert_eq!(first["view"]["seat"], 2);
-    send(&mut b, json!({"type": "sit", "seat": 1}));
+    // Seat 1 is the other partnership: confirmed at once.
+    send(&mut b, json!({"type": "sit", "seat": 1, "confirm": true}));
     let asked = follow(
         &mut b,
         &mut log_b,
@@ -197,8 +198,9 @@ fn a_seat_change_once_playing_waits_for_the_next_deal() {
     let seated = b_seated.unwrap();
     assert_eq!(hand(&seated), 2, "granted at the next deal");
     assert_eq!(seated["table"]["seats"][3]["player"]["id"], bea_id);
-    // At this new boundary she asks for seat 1's… no: Cris holds it; seat 2 is a bot's.
-    send(&mut b, json!({"type": "sit", "seat": 2}));
+    // At this new boundary she asks for seat 1's… no: Cris holds it; seat 2 is a bot's
+    // (the other partnership: confirmed at once).
+    send(&mut b, json!({"type": "sit", "seat": 2, "confirm": true}));
     let again = follow(
         &mut b,
         &mut log_b,

@@ -1,4 +1,5 @@
-//! Embeds every file of `assets/` into the binary, so the server needs no files beside it.
+//! Embeds every file of `assets/` into the binary, so the server needs no files beside it,
+//! and every game's rules (`docs/rules/{game}.md`) for its How to play page.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -23,6 +24,32 @@ fn main() {
         writeln!(
             out,
             "    ({n:?}, include_bytes!({:?})),",
+            path.display().to_string()
+        )
+        .unwrap();
+    }
+    out.push_str("];\n");
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules");
+    println!("cargo:rerun-if-changed={}", rules.display());
+    let mut docs: Vec<String> = std::fs::read_dir(&rules)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n.ends_with(".md") && n != "README.md")
+                .collect()
+        })
+        .unwrap_or_default();
+    docs.sort();
+    out.push_str(
+        "/// Every game's rules: (game, Markdown).\npub static RULES: &[(&str, &str)] = &[\n",
+    );
+    for n in &docs {
+        let path = rules.join(n);
+        println!("cargo:rerun-if-changed={}", path.display());
+        writeln!(
+            out,
+            "    ({:?}, include_str!({:?})),",
+            n.trim_end_matches(".md"),
             path.display().to_string()
         )
         .unwrap();

@@ -42,6 +42,10 @@ pub trait Kind: Send + Sync {
     fn tools(&self) -> &'static [&'static str];
     /// See [`Host::tool`].
     fn tool(&self, name: &str, query: &Value) -> Result<Value, String>;
+    /// See [`Host::PARTNERS`]: seats of one parity play together.
+    fn partners(&self) -> bool;
+    /// See [`Host::rule_docs`].
+    fn rule_docs(&self) -> &'static [(&'static str, &'static str)];
 }
 
 /// A game in progress, erased. Actions travel as their text form.
@@ -74,6 +78,8 @@ pub trait TableGame: Send + Sync {
     fn at_boundary(&self) -> bool;
     /// See [`Host::full_view`].
     fn full_view(&self) -> Value;
+    /// See [`Host::score_rows`]: a header row, then one row per side.
+    fn score_rows(&self) -> Vec<Vec<String>>;
     /// A copy of the game, to try an action before it is stored.
     fn clone_box(&self) -> Box<dyn TableGame>;
     /// A decision for the bot `bot` at `seat`, packed to run on another thread: it holds
@@ -151,6 +157,12 @@ impl<H: Host> Kind for KindOf<H> {
     }
     fn tool(&self, name: &str, query: &Value) -> Result<Value, String> {
         H::tool(name, query)
+    }
+    fn partners(&self) -> bool {
+        H::PARTNERS
+    }
+    fn rule_docs(&self) -> &'static [(&'static str, &'static str)] {
+        H::rule_docs()
     }
 }
 
@@ -270,6 +282,9 @@ impl<H: Host> TableGame for Erased<H> {
     }
     fn full_view(&self) -> Value {
         H::full_view(&self.game)
+    }
+    fn score_rows(&self) -> Vec<Vec<String>> {
+        H::score_rows(&self.game)
     }
     fn clone_box(&self) -> Box<dyn TableGame> {
         Box::new(self.clone())

@@ -94,7 +94,17 @@ impl Host for MusHost {
     }
 
     fn validate_rules(rules: &MusRules, _seats: usize) -> Result<(), String> {
-        rules.validate()
+        rules.validate()?;
+        // Señas start at the match's second juego: a match of one juego never shows one.
+        if rules.senas && rules.juegos == 1 && rules.vacas == 1 {
+            return Err(
+                "señas are passed from the second juego of the match on, and a match \
+                        of 1 juego in 1 vaca has no second: choose more juegos or vacas, or \
+                        turn señas off"
+                    .into(),
+            );
+        }
+        Ok(())
     }
 
     fn narrator(game: &MusGame, seat: Option<Seat>) -> MusNarrator {

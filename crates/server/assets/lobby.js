@@ -16,8 +16,19 @@ const createPanel = el('section', { class: 'panel' });
 const tablesPanel = el('section', { class: 'panel' });
 app.append(hero, el('div', { class: 'grid2' }, el('div', {}, idPanel, createPanel), tablesPanel));
 
-// The server's default for `away_s`: left out of the request when chosen.
+// The server's defaults for `away_s` and `turn_s`: left out of the request when chosen.
 const AWAY_DEFAULT = 30;
+const TURN_DEFAULT = 60;
+
+/** A short explanation shown under a form field (no hover needed: touch screens have none). */
+function help(key, text) {
+  return el('small', { class: 'opt-help', 'data-testid': `help-${key}` }, text);
+}
+
+/** A labelled field with its explanation underneath. */
+function field(key, label, input, text) {
+  return el('label', { class: 'field' }, label, input, help(key, text));
+}
 
 let player = null;
 let games = [];
@@ -52,9 +63,14 @@ function renderIdentity() {
   const err = el('div', { class: 'error-text', 'data-testid': 'nickname-error' });
   idPanel.append(el('h2', {}, 'Pick a nickname'),
     el('form', {
-      class: 'row', onsubmit: async (e) => {
+      class: 'row', novalidate: true, onsubmit: async (e) => {
         e.preventDefault();
         err.textContent = '';
+        if (!input.value.trim()) {
+          err.textContent = 'Type a nickname first (1 to 24 characters): it is how the table names you.';
+          input.focus();
+          return;
+        }
         try {
           player = await register(input.value.trim());
           renderIdentity(); renderCreate();
@@ -74,14 +90,17 @@ async function renderCreate() {
   const botSel = el('select', { 'data-testid': 'bot' });
   // How many seats, for games played by a range of players (hidden otherwise).
   const seatsSel = el('select', { 'data-testid': 'seats' });
-  const seatsField = el('label', { class: 'field' }, 'Players', seatsSel);
+  const seatsField = field('seats', 'Players', seatsSel, 'how many people (and bots) play');
   const seatSel = el('select', { 'data-testid': 'seat' });
   const paceSel = el('select', { 'data-testid': 'pace' },
     el('option', { value: 1500 }, 'slow bots'), el('option', { value: 700, selected: true }, 'normal bots'),
     el('option', { value: 250 }, 'fast bots'), el('option', { value: 0 }, 'instant bots'));
   // How long a person may be gone before a bot plays their seat (seconds).
-  const awaySel = el('select', { 'data-testid': 'away', title: 'after this long without a connection, a bot plays the seat until its player is back' },
+  const awaySel = el('select', { 'data-testid': 'away' },
     [[10, '10 s'], [30, '30 s'], [60, '1 min'], [120, '2 min']].map(([v, t]) => el('option', { value: v, selected: v === AWAY_DEFAULT }, t)));
+  // How long each person's turn may take before the bot plays it (seconds; 0: no clock).
+  const turnSel = el('select', { 'data-testid': 'turn' },
+    [[0, 'no clock'], [30, '30 s'], [60, '1 min'], [120, '2 min'], [300, '5 min']].map(([v, t]) => el('option', { value: v, selected: v === TURN_DEFAULT }, t)));
   const err = el('div', { class: 'error-text' });
   let rules = null;
 
@@ -98,6 +117,16 @@ async function renderCreate() {
     const range = seatRange(g);
     rules = mod.rulesForm(g.rules || {}, { seats: range });
     clear(rulesBox).append(rules.el);
+    // Each option of the game explained under its field (or listed after the form).
+    const rest = [];
+    for (const [key, doc] of Object.entries(g.rule_docs || {})) {
+      const input = rules.el.querySelector(`[name="${key}"]`);
+      const at = input && (input.closest('label') || input.parentElement);
+      if (at) at.append(help(key, doc));
+      else rest.push(el('li', {}, el('b', {}, key), ': ', help(key, doc)));
+    }
+    if (rest.length) rulesBox.append(el('ul', { class: 'opt-list' }, rest));
+    rulesBox.append(el('a', { class: 'small', href: `/rules/${g.name}`, target: '_blank', 'data-testid': 'rules-link' }, `How to play ${g.title || g.name}`));
     clear(botSel).append(...(g.bots || []).map((b) => el('option', { value: b, selected: b === g.default_bot }, b)));
     clear(seatsSel).append(...Array.from({ length: range.max - range.min + 1 }, (_, k) => range.min + k)
       .map((n) => el('option', { value: n, selected: n === range.default }, `${n} players`)));
@@ -119,18 +148,20 @@ async function renderCreate() {
           game: gameSel.value, seats: Number(seatsSel.value), rules: rules.read(), bot: botSel.value, pace_ms: Number(paceSel.value), seat: Number(seatSel.value),
         };
         if (Number(awaySel.value) !== AWAY_DEFAULT) body.away_s = Number(awaySel.value);
+        if (Number(turnSel.value) !== TURN_DEFAULT) body.turn_s = Number(turnSel.value);
         const t = await api('POST', '/api/tables', body);
         location.href = `/t/${t.id}`;
       } catch (x) { err.textContent = x.message; }
     },
   },
   el('div', { class: 'fields' },
-    el('label', { class: 'field' }, 'Game', gameSel),
+    field('game', 'Game', gameSel, 'what to play; every game has a How to play page'),
     seatsField,
-    el('label', { class: 'field' }, 'Bots in empty seats', botSel),
-    el('label', { class: 'field' }, 'Bot speed', paceSel),
-    el('label', { class: 'field' }, 'Your seat', seatSel),
-    el('label', { class: 'field', title: awaySel.title }, 'Away after', awaySel)),
+    field('bot', 'Bots in empty seats', botSel, 'how well the bots play the seats nobody holds'),
+    field('pace', 'Bot speed', paceSel, 'the pause before each bot move, so you can follow'),
+    field('seat', 'Your seat', seatSel, 'where you sit; others may take the free seats'),
+    field('away', 'Away after', awaySel, 'someone gone this long has a bot play for them until they return'),
+    field('turn', 'Turn clock', turnSel, 'time for each turn: when it runs out the bot plays it, until the person is back')),
   rulesBox,
   el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'create' }, 'Create table'), err));
   createPanel.append(form);

@@ -11,11 +11,14 @@ const tableId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const bar = el('div', { class: 'tablebar' });
 const banner = el('div', { class: 'hidden', 'data-testid': 'game-over-slot' });
 const notice = el('div');
+// The turn clock: whose turn runs against the clock, and how long is left.
+const clockBox = el('div', { class: 'turnclock hidden', 'data-testid': 'turn-clock' });
+let clockAt = 0;        // when the last state (and its clock) arrived, by this page's clock
 const gameMain = el('div', { 'data-testid': 'game' });
 const gameSide = el('div');
 const logBox = el('div', { class: 'log', 'data-testid': 'lines' });
 const logPanel = el('div', { class: 'panel' }, el('h3', {}, 'Calls ', el('span', { class: 'muted small' }, '· this hand and the last')), logBox);
-app.append(bar, banner, notice, el('div', { class: 'tablegrid' }, el('div', {}, gameMain), el('div', { class: 'side' }, gameSide, logPanel)));
+app.append(bar, clockBox, banner, notice, el('div', { class: 'tablegrid' }, el('div', {}, gameMain), el('div', { class: 'side' }, gameSide, logPanel)));
 
 let st = null;          // the last state
 let mod = null;         // the game module
@@ -69,7 +72,10 @@ function connect() {
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === 'state') onState(msg);
     else if (msg.type === 'table') onTable(msg.table);
-    else if (msg.type === 'error') { toast(msg.message || 'refused', 'error'); if (st) render(); }
+    else if (msg.type === 'error' && msg.ask) {
+      // A question (a move to the other side, say): the same message with `confirm` goes on.
+      if (confirm(msg.message)) send(msg.ask);
+    } else if (msg.type === 'error') { toast(msg.message || 'refused', 'error'); if (st) render(); }
   };
   sock.onclose = () => lost(sock, heard);
 }
@@ -137,6 +143,7 @@ async function onState(msg) {
   // States only grow: ignore an older one arriving late.
   if (st && msg.n < st.n && msg.table && st.table && msg.table.status === st.table.status) return;
   st = msg;
+  clockAt = performance.now();
   if (!mod || mod.name !== st.table.game) mod = await gameModule(st.table.game);
   render();
 }
@@ -147,6 +154,27 @@ function onTable(table) {
   st = { ...st, table };
   render();
 }
+
+/** "0:42": seconds as minutes and seconds. */
+function clockText(secs) {
+  return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+}
+
+/** Draws the running turn clocks; called on every state and a few times a second. The
+ * server sends the time left, so this page's clock need not agree with the server's. */
+function renderClock() {
+  const clocks = st && st.table && st.table.status === 'playing' && Array.isArray(st.clock) ? st.clock : [];
+  clear(clockBox);
+  clockBox.className = clocks.length ? 'turnclock' : 'turnclock hidden';
+  const passed = performance.now() - clockAt;
+  for (const c of clocks) {
+    const secs = Math.ceil(Math.max(0, c.ms - passed) / 1000);
+    const mine = c.seat === mySeat();
+    clockBox.append(el('span', { class: `clock${mine ? ' mine' : ''}${secs <= 10 ? ' low' : ''}`, 'data-testid': `clock-${c.seat}` },
+      mine ? 'Your turn' : `${seatName(c.seat)}'s turn`, ': ', el('b', {}, clockText(secs)), ' left'));
+  }
+}
+setInterval(renderClock, 250);
 
 function mySeat() { return st && st.you ? st.you.seat : null; }
 
@@ -202,6 +230,7 @@ function render() {
   bar.append(el('span', { class: `conn ${connState}`, 'data-testid': 'conn' }, CONN_WORDS[connState] || ''));
   bar.append(el('span', { class: 'spacer' }));
   if (mod && mod.rulesSummary) bar.append(el('span', { class: 'muted small rules-sum' }, mod.rulesSummary(t.rules)));
+  bar.append(el('a', { class: 'btn small', href: `/rules/${encodeURIComponent(t.game)}`, target: '_blank', 'data-testid': 'rules-link' }, 'How to play'));
   bar.append(el('button', {
     class: 'btn small', 'data-testid': 'share', onclick: async () => {
       const url = `${location.origin}/t/${t.id}`;
@@ -230,9 +259,16 @@ function render() {
     banner.setAttribute('data-testid', 'game-over-slot');
   }
 
+  renderClock();
+
   // ---- notices ----
   clear(notice);
-  if (!player && t.status !== 'finished') {
+  const mine = seatInfo(mySeat());
+  if (mine && mine.away && t.status === 'playing' && connState === 'on') {
+    notice.append(el('div', { class: 'notice row', 'data-testid': 'away-notice' },
+      el('span', {}, 'Your turn clock ran out: the bot is playing your seat.'),
+      el('button', { class: 'btn small primary', 'data-testid': 'back', onclick: () => send({ type: 'back' }) }, 'I\u2019m back')));
+  } else if (!player && t.status !== 'finished') {
     notice.append(nicknameNotice());
   } else if (t.status === 'waiting') {
     notice.append(el('div', { class: 'notice' }, 'Waiting to start. Empty seats are played by bots ', el('b', {}, t.bot || ''),
@@ -274,10 +310,16 @@ let nickForm = null;
 function nicknameNotice() {
   if (nickForm) return nickForm;
   const input = el('input', { type: 'text', maxlength: 24, placeholder: 'your nickname', 'data-testid': 'nickname', required: true });
-  const err = el('span', { class: 'error-text' });
+  const err = el('span', { class: 'error-text', 'data-testid': 'nickname-error' });
   const form = el('form', {
-    class: 'notice row', onsubmit: async (e) => {
+    class: 'notice row', novalidate: true, onsubmit: async (e) => {
       e.preventDefault();
+      err.textContent = '';
+      if (!input.value.trim()) {
+        err.textContent = 'Type a nickname first (1 to 24 characters).';
+        input.focus();
+        return;
+      }
       try {
         player = await register(input.value.trim());
         connect();

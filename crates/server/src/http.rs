@@ -9,7 +9,7 @@
 
 use crate::store::{now, StoredTable, TableRow};
 use crate::table::{PlayerRef, TableInfo, FINISHED, WAITING};
-use crate::{ws, Hub, Kind, Limits, OddsTool};
+use crate::{markdown, ws, Hub, Kind, Limits, OddsTool};
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -98,6 +98,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/t/{id}", get(|| page("table.html")))
         .route("/replay/{id}", get(|| page("replay.html")))
         .route("/{page}", get(named_page))
+        .route("/rules/{game}", get(rules_page))
         .route("/assets/{file}", get(asset))
         .route("/api/players", post(create_player))
         .route("/api/me", get(me))
@@ -111,7 +112,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/odds/{name}", get(odds_tool))
         .route("/api/{tool}", get(tool_alias))
         .route("/ws/{id}", get(ws::upgrade))
-        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API") })
+        .fallback(not_found)
         .layer(DefaultBodyLimit::max(16 * 1024))
         .layer(axum::middleware::from_fn(security_headers))
         .with_state(hub)
@@ -219,7 +220,91 @@ async fn named_page(Path(name): Path<String>) -> Response {
     if ASSETS.iter().any(|(n, _)| *n == wanted) {
         file(&wanted)
     } else {
+        not_found_page(&format!("/{name}"))
+    }
+}
+
+/// An unknown address: JSON under `/api/` (a program asked), else a page for people.
+async fn not_found(uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") || uri.path() == "/api" {
         ApiError::new(StatusCode::NOT_FOUND, "no such page or API").into_response()
+    } else {
+        not_found_page(uri.path())
+    }
+}
+
+/// A page of the site's look made on the server: `body` is HTML already escaped.
+fn html_page(status: StatusCode, title: &str, body: &str) -> Response {
+    let html = format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1, viewport-fit=cover\">\n\
+         <meta name=\"theme-color\" content=\"#17231b\">\n<title>{} · tapete</title>\n\
+         <link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\">\n\
+         <link rel=\"stylesheet\" href=\"/assets/style.css\">\n\
+         <script type=\"module\" src=\"/assets/doc.js\"></script>\n</head>\n<body>\n\
+         <main class=\"page\" id=\"app\">\n{body}</main>\n</body>\n</html>\n",
+        markdown::escape(title)
+    );
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        html,
+    )
+        .into_response()
+}
+
+/// "No such page", with a way back to the lobby, status 404.
+fn not_found_page(path: &str) -> Response {
+    let body = format!(
+        "<section class=\"panel\" data-testid=\"no-such-page\">\n<h1>No such page</h1>\n\
+         <p>There is nothing at <code>{}</code> here: the link may be mistyped, or the page \
+         gone.</p>\n<p><a class=\"btn primary\" href=\"/\">To the lobby</a></p>\n</section>\n",
+        markdown::escape(path)
+    );
+    html_page(StatusCode::NOT_FOUND, "No such page", &body)
+}
+
+/// The rules of a game (`docs/rules/{game}.md`) as a page: `/rules/{game}`. Links to
+/// another game's rules lead to its page; links the site cannot follow (files of the
+/// source tree) show their text alone.
+pub fn rules_html(game: &str) -> Option<String> {
+    let (_, md) = RULES.iter().find(|(n, _)| *n == game)?;
+    let link = |target: &str| -> Option<String> {
+        if target.starts_with('#')
+            || target.starts_with("https://")
+            || target.starts_with("http://")
+        {
+            return Some(target.to_string());
+        }
+        let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+        let name = file.strip_suffix(".md")?;
+        RULES.iter().any(|(n, _)| *n == name).then(|| {
+            if anchor.is_empty() {
+                format!("/rules/{name}")
+            } else {
+                format!("/rules/{name}#{anchor}")
+            }
+        })
+    };
+    Some(markdown::to_html(md, &link))
+}
+
+async fn rules_page(Path(game): Path<String>) -> Response {
+    match rules_html(&game) {
+        Some(html) => {
+            let title = RULES
+                .iter()
+                .find(|(n, _)| *n == game)
+                .and_then(|(_, md)| md.lines().next())
+                .map(|l| l.trim_start_matches('#').trim().to_string())
+                .unwrap_or_else(|| game.clone());
+            let body = format!(
+                "<article class=\"panel doc\" data-testid=\"rules\">\n{html}</article>\n\
+                 <p><a class=\"btn\" href=\"/\">To the lobby</a></p>\n"
+            );
+            html_page(StatusCode::OK, &format!("How to play {title}"), &body)
+        }
+        None => not_found_page(&format!("/rules/{game}")),
     }
 }
 
@@ -357,6 +442,12 @@ async fn game_kinds(State(hub): State<Arc<Hub>>) -> Json<Value> {
                 "bots": k.bot_names(),
                 "default_bot": k.default_bot(),
                 "tools": k.tools(),
+                "partners": k.partners(),
+                "rule_docs": k
+                    .rule_docs()
+                    .iter()
+                    .map(|(key, doc)| (key.to_string(), json!(doc)))
+                    .collect::<serde_json::Map<String, Value>>(),
             })
         })
         .collect();
@@ -392,6 +483,8 @@ struct NewTable {
     away_s: Option<u64>,
     /// Seconds the end of a hand waits for the people at the table to press next.
     hold_s: Option<u64>,
+    /// Seconds a person has for each turn before the bot plays it (0: no clock).
+    turn_s: Option<u64>,
 }
 
 /// Longest pause a table may put between bot actions.
@@ -399,6 +492,10 @@ const MAX_PACE_MS: u64 = 5000;
 /// Longest `away_s` and `hold_s`.
 const MAX_AWAY_S: u64 = 600;
 const MAX_HOLD_S: u64 = 60;
+/// The turn clock of a table made without one named.
+pub const DEFAULT_TURN_S: u64 = 60;
+/// The turn clock's bounds, when it is on (0 is off).
+pub const TURN_S: std::ops::RangeInclusive<u64> = 10..=600;
 
 fn table_id() -> String {
     const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
@@ -467,6 +564,14 @@ async fn create_table(
             "hold_s {hold_s} is too long: at most {MAX_HOLD_S} seconds"
         )));
     }
+    let turn_s = req.turn_s.unwrap_or(DEFAULT_TURN_S);
+    if turn_s != 0 && !TURN_S.contains(&turn_s) {
+        return Err(ApiError::bad(format!(
+            "turn_s {turn_s} is not a turn clock: 0 (no clock) or {} to {} seconds",
+            TURN_S.start(),
+            TURN_S.end()
+        )));
+    }
     let count = req.seats.unwrap_or_else(|| kind.default_seats());
     let range = kind.seat_range();
     if !range.contains(&count) {
@@ -508,6 +613,7 @@ async fn create_table(
         outcome: None,
         away_s,
         hold_s,
+        turn_s,
     };
     hub.db
         .create_table(row.clone(), seats.clone())

@@ -34,6 +34,7 @@ mod http;
 pub mod loadtest;
 
 mod limit;
+pub mod markdown;
 pub mod msg;
 pub mod outbox;
 pub mod store;
@@ -369,10 +370,20 @@ pub async fn serve(
         config.odds.clone(),
         config.limits.clone(),
     ));
-    let restored = hub.restore().await?;
-    let listener = tokio::net::TcpListener::bind(config.addr)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
+    let restored = match hub.restore().await {
+        Ok(n) => n,
+        Err(e) => {
+            hub.db.close().await;
+            return Err(e);
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind(config.addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            hub.db.close().await;
+            return Err(format!("cannot listen on {}: {e}", config.addr));
+        }
+    };
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     ready(addr, restored);
     let router = http::router(hub.clone());
@@ -381,7 +392,12 @@ pub async fn serve(
     tokio::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
-            _ = &mut shutdown => return Ok(()),
+            _ = &mut shutdown => {
+                // The database is closed and its lock let go before this returns, so a
+                // server started on it right after never finds it held.
+                hub.db.close().await;
+                return Ok(());
+            }
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
                 Err(e) => {

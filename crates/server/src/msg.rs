@@ -16,14 +16,21 @@ pub const MAX_ACTION: usize = 200;
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
-    /// Take a seat (a free one before the start, a bot's between hands).
-    Sit { seat: usize },
+    /// Take a seat (a free one before the start, a bot's between hands). During a match
+    /// of partnerships, a seat on the other side is taken only with `confirm: true`.
+    Sit {
+        seat: usize,
+        #[serde(default)]
+        confirm: bool,
+    },
     /// Leave one's seat to the table's bot.
     Stand {},
     /// Start the game (the table's creator).
     Start {},
     /// Done looking at the end of a hand: the table's bots need not wait for this person.
     Next {},
+    /// Back at the table after the turn clock ran out: the bot stops playing for them.
+    Back {},
     /// Play an action, in its text form; `id` is echoed in the answer.
     Act {
         action: String,
@@ -131,7 +138,10 @@ mod tests {
     fn decodes_every_message() {
         assert_eq!(
             decode(r#"{"type":"sit","seat":2}"#),
-            Ok(ClientMsg::Sit { seat: 2 })
+            Ok(ClientMsg::Sit {
+                seat: 2,
+                confirm: false
+            })
         );
         assert_eq!(decode(r#"{"type":"stand"}"#), Ok(ClientMsg::Stand {}));
         assert_eq!(decode(r#"{"type":"start"}"#), Ok(ClientMsg::Start {}));
@@ -198,6 +208,7 @@ mod tests {
             Just(r#"{"type":"stand"}"#.to_string()),
             Just(r#"{"type":"start"}"#.to_string()),
             Just(r#"{"type":"next"}"#.to_string()),
+            Just(r#"{"type":"back"}"#.to_string()),
             Just(r#"{"type":"ping"}"#.to_string()),
             (
                 "[a-zñó0-9][a-zñó 0-9]{0,29}",
@@ -229,10 +240,11 @@ mod tests {
             if let Ok(s) = String::from_utf8(bytes) {
                 if let Ok(msg) = decode(&s) {
                     let again = match &msg {
-                        ClientMsg::Sit { seat } => serde_json::json!({"type":"sit","seat":seat}),
+                        ClientMsg::Sit { seat, confirm } => serde_json::json!({"type":"sit","seat":seat,"confirm":confirm}),
                         ClientMsg::Stand {} => serde_json::json!({"type":"stand"}),
                         ClientMsg::Start {} => serde_json::json!({"type":"start"}),
                         ClientMsg::Next {} => serde_json::json!({"type":"next"}),
+                        ClientMsg::Back {} => serde_json::json!({"type":"back"}),
                         ClientMsg::Ping {} => serde_json::json!({"type":"ping"}),
                         ClientMsg::Act { action, id } => serde_json::json!({"type":"act","action":action,"id":id}),
                     };

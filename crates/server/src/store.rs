@@ -34,8 +34,9 @@ const GROUP: usize = 512;
 /// The schema version this build writes; databases from a newer one are refused.
 ///
 /// 1: tables of four seats (Mus only). 2: each table stores its seat count. 3: each table
-/// stores who has held which seat during the hand under way (`hand_seats`).
-pub const SCHEMA_VERSION: i64 = 3;
+/// stores who has held which seat during the hand under way (`hand_seats`). 4: each table
+/// stores its turn clock (`turn_s`; tables from before have none, 0).
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// How hard each answer waits for the disk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -61,7 +62,9 @@ impl std::str::FromStr for Durability {
 /// A handle on the database thread. Cheap to clone.
 #[derive(Clone)]
 pub struct Db {
-    tx: mpsc::Sender<Job>,
+    /// Jobs; `None` asks the thread to stop (see [`Db::close`]).
+    tx: mpsc::Sender<Option<Job>>,
+    thread: std::sync::Arc<std::sync::Mutex<Option<std::thread::JoinHandle<()>>>>,
 }
 
 /// A storage failure, in words.
@@ -98,7 +101,8 @@ CREATE TABLE IF NOT EXISTS tables (
     outcome TEXT,
     away_s INTEGER NOT NULL DEFAULT 30,
     hold_s INTEGER NOT NULL DEFAULT 10,
-    seats INTEGER NOT NULL
+    seats INTEGER NOT NULL,
+    turn_s INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
 CREATE TABLE IF NOT EXISTS seats (
@@ -161,6 +165,10 @@ INSERT OR IGNORE INTO hand_seats (table_id, player, seat)
     WHERE s.player IS NOT NULL AND t.status = 'playing';
 ";
 
+/// What a database of schema version 3 or older lacks: the turn clock. Tables made
+/// before it had none, and keep none.
+const MIGRATE_3: &str = "ALTER TABLE tables ADD COLUMN turn_s INTEGER NOT NULL DEFAULT 0;";
+
 /// Statements that start a table's hand memory again: only the people seated now have
 /// seen a seat of the new hand. `?1` is the table.
 const NEW_HAND_SEATS: &str = "DELETE FROM hand_seats WHERE table_id = ?1";
@@ -187,6 +195,9 @@ pub struct TableRow {
     pub away_s: u64,
     /// Seconds the end of a hand is held for people to read before the bots go on.
     pub hold_s: u64,
+    /// Seconds a connected person has for each turn before the table's bot plays it
+    /// (0: no clock).
+    pub turn_s: u64,
 }
 
 /// A stored table with its seats (player ids) and its action log.
@@ -248,6 +259,7 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
         away_s: r.get::<_, i64>(11)?.max(0) as u64,
         hold_s: r.get::<_, i64>(12)?.max(0) as u64,
         seats: seat_count(r.get(13)?)?,
+        turn_s: r.get::<_, i64>(14)?.max(0) as u64,
     })
 }
 
@@ -264,7 +276,7 @@ fn seat_count(n: i64) -> rusqlite::Result<usize> {
 }
 
 const TABLE_COLUMNS: &str = "id, game, rules, seed, creator, bot, pace_ms, status, created, \
-                             finished, outcome, away_s, hold_s, seats";
+                             finished, outcome, away_s, hold_s, seats, turn_s";
 
 /// The lock file guarding a database: `tapete.db` → `tapete.db.lock`.
 fn lock_path(db: &Path) -> PathBuf {
@@ -346,6 +358,14 @@ fn prepare(conn: &mut Connection, durability: Durability) -> DbResult<()> {
         }
     }
     tx.execute_batch(SCHEMA).map_err(not_writable)?;
+    let has_turn: i64 = tx.query_row(
+        "SELECT count(*) FROM pragma_table_info('tables') WHERE name = 'turn_s'",
+        [],
+        |r| r.get(0),
+    )?;
+    if has_turn == 0 {
+        tx.execute_batch(MIGRATE_3).map_err(not_writable)?;
+    }
     if old || (1..=2).contains(&version) {
         tx.execute_batch(MIGRATE_2).map_err(not_writable)?;
     }
@@ -383,12 +403,17 @@ fn in_savepoint<T>(
 
 /// The database thread: takes every waiting job, runs them in one transaction, commits
 /// once and then answers them all.
-fn serve_jobs(mut conn: Connection, rx: mpsc::Receiver<Job>, _lock: File) {
-    while let Ok(first) = rx.recv() {
+fn serve_jobs(mut conn: Connection, rx: mpsc::Receiver<Option<Job>>, lock: File) {
+    let mut stop = false;
+    while let Ok(Some(first)) = rx.recv() {
         let mut jobs = vec![first];
         while jobs.len() < GROUP {
             match rx.try_recv() {
-                Ok(j) => jobs.push(j),
+                Ok(Some(j)) => jobs.push(j),
+                Ok(None) => {
+                    stop = true;
+                    break;
+                }
                 Err(_) => break,
             }
         }
@@ -407,7 +432,14 @@ fn serve_jobs(mut conn: Connection, rx: mpsc::Receiver<Job>, _lock: File) {
         for d in done {
             d(committed.clone());
         }
+        if stop {
+            break;
+        }
     }
+    // The file is closed first, and only then the lock let go: a server started on the
+    // same file once this returns finds it free and whole.
+    drop(conn);
+    drop(lock);
 }
 
 impl Db {
@@ -432,12 +464,26 @@ impl Db {
                 |_| Ok(()),
             )?;
         }
-        let (tx, rx) = mpsc::channel::<Job>();
-        std::thread::Builder::new()
+        let (tx, rx) = mpsc::channel::<Option<Job>>();
+        let thread = std::thread::Builder::new()
             .name("tapete-db".into())
             .spawn(move || serve_jobs(conn, rx, lock))
             .map_err(|e| DbError(e.to_string()))?;
-        Ok(Db { tx })
+        Ok(Db {
+            tx,
+            thread: std::sync::Arc::new(std::sync::Mutex::new(Some(thread))),
+        })
+    }
+
+    /// Finishes the writes asked for so far, closes the file and lets go of its lock, and
+    /// returns once that is done: a server started on the same file right after finds it
+    /// free. Later calls on any copy of this handle fail ("the database thread stopped").
+    pub async fn close(&self) {
+        let _ = self.tx.send(None);
+        let thread = self.thread.lock().ok().and_then(|mut t| t.take());
+        if let Some(t) = thread {
+            let _ = tokio::task::spawn_blocking(move || t.join()).await;
+        }
     }
 
     /// Runs `f` on the database thread and waits for its answer, which comes once its
@@ -448,14 +494,14 @@ impl Db {
     ) -> DbResult<T> {
         let (tx, rx) = oneshot::channel();
         self.tx
-            .send(Box::new(
+            .send(Some(Box::new(
                 move |c: Result<&mut Connection, DbError>| -> Done {
                     let r = c.and_then(|c| in_savepoint(c, f));
                     Box::new(move |committed: Result<(), DbError>| {
                         let _ = tx.send(committed.and(r));
                     })
                 },
-            ))
+            )))
             .map_err(|_| DbError("the database thread stopped".into()))?;
         rx.await
             .map_err(|_| DbError("the database thread stopped".into()))?
@@ -504,8 +550,8 @@ impl Db {
         self.call(move |tx| {
             tx.execute(
                 "INSERT INTO tables (id, game, rules, seed, creator, bot, pace_ms, status, created,
-                                     away_s, hold_s, seats)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                     away_s, hold_s, seats, turn_s)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 params![
                     row.id,
                     row.game,
@@ -519,6 +565,7 @@ impl Db {
                     row.away_s as i64,
                     row.hold_s as i64,
                     row.seats as i64,
+                    row.turn_s as i64,
                 ],
             )?;
             if seats.len() != row.seats {

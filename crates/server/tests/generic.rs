@@ -393,9 +393,19 @@ fn pages_are_asset_files() {
         assert_eq!(r.status(), 200, "{path}");
         assert!(r.content_type().contains("html"), "{path}");
     }
-    let (code, v) = server.api("GET", "/nothing", None, None);
+    // An unknown address is a page for people; under /api/ it stays JSON.
+    for path in ["/nothing", "/t/abc/more", "/rules/nothing", "/x<script>"] {
+        let (code, html) = page(&server, path);
+        assert_eq!(code, 404, "{path}");
+        assert!(
+            html.contains("No such page") && html.contains("href=\"/\""),
+            "{html}"
+        );
+        assert!(html.contains("/assets/style.css") && !html.contains("<script>"));
+    }
+    let (code, v) = server.api("GET", "/api/nothing", None, None);
     assert_eq!(code, 404);
-    assert!(error_of(&v).contains("no such page"), "{v}");
+    assert!(error_of(&v).contains("no such page or API"), "{v}");
     let r = ureq::get(&server.url("/assets/mus.js")).call().unwrap();
     assert_eq!(
         r.header("content-type"),
@@ -501,4 +511,102 @@ fn a_new_table_keeps_its_options_to_what_people_play_and_old_tables_still_open()
     let action = legal(&s)[0].clone();
     send(&mut a, json!({"type": "act", "action": action, "id": 1}));
     read_of(&mut a, "ack");
+}
+
+#[test]
+fn senas_need_a_second_juego_and_the_turn_clock_its_bounds() {
+    let server = Server::start("senas-clock", roomy());
+    let ane = server.player("Ane");
+    let ask = |body: Value| server.api("POST", "/api/tables", Some(&ane), Some(body));
+    // Señas start at the match's second juego: one juego in one vaca would never show one.
+    let (code, e) = ask(json!({"game": "mus", "rules": {"senas": true, "juegos": 1, "vacas": 1}}));
+    assert_eq!(code, 400, "{e}");
+    assert!(
+        error_of(&e).contains("señas") && error_of(&e).contains("second juego"),
+        "{e}"
+    );
+    for rules in [
+        json!({"senas": true, "juegos": 3, "vacas": 1}),
+        json!({"senas": true, "juegos": 1, "vacas": 3}),
+        json!({"senas": false, "juegos": 1, "vacas": 1}),
+    ] {
+        let (code, t) = ask(json!({"game": "mus", "rules": rules}));
+        assert_eq!(code, 200, "{rules}: {t}");
+    }
+    // The turn clock: off (0) or 10 to 600 seconds, 60 when not named.
+    for turn_s in [5, 9, 601, 100_000] {
+        let (code, e) = ask(json!({"game": "mus", "turn_s": turn_s}));
+        assert_eq!(code, 400, "{turn_s}: {e}");
+        assert!(error_of(&e).contains("10 to 600"), "{e}");
+    }
+    for (turn_s, shown) in [
+        (json!(0), 0),
+        (json!(10), 10),
+        (json!(600), 600),
+        (Value::Null, 60),
+    ] {
+        let mut body = json!({"game": "tikki", "seats": 3});
+        if !turn_s.is_null() {
+            body["turn_s"] = turn_s;
+        }
+        let (code, t) = ask(body);
+        assert_eq!(code, 200, "{t}");
+        assert_eq!(t["turn_s"], shown, "{t}");
+    }
+}
+
+/// A page's status and text, whatever its status.
+fn page(server: &Server, path: &str) -> (u16, String) {
+    match ureq::get(&server.url(path)).call() {
+        Ok(r) => {
+            assert!(r.content_type().contains("html"), "{path}");
+            (r.status(), r.into_string().unwrap())
+        }
+        Err(ureq::Error::Status(code, r)) => {
+            assert!(r.content_type().contains("html"), "{path}");
+            (code, r.into_string().unwrap())
+        }
+        Err(e) => panic!("{path}: {e}"),
+    }
+}
+
+#[test]
+fn every_game_has_a_rules_page_whose_links_work() {
+    let server = Server::start("rules", Limits::default());
+    for kind in tapete_catalog::kinds() {
+        let path = format!("/rules/{}", kind.name());
+        let (code, html) = page(&server, &path);
+        assert_eq!(code, 200, "{path}");
+        assert!(html.contains("<h1 id="), "{path}: a title");
+        assert!(html.contains("<table>") || html.contains("<ul>"), "{path}");
+        let mut links = 0;
+        for part in html.split("href=\"").skip(1) {
+            let href = part.split('"').next().unwrap().replace("&amp;", "&");
+            links += 1;
+            if let Some(anchor) = href.strip_prefix('#') {
+                assert!(html.contains(&format!("id=\"{anchor}\"")), "{path}: {href}");
+            } else if href.starts_with('/') {
+                let (file, anchor) = href.split_once('#').unwrap_or((&href, ""));
+                let (code, target) = page_or_asset(&server, file);
+                assert_eq!(code, 200, "{path}: {href}");
+                if !anchor.is_empty() {
+                    assert!(
+                        target.contains(&format!("id=\"{anchor}\"")),
+                        "{path}: {href}"
+                    );
+                }
+            } else {
+                assert!(href.starts_with("https://"), "{path}: {href}");
+            }
+        }
+        assert!(links >= 2, "{path}: the lobby and the page's own links");
+    }
+}
+
+fn page_or_asset(server: &Server, path: &str) -> (u16, String) {
+    match ureq::get(&server.url(path)).call() {
+        Ok(r) => (r.status(), r.into_string().unwrap()),
+        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
+        Err(e) => panic!("{path}: {e}"),
+    }
 }

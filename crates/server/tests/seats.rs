@@ -136,7 +136,8 @@ fn a_seat_change_once_playing_waits_for_the_next_deal() {
         |s| s["table"]["status"] == "playing",
     );
     assert_eq!(first["view"]["seat"], 2);
-    send(&mut b, json!({"type": "sit", "seat": 1}));
+    // Seat 1 is the other partnership: confirmed at once.
+    send(&mut b, json!({"type": "sit", "seat": 1, "confirm": true}));
     let asked = follow(
         &mut b,
         &mut log_b,
@@ -195,8 +196,9 @@ fn a_seat_change_once_playing_waits_for_the_next_deal() {
     let seated = b_seated.unwrap();
     assert_eq!(hand(&seated), 2, "granted at the next deal");
     assert_eq!(seated["table"]["seats"][3]["player"]["id"], bea_id);
-    // At this new boundary she asks for seat 1's… no: Cris holds it; seat 2 is a bot's.
-    send(&mut b, json!({"type": "sit", "seat": 2}));
+    // At this new boundary she asks for seat 1's… no: Cris holds it; seat 2 is a bot's
+    // (the other partnership: confirmed at once).
+    send(&mut b, json!({"type": "sit", "seat": 2, "confirm": true}));
     let again = follow(
         &mut b,
         &mut log_b,
@@ -587,4 +589,91 @@ fn a_look_at_a_hand_is_remembered_across_an_idle_unload() {
         }
         server
     });
+}
+
+#[test]
+fn a_move_to_the_other_partnership_mid_match_is_asked_first_and_needs_a_confirm() {
+    let server = Server::start("sides", Limits::default());
+    let ane = server.player("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "pace_ms": 0, "hold_s": 0, "seat": 0, "start": true,
+               "bot": "basico", "turn_s": 0}),
+    );
+    let mut a = server.ws(&id, Some(&ane));
+    state_until(&mut a, |s| s["table"]["status"] == "playing");
+    // Seat 1 plays against seat 0: asked, with the side and the score, and nothing changes.
+    send(&mut a, json!({"type": "sit", "seat": 1}));
+    let asked = read_of(&mut a, "error");
+    let question = asked["message"].as_str().unwrap();
+    assert!(
+        question.contains("other side (seats 1 and 3)") && question.contains("piedras 0–0"),
+        "{question}"
+    );
+    assert_eq!(
+        asked["ask"],
+        json!({"type": "sit", "seat": 1, "confirm": true})
+    );
+    send(&mut a, json!({"type": "ping"}));
+    loop {
+        let m = support::read(&mut a).expect("open");
+        if m["type"] == "pong" {
+            break;
+        }
+        assert!(
+            m["you"]["pending_seat"].is_null() && m["you"]["seat"] != 1,
+            "an unconfirmed move to the other side changes nothing: {m}"
+        );
+    }
+    // The partner's seat is the same side: no question.
+    send(&mut a, json!({"type": "sit", "seat": 2}));
+    state_until(&mut a, |s| {
+        s["you"]["pending_seat"] == 2 || s["you"]["seat"] == 2
+    });
+    // Confirmed, the other side is granted (at the next hand, as any seat once dealt).
+    send(&mut a, json!({"type": "sit", "seat": 3, "confirm": true}));
+    state_until(&mut a, |s| {
+        s["you"]["pending_seat"] == 3 || s["you"]["seat"] == 3
+    });
+}
+
+#[test]
+fn two_people_of_one_nickname_are_told_apart_at_the_table() {
+    let server = Server::start("two-anes", Limits::default());
+    let (first, ane) = server.player_with_id("Ane");
+    let (second, ane2) = server.player_with_id("Ane");
+    let id = server.table(&ane, json!({"game": "mus", "seat": 0}));
+    let mut b = server.ws(&id, Some(&ane2));
+    send(&mut b, json!({"type": "sit", "seat": 2}));
+    let s = state_until(&mut b, |s| s["you"]["seat"] == 2);
+    let seats = &s["table"]["seats"];
+    assert_eq!(seats[0]["player"], json!({"id": first, "nickname": "Ane"}));
+    assert_eq!(
+        seats[2]["player"],
+        json!({"id": second, "nickname": "Ane (2)"})
+    );
+    // The lobby's description says the same.
+    let (_, t) = server.api("GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(t["seats"][2]["player"]["nickname"], "Ane (2)");
+}
+
+#[test]
+fn a_restart_right_after_the_old_server_stops_always_finds_the_database_free() {
+    let mut server = Server::start("quick-restart", Limits::default());
+    let ane = server.player("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "pace_ms": 0, "hold_s": 0, "seat": 0, "start": true,
+               "bot": "basico", "turn_s": 10, "away_s": 0}),
+    );
+    // Ane is away at once: the bots play every seat, writing all the while, and each
+    // server is stopped in the middle of that and another started at once on the file.
+    for _ in 0..5 {
+        let mut a = server.ws(&id, Some(&ane));
+        state_until(&mut a, |s| s["table"]["status"] == "playing");
+        std::thread::sleep(Duration::from_millis(100));
+        drop(a);
+        server = server.restart();
+        assert_eq!(server.restored, 1);
+    }
 }

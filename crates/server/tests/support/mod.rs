@@ -53,16 +53,6 @@ impl Server {
     pub fn restart(self) -> Server {
         let (db, limits) = (self.db.clone(), self.limits.clone());
         drop(self);
-        // The old server's database thread lets go of the lock file once its last write
-        // is done, which may be a moment after the server stopped.
-        let mut lock = db.clone().into_os_string();
-        lock.push(".lock");
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        while std::fs::File::open(&lock).is_ok_and(|f| f.try_lock().is_err())
-            && std::time::Instant::now() < deadline
-        {
-            std::thread::sleep(Duration::from_millis(20));
-        }
         Server::on(db, limits)
     }
 

@@ -14,19 +14,29 @@
 //! connected has said `next`, so everybody can read the end of the hand. A table nobody is
 //! connected to stops playing; after a while its task ends and it leaves the lobby, to be
 //! started again from storage when someone opens it.
+//!
+//! The task's work is in three parts besides its loop, the game and the seat changes'
+//! storage (here): [`seating`] (who sits where, seats asked for, who has seen which seat
+//! this hand, connections coming and going, the names shown), [`pacing`] (when the bot
+//! acts: pace, holds, people away, the turn clock, forced decisions, backoff) and
+//! [`frames`] (what each connection is sent).
 
 use crate::msg::ClientMsg;
 use crate::outbox::OutSender;
 use crate::store::{now, Db, StoredTable, TableRow};
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tapete_host::{Kind, TableGame};
 use tapete_table::{Outcome, Seat};
 use tokio::sync::{mpsc, oneshot, Semaphore};
 use tokio::time::Instant;
+
+mod frames;
+mod pacing;
+mod seating;
 
 /// A person at the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -60,6 +70,8 @@ pub struct TableInfo {
     pub pace_ms: u64,
     pub away_s: u64,
     pub hold_s: u64,
+    /// Seconds each person's turn may take before the bot plays it (0: no clock).
+    pub turn_s: u64,
     pub actions: u64,
     pub seats: Vec<SeatInfo>,
     pub outcome: Option<Outcome>,
@@ -175,6 +187,10 @@ struct Actor {
     newcomers: Vec<u64>,
     /// When each seated person's last connection closed.
     gone_since: HashMap<i64, Instant>,
+    /// The turn clock: when each seat a person holds must have acted by.
+    clocks: BTreeMap<Seat, Instant>,
+    /// People whose turn clock ran out: the bot plays for them until they act again.
+    timed_out: HashSet<i64>,
     hold: Option<Hold>,
     /// When the last connection closed (`None` while someone is connected).
     empty_since: Option<Instant>,
@@ -257,6 +273,8 @@ pub fn spawn(
         conns: HashMap::new(),
         newcomers: Vec::new(),
         gone_since,
+        clocks: BTreeMap::new(),
+        timed_out: HashSet::new(),
         hold: None,
         empty_since: Some(start),
         backoff: None,
@@ -276,6 +294,7 @@ pub fn spawn(
             pace_ms: 0,
             away_s: 0,
             hold_s: 0,
+            turn_s: 0,
             actions: 0,
             seats: Vec::new(),
             outcome: None,
@@ -354,32 +373,6 @@ impl Actor {
         on_idle();
     }
 
-    /// The next moment something happens without a message: a hold ends, a person's
-    /// away time runs out, a backoff ends, the table has been idle long enough.
-    fn next_wake(&self) -> Option<Instant> {
-        let mut at: Vec<Instant> = Vec::new();
-        if let Some(h) = &self.hold {
-            at.push(h.until);
-        }
-        if let Some((until, _)) = self.backoff {
-            at.push(until);
-        }
-        let away = Duration::from_secs(self.row.away_s);
-        for seat in self.game.to_act() {
-            if let Some(since) = self
-                .person_at(seat)
-                .and_then(|p| self.gone_since.get(&p.id))
-            {
-                at.push(*since + away);
-            }
-        }
-        if let Some(since) = self.empty_since {
-            at.push(since + self.idle_after());
-        }
-        let now = Instant::now();
-        at.into_iter().filter(|t| *t > now).min()
-    }
-
     fn idle_after(&self) -> Duration {
         if self.row.status == FINISHED {
             FINISHED_IDLE_END.min(self.env.idle_end)
@@ -396,146 +389,16 @@ impl Actor {
                 .is_some_and(|since| Instant::now() >= since + self.idle_after())
     }
 
-    fn person_at(&self, seat: Seat) -> Option<&PlayerRef> {
-        self.seats.get(seat).and_then(Option::as_ref)
-    }
-
-    fn no_person_seated(&self) -> bool {
-        self.seats.iter().all(Option::is_none)
-    }
-
-    fn player_of(&self, conn: u64) -> Option<PlayerRef> {
-        self.conns.get(&conn).and_then(|c| c.player.clone())
-    }
-
-    fn seat_of(&self, player: i64) -> Option<Seat> {
-        self.seats
-            .iter()
-            .position(|s| s.as_ref().is_some_and(|p| p.id == player))
-    }
-
-    fn is_connected(&self, player: i64) -> bool {
-        self.conns
-            .values()
-            .any(|c| c.player.as_ref().is_some_and(|p| p.id == player))
-    }
-
-    /// Whether the person at `seat` has been gone long enough for the bot to play for them.
-    fn is_away(&self, seat: Seat) -> bool {
-        self.person_at(seat)
-            .and_then(|p| self.gone_since.get(&p.id))
-            .is_some_and(|since| Instant::now() >= *since + Duration::from_secs(self.row.away_s))
-    }
-
-    /// Whether the table's bot plays `seat` now: nobody holds it, or its person is away.
-    fn bot_plays(&self, seat: Seat) -> bool {
-        self.seats.get(seat).is_some_and(Option::is_none) || self.is_away(seat)
-    }
-
-    fn connect(
-        &mut self,
-        conn: u64,
-        player: Option<PlayerRef>,
-        out: OutSender,
-        close: oneshot::Sender<()>,
-    ) {
-        let seated = player.as_ref().and_then(|p| self.seat_of(p.id)).is_some();
-        let refusal = if seated {
-            let mine = self
-                .conns
-                .values()
-                .filter(|c| c.player.as_ref().map(|p| p.id) == player.as_ref().map(|p| p.id))
-                .count();
-            (mine >= MAX_CONNS_PER_PLAYER).then(|| {
-                format!("you already have {mine} connections to this table: close one first")
-            })
-        } else {
-            let watchers = self
-                .conns
-                .values()
-                .filter(|c| c.player.as_ref().and_then(|p| self.seat_of(p.id)).is_none())
-                .count();
-            (watchers >= self.env.max_watchers)
-                .then(|| "this table has as many watchers as it takes: try again later".into())
-        };
-        if let Some(message) = refusal {
-            let m = json!({"type": "error", "message": message}).to_string();
-            let _ = out.try_send(m.into());
-            return; // `close` is dropped: the connection closes after the error.
-        }
-        if let Some(p) = &player {
-            if self.gone_since.remove(&p.id).is_some() && seated {
-                self.info_dirty = true;
-            }
-        }
-        self.conns.insert(
-            conn,
-            Conn {
-                player,
-                out,
-                _close: close,
-            },
-        );
-        self.empty_since = None;
-        // Its first state goes out once the change is settled (a forced action played).
-        self.newcomers.push(conn);
-    }
-
-    fn disconnect(&mut self, conn: u64) {
-        if let Some(c) = self.conns.remove(&conn) {
-            self.left(c);
-        }
-    }
-
-    /// Bookkeeping after a connection is gone (closed, or dropped for being too slow).
-    fn left(&mut self, c: Conn) {
-        if let Some(p) = c.player {
-            if !self.is_connected(p.id) && self.seat_of(p.id).is_some() {
-                self.gone_since.insert(p.id, Instant::now());
-                if let Some(seat) = self.seat_of(p.id) {
-                    if let Some(h) = &mut self.hold {
-                        h.waiting.remove(&seat);
-                    }
-                }
-                self.info_dirty = true;
-            }
-        }
-        if self.conns.is_empty() {
-            self.empty_since = Some(Instant::now());
-        }
-    }
-
-    fn send_text(&mut self, conn: u64, msg: Arc<str>) {
-        let slow = match self.conns.get(&conn) {
-            Some(c) => c.out.try_send(msg).is_err(),
-            None => false,
-        };
-        if slow {
-            // A client that cannot keep up (its queue is full of messages or of bytes) or
-            // is gone is closed; it reconnects and gets the whole state again.
-            if let Some(c) = self.conns.remove(&conn) {
-                self.left(c);
-            }
-        }
-    }
-
-    fn send(&mut self, conn: u64, msg: Value) {
-        self.send_text(conn, msg.to_string().into());
-    }
-
-    fn error(&mut self, conn: u64, message: impl Into<String>, id: Option<u64>) {
-        let mut m = json!({"type": "error", "message": message.into()});
-        if let Some(id) = id {
-            m["id"] = json!(id);
-        }
-        self.send(conn, m);
-    }
-
     async fn client(&mut self, conn: u64, msg: ClientMsg) {
         match msg {
             ClientMsg::Ping {} => self.send(conn, json!({"type": "pong"})),
-            ClientMsg::Sit { seat } => {
-                if let Err(e) = self.sit(conn, seat).await {
+            ClientMsg::Sit { seat, confirm } => {
+                if let Some(question) = self.other_side(conn, seat).filter(|_| !confirm) {
+                    // Asked, not refused for good: the same move with `confirm` is granted.
+                    let m = json!({"type": "error", "message": question,
+                                   "ask": {"type": "sit", "seat": seat, "confirm": true}});
+                    self.send(conn, m);
+                } else if let Err(e) = self.sit(conn, seat).await {
                     self.error(conn, e, None);
                 }
             }
@@ -550,8 +413,16 @@ impl Actor {
                 }
             }
             ClientMsg::Next {} => {
-                if let Some(seat) = self.player_of(conn).and_then(|p| self.seat_of(p.id)) {
-                    self.seen_the_end(seat);
+                if let Some(p) = self.player_of(conn) {
+                    self.back(p.id);
+                    if let Some(seat) = self.seat_of(p.id) {
+                        self.seen_the_end(seat);
+                    }
+                }
+            }
+            ClientMsg::Back {} => {
+                if let Some(p) = self.player_of(conn) {
+                    self.back(p.id);
                 }
             }
             ClientMsg::Act { action, id } => {
@@ -569,6 +440,11 @@ impl Actor {
                     Ok(_) if self.row.status == FINISHED => Err("the game is over".to_string()),
                     Ok(seat) => {
                         let r = self.play(seat, &action).await;
+                        if r.is_ok() {
+                            if let Some(p) = self.person_at(seat).map(|p| p.id) {
+                                self.back(p);
+                            }
+                        }
                         // Acting after the end of a hand shows it was seen; an action that
                         // ended the hand itself (a new deal, nothing played in it yet) was
                         // not: its end waits for this person's `next` too.
@@ -590,113 +466,6 @@ impl Actor {
                 }
             }
         }
-    }
-
-    /// The person at `seat` is done reading the end of the hand.
-    fn seen_the_end(&mut self, seat: Seat) {
-        if let Some(h) = &mut self.hold {
-            if h.waiting.remove(&seat) {
-                self.dirty = true;
-            }
-        }
-    }
-
-    async fn sit(&mut self, conn: u64, seat: Seat) -> Result<(), String> {
-        let player = self
-            .player_of(conn)
-            .ok_or("pick a nickname first: spectators cannot sit")?;
-        if seat >= self.seats.len() {
-            return Err(format!(
-                "there is no seat {seat}: seats are 0 to {}",
-                self.seats.len() - 1
-            ));
-        }
-        if self.row.status == FINISHED {
-            return Err("the game is over".into());
-        }
-        if let Some(p) = &self.seats[seat] {
-            if p.id == player.id {
-                return self.drop_pending(player.id).await;
-            }
-            return Err(format!("seat {seat} is taken by {}", p.nickname));
-        }
-        if self.row.status == PLAYING {
-            // Cards are out: a seat changes hands only where its new holder sees nothing
-            // that seat would not show them. Someone who has seen another seat's hand this
-            // hand, or a hand already under way, waits for the next deal.
-            let seen_other = self.hand_seats.get(&player.id).is_some_and(|s| *s != seat);
-            if seen_other || !self.game.at_boundary() {
-                self.db_pending(player.id, Some(seat)).await?;
-                self.pending.insert(player.id, (player, seat));
-                self.dirty = true;
-                return Ok(());
-            }
-        }
-        self.move_to(player, Some(seat)).await?;
-        if self.row.status == WAITING && self.seats.iter().all(Option::is_some) {
-            self.begin().await?;
-        }
-        Ok(())
-    }
-
-    async fn db_pending(&self, player: i64, seat: Option<Seat>) -> Result<(), String> {
-        self.env
-            .db
-            .set_pending(self.row.id.clone(), player, seat)
-            .await
-            .map_err(|e| format!("could not save the seat request ({e})"))
-    }
-
-    async fn drop_pending(&mut self, player: i64) -> Result<(), String> {
-        if self.pending.contains_key(&player) {
-            self.db_pending(player, None).await?;
-            self.pending.remove(&player);
-            self.dirty = true;
-        }
-        Ok(())
-    }
-
-    /// Moves `player` to `seat` (or off the table), in storage first.
-    async fn move_to(&mut self, player: PlayerRef, seat: Option<Seat>) -> Result<(), String> {
-        let saved = |e: crate::store::DbError| format!("could not save the seat ({e})");
-        if let Some(old) = self.seat_of(player.id) {
-            self.env
-                .db
-                .set_seat(self.row.id.clone(), old, None)
-                .await
-                .map_err(saved)?;
-            self.seats[old] = None;
-        }
-        if let Some(s) = seat {
-            self.env
-                .db
-                .set_seat(self.row.id.clone(), s, Some(player.id))
-                .await
-                .map_err(saved)?;
-            self.seats[s] = Some(player.clone());
-            self.hand_seats.insert(player.id, s);
-            if self.is_connected(player.id) {
-                self.gone_since.remove(&player.id);
-            } else {
-                self.gone_since.insert(player.id, Instant::now());
-            }
-        } else {
-            self.gone_since.remove(&player.id);
-        }
-        self.drop_pending(player.id).await?;
-        self.dirty = true;
-        Ok(())
-    }
-
-    async fn stand(&mut self, conn: u64) -> Result<(), String> {
-        let player = self.player_of(conn).ok_or("you are not seated")?;
-        if self.seat_of(player.id).is_none() {
-            if self.pending.contains_key(&player.id) {
-                return self.drop_pending(player.id).await;
-            }
-            return Err("you are not seated".into());
-        }
-        self.move_to(player, None).await
     }
 
     async fn start(&mut self, conn: u64) -> Result<(), String> {
@@ -753,29 +522,6 @@ impl Actor {
         Ok(())
     }
 
-    /// A new hand is dealt: seats asked for are granted before anybody sees it, and what
-    /// each person has seen starts again.
-    async fn new_hand(&mut self) {
-        let pending: Vec<(PlayerRef, Seat)> = self.pending.drain().map(|(_, v)| v).collect();
-        for (p, s) in pending {
-            let taken = self.seats[s].as_ref().is_some_and(|q| q.id != p.id);
-            let result = if taken {
-                self.db_pending(p.id, None).await
-            } else {
-                self.move_to(p, Some(s)).await
-            };
-            if let Err(e) = result {
-                eprintln!("table {}: {e}", self.row.id);
-            }
-        }
-        self.hand_seats = self
-            .seats
-            .iter()
-            .enumerate()
-            .filter_map(|(s, p)| p.as_ref().map(|p| (p.id, s)))
-            .collect();
-    }
-
     /// Checks, stores and applies one action; returns its number.
     async fn play(&mut self, seat: Seat, action: &str) -> Result<u64, String> {
         let text = self.game.check(seat, action)?;
@@ -805,6 +551,8 @@ impl Actor {
         self.game = next;
         self.n = n;
         self.dirty = true;
+        // The seat has played: if its turn goes on, its clock starts again.
+        self.clocks.remove(&seat);
         if let Some(o) = outcome {
             self.row.status = FINISHED.into();
             self.row.finished = Some(now());
@@ -816,152 +564,6 @@ impl Actor {
             self.hold_the_end();
         }
         Ok(n)
-    }
-
-    /// A hand just ended: the bots wait until the people at the table have read it.
-    fn hold_the_end(&mut self) {
-        let waiting: BTreeSet<Seat> = self
-            .seats
-            .iter()
-            .enumerate()
-            .filter_map(|(s, p)| p.as_ref().map(|p| (s, p.id)))
-            .filter(|(_, id)| self.is_connected(*id))
-            .map(|(s, _)| s)
-            .collect();
-        self.hold = (self.row.hold_s > 0 && !waiting.is_empty()).then(|| Hold {
-            until: Instant::now() + Duration::from_secs(self.row.hold_s),
-            waiting,
-        });
-    }
-
-    async fn bot_done(&mut self, n: u64, seat: Seat, action: Option<String>) {
-        self.bot_busy = false;
-        if n != self.n || !self.bot_plays(seat) || self.row.status != PLAYING {
-            return;
-        }
-        let legal = self.game.legal(seat);
-        let Some(first) = legal.first().cloned() else {
-            return;
-        };
-        let action = match action {
-            Some(a) => match self.game.check(seat, &a) {
-                Ok(_) => a,
-                Err(e) => {
-                    eprintln!(
-                        "table {}: bot at seat {seat} played `{a}`: {e}",
-                        self.row.id
-                    );
-                    first
-                }
-            },
-            None => first,
-        };
-        let result = self.play(seat, &action).await.map(|_| ());
-        self.wrote(result);
-        self.last_bot = Instant::now();
-    }
-
-    /// Notes how a write the table did by itself went: after a failure no bot plays for
-    /// a while (1 s, doubling up to a minute), with one line in the log per failure.
-    fn wrote(&mut self, result: Result<(), String>) {
-        match result {
-            Ok(()) => self.backoff = None,
-            Err(e) => {
-                let wait = self
-                    .backoff
-                    .map_or(Duration::from_secs(1), |(_, w)| (w * 2).min(MAX_BACKOFF));
-                eprintln!(
-                    "table {}: {e}; trying again in {} s",
-                    self.row.id,
-                    wait.as_secs()
-                );
-                self.backoff = Some((Instant::now() + wait, wait));
-            }
-        }
-    }
-
-    fn backing_off(&self) -> bool {
-        self.backoff
-            .is_some_and(|(until, _)| Instant::now() < until)
-    }
-
-    /// A person's only legal action is played for them (a forced declaration, say), as the
-    /// terminal does.
-    async fn play_forced(&mut self) {
-        while self.row.status == PLAYING && !self.backing_off() {
-            let forced = self.game.to_act().into_iter().find_map(|seat| {
-                if self.person_at(seat).is_none() || self.is_away(seat) {
-                    return None;
-                }
-                let legal = self.game.legal(seat);
-                (legal.len() == 1).then(|| (seat, legal[0].clone()))
-            });
-            let Some((seat, action)) = forced else {
-                return;
-            };
-            let r = self.play(seat, &action).await.map(|_| ());
-            let failed = r.is_err();
-            self.wrote(r);
-            if failed {
-                return;
-            }
-        }
-    }
-
-    fn schedule_bot(&mut self) {
-        if self.bot_busy
-            || self.row.status != PLAYING
-            || self.conns.is_empty()
-            || self.backing_off()
-        {
-            return;
-        }
-        if let Some(h) = &self.hold {
-            if !h.waiting.is_empty() && Instant::now() < h.until {
-                return;
-            }
-            self.hold = None;
-            self.dirty = true;
-        }
-        let Some(seat) = self.game.to_act().into_iter().find(|s| self.bot_plays(*s)) else {
-            return;
-        };
-        let mut pace = Duration::from_millis(self.row.pace_ms);
-        if self.no_person_seated() {
-            let since = Instant::now().saturating_duration_since(self.last_bot);
-            pace = pace.max(ALL_BOTS_PACE.saturating_sub(since));
-        }
-        let job =
-            match self
-                .game
-                .bot_job(seat, &self.row.bot, bot_seed(self.row.seed, self.n, seat))
-            {
-                Ok(j) => j,
-                Err(e) => {
-                    eprintln!("table {}: bot `{}`: {e}", self.row.id, self.row.bot);
-                    return;
-                }
-            };
-        self.bot_busy = true;
-        let me = self.me.clone();
-        let n = self.n;
-        let threads = self.env.bot_threads.clone();
-        tokio::spawn(async move {
-            if !pace.is_zero() {
-                tokio::time::sleep(pace).await;
-            }
-            let action = match threads.acquire_owned().await {
-                Ok(permit) => tokio::task::spawn_blocking(move || {
-                    let a = job();
-                    drop(permit);
-                    a
-                })
-                .await
-                .ok(),
-                Err(_) => None,
-            };
-            let _ = me.send(Cmd::BotDone { n, seat, action });
-        });
     }
 
     async fn after_change(&mut self) {
@@ -982,6 +584,7 @@ impl Actor {
                 self.dirty = true;
             }
         }
+        self.tick_clocks();
         let newcomers = std::mem::take(&mut self.newcomers);
         if self.dirty {
             self.dirty = false;
@@ -1016,133 +619,6 @@ impl Actor {
         }
         self.schedule_bot();
     }
-
-    fn table_info(&self) -> TableInfo {
-        TableInfo {
-            id: self.row.id.clone(),
-            game: self.row.game.clone(),
-            rules: self.row.rules.clone(),
-            status: self.row.status.clone(),
-            created: self.row.created,
-            creator: self.row.creator,
-            bot: self.row.bot.clone(),
-            pace_ms: self.row.pace_ms,
-            away_s: self.row.away_s,
-            hold_s: self.row.hold_s,
-            actions: self.n,
-            seats: self
-                .seats
-                .iter()
-                .enumerate()
-                .map(|(seat, p)| SeatInfo {
-                    seat,
-                    player: p.clone(),
-                    bot: p.is_none().then(|| self.row.bot.clone()),
-                    connected: p.as_ref().is_some_and(|p| self.is_connected(p.id)),
-                    away: self.is_away(seat),
-                })
-                .collect(),
-            outcome: self.game.outcome(),
-        }
-    }
-
-    fn publish_info(&mut self) {
-        let info = self.table_info();
-        match self.info.write() {
-            Ok(mut w) => *w = info,
-            Err(p) => *p.into_inner() = info,
-        }
-    }
-
-    /// What every connection's state shares, made once per change: the table's
-    /// description, the narration (public: the same for everybody), the hold and the
-    /// outcome; and each seat's part (view and legal actions), made once and shared by that
-    /// seat's connections.
-    fn frame(&self) -> Frame {
-        let hold = match &self.hold {
-            Some(h) => json!({
-                "ms": h.until.saturating_duration_since(Instant::now()).as_millis() as u64,
-                "waiting": h.waiting,
-            })
-            .to_string(),
-            None => "null".into(),
-        };
-        Frame {
-            info: serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into()),
-            // Before the start the game is only a placeholder (the deal's seed is chosen
-            // at the start): nothing has happened to tell.
-            lines: if self.row.status == WAITING {
-                "[]".into()
-            } else {
-                recent_lines(&self.game.lines(None))
-            },
-            hold,
-            outcome: serde_json::to_string(&self.game.outcome()).unwrap_or_else(|_| "null".into()),
-            parts: HashMap::new(),
-        }
-    }
-
-    fn state_text(&self, c: &Conn, frame: &mut Frame) -> String {
-        let seat = c.player.as_ref().and_then(|p| self.seat_of(p.id));
-        // Before the start nobody is shown a seat's view: there are no cards yet.
-        let view_seat = if self.row.status == WAITING {
-            None
-        } else {
-            seat
-        };
-        let part = frame.parts.entry(view_seat).or_insert_with(|| {
-            let legal = match (view_seat, self.row.status.as_str()) {
-                (Some(s), PLAYING) => self.game.legal(s),
-                _ => Vec::new(),
-            };
-            format!(
-                r#""view":{},"legal":{}"#,
-                self.game.view_text(view_seat),
-                json!(legal),
-            )
-        });
-        let pending = c
-            .player
-            .as_ref()
-            .and_then(|p| self.pending.get(&p.id))
-            .map(|(_, s)| *s);
-        let you = json!({
-            "player": c.player.as_ref().map(|p| p.id),
-            "seat": seat,
-            "pending_seat": pending,
-        });
-        format!(
-            r#"{{"type":"state","table":{},"you":{you},"n":{},{part},"lines":{},"hold":{},"outcome":{}}}"#,
-            frame.info, self.n, frame.lines, frame.hold, frame.outcome
-        )
-    }
-
-    /// Sends every connection the state it may see.
-    fn broadcast(&mut self) {
-        let mut frame = self.frame();
-        let msgs: Vec<(u64, Arc<str>)> = self
-            .conns
-            .iter()
-            .map(|(id, c)| (*id, self.state_text(c, &mut frame).into()))
-            .collect();
-        for (id, m) in msgs {
-            self.send_text(id, m);
-        }
-    }
-}
-
-/// The parts of a state every connection shares; see [`Actor::frame`].
-struct Frame {
-    info: String,
-    lines: String,
-    hold: String,
-    outcome: String,
-    parts: HashMap<Option<Seat>, String>,
-}
-
-/// The last [`MAX_LINES`] lines of a story, as a JSON array.
-fn recent_lines(lines: &[String]) -> String {
-    json!(lines[lines.len().saturating_sub(MAX_LINES)..]).to_string()
 }
 
 /// Sleeps until `at`, or forever.
@@ -1155,6 +631,7 @@ async fn sleep_until(at: Option<Instant>) {
 
 #[cfg(test)]
 mod tests {
+    use super::frames::recent_lines;
     use super::*;
     use crate::store::StoredTable;
 
@@ -1207,7 +684,10 @@ mod tests {
             .tx
             .send(Cmd::Client {
                 conn: 2,
-                msg: ClientMsg::Sit { seat: 0 },
+                msg: ClientMsg::Sit {
+                    seat: 0,
+                    confirm: false,
+                },
             })
             .unwrap();
         // The sit makes a new state for everybody; the watcher's queue is full: it is let go.
@@ -1237,7 +717,10 @@ mod tests {
         // Ane sits, starts and plays: every change is a state of some 400 bytes for the
         // watcher too, until its bytes are full.
         let say = |msg| table.tx.send(Cmd::Client { conn: 2, msg }).unwrap();
-        say(ClientMsg::Sit { seat: 0 });
+        say(ClientMsg::Sit {
+            seat: 0,
+            confirm: false,
+        });
         say(ClientMsg::Start {});
         let told = tokio::time::timeout(Duration::from_secs(5), async {
             loop {
@@ -1284,8 +767,134 @@ mod tests {
         assert_eq!(recent_lines(&short), json!(short).to_string());
     }
 
+    /// The next state Ane's connection is sent (other messages skipped), parsed.
+    async fn next_state(inbox: &mut crate::outbox::OutReceiver) -> Value {
+        loop {
+            let m = inbox.recv().await.expect("Ane's connection stays open");
+            inbox.written(&m);
+            let v: Value = serde_json::from_str(&m).unwrap();
+            if v["type"] == "state" {
+                return v;
+            }
+        }
+    }
+
+    // Paused time: the clock's 30 s pass at once, and no sleep bounds the waits (tokio
+    // would jump to it while the table waits for the database).
+    #[tokio::test(start_paused = true)]
+    async fn a_turn_clock_that_runs_out_hands_the_turn_to_the_bot_until_the_person_is_back() {
+        let (table, ane) = race_table_with("clock", 30).await;
+        let (out, mut inbox) = crate::outbox::outbox(64, 1 << 20);
+        let (close, _open) = oneshot::channel();
+        let player = PlayerRef {
+            id: ane,
+            nickname: "Ane".into(),
+        };
+        let say = |msg| table.tx.send(Cmd::Client { conn: 2, msg }).unwrap();
+        table
+            .tx
+            .send(Cmd::Connect {
+                conn: 2,
+                player: Some(player),
+                out,
+                close,
+            })
+            .unwrap();
+        say(ClientMsg::Sit {
+            seat: 0,
+            confirm: false,
+        });
+        say(ClientMsg::Start {});
+        // Ane's turn comes with her clock: its whole time left, in milliseconds.
+        let mine = loop {
+            let v = next_state(&mut inbox).await;
+            if v["legal"].as_array().is_some_and(|l| !l.is_empty()) {
+                break v;
+            }
+        };
+        assert_eq!(mine["table"]["turn_s"], 30);
+        assert_eq!(mine["clock"], json!([{"seat": 0, "ms": 30_000}]));
+        let turn_began = Instant::now();
+        let n = mine["n"].as_u64().unwrap();
+        // She does nothing: when the clock runs out she is away and the bot plays her turn.
+        let away = loop {
+            let v = next_state(&mut inbox).await;
+            if v["table"]["seats"][0]["away"] == true {
+                break v;
+            }
+            assert_eq!(
+                v["n"], n,
+                "nobody plays Ane's turn before her clock runs out"
+            );
+        };
+        assert!(turn_began.elapsed() >= Duration::from_secs(30));
+        assert_eq!(away["clock"], json!([]), "no clock runs for the bot");
+        let played = loop {
+            let v = next_state(&mut inbox).await;
+            if v["n"].as_u64().unwrap() > n {
+                break v;
+            }
+        };
+        let line = played["lines"][n as usize].as_str().unwrap();
+        assert!(
+            line.starts_with("seat 0 adds: "),
+            "the bot played Ane's turn: {line}"
+        );
+        // Saying she is back gives her the seat again.
+        say(ClientMsg::Back {});
+        loop {
+            let v = next_state(&mut inbox).await;
+            if v["table"]["seats"][0]["away"] == false {
+                break;
+            }
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_table_without_a_turn_clock_waits_for_the_person() {
+        let (table, ane) = race_table_with("noclock", 0).await;
+        let (out, mut inbox) = crate::outbox::outbox(64, 1 << 20);
+        let (close, _open) = oneshot::channel();
+        let player = PlayerRef {
+            id: ane,
+            nickname: "Ane".into(),
+        };
+        let say = |msg| table.tx.send(Cmd::Client { conn: 2, msg }).unwrap();
+        table
+            .tx
+            .send(Cmd::Connect {
+                conn: 2,
+                player: Some(player),
+                out,
+                close,
+            })
+            .unwrap();
+        say(ClientMsg::Sit {
+            seat: 0,
+            confirm: false,
+        });
+        say(ClientMsg::Start {});
+        let mine = loop {
+            let v = next_state(&mut inbox).await;
+            if v["legal"].as_array().is_some_and(|l| !l.is_empty()) {
+                break v;
+            }
+        };
+        assert_eq!(mine["clock"], json!([]));
+        // An hour later nothing has moved.
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+        while let Some(m) = inbox.try_recv() {
+            assert!(!m.contains(r#""away":true"#), "{m}");
+        }
+    }
+
     /// A waiting Race table of two seats and its creator, Ane.
     async fn race_table(name: &str) -> (TableHandle, i64) {
+        race_table_with(name, 0).await
+    }
+
+    /// A waiting Race table of two seats with a turn clock of `turn_s`, and its creator.
+    async fn race_table_with(name: &str, turn_s: u64) -> (TableHandle, i64) {
         let dir = std::env::temp_dir().join(format!("tapete-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -1306,6 +915,7 @@ mod tests {
             outcome: None,
             away_s: 30,
             hold_s: 0,
+            turn_s,
         };
         db.create_table(row.clone(), vec![None; 2]).await.unwrap();
         let env = TableEnv {

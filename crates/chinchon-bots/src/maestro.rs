@@ -42,6 +42,7 @@ use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 use tapete_chinchon::bots::Basico;
 use tapete_chinchon::meld::Solver;
+use tapete_chinchon::Resample;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonView, Hand, Phase};
 use tapete_table::{Bot, Game, Seat};
 

@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use tapete_chinchon::Resample;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, Phase};
 use tapete_chinchon_bots::Experto;
 use tapete_table::Game;

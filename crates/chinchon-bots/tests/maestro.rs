@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use tapete_chinchon::Resample;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, Phase};
 use tapete_chinchon_bots::maestro::{
     from_params, Budget, Policy, DEFAULT_BUDGET, DEFAULT_ITERS, DEFAULT_MS,

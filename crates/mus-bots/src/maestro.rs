@@ -65,6 +65,7 @@ use tapete_cards::CardSet;
 use tapete_mus::events::Event;
 use tapete_mus::rules::Lance;
 use tapete_mus::view::Phase;
+use tapete_mus::Resample;
 use tapete_mus::{Action, MusGame, MusView, Sena};
 use tapete_table::{Bot, Game, Seat};
 

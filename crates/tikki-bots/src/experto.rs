@@ -46,6 +46,7 @@ use std::time::{Duration, Instant};
 use tapete_table::{Bot, Seat};
 use tapete_tikki::bots::Basico;
 use tapete_tikki::combo::best;
+use tapete_tikki::Resample;
 use tapete_tikki::{Action, Cards, Phase, TikkiGame, TikkiView};
 
 /// Default rollouts per decision.

@@ -2,7 +2,7 @@
 //! resampler, for several table sizes and options.
 
 use tapete_chinchon::rules::{MeterCartas, Reenganche};
-use tapete_chinchon::{ChinchonGame, ChinchonRules, ChinchonView, DeckSize};
+use tapete_chinchon::{ChinchonGame, ChinchonRules, DeckSize};
 use tapete_table::conformance::{random_games, Check};
 use tapete_table::Resample;
 

@@ -56,6 +56,7 @@ pub mod conformance;
 mod drive;
 pub mod protocol;
 mod record;
+pub mod search;
 #[doc(hidden)]
 pub mod test_race;
 

@@ -53,7 +53,7 @@ mod belief;
 mod value;
 
 pub use crate::read::{PairAnswers, Reading, SeatRecord, TableRead};
-pub use belief::percentile;
+pub use crate::strength::percentile;
 pub use value::win_chance;
 
 use crate::basico::{discard, Basico};

@@ -262,7 +262,8 @@ pub fn equity(need_us: i32, need_them: i32) -> f64 {
     1.0 / (1.0 + (-(need_them - need_us) as f64 / spread).exp())
 }
 
-/// What experto takes from its read of the table ([`crate::read`]) into one decision:
+/// What experto takes from its read of the table into one decision (made by
+/// `Exploit::of`, beside the read in [`crate::read`]):
 /// how often to bluff against the pair it faces, with an opening or a raise, and how much
 /// each rival's bets say.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -305,38 +306,6 @@ pub const RAISE_FOLD_LOW: f64 = 0.35;
 pub const RAISE_FOLD_HIGH: f64 = 0.65;
 /// Raises as faroles against a pair that lets go at least [`RAISE_FOLD_HIGH`] of them.
 pub const RAISE_FAROL_MAX: f64 = 1.0;
-
-impl Exploit {
-    /// The exploit of `read` for the pair of `seat` under `style`: faroles grow with how
-    /// often the rival pair has let our envites go, raises as faroles with how often it
-    /// has let our raises go, and a rival whose shown bets were weak more often than
-    /// experto's has its bets read as partly faroles.
-    pub fn of(read: &crate::read::TableRead, seat: Seat, style: &Style) -> Exploit {
-        let rivals = 1 - seat % 2;
-        let fold = read.pairs[rivals].fold_share(FOLD_PRIOR, FOLD_PRIOR_WEIGHT);
-        let t = ramp(fold, FOLD_LOW, FOLD_HIGH);
-        let bluff_rate = style.bluff_rate + (BLUFF_MAX - style.bluff_rate).max(0.0) * t;
-        let bluffs = std::array::from_fn(|s| {
-            if s % 2 == seat % 2 {
-                0.0
-            } else {
-                read.seats[s].bluff_excess()
-            }
-        });
-        let raise_fold =
-            read.pairs[rivals].raise_fold_share(RAISE_FOLD_PRIOR, RAISE_FOLD_PRIOR_WEIGHT);
-        Exploit {
-            bluff_rate,
-            bluffs,
-            raise_farol_rate: RAISE_FAROL_MAX * ramp(raise_fold, RAISE_FOLD_LOW, RAISE_FOLD_HIGH),
-        }
-    }
-}
-
-/// 0 at or below `low`, 1 at or above `high`, a straight line in between.
-fn ramp(x: f64, low: f64, high: f64) -> f64 {
-    ((x - low) / (high - low)).clamp(0.0, 1.0)
-}
 
 /// One decision's facts, from our own view only.
 pub struct Ctx<'a> {

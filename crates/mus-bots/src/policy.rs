@@ -152,17 +152,13 @@ pub fn experto_style() -> Style {
         open_big: 0.85,
         open_big_amount: 4,
         // Raises lighter: a hand read at 0.6 or more after the rivals bet wins its lance
-        // most of the time (0.5 to 0.76 measured against basico, 0.6 best; against
-        // avanzado 0.6 also did as well as 0.68).
+        // most of the time (docs/bots.md).
         raise_min: 0.6,
         accept_margin: 0.1,
         pending_margin: 0.1,
-        // How much a rival's bet says, fitted to the lances actually won after one (every
-        // seat's hand known, 3,000 games each against basico, avanzado and experto): after
-        // a plain envido of 2, a hand with a prior chance of 0.5 wins about a quarter of
-        // the time, 0.6 half, 0.7 three times in four (γ ≈ 1); after a raise or a bigger
-        // opening γ ≈ 3 fits; after an órdago a prior of 0.9 wins only about half the time
-        // (0.4–0.7 by lance and rival; γ ≈ 8).
+        // How much a rival's bet says, by how strong a bet it is: a plain envido of 2
+        // says least, a raise or a bigger opening more, an órdago most (fitted to the
+        // lances won after each: docs/bots.md).
         rival_bet_shrink: 3.0,
         rival_envite_shrink: 1.0,
         rival_ordago_shrink: 8.0,
@@ -277,9 +273,8 @@ pub struct Exploit {
     pub raise_farol_rate: f64,
 }
 
-/// The rival pair's share of envites let go that the read starts from: about what the
-/// players measured let go (experto and the styles 72–84%, 300 games each; only a pair
-/// that sees every envite lets none go).
+/// The rival pair's share of envites let go that the read starts from: about what
+/// experto and the styles let go (docs/bots.md).
 pub const FOLD_PRIOR: f64 = 0.75;
 /// How many envites that starting share weighs: four answers that see the envite bring
 /// the faroles back to the style's rate.
@@ -291,8 +286,7 @@ pub const FOLD_HIGH: f64 = 0.75;
 /// Faroles against a pair that lets go at least [`FOLD_HIGH`] of the envites it faces.
 pub const BLUFF_MAX: f64 = 0.7;
 /// The rival pair's share of raises let go that the read starts from, before any raise
-/// of ours was answered: between what the players measured let go (experto and the styles
-/// 52–71%, conservador 35%, avanzado 7%, pasivo none; 300 games each).
+/// of ours was answered: between what the levels and styles let go (docs/bots.md).
 pub const RAISE_FOLD_PRIOR: f64 = 0.5;
 /// How many raises that starting share weighs: two raises seen bring the rate down
 /// against a pair that sees them.

@@ -44,8 +44,8 @@ const ALWAYS_CUT: f64 = 0.9;
 const MIN_ENVITES: u32 = 4;
 /// A shown hand below this percentile in the lance bet was a bluff.
 const BLUFF_BELOW: f64 = 0.4;
-/// Share of experto's shown bets made below [`BLUFF_BELOW`] (measured over 300 games): the
-/// default reading is right for a player who bluffs this much.
+/// Share of experto's shown bets made below [`BLUFF_BELOW`] (docs/bots.md): the default
+/// reading is right for a player who bluffs this much.
 const BASE_BLUFF_SHARE: f64 = 0.045;
 /// Shown bets before a seat's bluffing is judged.
 const MIN_BETS: usize = 6;

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use tapete_host::{Host, Visitor};
 use tapete_table::conformance::{random_games, Check};
-use tapete_table::Game;
+use tapete_table::{Game, ResampleError};
 
 /// Random games per seat count (the smallest and the largest table, and one between), as
 /// long as they take at most [`BUDGET`] actions together.
@@ -29,16 +29,18 @@ impl Visitor for Conforms {
             check.seed = 1000 * seats as u64;
             check.budget = BUDGET;
             check.thorough_every = 3;
-            check.resample = Some(|view, rng| match H::resample(view, rng) {
-                Some(r) => r,
-                None => Err("no resampler".into()),
-            });
-            let probe = H::G::new(&check.rules, seats, 0).map_err(|e| e.to_string())?;
-            let has_resampler = H::resample(&probe.view(0), &mut rand_chacha_rng()).is_some();
-            if has_resampler {
+            check.resample = H::resampler();
+            if let Some(resample) = check.resample {
                 check.resample_every = 11;
-            } else {
-                check.resample = None;
+                // The error is the game's own, typed: a spectator has no cards to deal around.
+                let game = H::G::new(&check.rules, seats, 0).map_err(|e| e.to_string())?;
+                let mut rng = rand::SeedableRng::seed_from_u64(0);
+                match resample(&game.spectator_view(), &mut rng) {
+                    Err(ResampleError::Spectator) => {}
+                    other => {
+                        return Err(format!("{}: a spectator resampled to {other:?}", H::NAME))
+                    }
+                }
             }
             let r =
                 random_games(&check).map_err(|e| format!("{} with {seats} seats: {e}", H::NAME))?;
@@ -54,11 +56,6 @@ impl Visitor for Conforms {
         }
         Ok(said.join("\n"))
     }
-}
-
-fn rand_chacha_rng() -> rand_chacha::ChaCha8Rng {
-    use rand::SeedableRng;
-    rand_chacha::ChaCha8Rng::seed_from_u64(0)
 }
 
 #[test]

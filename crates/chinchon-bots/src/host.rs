@@ -3,9 +3,10 @@
 
 use serde_json::{json, Value};
 use tapete_chinchon::narrate::cards_text;
-use tapete_chinchon::{ChinchonGame, ChinchonRules, ChinchonView, Narrator, Solver};
+use tapete_chinchon::{ChinchonGame, ChinchonRules, Narrator, Solver};
 use tapete_host::{row, Host};
-use tapete_table::{Bot, Game, Seat};
+use tapete_table::conformance::Resampler;
+use tapete_table::{Bot, Game, Resample, Seat};
 
 /// The host of [`ChinchonGame`].
 pub struct ChinchonHost;
@@ -137,10 +138,7 @@ impl Host for ChinchonHost {
             .collect()
     }
 
-    fn resample(
-        view: &ChinchonView,
-        rng: &mut rand_chacha::ChaCha8Rng,
-    ) -> Option<Result<ChinchonGame, String>> {
-        Some(ChinchonGame::resample(view, rng).map_err(|e| e.to_string()))
+    fn resampler() -> Option<Resampler<ChinchonGame>> {
+        Some(<ChinchonGame as Resample>::resample)
     }
 }

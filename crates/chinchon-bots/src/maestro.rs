@@ -37,11 +37,10 @@
 
 use crate::experto::{lay, Experto, Style};
 use crate::value::win_chance;
-use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
 use tapete_chinchon::bots::Basico;
 use tapete_chinchon::meld::Solver;
+use tapete_chinchon::Resample;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonView, Hand, Phase};
 use tapete_table::{Bot, Game, Seat};
 
@@ -55,6 +54,7 @@ pub const DEFAULT_MS: u64 = 1000;
 
 use tapete_table::budget::BudgetParams;
 pub use tapete_table::budget::{Budget, MAX_ITERS, MAX_MS};
+use tapete_table::search::{race, Racing};
 
 /// Discards searched besides experto's own choice and the best close.
 const DISCARDS: usize = 3;
@@ -63,16 +63,17 @@ const DISCARDS: usize = 3;
 const DISCARD_WINDOW: f64 = 6.0;
 /// How many standard errors a candidate must beat experto's choice by to be played.
 const KEEP_Z: f64 = 2.0;
-/// Worlds before any candidate is dropped.
-const MIN_WORLDS: usize = 16;
-/// Worlds between two racing rounds.
-const RACE_EVERY: usize = 8;
-/// How many standard errors below the leader a candidate must be to be dropped.
-const RACE_Z: f64 = 2.5;
+/// The race between the candidates: 16 worlds before any is dropped, then a round every
+/// 8 dropping those 2.5 standard errors behind the leader; 90% of a time budget spent on
+/// rollouts (the rest covers the last one).
+const RACING: Racing = Racing {
+    min_worlds: 16,
+    race_every: 8,
+    race_z: 2.5,
+    time_share: 0.9,
+};
 /// A rollout stops after this many actions (a hand takes a few dozen).
 const MAX_ROLLOUT_STEPS: usize = 400;
-/// Fraction of a time budget spent on rollouts: the rest covers the last one.
-const TIME_SHARE: f64 = 0.9;
 /// Deals drawn per world, by the turns the others have played, the least deadwood kept.
 const DEALS: [usize; 9] = [1, 3, 4, 10, 16, 24, 32, 40, 48];
 
@@ -272,75 +273,28 @@ impl Maestro {
         candidates: &[Action],
         rng: &mut ChaCha8Rng,
     ) -> Option<Action> {
-        let start = Instant::now();
-        let (deadline, max_rollouts) = match self.budget {
-            Budget::Millis(ms) => (
-                Some(start + Duration::from_secs_f64(ms as f64 / 1000.0 * TIME_SHARE)),
-                usize::MAX,
-            ),
-            Budget::Iters(n) => (None, n as usize),
-            Budget::ItersWithin { iters, ms } => (
-                Some(start + Duration::from_secs_f64(ms as f64 / 1000.0 * TIME_SHARE)),
-                iters as usize,
-            ),
-        };
-        let out_of_budget = |rollouts: usize| {
-            rollouts >= max_rollouts || deadline.is_some_and(|d| Instant::now() >= d)
-        };
         let deals = deals_for(view).min(self.deals);
         let solver = Solver::new(&view.rules);
-        let mut values: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
-        let mut active: Vec<usize> = (0..candidates.len()).collect();
-        let mut rollouts = 0usize;
-        let mut worlds = 0usize;
-        let mut next_race = MIN_WORLDS;
-        'worlds: while active.len() > 1 || worlds == 0 {
-            if out_of_budget(rollouts) {
-                break;
-            }
-            let Some(world) = sample_world(view, seat, deals, &solver, rng) else {
-                break;
-            };
-            let seed: u64 = rng.gen();
-            let mut row = Vec::with_capacity(active.len());
-            for &i in &active {
-                if !row.is_empty() && out_of_budget(rollouts) {
-                    break 'worlds;
-                }
-                let mut r = ChaCha8Rng::seed_from_u64(seed);
+        let tally = race(
+            &RACING,
+            self.budget,
+            candidates.len(),
+            rng,
+            |rng| sample_world(view, seat, deals, &solver, rng),
+            |world, i, r| {
                 let mut bot: Box<dyn Bot<ChinchonGame>> = match self.policy {
                     Policy::Experto => Box::new(Experto::with_style(self.style)),
                     Policy::Basico => Box::new(Basico::default()),
                 };
-                row.push(rollout(
-                    world.clone(),
-                    seat,
-                    candidates[i],
-                    bot.as_mut(),
-                    &mut r,
-                ));
-                rollouts += 1;
-            }
-            for (&i, v) in active.iter().zip(row) {
-                values[i].push(v);
-            }
-            worlds += 1;
-            if worlds >= next_race {
-                race(&values, &mut active);
-                next_race += RACE_EVERY;
-            }
-        }
-        let mean = |i: usize| values[i].iter().sum::<f64>() / values[i].len().max(1) as f64;
-        let best = active
-            .iter()
-            .copied()
-            .filter(|&i| !values[i].is_empty())
-            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))?;
+                rollout(world.clone(), seat, candidates[i], bot.as_mut(), r)
+            },
+        );
+        let best = tally.best()?;
         if best != 0 {
             // Too few worlds to tell noise from a better move: experto's choice stands.
-            let n = values[best].len().min(values[0].len());
-            let (m, se) = paired(&values[best], &values[0]);
-            if n < MIN_WORLDS || m - self.keep * se <= 0.0 {
+            let n = tally.values[best].len().min(tally.values[0].len());
+            let (m, se) = tally.paired(best, 0);
+            if n < RACING.min_worlds || m - self.keep * se <= 0.0 {
                 return Some(candidates[0]);
             }
         }
@@ -438,35 +392,4 @@ fn value_of(game: &ChinchonGame, seat: Seat) -> f64 {
     }
     let view = game.spectator_view();
     win_chance(&view.scores, &view.out, seat, view.rules.target as i32)
-}
-
-/// Mean and standard error of the paired differences `a − b` (common worlds).
-fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
-    let n = a.len().min(b.len());
-    if n < 2 {
-        return (0.0, f64::INFINITY);
-    }
-    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
-    let m = d.iter().sum::<f64>() / n as f64;
-    let var = d.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1) as f64;
-    (m, (var / n as f64).sqrt())
-}
-
-/// Drops the candidates clearly behind the leader.
-fn race(values: &[Vec<f64>], active: &mut Vec<usize>) {
-    let mean = |i: usize| values[i].iter().sum::<f64>() / values[i].len().max(1) as f64;
-    let Some(leader) = active
-        .iter()
-        .copied()
-        .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))
-    else {
-        return;
-    };
-    active.retain(|&i| {
-        if i == leader {
-            return true;
-        }
-        let (m, se) = paired(&values[i], &values[leader]);
-        m + RACE_Z * se >= 0.0
-    });
 }

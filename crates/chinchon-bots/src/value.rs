@@ -3,8 +3,8 @@
 //! decision weighs risk by it.
 //!
 //! Each player still in adds points hand after hand, about `m` a hand with spread `s`
-//! (measured over thousands of games: about 9 ± 13.5 at two players, more at larger
-//! tables, where fewer hands are one's own close). The hands a player lasts before
+//! (more at larger tables, where fewer hands are one's own close; the figures are in
+//! docs/bots.md). The hands a player lasts before
 //! passing the target are then about normal, with mean `r / m` and variance
 //! `r s² / m³` for a margin of `r` points (renewal theory); the player who lasts longest
 //! wins. With two players that is one normal probability; with more, one integral over

@@ -2,6 +2,7 @@
 //! and a small duel against basico.
 
 use crate::common::*;
+use tapete_chinchon::Resample;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, Phase};
 use tapete_chinchon_bots::Experto;
 use tapete_table::Game;

@@ -2,6 +2,7 @@
 //! its view read, and a small duel against basico.
 
 use crate::common::*;
+use tapete_chinchon::Resample;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, Phase};
 use tapete_chinchon_bots::maestro::{
     from_params, Budget, Policy, DEFAULT_BUDGET, DEFAULT_ITERS, DEFAULT_MS,

@@ -67,6 +67,6 @@ pub use events::Event;
 pub use game::{ActionError, ChinchonGame, Deal};
 pub use meld::{Analysis, Close, Meld, MeldKind, Solver};
 pub use narrate::Narrator;
-pub use resample::ResampleError;
+pub use resample::{Resample, ResampleError};
 pub use rules::ChinchonRules;
 pub use view::{ChinchonView, Phase};

@@ -14,16 +14,13 @@ use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 use tapete_cards::chance::{rng_from_seed, shuffle};
 
-pub use tapete_table::ResampleError;
+pub use tapete_table::{Resample, ResampleError};
 
-impl ChinchonGame {
+impl Resample for ChinchonGame {
     /// A full game consistent with `view` (a seat's view): the unseen cards dealt at random
     /// from `rng` to the other players (keeping what each is known to hold) and the stock.
     /// Its own chance (later shuffles of the stock) is seeded from `rng` too.
-    pub fn resample(
-        view: &ChinchonView,
-        rng: &mut ChaCha8Rng,
-    ) -> Result<ChinchonGame, ResampleError> {
+    fn resample(view: &ChinchonView, rng: &mut ChaCha8Rng) -> Result<ChinchonGame, ResampleError> {
         let me = view.seat.ok_or(ResampleError::Spectator)?;
         if view.phase == Phase::Over {
             return Err(ResampleError::Over);

@@ -1,14 +1,10 @@
 //! The platform's conformance checks (`tapete_table::conformance`) on Chinchón, with its
 //! resampler, for several table sizes and options.
 
-use rand_chacha::ChaCha8Rng;
 use tapete_chinchon::rules::{MeterCartas, Reenganche};
-use tapete_chinchon::{ChinchonGame, ChinchonRules, ChinchonView, DeckSize};
+use tapete_chinchon::{ChinchonGame, ChinchonRules, DeckSize};
 use tapete_table::conformance::{random_games, Check};
-
-fn resample(view: &ChinchonView, rng: &mut ChaCha8Rng) -> Result<ChinchonGame, String> {
-    ChinchonGame::resample(view, rng).map_err(|e| e.to_string())
-}
+use tapete_table::Resample;
 
 #[test]
 fn chinchon_conforms() {
@@ -47,7 +43,7 @@ fn chinchon_conforms() {
     for (i, (rules, seats, games)) in tables.into_iter().enumerate() {
         let check = Check {
             seed: 100 * i as u64,
-            resample: Some(resample),
+            resample: Some(ChinchonGame::resample),
             resample_every: 25,
             ..Check::new(rules, seats, games)
         };

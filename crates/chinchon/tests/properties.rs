@@ -10,6 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use tapete_cards::rng_from_seed;
 use tapete_chinchon::card::DeckSize;
 use tapete_chinchon::rules::{FigureValues, MeterCartas, Reenganche};
+use tapete_chinchon::Resample;
 use tapete_chinchon::{Action, Card, ChinchonGame, ChinchonRules, Event, Phase};
 use tapete_table::{Game, Record};
 

@@ -3,6 +3,7 @@
 
 use rand::Rng;
 use tapete_cards::rng_from_seed;
+use tapete_chinchon::Resample;
 use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, Hand, Phase, ResampleError};
 use tapete_table::Game;
 

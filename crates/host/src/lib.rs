@@ -103,13 +103,10 @@ pub trait Host: Send + Sync + 'static {
     fn score_rows(game: &Self::G) -> Vec<Vec<String>>;
     /// Every seat's hand face up, one row per seat: what a replay shows after a deal.
     fn hands_rows(game: &Self::G) -> Vec<Vec<String>>;
-    /// A full state consistent with what `view` shows (hidden cards dealt at random from
-    /// those the view does not place), for search bots and the conformance checks; `None`
-    /// for games without one.
-    fn resample(
-        _view: &<Self::G as Game>::View,
-        _rng: &mut rand_chacha::ChaCha8Rng,
-    ) -> Option<Result<Self::G, String>> {
+    /// The game's [`tapete_table::Resample`] (a full state consistent with a seat's view),
+    /// for the conformance checks; `None` for games without one. Hosts of resampling games
+    /// return `Some(<G as Resample>::resample)`.
+    fn resampler() -> Option<tapete_table::conformance::Resampler<Self::G>> {
         None
     }
     /// The names of extra tools a server offers for this game (`GET /api/tools/GAME/NAME`).

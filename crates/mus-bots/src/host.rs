@@ -9,7 +9,8 @@ use tapete_host::{Host, Narrate};
 use tapete_mus::narrate::{cards_text, jugada_of, seat_label, Narrator};
 use tapete_mus::view::Phase;
 use tapete_mus::{Event, MusGame, MusRules};
-use tapete_table::{Bot, Game, Seat};
+use tapete_table::conformance::Resampler;
+use tapete_table::{Bot, Game, Resample, Seat};
 
 /// The host of [`MusGame`].
 pub struct MusHost;
@@ -178,11 +179,8 @@ impl Host for MusHost {
         v
     }
 
-    fn resample(
-        view: &tapete_mus::MusView,
-        rng: &mut rand_chacha::ChaCha8Rng,
-    ) -> Option<Result<MusGame, String>> {
-        Some(MusGame::resample(view, rng).map_err(|e| e.to_string()))
+    fn resampler() -> Option<Resampler<MusGame>> {
+        Some(<MusGame as Resample>::resample)
     }
 
     fn tools() -> &'static [&'static str] {

@@ -53,19 +53,20 @@ mod belief;
 mod value;
 
 pub use crate::read::{PairAnswers, Reading, SeatRecord, TableRead};
-pub use belief::percentile;
+pub use crate::strength::percentile;
 pub use value::win_chance;
 
 use crate::basico::{discard, Basico};
 use crate::{Avanzado, Experto};
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
 use tapete_cards::CardSet;
 use tapete_mus::events::Event;
 use tapete_mus::rules::Lance;
 use tapete_mus::view::Phase;
+use tapete_mus::Resample;
 use tapete_mus::{Action, MusGame, MusView, Sena};
+use tapete_table::search::{race, Racing};
 use tapete_table::{Bot, Game, Seat};
 
 /// Default rollouts per decision: enough to separate the candidates in most betting spots,
@@ -92,19 +93,19 @@ const KEEP_DEFAULT_Z_ORDAGO: f64 = 3.0;
 /// The largest envite or raise searched besides 2 and 4: the one that would carry the pair
 /// to the target. Bigger ones mostly test how the rollout players fold, not the hand.
 const MAX_TO_TARGET: u8 = 8;
-/// Rollouts per candidate before any is dropped.
-const MIN_WORLDS: usize = 24;
-/// Worlds between two racing rounds.
-const RACE_EVERY: usize = 8;
-/// How many standard errors below the leader a candidate must be to be dropped.
-const RACE_Z: f64 = 2.5;
+/// The race between the candidates: 24 worlds before any is dropped, then a round every
+/// 8 dropping those 2.5 standard errors behind the leader; 92% of a time budget used for
+/// rollouts (the rest covers the last rollout and the bookkeeping).
+const RACING: Racing = Racing {
+    min_worlds: 24,
+    race_every: 8,
+    race_z: 2.5,
+    time_share: 0.92,
+};
 /// Deals drawn per world when calls were heard, one kept by its likelihood.
 const BELIEF_DRAWS: usize = 8;
 /// A rollout stops after this many actions whatever happens (a hand takes a few dozen).
 const MAX_ROLLOUT_STEPS: usize = 400;
-/// Fraction of a time budget used for rollouts: the rest covers the last rollout and the
-/// bookkeeping.
-const TIME_SHARE: f64 = 0.92;
 
 /// The players maestro imagines at every seat of a rollout: its model of the others and of
 /// itself for the rest of the hand. Their own choice is also the one maestro keeps unless
@@ -218,14 +219,6 @@ impl Maestro {
         default: Option<usize>,
         rng: &mut ChaCha8Rng,
     ) -> Option<Action> {
-        let start = Instant::now();
-        let within =
-            |ms: u64| Some(start + Duration::from_secs_f64(ms as f64 / 1000.0 * TIME_SHARE));
-        let (deadline, max_rollouts) = match self.budget {
-            Budget::Millis(ms) => (within(ms), usize::MAX),
-            Budget::Iters(n) => (None, n as usize),
-            Budget::ItersWithin { iters, ms } => (within(ms), iters as usize),
-        };
         let calls = belief::calls(&view.log, seat);
         let us = seat % 2;
         let readings: [Reading; 4] = std::array::from_fn(|s| {
@@ -245,59 +238,32 @@ impl Maestro {
             });
             (&self.table, trust)
         });
-        let mut values: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
-        let mut active: Vec<usize> = (0..candidates.len()).collect();
-        let mut rollouts = 0usize;
-        let mut worlds = 0usize;
-        let mut next_race = MIN_WORLDS;
-        let out_of_budget = |rollouts: usize| {
-            rollouts >= max_rollouts || deadline.is_some_and(|d| Instant::now() >= d)
-        };
-        'worlds: while active.len() > 1 || worlds == 0 {
-            if out_of_budget(rollouts) {
-                break;
-            }
-            let Some(world) = sample_world(view, &calls, &readings, rng) else {
-                break;
-            };
-            let seed: u64 = rng.gen();
-            let mut row = Vec::with_capacity(active.len());
-            for &i in &active {
-                if !row.is_empty() && out_of_budget(rollouts) {
-                    break 'worlds;
-                }
-                let mut r = ChaCha8Rng::seed_from_u64(seed);
+        let tally = race(
+            &RACING,
+            self.budget,
+            candidates.len(),
+            rng,
+            |rng| sample_world(view, &calls, &readings, rng),
+            |world, i, r| {
                 let mut bots = policies.clone();
                 let start = (seat, candidates[i].clone());
-                row.push(rollout(world.clone(), start, us, &mut bots, table, &mut r));
-                rollouts += 1;
-            }
-            for (&i, v) in active.iter().zip(row) {
-                values[i].push(v);
-            }
-            worlds += 1;
-            if worlds >= next_race {
-                race(&values, &mut active);
-                next_race += RACE_EVERY;
-            }
-        }
-        let mean = |i: usize| values[i].iter().sum::<f64>() / values[i].len().max(1) as f64;
-        let best = active
-            .iter()
-            .copied()
-            .filter(|&i| !values[i].is_empty())
-            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))?;
+                rollout(world.clone(), start, us, &mut bots, table, r)
+            },
+        );
+        let best = tally.best()?;
         // The rollout policy's own choice stands unless the search shows something better:
         // a small budget should not turn noise into decisions. A game-staking choice must
         // show it by a wider margin, even when the racing has already dropped the default.
         let stakes_game = stakes_game(view, &candidates[best]);
-        if let Some(d) = default.filter(|&d| d != best && (stakes_game || active.contains(&d))) {
+        if let Some(d) =
+            default.filter(|&d| d != best && (stakes_game || tally.active.contains(&d)))
+        {
             let z = if stakes_game {
                 KEEP_DEFAULT_Z_ORDAGO
             } else {
                 KEEP_DEFAULT_Z
             };
-            let (m, se) = paired(&values[best], &values[d]);
+            let (m, se) = tally.paired(best, d);
             if m - z * se <= 0.0 {
                 return Some(candidates[d].clone());
             }
@@ -549,38 +515,4 @@ fn ordago_against(view: &MusView, seat: Seat, us: usize) -> Option<Lance> {
         }
         _ => None,
     }
-}
-
-/// Drops the candidates clearly worse than the leader, by their paired differences on the
-/// worlds they shared (every active candidate has seen every world so far).
-fn race(values: &[Vec<f64>], active: &mut Vec<usize>) {
-    let mean = |i: usize| values[i].iter().sum::<f64>() / values[i].len().max(1) as f64;
-    let Some(best) = active
-        .iter()
-        .copied()
-        .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))
-    else {
-        return;
-    };
-    let n = values[best].len();
-    active.retain(|&i| {
-        if i == best || values[i].len() != n || n < 2 {
-            return true;
-        }
-        let (m, se) = paired(&values[i], &values[best]);
-        // Identical results (se 0) and a lower mean: the same or worse in every world.
-        !(m + RACE_Z * se < 0.0 || (se == 0.0 && m < 0.0))
-    });
-}
-
-/// Mean and standard error of `a - b` over the worlds both saw (paired samples).
-fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
-    let n = a.len().min(b.len());
-    if n < 2 {
-        return (0.0, f64::INFINITY);
-    }
-    let diffs = a.iter().zip(b).map(|(x, y)| x - y);
-    let m = diffs.clone().sum::<f64>() / n as f64;
-    let var = diffs.map(|d| (d - m) * (d - m)).sum::<f64>() / (n - 1) as f64;
-    (m, (var / n as f64).sqrt())
 }

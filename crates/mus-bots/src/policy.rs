@@ -152,17 +152,13 @@ pub fn experto_style() -> Style {
         open_big: 0.85,
         open_big_amount: 4,
         // Raises lighter: a hand read at 0.6 or more after the rivals bet wins its lance
-        // most of the time (0.5 to 0.76 measured against basico, 0.6 best; against
-        // avanzado 0.6 also did as well as 0.68).
+        // most of the time (docs/bots.md).
         raise_min: 0.6,
         accept_margin: 0.1,
         pending_margin: 0.1,
-        // How much a rival's bet says, fitted to the lances actually won after one (every
-        // seat's hand known, 3,000 games each against basico, avanzado and experto): after
-        // a plain envido of 2, a hand with a prior chance of 0.5 wins about a quarter of
-        // the time, 0.6 half, 0.7 three times in four (γ ≈ 1); after a raise or a bigger
-        // opening γ ≈ 3 fits; after an órdago a prior of 0.9 wins only about half the time
-        // (0.4–0.7 by lance and rival; γ ≈ 8).
+        // How much a rival's bet says, by how strong a bet it is: a plain envido of 2
+        // says least, a raise or a bigger opening more, an órdago most (fitted to the
+        // lances won after each: docs/bots.md).
         rival_bet_shrink: 3.0,
         rival_envite_shrink: 1.0,
         rival_ordago_shrink: 8.0,
@@ -262,7 +258,8 @@ pub fn equity(need_us: i32, need_them: i32) -> f64 {
     1.0 / (1.0 + (-(need_them - need_us) as f64 / spread).exp())
 }
 
-/// What experto takes from its read of the table ([`crate::read`]) into one decision:
+/// What experto takes from its read of the table into one decision (made by
+/// `Exploit::of`, beside the read in [`crate::read`]):
 /// how often to bluff against the pair it faces, with an opening or a raise, and how much
 /// each rival's bets say.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -276,9 +273,8 @@ pub struct Exploit {
     pub raise_farol_rate: f64,
 }
 
-/// The rival pair's share of envites let go that the read starts from: about what the
-/// players measured let go (experto and the styles 72–84%, 300 games each; only a pair
-/// that sees every envite lets none go).
+/// The rival pair's share of envites let go that the read starts from: about what
+/// experto and the styles let go (docs/bots.md).
 pub const FOLD_PRIOR: f64 = 0.75;
 /// How many envites that starting share weighs: four answers that see the envite bring
 /// the faroles back to the style's rate.
@@ -290,8 +286,7 @@ pub const FOLD_HIGH: f64 = 0.75;
 /// Faroles against a pair that lets go at least [`FOLD_HIGH`] of the envites it faces.
 pub const BLUFF_MAX: f64 = 0.7;
 /// The rival pair's share of raises let go that the read starts from, before any raise
-/// of ours was answered: between what the players measured let go (experto and the styles
-/// 52–71%, conservador 35%, avanzado 7%, pasivo none; 300 games each).
+/// of ours was answered: between what the levels and styles let go (docs/bots.md).
 pub const RAISE_FOLD_PRIOR: f64 = 0.5;
 /// How many raises that starting share weighs: two raises seen bring the rate down
 /// against a pair that sees them.
@@ -305,38 +300,6 @@ pub const RAISE_FOLD_LOW: f64 = 0.35;
 pub const RAISE_FOLD_HIGH: f64 = 0.65;
 /// Raises as faroles against a pair that lets go at least [`RAISE_FOLD_HIGH`] of them.
 pub const RAISE_FAROL_MAX: f64 = 1.0;
-
-impl Exploit {
-    /// The exploit of `read` for the pair of `seat` under `style`: faroles grow with how
-    /// often the rival pair has let our envites go, raises as faroles with how often it
-    /// has let our raises go, and a rival whose shown bets were weak more often than
-    /// experto's has its bets read as partly faroles.
-    pub fn of(read: &crate::read::TableRead, seat: Seat, style: &Style) -> Exploit {
-        let rivals = 1 - seat % 2;
-        let fold = read.pairs[rivals].fold_share(FOLD_PRIOR, FOLD_PRIOR_WEIGHT);
-        let t = ramp(fold, FOLD_LOW, FOLD_HIGH);
-        let bluff_rate = style.bluff_rate + (BLUFF_MAX - style.bluff_rate).max(0.0) * t;
-        let bluffs = std::array::from_fn(|s| {
-            if s % 2 == seat % 2 {
-                0.0
-            } else {
-                read.seats[s].bluff_excess()
-            }
-        });
-        let raise_fold =
-            read.pairs[rivals].raise_fold_share(RAISE_FOLD_PRIOR, RAISE_FOLD_PRIOR_WEIGHT);
-        Exploit {
-            bluff_rate,
-            bluffs,
-            raise_farol_rate: RAISE_FAROL_MAX * ramp(raise_fold, RAISE_FOLD_LOW, RAISE_FOLD_HIGH),
-        }
-    }
-}
-
-/// 0 at or below `low`, 1 at or above `high`, a straight line in between.
-fn ramp(x: f64, low: f64, high: f64) -> f64 {
-    ((x - low) / (high - low)).clamp(0.0, 1.0)
-}
 
 /// One decision's facts, from our own view only.
 pub struct Ctx<'a> {

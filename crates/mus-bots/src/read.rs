@@ -23,8 +23,11 @@
 //!
 //! All of it comes from the view: the public log and the cards shown at the counting.
 
-use crate::maestro::percentile;
-use crate::policy::{Ctx, Style};
+use crate::policy::{
+    Ctx, Exploit, Style, BLUFF_MAX, FOLD_HIGH, FOLD_LOW, FOLD_PRIOR, FOLD_PRIOR_WEIGHT,
+    RAISE_FAROL_MAX, RAISE_FOLD_HIGH, RAISE_FOLD_LOW, RAISE_FOLD_PRIOR, RAISE_FOLD_PRIOR_WEIGHT,
+};
+use crate::strength::percentile;
 use rand_chacha::ChaCha8Rng;
 use tapete_cards::CardSet;
 use tapete_mus::events::Event;
@@ -41,8 +44,8 @@ const ALWAYS_CUT: f64 = 0.9;
 const MIN_ENVITES: u32 = 4;
 /// A shown hand below this percentile in the lance bet was a bluff.
 const BLUFF_BELOW: f64 = 0.4;
-/// Share of experto's shown bets made below [`BLUFF_BELOW`] (measured over 300 games): the
-/// default reading is right for a player who bluffs this much.
+/// Share of experto's shown bets made below [`BLUFF_BELOW`] (docs/bots.md): the default
+/// reading is right for a player who bluffs this much.
 const BASE_BLUFF_SHARE: f64 = 0.045;
 /// Shown bets before a seat's bluffing is judged.
 const MIN_BETS: usize = 6;
@@ -405,4 +408,36 @@ fn fearless_style() -> Style {
         partner_decline_cut: 0.0,
         ..crate::policy::experto_style()
     }
+}
+
+impl Exploit {
+    /// The exploit of `read` for the pair of `seat` under `style`: faroles grow with how
+    /// often the rival pair has let our envites go, raises as faroles with how often it
+    /// has let our raises go, and a rival whose shown bets were weak more often than
+    /// experto's has its bets read as partly faroles.
+    pub fn of(read: &TableRead, seat: Seat, style: &Style) -> Exploit {
+        let rivals = 1 - seat % 2;
+        let fold = read.pairs[rivals].fold_share(FOLD_PRIOR, FOLD_PRIOR_WEIGHT);
+        let t = ramp(fold, FOLD_LOW, FOLD_HIGH);
+        let bluff_rate = style.bluff_rate + (BLUFF_MAX - style.bluff_rate).max(0.0) * t;
+        let bluffs = std::array::from_fn(|s| {
+            if s % 2 == seat % 2 {
+                0.0
+            } else {
+                read.seats[s].bluff_excess()
+            }
+        });
+        let raise_fold =
+            read.pairs[rivals].raise_fold_share(RAISE_FOLD_PRIOR, RAISE_FOLD_PRIOR_WEIGHT);
+        Exploit {
+            bluff_rate,
+            bluffs,
+            raise_farol_rate: RAISE_FAROL_MAX * ramp(raise_fold, RAISE_FOLD_LOW, RAISE_FOLD_HIGH),
+        }
+    }
+}
+
+/// 0 at or below `low`, 1 at or above `high`, a straight line in between.
+fn ramp(x: f64, low: f64, high: f64) -> f64 {
+    ((x - low) / (high - low)).clamp(0.0, 1.0)
 }

@@ -16,10 +16,13 @@
 //! - [`HandOdds::estimated_gain`]: the thesis' "ganancia estimada" R = P(win) · cuenta ·
 //!   P(the lance is played), summed over the lances: piedras we expect from the hand en paso.
 //!
+//! - [`percentile`]: where a hand stands in a lance among the hands that take part in it,
+//!   what the table read and maestro's belief compare calls against.
+//!
 //! Each call walks the 330 (8 reyes) or 715 (4 reyes) jugadas once: a few microseconds.
 
 use std::sync::OnceLock;
-use tapete_cards::{binomial, Card};
+use tapete_cards::{binomial, Card, CardSet};
 use tapete_mus::rules::{self, Lance};
 use tapete_mus::{Jugada, Mode, MusRules, Rank};
 
@@ -240,6 +243,73 @@ pub fn ahead_of_rivals(position: usize) -> usize {
         .iter()
         .filter(|&&d| (position + d) % 4 > position)
         .count()
+}
+
+/// Strengths of every jugada in one lance with the share of hands at or below each.
+struct Percentiles {
+    /// Sorted strengths with the fraction of (taking-part) hands strictly below and at it.
+    rows: Vec<(u32, f64, f64)>,
+}
+
+impl Percentiles {
+    fn build(mode: Mode, lance: Lance, real31: bool) -> Percentiles {
+        let mut all: Vec<(u32, f64)> = Jugada::all(mode)
+            .into_iter()
+            .filter(|&j| lance != Lance::Punto || !rules::has_juego(j))
+            .map(|j| {
+                (
+                    rules::strength(lance, j, real31),
+                    j.combinations(mode) as f64,
+                )
+            })
+            .filter(|&(s, _)| s > 0 || matches!(lance, Lance::Grande | Lance::Chica))
+            .collect();
+        all.sort_by_key(|&(s, _)| s);
+        let total: f64 = all.iter().map(|&(_, w)| w).sum();
+        let mut rows: Vec<(u32, f64, f64)> = Vec::new();
+        let mut below = 0.0;
+        for (s, w) in all {
+            match rows.last_mut() {
+                Some(r) if r.0 == s => r.2 += w / total,
+                _ => rows.push((s, below, w / total)),
+            }
+            below += w / total;
+        }
+        Percentiles { rows }
+    }
+
+    /// Share of the other taking-part hands this strength beats (ties count half).
+    fn of(&self, strength: u32) -> f64 {
+        match self.rows.binary_search_by_key(&strength, |r| r.0) {
+            Ok(i) => self.rows[i].1 + self.rows[i].2 / 2.0,
+            Err(i) => self.rows.get(i).map_or(1.0, |r| r.1),
+        }
+    }
+}
+
+/// The percentile tables for one mode and 31 real setting, lance by lance.
+struct Tables([Percentiles; 5]);
+
+fn tables(mode: Mode, real31: bool) -> &'static Tables {
+    static CELLS: [OnceLock<Tables>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    let i = usize::from(mode == Mode::CuatroReyes) * 2 + usize::from(real31);
+    CELLS[i].get_or_init(|| Tables(Lance::ALL.map(|l| Percentiles::build(mode, l, real31))))
+}
+
+/// How strong `cards` are in `lance` among the hands that take part in it, from 0 (the
+/// worst) to 1 (the best).
+pub fn percentile(cards: CardSet, lance: Lance, mode: Mode, real31: bool) -> f64 {
+    let Some(j) = Jugada::from_set(cards, mode) else {
+        return 0.5;
+    };
+    let s = rules::strength(lance, j, real31);
+    let i = Lance::ALL.iter().position(|&l| l == lance).unwrap_or(0);
+    tables(mode, real31).0[i].of(s)
 }
 
 #[cfg(test)]

@@ -46,6 +46,7 @@ pub use events::{Event, LanceStatus};
 pub use game::{MusGame, RuleError, Scores};
 pub use hand::{HandError, Jugada, Rank};
 pub use options::{Mode, MusRules};
+pub use resample::{Resample, ResampleError};
 pub use rules::Lance;
 pub use senas::Sena;
 pub use view::MusView;

@@ -15,16 +15,16 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tapete_cards::{Card, CardSet, Deck};
 
-pub use tapete_table::ResampleError;
+pub use tapete_table::{Resample, ResampleError};
 
 /// Attempts at dealing the unseen cards before giving up on the declarations.
 const ATTEMPTS: usize = 10_000;
 
-impl MusGame {
+impl Resample for MusGame {
     /// A full state consistent with `view` (a seat's view), with the unseen cards dealt at
     /// random from `rng` among the other players (respecting their declarations), their
     /// pending discards, the deck and the discard pile.
-    pub fn resample(view: &MusView, rng: &mut ChaCha8Rng) -> Result<MusGame, ResampleError> {
+    fn resample(view: &MusView, rng: &mut ChaCha8Rng) -> Result<MusGame, ResampleError> {
         let seat = view.seat.ok_or(ResampleError::Spectator)?;
         if view.winner.is_some() || view.phase == PhaseView::Over {
             return Err(ResampleError::Over);

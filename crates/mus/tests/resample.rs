@@ -4,6 +4,7 @@
 use rand::Rng;
 use tapete_cards::rng_from_seed;
 use tapete_mus::bots::RandomMus;
+use tapete_mus::Resample;
 use tapete_mus::{rules, Jugada, Mode, MusGame, MusRules};
 use tapete_table::{Bot, Game};
 

@@ -17,13 +17,13 @@
 //! assert_eq!(report.games, 50);
 //! ```
 
-use crate::{Game, Record};
+use crate::{Game, Record, ResampleError};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Debug;
 
-/// A resampler: a full state consistent with a view.
-pub type Resampler<G> = fn(&<G as Game>::View, &mut ChaCha8Rng) -> Result<G, String>;
+/// A resampler: a full state consistent with a view (a game's [`crate::Resample`]).
+pub type Resampler<G> = fn(&<G as Game>::View, &mut ChaCha8Rng) -> Result<G, ResampleError>;
 
 /// What to check.
 pub struct Check<G: Game> {

@@ -56,6 +56,7 @@ pub mod conformance;
 mod drive;
 pub mod protocol;
 mod record;
+pub mod search;
 #[doc(hidden)]
 pub mod test_race;
 
@@ -177,6 +178,17 @@ impl ResampleError {
     pub fn inconsistent<T>(why: impl Into<String>) -> Result<T, ResampleError> {
         Err(ResampleError::Inconsistent(why.into()))
     }
+}
+
+/// A game whose full state can be dealt again from what one seat knows: the worlds of the
+/// search players ([`search`]) and the conformance check that views hide what they should.
+///
+/// The resampled state keeps everything `view` shows (the seat's own cards, every public
+/// call and count) and deals the cards the seat has not seen at random from `rng`; it shows
+/// that seat exactly `view` again.
+pub trait Resample: Game {
+    /// A full state consistent with `view` (a seat's view), or why there is none.
+    fn resample(view: &Self::View, rng: &mut ChaCha8Rng) -> Result<Self, ResampleError>;
 }
 
 /// One game's rules as a deterministic state machine.

@@ -42,10 +42,11 @@ mod world;
 pub use world::World;
 
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
+use tapete_table::search::halving;
 use tapete_table::{Bot, Seat};
 use tapete_tikki::bots::Basico;
 use tapete_tikki::combo::best;
+use tapete_tikki::Resample;
 use tapete_tikki::{Action, Cards, Phase, TikkiGame, TikkiView};
 
 /// Default rollouts per decision.
@@ -196,64 +197,24 @@ impl Experto {
         candidates: &[Action],
         rng: &mut ChaCha8Rng,
     ) -> Option<usize> {
-        let start = Instant::now();
-        let (iters, ms) = match self.budget {
-            Budget::Millis(ms) => (None, Some(ms)),
-            Budget::Iters(n) => (Some(n as usize), None),
-            Budget::ItersWithin { iters, ms } => (Some(iters as usize), Some(ms)),
-        };
-        let n = candidates.len();
-        let rounds = (usize::BITS - (n - 1).leading_zeros()).max(1) as usize;
-        let mut alive: Vec<usize> = (0..n).collect();
-        let mut sums = vec![0.0f64; n];
-        let mut counts = vec![0u32; n];
+        // One world reused for every rollout, filled from each dealt one in turn.
         let mut work: Option<World> = None;
-        let mut worlds = 0usize;
-        'rounds: for round in 0..rounds {
-            // Each round may use its share of the time, what the earlier ones left too.
-            let deadline = ms.map(|ms| {
-                start + Duration::from_millis(ms).mul_f64((round + 1) as f64 / rounds as f64)
-            });
-            let per_round = iters.map(|i| (i / rounds / alive.len()).max(1));
-            let mut done = 0usize;
-            loop {
-                let spent = per_round.is_some_and(|p| done >= p)
-                    || (worlds > 0 && deadline.is_some_and(|d| Instant::now() >= d));
-                if spent {
-                    break;
-                }
-                let Some(base) = self.world(view, me, rng) else {
-                    break 'rounds;
-                };
+        halving(
+            self.budget,
+            candidates.len(),
+            rng,
+            |rng| self.world(view, me, rng),
+            |base, i| {
                 let w = work.get_or_insert_with(|| base.clone());
-                for &i in &alive {
-                    w.copy_from(&base);
-                    let v = if w.apply(&candidates[i]) {
-                        w.play_out();
-                        value(view, me, w)
-                    } else {
-                        f64::NEG_INFINITY
-                    };
-                    sums[i] += v;
-                    counts[i] += 1;
+                w.copy_from(base);
+                if w.apply(&candidates[i]) {
+                    w.play_out();
+                    value(view, me, w)
+                } else {
+                    f64::NEG_INFINITY
                 }
-                done += 1;
-                worlds += 1;
-            }
-            if round + 1 < rounds {
-                let mean = |i: usize| sums[i] / f64::from(counts[i].max(1));
-                alive.sort_by(|&a, &b| mean(b).total_cmp(&mean(a)).then(a.cmp(&b)));
-                alive.truncate(alive.len().div_ceil(2));
-            }
-        }
-        if worlds == 0 {
-            return None;
-        }
-        let mean = |i: usize| sums[i] / f64::from(counts[i].max(1));
-        alive
-            .iter()
-            .copied()
-            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(b.cmp(&a)))
+            },
+        )
     }
 
     /// One determinization of what `me` has not seen.

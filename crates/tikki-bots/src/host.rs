@@ -4,7 +4,8 @@
 
 use serde_json::{json, Value};
 use tapete_host::{row, Host, Narrate};
-use tapete_table::{Bot, Game, Seat};
+use tapete_table::conformance::Resampler;
+use tapete_table::{Bot, Game, Resample, Seat};
 use tapete_tikki::{best, Event, Narrator, Phase, TikkiGame, TikkiRules, TikkiView};
 
 /// The host of [`TikkiGame`].
@@ -160,10 +161,7 @@ impl Host for TikkiHost {
             .collect()
     }
 
-    fn resample(
-        view: &TikkiView,
-        rng: &mut rand_chacha::ChaCha8Rng,
-    ) -> Option<Result<TikkiGame, String>> {
-        Some(TikkiGame::resample(view, rng).map_err(|e| e.to_string()))
+    fn resampler() -> Option<Resampler<TikkiGame>> {
+        Some(<TikkiGame as Resample>::resample)
     }
 }

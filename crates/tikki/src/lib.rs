@@ -75,6 +75,6 @@ pub use combo::{best, Combination, Kind};
 pub use events::{Event, Trick};
 pub use game::{ActionError, TikkiGame};
 pub use narrate::Narrator;
-pub use resample::ResampleError;
+pub use resample::{Resample, ResampleError};
 pub use rules::TikkiRules;
 pub use view::{Phase, RoundResult, TikkiView};

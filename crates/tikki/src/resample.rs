@@ -13,13 +13,13 @@ use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 use tapete_cards::chance::{rng_from_seed, shuffle};
 
-pub use tapete_table::ResampleError;
+pub use tapete_table::{Resample, ResampleError};
 
-impl TikkiGame {
+impl Resample for TikkiGame {
     /// A full game consistent with `view` (a seat's view): unseen cards dealt at random
     /// from `rng`; the game's own later chance (the next rounds' shuffles) is seeded from
     /// `rng` too.
-    pub fn resample(view: &TikkiView, rng: &mut ChaCha8Rng) -> Result<TikkiGame, ResampleError> {
+    fn resample(view: &TikkiView, rng: &mut ChaCha8Rng) -> Result<TikkiGame, ResampleError> {
         let me = view.seat.ok_or(ResampleError::Spectator)?;
         if view.phase == Phase::Over {
             return Err(ResampleError::Over);

@@ -1,13 +1,9 @@
 //! The platform's conformance checks (`tapete_table::conformance`) on tikki, with its
 //! resampler: 2–5 seats, the full and the smaller deck, the retreat round on and off.
 
-use rand_chacha::ChaCha8Rng;
 use tapete_table::conformance::{random_games, Check};
-use tapete_tikki::{TikkiGame, TikkiRules, TikkiView};
-
-fn resample(view: &TikkiView, rng: &mut ChaCha8Rng) -> Result<TikkiGame, String> {
-    TikkiGame::resample(view, rng).map_err(|e| e.to_string())
-}
+use tapete_table::Resample;
+use tapete_tikki::{TikkiGame, TikkiRules};
 
 #[test]
 fn tikki_conforms() {
@@ -24,7 +20,7 @@ fn tikki_conforms() {
                 let games = 6;
                 let check = Check {
                     seed: 1000 * i,
-                    resample: Some(resample),
+                    resample: Some(TikkiGame::resample),
                     resample_every: 3,
                     ..Check::new(rules, seats, games)
                 };

@@ -616,7 +616,7 @@ fn a_move_to_the_other_partnership_mid_match_is_asked_first_and_needs_a_confirm(
     );
     send(&mut a, json!({"type": "ping"}));
     loop {
-        let m = support::read(&mut a).expect("open");
+        let m = crate::support::read(&mut a).expect("open");
         if m["type"] == "pong" {
             break;
         }

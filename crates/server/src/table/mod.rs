@@ -783,35 +783,9 @@ mod tests {
     // would jump to it while the table waits for the database).
     #[tokio::test(start_paused = true)]
     async fn a_turn_clock_that_runs_out_hands_the_turn_to_the_bot_until_the_person_is_back() {
-        let (table, ane) = race_table_with("clock", 30).await;
-        let (out, mut inbox) = crate::outbox::outbox(64, 1 << 20);
-        let (close, _open) = oneshot::channel();
-        let player = PlayerRef {
-            id: ane,
-            nickname: "Ane".into(),
-        };
+        let (table, mut inbox, _open, mine) = ane_to_play("clock", 30).await;
         let say = |msg| table.tx.send(Cmd::Client { conn: 2, msg }).unwrap();
-        table
-            .tx
-            .send(Cmd::Connect {
-                conn: 2,
-                player: Some(player),
-                out,
-                close,
-            })
-            .unwrap();
-        say(ClientMsg::Sit {
-            seat: 0,
-            confirm: false,
-        });
-        say(ClientMsg::Start {});
         // Ane's turn comes with her clock: its whole time left, in milliseconds.
-        let mine = loop {
-            let v = next_state(&mut inbox).await;
-            if v["legal"].as_array().is_some_and(|l| !l.is_empty()) {
-                break v;
-            }
-        };
         assert_eq!(mine["table"]["turn_s"], 30);
         assert_eq!(mine["clock"], json!([{"seat": 0, "ms": 30_000}]));
         let turn_began = Instant::now();
@@ -852,9 +826,30 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_table_without_a_turn_clock_waits_for_the_person() {
-        let (table, ane) = race_table_with("noclock", 0).await;
+        let (_table, mut inbox, _open, mine) = ane_to_play("noclock", 0).await;
+        assert_eq!(mine["clock"], json!([]));
+        // An hour later nothing has moved.
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+        while let Some(m) = inbox.try_recv() {
+            assert!(!m.contains(r#""away":true"#), "{m}");
+        }
+    }
+
+    /// A Race table with a turn clock of `turn_s`, started with Ane at seat 0 (connection
+    /// 2): the table, her connection's inbox, the receiver that keeps it open, and the state
+    /// of her first turn.
+    async fn ane_to_play(
+        name: &str,
+        turn_s: u64,
+    ) -> (
+        TableHandle,
+        crate::outbox::OutReceiver,
+        oneshot::Receiver<()>,
+        Value,
+    ) {
+        let (table, ane) = race_table_with(name, turn_s).await;
         let (out, mut inbox) = crate::outbox::outbox(64, 1 << 20);
-        let (close, _open) = oneshot::channel();
+        let (close, open) = oneshot::channel();
         let player = PlayerRef {
             id: ane,
             nickname: "Ane".into(),
@@ -880,12 +875,7 @@ mod tests {
                 break v;
             }
         };
-        assert_eq!(mine["clock"], json!([]));
-        // An hour later nothing has moved.
-        tokio::time::sleep(Duration::from_secs(3600)).await;
-        while let Some(m) = inbox.try_recv() {
-            assert!(!m.contains(r#""away":true"#), "{m}");
-        }
+        (table, inbox, open, mine)
     }
 
     /// A waiting Race table of two seats and its creator, Ane.

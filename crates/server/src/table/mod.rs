@@ -656,8 +656,18 @@ mod tests {
                 close,
             })
             .unwrap();
+        let (inbox, open) = connect_ane(table, ane);
+        (closed, inbox, open)
+    }
+
+    /// Connects Ane as connection 2 with room to spare: her inbox, and the close signal to
+    /// keep while she stays.
+    fn connect_ane(
+        table: &TableHandle,
+        ane: i64,
+    ) -> (crate::outbox::OutReceiver, oneshot::Receiver<()>) {
         let (out, inbox) = crate::outbox::outbox(64, 1 << 20);
-        let (close2, open) = oneshot::channel();
+        let (close, open) = oneshot::channel();
         let player = PlayerRef {
             id: ane,
             nickname: "Ane".into(),
@@ -668,10 +678,10 @@ mod tests {
                 conn: 2,
                 player: Some(player),
                 out,
-                close: close2,
+                close,
             })
             .unwrap();
-        (closed, inbox, open)
+        (inbox, open)
     }
 
     #[tokio::test]
@@ -848,22 +858,8 @@ mod tests {
         Value,
     ) {
         let (table, ane) = race_table_with(name, turn_s).await;
-        let (out, mut inbox) = crate::outbox::outbox(64, 1 << 20);
-        let (close, open) = oneshot::channel();
-        let player = PlayerRef {
-            id: ane,
-            nickname: "Ane".into(),
-        };
+        let (mut inbox, open) = connect_ane(&table, ane);
         let say = |msg| table.tx.send(Cmd::Client { conn: 2, msg }).unwrap();
-        table
-            .tx
-            .send(Cmd::Connect {
-                conn: 2,
-                player: Some(player),
-                out,
-                close,
-            })
-            .unwrap();
         say(ClientMsg::Sit {
             seat: 0,
             confirm: false,

@@ -6,15 +6,12 @@ use crate::error::{CliError, CliResult};
 use crate::games::{self, GameArgs};
 use crate::text::{emit, table};
 use clap::Args;
-use rand_chacha::ChaCha8Rng;
 use serde_json::json;
-use std::collections::VecDeque;
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tapete_host::face::ActionOf;
 use tapete_host::{Face, Host, Visitor};
-use tapete_table::{Bot, Game, Outcome, Record};
+use tapete_table::{Game, Record};
 use tapete_term::{NamedBot, PlayOptions, Screen};
 
 /// What `tapete play GAME` takes besides the table options.
@@ -57,9 +54,9 @@ pub struct PlayArgs {
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_timeout)]
     pub bot_timeout: Duration,
     /// Start from a recorded game (a record file of this game): its rules, seats and seed,
-    /// and its first --at actions replayed (each seat's own, your seat's typed for you),
-    /// then play goes on with the usual seats. Played line by line. To test a bot's one
-    /// decision: the position where it must decide, then `--bots cmd:…`.
+    /// and its first --at actions replayed as recorded (nobody is asked for them), then play
+    /// goes on with the usual seats. To test a bot's one decision: the position where it
+    /// must decide, then `--bots cmd:…`.
     #[arg(long, value_name = "RECORD.json")]
     pub from: Option<PathBuf>,
     /// With --from: how many of the record's actions to replay (default: all of them).
@@ -98,80 +95,6 @@ fn load_start<H: Host>(path: &Path, at: Option<usize>) -> CliResult<Start<H::G>>
         .replay()
         .map_err(|e| CliError::input(format!("--from {}: {e}", path.display())))?;
     Ok(Start { record })
-}
-
-/// Plays the actions it was given first, in order, while they are legal; then its bot
-/// decides. Lets a table replay a recorded opening through the bots' own seats.
-struct Scripted<G: Game> {
-    queue: VecDeque<G::Action>,
-    inner: Box<dyn Bot<G>>,
-}
-
-impl<G: Game> Bot<G> for Scripted<G> {
-    fn act(&mut self, view: &G::View, legal: &[G::Action], rng: &mut ChaCha8Rng) -> G::Action {
-        if let Some(a) = self.queue.pop_front() {
-            if legal.contains(&a) {
-                return a;
-            }
-            self.queue.clear();
-        }
-        self.inner.act(view, legal, rng)
-    }
-    fn start(&mut self, seat: usize, seats: usize, rules: &G::Rules) {
-        self.inner.start(seat, seats, rules);
-    }
-    fn finish(&mut self, outcome: Option<&Outcome>, view: &G::View) {
-        self.inner.finish(outcome, view);
-    }
-    fn incidents(&mut self) -> Vec<String> {
-        self.inner.incidents()
-    }
-    fn unable(&self) -> Option<String> {
-        self.inner.unable()
-    }
-}
-
-/// A recorded opening split by who plays it: the lines typed for the human, and each
-/// seat's queue of actions for its bot.
-type Opening<H> = (Vec<String>, Vec<VecDeque<ActionOf<H>>>);
-
-/// Splits a recorded opening by who plays it at a table where `human` sits: the lines to
-/// type for the human (actions the table makes for the human unasked are left out) and
-/// each bot seat's actions. Fails if the table would ask the seats in another order than
-/// the record did (with several seats to act at once, the table asks the human first).
-fn split_opening<H: Face>(
-    record: &Record<H::G>,
-    human: usize,
-    file: &Path,
-) -> CliResult<Opening<H>> {
-    let mut game = H::G::new(&record.rules, record.seats, record.seed)
-        .map_err(|e| CliError::input(format!("--from {}: {e}", file.display())))?;
-    let mut typed = Vec::new();
-    let mut queues = vec![VecDeque::new(); record.seats];
-    for (i, (seat, action)) in record.actions.iter().enumerate() {
-        let to_act = game.to_act().seats().to_vec();
-        let asked = if to_act.contains(&human) {
-            human
-        } else {
-            to_act.first().copied().unwrap_or(*seat)
-        };
-        if asked != *seat {
-            return Err(CliError::input(format!(
-                "--from {}: action {i} was seat {seat}'s while seat {asked} also had to act; the table asks seat {human} (yours) first, so it cannot replay this opening: try --seat {seat} or a smaller --at",
-                file.display()
-            )));
-        }
-        if *seat == human {
-            if H::forced(&game.legal_actions(human)).is_none() {
-                typed.push(action.to_string());
-            }
-        } else if let Some(queue) = queues.get_mut(*seat) {
-            queue.push_back(action.clone());
-        }
-        game.apply(*seat, action)
-            .map_err(|e| CliError::input(format!("--from {}: action {i}: {e}", file.display())))?;
-    }
-    Ok((typed, queues))
 }
 
 /// A seed from the clock.
@@ -340,10 +263,6 @@ fn play<H: Face>(
         check_record_path(path)?;
     }
     crate::sim::stop_programs_on_signals()?;
-    let opening = match (&start, &a.from) {
-        (Some(s), Some(path)) => Some(split_opening::<H>(&s.record, a.seat, path)?),
-        _ => None,
-    };
     let seed = match &start {
         Some(s) => s.record.seed,
         None => a.seed.unwrap_or_else(clock_seed),
@@ -366,20 +285,13 @@ fn play<H: Face>(
     } else if a.seed.is_none() {
         eprintln!("tapete: seed {seed} (play this deal again with --seed {seed}{players})");
     }
-    let (typed, mut queues) = opening.unwrap_or_default();
     let mut bots: Vec<Option<NamedBot<H::G>>> = Vec::with_capacity(seats);
-    for (seat, level) in levels.iter().enumerate() {
+    for level in &levels {
         bots.push(match level {
-            Some(l) => {
-                let bot = games::make_bot::<H>(l, a.bot_timeout).map_err(CliError::usage)?;
-                let queue = queues.get_mut(seat).map(std::mem::take).unwrap_or_default();
-                let bot: Box<dyn Bot<H::G>> = if queue.is_empty() {
-                    bot
-                } else {
-                    Box::new(Scripted { queue, inner: bot })
-                };
-                Some((l.clone(), bot))
-            }
+            Some(l) => Some((
+                l.clone(),
+                games::make_bot::<H>(l, a.bot_timeout).map_err(CliError::usage)?,
+            )),
             None => None,
         });
     }
@@ -389,18 +301,14 @@ fn play<H: Face>(
         seed,
         human: a.seat,
         bots,
+        opening: start.map(|s| s.record.actions).unwrap_or_default(),
     };
     // With --json stdout is kept for the result: the table goes to stderr, full-screen
     // when that is a terminal.
     let screen = if json { Screen::Stderr } else { Screen::Stdout };
     let stdin = std::io::stdin();
-    // A recorded opening is played line by line: the human's part of it is typed first.
-    let full_screen = start.is_none() && stdin.is_terminal() && (!json || screen.is_terminal());
-    let mut script = typed.join("\n");
-    if !script.is_empty() {
-        script.push('\n');
-    }
-    let input = std::io::Cursor::new(script.into_bytes()).chain(stdin.lock());
+    let full_screen = stdin.is_terminal() && (!json || screen.is_terminal());
+    let input = stdin.lock();
     let played = if full_screen {
         tapete_term::play_tui::<H>(opts, screen)
     } else if json {

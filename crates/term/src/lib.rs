@@ -50,6 +50,9 @@ pub struct PlayOptions<H: Host> {
     /// One bot per seat other than the human's (`None` at the human's seat), made by the
     /// caller (it may be an outside program), with the name shown for it.
     pub bots: Vec<Option<NamedBot<H::G>>>,
+    /// Actions played before anyone is asked (a recorded game's opening, `play --from`),
+    /// in order: applied as they are, the human's included, then play goes on.
+    pub opening: Vec<(Seat, <H::G as Game>::Action)>,
 }
 
 impl<H: Host> PlayOptions<H> {
@@ -77,6 +80,7 @@ impl<H: Host> PlayOptions<H> {
             seed,
             human,
             bots,
+            opening: Vec::new(),
         })
     }
 }

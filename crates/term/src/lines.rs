@@ -45,6 +45,15 @@ pub(crate) fn play<H: Face, R: BufRead, W: Write>(
             Turn::Auto(action) => session
                 .apply(human, &action)
                 .map_err(|e| anyhow!("`{action}`, made for you, was refused: {e}"))?,
+            Turn::Opening(..) => {
+                let (seat, action, events) = session.opening_step()?;
+                if seat == human {
+                    for line in H::own_lines(&action) {
+                        writeln!(out, "{line}")?;
+                    }
+                }
+                events
+            }
             Turn::Bot(seat) => {
                 let events = session.bot_move(seat)?.1;
                 for incident in session.incidents.drain(..) {

@@ -8,6 +8,7 @@ use crate::PlayOptions;
 use anyhow::{anyhow, bail};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
 use tapete_host::face::{ActionOf, EventOf, ViewOf};
 use tapete_host::Face;
 use tapete_table::{Bot, Game, Record, Seat};
@@ -25,6 +26,9 @@ pub(crate) enum Turn<A> {
     Auto(A),
     /// This bot acts.
     Bot(Seat),
+    /// The next action of the opening the table was given (`play --from`), played as it
+    /// was recorded, whoever's it is.
+    Opening(Seat, A),
     /// The match is over.
     Over,
 }
@@ -42,6 +46,8 @@ pub(crate) struct Session<H: Face> {
     finished: bool,
     /// Problems reported by bots (outside programs that misbehaved), not yet shown.
     pub incidents: Vec<String>,
+    /// The opening not yet played ([`Turn::Opening`]).
+    opening: VecDeque<(Seat, ActionOf<H>)>,
 }
 
 impl<H: Face> Session<H> {
@@ -53,6 +59,7 @@ impl<H: Face> Session<H> {
             seed,
             human,
             bots,
+            opening,
         } = opts;
         tapete_host::check_seats::<H>(seats).map_err(anyhow::Error::msg)?;
         if human >= seats {
@@ -101,7 +108,24 @@ impl<H: Face> Session<H> {
             rng: ChaCha8Rng::seed_from_u64(seed ^ BOT_SEED_MIX),
             finished: false,
             incidents: Vec::new(),
+            opening: opening.into(),
         })
+    }
+
+    /// Plays the next action of the opening ([`Turn::Opening`]) for the seat that made
+    /// it, with its events. A refused action stops the table with its place in the opening.
+    pub fn opening_step(&mut self) -> anyhow::Result<(Seat, ActionOf<H>, Vec<EventOf<H>>)> {
+        let done = self.record.actions.len();
+        let Some((seat, action)) = self.opening.pop_front() else {
+            bail!("the opening is over");
+        };
+        match self.apply(seat, &action) {
+            Ok(events) => Ok((seat, action, events)),
+            Err(e) => {
+                self.opening.clear();
+                bail!("the opening's action {done} (seat {seat}: `{action}`) was refused: {e}")
+            }
+        }
     }
 
     /// The human's view.
@@ -122,6 +146,9 @@ impl<H: Face> Session<H> {
     /// Who acts next. When several seats act at once (Mus's discards), the human goes
     /// first and the bots follow in seat order.
     pub fn turn(&self) -> Turn<ActionOf<H>> {
+        if let Some((seat, action)) = self.opening.front() {
+            return Turn::Opening(*seat, action.clone());
+        }
         let seats = self.to_act();
         let Some(&first) = seats.first() else {
             return Turn::Over;
@@ -203,6 +230,7 @@ mod tests {
             seed: 0,
             human: 0,
             bots: (0..9).map(|_| random::<RingHost>("r")).collect(),
+            opening: Vec::new(),
         });
         assert_eq!(e, "Ring is played by 2–8 players, not 9");
         let e = refusal(PlayOptions::<RaceHost>::new((), 2, 0, 2, "random").expect("options"));
@@ -213,6 +241,7 @@ mod tests {
             seed: 0,
             human: 0,
             bots: vec![None, random::<RingHost>("r")],
+            opening: Vec::new(),
         });
         assert!(
             e.contains("needs one entry per seat") && e.contains("not 2"),
@@ -224,6 +253,7 @@ mod tests {
             seed: 0,
             human: 1,
             bots: vec![random::<RingHost>("a"), random::<RingHost>("b"), None],
+            opening: Vec::new(),
         });
         assert_eq!(e, "seat 1 is the human's, but the bot `b` was given for it");
         let e = refusal(PlayOptions::<RingHost> {
@@ -232,6 +262,7 @@ mod tests {
             seed: 0,
             human: 0,
             bots: vec![None, None, random::<RingHost>("c")],
+            opening: Vec::new(),
         });
         assert_eq!(e, "seat 1 has no bot: every seat but yours needs one");
         assert!(PlayOptions::<RaceHost>::new((), 2, 0, 0, "genius").is_err());

@@ -128,6 +128,10 @@ fn step<H: Face>(app: &mut App<H>) -> anyhow::Result<bool> {
             app.act(action);
             Ok(true)
         }
+        Turn::Opening(..) => {
+            app.opening_step()?;
+            Ok(true)
+        }
         Turn::Bot(seat) if !app.paused && Instant::now() >= app.next_bot_at => {
             let (_, events) = app.session.bot_move(seat)?;
             let incidents: Vec<String> = app.session.incidents.drain(..).collect();
@@ -407,11 +411,43 @@ mod tests {
         assert!(app.log.iter().any(|l| l.starts_with("you throw")));
     }
 
+    /// `play --from` at a terminal: the recorded opening (here, a match's first half:
+    /// several hands, their ends and the simultaneous discards) is played at once, in the
+    /// record's order and without holding at a hand's end, before the human is asked.
+    #[test]
+    fn a_recorded_opening_is_played_before_anyone_is_asked() {
+        let mut whole = mus(MusRules::default(), 3, 2);
+        play_to_the_end(&mut whole);
+        let actions = whole.session.record.actions.clone();
+        let hands = |app: &App<MusHost>| app.log.iter().filter(|l| l.contains("mano")).count();
+        let cut = actions.len() / 2;
+        let mut opts =
+            PlayOptions::<MusHost>::new(MusRules::default(), 4, 3, 2, "basico").expect("options");
+        opts.opening = actions[..cut].to_vec();
+        let mut app = App::new(opts).expect("app");
+        let before = hands(&app);
+        let mut steps = 0;
+        while matches!(app.session.turn(), Turn::Opening(..)) {
+            assert!(step(&mut app).expect("the opening plays"));
+            steps += 1;
+        }
+        assert_eq!(steps, cut);
+        assert_eq!(app.session.record.actions, actions[..cut]);
+        assert!(!app.paused, "the opening does not hold the table");
+        assert!(
+            hands(&app) > before,
+            "the opening is narrated: {:?}",
+            app.log
+        );
+        assert!(matches!(app.session.turn(), Turn::Human(_) | Turn::Bot(_)));
+    }
+
     /// Plays the whole match, the human passing and declining whenever possible.
     fn play_to_the_end(app: &mut App<MusHost>) {
         for _ in 0..100_000 {
             match app.session.turn() {
                 Turn::Over => return,
+                Turn::Opening(..) => panic!("no opening was given"),
                 Turn::Auto(a) => app.act(a),
                 Turn::Human(legal) => {
                     // Never bet nor accept a bet: the match is decided on points.
@@ -497,6 +533,7 @@ mod tests {
             }
             match app.session.turn() {
                 Turn::Over => break,
+                Turn::Opening(..) => panic!("no opening was given"),
                 Turn::Auto(a) => app.act(a),
                 Turn::Human(legal) => {
                     let calm = [Action::NoHayMus, Action::Paso, Action::NoQuiero];
@@ -638,6 +675,7 @@ mod tests {
         for _ in 0..20 {
             match app.session.turn() {
                 Turn::Over => break,
+                Turn::Opening(..) => panic!("no opening was given"),
                 Turn::Human(_) => {
                     typed(&mut app, "1");
                     on_key(&mut app, key(KeyCode::Enter));

@@ -26,6 +26,7 @@ fn to_the_human<H: Face>(app: &mut App<H>) -> Option<Vec<tapete_host::face::Acti
     for _ in 0..10_000 {
         match app.session.turn() {
             Turn::Over => return None,
+            Turn::Opening(..) => panic!("no opening was given"),
             Turn::Auto(a) => app.act(a),
             Turn::Bot(seat) => {
                 let (_, events) = app.session.bot_move(seat).expect("bot moves");

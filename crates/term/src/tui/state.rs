@@ -109,6 +109,19 @@ impl<H: Face> App<H> {
         self.log_scroll = 0;
     }
 
+    /// Plays the next action of the table's opening (`play --from`) at once, whoever's it
+    /// is: the opening is history, so it neither waits for bots nor holds at a hand's end.
+    pub fn opening_step(&mut self) -> anyhow::Result<()> {
+        let (seat, action, events) = self.session.opening_step()?;
+        if seat == self.session.human {
+            self.log.extend(H::own_lines(&action));
+        }
+        self.absorb(&events);
+        self.paused = false;
+        self.next_bot_at = Instant::now() + super::BOT_DELAY;
+        Ok(())
+    }
+
     /// Applies the human's action, or shows why it was refused (nothing changes then).
     pub fn act(&mut self, action: ActionOf<H>) {
         let human = self.session.human;

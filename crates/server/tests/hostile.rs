@@ -3,7 +3,7 @@
 //! games asked for at once. Each runs a real server in this process, with limits small
 //! enough to reach in a test.
 
-use crate::support::{read, read_of, send, Server};
+use crate::support::{read, read_of, send, state_until, Server};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -307,4 +307,69 @@ fn replays_are_small_indexes_with_steps_built_on_demand() {
     for h in handles {
         assert_eq!(h.join().unwrap(), Some(200));
     }
+}
+
+/// A WebSocket to `table` on a socket whose receive buffer is as small as the system
+/// allows, that never reads a byte: the server's writes fill it at once.
+fn never_reading(server: &Server, table: &str) -> TcpStream {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(1024).unwrap();
+    let stream = rt.block_on(socket.connect(server.addr)).unwrap();
+    let mut s = stream.into_std().unwrap();
+    s.set_nonblocking(false).unwrap();
+    let request = format!(
+        "GET /ws/{table} HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        server.addr
+    );
+    s.write_all(request.as_bytes()).unwrap();
+    s
+}
+
+#[test]
+fn a_websocket_that_never_reads_holds_a_bounded_queue_and_is_let_go_while_the_table_plays_on() {
+    let bound = 16 * 1024;
+    let limits = Limits {
+        queued_bytes_per_conn: bound,
+        ..Limits::default()
+    };
+    let server = Server::start("never-reads", limits);
+    let ane = server.player("Ane");
+    // Ane holds a seat but is away at once: the bots play every seat at full speed, and
+    // every action is a state of a few KB for each connection.
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "seat": 0, "start": true, "pace_ms": 0, "hold_s": 0,
+               "away_s": 0, "bot": "basico"}),
+    );
+    let mut watcher = server.ws(&id, None);
+    read_of(&mut watcher, "state");
+    let mut silent = never_reading(&server, &id);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut n = 0;
+    while server.gauges.slow_closed() == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the client that never reads is still served ({} bytes queued in all)",
+            server.gauges.queued_bytes()
+        );
+        n = read_of(&mut watcher, "state")["n"].as_u64().unwrap();
+    }
+    // Its queue never held more than the bound (each state is far smaller than it).
+    let most = server.gauges.most_queued_bytes();
+    assert!(most <= bound, "{most} bytes queued for one connection");
+    // The table plays on for the watcher that reads.
+    let on = state_until(&mut watcher, |s| s["n"].as_u64() > Some(n + 10));
+    assert!(on["outcome"].is_null());
+    // The silent client's socket is closed: reading it now meets its end.
+    assert!(
+        closed_within(&mut silent, Duration::from_secs(10)),
+        "the server closes the socket of a client it let go"
+    );
+    // And nothing is held for it any more: what is queued is the watcher's, at most.
+    assert!(server.gauges.queued_bytes() <= bound);
 }

@@ -5,11 +5,14 @@ use super::*;
 
 impl Actor {
     pub(super) fn send_text(&mut self, conn: u64, msg: Arc<str>) {
-        let slow = match self.conns.get(&conn) {
-            Some(c) => c.out.try_send(msg).is_err(),
-            None => false,
+        let refused = match self.conns.get(&conn) {
+            Some(c) => c.out.try_send(msg).err(),
+            None => None,
         };
-        if slow {
+        if let Some(why) = refused {
+            if why == crate::outbox::Refused::Full {
+                self.env.gauges.closed_slow();
+            }
             // A client that cannot keep up (its queue is full of messages or of bytes) or
             // is gone is closed; it reconnects and gets the whole state again.
             if let Some(c) = self.conns.remove(&conn) {

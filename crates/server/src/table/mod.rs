@@ -139,6 +139,8 @@ pub struct TableEnv {
     pub max_watchers: usize,
     /// Bots thinking at once on the whole server, so bots never take every core.
     pub bot_threads: Arc<Semaphore>,
+    /// Where connections closed for not keeping up are counted.
+    pub gauges: Arc<crate::outbox::Gauges>,
 }
 
 /// How long a finished table nobody is connected to keeps its task.
@@ -909,6 +911,7 @@ mod tests {
             idle_end: Duration::from_secs(60),
             max_watchers: 10,
             bot_threads: Arc::new(Semaphore::new(1)),
+            gauges: Arc::default(),
         };
         let kind = tapete_host::kind_of::<tapete_host::test_race::RaceHost>();
         let stored = StoredTable {

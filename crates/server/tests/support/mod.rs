@@ -35,6 +35,8 @@ pub struct Server {
     pub db: PathBuf,
     /// Tables the server restored from the database when it started.
     pub restored: usize,
+    /// What the server's connection queues hold, as the server keeps it.
+    pub gauges: std::sync::Arc<tapete_server::outbox::Gauges>,
     limits: Limits,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -58,6 +60,8 @@ impl Server {
 
     pub fn on(db: PathBuf, limits: Limits) -> Server {
         let (db2, limits2) = (db.clone(), limits.clone());
+        let gauges = std::sync::Arc::new(tapete_server::outbox::Gauges::default());
+        let gauges2 = gauges.clone();
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -69,6 +73,7 @@ impl Server {
             let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db, games());
             config.limits = limits;
             config.odds = odds();
+            config.gauges = gauges2;
             let r = rt.block_on(tapete_server::serve(
                 config,
                 move |addr, restored| {
@@ -89,6 +94,7 @@ impl Server {
         Server {
             addr,
             restored,
+            gauges,
             db: db2,
             limits: limits2,
             stop: Some(stop),

@@ -225,11 +225,46 @@ pub fn drain_states(ws: &mut Ws) -> Vec<Value> {
     out
 }
 
-/// Sends a message, never faster than the server's rate limit allows (20 a second): a
-/// message over it would be ignored.
+/// Sends a message, never faster than the server's rate limit allows (20 a second, in
+/// bursts of 40): a message over it would be ignored. Each connection keeps a token bucket
+/// a little inside the server's, so a test waits only when it would go over.
 pub fn send(ws: &mut Ws, v: Value) {
-    std::thread::sleep(Duration::from_millis(55));
+    static BUCKETS: std::sync::Mutex<Vec<(SocketAddr, f64, std::time::Instant)>> =
+        std::sync::Mutex::new(Vec::new());
+    const RATE: f64 = 18.0;
+    const BURST: f64 = 30.0;
+    let me = match ws.get_ref() {
+        MaybeTlsStream::Plain(s) => s.local_addr().expect("a local address"),
+        _ => unreachable!("the tests' sockets are plain"),
+    };
+    let wait = {
+        let mut buckets = BUCKETS.lock().unwrap_or_else(|p| p.into_inner());
+        let now = std::time::Instant::now();
+        let i = match buckets.iter().position(|(a, _, _)| *a == me) {
+            Some(i) => i,
+            None => {
+                buckets.push((me, BURST, now));
+                buckets.len() - 1
+            }
+        };
+        let (_, tokens, at) = &mut buckets[i];
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * RATE).min(BURST) - 1.0;
+        *at = now;
+        // A negative balance is a debt paid by waiting.
+        Duration::from_secs_f64((-*tokens / RATE).max(0.0))
+    };
+    std::thread::sleep(wait);
     ws.send(Message::Text(v.to_string().into())).expect("send");
+}
+
+/// Waits until `done` holds, asking again every few milliseconds; panics with `what`
+/// after `within`.
+pub fn eventually(within: Duration, what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + within;
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "{what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// Reads states until `done` holds for one (other messages are skipped).

@@ -69,7 +69,8 @@ pub trait TableGame: Send + Sync {
     /// The story of the previous and the current hand as told to `seat` (or a spectator),
     /// one line per string: narrated from the events as they happened.
     fn lines(&self, seat: Option<Seat>) -> Vec<String>;
-    /// [`TableGame::view`] as JSON text, made without an intermediate JSON tree: what a
+    /// What a page is sent of `seat`'s view ([`Host::page_view`]) as JSON text, made
+    /// without an intermediate JSON tree where the game keeps the view as it is: what a
     /// table sends every seat after every action.
     fn view_text(&self, seat: Option<Seat>) -> String;
     /// The result, once over.
@@ -272,7 +273,8 @@ impl<H: Host> TableGame for Erased<H> {
         s.previous.iter().chain(&s.current).cloned().collect()
     }
     fn view_text(&self, seat: Option<Seat>) -> String {
-        serde_json::to_string(&self.seat_view(seat)).unwrap_or_else(|_| "null".into())
+        serde_json::to_string(&H::page_view(&self.seat_view(seat)))
+            .unwrap_or_else(|_| "null".into())
     }
     fn outcome(&self) -> Option<Outcome> {
         self.game.outcome()

@@ -87,8 +87,17 @@ pub trait Host: Send + Sync + 'static {
     /// Whether seats may change hands now without anybody having seen another seat's cards
     /// of this hand (between hands, or before anything happened).
     fn at_boundary(game: &Self::G) -> bool;
-    /// Everything, every hidden card included: for replays of finished games.
+    /// Everything, every hidden card included: for replays of finished games. It is what
+    /// a replay page is sent, so it takes the page's form ([`Host::page_view`]).
     fn full_view(game: &Self::G) -> Value;
+    /// `view` as a page receives it, in every state a server sends: by default the view
+    /// itself. A game whose view carries what its page never shows trims it here (tikki
+    /// keeps only the points of every finished round but the last), so frames stay small
+    /// however long the game; bots, the bot protocol, records and golden playthroughs see
+    /// the view unchanged.
+    fn page_view(view: &<Self::G as Game>::View) -> impl serde::Serialize + '_ {
+        view
+    }
     /// [`Host::Stats`] as JSON object members, merged into `sim` and `arena` output.
     fn stats_json(_stats: &Self::Stats) -> serde_json::Map<String, Value> {
         serde_json::Map::new()

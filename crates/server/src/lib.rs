@@ -68,6 +68,9 @@ pub struct Config {
     /// Calculators of odds offered beside the games, at `GET /api/odds/{name}` (the command
     /// line passes prisoner's solitaire); none by default.
     pub odds: Vec<Arc<dyn OddsTool>>,
+    /// What the connections' queues hold, kept up to date by the server for whoever holds
+    /// a clone (a monitor, a test).
+    pub gauges: Arc<outbox::Gauges>,
 }
 
 impl Config {
@@ -81,6 +84,7 @@ impl Config {
             limits: Limits::default(),
             games,
             odds: Vec::new(),
+            gauges: Arc::default(),
         }
     }
 }
@@ -110,6 +114,7 @@ impl std::fmt::Debug for Config {
                 "odds",
                 &self.odds.iter().map(|o| o.name()).collect::<Vec<_>>(),
             )
+            .field("gauges", &self.gauges)
             .finish()
     }
 }
@@ -218,15 +223,19 @@ pub struct Hub {
     calculations: Arc<tokio::sync::Semaphore>,
     /// The logs of the finished games replayed last.
     replay_cache: SmallCache<StoredTable>,
+    /// What the connections' queues hold.
+    gauges: Arc<outbox::Gauges>,
 }
 
 impl Hub {
-    /// A hub on this database with these games and odds tools.
+    /// A hub on this database with these games and odds tools, its connections' queues
+    /// counted in `gauges`.
     pub fn new(
         db: Db,
         kinds: Vec<Arc<dyn Kind>>,
         odds: Vec<Arc<dyn OddsTool>>,
         limits: Limits,
+        gauges: Arc<outbox::Gauges>,
     ) -> Hub {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let env = TableEnv {
@@ -235,6 +244,7 @@ impl Hub {
             max_watchers: limits.watchers_per_table,
             // Bots never take every core: one is left for people and the server.
             bot_threads: Arc::new(tokio::sync::Semaphore::new(cores.saturating_sub(1).max(1))),
+            gauges: gauges.clone(),
         };
         Hub {
             kinds,
@@ -250,6 +260,7 @@ impl Hub {
             calculations: Arc::new(tokio::sync::Semaphore::new(limits.calculations.max(1))),
             replay_cache: SmallCache::new(32),
             limits,
+            gauges,
         }
     }
 
@@ -369,6 +380,7 @@ pub async fn serve(
         config.games.clone(),
         config.odds.clone(),
         config.limits.clone(),
+        config.gauges.clone(),
     ));
     let restored = match hub.restore().await {
         Ok(n) => n,

@@ -503,7 +503,10 @@ fn check_records(
                     break;
                 }
                 let seen: Value = serde_json::from_str(view).unwrap_or(Value::Null);
-                if g.view(Some(*seat)) != seen {
+                // What the page was sent: the view in its page form.
+                let sent: Value =
+                    serde_json::from_str(&g.view_text(Some(*seat))).unwrap_or(Value::Null);
+                if sent != seen {
                     check
                         .mismatches
                         .push(format!("{id}: seat {seat}'s view at action {n} differs"));

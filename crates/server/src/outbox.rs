@@ -4,9 +4,40 @@
 //! (it reconnects and gets the whole state again). So a client that never reads holds at
 //! most the byte bound of the server's memory, however large or frequent the states are.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::sync::mpsc;
+
+/// What every connection's queue holds, together: the server's memory for messages not
+/// yet written, watched from outside (a test, a monitor) through [`crate::Config::gauges`].
+#[derive(Debug, Default)]
+pub struct Gauges {
+    queued: AtomicUsize,
+    most: AtomicUsize,
+    slow: AtomicU64,
+}
+
+impl Gauges {
+    /// Bytes queued on every connection now, not yet written.
+    pub fn queued_bytes(&self) -> usize {
+        self.queued.load(Ordering::SeqCst)
+    }
+
+    /// The most bytes one connection's queue has held at once.
+    pub fn most_queued_bytes(&self) -> usize {
+        self.most.load(Ordering::SeqCst)
+    }
+
+    /// Connections closed because they did not keep up (their queue was full).
+    pub fn slow_closed(&self) -> u64 {
+        self.slow.load(Ordering::SeqCst)
+    }
+
+    /// Counts one connection closed for not keeping up.
+    pub fn closed_slow(&self) {
+        self.slow.fetch_add(1, Ordering::SeqCst);
+    }
+}
 
 /// The sending half, held by the table (and the connection's reader, for errors).
 #[derive(Clone, Debug)]
@@ -14,6 +45,7 @@ pub struct OutSender {
     tx: mpsc::Sender<Arc<str>>,
     bytes: Arc<AtomicUsize>,
     max_bytes: usize,
+    gauges: Arc<Gauges>,
 }
 
 /// The writing half, held by the connection's writer.
@@ -21,6 +53,7 @@ pub struct OutSender {
 pub struct OutReceiver {
     rx: mpsc::Receiver<Arc<str>>,
     bytes: Arc<AtomicUsize>,
+    gauges: Arc<Gauges>,
 }
 
 /// Why a message was not queued.
@@ -36,6 +69,15 @@ pub enum Refused {
 /// from when it is queued until the writer has written it). One message larger than the
 /// bound is taken only into an empty queue, so a large state still goes out.
 pub fn outbox(messages: usize, max_bytes: usize) -> (OutSender, OutReceiver) {
+    outbox_counted(messages, max_bytes, Arc::default())
+}
+
+/// [`outbox`], its bytes also counted in `gauges` (shared by every connection).
+pub fn outbox_counted(
+    messages: usize,
+    max_bytes: usize,
+    gauges: Arc<Gauges>,
+) -> (OutSender, OutReceiver) {
     let (tx, rx) = mpsc::channel(messages.max(1));
     let bytes = Arc::new(AtomicUsize::new(0));
     (
@@ -43,8 +85,9 @@ pub fn outbox(messages: usize, max_bytes: usize) -> (OutSender, OutReceiver) {
             tx,
             bytes: bytes.clone(),
             max_bytes,
+            gauges: gauges.clone(),
         },
-        OutReceiver { rx, bytes },
+        OutReceiver { rx, bytes, gauges },
     )
 }
 
@@ -63,7 +106,10 @@ impl OutSender {
                 mpsc::error::TrySendError::Full(_) => Refused::Full,
                 mpsc::error::TrySendError::Closed(_) => Refused::Closed,
             }
-        })
+        })?;
+        self.gauges.queued.fetch_add(len, Ordering::SeqCst);
+        self.gauges.most.fetch_max(before + len, Ordering::SeqCst);
+        Ok(())
     }
 
     /// Bytes queued and not yet written.
@@ -93,6 +139,17 @@ impl OutReceiver {
     /// `msg` left the queue: it is written (or will never be).
     pub fn written(&self, msg: &str) {
         self.bytes.fetch_sub(msg.len(), Ordering::SeqCst);
+        self.gauges.queued.fetch_sub(msg.len(), Ordering::SeqCst);
+    }
+}
+
+impl Drop for OutReceiver {
+    /// Messages still queued are dropped with the queue: they leave the server's count.
+    fn drop(&mut self) {
+        self.rx.close();
+        while let Ok(m) = self.rx.try_recv() {
+            self.written(&m);
+        }
     }
 }
 
@@ -127,6 +184,28 @@ mod tests {
         assert_eq!(tx.queued_bytes(), 0);
         assert_eq!(tx.try_send("a".into()), Ok(()));
         assert_eq!(tx.try_send(big), Err(Refused::Full));
+    }
+
+    #[tokio::test]
+    async fn gauges_count_every_queue_and_forget_what_a_dropped_queue_held() {
+        let gauges = Arc::new(Gauges::default());
+        let (a, mut ra) = outbox_counted(10, 100, gauges.clone());
+        let (b, rb) = outbox_counted(10, 100, gauges.clone());
+        a.try_send("abcd".into()).unwrap();
+        b.try_send("ef".into()).unwrap();
+        b.try_send("ghi".into()).unwrap();
+        assert_eq!(gauges.queued_bytes(), 9);
+        assert_eq!(
+            gauges.most_queued_bytes(),
+            5,
+            "one queue's most, not the sum"
+        );
+        let m = ra.recv().await.unwrap();
+        ra.written(&m);
+        assert_eq!(gauges.queued_bytes(), 5);
+        drop(rb);
+        assert_eq!(gauges.queued_bytes(), 0, "a dropped queue frees its bytes");
+        assert_eq!(gauges.most_queued_bytes(), 5);
     }
 
     #[tokio::test]

@@ -3,7 +3,7 @@
 
 use crate::http::player_for_token;
 use crate::msg;
-use crate::outbox::{outbox, OutReceiver};
+use crate::outbox::{outbox_counted, Gauges, OutReceiver};
 use crate::table::{Cmd, PlayerRef, TableHandle};
 use crate::Hub;
 use axum::extract::rejection::{PathRejection, QueryRejection};
@@ -122,10 +122,10 @@ pub async fn upgrade(
     };
     let conn = hub.conn_id();
     let idle = hub.limits.ws_idle;
-    let max_queued = hub.limits.queued_bytes_per_conn;
+    let (max_queued, gauges) = (hub.limits.queued_bytes_per_conn, hub.gauges.clone());
     ws.max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| run(socket, handle, conn, player, idle, max_queued))
+        .on_upgrade(move |socket| run(socket, handle, conn, player, idle, max_queued, gauges))
 }
 
 fn error(message: impl Into<String>) -> Arc<str> {
@@ -141,9 +141,10 @@ async fn run(
     player: Option<PlayerRef>,
     idle: Duration,
     max_queued: usize,
+    gauges: Arc<Gauges>,
 ) {
     let (sink, mut stream) = socket.split();
-    let (out, outbox) = outbox(OUT_QUEUE, max_queued);
+    let (out, outbox) = outbox_counted(OUT_QUEUE, max_queued, gauges);
     let (close, mut closed) = oneshot::channel::<()>();
     if table
         .tx

@@ -3,7 +3,7 @@
 //! games asked for at once. Each runs a real server in this process, with limits small
 //! enough to reach in a test.
 
-use crate::support::{read, read_of, send, Server};
+use crate::support::{eventually, read, read_of, send, state_until, Server};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -46,9 +46,11 @@ fn one_address_holds_a_bounded_number_of_connections() {
         "a ninth connection from the same address is closed at once"
     );
     drop(held);
-    std::thread::sleep(Duration::from_millis(200));
-    let (code, _) = server.api("GET", "/api/games", None, None);
-    assert_eq!(code, 200, "places come back when connections close");
+    eventually(
+        Duration::from_secs(5),
+        "places come back when connections close",
+        || ureq::get(&server.url("/api/games")).call().is_ok(),
+    );
 }
 
 #[test]
@@ -114,20 +116,21 @@ fn a_silent_websocket_is_closed_and_binary_floods_are_rate_limited() {
     assert_eq!(binary_refusals, 40, "the burst, then the rate limit");
     assert_eq!(rate_refusals, 1);
 
-    // A client that answers nothing (not even the server's pings) is closed.
+    // A client that answers nothing (not even the server's pings) is closed: its socket
+    // is read under the WebSocket, which would answer the pings.
     let mut silent = server.ws(&id, None);
-    std::thread::sleep(Duration::from_millis(3000));
-    let mut closed = false;
-    for _ in 0..5 {
-        match read(&mut silent) {
-            None => {
-                closed = true;
-                break;
-            }
-            Some(_) => continue,
-        }
-    }
-    assert!(closed, "a silent connection is closed");
+    let MaybeTlsStream::Plain(raw) = silent.get_mut() else {
+        unreachable!("a plain socket")
+    };
+    let start = Instant::now();
+    assert!(
+        closed_within(raw, Duration::from_secs(10)),
+        "a silent connection is closed"
+    );
+    assert!(
+        start.elapsed() >= Duration::from_millis(1000),
+        "not before its time"
+    );
 }
 
 #[test]
@@ -225,9 +228,15 @@ fn a_table_keeps_its_watchers_within_bounds_and_tells_arrivals_in_small_messages
     // Bea arrives (not seated: a watcher, over the cap) — refused; once seated at Ane's
     // table she is a person at a seat and always gets in.
     drop(w.pop());
-    std::thread::sleep(Duration::from_millis(200));
-    let mut b = server.ws(&id, Some(&bea));
-    read_of(&mut b, "state");
+    // Her place comes as soon as the table has seen the watcher leave.
+    let mut b = loop {
+        let mut b = server.ws(&id, Some(&bea));
+        let m = read(&mut b).expect("an answer");
+        if m["type"] == "state" {
+            break b;
+        }
+        assert!(m["message"].as_str().unwrap().contains("watchers"), "{m}");
+    };
     b.send(Message::Text(
         json!({"type": "sit", "seat": 1}).to_string().into(),
     ))
@@ -235,16 +244,19 @@ fn a_table_keeps_its_watchers_within_bounds_and_tells_arrivals_in_small_messages
     // Everybody gets the new state.
     let s = read_of(&mut a, "state");
     assert_eq!(s["table"]["seats"][1]["player"]["nickname"], "Bea");
-    // A second connection of a seated person: the others hear only a small message.
-    let _b2 = server.ws(&id, Some(&bea));
-    std::thread::sleep(Duration::from_millis(300));
-    if let MaybeTlsStream::Plain(s) = a.get_ref() {
-        s.set_nonblocking(true).unwrap();
-    }
+    // A second connection of a seated person: the others hear only a small message. Once
+    // it has its state the table has dealt with its arrival; Ane's ping is answered after
+    // anything the arrival sent her.
+    let mut b2 = server.ws(&id, Some(&bea));
+    read_of(&mut b2, "state");
+    send(&mut a, json!({"type": "ping"}));
     let mut kinds = Vec::new();
-    while let Ok(Message::Text(t)) = a.read() {
-        let v: Value = serde_json::from_str(t.as_str()).unwrap();
-        kinds.push(v["type"].as_str().unwrap().to_string());
+    loop {
+        let m = read(&mut a).expect("open");
+        if m["type"] == "pong" {
+            break;
+        }
+        kinds.push(m["type"].as_str().unwrap().to_string());
     }
     assert!(
         kinds.iter().all(|k| k != "state"),
@@ -258,10 +270,11 @@ fn replays_are_small_indexes_with_steps_built_on_demand() {
     let ane = server.player("Ane");
     let id = server.table(
         &ane,
-        json!({"game": "mus", "rules": {"target": 40, "juegos": 1, "vacas": 1}, "seat": 0,
+        json!({"game": "mus", "rules": {"target": 40, "juegos": 3, "vacas": 1}, "seat": 0,
                "pace_ms": 0, "hold_s": 0, "start": true, "bot": "basico"}),
     );
-    // Ane plays her turns quietly; the bots the rest.
+    // Ane plays her turns quietly; the bots the rest. Two juegos at least: an órdago
+    // ends only one, so the game is long whatever the deal.
     let mut a = server.ws(&id, Some(&ane));
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
@@ -307,4 +320,78 @@ fn replays_are_small_indexes_with_steps_built_on_demand() {
     for h in handles {
         assert_eq!(h.join().unwrap(), Some(200));
     }
+}
+
+/// A WebSocket to `table` on a socket whose receive buffer is as small as the system
+/// allows, that never reads a byte: the server's writes fill it at once.
+fn never_reading(server: &Server, table: &str) -> TcpStream {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(1024).unwrap();
+    let stream = rt.block_on(socket.connect(server.addr)).unwrap();
+    let mut s = stream.into_std().unwrap();
+    s.set_nonblocking(false).unwrap();
+    let request = format!(
+        "GET /ws/{table} HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        server.addr
+    );
+    s.write_all(request.as_bytes()).unwrap();
+    s
+}
+
+#[test]
+fn a_websocket_that_never_reads_holds_a_bounded_queue_and_is_let_go_while_the_table_plays_on() {
+    let bound = 16 * 1024;
+    let limits = Limits {
+        queued_bytes_per_conn: bound,
+        ..Limits::default()
+    };
+    let server = Server::start("never-reads", limits);
+    let ane = server.player("Ane");
+    // Ane holds a seat but is away at once: the bots play every seat at full speed, and
+    // every action is a state of a few KB for each connection.
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "rules": {"juegos": 5, "vacas": 5}, "seat": 0, "start": true,
+               "pace_ms": 0, "hold_s": 0, "away_s": 0, "bot": "basico"}),
+    );
+    let mut watcher = server.ws(&id, None);
+    read_of(&mut watcher, "state");
+    let mut silent = never_reading(&server, &id);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut n = 0;
+    while server.gauges.slow_closed() == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the client that never reads is still served ({} bytes queued in all)",
+            server.gauges.queued_bytes()
+        );
+        let state = read_of(&mut watcher, "state");
+        assert!(
+            state["outcome"].is_null(),
+            "the game ended after {} actions before the client was let go ({} bytes queued, the most {})",
+            state["n"],
+            server.gauges.queued_bytes(),
+            server.gauges.most_queued_bytes()
+        );
+        n = state["n"].as_u64().unwrap();
+    }
+    eprintln!("let go after {n} actions");
+    // Its queue never held more than the bound (each state is far smaller than it).
+    let most = server.gauges.most_queued_bytes();
+    assert!(most <= bound, "{most} bytes queued for one connection");
+    // The table plays on for the watcher that reads.
+    let on = state_until(&mut watcher, |s| s["n"].as_u64() > Some(n + 10));
+    assert!(on["outcome"].is_null());
+    // The silent client's socket is closed: reading it now meets its end.
+    assert!(
+        closed_within(&mut silent, Duration::from_secs(10)),
+        "the server closes the socket of a client it let go"
+    );
+    // And nothing is held for it any more: what is queued is the watcher's, at most.
+    assert!(server.gauges.queued_bytes() <= bound);
 }

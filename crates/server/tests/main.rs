@@ -4,5 +4,6 @@
 mod generic;
 mod hostile;
 mod legacy;
+mod pages;
 mod seats;
 mod support;

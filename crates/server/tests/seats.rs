@@ -2,7 +2,9 @@
 //! person who leaves does not freeze the table, the end of a hand waits for the people
 //! reading it, and what a person asked for survives a restart.
 
-use crate::support::{choose, drain_states, legal, read_of, send, state_until, Server, Ws};
+use crate::support::{
+    choose, drain_states, eventually, legal, read_of, send, state_until, Server, Ws,
+};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -268,12 +270,23 @@ fn a_person_who_leaves_is_played_by_the_bot_and_plays_again_on_return() {
     };
     assert_eq!(decision["table"]["seats"][0]["away"], false);
     assert_eq!(decision["table"]["seats"][0]["connected"], true);
-    // Nobody plays for her now: her decision waits for her (others may still act where
-    // several seats decide at once, as in a discard).
-    std::thread::sleep(Duration::from_millis(1500));
-    let latest = drain_states(&mut a).pop().unwrap_or(decision);
-    assert!(!legal(&latest).is_empty(), "her decision waits for her");
-    assert_eq!(latest["table"]["seats"][0]["away"], false);
+    // Nobody plays for her now: her decision is hers to play (others may still act where
+    // several seats decide at once, as in a discard), and it is taken.
+    let pick = choose(&legal(&decision));
+    send(&mut a, json!({"type": "act", "action": pick, "id": 999}));
+    let answer = loop {
+        let m = crate::support::read(&mut a).expect("open");
+        if m["id"] == 999 {
+            break m;
+        }
+        if m["type"] == "state" {
+            assert_eq!(m["table"]["seats"][0]["away"], false, "she is back");
+        }
+    };
+    assert_eq!(
+        answer["type"], "ack",
+        "her decision waited for her: {answer}"
+    );
 }
 
 #[test]
@@ -302,13 +315,24 @@ fn the_end_of_a_hand_waits_for_next_from_the_people_at_the_table() {
         held["view"]["last_hand"].is_object(),
         "the hand just ended is in the view"
     );
-    // The bots wait (seat 1 is the new mano, a bot).
-    std::thread::sleep(Duration::from_millis(1200));
+    // The bots wait (seat 1 is the new mano, a bot): no action is played while the end
+    // is held, however long Ane takes to read the table's description.
     let (_, info) = server.api("GET", &format!("/api/tables/{id}"), None, None);
     assert_eq!(info["actions"], held["n"], "the bots wait for Ane");
     send(&mut a, json!({"type": "next"}));
-    let moved = state_until(&mut a, |s| s["n"].as_u64() > held["n"].as_u64());
-    assert!(moved["hold"].is_null());
+    // Every state up to her `next` is still the held end; the first one past it moves on.
+    let moved = state_until(&mut a, |s| {
+        if s["n"] == held["n"] {
+            return false;
+        }
+        assert!(
+            s["hold"].is_null(),
+            "a bot played during the hold: {}",
+            s["n"]
+        );
+        true
+    });
+    assert!(moved["n"].as_u64() > held["n"].as_u64());
 }
 
 #[test]
@@ -398,8 +422,11 @@ fn a_table_nobody_is_at_stops_and_comes_back_when_opened() {
             .any(|t| t["id"] == id.as_str())
     };
     assert!(listed(&server));
-    std::thread::sleep(Duration::from_millis(2000));
-    assert!(!listed(&server), "gone from the lobby's open list");
+    eventually(
+        Duration::from_secs(10),
+        "gone from the lobby's open list",
+        || !listed(&server),
+    );
     // Opened again, it is exactly where it was.
     let mut a = server.ws(&id, Some(&ane));
     let again = read_of(&mut a, "state");
@@ -424,8 +451,12 @@ fn storage_refuses_what_it_cannot_trust() {
         second.to_string().contains("another tapete server"),
         "{second}"
     );
+    // Closed, it lets the file go before `close` returns.
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(first.close());
     drop(first);
-    std::thread::sleep(Duration::from_millis(200));
 
     // A schema from the future is refused.
     {
@@ -500,9 +531,11 @@ fn a_stored_log_that_is_over_makes_a_finished_table() {
         .unwrap();
     }
     let server = Server::on(db, Limits::default());
-    std::thread::sleep(Duration::from_millis(300));
-    let (_, info) = server.api("GET", &format!("/api/tables/{id}"), None, None);
-    assert_eq!(info["status"], "finished", "{info}");
+    // Restored, the table sees its log is over and says so.
+    eventually(Duration::from_secs(10), "the table is finished", || {
+        let (_, info) = server.api("GET", &format!("/api/tables/{id}"), None, None);
+        info["status"] == "finished"
+    });
     let (_, open) = server.api("GET", "/api/tables", None, None);
     assert!(open
         .as_array()
@@ -666,12 +699,15 @@ fn a_restart_right_after_the_old_server_stops_always_finds_the_database_free() {
         json!({"game": "mus", "pace_ms": 0, "hold_s": 0, "seat": 0, "start": true,
                "bot": "basico", "turn_s": 10, "away_s": 0}),
     );
-    // Ane is away at once: the bots play every seat, writing all the while, and each
-    // server is stopped in the middle of that and another started at once on the file.
+    // Ane is away at once (she is not connected; a watcher is): the bots play every seat,
+    // writing all the while, and each server is stopped in the middle of that and another
+    // started at once on the file.
     for _ in 0..5 {
-        let mut a = server.ws(&id, Some(&ane));
-        state_until(&mut a, |s| s["table"]["status"] == "playing");
-        std::thread::sleep(Duration::from_millis(100));
+        let mut a = server.ws(&id, None);
+        let first = state_until(&mut a, |s| s["table"]["status"] == "playing");
+        // Stopped once the bots have written a few actions, while they go on writing.
+        let n = first["n"].as_u64().unwrap();
+        state_until(&mut a, |s| s["n"].as_u64() >= Some(n + 3));
         drop(a);
         server = server.restart();
         assert_eq!(server.restored, 1);

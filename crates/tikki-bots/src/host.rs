@@ -106,10 +106,11 @@ impl Host for TikkiHost {
                 && v.laid_counts.iter().all(|&n| n == 0))
     }
 
-    /// The spectators' view with `hands` and `laid` (by seat) and `stock_cards` (the
-    /// stock, drawn from the end) added.
+    /// The spectators' view as a page gets it ([`Host::page_view`]), with `hands` and
+    /// `laid` (by seat) and `stock_cards` (the stock, drawn from the end) added.
     fn full_view(game: &TikkiGame) -> Value {
-        let mut v = serde_json::to_value(game.spectator_view()).unwrap_or(Value::Null);
+        let view = game.spectator_view();
+        let mut v = serde_json::to_value(Self::page_view(&view)).unwrap_or(Value::Null);
         let seats = game.seats();
         if let Value::Object(m) = &mut v {
             let hands: Vec<_> = (0..seats).map(|s| game.hand(s)).collect();
@@ -117,6 +118,22 @@ impl Host for TikkiHost {
             m.insert("hands".into(), json!(hands));
             m.insert("laid".into(), json!(laid));
             m.insert("stock_cards".into(), json!(game.stock()));
+        }
+        v
+    }
+
+    /// The view with each finished round but the last cut to its dealer and points: the
+    /// page shows every round's points (the score sheet) and only the last one's piles
+    /// and final trick (the round's end), so a 20-round game's states stay small.
+    fn page_view(view: &TikkiView) -> impl serde::Serialize {
+        let mut v = serde_json::to_value(view).unwrap_or(Value::Null);
+        if let Some(Value::Array(rounds)) = v.get_mut("history") {
+            let older = rounds.len().saturating_sub(1);
+            for round in &mut rounds[..older] {
+                if let Value::Object(r) = round {
+                    r.retain(|k, _| k == "dealer" || k == "points");
+                }
+            }
         }
         v
     }

@@ -1,20 +1,133 @@
-//! Frames: what each connection is sent — the table's description, the state each seat
-//! may see (built once per change and shared), and the small messages between.
+//! Frames: the connections ([`Connections`]) and what each is sent — the table's
+//! description, the state each seat may see (built once per change and shared), and the
+//! small messages between.
 
 use super::*;
 
+/// One connection to the table.
+pub(super) struct Conn {
+    pub(super) player: Option<PlayerRef>,
+    pub(super) out: OutSender,
+    /// Dropped with the connection: the socket closes.
+    pub(super) _close: oneshot::Sender<()>,
+}
+
+/// The connections open to the table and what they are owed: their first state, a new
+/// state for everybody, or only the table's description.
+///
+/// It keeps: a newcomer is a connection that is open; `empty_since` is set exactly
+/// while nobody is connected.
+pub(super) struct Connections {
+    conns: HashMap<u64, Conn>,
+    /// Connections that have not had their first state yet.
+    newcomers: Vec<u64>,
+    /// When the last connection closed (`None` while someone is connected).
+    empty_since: Option<Instant>,
+    /// The game or the seats changed: everybody gets a new state.
+    state_owed: bool,
+    /// Only who is connected or away changed: everybody gets the table's description.
+    info_owed: bool,
+}
+
+impl Connections {
+    /// Nobody connected since `now`; everybody (nobody yet) owed a state.
+    pub(super) fn new(now: Instant) -> Connections {
+        Connections {
+            conns: HashMap::new(),
+            newcomers: Vec::new(),
+            empty_since: Some(now),
+            state_owed: true,
+            info_owed: false,
+        }
+    }
+
+    pub(super) fn get(&self, conn: u64) -> Option<&Conn> {
+        self.conns.get(&conn)
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.conns.is_empty()
+    }
+
+    /// Since when nobody is connected.
+    pub(super) fn empty_since(&self) -> Option<Instant> {
+        self.empty_since
+    }
+
+    pub(super) fn iter(&self) -> impl Iterator<Item = (u64, &Conn)> {
+        self.conns.iter().map(|(id, c)| (*id, c))
+    }
+
+    /// The person on `conn` (`None`: a spectator, or no such connection).
+    pub(super) fn player_of(&self, conn: u64) -> Option<PlayerRef> {
+        self.conns.get(&conn).and_then(|c| c.player.clone())
+    }
+
+    /// How many connections `player` has open.
+    pub(super) fn count_of(&self, player: i64) -> usize {
+        self.conns
+            .values()
+            .filter(|c| c.player.as_ref().is_some_and(|p| p.id == player))
+            .count()
+    }
+
+    pub(super) fn is_connected(&self, player: i64) -> bool {
+        self.count_of(player) > 0
+    }
+
+    /// A connection opens; it is owed its first state.
+    pub(super) fn add(&mut self, id: u64, conn: Conn) {
+        self.conns.insert(id, conn);
+        self.newcomers.push(id);
+        self.empty_since = None;
+    }
+
+    /// A connection closes (or is closed), nobody connected from `now` if it was the last.
+    pub(super) fn remove(&mut self, id: u64, now: Instant) -> Option<Conn> {
+        let c = self.conns.remove(&id)?;
+        self.newcomers.retain(|n| *n != id);
+        if self.conns.is_empty() {
+            self.empty_since = Some(now);
+        }
+        Some(c)
+    }
+
+    /// Everybody is owed a new state.
+    pub(super) fn owe_state(&mut self) {
+        self.state_owed = true;
+    }
+
+    /// Everybody is owed the table's description.
+    pub(super) fn owe_info(&mut self) {
+        self.info_owed = true;
+    }
+
+    /// What is owed, taken: (a state for everybody, the description, the newcomers).
+    pub(super) fn take_owed(&mut self) -> (bool, bool, Vec<u64>) {
+        let owed = (
+            self.state_owed,
+            self.info_owed,
+            std::mem::take(&mut self.newcomers),
+        );
+        self.state_owed = false;
+        self.info_owed = false;
+        owed
+    }
+}
+
 impl Actor {
     pub(super) fn send_text(&mut self, conn: u64, msg: Arc<str>) {
-        let slow = match self.conns.get(&conn) {
-            Some(c) => c.out.try_send(msg).is_err(),
-            None => false,
+        let refused = match self.conns.get(conn) {
+            Some(c) => c.out.try_send(msg).err(),
+            None => None,
         };
-        if slow {
+        if let Some(why) = refused {
+            if why == crate::outbox::Refused::Full {
+                self.env.gauges.closed_slow();
+            }
             // A client that cannot keep up (its queue is full of messages or of bytes) or
             // is gone is closed; it reconnects and gets the whole state again.
-            if let Some(c) = self.conns.remove(&conn) {
-                self.left(c);
-            }
+            self.disconnect(conn);
         }
     }
 
@@ -45,6 +158,7 @@ impl Actor {
             turn_s: self.row.turn_s,
             actions: self.n,
             seats: self
+                .seating
                 .shown_players()
                 .into_iter()
                 .enumerate()
@@ -73,21 +187,20 @@ impl Actor {
     /// outcome; and each seat's part (view and legal actions), made once and shared by that
     /// seat's connections.
     pub(super) fn frame(&self) -> Frame {
-        let hold = match &self.hold {
-            Some(h) => json!({
-                "ms": h.until.saturating_duration_since(Instant::now()).as_millis() as u64,
-                "waiting": h.waiting,
+        let now = Instant::now();
+        let hold = match self.pacing.hold_left(now) {
+            Some((left, waiting)) => json!({
+                "ms": left.as_millis() as u64,
+                "waiting": waiting,
             })
             .to_string(),
             None => "null".into(),
         };
-        let now = Instant::now();
         let clock: Vec<Value> = self
-            .clocks
-            .iter()
-            .map(|(seat, until)| {
-                json!({"seat": seat, "ms": until.saturating_duration_since(now).as_millis() as u64})
-            })
+            .pacing
+            .clocks_left(now)
+            .into_iter()
+            .map(|(seat, left)| json!({"seat": seat, "ms": left.as_millis() as u64}))
             .collect();
         Frame {
             clock: json!(clock).to_string(),
@@ -124,11 +237,7 @@ impl Actor {
                 json!(legal),
             )
         });
-        let pending = c
-            .player
-            .as_ref()
-            .and_then(|p| self.pending.get(&p.id))
-            .map(|(_, s)| *s);
+        let pending = c.player.as_ref().and_then(|p| self.seating.asked(p.id));
         let you = json!({
             "player": c.player.as_ref().map(|p| p.id),
             "seat": seat,
@@ -146,7 +255,7 @@ impl Actor {
         let msgs: Vec<(u64, Arc<str>)> = self
             .conns
             .iter()
-            .map(|(id, c)| (*id, self.state_text(c, &mut frame).into()))
+            .map(|(id, c)| (id, self.state_text(c, &mut frame).into()))
             .collect();
         for (id, m) in msgs {
             self.send_text(id, m);
@@ -169,4 +278,64 @@ pub(super) struct Frame {
 /// The last [`MAX_LINES`] lines of a story, as a JSON array.
 pub(super) fn recent_lines(lines: &[String]) -> String {
     json!(lines[lines.len().saturating_sub(MAX_LINES)..]).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conn(player: Option<i64>) -> (Conn, crate::outbox::OutReceiver, oneshot::Receiver<()>) {
+        let (out, inbox) = crate::outbox::outbox(4, 1024);
+        let (close, closed) = oneshot::channel();
+        let player = player.map(|id| PlayerRef {
+            id,
+            nickname: format!("p{id}"),
+        });
+        (
+            Conn {
+                player,
+                out,
+                _close: close,
+            },
+            inbox,
+            closed,
+        )
+    }
+
+    #[test]
+    fn connections_say_who_is_connected_and_since_when_nobody_is() {
+        let start = Instant::now();
+        let mut c = Connections::new(start);
+        assert_eq!(c.empty_since(), Some(start));
+        let (a, _ia, _ca) = conn(Some(7));
+        let (b, _ib, _cb) = conn(Some(7));
+        let (w, _iw, mut closed) = conn(None);
+        c.add(1, a);
+        c.add(2, b);
+        c.add(3, w);
+        assert_eq!(c.empty_since(), None);
+        assert_eq!(c.count_of(7), 2);
+        assert_eq!(c.player_of(3), None);
+        assert_eq!(c.player_of(1).map(|p| p.id), Some(7));
+        // A watcher that leaves before its first state is owed nothing.
+        assert!(c.remove(3, start).is_some());
+        assert!(
+            matches!(closed.try_recv(), Err(oneshot::error::TryRecvError::Closed)),
+            "its socket is told to close"
+        );
+        let (state, info, newcomers) = c.take_owed();
+        assert!(state && !info);
+        assert_eq!(newcomers, [1, 2]);
+        assert_eq!(c.take_owed(), (false, false, vec![]));
+        let later = start + Duration::from_secs(5);
+        c.remove(1, later);
+        assert!(c.is_connected(7));
+        assert_eq!(c.empty_since(), None);
+        c.remove(2, later);
+        assert!(!c.is_connected(7));
+        assert_eq!(c.empty_since(), Some(later));
+        assert!(c.remove(2, later).is_none());
+        c.owe_info();
+        assert_eq!(c.take_owed(), (false, true, vec![]));
+    }
 }

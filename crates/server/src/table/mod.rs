@@ -15,11 +15,14 @@
 //! connected to stops playing; after a while its task ends and it leaves the lobby, to be
 //! started again from storage when someone opens it.
 //!
-//! The task's work is in three parts besides its loop, the game and the seat changes'
-//! storage (here): [`seating`] (who sits where, seats asked for, who has seen which seat
-//! this hand, connections coming and going, the names shown), [`pacing`] (when the bot
-//! acts: pace, holds, people away, the turn clock, forced decisions, backoff) and
-//! [`frames`] (what each connection is sent).
+//! The task's state is in parts, each a type with its own invariants and unit tests, which
+//! the actor (here: its loop, the game, the stored row) composes and keeps in step with the
+//! game and with storage: `Seating` in `seating.rs` (who sits where, seats asked for, who
+//! has seen which seat this hand, who is away, the names shown), `Pacing` in `pacing.rs`
+//! (the end of a hand held, the turn clocks, the backoff after a failed write, the bot's
+//! turn) and `Connections` in `frames.rs` (the connections, and whether they are owed a
+//! state or the table's description). Each file also holds the actor's work in that part:
+//! seat changes written to storage first, when the bot acts, what each connection is sent.
 
 use crate::msg::ClientMsg;
 use crate::outbox::OutSender;
@@ -37,6 +40,10 @@ use tokio::time::Instant;
 mod frames;
 mod pacing;
 mod seating;
+
+use frames::{Conn, Connections};
+use pacing::Pacing;
+use seating::Seating;
 
 /// A person at the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -139,6 +146,8 @@ pub struct TableEnv {
     pub max_watchers: usize,
     /// Bots thinking at once on the whole server, so bots never take every core.
     pub bot_threads: Arc<Semaphore>,
+    /// Where connections closed for not keeping up are counted.
+    pub gauges: Arc<crate::outbox::Gauges>,
 }
 
 /// How long a finished table nobody is connected to keeps its task.
@@ -158,52 +167,20 @@ pub const WAITING: &str = "waiting";
 pub const PLAYING: &str = "playing";
 pub const FINISHED: &str = "finished";
 
-struct Conn {
-    player: Option<PlayerRef>,
-    out: OutSender,
-    /// Dropped with the connection: the socket closes.
-    _close: oneshot::Sender<()>,
-}
-
-/// The end of a hand, held for people to read.
-struct Hold {
-    until: Instant,
-    /// Seated, connected people who have not said `next` yet.
-    waiting: BTreeSet<Seat>,
-}
-
+/// A table's task: the game and its stored row, composed with its parts — who sits where
+/// and who is away ([`Seating`]), its timers ([`Pacing`]) and its connections
+/// ([`Connections`]) — each with its own invariants; the actor keeps them in step with
+/// the game and with storage.
 struct Actor {
     env: TableEnv,
     kind: Arc<dyn Kind>,
     row: TableRow,
     game: Box<dyn TableGame>,
-    seats: Vec<Option<PlayerRef>>,
-    /// Seats people asked for that they get at the next hand: player → (player, seat).
-    pending: HashMap<i64, (PlayerRef, Seat)>,
-    /// The seat each person has held during this hand: they have seen its cards.
-    hand_seats: HashMap<i64, Seat>,
-    conns: HashMap<u64, Conn>,
-    /// Connections that have not had their first state yet.
-    newcomers: Vec<u64>,
-    /// When each seated person's last connection closed.
-    gone_since: HashMap<i64, Instant>,
-    /// The turn clock: when each seat a person holds must have acted by.
-    clocks: BTreeMap<Seat, Instant>,
-    /// People whose turn clock ran out: the bot plays for them until they act again.
-    timed_out: HashSet<i64>,
-    hold: Option<Hold>,
-    /// When the last connection closed (`None` while someone is connected).
-    empty_since: Option<Instant>,
-    /// After a failed write: no bot plays before this, and the next wait is longer.
-    backoff: Option<(Instant, Duration)>,
-    /// When the last bot action was applied (for the pace of all-bot tables).
-    last_bot: Instant,
+    /// Actions applied so far.
     n: u64,
-    bot_busy: bool,
-    /// The game or the seats changed: everybody gets a new state.
-    dirty: bool,
-    /// Only who is connected or away changed: everybody gets the table's description.
-    info_dirty: bool,
+    seating: Seating,
+    pacing: Pacing,
+    conns: Connections,
     info: Arc<RwLock<TableInfo>>,
     me: mpsc::UnboundedSender<Cmd>,
 }
@@ -246,43 +223,23 @@ pub fn spawn(
         .map(|s| s.map(|(id, nickname)| PlayerRef { id, nickname }))
         .collect();
     let start = Instant::now();
-    // Nobody is connected yet: every seated person counts as gone from now on.
-    let gone_since = seats.iter().flatten().map(|p| (p.id, start)).collect();
-    // Who held which seat this hand is stored with the table, so a restart or an unload
-    // forgets nobody's look at a hand. Whoever sits now has seen that seat (a database
-    // from before the memory was stored knows only that).
-    let mut hand_seats: HashMap<i64, Seat> = stored.hand_seats.into_iter().collect();
-    for (s, p) in seats.iter().enumerate() {
-        if let Some(p) = p {
-            hand_seats.insert(p.id, s);
-        }
-    }
     let pending = stored
         .pending
         .into_iter()
-        .map(|(id, nickname, seat)| (id, (PlayerRef { id, nickname }, seat)))
+        .map(|(id, nickname, seat)| (PlayerRef { id, nickname }, seat))
         .collect();
+    // Who held which seat this hand is stored with the table, so a restart or an unload
+    // forgets nobody's look at a hand.
+    let seating = Seating::restore(seats, pending, stored.hand_seats, start);
     let mut actor = Actor {
         env,
         kind,
         row: stored.row,
         game,
-        seats,
-        pending,
-        hand_seats,
-        conns: HashMap::new(),
-        newcomers: Vec::new(),
-        gone_since,
-        clocks: BTreeMap::new(),
-        timed_out: HashSet::new(),
-        hold: None,
-        empty_since: Some(start),
-        backoff: None,
-        last_bot: start,
         n: stored.actions.len() as u64,
-        bot_busy: false,
-        dirty: true,
-        info_dirty: false,
+        seating,
+        pacing: Pacing::new(start),
+        conns: Connections::new(start),
         info: Arc::new(RwLock::new(TableInfo {
             id: String::new(),
             game: String::new(),
@@ -382,10 +339,11 @@ impl Actor {
     }
 
     fn idle_over(&self) -> bool {
-        !self.bot_busy
+        !self.pacing.bot_busy()
             && self.conns.is_empty()
             && self
-                .empty_since
+                .conns
+                .empty_since()
                 .is_some_and(|since| Instant::now() >= since + self.idle_after())
     }
 
@@ -499,7 +457,7 @@ impl Actor {
         self.row.status = PLAYING.into();
         self.game = game;
         self.new_hand().await;
-        self.dirty = true;
+        self.conns.owe_state();
         Ok(())
     }
 
@@ -518,7 +476,7 @@ impl Actor {
             self.row.finished = Some(now());
         }
         self.row.outcome = outcome;
-        self.dirty = true;
+        self.conns.owe_state();
         Ok(())
     }
 
@@ -550,15 +508,15 @@ impl Actor {
             .map_err(|e| format!("could not save the action ({e}); nothing changed"))?;
         self.game = next;
         self.n = n;
-        self.dirty = true;
+        self.conns.owe_state();
         // The seat has played: if its turn goes on, its clock starts again.
-        self.clocks.remove(&seat);
+        self.pacing.played(seat);
         if let Some(o) = outcome {
             self.row.status = FINISHED.into();
             self.row.finished = Some(now());
             self.row.outcome = Some(o);
-            self.pending.clear();
-            self.hold = None;
+            self.seating.forget_asks();
+            self.pacing.end_hold();
         } else if new_hand {
             self.new_hand().await;
             self.hold_the_end();
@@ -569,48 +527,43 @@ impl Actor {
     async fn after_change(&mut self) {
         self.play_forced().await;
         // Away flags change with time alone: keep the description current.
-        let away_now: Vec<bool> = (0..self.seats.len()).map(|s| self.is_away(s)).collect();
+        let away_now: Vec<bool> = (0..self.seating.count()).map(|s| self.is_away(s)).collect();
         let shown = self
             .info
             .read()
             .map(|i| i.seats.iter().map(|s| s.away).collect::<Vec<_>>())
             .unwrap_or_default();
         if away_now != shown {
-            self.info_dirty = true;
+            self.conns.owe_info();
         }
-        if let Some(h) = &self.hold {
-            if h.waiting.is_empty() || Instant::now() >= h.until {
-                self.hold = None;
-                self.dirty = true;
-            }
+        if self.pacing.is_holding() && !self.pacing.holds_at(Instant::now()) {
+            self.pacing.end_hold();
+            self.conns.owe_state();
         }
         self.tick_clocks();
-        let newcomers = std::mem::take(&mut self.newcomers);
-        if self.dirty {
-            self.dirty = false;
-            self.info_dirty = false;
+        let (state, info, newcomers) = self.conns.take_owed();
+        if state {
             self.publish_info();
             self.broadcast();
-        } else if !newcomers.is_empty() || self.info_dirty {
-            if self.info_dirty {
+        } else if !newcomers.is_empty() || info {
+            if info {
                 self.publish_info();
             }
             // A newcomer gets the whole state; the others, if anything, a small message.
             let mut frame = self.frame();
             for id in &newcomers {
-                if let Some(c) = self.conns.get(id) {
+                if let Some(c) = self.conns.get(*id) {
                     let m = self.state_text(c, &mut frame);
                     self.send_text(*id, m.into());
                 }
             }
-            if self.info_dirty {
-                self.info_dirty = false;
+            if info {
                 let msg: Arc<str> = format!(r#"{{"type":"table","table":{}}}"#, frame.info).into();
                 let ids: Vec<u64> = self
                     .conns
-                    .keys()
+                    .iter()
+                    .map(|(id, _)| id)
                     .filter(|id| !newcomers.contains(id))
-                    .copied()
                     .collect();
                 for id in ids {
                     self.send_text(id, msg.clone());
@@ -909,6 +862,7 @@ mod tests {
             idle_end: Duration::from_secs(60),
             max_watchers: 10,
             bot_threads: Arc::new(Semaphore::new(1)),
+            gauges: Arc::default(),
         };
         let kind = tapete_host::kind_of::<tapete_host::test_race::RaceHost>();
         let stored = StoredTable {

@@ -1,31 +1,199 @@
 //! Pacing: when the table's bot acts — its pace, the end of a hand held for people to
-//! read, people away (gone, or out of turn-clock time), the turn clock, forced decisions
-//! and the backoff after a failed write.
+//! read, the turn clock, forced decisions and the backoff after a failed write
+//! ([`Pacing`]); and the table's part in it (who the bot plays, when to wake).
 
 use super::*;
+
+/// The end of a hand, held for people to read.
+struct Hold {
+    until: Instant,
+    /// Seated, connected people who have not said `next` yet.
+    waiting: BTreeSet<Seat>,
+}
+
+/// The table's timers: the end of a hand held, the turn clocks, the backoff after a
+/// failed write, and the bot's turn (thinking, and when it last played).
+///
+/// It keeps: a hold waits for somebody (a hold nobody is waiting for is no hold); a
+/// clock runs only for the seats it is told need one; the backoff grows from 1 s,
+/// doubling, to [`MAX_BACKOFF`], and a success forgets it.
+pub(super) struct Pacing {
+    /// The turn clock: when each seat a person holds must have acted by.
+    clocks: BTreeMap<Seat, Instant>,
+    hold: Option<Hold>,
+    /// After a failed write: no bot plays before this, and the next wait is longer.
+    backoff: Option<(Instant, Duration)>,
+    /// When the last bot action was applied (for the pace of all-bot tables).
+    last_bot: Instant,
+    /// A bot is thinking.
+    bot_busy: bool,
+}
+
+impl Pacing {
+    /// Nothing held, no clock, no backoff; the last bot action counted from `now`.
+    pub(super) fn new(now: Instant) -> Pacing {
+        Pacing {
+            clocks: BTreeMap::new(),
+            hold: None,
+            backoff: None,
+            last_bot: now,
+            bot_busy: false,
+        }
+    }
+
+    /// The moments a timer of its own ends: a hold, a backoff, a turn clock.
+    pub(super) fn wakes(&self) -> impl Iterator<Item = Instant> + '_ {
+        let hold = self.hold.as_ref().map(|h| h.until);
+        let backoff = self.backoff.map(|(until, _)| until);
+        hold.into_iter()
+            .chain(backoff)
+            .chain(self.clocks.values().copied())
+    }
+
+    /// Holds the end of a hand for `hold_for`, until the people `waiting` have read it;
+    /// nothing is held when nobody would be waited for or there is no time to hold.
+    pub(super) fn hold(&mut self, waiting: BTreeSet<Seat>, hold_for: Duration, now: Instant) {
+        self.hold = (!hold_for.is_zero() && !waiting.is_empty()).then(|| Hold {
+            until: now + hold_for,
+            waiting,
+        });
+    }
+
+    /// Whether the end of a hand is held.
+    pub(super) fn is_holding(&self) -> bool {
+        self.hold.is_some()
+    }
+
+    /// Whether the bots must still wait at `now`: someone is reading and time is left.
+    pub(super) fn holds_at(&self, now: Instant) -> bool {
+        self.hold
+            .as_ref()
+            .is_some_and(|h| !h.waiting.is_empty() && now < h.until)
+    }
+
+    /// Ends the hold; whether there was one.
+    pub(super) fn end_hold(&mut self) -> bool {
+        self.hold.take().is_some()
+    }
+
+    /// The person at `seat` has read the end of the hand (or left); whether the hold was
+    /// waiting for them.
+    pub(super) fn not_waiting_for(&mut self, seat: Seat) -> bool {
+        self.hold.as_mut().is_some_and(|h| h.waiting.remove(&seat))
+    }
+
+    /// The hold as a state shows it at `now`: the time left and who is waited for.
+    pub(super) fn hold_left(&self, now: Instant) -> Option<(Duration, &BTreeSet<Seat>)> {
+        let h = self.hold.as_ref()?;
+        Some((h.until.saturating_duration_since(now), &h.waiting))
+    }
+
+    /// The clocks run out by `now`, taken off.
+    pub(super) fn expired_clocks(&mut self, now: Instant) -> Vec<Seat> {
+        let expired: Vec<Seat> = self
+            .clocks
+            .iter()
+            .filter(|(_, until)| **until <= now)
+            .map(|(s, _)| *s)
+            .collect();
+        for s in &expired {
+            self.clocks.remove(s);
+        }
+        expired
+    }
+
+    /// Clocks run for exactly the seats in `need`: a new one gets `turn` from `now`, one
+    /// already running keeps its time. Whether any clock started or stopped.
+    pub(super) fn run_clocks(
+        &mut self,
+        need: &BTreeSet<Seat>,
+        turn: Duration,
+        now: Instant,
+    ) -> bool {
+        let before = self.clocks.len();
+        self.clocks.retain(|s, _| need.contains(s));
+        let mut changed = self.clocks.len() != before;
+        for seat in need {
+            if let std::collections::btree_map::Entry::Vacant(e) = self.clocks.entry(*seat) {
+                e.insert(now + turn);
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// `seat` has played: if its turn goes on, its clock starts again.
+    pub(super) fn played(&mut self, seat: Seat) {
+        self.clocks.remove(&seat);
+    }
+
+    /// Each running clock's seat and time left at `now`.
+    pub(super) fn clocks_left(&self, now: Instant) -> Vec<(Seat, Duration)> {
+        self.clocks
+            .iter()
+            .map(|(s, until)| (*s, until.saturating_duration_since(now)))
+            .collect()
+    }
+
+    /// Notes how a write the table did by itself went: a failure makes the bots wait
+    /// (1 s, doubling up to a minute); the wait, for the log.
+    pub(super) fn wrote(&mut self, ok: bool, now: Instant) -> Option<Duration> {
+        if ok {
+            self.backoff = None;
+            return None;
+        }
+        let wait = self
+            .backoff
+            .map_or(Duration::from_secs(1), |(_, w)| (w * 2).min(MAX_BACKOFF));
+        self.backoff = Some((now + wait, wait));
+        Some(wait)
+    }
+
+    pub(super) fn backing_off(&self, now: Instant) -> bool {
+        self.backoff.is_some_and(|(until, _)| now < until)
+    }
+
+    pub(super) fn bot_busy(&self) -> bool {
+        self.bot_busy
+    }
+
+    /// A bot starts thinking.
+    pub(super) fn bot_thinks(&mut self) {
+        self.bot_busy = true;
+    }
+
+    /// The bot's thinking is over (played or not).
+    pub(super) fn bot_answered(&mut self) {
+        self.bot_busy = false;
+    }
+
+    /// A bot's action was played at `now`.
+    pub(super) fn bot_played(&mut self, now: Instant) {
+        self.last_bot = now;
+    }
+
+    /// How long a bot waits at `now` before acting: `pace`, and at a table where no person
+    /// holds a seat at least [`ALL_BOTS_PACE`] after the last bot action.
+    pub(super) fn bot_pace(&self, pace: Duration, all_bots: bool, now: Instant) -> Duration {
+        if all_bots {
+            let since = now.saturating_duration_since(self.last_bot);
+            pace.max(ALL_BOTS_PACE.saturating_sub(since))
+        } else {
+            pace
+        }
+    }
+}
 
 impl Actor {
     /// The next moment something happens without a message: a hold ends, a person's
     /// away time runs out, a backoff ends, the table has been idle long enough.
     pub(super) fn next_wake(&self) -> Option<Instant> {
-        let mut at: Vec<Instant> = Vec::new();
-        if let Some(h) = &self.hold {
-            at.push(h.until);
-        }
-        if let Some((until, _)) = self.backoff {
-            at.push(until);
-        }
+        let mut at: Vec<Instant> = self.pacing.wakes().collect();
         let away = Duration::from_secs(self.row.away_s);
         for seat in self.game.to_act() {
-            if let Some(since) = self
-                .person_at(seat)
-                .and_then(|p| self.gone_since.get(&p.id))
-            {
-                at.push(*since + away);
-            }
+            at.extend(self.seating.away_from(seat, away));
         }
-        at.extend(self.clocks.values().copied());
-        if let Some(since) = self.empty_since {
+        if let Some(since) = self.conns.empty_since() {
             at.push(since + self.idle_after());
         }
         let now = Instant::now();
@@ -35,19 +203,14 @@ impl Actor {
     /// Whether the person at `seat` has been gone long enough, or let their turn clock run
     /// out, for the bot to play for them.
     pub(super) fn is_away(&self, seat: Seat) -> bool {
-        let Some(p) = self.person_at(seat) else {
-            return false;
-        };
-        self.timed_out.contains(&p.id)
-            || self.gone_since.get(&p.id).is_some_and(|since| {
-                Instant::now() >= *since + Duration::from_secs(self.row.away_s)
-            })
+        self.seating
+            .is_away(seat, Instant::now(), Duration::from_secs(self.row.away_s))
     }
 
     /// The person `player` is back after their turn clock ran out: the seat is theirs again.
     pub(super) fn back(&mut self, player: i64) {
-        if self.timed_out.remove(&player) {
-            self.dirty = true;
+        if self.seating.back(player) {
+            self.conns.owe_state();
         }
     }
 
@@ -56,75 +219,54 @@ impl Actor {
     /// so the table's bot plays for them until they act again.
     pub(super) fn tick_clocks(&mut self) {
         let now = Instant::now();
-        let expired: Vec<Seat> = self
-            .clocks
-            .iter()
-            .filter(|(_, until)| **until <= now)
-            .map(|(s, _)| *s)
-            .collect();
-        for seat in expired {
-            self.clocks.remove(&seat);
-            if let Some(p) = self.person_at(seat) {
-                self.timed_out.insert(p.id);
-            }
-            self.dirty = true;
+        for seat in self.pacing.expired_clocks(now) {
+            self.seating.time_out(seat);
+            self.conns.owe_state();
         }
-        let held = self.hold.is_some();
-        let need: BTreeSet<Seat> = if self.row.turn_s == 0 || self.row.status != PLAYING || held {
-            BTreeSet::new()
-        } else {
-            self.game
-                .to_act()
-                .into_iter()
-                .filter(|s| self.person_at(*s).is_some() && !self.bot_plays(*s))
-                .collect()
-        };
-        let before = self.clocks.len();
-        self.clocks.retain(|s, _| need.contains(s));
-        if self.clocks.len() != before {
-            self.dirty = true;
-        }
-        let turn = Duration::from_secs(self.row.turn_s);
-        for seat in need {
-            if let std::collections::btree_map::Entry::Vacant(e) = self.clocks.entry(seat) {
-                e.insert(now + turn);
-                self.dirty = true;
-            }
+        let need: BTreeSet<Seat> =
+            if self.row.turn_s == 0 || self.row.status != PLAYING || self.pacing.is_holding() {
+                BTreeSet::new()
+            } else {
+                self.game
+                    .to_act()
+                    .into_iter()
+                    .filter(|s| self.person_at(*s).is_some() && !self.bot_plays(*s))
+                    .collect()
+            };
+        if self
+            .pacing
+            .run_clocks(&need, Duration::from_secs(self.row.turn_s), now)
+        {
+            self.conns.owe_state();
         }
     }
 
     /// Whether the table's bot plays `seat` now: nobody holds it, or its person is away.
     pub(super) fn bot_plays(&self, seat: Seat) -> bool {
-        self.seats.get(seat).is_some_and(Option::is_none) || self.is_away(seat)
+        self.seating.is_free(seat) || self.is_away(seat)
     }
 
     /// The person at `seat` is done reading the end of the hand.
     pub(super) fn seen_the_end(&mut self, seat: Seat) {
-        if let Some(h) = &mut self.hold {
-            if h.waiting.remove(&seat) {
-                self.dirty = true;
-            }
+        if self.pacing.not_waiting_for(seat) {
+            self.conns.owe_state();
         }
     }
 
     /// A hand just ended: the bots wait until the people at the table have read it.
     pub(super) fn hold_the_end(&mut self) {
         let waiting: BTreeSet<Seat> = self
-            .seats
-            .iter()
-            .enumerate()
-            .filter_map(|(s, p)| p.as_ref().map(|p| (s, p.id)))
-            .filter(|(_, id)| self.is_connected(*id))
+            .seating
+            .seated()
+            .filter(|(_, p)| self.conns.is_connected(p.id))
             .map(|(s, _)| s)
             .collect();
-        self.hold = (self.row.hold_s > 0 && !waiting.is_empty()).then(|| Hold {
-            until: Instant::now() + Duration::from_secs(self.row.hold_s),
-            waiting,
-        });
+        let hold_for = Duration::from_secs(self.row.hold_s);
+        self.pacing.hold(waiting, hold_for, Instant::now());
     }
 
     pub(super) async fn bot_done(&mut self, n: u64, seat: Seat, action: Option<String>) {
-        self.bot_busy = false;
+        self.pacing.bot_answered();
         if n != self.n || !self.bot_plays(seat) || self.row.status != PLAYING {
             return;
         }
@@ -147,31 +289,25 @@ impl Actor {
         };
         let result = self.play(seat, &action).await.map(|_| ());
         self.wrote(result);
-        self.last_bot = Instant::now();
+        self.pacing.bot_played(Instant::now());
     }
 
     /// Notes how a write the table did by itself went: after a failure no bot plays for
     /// a while (1 s, doubling up to a minute), with one line in the log per failure.
     pub(super) fn wrote(&mut self, result: Result<(), String>) {
-        match result {
-            Ok(()) => self.backoff = None,
-            Err(e) => {
-                let wait = self
-                    .backoff
-                    .map_or(Duration::from_secs(1), |(_, w)| (w * 2).min(MAX_BACKOFF));
+        if let Some(wait) = self.pacing.wrote(result.is_ok(), Instant::now()) {
+            if let Err(e) = result {
                 eprintln!(
                     "table {}: {e}; trying again in {} s",
                     self.row.id,
                     wait.as_secs()
                 );
-                self.backoff = Some((Instant::now() + wait, wait));
             }
         }
     }
 
     pub(super) fn backing_off(&self) -> bool {
-        self.backoff
-            .is_some_and(|(until, _)| Instant::now() < until)
+        self.pacing.backing_off(Instant::now())
     }
 
     /// A person's only legal action is played for them (a forced declaration, say), as the
@@ -198,28 +334,28 @@ impl Actor {
     }
 
     pub(super) fn schedule_bot(&mut self) {
-        if self.bot_busy
+        if self.pacing.bot_busy()
             || self.row.status != PLAYING
             || self.conns.is_empty()
             || self.backing_off()
         {
             return;
         }
-        if let Some(h) = &self.hold {
-            if !h.waiting.is_empty() && Instant::now() < h.until {
-                return;
-            }
-            self.hold = None;
-            self.dirty = true;
+        let now = Instant::now();
+        if self.pacing.holds_at(now) {
+            return;
+        }
+        if self.pacing.end_hold() {
+            self.conns.owe_state();
         }
         let Some(seat) = self.game.to_act().into_iter().find(|s| self.bot_plays(*s)) else {
             return;
         };
-        let mut pace = Duration::from_millis(self.row.pace_ms);
-        if self.no_person_seated() {
-            let since = Instant::now().saturating_duration_since(self.last_bot);
-            pace = pace.max(ALL_BOTS_PACE.saturating_sub(since));
-        }
+        let pace = self.pacing.bot_pace(
+            Duration::from_millis(self.row.pace_ms),
+            self.seating.no_person_seated(),
+            now,
+        );
         let job =
             match self
                 .game
@@ -231,7 +367,7 @@ impl Actor {
                     return;
                 }
             };
-        self.bot_busy = true;
+        self.pacing.bot_thinks();
         let me = self.me.clone();
         let n = self.n;
         let threads = self.env.bot_threads.clone();
@@ -251,5 +387,92 @@ impl Actor {
             };
             let _ = me.send(Cmd::BotDone { n, seat, action });
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hold_waits_for_its_readers_until_its_time_is_up() {
+        let now = Instant::now();
+        let mut p = Pacing::new(now);
+        p.hold(BTreeSet::new(), Duration::from_secs(10), now);
+        assert!(!p.is_holding(), "nobody to wait for: no hold");
+        p.hold(BTreeSet::from([0, 2]), Duration::ZERO, now);
+        assert!(!p.is_holding(), "no time to hold");
+        p.hold(BTreeSet::from([0, 2]), Duration::from_secs(10), now);
+        assert!(p.holds_at(now));
+        assert!(!p.holds_at(now + Duration::from_secs(10)), "time is up");
+        assert!(p.not_waiting_for(0));
+        assert!(!p.not_waiting_for(0));
+        assert!(p.holds_at(now));
+        assert!(p.not_waiting_for(2));
+        assert!(!p.holds_at(now), "everybody has read it");
+        assert!(p.is_holding(), "until it is ended");
+        assert_eq!(
+            p.wakes().collect::<Vec<_>>(),
+            [now + Duration::from_secs(10)]
+        );
+        assert!(p.end_hold());
+        assert!(!p.end_hold());
+    }
+
+    #[test]
+    fn clocks_run_for_the_seats_that_need_them_and_keep_their_time() {
+        let now = Instant::now();
+        let turn = Duration::from_secs(30);
+        let mut p = Pacing::new(now);
+        assert!(p.run_clocks(&BTreeSet::from([1]), turn, now));
+        let later = now + Duration::from_secs(10);
+        assert!(!p.run_clocks(&BTreeSet::from([1]), turn, later), "kept");
+        assert_eq!(p.clocks_left(later), [(1, Duration::from_secs(20))]);
+        p.played(1);
+        assert!(p.run_clocks(&BTreeSet::from([1, 2]), turn, later));
+        assert_eq!(
+            p.clocks_left(later),
+            [(1, turn), (2, turn)],
+            "started again"
+        );
+        assert!(p.run_clocks(&BTreeSet::from([2]), turn, later), "1 stopped");
+        assert!(p.expired_clocks(later).is_empty());
+        assert_eq!(p.expired_clocks(later + turn), [2]);
+        assert!(p.clocks_left(later).is_empty());
+    }
+
+    #[test]
+    fn the_backoff_doubles_to_a_minute_and_a_success_forgets_it() {
+        let now = Instant::now();
+        let mut p = Pacing::new(now);
+        let waits: Vec<u64> = (0..8)
+            .map(|_| p.wrote(false, now).unwrap().as_secs())
+            .collect();
+        assert_eq!(waits, [1, 2, 4, 8, 16, 32, 60, 60]);
+        assert!(p.backing_off(now));
+        assert!(!p.backing_off(now + MAX_BACKOFF));
+        assert_eq!(p.wrote(true, now), None);
+        assert!(!p.backing_off(now));
+        assert_eq!(p.wrote(false, now), Some(Duration::from_secs(1)));
+    }
+
+    #[test]
+    fn bots_alone_at_a_table_keep_to_their_pace() {
+        let now = Instant::now();
+        let mut p = Pacing::new(now);
+        let pace = Duration::from_millis(200);
+        assert_eq!(p.bot_pace(pace, false, now), pace);
+        assert_eq!(p.bot_pace(pace, true, now), ALL_BOTS_PACE);
+        p.bot_played(now);
+        let later = now + Duration::from_millis(900);
+        assert_eq!(p.bot_pace(pace, true, later), pace);
+        assert_eq!(
+            p.bot_pace(Duration::ZERO, true, later),
+            Duration::from_millis(100)
+        );
+        p.bot_thinks();
+        assert!(p.bot_busy());
+        p.bot_answered();
+        assert!(!p.bot_busy());
     }
 }

@@ -35,6 +35,8 @@ pub struct Server {
     pub db: PathBuf,
     /// Tables the server restored from the database when it started.
     pub restored: usize,
+    /// What the server's connection queues hold, as the server keeps it.
+    pub gauges: std::sync::Arc<tapete_server::outbox::Gauges>,
     limits: Limits,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -58,6 +60,8 @@ impl Server {
 
     pub fn on(db: PathBuf, limits: Limits) -> Server {
         let (db2, limits2) = (db.clone(), limits.clone());
+        let gauges = std::sync::Arc::new(tapete_server::outbox::Gauges::default());
+        let gauges2 = gauges.clone();
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -69,6 +73,7 @@ impl Server {
             let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db, games());
             config.limits = limits;
             config.odds = odds();
+            config.gauges = gauges2;
             let r = rt.block_on(tapete_server::serve(
                 config,
                 move |addr, restored| {
@@ -89,6 +94,7 @@ impl Server {
         Server {
             addr,
             restored,
+            gauges,
             db: db2,
             limits: limits2,
             stop: Some(stop),
@@ -173,10 +179,16 @@ impl Drop for Server {
 /// The next JSON message, or `None` once the server closed the connection; panics after
 /// 20 s without one (the server's pings do not count).
 pub fn read(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>) -> Option<Value> {
+    read_text(ws).map(|t| serde_json::from_str(&t).unwrap())
+}
+
+/// The next text message as sent, or `None` once the server closed the connection; panics
+/// after 20 s without one (the server's pings do not count).
+pub fn read_text(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>) -> Option<String> {
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     loop {
         match ws.read() {
-            Ok(Message::Text(t)) => return Some(serde_json::from_str(t.as_str()).unwrap()),
+            Ok(Message::Text(t)) => return Some(t.as_str().to_string()),
             Ok(Message::Close(_)) => return None,
             Ok(_) if std::time::Instant::now() > deadline => panic!("only pings for 20 s"),
             Ok(_) => continue,
@@ -213,11 +225,46 @@ pub fn drain_states(ws: &mut Ws) -> Vec<Value> {
     out
 }
 
-/// Sends a message, never faster than the server's rate limit allows (20 a second): a
-/// message over it would be ignored.
+/// Sends a message, never faster than the server's rate limit allows (20 a second, in
+/// bursts of 40): a message over it would be ignored. Each connection keeps a token bucket
+/// a little inside the server's, so a test waits only when it would go over.
 pub fn send(ws: &mut Ws, v: Value) {
-    std::thread::sleep(Duration::from_millis(55));
+    static BUCKETS: std::sync::Mutex<Vec<(SocketAddr, f64, std::time::Instant)>> =
+        std::sync::Mutex::new(Vec::new());
+    const RATE: f64 = 18.0;
+    const BURST: f64 = 30.0;
+    let me = match ws.get_ref() {
+        MaybeTlsStream::Plain(s) => s.local_addr().expect("a local address"),
+        _ => unreachable!("the tests' sockets are plain"),
+    };
+    let wait = {
+        let mut buckets = BUCKETS.lock().unwrap_or_else(|p| p.into_inner());
+        let now = std::time::Instant::now();
+        let i = match buckets.iter().position(|(a, _, _)| *a == me) {
+            Some(i) => i,
+            None => {
+                buckets.push((me, BURST, now));
+                buckets.len() - 1
+            }
+        };
+        let (_, tokens, at) = &mut buckets[i];
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * RATE).min(BURST) - 1.0;
+        *at = now;
+        // A negative balance is a debt paid by waiting.
+        Duration::from_secs_f64((-*tokens / RATE).max(0.0))
+    };
+    std::thread::sleep(wait);
     ws.send(Message::Text(v.to_string().into())).expect("send");
+}
+
+/// Waits until `done` holds, asking again every few milliseconds; panics with `what`
+/// after `within`.
+pub fn eventually(within: Duration, what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + within;
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "{what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// Reads states until `done` holds for one (other messages are skipped).

@@ -1,0 +1,66 @@
+//! What pages are sent: each game's view in its page form ([`tapete_host::Host::page_view`]),
+//! in every state frame and every replay step, so a long game's frames stay small.
+
+use crate::support::{read_text, Server};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use tapete_server::Limits;
+
+/// Every finished round but the last is its dealer and points; the last keeps its piles
+/// and final trick, which the round's end shows.
+fn assert_trimmed(view: &Value, rounds: usize) {
+    let history = view["history"].as_array().expect("a history");
+    assert_eq!(history.len(), rounds, "{}", view["history"]);
+    let (last, older) = history.split_last().unwrap();
+    for (i, round) in older.iter().enumerate() {
+        let keys: Vec<&str> = round
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["dealer", "points"], "round {}: {round}", i + 1);
+    }
+    let seats = view["seats"].as_u64().map(|n| n as usize);
+    assert_eq!(last["piles"].as_array().map(Vec::len), seats, "{last}");
+    assert!(last["last_trick"].is_object(), "{last}");
+    assert_eq!(last["points"].as_array().map(Vec::len), seats);
+}
+
+#[test]
+fn a_long_tikki_game_sends_the_finished_rounds_as_their_points() {
+    // Five seats, twenty rounds: the longest game the options allow.
+    let server = Server::start("tikki-frames", Limits::default());
+    let ane = server.player("Ane");
+    // Ane holds a seat but is away at once: the bots play every seat at full speed.
+    let id = server.table(
+        &ane,
+        json!({"game": "tikki", "seats": 5, "rules": {"rounds": 20}, "seat": 0,
+               "start": true, "pace_ms": 0, "hold_s": 0, "away_s": 0, "bot": "random"}),
+    );
+    let mut watcher = server.ws(&id, None);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let (last, bytes) = loop {
+        assert!(Instant::now() < deadline, "the game did not end");
+        let text = read_text(&mut watcher).expect("the watcher stays connected");
+        let m: Value = serde_json::from_str(&text).unwrap();
+        if m["type"] == "state" && !m["outcome"].is_null() {
+            break (m, text.len());
+        }
+    };
+    let history = last["view"]["history"].to_string().len();
+    eprintln!(
+        "the last state frame of a 20-round tikki table: {bytes} bytes, {} of them the view, {history} its history, {} the story",
+        last["view"].to_string().len(),
+        last["lines"].to_string().len()
+    );
+    assert_trimmed(&last["view"], 20);
+    assert!(history < 2048, "{history} bytes of history");
+
+    // A replay step shows the same rounds the same way.
+    let n = last["n"].as_u64().unwrap();
+    let (code, step) = server.api("GET", &format!("/api/tables/{id}/replay/{n}"), None, None);
+    assert_eq!(code, 200, "{step}");
+    assert_trimmed(&step["view"], 20);
+    assert_eq!(step["view"]["history"], last["view"]["history"]);
+}

@@ -144,7 +144,8 @@ test('Chinchón for four: draws, discards, meter cartas and listo in reach at th
     try {
       const { page } = b;
       await register(page, 'Ane');
-      await createChinchonTable(page, { seats: 4, target: 200 });
+      // Closes worth up to 5 come sooner: a close to lay on (meter cartas) within fewer turns.
+      await createChinchonTable(page, { seats: 4, target: 200, rules: { close_limit: '5' } });
       await page.getByTestId('start').click();
       const memo = { tomo: 1 };
       const seen = new Set();

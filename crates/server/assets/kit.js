@@ -215,8 +215,8 @@ const DOCK = '.felt > .actions, .felt > .cf-mine, .felt > .tk-mine';
 /**
  * Keeps what is scrolled into view (by the page, the keyboard, a search) clear of the
  * sticky top bar and of the seat or bar docked at the screen's bottom: the page's scroll
- * padding is set to their heights. Called after each render (the dock changes height with
- * the hand) and on a resize.
+ * padding (style.css) follows their heights, kept in `--top-pad` and `--dock-pad`. Called
+ * after each render (the dock changes height with the hand) and on a resize.
  */
 export function dockPadding() {
   const root = document.documentElement.style;
@@ -225,8 +225,8 @@ export function dockPadding() {
   const topH = top ? Math.ceil(top.getBoundingClientRect().height) + 6 : 0;
   // A dock taller than most of the screen is not docked in practice: no padding that big.
   const dockH = dock ? Math.ceil(dock.getBoundingClientRect().height) + 12 : 0;
-  root.scrollPaddingTop = topH ? `${topH}px` : '';
-  root.scrollPaddingBottom = dockH && dockH + topH < window.innerHeight * 0.8 ? `${dockH}px` : '';
+  root.setProperty('--top-pad', `${topH}px`);
+  root.setProperty('--dock-pad', `${dockH && dockH + topH < window.innerHeight * 0.8 ? dockH : 0}px`);
 }
 
 /**

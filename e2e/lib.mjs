@@ -31,23 +31,28 @@ async function serveAssetsFrom(context, dir) {
   });
 }
 
-// One Chromium per test file (each file runs in a process of its own), started on first use
-// and closed once the file's tests are done: starting a browser costs a second or more of
+/** How the tests' Chromium is started (here, or once for every file by browser.mjs). */
+export const LAUNCH = {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ARGS,
+};
+
+// One Chromium per test file (each file runs in a process of its own): the one run.sh
+// started for every file when TAPETE_BROWSER names it, else one started here on first use,
+// and let go once the file's tests are done. Starting a browser costs a second or more of
 // CPU, a context in a running one a few milliseconds.
 let shared = null;
 
 function launch() {
-  if (!shared) {
-    shared = chromium.launch({
-      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-      headless: true,
-      args: ARGS,
-    });
-  }
+  if (!shared) shared = process.env.TAPETE_BROWSER ? chromium.connect(process.env.TAPETE_BROWSER) : chromium.launch(LAUNCH);
   return shared;
 }
 
-/** Closes the file's browser (the test runner does it after the file's last test). */
+/**
+ * Closes the file's browser, or only its contexts and its link when it is the shared one
+ * (the test runner does it after the file's last test).
+ */
 export async function closeBrowsers() {
   const b = shared;
   shared = null;

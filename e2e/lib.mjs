@@ -1,9 +1,9 @@
-// Shared helpers of the browser tests: a fresh headless Chromium per "person", the lobby
+// Shared helpers of the browser tests: a fresh headless browser context per "person", the lobby
 // steps, and a player that always clicks a legal action.
 
 import { chromium } from 'playwright-core';
-import { mkdtemp, rm, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { after } from 'node:test';
 import { join } from 'node:path';
 
 export const BASE = (process.env.TAPETE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
@@ -31,19 +31,48 @@ async function serveAssetsFrom(context, dir) {
   });
 }
 
+/** How the tests' Chromium is started (here, or once for every file by browser.mjs). */
+export const LAUNCH = {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ARGS,
+};
+
+// One Chromium per test file (each file runs in a process of its own): the one run.sh
+// started for every file when TAPETE_BROWSER names it, else one started here on first use,
+// and let go once the file's tests are done. Starting a browser costs a second or more of
+// CPU, a context in a running one a few milliseconds.
+let shared = null;
+
+function launch() {
+  if (!shared) shared = process.env.TAPETE_BROWSER ? chromium.connect(process.env.TAPETE_BROWSER) : chromium.launch(LAUNCH);
+  return shared;
+}
+
 /**
- * A browser of its own (fresh user-data-dir, so its own localStorage and token), with
- * one page. `close()` removes the profile.
+ * Closes the file's browser, or only its contexts and its link when it is the shared one
+ * (the test runner does it after the file's last test).
+ */
+export async function closeBrowsers() {
+  const b = shared;
+  shared = null;
+  if (b) await (await b.catch(() => null))?.close().catch(() => {});
+}
+
+// In a test file (run by `node --test` or by itself) the runner closes it after the last test;
+// a script (shots.mjs) calls closeBrowsers itself.
+if (process.env.NODE_TEST_CONTEXT || /\.test\.mjs$/.test(process.argv[1] || '')) after(closeBrowsers);
+
+/**
+ * A browser of its own for one person: a fresh context of the file's Chromium (its own
+ * localStorage, so its own token, and its own cookies), with one page; `close()` ends it.
+ * The pages are told the person prefers reduced motion, so the felt's looping pulses do not
+ * keep the renderer painting while a test waits.
  */
 export async function openBrowser({ width = 1200, height = 900 } = {}) {
-  const dir = await mkdtemp(join(tmpdir(), 'tapete-e2e-'));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ARGS,
-    viewport: { width, height },
-  });
-  const page = context.pages()[0] || await context.newPage();
+  const browser = await launch();
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
   if (process.env.TAPETE_ASSETS) await serveAssetsFrom(context, process.env.TAPETE_ASSETS);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -52,7 +81,6 @@ export async function openBrowser({ width = 1200, height = 900 } = {}) {
     context, page, errors,
     async close() {
       await context.close().catch(() => {});
-      await rm(dir, { recursive: true, force: true }).catch(() => {});
     },
   };
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Browser end-to-end tests of the online table, in headless Chromium (/usr/bin/chromium).
-# Builds tapete (the tests' build), serves it on a free port with a fresh database, runs e2e/tests/ and stops
-# the server. Extra arguments go to `node --test` (e.g. e2e/run.sh --test-name-pattern leyes).
+# Builds tapete (the tests' build), serves it on a free port with a fresh database, starts one
+# Chromium that every test file connects to (browser.mjs), runs e2e/unit/ then e2e/tests/ and
+# stops both. Extra arguments go to `node --test` (e.g. e2e/run.sh --test-name-pattern leyes).
 # While working on the pages, TAPETE_ASSETS=crates/server/assets (an absolute path) has the
 # browsers load the pages' files from that folder instead of the ones built into the server.
 set -euo pipefail
@@ -21,11 +22,14 @@ bin="${CARGO_TARGET_DIR:-$root/target}/debug/tapete"
 
 tmp="$(mktemp -d)"
 server_pid=""
+browser_pid=""
 cleanup() {
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
+  for pid in "$browser_pid" "$server_pid"; do
+    if [ -n "$pid" ]; then
+      kill "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
   rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
@@ -62,7 +66,27 @@ status=0
 # The pages' rule ports against the engine's CLI, hand by hand (Node alone, no browser).
 TAPETE_BIN="$bin" node --test "$@" unit/ || status=$?
 [ "$status" -eq 0 ] || exit "$status"
-TAPETE_URL="$url" TAPETE_BIN="$bin" node --test "$@" tests/ || status=$?
+
+# One Chromium for every test file (each file connects and makes its own contexts).
+node browser.mjs >"$tmp/browser.out" 2>"$tmp/browser.err" &
+browser_pid=$!
+browser=""
+for _ in $(seq 1 300); do
+  browser="$(grep -o 'ws://[^ ]*' "$tmp/browser.out" | head -n1 || true)"
+  [ -n "$browser" ] && break
+  if ! kill -0 "$browser_pid" 2>/dev/null; then
+    echo "e2e: the browser did not start:" >&2
+    cat "$tmp/browser.out" "$tmp/browser.err" >&2
+    exit 1
+  fi
+  sleep 0.1
+done
+if [ -z "$browser" ]; then
+  echo "e2e: the browser did not say where it listens" >&2
+  exit 1
+fi
+
+TAPETE_URL="$url" TAPETE_BIN="$bin" TAPETE_BROWSER="$browser" node --test "$@" tests/ || status=$?
 if [ "$status" -ne 0 ]; then
   echo "e2e: server stderr (last lines):" >&2
   tail -n 40 "$tmp/server.err" >&2 || true

@@ -5,7 +5,7 @@
 // two desktop sizes (1280×800, 1366×768) and a phone size.
 import {
   openBrowser, register, createMusTable, createChinchonTable, createTikkiTable, playOne, playChinchon, playTikki,
-  waitChinchon, waitOffer, waitTikki, state, BASE,
+  waitChinchon, waitOffer, waitTikki, state, BASE, closeBrowsers,
 } from './lib.mjs';
 
 const out = process.argv[2] || '/tmp/tapete-shots';
@@ -126,3 +126,5 @@ for (const [name, width, height] of sizes) {
     await b.close();
   }
 }
+
+await closeBrowsers();

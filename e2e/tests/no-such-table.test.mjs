@@ -11,6 +11,8 @@ test('an unknown table shows "no such table" and stops reconnecting', { timeout:
     const { page } = b;
     const sockets = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
+    // The page's timers run on the browser's fake clock, moved on by hand below.
+    await page.clock.install();
     await page.goto(`${BASE}/t/nonexistent`);
     const box = page.getByTestId('no-such-table');
     await box.waitFor();
@@ -18,7 +20,7 @@ test('an unknown table shows "no such table" and stops reconnecting', { timeout:
     assert.equal(await page.evaluate(() => window.tapete.connection), 'gone');
 
     // Longer than the first backoff steps (0.5 s, 1 s, 2 s): no other attempt is made.
-    await page.waitForTimeout(4000);
+    await page.clock.runFor(4000);
     assert.equal(await page.evaluate(() => window.tapete.connects), 1, 'one attempt only');
     assert.equal(sockets.length, 1, `one WebSocket only: ${sockets.join(', ')}`);
     assert.equal(await page.getByText('reconnecting…').count(), 0);

@@ -1,13 +1,11 @@
 // Small things of the game pages: the tikki retreat step names the cards to tap and
-// answers a tap on the hand with a hint; a finished match offers no next hand but a new
-// table; the lobby's seat texts fit their select at three sizes.
+// answers a tap on the hand with a hint; the lobby's seat texts fit their select at three
+// sizes. (That a finished match offers no next hand but a new table is checked at the end
+// of the whole game, whole-game.test.mjs.)
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  BASE, openBrowser, register, createMusTable, playOne, waitOffer, state,
-  createTikkiTable, waitTikki, playTikki, createChinchonTable, waitChinchon, playChinchon,
-} from '../lib.mjs';
+import { openBrowser, register, createTikkiTable, waitTikki, playTikki } from '../lib.mjs';
 
 test('tikki retreat: the hint names the laid cards, the other one once one is picked, and a tap on the hand gets an answer', { timeout: 120000 }, async () => {
   const b = await openBrowser({ width: 1280, height: 800 });
@@ -45,34 +43,6 @@ test('tikki retreat: the hint names the laid cards, the other one once one is pi
       await playTikki(page, memo);
     }
     assert.ok(checked, 'a retreat step with two laid cards came');
-    assert.deepEqual(b.errors, [], 'no script errors');
-  } finally {
-    await b.close();
-  }
-});
-
-test('Mus: a finished match offers a new table, not a next hand', { timeout: 300000 }, async () => {
-  const b = await openBrowser({ width: 1280, height: 800 });
-  try {
-    const { page } = b;
-    await register(page, 'Ane');
-    await createMusTable(page, { pace: '0' });
-    await page.getByTestId('start').click();
-    const memo = {};
-    const deadline = Date.now() + 240000;
-    for (;;) {
-      assert.ok(Date.now() < deadline, 'the match did not end in time');
-      const what = await waitOffer(page);
-      if (what === 'over') break;
-      await playOne(page, memo);
-    }
-    // The counting of the last hand, if it is still up, offers no next hand.
-    const st = await state(page);
-    assert.equal(st.table.status, 'finished');
-    assert.equal(await page.getByTestId('next-hand').count(), 0, 'no next hand after the match');
-    if (await page.getByTestId('counting').count()) {
-      assert.equal(await page.getByTestId('new-match').getAttribute('href'), '/', 'a new table instead');
-    }
     assert.deepEqual(b.errors, [], 'no script errors');
   } finally {
     await b.close();

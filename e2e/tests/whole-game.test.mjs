@@ -1,5 +1,6 @@
 // (1) A player creates a Mus table with three bots and plays a whole game to the end
-// through the UI; then finds it in the history and replays it step by step.
+// through the UI (the finished match offers a new table, no next hand); then finds it in
+// the history and replays it step by step.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,6 +30,13 @@ test('a whole game against three bots, played by clicking legal actions', { time
       if (r.action) played.push(r.action);
     }
     assert.ok(played.length > 0, 'the player acted');
+
+    // A finished match offers no next hand; the counting of the last hand, if it is still
+    // up, offers a new table instead.
+    assert.equal(await page.getByTestId('next-hand').count(), 0, 'no next hand after the match');
+    if (await page.getByTestId('counting').count()) {
+      assert.equal(await page.getByTestId('new-match').getAttribute('href'), '/', 'a new table instead');
+    }
 
     // The banner, the final score and the outcome agree.
     const banner = page.getByTestId('game-over');

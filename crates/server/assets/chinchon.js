@@ -9,7 +9,7 @@ import { el, clear } from './common.js';
 import { cardEl, cardName } from './cards.js';
 import { DEFAULT_RULES, analyze, closes, cardValue, tidy } from './chinchon-rules.js';
 import {
-  seatedOf, ringSeats, ringSpots, circleSpots, nameplate as plateOf, holdOpen, holdClose, scrollOnce, nextButton,
+  seatedOf, ringSeats, ringSpots, circleSpots, nameplate as plateOf, holdOpen, holdClose, scrollOnce, revealOnce, nextButton,
   option, select, check, field, nameSeatsIn, pointsDetail, seatsText,
 } from './kit.js';
 
@@ -462,6 +462,8 @@ function render({ main, side }, st, ctx) {
   // ---- my seat: the hand and what I can do ----
   if (seated !== null) felt.append(mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started }));
   clear(main).append(felt);
+  // The close to lay cards on is brought clear of the docked seat, once a hand.
+  if (v.close && v.phase === 'lay_off' && !st.replay) revealOnce(felt.querySelector('[data-testid="table-close"]'), ui, 'shownClose', v.hand_number);
   if (side) clear(side).append(scorePanel(v, st, ctx, ui));
 }
 

@@ -94,15 +94,27 @@ const TOOL_TITLES = { leyes: 'Leyes' };
  * Puts the top bar at the start of <body>; `active` names the current page. The games and
  * their tools come from /api/games (each game opens the lobby's form on it), so a new game
  * shows up without touching the bar; the solitaire's odds and the history are always there.
+ * On a narrow screen the links fold into a menu button named after the current page, so the
+ * bar keeps one line and the player's name whole.
  */
 export function topbar(active) {
   const link = ([href, text, key, testid]) => el('a', { href, class: key === active ? 'active' : '', 'data-testid': testid }, text);
   const games = el('span', { class: 'navgames', 'data-testid': 'nav-games' });
+  const nav = el('nav', { id: 'topnav', 'data-testid': 'nav' }, link(['/', 'Lobby', 'lobby']), games,
+    [['/solitaire', 'Solitaire', 'solitaire'], ['/history', 'History', 'history']].map(link));
+  const label = el('span', {}, 'Menu');
+  const toggle = el('button', {
+    type: 'button', class: 'navtoggle', 'aria-controls': 'topnav', 'aria-expanded': 'false', 'data-testid': 'nav-toggle',
+  }, el('span', { class: 'burger', 'aria-hidden': 'true' }, '\u2630'), label);
   const bar = el('header', { class: 'topbar' },
-    el('a', { class: 'brand', href: '/', html: `${LOGO}<span>tapete</span>` }),
-    el('nav', {}, link(['/', 'Lobby', 'lobby']), games,
-      [['/solitaire', 'Solitaire', 'solitaire'], ['/history', 'History', 'history']].map(link)),
+    el('a', { class: 'brand', href: '/', html: `${LOGO}<span>tapete</span>` }), toggle, nav,
     el('div', { class: 'who', 'data-testid': 'who' }));
+  const setOpen = (open) => { bar.classList.toggle('open', open); toggle.setAttribute('aria-expanded', String(open)); };
+  const named = () => { const a = nav.querySelector('a.active'); label.textContent = a ? a.textContent : 'Menu'; };
+  toggle.addEventListener('click', () => setOpen(!bar.classList.contains('open')));
+  document.addEventListener('click', (e) => { if (!bar.contains(/** @type {Node} */ (e.target))) setOpen(false); });
+  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') setOpen(false); });
+  named();
   document.body.prepend(bar);
   renderWho();
   api('GET', '/api/games').then((list) => {
@@ -110,6 +122,7 @@ export function topbar(active) {
       games.append(link([`/?game=${encodeURIComponent(g.name)}`, g.title || g.name, `game-${g.name}`, `nav-game-${g.name}`]));
       for (const tool of g.tools || []) games.append(link([`/${tool}`, TOOL_TITLES[tool] || tool, tool, `nav-tool-${tool}`]));
     }
+    named();
   }).catch(() => { /* the bar keeps its fixed links */ });
 }
 

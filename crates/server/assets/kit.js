@@ -207,6 +207,43 @@ export function scrollOnce(felt, view) {
   if (r.top < 0 || r.bottom > window.innerHeight) felt.scrollIntoView({ block: 'nearest' });
 }
 
+// ---- the docked seat ----
+
+/** What docks at the screen's bottom while the felt runs on under it (see style.css). */
+const DOCK = '.felt > .actions, .felt > .cf-mine, .felt > .tk-mine';
+
+/**
+ * Keeps what is scrolled into view (by the page, the keyboard, a search) clear of the
+ * sticky top bar and of the seat or bar docked at the screen's bottom: the page's scroll
+ * padding (style.css) follows their heights, kept in `--top-pad` and `--dock-pad`. Called
+ * after each render (the dock changes height with the hand) and on a resize.
+ */
+export function dockPadding() {
+  const root = document.documentElement.style;
+  const dock = /** @type {HTMLElement | null} */ (document.querySelector(DOCK));
+  const top = /** @type {HTMLElement | null} */ (document.querySelector('.topbar'));
+  const topH = top ? Math.ceil(top.getBoundingClientRect().height) + 6 : 0;
+  // A dock taller than most of the screen is not docked in practice: no padding that big.
+  const dockH = dock ? Math.ceil(dock.getBoundingClientRect().height) + 12 : 0;
+  root.setProperty('--top-pad', `${topH}px`);
+  root.setProperty('--dock-pad', `${dockH && dockH + topH < window.innerHeight * 0.8 ? dockH : 0}px`);
+}
+
+/**
+ * Brings a part of the felt into view once per `key` (a new reveal, a close to lay on),
+ * clear of the docked seat, when the docked seat or the screen's edge hides part of it.
+ * @param {HTMLElement | null} part
+ * @param {Record<string, any>} ui
+ * @param {string} slot
+ * @param {string | number | null} key
+ */
+export function revealOnce(part, ui, slot, key) {
+  if (!part || key === null || key === undefined || ui[slot] === key) return;
+  ui[slot] = key;
+  dockPadding();
+  part.scrollIntoView({ block: 'nearest' });
+}
+
 /**
  * What to press under a counting: "Next hand" while the match goes on; once it is over, no
  * next hand but a new table (the lobby) and the replay; in a replay "next ▶" (nothing at

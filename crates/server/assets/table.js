@@ -3,8 +3,10 @@
 
 import { topbar, el, clear, me, register, getToken, toast, api } from './common.js';
 import { gameModule } from './games.js';
+import { dockPadding } from './kit.js';
 
 topbar('table');
+window.addEventListener('resize', dockPadding);
 const app = document.getElementById('app');
 const tableId = decodeURIComponent(location.pathname.split('/')[2] || '');
 
@@ -295,6 +297,7 @@ function render() {
     mySeat: mySeat(),
   };
   if (mod) mod.render({ main: gameMain, side: gameSide }, st, ctx);
+  dockPadding();
 
   // ---- the narration ----
   const atBottom = logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight < 30;

@@ -11,7 +11,7 @@ import { el, clear } from './common.js';
 import { cardEl, parseCard, cardShort, cardName, rankLetter, SUIT_ORDER } from './french.js';
 import { DEFAULT_RULES, sortCards, best, comboWords, pileGroups, pilePoints, layActions } from './tikki-rules.js';
 import {
-  seatedOf, ringSeats, nameplate as plateOf, holdOpen, holdClose, scrollOnce, nextButton,
+  seatedOf, ringSeats, nameplate as plateOf, holdOpen, holdClose, scrollOnce, revealOnce, nextButton,
   option, select, field, nameSeatsIn, pointsDetail, seatsText,
 } from './kit.js';
 
@@ -340,6 +340,9 @@ function render({ main, side }, st, ctx) {
   }
   if (seated !== null) felt.append(mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }));
   clear(main).append(felt);
+  // A reveal that came while the page watched is brought clear of the docked seat, once,
+  // and again when your turn makes the seat taller.
+  if (fresh && !st.replay) revealOnce(felt.querySelector('[data-testid="reveal"]'), ui, 'shownTrick', `${trickKey}${legal.length ? ' yours' : ''}`);
   if (side) clear(side).append(scorePanel(v, st, ctx));
 }
 

@@ -462,8 +462,12 @@ function render({ main, side }, st, ctx) {
   // ---- my seat: the hand and what I can do ----
   if (seated !== null) felt.append(mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started }));
   clear(main).append(felt);
-  // The close to lay cards on is brought clear of the docked seat, once a hand.
-  if (v.close && v.phase === 'lay_off' && !st.replay) revealOnce(felt.querySelector('[data-testid="table-close"]'), ui, 'shownClose', v.hand_number);
+  // The close to lay cards on is brought clear of the docked seat when the laying starts,
+  // on each new turn to lay and as it grows (only if it is not already in view).
+  if (v.close && v.phase === 'lay_off' && !st.replay) {
+    const key = `${v.hand_number}:${v.turn}:${(v.close.laid || []).length}`;
+    revealOnce(felt.querySelector('[data-testid="table-close"]'), ui, 'shownClose', key);
+  }
   if (side) clear(side).append(scorePanel(v, st, ctx, ui));
 }
 

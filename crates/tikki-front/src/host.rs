@@ -73,7 +73,7 @@ impl Host for TikkiHost {
     }
 
     fn bot_names() -> &'static [&'static str] {
-        crate::LEVELS
+        tapete_tikki_bots::LEVELS
     }
 
     fn default_bot() -> &'static str {
@@ -81,7 +81,7 @@ impl Host for TikkiHost {
     }
 
     fn make_bot(name: &str) -> Result<Box<dyn Bot<TikkiGame>>, String> {
-        crate::by_name(name)
+        tapete_tikki_bots::by_name(name)
     }
 
     fn parse_action(text: &str) -> Result<tapete_tikki::Action, String> {

@@ -7,8 +7,8 @@ use tapete_chinchon::events::HandResult;
 use tapete_chinchon::narrate::{cards_text, melds_text, points_text};
 use tapete_chinchon::{Action, Card, ChinchonView, Close, Event, Phase, Solver, Suit};
 use tapete_host::face::{
-    at_place, intro_line, scores_text, seat_detail, who, CardFace, Centre, Face, HandScene, Ink,
-    Line, Panel, Pick, Scene, SeatScene, Shortcut, Span, Tone, Vantage,
+    at_place, intro_line, places_text, scores_text, seat_detail, who, CardFace, Centre, Face,
+    HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut, Span, Tone, Vantage,
 };
 use tapete_table::{Outcome, Seat};
 
@@ -332,16 +332,10 @@ impl Face for ChinchonHost {
                 melds_text(&c.melds)
             ));
         }
-        let hand: Vec<String> = ordered(view)
-            .iter()
-            .enumerate()
-            .map(|(i, (c, g))| match g {
-                Some(g) => format!("{}:{c}[{}]", i + 1, g + 1),
-                None => format!("{}:{c}", i + 1),
-            })
-            .collect();
+        let hand = ordered(view);
         if !hand.is_empty() {
-            out.push(format!("your hand: {}", hand.join(" ")));
+            let hand = places_text(&hand, |g| format!("[{}]", g + 1));
+            out.push(format!("your hand: {hand}"));
             out.extend(hand_info(view).iter().map(Line::text));
         }
         out

@@ -123,6 +123,29 @@ pub fn intro_line(game: &str, at: &Vantage, terms: &str, bots: &[Option<String>]
     )
 }
 
+/// A hand for line mode, each card after its place as the scene numbers them ("1:7o 2:5c"),
+/// a card of a group (a meld, the best combination) followed by what `mark` writes for its
+/// group ("[1]", "*").
+///
+/// ```
+/// use tapete_host::face::places_text;
+/// let hand = [("7o", Some(0)), ("5c", None)];
+/// assert_eq!(places_text(&hand, |g| format!("[{}]", g + 1)), "1:7o[1] 2:5c");
+/// ```
+pub fn places_text<C: std::fmt::Display>(
+    hand: &[(C, Option<u8>)],
+    mark: impl Fn(u8) -> String,
+) -> String {
+    hand.iter()
+        .enumerate()
+        .map(|(i, (c, g))| match g {
+            Some(g) => format!("{}:{c}{}", i + 1, mark(*g)),
+            None => format!("{}:{c}", i + 1),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The card at `place` of `hand` (1-based, as a scene's hand numbers them), or why there
 /// is none.
 ///

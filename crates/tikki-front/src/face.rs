@@ -6,8 +6,8 @@
 
 use crate::host::TikkiHost;
 use tapete_host::face::{
-    at_places, intro_line, pts, scores_text, seat_detail, who, CardFace, Centre, Face, HandScene,
-    Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut, Span, Tone, Vantage,
+    at_places, intro_line, places_text, pts, scores_text, seat_detail, who, CardFace, Centre, Face,
+    HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut, Span, Tone, Vantage,
 };
 use tapete_host::Host;
 use tapete_table::{Outcome, Seat};
@@ -474,16 +474,10 @@ impl Face for TikkiHost {
             piles.join(" · "),
             view.stock
         ));
-        let hand: Vec<String> = ordered(view)
-            .iter()
-            .enumerate()
-            .map(|(i, (c, g))| match g {
-                Some(_) => format!("{}:{c}*", i + 1),
-                None => format!("{}:{c}", i + 1),
-            })
-            .collect();
+        let hand = ordered(view);
         if !hand.is_empty() {
-            out.push(format!("your hand: {}", hand.join(" ")));
+            let hand = places_text(&hand, |_| "*".into());
+            out.push(format!("your hand: {hand}"));
         }
         out.extend(hand_info(view).iter().map(Line::text));
         out

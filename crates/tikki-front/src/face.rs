@@ -12,6 +12,7 @@ use tapete_host::face::{
 use tapete_host::Host;
 use tapete_table::{Outcome, Seat};
 use tapete_tikki::narrate::count_text;
+use tapete_tikki::TikkiCards;
 use tapete_tikki::{best, Action, Card, Cards, Event, Phase, Suit, TikkiView, Trick};
 
 /// What the table remembers beyond the view: the last revealed tikki (the view forgets a

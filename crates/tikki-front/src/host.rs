@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 use tapete_host::{row, Host, Narrate};
 use tapete_table::conformance::Resampler;
 use tapete_table::{Bot, Game, Resample, Seat};
+use tapete_tikki::TikkiCards;
 use tapete_tikki::{best, Event, Narrator, Phase, TikkiGame, TikkiRules, TikkiView};
 
 /// The host of [`TikkiGame`].

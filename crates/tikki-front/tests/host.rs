@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use tapete_host::{kind_of, parse_rules, Host, Narrate};
 use tapete_table::Game;
+use tapete_tikki::TikkiCards;
 use tapete_tikki::{Action, Cards, Event, Phase, TikkiGame, TikkiRules};
 use tapete_tikki_front::TikkiHost;
 

@@ -12,6 +12,7 @@
 //! next round is dealt at once, or the game ends.
 
 use crate::action::Action;
+use crate::card::TikkiCards;
 use crate::card::{Card, Cards};
 use crate::combo::best;
 use crate::events::{Event, Trick};

@@ -16,6 +16,7 @@
 //! once. A chinchón ends the game.
 
 use crate::action::Action;
+use crate::card::ChinchonDeck;
 use crate::card::{Card, DeckSpec, Hand};
 use crate::events::{CloseState, Event, HandResult, Laid, SeatResult, SheetRow};
 use crate::meld::{Close, MeldKind, Solver};
@@ -345,7 +346,7 @@ impl ChinchonGame {
 
     fn deal(&mut self, events: &mut Vec<Event>) {
         self.hand_no += 1;
-        let mut cards = self.deck.cards();
+        let mut cards: Vec<Card> = self.deck.cards();
         shuffle(&mut cards, &mut self.rng);
         for s in 0..self.seats {
             self.hands[s] = Hand::EMPTY;
@@ -906,7 +907,7 @@ impl ChinchonGame {
             seat,
             seats: self.seats,
             rules: self.rules,
-            decks: self.deck.decks,
+            decks: self.deck.copy_count(),
             hand_number: self.hand_no,
             dealer: self.dealer(),
             mano: self.mano,

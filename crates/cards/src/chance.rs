@@ -60,6 +60,43 @@ pub fn shuffle<T>(items: &mut [T], rng: &mut impl RngCore) {
     }
 }
 
+/// What [`deal`] hands out: each seat's cards in the order they came, and the rest of the
+/// deck, its top last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dealt<C> {
+    /// `hands[i]`: the cards of the `i`-th seat dealt to.
+    pub hands: Vec<Vec<C>>,
+    /// The cards not dealt, the top (the next to draw) last.
+    pub rest: Vec<C>,
+}
+
+/// Shuffles `cards` by the pinned shuffle, then deals `rounds` cards to each of `seats`
+/// seats in turn (the game's order: from the mano, from the dealer's left), one a seat a
+/// round, from the top (the end): how every tapete game deals, so that a seed means the
+/// same deal in each. A deck that runs out deals fewer cards.
+///
+/// ```
+/// use tapete_cards::chance::{deal, rng_from_seed};
+///
+/// let dealt = deal((0..10).collect(), &mut rng_from_seed(1), 3, 2);
+/// assert_eq!(dealt.hands.len(), 3);
+/// assert!(dealt.hands.iter().all(|h| h.len() == 2));
+/// assert_eq!(dealt.rest.len(), 4);
+/// assert_eq!(dealt, deal((0..10).collect(), &mut rng_from_seed(1), 3, 2), "a seed deals alike");
+/// ```
+pub fn deal<C>(mut cards: Vec<C>, rng: &mut impl RngCore, seats: usize, rounds: usize) -> Dealt<C> {
+    shuffle(&mut cards, rng);
+    let mut hands: Vec<Vec<C>> = (0..seats).map(|_| Vec::with_capacity(rounds)).collect();
+    for _ in 0..rounds {
+        for hand in hands.iter_mut() {
+            if let Some(c) = cards.pop() {
+                hand.push(c);
+            }
+        }
+    }
+    Dealt { hands, rest: cards }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,6 +23,12 @@ impl Deck {
         Deck { cards }
     }
 
+    /// A deck of `cards` as they lie, the top last, not shuffled again (the rest of a
+    /// [`crate::chance::deal`]).
+    pub fn stacked(cards: Vec<Card>) -> Deck {
+        Deck { cards }
+    }
+
     /// Cards left.
     pub fn len(&self) -> usize {
         self.cards.len()

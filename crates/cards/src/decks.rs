@@ -10,7 +10,7 @@
 //! ```
 //! use tapete_cards::decks::{DeckSpec, Face};
 //!
-//! let two = DeckSpec::spanish48().copies(2).jokers(2);
+//! let two = DeckSpec::spanish48().with_copies(2).jokers(2);
 //! assert_eq!(two.len(), 2 * (48 + 2));
 //! let rey = two.parse("12o").unwrap();
 //! assert_eq!(two.count(rey), 2);
@@ -85,13 +85,38 @@ pub enum DeckError {
     NoJokers(String),
 }
 
-/// Which cards a game plays with.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A game's own card type, made from a deck's faces: what lets a [`DeckSpec`] list, count
+/// and shuffle that game's cards.
+pub trait FaceCard: Copy {
+    /// The card of this face, or `None` for a face the game's cards cannot be.
+    fn from_face(face: Face) -> Option<Self>;
+    /// The card's face.
+    fn face(self) -> Face;
+}
+
+impl FaceCard for Face {
+    fn from_face(face: Face) -> Option<Face> {
+        Some(face)
+    }
+
+    fn face(self) -> Face {
+        self
+    }
+}
+
+/// Which cards a game plays with: small and `Copy`, so a game keeps its deck by value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DeckSpec {
     family: Family,
-    ranks: Vec<u8>,
+    /// Bit `r` set for each rank `r` of every suit.
+    ranks: u16,
     copies: u8,
     jokers: u8,
+}
+
+/// The bits of ranks `ranks`.
+fn rank_bits(ranks: impl IntoIterator<Item = u8>) -> u16 {
+    ranks.into_iter().fold(0, |bits, r| bits | 1 << r)
 }
 
 impl DeckSpec {
@@ -99,7 +124,7 @@ impl DeckSpec {
     pub fn spanish40() -> DeckSpec {
         DeckSpec {
             family: Family::Spanish,
-            ranks: vec![1, 2, 3, 4, 5, 6, 7, 10, 11, 12],
+            ranks: rank_bits([1, 2, 3, 4, 5, 6, 7, 10, 11, 12]),
             copies: 1,
             jokers: 0,
         }
@@ -109,7 +134,7 @@ impl DeckSpec {
     pub fn spanish48() -> DeckSpec {
         DeckSpec {
             family: Family::Spanish,
-            ranks: (1..=12).collect(),
+            ranks: rank_bits(1..=12),
             copies: 1,
             jokers: 0,
         }
@@ -124,14 +149,14 @@ impl DeckSpec {
     pub fn french(top: u8) -> DeckSpec {
         DeckSpec {
             family: Family::French,
-            ranks: (1..=top.clamp(1, 13)).collect(),
+            ranks: rank_bits(1..=top.clamp(1, 13)),
             copies: 1,
             jokers: 0,
         }
     }
 
-    /// The same deck `n` times over (two decks shuffled together: `copies(2)`).
-    pub fn copies(mut self, n: u8) -> DeckSpec {
+    /// The same deck `n` times over (two decks shuffled together: `with_copies(2)`).
+    pub fn with_copies(mut self, n: u8) -> DeckSpec {
         self.copies = n.max(1);
         self
     }
@@ -148,8 +173,23 @@ impl DeckSpec {
     }
 
     /// The ranks of each suit, lowest first.
-    pub fn ranks(&self) -> &[u8] {
-        &self.ranks
+    pub fn ranks(&self) -> Vec<u8> {
+        (0..16).filter(|&r| self.has_rank(r)).collect()
+    }
+
+    /// Whether every suit has rank `rank`.
+    fn has_rank(&self, rank: u8) -> bool {
+        rank < 16 && self.ranks >> rank & 1 == 1
+    }
+
+    /// Jokers in each copy of the deck.
+    pub fn jokers_per_copy(&self) -> u8 {
+        self.jokers
+    }
+
+    /// Cards in one copy of the deck, its jokers left out (40 or 48 Spanish, 52 French).
+    pub fn suited_len(&self) -> usize {
+        self.ranks.count_ones() as usize * 4
     }
 
     /// How many times the deck is repeated.
@@ -164,7 +204,7 @@ impl DeckSpec {
 
     /// Cards in all, copies and jokers included.
     pub fn len(&self) -> usize {
-        (self.ranks.len() * 4 + usize::from(self.jokers)) * usize::from(self.copies)
+        (self.suited_len() + usize::from(self.jokers)) * usize::from(self.copies)
     }
 
     /// True for a deck with no cards (never, for the decks made here).
@@ -174,23 +214,14 @@ impl DeckSpec {
 
     /// How many copies of `face` the deck holds (0 if it has none).
     pub fn count(&self, face: Face) -> usize {
-        match face {
-            Face::Joker => self.joker_count(),
-            Face::Card { rank, suit } if suit < 4 && self.ranks.contains(&rank) => {
-                usize::from(self.copies)
-            }
-            Face::Card { .. } => 0,
-        }
+        usize::from(self.copies(face))
     }
 
     /// The distinct faces, suit by suit and rank by rank, the joker last if any.
     pub fn faces(&self) -> Vec<Face> {
+        let ranks = self.ranks();
         let mut out: Vec<Face> = (0..4u8)
-            .flat_map(|suit| {
-                self.ranks
-                    .iter()
-                    .map(move |&rank| Face::Card { rank, suit })
-            })
+            .flat_map(|suit| ranks.iter().map(move |&rank| Face::Card { rank, suit }))
             .collect();
         if self.jokers > 0 {
             out.push(Face::Joker);
@@ -198,26 +229,43 @@ impl DeckSpec {
         out
     }
 
-    /// Every card of the deck, copies included, in a fixed order (the order a shuffle
-    /// starts from, so part of what a seed means).
-    pub fn cards(&self) -> Vec<Face> {
+    /// Every card of the deck, copies included, as faces or as a game's own cards, in a
+    /// fixed order: copy by copy, suit by suit, rank by rank, then that copy's jokers (the
+    /// order a shuffle starts from, so part of what a seed means). Faces the card type
+    /// cannot be are left out.
+    pub fn cards<C: FaceCard>(&self) -> Vec<C> {
+        let ranks = self.ranks();
         let mut out = Vec::with_capacity(self.len());
         for _ in 0..self.copies {
             for suit in 0..4u8 {
-                out.extend(self.ranks.iter().map(|&rank| Face::Card { rank, suit }));
+                out.extend(
+                    ranks
+                        .iter()
+                        .filter_map(|&rank| C::from_face(Face::Card { rank, suit })),
+                );
             }
             for _ in 0..self.jokers {
-                out.push(Face::Joker);
+                out.extend(C::from_face(Face::Joker));
             }
         }
         out
     }
 
-    /// Every card, shuffled by tapete's pinned shuffle.
-    pub fn shuffled(&self, rng: &mut impl RngCore) -> Vec<Face> {
+    /// Every card, in [`DeckSpec::cards`]'s order shuffled by tapete's pinned shuffle; the
+    /// last card is the top.
+    pub fn shuffled<C: FaceCard>(&self, rng: &mut impl RngCore) -> Vec<C> {
         let mut cards = self.cards();
         shuffle(&mut cards, rng);
         cards
+    }
+
+    /// How many copies of `card` the deck holds (0 if none).
+    pub fn copies<C: FaceCard>(&self, card: C) -> u8 {
+        match card.face() {
+            Face::Joker => self.jokers.saturating_mul(self.copies),
+            Face::Card { rank, suit } if suit < 4 && self.has_rank(rank) => self.copies,
+            Face::Card { .. } => 0,
+        }
     }
 
     /// A card from the notation players write: number then suit letter (`12o`, `10H`,
@@ -255,10 +303,10 @@ impl DeckSpec {
         let rank: u8 = num
             .parse()
             .map_err(|_| DeckError::Unreadable(t.to_string(), example))?;
-        if !self.ranks.contains(&rank) {
+        if !self.has_rank(rank) {
             return Err(DeckError::NoSuchRank {
                 text: t.to_string(),
-                ranks: ranges(&self.ranks),
+                ranks: ranges(&self.ranks()),
             });
         }
         Ok(Face::Card { rank, suit })
@@ -317,12 +365,12 @@ mod tests {
         assert_eq!(DeckSpec::spanish48().len(), 48);
         assert_eq!(DeckSpec::french52().len(), 52);
         assert_eq!(DeckSpec::french(6).len(), 24);
-        let two = DeckSpec::spanish40().copies(2).jokers(1);
+        let two = DeckSpec::spanish40().with_copies(2).jokers(1);
         assert_eq!(two.len(), 82);
-        assert_eq!(two.cards().len(), 82);
+        assert_eq!(two.cards::<Face>().len(), 82);
         assert_eq!(two.faces().len(), 41);
         for face in two.faces() {
-            let n = two.cards().iter().filter(|&&c| c == face).count();
+            let n = two.cards::<Face>().iter().filter(|&&c| c == face).count();
             assert_eq!(n, two.count(face), "{face:?}");
         }
     }
@@ -353,13 +401,13 @@ mod tests {
 
     #[test]
     fn a_seed_deals_the_same_deck() {
-        let spec = DeckSpec::spanish48().copies(2).jokers(2);
-        let a = spec.shuffled(&mut rng_from_seed(9));
-        assert_eq!(a, spec.shuffled(&mut rng_from_seed(9)));
-        assert_ne!(a, spec.shuffled(&mut rng_from_seed(10)));
+        let spec = DeckSpec::spanish48().with_copies(2).jokers(2);
+        let a: Vec<Face> = spec.shuffled(&mut rng_from_seed(9));
+        assert_eq!(a, spec.shuffled::<Face>(&mut rng_from_seed(9)));
+        assert_ne!(a, spec.shuffled::<Face>(&mut rng_from_seed(10)));
         let mut sorted = a.clone();
         sorted.sort();
-        let mut all = spec.cards();
+        let mut all: Vec<Face> = spec.cards();
         all.sort();
         assert_eq!(sorted, all, "a shuffle is a permutation");
     }

@@ -32,7 +32,7 @@ pub use binomial::{binomial, BINOMIAL};
 pub use card::{Card, CardError, Suit, NUMBERS};
 pub use chance::rng_from_seed;
 pub use deck::Deck;
-pub use set::CardSet;
+pub use set::{CardIndex, CardSet};
 
 #[doc(hidden)]
 pub use serde as __serde;

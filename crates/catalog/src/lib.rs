@@ -65,7 +65,7 @@ macro_rules! catalog {
 }
 
 catalog!(
-    tapete_mus_bots::MusHost,
-    tapete_chinchon_bots::ChinchonHost,
-    tapete_tikki_bots::TikkiHost,
+    tapete_mus_front::MusHost,
+    tapete_chinchon_front::ChinchonHost,
+    tapete_tikki_front::TikkiHost,
 );

@@ -1,4 +1,5 @@
-//! Chinchón computer players by level, and Chinchón as tapete's front-ends host it.
+//! Chinchón computer players by level (the front-ends host the game in
+//! `tapete-chinchon-front`).
 //!
 //! Levels, weakest first: `random` and `basico` (the engine's own: the source's rule-based
 //! player), `experto` (tracks every card seen, reads what each opponent collects, draws and
@@ -13,15 +14,12 @@
 //! ```
 
 pub mod experto;
-mod face;
-mod host;
 pub mod maestro;
 pub mod outlook;
 pub mod tracker;
 pub mod value;
 
 pub use experto::Experto;
-pub use host::ChinchonHost;
 pub use maestro::Maestro;
 
 use tapete_chinchon::ChinchonGame;

@@ -17,6 +17,7 @@
 //! ```
 
 use tapete_chinchon::meld::Solver;
+use tapete_chinchon::ChinchonDeck;
 use tapete_chinchon::{Card, ChinchonView, Hand, Suit};
 use tapete_table::Seat;
 

@@ -42,7 +42,8 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
 use tapete_chinchon::meld::Solver;
-use tapete_chinchon::{Card, ChinchonRules, DeckSpec, Hand};
+use tapete_chinchon::ChinchonDeck;
+use tapete_chinchon::{Card, ChinchonRules, Hand};
 
 /// Most draws [`odds`] looks ahead.
 pub const MAX_DRAWS: u8 = 3;
@@ -205,11 +206,7 @@ pub fn odds(q: &Query) -> Result<Odds, OddsError> {
     if q.decks == 0 || q.decks > 2 {
         return Err(OddsError::Rules(format!("decks: 1 or 2, not {}", q.decks)));
     }
-    let deck = DeckSpec {
-        size: q.rules.deck,
-        jokers_per_deck: q.rules.jokers,
-        decks: q.decks,
-    };
+    let deck = q.rules.deck.spec(q.rules.jokers, q.decks);
     let mut named: HashMap<Card, usize> = HashMap::new();
     for &c in q.hand.iter().chain(&q.seen) {
         let copies = deck.copies(c);

@@ -53,11 +53,7 @@ fn brute(solver: &Solver, hand: &[Card], unseen: &[Card], k: u8) -> u128 {
 }
 
 fn unseen_list(q: &Query) -> Vec<Card> {
-    let deck = DeckSpec {
-        size: q.rules.deck,
-        jokers_per_deck: q.rules.jokers,
-        decks: q.decks,
-    };
+    let deck = q.rules.deck.spec(q.rules.jokers, q.decks);
     let mut all = deck.cards();
     for c in q.hand.iter().chain(&q.seen) {
         let i = all.iter().position(|x| x == c).unwrap();
@@ -76,11 +72,7 @@ fn equals_a_plain_enumeration_on_small_stocks() {
             let mut q = query("1o 1o 1o 1o 1o 1o 1o", "", 2);
             q.decks = decks;
             q.rules.jokers = jokers;
-            let deck = DeckSpec {
-                size: q.rules.deck,
-                jokers_per_deck: jokers,
-                decks,
-            };
+            let deck = q.rules.deck.spec(jokers, decks);
             let mut all = deck.cards();
             for i in (1..all.len()).rev() {
                 let j = rng.gen_range(0..=i);
@@ -112,11 +104,7 @@ fn equals_a_plain_enumeration_on_small_stocks() {
 fn three_draws_equal_the_enumeration_too() {
     let mut q = query("1o 2o 3o 7c 7e 11b 5b", "", 3);
     // Leave 9 cards unseen.
-    let deck = DeckSpec {
-        size: q.rules.deck,
-        jokers_per_deck: 0,
-        decks: 1,
-    };
+    let deck = q.rules.deck.spec(0, 1);
     let rest: Vec<Card> = deck
         .cards()
         .into_iter()

@@ -3,16 +3,11 @@
 //! pile — and the rebuild agrees with a plain enumeration over physical cards.
 
 use proptest::prelude::*;
-use tapete_chinchon::{Card, ChinchonRules, DeckSpec, Solver};
+use tapete_chinchon::{Card, ChinchonRules, Solver};
 use tapete_chinchon_odds::{odds, Query};
 
 fn deck() -> Vec<Card> {
-    DeckSpec {
-        size: ChinchonRules::default().deck,
-        jokers_per_deck: 0,
-        decks: 1,
-    }
-    .cards()
+    ChinchonRules::default().deck.spec(0, 1).cards()
 }
 
 /// A shuffled 40-card deck: the first seven the hand, the next `seen` the pile.

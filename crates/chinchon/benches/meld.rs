@@ -5,17 +5,13 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use tapete_cards::rng_from_seed;
 use tapete_chinchon::brute;
-use tapete_chinchon::card::{Card, DeckSize, DeckSpec};
+use tapete_chinchon::card::{Card, DeckSize};
 use tapete_chinchon::meld::Solver;
 use tapete_chinchon::ChinchonRules;
 
 /// `count` random 8-card hands from the deck of `rules` (two decks when `decks` is 2).
 fn hands(rules: &ChinchonRules, decks: u8, count: usize) -> Vec<[Card; 8]> {
-    let spec = DeckSpec {
-        size: rules.deck,
-        jokers_per_deck: rules.jokers,
-        decks,
-    };
+    let spec = rules.deck.spec(rules.jokers, decks);
     let mut rng = rng_from_seed(5);
     (0..count)
         .map(|_| {

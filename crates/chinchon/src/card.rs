@@ -4,10 +4,11 @@
 //! Notation: a number 1–12 and a suit letter (`1o`, `12b`, `7C` — upper case too), and `J`
 //! (or `jk`) for the joker, printed `J`.
 
-use rand::RngCore;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
+pub use tapete_cards::decks::DeckSpec;
+use tapete_cards::decks::{Face, FaceCard};
 pub use tapete_cards::Suit;
 
 /// Distinct cards there are: the 48 Spanish cards and the joker.
@@ -466,32 +467,48 @@ impl<'de> Deserialize<'de> for DeckSize {
     }
 }
 
-/// What is shuffled for a hand: one or two Spanish decks of 40 or 48 cards, each with its
-/// jokers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DeckSpec {
-    /// 40 or 48 cards per deck.
-    pub size: DeckSize,
-    /// Jokers added to each deck (0–2).
-    pub jokers_per_deck: u8,
-    /// Decks shuffled together (1 or 2).
-    pub decks: u8,
+impl DeckSize {
+    /// The deck a table shuffles: `decks` decks of this size (1 or 2), each with
+    /// `jokers_per_deck` jokers (0–2).
+    pub fn spec(self, jokers_per_deck: u8, decks: u8) -> DeckSpec {
+        let one = match self {
+            DeckSize::Forty => DeckSpec::spanish40(),
+            DeckSize::FortyEight => DeckSpec::spanish48(),
+        };
+        one.jokers(jokers_per_deck).with_copies(decks)
+    }
 }
 
-impl DeckSpec {
-    /// How many copies of `card` this deck holds.
-    pub fn copies(&self, card: Card) -> u8 {
-        if card.is_joker() {
-            self.jokers_per_deck * self.decks
-        } else if self.size == DeckSize::Forty && card.is_eight_or_nine() {
-            0
-        } else {
-            self.decks
+impl FaceCard for Card {
+    fn from_face(face: Face) -> Option<Card> {
+        match face {
+            Face::Card { rank, suit } => Card::new(rank, *Suit::ALL.get(usize::from(suit))?),
+            Face::Joker => Some(Card::JOKER),
         }
     }
 
+    fn face(self) -> Face {
+        match (self.number(), self.suit()) {
+            (Some(rank), Some(suit)) => Face::Card {
+                rank,
+                suit: suit as u8,
+            },
+            _ => Face::Joker,
+        }
+    }
+}
+
+/// What Chinchón asks of its deck beyond [`DeckSpec`]'s own: why a card cannot be in it,
+/// and the whole deck as a multiset.
+pub trait ChinchonDeck {
     /// Whether `card` can be in this deck at all, or why not.
-    pub fn check(&self, card: Card) -> Result<(), CardError> {
+    fn check(&self, card: Card) -> Result<(), CardError>;
+    /// Every card as a multiset.
+    fn multiset(&self) -> Hand;
+}
+
+impl ChinchonDeck for DeckSpec {
+    fn check(&self, card: Card) -> Result<(), CardError> {
         match self.copies(card) {
             0 if card.is_joker() => Err(CardError::NoJokers),
             0 => Err(CardError::NotInForty(card)),
@@ -499,45 +516,13 @@ impl DeckSpec {
         }
     }
 
-    /// Number of cards, copies and jokers counted.
-    pub fn len(&self) -> usize {
-        (self.size.cards() + self.jokers_per_deck as usize) * self.decks as usize
-    }
-
-    /// Whether the deck is empty (never, for a valid spec).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Every card in a fixed order (deck by deck, cards in order, then the jokers): what
-    /// the pinned shuffle starts from.
-    pub fn cards(&self) -> Vec<Card> {
-        let mut out = Vec::with_capacity(self.len());
-        for _ in 0..self.decks {
-            out.extend(Card::all().filter(|c| !c.is_joker() && self.copies(*c) > 0));
-            out.extend(std::iter::repeat_n(
-                Card::JOKER,
-                self.jokers_per_deck as usize,
-            ));
-        }
-        out
-    }
-
-    /// Every card as a multiset.
-    pub fn multiset(&self) -> Hand {
+    fn multiset(&self) -> Hand {
         let mut h = Hand::EMPTY;
-        for c in self.cards() {
+        for c in self.cards::<Card>() {
             // A valid spec has at most two decks of two jokers: every add fits.
             let _ = h.add(c);
         }
         h
-    }
-
-    /// The deck shuffled with tapete's pinned shuffle; the last card is the top.
-    pub fn shuffled(&self, rng: &mut impl RngCore) -> Vec<Card> {
-        let mut cards = self.cards();
-        tapete_cards::chance::shuffle(&mut cards, rng);
-        cards
     }
 }
 
@@ -642,24 +627,20 @@ mod tests {
 
     #[test]
     fn decks_from_options() {
-        let spec = |size, jokers_per_deck, decks| DeckSpec {
-            size,
-            jokers_per_deck,
-            decks,
-        };
+        let spec = |size: DeckSize, jokers_per_deck, decks| size.spec(jokers_per_deck, decks);
         let forty = spec(DeckSize::Forty, 0, 1);
-        assert_eq!(forty.cards().len(), 40);
-        assert!(forty.cards().iter().all(|c| !c.is_eight_or_nine()));
+        assert_eq!(forty.cards::<Card>().len(), 40);
+        assert!(forty.cards::<Card>().iter().all(|c| !c.is_eight_or_nine()));
         assert_eq!(forty.check(c("8o")), Err(CardError::NotInForty(c("8o"))));
         assert_eq!(
             forty.check(c("8o")).unwrap_err().to_string(),
             "8o is not in the 40-card deck (it has no 8s or 9s)"
         );
         assert_eq!(forty.check(Card::JOKER), Err(CardError::NoJokers));
-        assert_eq!(spec(DeckSize::FortyEight, 0, 1).cards().len(), 48);
+        assert_eq!(spec(DeckSize::FortyEight, 0, 1).cards::<Card>().len(), 48);
         let big = spec(DeckSize::FortyEight, 2, 2);
         assert_eq!(big.len(), 100);
-        assert_eq!(big.cards().len(), 100);
+        assert_eq!(big.cards::<Card>().len(), 100);
         assert_eq!(big.copies(c("9b")), 2);
         assert_eq!(big.copies(Card::JOKER), 4);
         let all = big.multiset();
@@ -669,10 +650,10 @@ mod tests {
         let two_forty = spec(DeckSize::Forty, 1, 2);
         assert_eq!(two_forty.multiset().len(), 82);
         let mut rng = tapete_cards::rng_from_seed(3);
-        let mut shuffled = two_forty.shuffled(&mut rng);
-        assert_ne!(shuffled, two_forty.cards());
+        let mut shuffled: Vec<Card> = two_forty.shuffled(&mut rng);
+        assert_ne!(shuffled, two_forty.cards::<Card>());
         shuffled.sort();
-        let mut sorted = two_forty.cards();
+        let mut sorted: Vec<Card> = two_forty.cards();
         sorted.sort();
         assert_eq!(shuffled, sorted, "a shuffle keeps every copy");
     }

@@ -16,6 +16,7 @@
 //! once. A chinchón ends the game.
 
 use crate::action::Action;
+use crate::card::ChinchonDeck;
 use crate::card::{Card, DeckSpec, Hand};
 use crate::events::{CloseState, Event, HandResult, Laid, SeatResult, SheetRow};
 use crate::meld::{Close, MeldKind, Solver};
@@ -23,7 +24,7 @@ use crate::rules::{ChinchonRules, MeterCartas, Reenganche, FALSE_CLOSE_PENALTY, 
 use crate::view::{ChinchonView, Phase};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
-use tapete_cards::chance::{rng_from_seed, shuffle};
+use tapete_cards::chance::{deal, rng_from_seed, shuffle};
 use tapete_table::{Game, Outcome, Seat, SetupError, ToAct};
 
 /// Why an action was refused. Nothing changed.
@@ -345,26 +346,24 @@ impl ChinchonGame {
 
     fn deal(&mut self, events: &mut Vec<Event>) {
         self.hand_no += 1;
-        let mut cards = self.deck.cards();
-        shuffle(&mut cards, &mut self.rng);
+        let order: Vec<Seat> = (0..self.seats)
+            .map(|k| (self.mano + k) % self.seats)
+            .filter(|&s| !self.out[s])
+            .collect();
+        let dealt = deal(self.deck.cards(), &mut self.rng, order.len(), HAND_SIZE);
         for s in 0..self.seats {
             self.hands[s] = Hand::EMPTY;
             self.took[s] = Hand::EMPTY;
             self.holds[s] = Hand::EMPTY;
             self.discarded[s] = Hand::EMPTY;
         }
-        let order: Vec<Seat> = (0..self.seats)
-            .map(|k| (self.mano + k) % self.seats)
-            .filter(|&s| !self.out[s])
-            .collect();
-        for _ in 0..HAND_SIZE {
-            for &s in &order {
-                if let Some(c) = cards.pop() {
-                    let added = self.hands[s].add(c);
-                    debug_assert!(added.is_ok(), "a deck has at most two copies");
-                }
+        for (&s, cards) in order.iter().zip(dealt.hands) {
+            for c in cards {
+                let added = self.hands[s].add(c);
+                debug_assert!(added.is_ok(), "a deck has at most two copies");
             }
         }
+        let mut cards: Vec<Card> = dealt.rest;
         // The deck holds more than seven cards a player and two more (checked at start).
         self.muestra = cards.pop().unwrap_or(Card::JOKER);
         self.pile.clear();
@@ -906,7 +905,7 @@ impl ChinchonGame {
             seat,
             seats: self.seats,
             rules: self.rules,
-            decks: self.deck.decks,
+            decks: self.deck.copy_count(),
             hand_number: self.hand_no,
             dealer: self.dealer(),
             mano: self.mano,

@@ -62,7 +62,7 @@ pub mod rules;
 pub mod view;
 
 pub use action::{Action, ParseActionError};
-pub use card::{Card, CardError, DeckSize, DeckSpec, Hand, Suit};
+pub use card::{Card, CardError, ChinchonDeck, DeckSize, DeckSpec, Hand, Suit};
 pub use events::Event;
 pub use game::{ActionError, ChinchonGame, Deal};
 pub use meld::{Analysis, Close, Meld, MeldKind, Solver};

@@ -6,6 +6,7 @@
 //! those it took from the pile and has not discarded — and the rest, shuffled, is the
 //! stock. The resampled game shows the seat exactly the view it was built from.
 
+use crate::card::ChinchonDeck;
 use crate::card::{Card, Hand};
 use crate::game::ChinchonGame;
 use crate::meld::Solver;
@@ -45,7 +46,7 @@ impl Resample for ChinchonGame {
             return ResampleError::inconsistent(format!("per-seat lists are not {seats} long"));
         }
         let deck = view.rules.deck_for(seats);
-        if deck.decks != view.decks {
+        if deck.copy_count() != view.decks {
             return ResampleError::inconsistent(
                 "the number of decks does not follow from the rules",
             );

@@ -226,8 +226,8 @@ impl ChinchonRules {
             return Err(format!(
                 "{seats} players need at least {needed} cards and {} decks of {} hold {}: \
                  play with two decks from fewer players (two_decks_from) or with 48 cards",
-                deck.decks,
-                deck.size.cards(),
+                deck.copy_count(),
+                deck.suited_len(),
                 deck.len()
             ));
         }
@@ -244,11 +244,7 @@ impl ChinchonRules {
 
     /// The deck a table of `seats` players plays with.
     pub fn deck_for(&self, seats: usize) -> DeckSpec {
-        DeckSpec {
-            size: self.deck,
-            jokers_per_deck: self.jokers,
-            decks: self.decks_for(seats),
-        }
+        self.deck.spec(self.jokers, self.decks_for(seats))
     }
 
     /// What `card` counts when left unmatched: its number, the figures as the option says,

@@ -4,7 +4,7 @@
 use rand::Rng;
 use tapete_cards::rng_from_seed;
 use tapete_chinchon::brute;
-use tapete_chinchon::card::{DeckSize, DeckSpec};
+use tapete_chinchon::card::DeckSize;
 use tapete_chinchon::meld::{Close, MeldKind, Solver};
 use tapete_chinchon::rules::FigureValues;
 use tapete_chinchon::{Card, ChinchonRules};
@@ -118,11 +118,7 @@ fn agrees_with_brute_force_on_random_hands() {
         for jokers in 0..=2u8 {
             for decks in 1..=2u8 {
                 let rules = deck_rules(size, jokers);
-                let spec = DeckSpec {
-                    size,
-                    jokers_per_deck: jokers,
-                    decks,
-                };
+                let spec = size.spec(jokers, decks);
                 for _ in 0..250 {
                     let deck = spec.shuffled(&mut rng);
                     let n = rng.gen_range(7..=8);
@@ -157,15 +153,11 @@ fn agrees_with_brute_force_on_dense_hands() {
             close_limit: 3 + (round % 3) as u8,
             ..ChinchonRules::default()
         };
-        let spec = DeckSpec {
-            size,
-            jokers_per_deck: 2,
-            decks: 2,
-        };
+        let spec = size.spec(2, 2);
         let start = rng.gen_range(1..=9u8);
         let suits: Vec<_> = (0..2).map(|_| rng.gen_range(0..4usize)).collect();
         let mut pool: Vec<Card> = spec
-            .cards()
+            .cards::<Card>()
             .into_iter()
             .filter(|c| match (c.number(), c.suit()) {
                 (Some(n), Some(s)) => n >= start && n < start + 5 && suits.contains(&(s as usize)),
@@ -184,11 +176,7 @@ fn agrees_with_brute_force_on_dense_hands() {
 #[test]
 fn every_smaller_hand_too() {
     let rules = with_jokers(1);
-    let spec = DeckSpec {
-        size: DeckSize::Forty,
-        jokers_per_deck: 1,
-        decks: 2,
-    };
+    let spec = DeckSize::Forty.spec(1, 2);
     let mut rng = rng_from_seed(13);
     for _ in 0..500 {
         let deck = spec.shuffled(&mut rng);

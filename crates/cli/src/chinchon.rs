@@ -6,6 +6,7 @@ use crate::text::{emit, percent, table};
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 use tapete_chinchon::narrate::{cards_text, melds_text};
+use tapete_chinchon::ChinchonDeck;
 use tapete_chinchon::{Analysis, Card, ChinchonRules, Close, Solver};
 use tapete_chinchon_odds::{odds, Query};
 use tapete_host::row;
@@ -140,11 +141,7 @@ fn check_decks(decks: u8) -> CliResult {
 /// Checks every card is in the deck the options describe, each at most as often as the
 /// deck holds it.
 fn check_deck(rules: &ChinchonRules, decks: u8, cards: &[Card]) -> CliResult {
-    let deck = tapete_chinchon::DeckSpec {
-        size: rules.deck,
-        jokers_per_deck: rules.jokers,
-        decks,
-    };
+    let deck = rules.deck.spec(rules.jokers, decks);
     for &c in cards {
         deck.check(c)
             .map_err(|e| CliError::input(format!("`{c}`: {e}")))?;

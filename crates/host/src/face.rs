@@ -38,6 +38,156 @@ pub fn pts(n: i64) -> String {
     }
 }
 
+/// A seat as one player names it: "you" for the player's own, "seat N" for any other (and
+/// for every seat when `me` is `None`, a spectator).
+///
+/// ```
+/// use tapete_host::face::who;
+/// assert_eq!([who(Some(1), 1), who(Some(1), 2), who(None, 1)], ["you", "seat 2", "seat 1"]);
+/// ```
+pub fn who(me: Option<Seat>, seat: Seat) -> String {
+    if me == Some(seat) {
+        "you".into()
+    } else {
+        format!("seat {seat}")
+    }
+}
+
+/// Every seat's points in seat order, named for the player, each followed by its `mark`
+/// (`""` for none): "you 12 · seat 1 45 (out) · seat 2 8".
+///
+/// ```
+/// use tapete_host::face::scores_text;
+/// let out = |s: usize| if s == 1 { " (out)" } else { "" };
+/// assert_eq!(scores_text(Some(0), &[12, 45, 8], out), "you 12 · seat 1 45 (out) · seat 2 8");
+/// ```
+pub fn scores_text<T: std::fmt::Display>(
+    me: Option<Seat>,
+    scores: &[T],
+    mark: impl Fn(Seat) -> &'static str,
+) -> String {
+    scores
+        .iter()
+        .enumerate()
+        .map(|(s, points)| format!("{} {points}{}", who(me, s), mark(s)))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// A seat block's detail: its number, its roles this hand and its points ("seat 2 ·
+/// dealer, mano · 12 pts"; "seat 2 · 12 pts" with no role).
+///
+/// ```
+/// use tapete_host::face::seat_detail;
+/// assert_eq!(seat_detail(2, &["dealer", "mano"], 12), "seat 2 · dealer, mano · 12 pts");
+/// assert_eq!(seat_detail(0, &[], 1), "seat 0 · 1 pt");
+/// ```
+pub fn seat_detail(seat: Seat, roles: &[&str], points: i64) -> String {
+    if roles.is_empty() {
+        format!("seat {seat} · {}", pts(points))
+    } else {
+        format!("seat {seat} · {} · {}", roles.join(", "), pts(points))
+    }
+}
+
+/// The first words at a table where every seat plays for itself: the game, the player's
+/// seat, the game's own `terms` (its length, its variant), and who plays the other seats
+/// (the level once when every bot is the same, else each seat's).
+///
+/// ```
+/// use tapete_host::face::{intro_line, Vantage};
+/// let at = Vantage { me: 0, seats: 3, to_act: &[], held: false };
+/// let same = [None, Some("basico".to_string()), Some("basico".to_string())];
+/// assert_eq!(
+///     intro_line("tikki", &at, "to 30 points", &same),
+///     "tapete · tikki — you are seat 0 of 3, to 30 points; bots: basico"
+/// );
+/// let mixed = [None, Some("basico".to_string()), Some("experto".to_string())];
+/// assert!(intro_line("tikki", &at, "3 rounds", &mixed)
+///     .ends_with("bots: seat 1 basico, seat 2 experto"));
+/// ```
+pub fn intro_line(game: &str, at: &Vantage, terms: &str, bots: &[Option<String>]) -> String {
+    let names: Vec<&str> = bots.iter().flatten().map(String::as_str).collect();
+    let same = names.windows(2).all(|w| w[0] == w[1]);
+    let who_plays = if same {
+        names.first().copied().unwrap_or("").to_string()
+    } else {
+        (0..bots.len())
+            .filter_map(|s| bots[s].as_ref().map(|b| format!("seat {s} {b}")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "tapete · {game} — you are seat {} of {}, {terms}; bots: {who_plays}",
+        at.me, at.seats
+    )
+}
+
+/// A hand for line mode, each card after its place as the scene numbers them ("1:7o 2:5c"),
+/// a card of a group (a meld, the best combination) followed by what `mark` writes for its
+/// group ("[1]", "*").
+///
+/// ```
+/// use tapete_host::face::places_text;
+/// let hand = [("7o", Some(0)), ("5c", None)];
+/// assert_eq!(places_text(&hand, |g| format!("[{}]", g + 1)), "1:7o[1] 2:5c");
+/// ```
+pub fn places_text<C: std::fmt::Display>(
+    hand: &[(C, Option<u8>)],
+    mark: impl Fn(u8) -> String,
+) -> String {
+    hand.iter()
+        .enumerate()
+        .map(|(i, (c, g))| match g {
+            Some(g) => format!("{}:{c}{}", i + 1, mark(*g)),
+            None => format!("{}:{c}", i + 1),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The card at `place` of `hand` (1-based, as a scene's hand numbers them), or why there
+/// is none.
+///
+/// ```
+/// use tapete_host::face::at_place;
+/// assert_eq!(at_place(&['a', 'b'], 2), Ok('b'));
+/// assert_eq!(at_place(&['a', 'b'], 3).unwrap_err(), "`3` is not a place in your hand: use 1–2");
+/// ```
+pub fn at_place<C: Clone>(hand: &[C], place: usize) -> Result<C, String> {
+    place
+        .checked_sub(1)
+        .and_then(|i| hand.get(i))
+        .cloned()
+        .ok_or_else(|| {
+            format!(
+                "`{place}` is not a place in your hand: use 1–{}",
+                hand.len()
+            )
+        })
+}
+
+/// The cards at `places` of `hand`, in the order named, or why they are not a choice (a
+/// place out of the hand, or one named twice).
+///
+/// ```
+/// use tapete_host::face::at_places;
+/// assert_eq!(at_places(&['a', 'b', 'c'], &[3, 1]), Ok(vec!['c', 'a']));
+/// assert_eq!(at_places(&['a', 'b'], &[1, 1]).unwrap_err(), "place 1 is named twice");
+/// assert!(at_places(&['a', 'b'], &[0]).is_err());
+/// ```
+pub fn at_places<C: Clone>(hand: &[C], places: &[usize]) -> Result<Vec<C>, String> {
+    let mut cards = Vec::with_capacity(places.len());
+    for (i, &place) in places.iter().enumerate() {
+        let card = at_place(hand, place)?;
+        if places[..i].contains(&place) {
+            return Err(format!("place {place} is named twice"));
+        }
+        cards.push(card);
+    }
+    Ok(cards)
+}
+
 /// What a piece of text means to the player; the terminal chooses how it looks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Tone {
@@ -256,6 +406,34 @@ pub struct Vantage<'a> {
     pub seats: usize,
     pub to_act: &'a [Seat],
     pub held: bool,
+}
+
+impl Vantage<'_> {
+    /// The tone of a seat's name at this table: whose turn it is, the player's own, or a
+    /// rival's.
+    ///
+    /// ```
+    /// use tapete_host::face::{Tone, Vantage};
+    /// let at = Vantage { me: 1, seats: 3, to_act: &[2], held: false };
+    /// let tones = [at.tone_of(0), at.tone_of(1), at.tone_of(2)];
+    /// assert_eq!(tones, [Tone::Rival, Tone::Own, Tone::Turn]);
+    /// assert_eq!((at.label(1).text, at.label(2).tone), ("you".to_string(), Tone::Turn));
+    /// ```
+    pub fn tone_of(&self, seat: Seat) -> Tone {
+        if self.to_act.contains(&seat) {
+            Tone::Turn
+        } else if seat == self.me {
+            Tone::Own
+        } else {
+            Tone::Rival
+        }
+    }
+
+    /// A seat block's title where every seat plays for itself: "you" or "seat N", in the
+    /// seat's tone.
+    pub fn label(&self, seat: Seat) -> Span {
+        Span::new(who(Some(self.me), seat), self.tone_of(seat))
+    }
 }
 
 /// What a game's short form (a one-character line run with Enter) does.

@@ -18,19 +18,15 @@ mod basico;
 pub mod calibrate;
 pub mod discard;
 mod experto;
-mod face;
-pub mod host;
 pub mod leyes_cache;
 pub mod maestro;
 pub mod policy;
 pub mod read;
-pub mod stats;
 pub mod strength;
 
 pub use avanzado::Avanzado;
 pub use basico::Basico;
 pub use experto::Experto;
-pub use host::MusHost;
 pub use maestro::Maestro;
 pub use tapete_mus::bots::RandomMus;
 

@@ -12,6 +12,7 @@ use crate::view::{BetView, HandSummary, MusView, Phase as PhaseView};
 use crate::{rules, Action, Jugada, Lance, MusRules, Sena};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
+use tapete_cards::chance::deal;
 use tapete_cards::{rng_from_seed, Card, CardSet, Deck};
 use tapete_table::{Game, Outcome, Seat, SetupError, ToAct};
 
@@ -264,16 +265,12 @@ impl MusGame {
 
     fn deal(&mut self, events: &mut Vec<Event>) {
         self.hand_no += 1;
-        self.deck = Deck::from_cards(Card::all().collect(), &mut self.rng);
+        let dealt = deal(Card::all().collect(), &mut self.rng, 4, 4);
+        self.deck = Deck::stacked(dealt.rest);
         self.pile.clear();
-        self.hands = [CardSet::EMPTY; 4];
-        for _ in 0..4 {
-            for p in 0..4 {
-                let seat = self.seat_at(p);
-                if let Some(c) = self.deck.pop() {
-                    self.hands[seat].insert(c);
-                }
-            }
+        for (p, cards) in dealt.hands.into_iter().enumerate() {
+            let seat = self.seat_at(p);
+            self.hands[seat] = cards.into_iter().collect();
         }
         self.discards = [None; 4];
         self.mus_rounds = 0;

@@ -1,6 +1,6 @@
 //! Plays a Mus match in line mode on stdin/stdout: `cargo run -p tapete-term --example lines`.
 //! Arguments: seed, human seat, bot level.
-use tapete_mus_bots::MusHost;
+use tapete_mus_front::MusHost;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);

@@ -1,6 +1,6 @@
 //! The full-screen Mus table against bots: `cargo run -p tapete-term --example tui`.
 //! Arguments: seed, human seat, bot level.
-use tapete_mus_bots::MusHost;
+use tapete_mus_front::MusHost;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);

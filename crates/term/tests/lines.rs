@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Cursor;
 use tapete_cards::Card;
 use tapete_mus::{MusGame, MusRules};
-use tapete_mus_bots::MusHost;
+use tapete_mus_front::MusHost;
 use tapete_table::{Game, Record};
 use tapete_term::{play_lines, PlayOptions};
 

@@ -47,6 +47,7 @@ use tapete_table::{Bot, Seat};
 use tapete_tikki::bots::Basico;
 use tapete_tikki::combo::best;
 use tapete_tikki::Resample;
+use tapete_tikki::TikkiCards;
 use tapete_tikki::{Action, Cards, Phase, TikkiGame, TikkiView};
 
 /// Default rollouts per decision.

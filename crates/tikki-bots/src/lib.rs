@@ -1,4 +1,4 @@
-//! Tikki computer players by level, and tikki as tapete's front-ends host it.
+//! Tikki computer players by level (the front-ends host the game in `tapete-tikki-front`).
 //!
 //! Levels, weakest first: `random` and `basico` (the engine's own, in `tapete-tikki`), and
 //! `experto` (determinized Monte Carlo from its own view, its budget in its name:
@@ -38,9 +38,3 @@ pub fn by_name(name: &str) -> Result<Box<dyn Bot<TikkiGame>>, String> {
         )),
     }
 }
-
-mod face;
-mod host;
-
-pub use face::TikkiNotes;
-pub use host::{TikkiHost, TikkiNarrator};

@@ -8,6 +8,7 @@ use tapete_table::arena::{run_arena, ArenaConfig, Layout, Side};
 use tapete_table::{Bot, Game};
 use tapete_tikki::bots::Basico;
 use tapete_tikki::Resample;
+use tapete_tikki::TikkiCards;
 use tapete_tikki::{Action, Cards, Phase, TikkiGame, TikkiRules};
 use tapete_tikki_bots::experto::{self, lay_candidates, retreat_candidates, Budget, World};
 use tapete_tikki_bots::{by_name, Experto};

@@ -2,4 +2,3 @@
 //! (one link instead of one per file).
 
 mod experto;
-mod host;

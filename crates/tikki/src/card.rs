@@ -8,10 +8,11 @@
 //! Card `index` is `(rank - 1) * 4 + suit` with suit 0 = ♠ … 3 = ♣: a set iterates by rank,
 //! lowest first, and within a rank from ♠ to ♣, which is how hands read best ("3S 3H 4H").
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 use tapete_cards::decks::{DeckError, DeckSpec, Face};
+use tapete_cards::{CardIndex, CardSet};
 
 /// The four suits, strongest first (their index in card notation order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -124,146 +125,46 @@ impl FromStr for Card {
 
 tapete_cards::serde_as_text!(Card);
 
-/// A set of cards, one bit per card index.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cards(u64);
+/// A set of tikki's cards: tapete's [`CardSet`] over the French deck, one bit per card
+/// index, iterating by rank, lowest first, then ♠ to ♣. What only tikki asks of a set (its
+/// smaller decks, rank counts, pile points) is [`TikkiCards`].
+pub type Cards = CardSet<Card>;
 
-impl Cards {
-    /// No card.
-    pub const EMPTY: Cards = Cards(0);
+impl CardIndex for Card {
+    const COUNT: usize = Card::COUNT;
 
-    /// The set with these bits (bits past 52 are dropped).
-    pub fn from_bits(bits: u64) -> Cards {
-        Cards(bits & ((1 << Card::COUNT) - 1))
+    fn index(self) -> usize {
+        Card::index(self)
     }
 
+    fn from_index(index: usize) -> Option<Card> {
+        Card::from_index(index)
+    }
+}
+
+/// What tikki asks of a set of its cards beyond [`CardSet`]'s own.
+pub trait TikkiCards {
     /// Ranks 1..=`top` of every suit: the deck of that size.
-    pub fn deck(top: u8) -> Cards {
+    fn deck(top: u8) -> Self;
+    /// How many cards of `rank` (1–13) the set holds.
+    fn count_rank(self, rank: u8) -> u32;
+    /// The points of a trick pile: cards grouped by rank, a group of 1 card scores 1, of
+    /// 2 cards 5, of 3 cards 10, of 4 cards 20.
+    fn pile_points(self) -> u32;
+}
+
+impl TikkiCards for Cards {
+    fn deck(top: u8) -> Cards {
         Cards::from_bits((1u64 << (4 * u32::from(top.min(13)))) - 1)
     }
 
-    /// The raw bits.
-    pub fn bits(self) -> u64 {
-        self.0
+    fn count_rank(self, rank: u8) -> u32 {
+        (self.bits() >> ((u32::from(rank) - 1) * 4) & 0xF).count_ones()
     }
 
-    /// Number of cards.
-    pub fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    /// True when empty.
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// True when `card` is in the set.
-    pub fn contains(self, card: Card) -> bool {
-        self.0 >> card.index() & 1 == 1
-    }
-
-    /// Adds `card`; false if it was there already.
-    pub fn insert(&mut self, card: Card) -> bool {
-        let had = self.contains(card);
-        self.0 |= 1 << card.index();
-        !had
-    }
-
-    /// Removes `card`; false if it was not there.
-    pub fn remove(&mut self, card: Card) -> bool {
-        let had = self.contains(card);
-        self.0 &= !(1 << card.index());
-        had
-    }
-
-    /// Cards in either set.
-    pub fn union(self, other: Cards) -> Cards {
-        Cards(self.0 | other.0)
-    }
-
-    /// Cards in both sets.
-    pub fn intersection(self, other: Cards) -> Cards {
-        Cards(self.0 & other.0)
-    }
-
-    /// Cards of `self` not in `other`.
-    pub fn difference(self, other: Cards) -> Cards {
-        Cards(self.0 & !other.0)
-    }
-
-    /// True when every card of `self` is in `other`.
-    pub fn is_subset(self, other: Cards) -> bool {
-        self.0 & !other.0 == 0
-    }
-
-    /// The cards by rank, lowest first, then ♠ to ♣.
-    pub fn iter(self) -> impl Iterator<Item = Card> {
-        let mut bits = self.0;
-        std::iter::from_fn(move || {
-            if bits == 0 {
-                return None;
-            }
-            let i = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            Some(Card(i))
-        })
-    }
-
-    /// The cards as a vector, in [`Cards::iter`] order.
-    pub fn to_vec(self) -> Vec<Card> {
-        self.iter().collect()
-    }
-
-    /// How many cards of `rank` (1–13) the set holds.
-    pub fn count_rank(self, rank: u8) -> u32 {
-        (self.0 >> ((u32::from(rank) - 1) * 4) & 0xF).count_ones()
-    }
-
-    /// The points of a trick pile: cards grouped by rank, a group of 1 card scores 1, of
-    /// 2 cards 5, of 3 cards 10, of 4 cards 20.
-    pub fn pile_points(self) -> u32 {
+    fn pile_points(self) -> u32 {
         const GROUP: [u32; 5] = [0, 1, 5, 10, 20];
         (1..=13).map(|r| GROUP[self.count_rank(r) as usize]).sum()
-    }
-}
-
-impl FromIterator<Card> for Cards {
-    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Cards {
-        let mut s = Cards::EMPTY;
-        for c in iter {
-            s.insert(c);
-        }
-        s
-    }
-}
-
-impl fmt::Display for Cards {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, c) in self.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{c}")?;
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Debug for Cards {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{{{self}}}")
-    }
-}
-
-impl Serialize for Cards {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
-    }
-}
-
-impl<'de> Deserialize<'de> for Cards {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Cards, D::Error> {
-        Ok(Vec::<Card>::deserialize(d)?.into_iter().collect())
     }
 }
 

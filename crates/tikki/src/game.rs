@@ -12,13 +12,14 @@
 //! next round is dealt at once, or the game ends.
 
 use crate::action::Action;
+use crate::card::TikkiCards;
 use crate::card::{Card, Cards};
 use crate::combo::best;
 use crate::events::{Event, Trick};
 use crate::rules::TikkiRules;
 use crate::view::{Phase, RoundResult, TikkiView};
 use rand_chacha::ChaCha8Rng;
-use tapete_cards::chance::{below, rng_from_seed, shuffle};
+use tapete_cards::chance::{below, deal, rng_from_seed};
 use tapete_table::{Game, Outcome, Seat, SetupError, ToAct};
 
 /// Why an action was refused (nothing changed).
@@ -189,17 +190,13 @@ impl TikkiGame {
 
     /// Shuffles and deals a round; the dealer's left leads.
     fn deal(&mut self) {
-        let mut deck = Cards::deck(self.rules.top).to_vec();
-        shuffle(&mut deck, &mut self.rng);
+        let deck = Cards::deck(self.rules.top).to_vec();
+        let dealt = deal(deck, &mut self.rng, self.seats, TikkiRules::HAND);
         self.hands = vec![Cards::EMPTY; self.seats];
-        for _ in 0..TikkiRules::HAND {
-            for k in 1..=self.seats {
-                if let Some(c) = deck.pop() {
-                    self.hands[(self.dealer + k) % self.seats].insert(c);
-                }
-            }
+        for (k, cards) in dealt.hands.into_iter().enumerate() {
+            self.hands[(self.dealer + 1 + k) % self.seats] = cards.into_iter().collect();
         }
-        self.stock = deck;
+        self.stock = dealt.rest;
         self.piles = vec![Cards::EMPTY; self.seats];
         self.tricks.clear();
         self.start_trick(self.first_leader());

@@ -70,7 +70,7 @@ pub mod rules;
 pub mod view;
 
 pub use action::{Action, ParseActionError};
-pub use card::{Card, CardError, Cards, Suit};
+pub use card::{Card, CardError, Cards, Suit, TikkiCards};
 pub use combo::{best, Combination, Kind};
 pub use events::{Event, Trick};
 pub use game::{ActionError, TikkiGame};

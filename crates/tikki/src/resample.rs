@@ -6,6 +6,7 @@
 //! face-down cards on the table and the stock — are dealt at random among those places,
 //! respecting every count. The resampled game shows the seat exactly the view it came from.
 
+use crate::card::TikkiCards;
 use crate::card::{Card, Cards};
 use crate::game::TikkiGame;
 use crate::view::{Phase, TikkiView};

@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tapete_tikki::brute::{best_by_catalog, best_by_subsets, classify};
 use tapete_tikki::combo::{best, Kind};
+use tapete_tikki::TikkiCards;
 use tapete_tikki::{Card, Cards};
 
 fn set(t: &str) -> Cards {

@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tapete_table::Game;
 use tapete_tikki::Resample;
+use tapete_tikki::TikkiCards;
 use tapete_tikki::{Cards, TikkiGame, TikkiRules};
 
 fn conserved(g: &TikkiGame) -> Result<(), TestCaseError> {

@@ -3,6 +3,7 @@
 //! target, the retreat round, and every refused action changing nothing.
 
 use tapete_table::{Game, Seat};
+use tapete_tikki::TikkiCards;
 use tapete_tikki::{Action, Card, Cards, Event, Kind, Phase, TikkiGame, TikkiRules};
 
 fn cards(t: &str) -> Cards {

@@ -247,6 +247,7 @@ impl Bot<ChinchonGame> for Basico {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::card::ChinchonDeck;
     use crate::game::Deal;
     use tapete_cards::rng_from_seed;
     use tapete_table::Game;

@@ -214,7 +214,7 @@ mod tests {
     use tapete_host::test_race::RaceHost;
     use tapete_mus::view::Phase;
     use tapete_mus::{Action, MusRules, MusView};
-    use tapete_mus_bots::MusHost;
+    use tapete_mus_front::MusHost;
     use tapete_table::Game;
 
     /// A key pressed with no modifier.

@@ -13,12 +13,12 @@ use rand_chacha::ChaCha8Rng;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use tapete_chinchon::ChinchonRules;
-use tapete_chinchon_bots::ChinchonHost;
+use tapete_chinchon_front::ChinchonHost;
 use tapete_host::Face;
 use tapete_mus::MusRules;
-use tapete_mus_bots::MusHost;
+use tapete_mus_front::MusHost;
 use tapete_tikki::TikkiRules;
-use tapete_tikki_bots::TikkiHost;
+use tapete_tikki_front::TikkiHost;
 
 /// Moves the table on until the human is to choose (or the match ends): bots move, forced
 /// actions are made.

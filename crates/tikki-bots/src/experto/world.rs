@@ -14,6 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use tapete_table::{Game, Seat};
 use tapete_tikki::bots::{Basico, Trick};
 use tapete_tikki::combo::{best, best_score, Kind};
+use tapete_tikki::TikkiCards;
 use tapete_tikki::{Action, Card, Cards, Phase, TikkiGame, TikkiRules, TikkiView};
 
 /// The most seats at a tikki table.

@@ -13,6 +13,7 @@
 
 use crate::action::Action;
 use crate::card::Cards;
+use crate::card::TikkiCards;
 use crate::combo::{best, Combination, Kind};
 use crate::game::TikkiGame;
 use crate::view::{Phase, TikkiView};

@@ -75,7 +75,7 @@ impl Host for MusHost {
     }
 
     fn bot_names() -> &'static [&'static str] {
-        crate::PLAYERS
+        tapete_mus_bots::PLAYERS
     }
 
     fn default_bot() -> &'static str {
@@ -86,7 +86,7 @@ impl Host for MusHost {
         if name.trim().to_lowercase().starts_with("cmd:") {
             return Err("outside programs are not a built-in level".into());
         }
-        crate::by_name(name)
+        tapete_mus_bots::by_name(name)
     }
 
     fn parse_action(text: &str) -> Result<tapete_mus::Action, String> {

@@ -8,8 +8,9 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use tapete_host::{kind_of, parse_rules, Host, Narrate};
 use tapete_table::Game;
+use tapete_tikki::TikkiCards;
 use tapete_tikki::{Action, Cards, Event, Phase, TikkiGame, TikkiRules};
-use tapete_tikki_bots::TikkiHost;
+use tapete_tikki_front::TikkiHost;
 
 /// Plays `game` with `basico` at every seat until `stop` says so or the game ends.
 fn play_until(game: &mut TikkiGame, mut stop: impl FnMut(&TikkiGame, &[Event]) -> bool) {

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 use tapete_host::{row, Host, Narrate};
 use tapete_table::conformance::Resampler;
 use tapete_table::{Bot, Game, Resample, Seat};
+use tapete_tikki::TikkiCards;
 use tapete_tikki::{best, Event, Narrator, Phase, TikkiGame, TikkiRules, TikkiView};
 
 /// The host of [`TikkiGame`].
@@ -73,7 +74,7 @@ impl Host for TikkiHost {
     }
 
     fn bot_names() -> &'static [&'static str] {
-        crate::LEVELS
+        tapete_tikki_bots::LEVELS
     }
 
     fn default_bot() -> &'static str {
@@ -81,7 +82,7 @@ impl Host for TikkiHost {
     }
 
     fn make_bot(name: &str) -> Result<Box<dyn Bot<TikkiGame>>, String> {
-        crate::by_name(name)
+        tapete_tikki_bots::by_name(name)
     }
 
     fn parse_action(text: &str) -> Result<tapete_tikki::Action, String> {

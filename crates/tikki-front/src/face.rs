@@ -6,12 +6,13 @@
 
 use crate::host::TikkiHost;
 use tapete_host::face::{
-    pts, CardFace, Centre, Face, HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut,
-    Span, Tone, Vantage,
+    at_places, intro_line, places_text, pts, scores_text, seat_detail, who, CardFace, Centre, Face,
+    HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut, Span, Tone, Vantage,
 };
 use tapete_host::Host;
 use tapete_table::{Outcome, Seat};
 use tapete_tikki::narrate::count_text;
+use tapete_tikki::TikkiCards;
 use tapete_tikki::{best, Action, Card, Cards, Event, Phase, Suit, TikkiView, Trick};
 
 /// What the table remembers beyond the view: the last revealed tikki (the view forgets a
@@ -61,20 +62,9 @@ fn ordered(view: &TikkiView) -> Vec<(Card, Option<u8>)> {
         .collect()
 }
 
-fn who(me: Option<Seat>, seat: Seat) -> String {
-    if me == Some(seat) {
-        "you".into()
-    } else {
-        format!("seat {seat}")
-    }
-}
-
 /// Scores in seat order: "you 12 · seat 1 45 · seat 2 8".
-fn scores_text(view: &TikkiView) -> String {
-    (0..view.seats)
-        .map(|s| format!("{} {}", who(view.seat, s), view.scores[s]))
-        .collect::<Vec<_>>()
-        .join(" · ")
+fn standings(view: &TikkiView) -> String {
+    scores_text(view.seat, &view.scores[..view.seats], |_| "")
 }
 
 /// How long the game lasts, in words.
@@ -324,7 +314,7 @@ fn header(view: &TikkiView, wide: bool) -> Line {
         ));
     }
     spans.push(Span::plain("  "));
-    spans.push(Span::new(scores_text(view), Tone::Strong));
+    spans.push(Span::new(standings(view), Tone::Strong));
     Line::new(spans)
 }
 
@@ -336,26 +326,8 @@ fn end_lines(view: &TikkiView) -> Vec<String> {
         1 => out.push(format!("winner: {}", winners[0])),
         _ => out.push(format!("the win is shared: {}", winners.join(", "))),
     }
-    out.push(format!("points: {}", scores_text(view)));
+    out.push(format!("points: {}", standings(view)));
     out
-}
-
-/// Cards named by their places in the hand as shown (1-based).
-fn at_places(view: &TikkiView, places: &[usize]) -> Result<Cards, String> {
-    let hand = ordered(view);
-    let mut cards = Cards::EMPTY;
-    for &place in places {
-        let Some((card, _)) = place.checked_sub(1).and_then(|i| hand.get(i)) else {
-            return Err(format!(
-                "`{place}` is not a place in your hand: use 1–{}",
-                hand.len()
-            ));
-        };
-        if !cards.insert(*card) {
-            return Err(format!("place {place} is named twice"));
-        }
-    }
-    Ok(cards)
 }
 
 impl Face for TikkiHost {
@@ -386,20 +358,12 @@ impl Face for TikkiHost {
     }
 
     fn scene(view: &TikkiView, notes: &TikkiNotes, at: &Vantage) -> Scene {
-        let me = at.me;
         let seats = (0..view.seats)
             .map(|seat| {
-                let tone = if at.to_act.contains(&seat) {
-                    Tone::Turn
-                } else if seat == me {
-                    Tone::Own
+                let role: &[&str] = if seat == view.dealer {
+                    &["dealer"]
                 } else {
-                    Tone::Rival
-                };
-                let role = if seat == view.dealer {
-                    " · dealer"
-                } else {
-                    ""
+                    &[]
                 };
                 let pile = view.piles[seat];
                 let mut facts = vec![format!("holds {}", view.hand_sizes[seat])];
@@ -415,8 +379,8 @@ impl Face for TikkiHost {
                     });
                 }
                 SeatScene {
-                    label: Span::new(who(Some(me), seat), tone),
-                    detail: format!("seat {seat}{role} · {}", pts(view.scores[seat].into())),
+                    label: at.label(seat),
+                    detail: seat_detail(seat, role, view.scores[seat].into()),
                     cards: table_cards(view, seat),
                     cards_note: laid_text(view, seat),
                     facts,
@@ -465,16 +429,6 @@ impl Face for TikkiHost {
     }
 
     fn intro(view: &TikkiView, at: &Vantage, bots: &[Option<String>]) -> String {
-        let names: Vec<&str> = bots.iter().flatten().map(String::as_str).collect();
-        let same = names.windows(2).all(|w| w[0] == w[1]);
-        let who_plays = if same {
-            names.first().copied().unwrap_or("").to_string()
-        } else {
-            (0..bots.len())
-                .filter_map(|s| bots[s].as_ref().map(|b| format!("seat {s} {b}")))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         let length = if view.rules.target > 0 {
             format!("to {}", count_text(view.rules.target as usize, "point"))
         } else {
@@ -485,10 +439,7 @@ impl Face for TikkiHost {
         } else {
             ""
         };
-        format!(
-            "tapete · tikki — you are seat {} of {}, {length}{retreat}; bots: {who_plays}",
-            at.me, at.seats
-        )
+        intro_line("tikki", at, &format!("{length}{retreat}"), bots)
     }
 
     fn status(view: &TikkiView, _at: &Vantage) -> Vec<String> {
@@ -496,7 +447,7 @@ impl Face for TikkiHost {
             "{}, tikki {} · points: {}",
             length_text(view),
             trick_number(view),
-            scores_text(view)
+            standings(view)
         )];
         let table: Vec<String> = (0..view.seats)
             .filter(|&s| view.seat != Some(s) && view.in_trick[s])
@@ -524,16 +475,10 @@ impl Face for TikkiHost {
             piles.join(" · "),
             view.stock
         ));
-        let hand: Vec<String> = ordered(view)
-            .iter()
-            .enumerate()
-            .map(|(i, (c, g))| match g {
-                Some(_) => format!("{}:{c}*", i + 1),
-                None => format!("{}:{c}", i + 1),
-            })
-            .collect();
+        let hand = ordered(view);
         if !hand.is_empty() {
-            out.push(format!("your hand: {}", hand.join(" ")));
+            let hand = places_text(&hand, |_| "*".into());
+            out.push(format!("your hand: {hand}"));
         }
         out.extend(hand_info(view).iter().map(Line::text));
         out
@@ -677,7 +622,8 @@ impl Face for TikkiHost {
         if places.is_empty() {
             return Err("pick at least one card".into());
         }
-        at_places(view, places).map(Action::Lay)
+        let picked = at_places(&ordered(view), places)?;
+        Ok(Action::Lay(picked.into_iter().map(|(c, _)| c).collect()))
     }
 
     fn own_lines(action: &Action) -> Vec<String> {

@@ -66,7 +66,7 @@ impl Host for ChinchonHost {
     }
 
     fn bot_names() -> &'static [&'static str] {
-        crate::LEVELS
+        tapete_chinchon_bots::LEVELS
     }
 
     fn default_bot() -> &'static str {
@@ -74,7 +74,7 @@ impl Host for ChinchonHost {
     }
 
     fn make_bot(name: &str) -> Result<Box<dyn Bot<ChinchonGame>>, String> {
-        crate::by_name(name)
+        tapete_chinchon_bots::by_name(name)
     }
 
     fn parse_action(text: &str) -> Result<tapete_chinchon::Action, String> {

@@ -4,10 +4,10 @@
 //! pares and juego declarations made without asking (they are truthful).
 
 use crate::MusHost;
-use tapete_cards::{Card, CardSet, Suit};
+use tapete_cards::{Card, Suit};
 use tapete_host::face::{
-    CardFace, Centre, Face, HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut, Span,
-    Tone, Vantage,
+    at_places, CardFace, Centre, Face, HandScene, Ink, Line, Panel, Pick, Scene, SeatScene,
+    Shortcut, Span, Tone, Vantage,
 };
 use tapete_mus::events::Showdown;
 use tapete_mus::narrate::{
@@ -496,22 +496,8 @@ fn block(view: &MusView) -> Vec<String> {
 
 /// Discards the cards at these places (1-based, as shown) of the player's hand.
 fn discard_by_place(places: &[usize], view: &MusView) -> Result<Action, String> {
-    let mut chosen = CardSet::EMPTY;
-    for &place in places {
-        let card = place
-            .checked_sub(1)
-            .and_then(|i| view.cards.get(i))
-            .ok_or_else(|| {
-                format!(
-                    "`{place}` is not a place in your hand: use 1–{}",
-                    view.cards.len()
-                )
-            })?;
-        if !chosen.insert(*card) {
-            return Err(format!("place {place} is named twice"));
-        }
-    }
-    Ok(Action::Descarto(chosen))
+    let chosen = at_places(&view.cards, places)?;
+    Ok(Action::Descarto(chosen.into_iter().collect()))
 }
 
 /// One way of writing the header.
@@ -809,6 +795,7 @@ fn reveal(view: &MusView, s: &Showdown, me: Seat) -> Panel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tapete_cards::CardSet;
     use tapete_table::Game;
 
     fn view_at(seat: Seat) -> MusView {

@@ -7,8 +7,8 @@ use tapete_chinchon::events::HandResult;
 use tapete_chinchon::narrate::{cards_text, melds_text, points_text};
 use tapete_chinchon::{Action, Card, ChinchonView, Close, Event, Phase, Solver, Suit};
 use tapete_host::face::{
-    pts, CardFace, Centre, Face, HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut,
-    Span, Tone, Vantage,
+    at_place, intro_line, places_text, scores_text, seat_detail, who, CardFace, Centre, Face,
+    HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Shortcut, Span, Tone, Vantage,
 };
 use tapete_table::{Outcome, Seat};
 
@@ -74,23 +74,10 @@ fn face(card: Card, group: Option<u8>) -> CardFace {
     }
 }
 
-fn who(me: Seat, seat: Seat) -> String {
-    if me == seat {
-        "you".into()
-    } else {
-        format!("seat {seat}")
-    }
-}
-
 /// Scores in seat order: "you 12 · seat 1 45 (out) · seat 2 8".
-fn scores_text(view: &ChinchonView, me: Seat) -> String {
-    (0..view.seats)
-        .map(|s| {
-            let mark = if view.out[s] { " (out)" } else { "" };
-            format!("{} {}{mark}", who(me, s), view.scores[s])
-        })
-        .collect::<Vec<_>>()
-        .join(" · ")
+fn standings(view: &ChinchonView, me: Seat) -> String {
+    let out = |s: Seat| if view.out[s] { " (out)" } else { "" };
+    scores_text(Some(me), &view.scores[..view.seats], out)
 }
 
 /// What is to be done now, in words.
@@ -169,7 +156,7 @@ fn result_lines(view: &ChinchonView, r: &HandResult, me: Seat) -> Vec<Line> {
         (Some(closer), Some(down)) => format!(
             "hand {}: {} closed ({how}), down {down}",
             r.hand,
-            who(me, closer)
+            who(Some(me), closer)
         ),
         _ => format!(
             "hand {}: nobody closed, each counts the cards in no meld",
@@ -178,7 +165,7 @@ fn result_lines(view: &ChinchonView, r: &HandResult, me: Seat) -> Vec<Line> {
     };
     let mut lines = vec![Line::of(head, Tone::Strong).wrapped()];
     for s in &r.results {
-        let mut text = format!("{}: ", who(me, s.seat));
+        let mut text = format!("{}: ", who(Some(me), s.seat));
         if !s.melds.is_empty() {
             text.push_str(&melds_text(&s.melds));
         }
@@ -195,7 +182,7 @@ fn result_lines(view: &ChinchonView, r: &HandResult, me: Seat) -> Vec<Line> {
         let tone = if s.seat == me { Tone::Own } else { Tone::Plain };
         lines.push(Line::of(text, tone).wrapped());
     }
-    lines.push(Line::of(format!("points: {}", scores_text(view, me)), Tone::Quiet).wrapped());
+    lines.push(Line::of(format!("points: {}", standings(view, me)), Tone::Quiet).wrapped());
     lines
 }
 
@@ -209,7 +196,7 @@ fn header(view: &ChinchonView, me: Seat, wide: bool) -> Line {
         ));
     }
     spans.push(Span::plain("  "));
-    spans.push(Span::new(scores_text(view, me), Tone::Strong));
+    spans.push(Span::new(standings(view, me), Tone::Strong));
     Line::new(spans)
 }
 
@@ -236,13 +223,6 @@ impl Face for ChinchonHost {
         let me = at.me;
         let seats = (0..view.seats)
             .map(|seat| {
-                let tone = if at.to_act.contains(&seat) {
-                    Tone::Turn
-                } else if seat == me {
-                    Tone::Own
-                } else {
-                    Tone::Rival
-                };
                 let mut role = Vec::new();
                 if seat == view.dealer {
                     role.push("dealer");
@@ -264,16 +244,8 @@ impl Face for ChinchonHost {
                     facts.push("re-entered".into());
                 }
                 SeatScene {
-                    label: Span::new(who(me, seat), tone),
-                    detail: if role.is_empty() {
-                        format!("seat {seat} · {}", pts(view.scores[seat].into()))
-                    } else {
-                        format!(
-                            "seat {seat} · {} · {}",
-                            role.join(", "),
-                            pts(view.scores[seat].into())
-                        )
-                    },
+                    label: at.label(seat),
+                    detail: seat_detail(seat, &role, view.scores[seat].into()),
                     cards: Vec::new(),
                     cards_note: String::new(),
                     facts,
@@ -290,7 +262,11 @@ impl Face for ChinchonHost {
         if let Some(c) = &view.close {
             lines.push(
                 Line::of(
-                    format!("{} closed: {}", who(me, c.closer), melds_text(&c.melds)),
+                    format!(
+                        "{} closed: {}",
+                        who(Some(me), c.closer),
+                        melds_text(&c.melds)
+                    ),
                     Tone::Strong,
                 )
                 .wrapped(),
@@ -327,20 +303,8 @@ impl Face for ChinchonHost {
     }
 
     fn intro(view: &ChinchonView, at: &Vantage, bots: &[Option<String>]) -> String {
-        let names: Vec<&str> = bots.iter().flatten().map(String::as_str).collect();
-        let same = names.windows(2).all(|w| w[0] == w[1]);
-        let who_plays = if same {
-            names.first().copied().unwrap_or("").to_string()
-        } else {
-            (0..bots.len())
-                .filter_map(|s| bots[s].as_ref().map(|b| format!("seat {s} {b}")))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        format!(
-            "tapete · chinchón — you are seat {} of {}, out above {} points; bots: {who_plays}",
-            at.me, at.seats, view.rules.target
-        )
+        let terms = format!("out above {} points", view.rules.target);
+        intro_line("chinchón", at, &terms, bots)
     }
 
     fn status(view: &ChinchonView, at: &Vantage) -> Vec<String> {
@@ -348,7 +312,7 @@ impl Face for ChinchonHost {
         let mut out = vec![format!(
             "hand {} · points: {}",
             view.hand_number,
-            scores_text(view, me)
+            standings(view, me)
         )];
         out.push(format!(
             "pile top: {} · stock {}",
@@ -364,20 +328,14 @@ impl Face for ChinchonHost {
         if let Some(c) = &view.close {
             out.push(format!(
                 "{} closed: {}",
-                who(me, c.closer),
+                who(Some(me), c.closer),
                 melds_text(&c.melds)
             ));
         }
-        let hand: Vec<String> = ordered(view)
-            .iter()
-            .enumerate()
-            .map(|(i, (c, g))| match g {
-                Some(g) => format!("{}:{c}[{}]", i + 1, g + 1),
-                None => format!("{}:{c}", i + 1),
-            })
-            .collect();
+        let hand = ordered(view);
         if !hand.is_empty() {
-            out.push(format!("your hand: {}", hand.join(" ")));
+            let hand = places_text(&hand, |g| format!("[{}]", g + 1));
+            out.push(format!("your hand: {hand}"));
             out.extend(hand_info(view).iter().map(Line::text));
         }
         out
@@ -507,15 +465,10 @@ impl Face for ChinchonHost {
         let [place] = places else {
             return Err("pick one card".into());
         };
-        let Some((card, _)) = place.checked_sub(1).and_then(|i| hand.get(i)) else {
-            return Err(format!(
-                "`{place}` is not a place in your hand: use 1–{}",
-                hand.len()
-            ));
-        };
+        let (card, _) = at_place(&hand, *place)?;
         match view.phase {
-            Phase::Discard => Ok(Action::Descarto(*card)),
-            Phase::LayOff => Ok(Action::Meto(*card)),
+            Phase::Discard => Ok(Action::Descarto(card)),
+            Phase::LayOff => Ok(Action::Meto(card)),
             _ => Err("draw first: robo or tomo".into()),
         }
     }
@@ -544,16 +497,16 @@ impl Face for ChinchonHost {
 }
 
 fn end_lines(view: &ChinchonView, me: Seat) -> Vec<String> {
-    let winners: Vec<String> = view.winners.iter().map(|&s| who(me, s)).collect();
+    let winners: Vec<String> = view.winners.iter().map(|&s| who(Some(me), s)).collect();
     let mut out = Vec::new();
     if winners.is_empty() {
         out.push("the game did not finish".into());
     } else if let Some(s) = view.chinchon {
-        out.push(format!("{} won with a chinchón", who(me, s)));
+        out.push(format!("{} won with a chinchón", who(Some(me), s)));
     } else {
         out.push(format!("winner: {}", winners.join(", ")));
     }
-    out.push(format!("points: {}", scores_text(view, me)));
+    out.push(format!("points: {}", standings(view, me)));
     out
 }
 

@@ -1,0 +1,4 @@
+//! The integration tests of this crate, one module per file, built as one test binary
+//! (one link instead of one per file).
+
+mod host;

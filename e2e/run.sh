@@ -86,7 +86,9 @@ if [ -z "$browser" ]; then
   exit 1
 fi
 
-TAPETE_URL="$url" TAPETE_BIN="$bin" TAPETE_BROWSER="$browser" node --test "$@" tests/ || status=$?
+# Three files at a time: the tests mostly wait (bots' pace, pages' timers), so the shared
+# browser and server keep up; a later --test-concurrency among the arguments wins.
+TAPETE_URL="$url" TAPETE_BIN="$bin" TAPETE_BROWSER="$browser" node --test --test-concurrency=3 "$@" tests/ || status=$?
 if [ "$status" -ne 0 ]; then
   echo "e2e: server stderr (last lines):" >&2
   tail -n 40 "$tmp/server.err" >&2 || true

@@ -34,28 +34,36 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# Waits (up to 30 s) for a process started with its output in FILE.out and FILE.err to
+# print the address it listens on (PATTERN), and prints that address; stops the run with
+# the process's output if it dies or never says.
+listening() {
+  local what="$1" pid="$2" pattern="$3" file="$4" found=""
+  for _ in $(seq 1 300); do
+    found="$(grep -o "$pattern" "$file.out" | head -n1 || true)"
+    if [ -n "$found" ]; then
+      echo "$found"
+      return 0
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "e2e: $what died:" >&2
+      cat "$file.out" "$file.err" >&2
+      exit 1
+    fi
+    sleep 0.1
+  done
+  echo "e2e: $what did not say where it listens:" >&2
+  cat "$file.out" "$file.err" >&2
+  exit 1
+}
+
 # Every browser of the tests comes from 127.0.0.1: lift the per-address limits (creations
 # per minute, open connections) that guard a public server.
 "$bin" serve --addr 127.0.0.1:0 --db "$tmp/t.db" --creates-per-minute 1000 \
   --max-conns-per-addr 1000 >"$tmp/server.out" 2>"$tmp/server.err" &
 server_pid=$!
 
-url=""
-for _ in $(seq 1 300); do
-  url="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$tmp/server.out" | head -n1 || true)"
-  [ -n "$url" ] && break
-  if ! kill -0 "$server_pid" 2>/dev/null; then
-    echo "e2e: the server died:" >&2
-    cat "$tmp/server.out" "$tmp/server.err" >&2
-    exit 1
-  fi
-  sleep 0.1
-done
-if [ -z "$url" ]; then
-  echo "e2e: the server did not say where it listens:" >&2
-  cat "$tmp/server.out" "$tmp/server.err" >&2
-  exit 1
-fi
+url="$(listening "the server" "$server_pid" 'http://127\.0\.0\.1:[0-9]*' "$tmp/server")"
 echo "e2e: server at $url"
 
 cd "$root/e2e"
@@ -70,21 +78,7 @@ TAPETE_BIN="$bin" node --test "$@" unit/ || status=$?
 # One Chromium for every test file (each file connects and makes its own contexts).
 node browser.mjs >"$tmp/browser.out" 2>"$tmp/browser.err" &
 browser_pid=$!
-browser=""
-for _ in $(seq 1 300); do
-  browser="$(grep -o 'ws://[^ ]*' "$tmp/browser.out" | head -n1 || true)"
-  [ -n "$browser" ] && break
-  if ! kill -0 "$browser_pid" 2>/dev/null; then
-    echo "e2e: the browser did not start:" >&2
-    cat "$tmp/browser.out" "$tmp/browser.err" >&2
-    exit 1
-  fi
-  sleep 0.1
-done
-if [ -z "$browser" ]; then
-  echo "e2e: the browser did not say where it listens" >&2
-  exit 1
-fi
+browser="$(listening "the browser" "$browser_pid" 'ws://[^ ]*' "$tmp/browser")"
 
 # Three files at a time: the tests mostly wait (bots' pace, pages' timers), so the shared
 # browser and server keep up; a later --test-concurrency among the arguments wins.

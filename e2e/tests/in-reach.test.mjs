@@ -105,9 +105,11 @@ test('Mus: every action in reach at three sizes, the bar one height through a ha
             if (await page.getByTestId('cuenta').count()) {
               // The last hand's cuenta beside (or under) the felt: on the screen once scrolled to, clear of the felt and its bar.
               const [c] = await felt(page, '[data-testid="cuenta"]');
-              const others = await page.evaluate(() => ['.felt', '[data-testid="actions"]'].map((x) => {
-                const r = document.querySelector(x).getBoundingClientRect();
-                return { what: x, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+              const others = await page.evaluate(() => ['.felt', '[data-testid="actions"]'].flatMap((x) => {
+                const e = document.querySelector(x);
+                if (!e) return [];
+                const r = e.getBoundingClientRect();
+                return [{ what: x, left: r.left, top: r.top, right: r.right, bottom: r.bottom }];
               }));
               assert.ok(c.top >= c.roomTop - 0.5 && c.bottom <= size[1] + 0.5 && c.left >= 0 && c.right <= size[0] + 0.5,
                 `Mus at ${size.join('×')}: the cuenta on the screen: ${JSON.stringify(c)}`);
@@ -119,7 +121,9 @@ test('Mus: every action in reach at three sizes, the bar one height through a ha
             }
           }
           assertInReach(await reach(page, { cards: what === 'discard' }), size, `Mus ${what} (${st.view.phase.phase})`);
-          const bar = await page.evaluate(() => { const r = document.querySelector('[data-testid="actions"]').getBoundingClientRect(); return { height: r.height, y: r.top }; });
+          const bar = await page.evaluate(() => { const e = document.querySelector('[data-testid="actions"]'); if (!e) return null; const r = e.getBoundingClientRect(); return { height: r.height, y: r.top }; });
+          // The page drew the next state in between (its bar is drawn anew): look again.
+          if (!bar) continue;
           heights.push({ h: Math.round(bar.height), y: Math.round(bar.y), phase: st.view.phase.phase });
           assert.ok(heights.every((x) => x.h === heights[0].h && x.y === heights[0].y),
             `Mus at ${size.join('×')}: the bar in one place, one height, through hand ${hand}: ${JSON.stringify(heights)}`);

@@ -1,4 +1,5 @@
-//! Embeds every file of `assets/` into the binary, so the server needs no files beside it,
+//! Embeds every file of `assets/` into the binary (and each language's catalog,
+//! `assets/i18n/{lang}.json`, as `i18n/{lang}.json`), so the server needs no files beside it,
 //! and every game's rules (`docs/rules/{game}.md`) for its How to play page.
 
 use std::fmt::Write as _;
@@ -24,6 +25,27 @@ fn main() {
         writeln!(
             out,
             "    ({n:?}, include_bytes!({:?})),",
+            path.display().to_string()
+        )
+        .unwrap();
+    }
+    let i18n = dir.join("i18n");
+    println!("cargo:rerun-if-changed={}", i18n.display());
+    let mut langs: Vec<String> = std::fs::read_dir(&i18n)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n.ends_with(".json"))
+                .collect()
+        })
+        .unwrap_or_default();
+    langs.sort();
+    for n in &langs {
+        let path = i18n.join(n);
+        println!("cargo:rerun-if-changed={}", path.display());
+        writeln!(
+            out,
+            "    (\"i18n/{n}\", include_bytes!({:?})),",
             path.display().to_string()
         )
         .unwrap();

@@ -100,6 +100,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/{page}", get(named_page))
         .route("/rules/{game}", get(rules_page))
         .route("/assets/{file}", get(asset))
+        .route("/assets/i18n/{file}", get(catalog))
         .route("/api/players", post(create_player))
         .route("/api/me", get(me))
         .route("/api/games", get(game_kinds))
@@ -211,6 +212,11 @@ async fn page(name: &'static str) -> Response {
 
 async fn asset(Path(name): Path<String>) -> Response {
     file(&name)
+}
+
+/// `/assets/i18n/{lang}.json`: one language's catalog of the pages' words.
+async fn catalog(Path(name): Path<String>) -> Response {
+    file(&format!("i18n/{name}"))
 }
 
 /// `/{page}`: the page `assets/{page}.html` (the history, a game's tool page such as

@@ -64,3 +64,18 @@ fn a_long_tikki_game_sends_the_finished_rounds_as_their_points() {
     assert_trimmed(&step["view"], 20);
     assert_eq!(step["view"]["history"], last["view"]["history"]);
 }
+
+#[test]
+fn each_language_has_its_catalog_of_the_pages_words() {
+    let server = Server::start("i18n-catalogs", Limits::default());
+    for lang in ["es", "en"] {
+        let (status, catalog) = server.api("GET", &format!("/assets/i18n/{lang}.json"), None, None);
+        assert_eq!(status, 200, "{lang}: {catalog}");
+        assert!(
+            catalog.as_object().is_some_and(|c| !c.is_empty()),
+            "{lang}: {catalog}"
+        );
+    }
+    let (status, _) = server.api("GET", "/assets/i18n/xx.json", None, None);
+    assert_eq!(status, 404);
+}

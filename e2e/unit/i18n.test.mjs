@@ -1,0 +1,54 @@
+// The pages' catalogs (crates/server/assets/i18n/{lang}.json): every language has every key,
+// with the same placeholders, and every key a page asks for by name (`t('…')`) exists. A
+// missing translation fails here, not in front of a player.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const assets = join(root, 'crates/server/assets');
+const langs = readdirSync(join(assets, 'i18n')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+const catalogs = Object.fromEntries(
+  langs.map((l) => [l, JSON.parse(readFileSync(join(assets, 'i18n', `${l}.json`), 'utf8'))]),
+);
+
+/** The `{name}` placeholders of a text, sorted. */
+const holes = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+test('Spanish and English catalogs exist', () => {
+  assert.ok(langs.includes('es') && langs.includes('en'), `catalogs: ${langs.join(', ')}`);
+});
+
+test('every catalog has the same keys, each a non-empty text with the same placeholders', () => {
+  const en = catalogs.en;
+  for (const l of langs) {
+    const c = catalogs[l];
+    const missing = Object.keys(en).filter((k) => !Object.hasOwn(c, k));
+    const extra = Object.keys(c).filter((k) => !Object.hasOwn(en, k));
+    assert.deepEqual(missing, [], `${l}.json lacks keys of en.json`);
+    assert.deepEqual(extra, [], `${l}.json has keys en.json lacks`);
+    for (const [k, v] of Object.entries(c)) {
+      assert.equal(typeof v, 'string', `${l}.json: ${k} is not a text`);
+      assert.ok(v.trim() !== '', `${l}.json: ${k} is empty`);
+      assert.deepEqual(holes(v), holes(en[k]), `${l}.json: ${k} has other placeholders than in English`);
+    }
+  }
+});
+
+test('every key the pages ask for by name is in the catalogs', () => {
+  const files = readdirSync(assets).filter((f) => f.endsWith('.js') || f.endsWith('.html'));
+  const wanted = new Map();
+  for (const f of files) {
+    const src = readFileSync(join(assets, f), 'utf8');
+    for (const m of src.matchAll(/\bt\(\s*'([a-z0-9_.-]+)'/gi)) wanted.set(m[1], f);
+    for (const m of src.matchAll(/data-i18n(?:-[a-z]+)?="([a-z0-9_.-]+)"/gi)) wanted.set(m[1], f);
+  }
+  const en = catalogs.en;
+  const absent = [...wanted]
+    .filter(([k]) => !Object.hasOwn(en, k) && !Object.hasOwn(en, `${k}.other`))
+    .map(([k, f]) => `${k} (${f})`);
+  assert.deepEqual(absent, [], 'keys used by the pages but missing from en.json');
+});

@@ -58,19 +58,13 @@ impl Server {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (u16, Value) {
-        let mut req = ureq::request(method, &format!("{}{path}", self.url));
-        if let Some(t) = token {
-            req = req.set("Authorization", &format!("Bearer {t}"));
-        }
-        let res = match body {
-            Some(b) => req.send_json(b),
-            None => req.call(),
-        };
-        match res {
-            Ok(r) => (r.status(), r.into_json().expect("JSON")),
-            Err(ureq::Error::Status(code, r)) => (code, r.into_json().expect("JSON error")),
-            Err(e) => panic!("{method} {path}: {e}"),
-        }
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let headers: Vec<(&str, &str)> =
+            auth.iter().map(|a| ("Authorization", a.as_str())).collect();
+        let url = format!("{}{path}", self.url);
+        let r = tapete_server::client::request(method, &url, &headers, body.as_ref())
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        (r.status, r.json().expect("JSON"))
     }
 
     fn player(&self, nickname: &str) -> (i64, String) {

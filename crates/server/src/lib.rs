@@ -30,6 +30,7 @@
 //! address and per table, the time to send a request, requests that create things, tables
 //! per player, replays built at once, calculations (tools, odds) and bots thinking at once.
 
+pub mod client;
 mod http;
 pub mod loadtest;
 

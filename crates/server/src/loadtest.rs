@@ -158,22 +158,14 @@ fn request(
     token: Option<&str>,
     body: Option<Value>,
 ) -> Result<Value, String> {
-    let mut req = ureq::request(method, &format!("{base}{path}"));
-    if let Some(t) = token {
-        req = req.set("Authorization", &format!("Bearer {t}"));
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let headers: Vec<(&str, &str)> = auth.iter().map(|a| ("Authorization", a.as_str())).collect();
+    let r = crate::client::request(method, &format!("{base}{path}"), &headers, body.as_ref())
+        .map_err(|e| format!("{method} {path}: {e}"))?;
+    if r.status >= 400 {
+        return Err(format!("{method} {path}: {} {}", r.status, r.text()));
     }
-    let res = match body {
-        Some(b) => req.send_json(b),
-        None => req.call(),
-    };
-    match res {
-        Ok(r) => r.into_json().map_err(|e| format!("{path}: {e}")),
-        Err(ureq::Error::Status(code, r)) => Err(format!(
-            "{method} {path}: {code} {}",
-            r.into_string().unwrap_or_default()
-        )),
-        Err(e) => Err(format!("{method} {path}: {e}")),
-    }
+    r.json().map_err(|e| format!("{path}: {e}"))
 }
 
 async fn request_async(

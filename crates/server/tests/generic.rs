@@ -8,6 +8,7 @@ use crate::support;
 use crate::support::{legal, read_of, send, state_until, Server, Ws};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
+use tapete_server::client::get;
 use tapete_server::Limits;
 
 fn roomy() -> Limits {
@@ -389,9 +390,12 @@ fn pages_are_asset_files() {
         "/t/abc",
         "/replay/abc",
     ] {
-        let r = ureq::get(&server.url(path)).call().unwrap();
-        assert_eq!(r.status(), 200, "{path}");
-        assert!(r.content_type().contains("html"), "{path}");
+        let r = get(&server.url(path)).unwrap();
+        assert_eq!(r.status, 200, "{path}");
+        assert!(
+            r.header("content-type").unwrap_or("").contains("html"),
+            "{path}"
+        );
     }
     // An unknown address is a page for people; under /api/ it stays JSON.
     for path in ["/nothing", "/t/abc/more", "/rules/nothing", "/x<script>"] {
@@ -406,7 +410,7 @@ fn pages_are_asset_files() {
     let (code, v) = server.api("GET", "/api/nothing", None, None);
     assert_eq!(code, 404);
     assert!(error_of(&v).contains("no such page or API"), "{v}");
-    let r = ureq::get(&server.url("/assets/mus.js")).call().unwrap();
+    let r = get(&server.url("/assets/mus.js")).unwrap();
     assert_eq!(
         r.header("content-type"),
         Some("text/javascript; charset=utf-8")
@@ -557,17 +561,12 @@ fn senas_need_a_second_juego_and_the_turn_clock_its_bounds() {
 
 /// A page's status and text, whatever its status.
 fn page(server: &Server, path: &str) -> (u16, String) {
-    match ureq::get(&server.url(path)).call() {
-        Ok(r) => {
-            assert!(r.content_type().contains("html"), "{path}");
-            (r.status(), r.into_string().unwrap())
-        }
-        Err(ureq::Error::Status(code, r)) => {
-            assert!(r.content_type().contains("html"), "{path}");
-            (code, r.into_string().unwrap())
-        }
-        Err(e) => panic!("{path}: {e}"),
-    }
+    let r = get(&server.url(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(
+        r.header("content-type").unwrap_or("").contains("html"),
+        "{path}"
+    );
+    (r.status, r.text())
 }
 
 #[test]
@@ -604,9 +603,6 @@ fn every_game_has_a_rules_page_whose_links_work() {
 }
 
 fn page_or_asset(server: &Server, path: &str) -> (u16, String) {
-    match ureq::get(&server.url(path)).call() {
-        Ok(r) => (r.status(), r.into_string().unwrap()),
-        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
-        Err(e) => panic!("{path}: {e}"),
-    }
+    let r = get(&server.url(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    (r.status, r.text())
 }

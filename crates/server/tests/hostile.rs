@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
+use tapete_server::client::get;
 use tapete_server::Limits;
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::Message;
@@ -49,7 +50,7 @@ fn one_address_holds_a_bounded_number_of_connections() {
     eventually(
         Duration::from_secs(5),
         "places come back when connections close",
-        || ureq::get(&server.url("/api/games")).call().is_ok(),
+        || get(&server.url("/api/games")).is_ok_and(|r| r.status == 200),
     );
 }
 
@@ -177,7 +178,7 @@ fn creation_is_rate_limited_and_open_tables_are_capped() {
 #[test]
 fn answers_carry_security_headers_and_errors_are_json_in_web_words() {
     let server = Server::start("headers", Limits::default());
-    let r = ureq::get(&server.url("/")).call().unwrap();
+    let r = get(&server.url("/")).unwrap();
     let csp = r.header("content-security-policy").unwrap_or("");
     assert!(
         csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"),
@@ -298,10 +299,9 @@ fn replays_are_small_indexes_with_steps_built_on_demand() {
             send(&mut a, json!({"type": "act", "action": pick, "id": m["n"]}));
         }
     }
-    let r = ureq::get(&server.url(&format!("/api/tables/{id}/replay")))
-        .call()
-        .unwrap();
-    let text = r.into_string().unwrap();
+    let text = get(&server.url(&format!("/api/tables/{id}/replay")))
+        .unwrap()
+        .text();
     let index: Value = serde_json::from_str(&text).unwrap();
     let steps = index["steps"].as_u64().unwrap();
     assert!(steps > 20, "{steps}");
@@ -314,7 +314,7 @@ fn replays_are_small_indexes_with_steps_built_on_demand() {
     let handles: Vec<_> = (0..12)
         .map(|i| {
             let url = server.url(&format!("/api/tables/{id}/replay/{}", (i * 7) % steps));
-            std::thread::spawn(move || ureq::get(&url).call().map(|r| r.status()).ok())
+            std::thread::spawn(move || get(&url).map(|r| r.status).ok())
         })
         .collect();
     for h in handles {

@@ -113,18 +113,15 @@ impl Server {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (u16, Value) {
-        let mut req = ureq::request(method, &self.url(path));
-        if let Some(t) = token {
-            req = req.set("Authorization", &format!("Bearer {t}"));
-        }
-        let res = match body {
-            Some(b) => req.send_json(b),
-            None => req.call(),
-        };
-        match res {
-            Ok(r) => (r.status(), r.into_json().unwrap_or(Value::Null)),
-            Err(ureq::Error::Status(code, r)) => (code, r.into_json().expect("a JSON error")),
-            Err(e) => panic!("{method} {path}: {e}"),
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let headers: Vec<(&str, &str)> =
+            auth.iter().map(|a| ("Authorization", a.as_str())).collect();
+        let r = tapete_server::client::request(method, &self.url(path), &headers, body.as_ref())
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        if r.status >= 400 {
+            (r.status, r.json().expect("a JSON error"))
+        } else {
+            (r.status, r.json().unwrap_or(Value::Null))
         }
     }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Browser end-to-end tests of the online table, in headless Chromium (/usr/bin/chromium).
-# Builds tapete (the tests' build), serves it on a free port with a fresh database, starts one
-# Chromium that every test file connects to (browser.mjs), runs e2e/unit/ then e2e/tests/ and
-# stops both. Extra arguments go to `node --test` (e.g. e2e/run.sh --test-name-pattern leyes).
+# Builds tapete (the tests' build; or takes the binary TAPETE_BIN names), serves it on a
+# free port with a fresh database, starts one Chromium that every test file connects to
+# (browser.mjs), runs e2e/unit/ then e2e/tests/ and stops both. Extra arguments go to `node --test` (e.g. e2e/run.sh --test-name-pattern leyes).
 # While working on the pages, TAPETE_ASSETS=crates/server/assets (an absolute path) has the
 # browsers load the pages' files from that folder instead of the ones built into the server.
 set -euo pipefail
@@ -16,9 +16,14 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 
 # The binary the Rust tests use (the test profile is optimised): after `cargo test
-# --workspace` this builds nothing, so the README's test command compiles tapete once.
-cargo test --workspace --no-run --quiet
-bin="${CARGO_TARGET_DIR:-$root/target}/debug/tapete"
+# --workspace` this builds nothing, so tapete is compiled once. TAPETE_BIN names one
+# already built (test.sh starts these tests while the Rust tests still compile).
+if [ -n "${TAPETE_BIN:-}" ]; then
+  bin="$TAPETE_BIN"
+else
+  cargo test --workspace --no-run --quiet
+  bin="${CARGO_TARGET_DIR:-$root/target}/debug/tapete"
+fi
 
 tmp="$(mktemp -d)"
 server_pid=""

@@ -33,7 +33,7 @@ export async function api(method, path, body) {
 }
 
 let mePromise = null;
-/** The signed-in player ({id, nickname}) or null. */
+/** The signed-in player ({id, nickname, account}) or null. */
 export function me() {
   if (!mePromise) {
     mePromise = getToken()
@@ -117,6 +117,10 @@ export function topbar(active) {
   named();
   document.body.prepend(bar);
   renderWho();
+  // Create account / Log in / Log out: account.js owns them.
+  const account = el('span', { class: 'navaccount', 'data-testid': 'nav-account' });
+  nav.append(account);
+  me().then((p) => import('./account.js').then((m) => m.accountLinks(account, p))).catch(() => { /* the bar works without */ });
   api('GET', '/api/games').then((list) => {
     for (const g of Array.isArray(list) ? list : []) {
       games.append(link([`/?game=${encodeURIComponent(g.name)}`, g.title || g.name, `game-${g.name}`, `nav-game-${g.name}`]));

@@ -16,8 +16,8 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 use unicode_normalization::UnicodeNormalization;
 
-/// Argon2id's memory per hash, in KiB: 19 MiB, with [`PASSES`] passes and one lane, the
-/// first of OWASP's recommended settings (Password Storage Cheat Sheet).
+/// Argon2id's memory per hash, in KiB: 19 MiB, with [`PASSES`] passes and one lane, one
+/// of the settings OWASP's Password Storage Cheat Sheet recommends.
 pub const MEMORY_KIB: u32 = 19 * 1024;
 /// Argon2id's passes over the memory.
 pub const PASSES: u32 = 2;

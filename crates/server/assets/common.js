@@ -43,6 +43,23 @@ export function me() {
   return mePromise;
 }
 
+/**
+ * True when this browser's token was ended (logged out or revoked elsewhere): it is
+ * forgotten, so the page can go on as a visitor. Asks the server afresh.
+ */
+export async function tokenEnded() {
+  if (!getToken()) return false;
+  try {
+    await api('GET', '/api/me');
+    return false;
+  } catch (e) {
+    if (e.status !== 401) return false;
+    setToken('');
+    mePromise = null;
+    return true;
+  }
+}
+
 /** Creates a player with this nickname and keeps its token. */
 export async function register(nickname) {
   const p = await api('POST', '/api/players', { nickname });

@@ -33,7 +33,7 @@ export async function api(method, path, body) {
 }
 
 let mePromise = null;
-/** The signed-in player ({id, nickname}) or null. */
+/** The signed-in player ({id, nickname, account}) or null. */
 export function me() {
   if (!mePromise) {
     mePromise = getToken()
@@ -41,6 +41,23 @@ export function me() {
       : Promise.resolve(null);
   }
   return mePromise;
+}
+
+/**
+ * True when this browser's token was ended (logged out or revoked elsewhere): it is
+ * forgotten, so the page can go on as a visitor. Asks the server afresh.
+ */
+export async function tokenEnded() {
+  if (!getToken()) return false;
+  try {
+    await api('GET', '/api/me');
+    return false;
+  } catch (e) {
+    if (e.status !== 401) return false;
+    setToken('');
+    mePromise = null;
+    return true;
+  }
 }
 
 /** Creates a player with this nickname and keeps its token. */
@@ -117,6 +134,10 @@ export function topbar(active) {
   named();
   document.body.prepend(bar);
   renderWho();
+  // Create account / Log in / Log out: account.js owns them.
+  const account = el('span', { class: 'navaccount', 'data-testid': 'nav-account' });
+  nav.append(account);
+  me().then((p) => import('./account.js').then((m) => m.accountLinks(account, p))).catch(() => { /* the bar works without */ });
   api('GET', '/api/games').then((list) => {
     for (const g of Array.isArray(list) ? list : []) {
       games.append(link([`/?game=${encodeURIComponent(g.name)}`, g.title || g.name, `game-${g.name}`, `nav-game-${g.name}`]));

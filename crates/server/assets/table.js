@@ -1,7 +1,7 @@
 // The table page, for any game: the WebSocket (with reconnection), seats, start/stand,
 // the narration and the game-over banner. The game's own module draws the felt.
 
-import { topbar, el, clear, me, register, getToken, toast, api } from './common.js';
+import { topbar, el, clear, me, register, getToken, toast, api, tokenEnded } from './common.js';
 import { gameModule } from './games.js';
 import { dockPadding } from './kit.js';
 
@@ -93,6 +93,8 @@ async function lost(sock, heard) {
   clearInterval(watchTimer);
   setConn('off');
   if (!heard && await tableMissing()) { noSuchTable(); return; }
+  // Refused for a token ended elsewhere (logged out): start again as a visitor.
+  if (!heard && await tokenEnded()) { location.reload(); return; }
   if (ws) return; // a new link was opened meanwhile
   // Backoff: 0.5 s, 1 s, 2 s … up to 10 s, with some jitter.
   const delay = Math.min(10000, 500 * 2 ** attempts) * (0.75 + Math.random() * 0.5);

@@ -193,6 +193,9 @@ mod tests {
 
     #[test]
     fn paths_are_sent_percent_encoded() {
-        assert_eq!(encode_path("/x<script> ñ?a=1"), "/x%3Cscript%3E%20%C3%B1?a=1");
+        assert_eq!(
+            encode_path("/x<script> ñ?a=1"),
+            "/x%3Cscript%3E%20%C3%B1?a=1"
+        );
     }
 }

@@ -9,12 +9,12 @@
 
 use crate::store::{now, StoredTable, TableRow};
 use crate::table::{PlayerRef, TableInfo, FINISHED, WAITING};
-use crate::{markdown, ws, Hub, Kind, Limits, OddsTool};
+use crate::{account, markdown, ws, Hub, Kind, Limits, OddsTool, Session};
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use rand::Rng;
 use serde::Deserialize;
@@ -25,6 +25,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tower::ServiceExt;
+
+mod accounts;
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
@@ -103,6 +105,14 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/assets/i18n/{file}", get(catalog))
         .route("/api/players", post(create_player))
         .route("/api/me", get(me))
+        .route("/api/accounts", post(accounts::create_account))
+        .route(
+            "/api/sessions",
+            get(accounts::list_sessions).post(accounts::log_in),
+        )
+        .route("/api/sessions/current", delete(accounts::log_out))
+        .route("/api/sessions/{id}", delete(accounts::end_session))
+        .route("/api/me/password", post(accounts::change_password))
         .route("/api/games", get(game_kinds))
         .route("/api/tables", get(open_tables).post(create_table))
         .route("/api/tables/{id}", get(one_table))
@@ -120,11 +130,17 @@ pub fn router(hub: Arc<Hub>) -> Router {
 }
 
 /// An API error: a status and a sentence, sent as `{"error": …}`.
-pub struct ApiError(StatusCode, String);
+/// A 429 or 503 may say when to ask again (`Retry-After`, in seconds).
+pub struct ApiError(StatusCode, String, Option<u64>);
 
 impl ApiError {
     fn new(status: StatusCode, msg: impl Into<String>) -> ApiError {
-        ApiError(status, msg.into())
+        ApiError(status, msg.into(), None)
+    }
+    /// The same error, saying to ask again in `seconds`.
+    fn retry_after(mut self, seconds: u64) -> ApiError {
+        self.2 = Some(seconds);
+        self
     }
     fn bad(msg: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, msg)
@@ -139,16 +155,29 @@ impl ApiError {
         )
     }
     fn too_many(retry_after: u64, what: &str) -> ApiError {
-        ApiError(
+        ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             format!("too many {what} from your address: try again in {retry_after} s"),
         )
+        .retry_after(retry_after)
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.0, Json(json!({ "error": self.1 }))).into_response()
+        let mut body = json!({ "error": self.1 });
+        let mut res = match self.2 {
+            Some(s) => {
+                body["retry_after"] = json!(s);
+                (self.0, [(header::RETRY_AFTER, s.to_string())], Json(body)).into_response()
+            }
+            None => (self.0, Json(body)).into_response(),
+        };
+        if self.0 == StatusCode::UNAUTHORIZED {
+            res.headers_mut()
+                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        }
+        res
     }
 }
 
@@ -322,41 +351,86 @@ pub(crate) fn token_hash(token: &str) -> String {
         .collect()
 }
 
-/// The player a token belongs to, if any.
-pub(crate) async fn player_for_token(
-    hub: &Hub,
-    token: &str,
-) -> Result<Option<PlayerRef>, ApiError> {
+/// How often a session's last use is written down (seconds): a busy session is not a
+/// write per request.
+const TOUCH_EVERY: i64 = 60;
+
+/// The session a token belongs to, if any.
+pub(crate) async fn session_for_token(hub: &Hub, token: &str) -> Result<Option<Session>, ApiError> {
     let hash = token_hash(token.trim());
-    if let Some(p) = hub.tokens.read().ok().and_then(|t| t.get(&hash).cloned()) {
-        return Ok(Some(p));
+    let t = now();
+    let cached = hub.tokens.read().ok().and_then(|m| m.get(&hash).cloned());
+    if let Some(s) = cached {
+        if t - s.touched >= TOUCH_EVERY {
+            if let Ok(mut m) = hub.tokens.write() {
+                if let Some(c) = m.get_mut(&hash) {
+                    c.touched = t;
+                }
+            }
+            let (db, id) = (hub.db.clone(), s.id);
+            tokio::spawn(async move {
+                if let Err(e) = db.touch_session(id).await {
+                    eprintln!("session {id}: {e}");
+                }
+            });
+        }
+        return Ok(Some(s));
     }
     let found = hub
         .db
-        .player_by_token(hash.clone())
+        .session_by_token(hash.clone())
         .await
         .map_err(ApiError::internal)?
-        .map(|(id, nickname)| PlayerRef { id, nickname });
-    if let (Some(p), Ok(mut t)) = (&found, hub.tokens.write()) {
-        t.insert(hash, p.clone());
+        .map(|s| Session {
+            id: s.session,
+            player: PlayerRef {
+                id: s.player,
+                nickname: s.nickname,
+            },
+            account: s.account,
+            touched: 0,
+        });
+    let Some(mut s) = found else { return Ok(None) };
+    s.touched = t;
+    if let Ok(mut m) = hub.tokens.write() {
+        m.insert(hash, s.clone());
     }
-    Ok(found)
+    hub.db
+        .touch_session(s.id)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(Some(s))
+}
+
+/// The bearer token of a request, if it sends one; a header that is there but not of the
+/// form `Authorization: Bearer TOKEN` is a 401.
+fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
+    let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, m);
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let value = value
+        .to_str()
+        .map_err(|_| unauthorized("the Authorization header is not text"))?;
+    value
+        .strip_prefix("Bearer ")
+        .map(Some)
+        .ok_or_else(|| unauthorized("write the header as `Authorization: Bearer TOKEN`"))
+}
+
+/// The session making an API call (`Authorization: Bearer TOKEN`).
+async fn caller_session(hub: &Hub, headers: &HeaderMap) -> Result<Session, ApiError> {
+    let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, m);
+    let token = bearer(headers)?
+        .ok_or_else(|| unauthorized("pick a nickname first (no Authorization header)"))?;
+    session_for_token(hub, token).await?.ok_or_else(|| {
+        unauthorized("unknown token (it may have been logged out): log in or pick a nickname again")
+    })
 }
 
 /// The player making an API call (`Authorization: Bearer TOKEN`).
 async fn caller(hub: &Hub, headers: &HeaderMap) -> Result<PlayerRef, ApiError> {
-    let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, m);
-    let value = headers
-        .get(header::AUTHORIZATION)
-        .ok_or_else(|| unauthorized("pick a nickname first (no Authorization header)"))?
-        .to_str()
-        .map_err(|_| unauthorized("the Authorization header is not text"))?;
-    let token = value
-        .strip_prefix("Bearer ")
-        .ok_or_else(|| unauthorized("write the header as `Authorization: Bearer TOKEN`"))?;
-    player_for_token(hub, token)
-        .await?
-        .ok_or_else(|| unauthorized("unknown token: pick a nickname again"))
+    caller_session(hub, headers).await.map(|s| s.player)
 }
 
 #[derive(Deserialize)]
@@ -401,9 +475,38 @@ fn nickname(raw: &str) -> Result<String, ApiError> {
     Ok(n.to_string())
 }
 
+/// A new token: 128 random bits in hex.
+fn new_token() -> String {
+    let mut rng = rand::thread_rng();
+    (0..16)
+        .map(|_| format!("{:02x}", rng.gen::<u8>()))
+        .collect()
+}
+
+/// The device of a request in short, from its `User-Agent`.
+fn agent_of(headers: &HeaderMap) -> String {
+    let ua = headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    account::short_agent(ua)
+}
+
+/// A nickname that an account holds, or one like it.
+fn nickname_taken(nickname: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        format!(
+            "the nickname `{nickname}` belongs to an account (or looks like one that does): \
+             choose another, or log in if it is yours"
+        ),
+    )
+}
+
 async fn create_player(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: Result<Json<NewPlayer>, JsonRejection>,
 ) -> ApiResult<Value> {
     hub.creates
@@ -411,24 +514,29 @@ async fn create_player(
         .map_err(|s| ApiError::too_many(s, "new players"))?;
     let Json(body) = body?;
     let nickname = nickname(&body.nickname)?;
-    let token: String = {
-        let mut rng = rand::thread_rng();
-        (0..16)
-            .map(|_| format!("{:02x}", rng.gen::<u8>()))
-            .collect()
-    };
+    let token = new_token();
     let id = hub
         .db
-        .create_player(nickname.clone(), token_hash(&token))
+        .create_guest(
+            nickname.clone(),
+            account::nickname_key(&nickname),
+            token_hash(&token),
+            agent_of(&headers),
+        )
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| nickname_taken(&nickname))?;
     Ok(Json(
         json!({"id": id, "nickname": nickname, "token": token}),
     ))
 }
 
-async fn me(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<PlayerRef> {
-    caller(&hub, &headers).await.map(Json)
+/// `GET /api/me`: who the token is, and whether it has an account.
+async fn me(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<Value> {
+    let s = caller_session(&hub, &headers).await?;
+    Ok(Json(
+        json!({"id": s.player.id, "nickname": s.player.nickname, "account": s.account}),
+    ))
 }
 
 async fn game_kinds(State(hub): State<Arc<Hub>>) -> Json<Value> {

@@ -28,8 +28,10 @@
 //!
 //! Everything a stranger can make the server spend is bounded ([`Limits`]): connections per
 //! address and per table, the time to send a request, requests that create things, tables
-//! per player, replays built at once, calculations (tools, odds) and bots thinking at once.
+//! per player, replays built at once, calculations (tools, odds), bots thinking at once,
+//! passwords hashed at once and failed logins.
 
+mod account;
 pub mod client;
 mod http;
 pub mod loadtest;
@@ -181,6 +183,15 @@ pub struct Limits {
     /// what it is sent is closed past this (it reconnects and gets the whole state), so
     /// it cannot make the server hold more.
     pub queued_bytes_per_conn: usize,
+    /// Passwords hashed or checked at once on the whole server (Argon2id, 19 MiB and one
+    /// core each), each on a blocking thread.
+    pub password_hashes: usize,
+    /// Requests that may wait for a turn to hash a password; one more is answered 503.
+    pub password_queue: usize,
+    /// Failed logins one address may make in a burst, then as many a minute.
+    pub failed_logins_per_addr: u32,
+    /// Failed logins to one nickname in a burst, then one a minute (whoever tries).
+    pub failed_logins_per_account: u32,
 }
 
 impl Default for Limits {
@@ -198,8 +209,23 @@ impl Default for Limits {
             // CPU work: no more at once than the cores.
             calculations: std::thread::available_parallelism().map_or(2, |n| n.get()),
             queued_bytes_per_conn: 2 << 20,
+            password_hashes: 2,
+            password_queue: 32,
+            failed_logins_per_addr: 10,
+            failed_logins_per_account: 5,
         }
     }
+}
+
+/// A token's session as the server keeps it in memory.
+#[derive(Clone, Debug)]
+struct Session {
+    id: i64,
+    player: PlayerRef,
+    /// Whether the player has an account (else a guest).
+    account: bool,
+    /// When its last use was written down (seconds since the epoch).
+    touched: i64,
 }
 
 /// Everything the request handlers share: the game kinds, the database and the running
@@ -210,8 +236,15 @@ pub struct Hub {
     db: Db,
     limits: Limits,
     tables: RwLock<HashMap<String, TableHandle>>,
-    /// Players by token hash, so a request needs no database read to know who asks.
-    tokens: RwLock<HashMap<String, PlayerRef>>,
+    /// Sessions by token hash, so a request needs no database read to know who asks.
+    tokens: RwLock<HashMap<String, Session>>,
+    /// The password hasher, bounded.
+    passwords: account::Passwords,
+    /// Failed logins per address and per nickname key.
+    failed_by_addr: RateLimiter,
+    failed_by_account: RateLimiter<String>,
+    /// Sessions ended (logged out, revoked, ended by a new password): their WebSockets close.
+    revoked: tokio::sync::broadcast::Sender<i64>,
     next_conn: AtomicU64,
     /// Serializes loading a stored table, so one table never gets two tasks.
     loading: tokio::sync::Mutex<()>,
@@ -253,6 +286,10 @@ impl Hub {
             db,
             tables: RwLock::new(HashMap::new()),
             tokens: RwLock::new(HashMap::new()),
+            passwords: account::Passwords::new(limits.password_hashes, limits.password_queue),
+            failed_by_addr: RateLimiter::per_minute(limits.failed_logins_per_addr),
+            failed_by_account: RateLimiter::new(limits.failed_logins_per_account, 1.0),
+            revoked: tokio::sync::broadcast::channel(256).0,
             next_conn: AtomicU64::new(1),
             loading: tokio::sync::Mutex::new(()),
             env,

@@ -55,40 +55,74 @@ impl Drop for ConnGuard {
     }
 }
 
-/// A token bucket per address: `per_minute` on average, bursts of as many.
-pub struct RateLimiter {
+/// A token bucket per key (an address, an account): `per_minute` on average, bursts of
+/// `burst`.
+pub struct RateLimiter<K = IpAddr> {
+    burst: f64,
     per_minute: f64,
-    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+    buckets: Mutex<HashMap<K, (f64, Instant)>>,
 }
 
-impl RateLimiter {
-    pub fn per_minute(n: u32) -> RateLimiter {
+impl<K: std::hash::Hash + Eq + Clone> RateLimiter<K> {
+    /// `n` a minute, in bursts of as many.
+    pub fn per_minute(n: u32) -> RateLimiter<K> {
+        RateLimiter::new(n, f64::from(n))
+    }
+
+    /// Bursts of `burst`, then `per_minute` on average.
+    pub fn new(burst: u32, per_minute: f64) -> RateLimiter<K> {
         RateLimiter {
-            per_minute: f64::from(n.max(1)),
+            burst: f64::from(burst.max(1)),
+            per_minute: per_minute.max(0.01),
             buckets: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Takes one token for `ip`; `Err(seconds)` says how long until the next one.
-    pub fn take(&self, ip: IpAddr) -> Result<(), u64> {
-        let now = Instant::now();
+    /// The tokens `key` has now (its bucket brought up to date).
+    fn fill(&self, b: &mut HashMap<K, (f64, Instant)>, key: &K, now: Instant) -> f64 {
         let rate = self.per_minute / 60.0;
-        let mut b = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         if b.len() > 10_000 {
             // Full buckets are the default: forgetting them changes nothing.
-            let cap = self.per_minute;
+            let cap = self.burst;
             b.retain(|_, (tokens, at)| {
                 *tokens + now.duration_since(*at).as_secs_f64() * rate < cap
             });
         }
-        let (tokens, at) = b.entry(ip).or_insert((self.per_minute, now));
-        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * rate).min(self.per_minute);
+        let (tokens, at) = b.entry(key.clone()).or_insert((self.burst, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * rate).min(self.burst);
         *at = now;
-        if *tokens >= 1.0 {
-            *tokens -= 1.0;
+        *tokens
+    }
+
+    /// Seconds until `key` has a token again (at least 1).
+    fn wait(&self, tokens: f64) -> u64 {
+        (((1.0 - tokens) / (self.per_minute / 60.0)).ceil() as u64).max(1)
+    }
+
+    /// Takes one token for `key`; `Err(seconds)` says how long until the next one.
+    pub fn take(&self, key: K) -> Result<(), u64> {
+        let now = Instant::now();
+        let mut b = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        let tokens = self.fill(&mut b, &key, now);
+        if tokens >= 1.0 {
+            if let Some((t, _)) = b.get_mut(&key) {
+                *t -= 1.0;
+            }
             Ok(())
         } else {
-            Err(((1.0 - *tokens) / rate).ceil() as u64)
+            Err(self.wait(tokens))
+        }
+    }
+
+    /// Whether `key` has a token, without taking it; `Err(seconds)` as for [`Self::take`].
+    pub fn check(&self, key: K) -> Result<(), u64> {
+        let now = Instant::now();
+        let mut b = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        let tokens = self.fill(&mut b, &key, now);
+        if tokens >= 1.0 {
+            Ok(())
+        } else {
+            Err(self.wait(tokens))
         }
     }
 }
@@ -147,6 +181,16 @@ mod tests {
         let wait = r.take(ip).unwrap_err();
         assert!((1..=20).contains(&wait), "{wait}");
         assert!(r.take("10.0.0.9".parse().unwrap()).is_ok());
+    }
+
+    #[test]
+    fn a_check_takes_nothing_and_keys_are_apart() {
+        let r: RateLimiter<String> = RateLimiter::new(2, 1.0);
+        assert!((0..10).all(|_| r.check("ane".into()).is_ok()));
+        assert!(r.take("ane".into()).is_ok() && r.take("ane".into()).is_ok());
+        let wait = r.check("ane".into()).unwrap_err();
+        assert!((50..=60).contains(&wait), "{wait}");
+        assert!(r.take("mikel".into()).is_ok());
     }
 
     #[test]

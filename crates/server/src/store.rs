@@ -35,8 +35,10 @@ const GROUP: usize = 512;
 ///
 /// 1: tables of four seats (Mus only). 2: each table stores its seat count. 3: each table
 /// stores who has held which seat during the hand under way (`hand_seats`). 4: each table
-/// stores its turn clock (`turn_s`; tables from before have none, 0).
-pub const SCHEMA_VERSION: i64 = 4;
+/// stores its turn clock (`turn_s`; tables from before have none, 0). 5: accounts
+/// (`accounts`: a player's password hash and nickname key) and sessions (`sessions`: every
+/// token of a player, by its hash; each player's token of before becomes its first session).
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// How hard each answer waits for the disk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -137,6 +139,21 @@ CREATE TABLE IF NOT EXISTS hand_seats (
     seat INTEGER NOT NULL,
     PRIMARY KEY (table_id, player)
 );
+CREATE TABLE IF NOT EXISTS accounts (
+    player INTEGER PRIMARY KEY REFERENCES players(id),
+    nick_key TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    player INTEGER NOT NULL REFERENCES players(id),
+    created INTEGER NOT NULL,
+    last_used INTEGER NOT NULL,
+    agent TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_player ON sessions(player);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -168,6 +185,14 @@ INSERT OR IGNORE INTO hand_seats (table_id, player, seat)
 /// What a database of schema version 3 or older lacks: the turn clock. Tables made
 /// before it had none, and keep none.
 const MIGRATE_3: &str = "ALTER TABLE tables ADD COLUMN turn_s INTEGER NOT NULL DEFAULT 0;";
+
+/// What a database of schema version 4 or older lacks: sessions. Each player's one token
+/// becomes its first session, so every guest goes on with the token it has. (Players keep
+/// `token_hash`, the hash of their first token; only `sessions` says who a token is.)
+const MIGRATE_4: &str = "
+INSERT OR IGNORE INTO sessions (token_hash, player, created, last_used, agent)
+    SELECT token_hash, id, created, created, '' FROM players;
+";
 
 /// Statements that start a table's hand memory again: only the people seated now have
 /// seen a seat of the new hand. `?1` is the table.
@@ -369,6 +394,9 @@ fn prepare(conn: &mut Connection, durability: Durability) -> DbResult<()> {
     if old || (1..=2).contains(&version) {
         tx.execute_batch(MIGRATE_2).map_err(not_writable)?;
     }
+    if version < 5 {
+        tx.execute_batch(MIGRATE_4).map_err(not_writable)?;
+    }
     tx.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', ?1)",
         [now().to_string()],
@@ -507,27 +535,206 @@ impl Db {
             .map_err(|_| DbError("the database thread stopped".into()))?
     }
 
-    /// Adds a player; returns its id.
-    pub async fn create_player(&self, nickname: String, token_hash: String) -> DbResult<i64> {
+    /// Adds a guest with its first session, unless an account has the same nickname key
+    /// (`Ok(None)`); returns its id.
+    pub async fn create_guest(
+        &self,
+        nickname: String,
+        key: String,
+        token_hash: String,
+        agent: String,
+    ) -> DbResult<Option<i64>> {
         self.call(move |c| {
-            c.execute(
-                "INSERT INTO players (nickname, token_hash, created) VALUES (?1, ?2, ?3)",
-                params![nickname, token_hash, now()],
-            )?;
-            Ok(c.last_insert_rowid())
+            if key_taken(c, &key)? {
+                return Ok(None);
+            }
+            let id = insert_player(c, &nickname, &token_hash)?;
+            insert_session(c, id, &token_hash, &agent)?;
+            Ok(Some(id))
         })
         .await
     }
 
-    /// The player holding a token (by its hash).
-    pub async fn player_by_token(&self, token_hash: String) -> DbResult<Option<(i64, String)>> {
+    /// Makes an account: of the guest `guest` (who keeps its id, history and tables and
+    /// takes `nickname`), or of a new player with a first session `token_hash`.
+    pub async fn create_account(
+        &self,
+        nickname: String,
+        key: String,
+        password_hash: String,
+        guest: Option<i64>,
+        token_hash: String,
+        agent: String,
+    ) -> DbResult<Result<i64, AccountRefusal>> {
+        self.call(move |c| {
+            if key_taken(c, &key)? {
+                return Ok(Err(AccountRefusal::Taken));
+            }
+            let id = match guest {
+                Some(id) => {
+                    let has: i64 = c.query_row(
+                        "SELECT count(*) FROM accounts WHERE player = ?1",
+                        [id],
+                        |r| r.get(0),
+                    )?;
+                    if has > 0 {
+                        return Ok(Err(AccountRefusal::AlreadyOne));
+                    }
+                    c.execute(
+                        "UPDATE players SET nickname = ?2 WHERE id = ?1",
+                        params![id, nickname],
+                    )?;
+                    id
+                }
+                None => {
+                    let id = insert_player(c, &nickname, &token_hash)?;
+                    insert_session(c, id, &token_hash, &agent)?;
+                    id
+                }
+            };
+            c.execute(
+                "INSERT INTO accounts (player, nick_key, password_hash, created)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![id, key, password_hash, now()],
+            )?;
+            Ok(Ok(id))
+        })
+        .await
+    }
+
+    /// Whether an account has this nickname key (or a look-alike's: the key is one).
+    pub async fn nickname_taken(&self, key: String) -> DbResult<bool> {
+        self.call(move |c| key_taken(c, &key)).await
+    }
+
+    /// The account of a nickname key: its player, nickname and password hash.
+    pub async fn account_by_key(&self, key: String) -> DbResult<Option<(i64, String, String)>> {
         self.call(move |c| {
             Ok(c.query_row(
-                "SELECT id, nickname FROM players WHERE token_hash = ?1",
-                [token_hash],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                "SELECT p.id, p.nickname, a.password_hash FROM accounts a
+                 JOIN players p ON p.id = a.player WHERE a.nick_key = ?1",
+                [key],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?)
+        })
+        .await
+    }
+
+    /// An account's password hash (`None`: the player is a guest).
+    pub async fn password_hash(&self, player: i64) -> DbResult<Option<String>> {
+        self.call(move |c| {
+            Ok(c.query_row(
+                "SELECT password_hash FROM accounts WHERE player = ?1",
+                [player],
+                |r| r.get(0),
+            )
+            .optional()?)
+        })
+        .await
+    }
+
+    /// Sets an account's password hash and ends every session of it but `keep`; returns
+    /// the sessions ended.
+    pub async fn set_password(
+        &self,
+        player: i64,
+        password_hash: String,
+        keep: i64,
+    ) -> DbResult<Vec<i64>> {
+        self.call(move |c| {
+            c.execute(
+                "UPDATE accounts SET password_hash = ?2 WHERE player = ?1",
+                params![player, password_hash],
+            )?;
+            let ended: Vec<i64> = c
+                .prepare("SELECT id FROM sessions WHERE player = ?1 AND id != ?2")?
+                .query_map(params![player, keep], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            c.execute(
+                "DELETE FROM sessions WHERE player = ?1 AND id != ?2",
+                params![player, keep],
+            )?;
+            Ok(ended)
+        })
+        .await
+    }
+
+    /// Starts a session of a player; returns its id.
+    pub async fn create_session(
+        &self,
+        player: i64,
+        token_hash: String,
+        agent: String,
+    ) -> DbResult<i64> {
+        self.call(move |c| insert_session(c, player, &token_hash, &agent))
+            .await
+    }
+
+    /// The session of a token (by its hash).
+    pub async fn session_by_token(&self, token_hash: String) -> DbResult<Option<SessionOf>> {
+        self.call(move |c| {
+            Ok(c.query_row(
+                "SELECT s.id, p.id, p.nickname, a.player IS NOT NULL FROM sessions s
+                 JOIN players p ON p.id = s.player
+                 LEFT JOIN accounts a ON a.player = p.id
+                 WHERE s.token_hash = ?1",
+                [token_hash],
+                |r| {
+                    Ok(SessionOf {
+                        session: r.get(0)?,
+                        player: r.get(1)?,
+                        nickname: r.get(2)?,
+                        account: r.get(3)?,
+                    })
+                },
+            )
+            .optional()?)
+        })
+        .await
+    }
+
+    /// Notes that a session was used now.
+    pub async fn touch_session(&self, session: i64) -> DbResult<()> {
+        self.call(move |c| {
+            c.execute(
+                "UPDATE sessions SET last_used = ?2 WHERE id = ?1",
+                params![session, now()],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// A player's sessions, the most recently used first.
+    pub async fn sessions_of(&self, player: i64) -> DbResult<Vec<SessionRow>> {
+        self.call(move |c| {
+            let mut st = c.prepare(
+                "SELECT id, created, last_used, agent FROM sessions WHERE player = ?1
+                 ORDER BY last_used DESC, id DESC",
+            )?;
+            let rows = st
+                .query_map([player], |r| {
+                    Ok(SessionRow {
+                        id: r.get(0)?,
+                        created: r.get(1)?,
+                        last_used: r.get(2)?,
+                        agent: r.get(3)?,
+                    })
+                })?
+                .collect::<Result<_, _>>()?;
+            Ok(rows)
+        })
+        .await
+    }
+
+    /// Ends a session of a player; false if it has no such session.
+    pub async fn delete_session(&self, player: i64, session: i64) -> DbResult<bool> {
+        self.call(move |c| {
+            Ok(c.execute(
+                "DELETE FROM sessions WHERE id = ?1 AND player = ?2",
+                params![session, player],
+            )? > 0)
         })
         .await
     }
@@ -780,6 +987,60 @@ impl Db {
         })
         .await
     }
+}
+
+/// Why an account was not made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccountRefusal {
+    /// An account has this nickname, or one that looks like it.
+    Taken,
+    /// The guest asking is an account already.
+    AlreadyOne,
+}
+
+/// Who a token is: its session, its player, and whether the player has an account.
+#[derive(Clone, Debug)]
+pub struct SessionOf {
+    pub session: i64,
+    pub player: i64,
+    pub nickname: String,
+    pub account: bool,
+}
+
+/// One session of a player, for the list of them.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SessionRow {
+    pub id: i64,
+    pub created: i64,
+    pub last_used: i64,
+    /// The device, in short (`Firefox · Linux`).
+    pub agent: String,
+}
+
+fn key_taken(c: &Connection, key: &str) -> DbResult<bool> {
+    Ok(c.query_row(
+        "SELECT count(*) FROM accounts WHERE nick_key = ?1",
+        [key],
+        |r| r.get::<_, i64>(0),
+    )? > 0)
+}
+
+fn insert_player(c: &Connection, nickname: &str, token_hash: &str) -> DbResult<i64> {
+    c.execute(
+        "INSERT INTO players (nickname, token_hash, created) VALUES (?1, ?2, ?3)",
+        params![nickname, token_hash, now()],
+    )?;
+    Ok(c.last_insert_rowid())
+}
+
+fn insert_session(c: &Connection, player: i64, token_hash: &str, agent: &str) -> DbResult<i64> {
+    let t = now();
+    c.execute(
+        "INSERT INTO sessions (token_hash, player, created, last_used, agent)
+         VALUES (?1, ?2, ?3, ?3, ?4)",
+        params![token_hash, player, t, agent],
+    )?;
+    Ok(c.last_insert_rowid())
 }
 
 /// The nickname of the person who last held each seat (`None` where only bots played).

@@ -1,7 +1,7 @@
 //! One WebSocket per table connection: decodes and rate-limits what the browser sends,
 //! hands it to the table's task, and writes back what the task sends.
 
-use crate::http::player_for_token;
+use crate::http::{session_for_token, token_hash};
 use crate::msg;
 use crate::outbox::{outbox_counted, Gauges, OutReceiver};
 use crate::table::{Cmd, PlayerRef, TableHandle};
@@ -95,13 +95,29 @@ pub async fn upgrade(
         )
             .into_response();
     };
-    let player = match q.get("token") {
-        Some(t) => match player_for_token(&hub, t).await {
-            Ok(p) => p,
+    // A token that is no one's (logged out, ended) is refused, not taken for a spectator:
+    // the page must know it is logged out.
+    let session = match q.get("token") {
+        Some(t) => match session_for_token(&hub, t).await {
+            Ok(Some(s)) => Some((s, token_hash(t.trim()))),
+            Ok(None) => {
+                return (
+                    StatusCode::UNAUTHORIZED,
+                    Json(json!({"error": "unknown token (it may have been logged out): log in or pick a nickname again"})),
+                )
+                    .into_response()
+            }
             Err(e) => return e.into_response(),
         },
         None => None,
     };
+    let player = session.as_ref().map(|(s, _)| s.player.clone());
+    let ended = session.map(|(s, hash)| Ended {
+        session: s.id,
+        token_hash: hash,
+        revoked: hub.revoked.subscribe(),
+        db: hub.db.clone(),
+    });
     let handle = match hub.table_or_load(&id).await {
         Ok(Some(h)) => h,
         Ok(None) => {
@@ -125,7 +141,49 @@ pub async fn upgrade(
     let (max_queued, gauges) = (hub.limits.queued_bytes_per_conn, hub.gauges.clone());
     ws.max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| run(socket, handle, conn, player, idle, max_queued, gauges))
+        .on_upgrade(move |socket| {
+            run(
+                socket, handle, conn, player, ended, idle, max_queued, gauges,
+            )
+        })
+}
+
+/// Tells a connection that its session was ended (logged out, revoked, or ended by a new
+/// password), so it closes.
+struct Ended {
+    session: i64,
+    token_hash: String,
+    revoked: tokio::sync::broadcast::Receiver<i64>,
+    db: crate::store::Db,
+}
+
+impl Ended {
+    /// Resolves once this session is ended.
+    async fn wait(&mut self) {
+        loop {
+            match self.revoked.recv().await {
+                Ok(id) if id == self.session => return,
+                Ok(_) => {}
+                // Some were missed: whether this session is still there, the database says.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    if let Ok(None) = self.db.session_by_token(self.token_hash.clone()).await {
+                        return;
+                    }
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                    std::future::pending::<()>().await
+                }
+            }
+        }
+    }
+}
+
+/// Waits for the session's end, or forever without a session (a spectator).
+async fn session_end(ended: &mut Option<Ended>) {
+    match ended {
+        Some(e) => e.wait().await,
+        None => std::future::pending().await,
+    }
 }
 
 fn error(message: impl Into<String>) -> Arc<str> {
@@ -134,11 +192,13 @@ fn error(message: impl Into<String>) -> Arc<str> {
         .into()
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn run(
     socket: WebSocket,
     table: TableHandle,
     conn: u64,
     player: Option<PlayerRef>,
+    mut ended: Option<Ended>,
     idle: Duration,
     max_queued: usize,
     gauges: Arc<Gauges>,
@@ -168,6 +228,11 @@ async fn run(
         let frame = tokio::select! {
             // The table dropped this connection (too slow, or refused it): close.
             _ = &mut closed => break,
+            // The session was ended: say so and close.
+            _ = session_end(&mut ended) => {
+                let _ = out.try_send(error("this session was ended (logged out): log in again"));
+                break;
+            }
             // The writer could not write (the client stopped reading): close.
             _ = &mut writer, if !writer_done => {
                 writer_done = true;

@@ -838,7 +838,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let db = Db::open(&dir.join("t.db")).unwrap();
-        let ane = db.create_player("Ane".into(), "hash".into()).await.unwrap();
+        let ane = db
+            .create_guest("Ane".into(), "ane".into(), "hash".into(), String::new())
+            .await
+            .unwrap()
+            .unwrap();
         let row = TableRow {
             id: name.into(),
             game: "race".into(),

@@ -1,0 +1,336 @@
+//! The accounts' API: sign up (a guest keeps everything), log in on another device, log
+//! out, the list of one's sessions and ending one, a new password.
+//!
+//! A login never says whether a nickname has an account: a wrong password and an unknown
+//! nickname get the same status and words, and both check one password hash, so the time
+//! does not tell either. Failed logins are bounded per address and per nickname.
+
+use super::{
+    agent_of, bearer, caller_session, new_token, nickname, nickname_taken, session_for_token,
+    token_hash, ApiError, ApiResult,
+};
+use crate::account::{self, Busy};
+use crate::store::AccountRefusal;
+use crate::Hub;
+use axum::extract::rejection::{JsonRejection, PathRejection};
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// A nickname and a password, to sign up or log in.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Credentials {
+    nickname: String,
+    password: String,
+}
+
+/// An old password and a new one.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct NewPassword {
+    old: String,
+    new: String,
+}
+
+/// The password hasher's refusal as an answer: 503 when busy.
+fn busy(b: Busy) -> ApiError {
+    match b {
+        Busy::Full => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is busy checking other passwords: try again in a few seconds",
+        )
+        .retry_after(5),
+        Busy::Failed(e) => ApiError::internal(format!("password hashing: {e}")),
+    }
+}
+
+/// The one answer to every failed login, whatever failed.
+fn wrong_login() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "wrong nickname or password: check both and try again",
+    )
+}
+
+fn too_many_failures(seconds: u64, whose: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!("too many failed logins {whose}: try again in {seconds} s"),
+    )
+    .retry_after(seconds)
+}
+
+impl Hub {
+    /// Forgets ended sessions: their tokens are refused from now on and their WebSockets
+    /// close.
+    fn forget_sessions(&self, ended: &[i64]) {
+        if let Ok(mut m) = self.tokens.write() {
+            m.retain(|_, s| !ended.contains(&s.id));
+        }
+        for id in ended {
+            let _ = self.revoked.send(*id);
+        }
+    }
+
+    /// A player's nickname and account, as the sessions in memory know them.
+    fn renamed(&self, player: i64, nickname: &str) {
+        if let Ok(mut m) = self.tokens.write() {
+            for s in m.values_mut().filter(|s| s.player.id == player) {
+                s.player.nickname = nickname.to_string();
+                s.account = true;
+            }
+        }
+    }
+
+    /// Refuses a failed login while the address or the nickname has failed too often.
+    fn may_try_login(&self, peer: &SocketAddr, key: &str) -> Result<(), ApiError> {
+        self.failed_by_addr
+            .check(peer.ip())
+            .map_err(|s| too_many_failures(s, "from your address"))?;
+        self.failed_by_account
+            .check(key.to_string())
+            .map_err(|s| too_many_failures(s, "for this nickname"))
+    }
+
+    /// Counts a failed login against the address and the nickname.
+    fn login_failed(&self, peer: &SocketAddr, key: &str) {
+        let _ = self.failed_by_addr.take(peer.ip());
+        let _ = self.failed_by_account.take(key.to_string());
+    }
+}
+
+/// `POST /api/accounts {"nickname","password"}`: a new account, or (with a guest's
+/// token) that guest made an account, keeping its id, history and tables.
+pub(super) async fn create_account(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Result<Json<Credentials>, JsonRejection>,
+) -> ApiResult<Value> {
+    let guest = match bearer(&headers)? {
+        Some(token) => {
+            let s = session_for_token(&hub, token).await?.ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "unknown token: send none to make a new account",
+                )
+            })?;
+            if s.account {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "you have an account already: log out first to make another",
+                ));
+            }
+            Some((s.player.id, token.trim().to_string()))
+        }
+        None => None,
+    };
+    hub.creates
+        .take(peer.ip())
+        .map_err(|s| ApiError::too_many(s, "new accounts"))?;
+    let Json(body) = body?;
+    let nickname = nickname(&body.nickname)?;
+    account::check_password(&body.password).map_err(ApiError::bad)?;
+    let key = account::nickname_key(&nickname);
+    if hub
+        .db
+        .nickname_taken(key.clone())
+        .await
+        .map_err(ApiError::internal)?
+    {
+        return Err(nickname_taken(&nickname));
+    }
+    let phc = hub.passwords.hash(body.password).await.map_err(busy)?;
+    let (guest_id, token) = match guest {
+        Some((id, token)) => (Some(id), token),
+        None => (None, new_token()),
+    };
+    let id = hub
+        .db
+        .create_account(
+            nickname.clone(),
+            key,
+            phc,
+            guest_id,
+            token_hash(&token),
+            agent_of(&headers),
+        )
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(|r| match r {
+            AccountRefusal::Taken => nickname_taken(&nickname),
+            AccountRefusal::AlreadyOne => ApiError::new(
+                StatusCode::CONFLICT,
+                "you have an account already: log out first to make another",
+            ),
+        })?;
+    hub.renamed(id, &nickname);
+    Ok(Json(
+        json!({"id": id, "nickname": nickname, "token": token}),
+    ))
+}
+
+/// `POST /api/sessions {"nickname","password"}`: logs in, a new session and token.
+pub(super) async fn log_in(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Result<Json<Credentials>, JsonRejection>,
+) -> ApiResult<Value> {
+    let Json(body) = body?;
+    if body.password.len() > account::MAX_PASSWORD_BYTES {
+        return Err(wrong_login());
+    }
+    let key = account::nickname_key(body.nickname.trim());
+    hub.may_try_login(&peer, &key)?;
+    let found = hub
+        .db
+        .account_by_key(key.clone())
+        .await
+        .map_err(ApiError::internal)?;
+    let phc = found.as_ref().map(|(_, _, phc)| phc.clone());
+    let ok = hub
+        .passwords
+        .verify(body.password, phc)
+        .await
+        .map_err(busy)?;
+    let Some((id, nickname, _)) = found.filter(|_| ok) else {
+        hub.login_failed(&peer, &key);
+        return Err(wrong_login());
+    };
+    let token = new_token();
+    hub.db
+        .create_session(id, token_hash(&token), agent_of(&headers))
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(Json(
+        json!({"id": id, "nickname": nickname, "token": token}),
+    ))
+}
+
+/// A guest's only session cannot end: its token is its only key.
+fn guest_keeps_its_session() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "a guest who logs out cannot come back: make an account first (with a password, \
+         you can log in again anywhere)",
+    )
+}
+
+/// `DELETE /api/sessions/current`: logs out (this token is refused from now on).
+pub(super) async fn log_out(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<Value> {
+    let s = caller_session(&hub, &headers).await?;
+    if !s.account {
+        return Err(guest_keeps_its_session());
+    }
+    hub.db
+        .delete_session(s.player.id, s.id)
+        .await
+        .map_err(ApiError::internal)?;
+    hub.forget_sessions(&[s.id]);
+    Ok(Json(json!({"ended": s.id})))
+}
+
+/// `GET /api/sessions`: the caller's sessions, the most recently used first.
+pub(super) async fn list_sessions(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+) -> ApiResult<Vec<Value>> {
+    let s = caller_session(&hub, &headers).await?;
+    let rows = hub
+        .db
+        .sessions_of(s.player.id)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(Json(
+        rows.into_iter()
+            .map(|r| {
+                json!({
+                    "id": r.id,
+                    "created": r.created,
+                    "last_used": r.last_used,
+                    "agent": r.agent,
+                    "current": r.id == s.id,
+                })
+            })
+            .collect(),
+    ))
+}
+
+/// `DELETE /api/sessions/{id}`: ends one of the caller's sessions (another device's).
+pub(super) async fn end_session(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    path: Result<Path<i64>, PathRejection>,
+) -> ApiResult<Value> {
+    let s = caller_session(&hub, &headers).await?;
+    let Path(id) =
+        path.map_err(|_| ApiError::bad("a session is a number, e.g. DELETE /api/sessions/7"))?;
+    if id == s.id && !s.account {
+        return Err(guest_keeps_its_session());
+    }
+    if !hub
+        .db
+        .delete_session(s.player.id, id)
+        .await
+        .map_err(ApiError::internal)?
+    {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("you have no session {id}: GET /api/sessions lists yours"),
+        ));
+    }
+    hub.forget_sessions(&[id]);
+    Ok(Json(json!({"ended": id})))
+}
+
+/// `POST /api/me/password {"old","new"}`: a new password; every other session ends.
+pub(super) async fn change_password(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Result<Json<NewPassword>, JsonRejection>,
+) -> ApiResult<Value> {
+    let s = caller_session(&hub, &headers).await?;
+    let Json(body) = body?;
+    let phc = hub
+        .db
+        .password_hash(s.player.id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::FORBIDDEN,
+                "a guest has no password: make an account first",
+            )
+        })?;
+    account::check_password(&body.new).map_err(ApiError::bad)?;
+    let key = account::nickname_key(&s.player.nickname);
+    hub.may_try_login(&peer, &key)?;
+    if body.old.len() > account::MAX_PASSWORD_BYTES
+        || !hub
+            .passwords
+            .verify(body.old, Some(phc))
+            .await
+            .map_err(busy)?
+    {
+        hub.login_failed(&peer, &key);
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "the old password is wrong: nothing was changed",
+        ));
+    }
+    let phc = hub.passwords.hash(body.new).await.map_err(busy)?;
+    let ended = hub
+        .db
+        .set_password(s.player.id, phc, s.id)
+        .await
+        .map_err(ApiError::internal)?;
+    hub.forget_sessions(&ended);
+    Ok(Json(json!({"ended": ended})))
+}

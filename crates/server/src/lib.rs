@@ -31,6 +31,7 @@
 //! per player, replays built at once, calculations (tools, odds) and bots thinking at once.
 
 mod http;
+pub mod lang;
 pub mod loadtest;
 
 mod limit;

@@ -91,7 +91,7 @@ pub async fn upgrade(
     let (Ok(Path(id)), Ok(Query(q))) = (path, query) else {
         return (
             StatusCode::BAD_REQUEST,
-            Json(json!({"error": "write the address as /ws/TABLE?token=TOKEN"})),
+            Json(json!({"error": "write the address as /ws/TABLE?token=TOKEN", "code": "bad_request"})),
         )
             .into_response();
     };
@@ -107,7 +107,7 @@ pub async fn upgrade(
         Ok(None) => {
             return (
                 StatusCode::NOT_FOUND,
-                Json(json!({"error": format!("no table `{id}`")})),
+                Json(json!({"error": format!("no table `{id}`"), "code": "table_not_found"})),
             )
                 .into_response()
         }
@@ -115,7 +115,7 @@ pub async fn upgrade(
             eprintln!("table {id}: {e}");
             return (
                 StatusCode::INTERNAL_SERVER_ERROR,
-                Json(json!({"error": "internal error: the table could not be opened"})),
+                Json(json!({"error": "internal error: the table could not be opened", "code": "internal"})),
             )
                 .into_response();
         }
@@ -129,7 +129,8 @@ pub async fn upgrade(
 }
 
 fn error(message: impl Into<String>) -> Arc<str> {
-    json!({"type": "error", "message": message.into()})
+    let message = message.into();
+    json!({"type": "error", "message": message, "code": crate::msg::error_code(&message)})
         .to_string()
         .into()
 }

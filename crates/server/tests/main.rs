@@ -3,6 +3,7 @@
 
 mod generic;
 mod hostile;
+mod i18n;
 mod legacy;
 mod pages;
 mod seats;

@@ -353,7 +353,7 @@ impl Actor {
             ClientMsg::Sit { seat, confirm } => {
                 if let Some(question) = self.other_side(conn, seat).filter(|_| !confirm) {
                     // Asked, not refused for good: the same move with `confirm` is granted.
-                    let m = json!({"type": "error", "message": question,
+                    let m = json!({"type": "error", "message": question, "code": "switch_sides",
                                    "ask": {"type": "sit", "seat": seat, "confirm": true}});
                     self.send(conn, m);
                 } else if let Err(e) = self.sit(conn, seat).await {

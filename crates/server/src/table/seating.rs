@@ -297,7 +297,8 @@ impl Actor {
                 .then(|| "this table has as many watchers as it takes: try again later".into())
         };
         if let Some(message) = refusal {
-            let m = json!({"type": "error", "message": message}).to_string();
+            let code = crate::msg::error_code(&message);
+            let m = json!({"type": "error", "message": message, "code": code}).to_string();
             let _ = out.try_send(m.into());
             return; // `close` is dropped: the connection closes after the error.
         }

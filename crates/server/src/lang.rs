@@ -86,7 +86,7 @@ pub fn from_accept_language(value: &str) -> Option<Lang> {
             .filter_map(|p| p.trim().strip_prefix("q="))
             .find_map(|q| q.trim().parse::<f32>().ok())
             .unwrap_or(1.0);
-        if q > 0.0 && best.map_or(true, |(b, _)| q > b) {
+        if q > 0.0 && best.is_none_or(|(b, _)| q > b) {
             best = Some((q, lang));
         }
     }

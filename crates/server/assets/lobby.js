@@ -2,6 +2,7 @@
 // offers (GET /api/games: each with its seat range, bot levels and default options).
 
 import { topbar, el, clear, api, me, register, toast, t } from './common.js';
+import { has } from './i18n.js';
 import { gameModule } from './games.js';
 import { cardEl } from './cards.js';
 
@@ -127,8 +128,10 @@ async function renderCreate() {
     for (const [key, doc] of Object.entries(g.rule_docs || {})) {
       const input = rules.el.querySelector(`[name="${key}"]`);
       const at = input && (input.closest('label') || input.parentElement);
-      if (at) at.append(help(key, doc));
-      else rest.push(el('li', {}, el('b', {}, key), ': ', help(key, doc)));
+      // The catalog's words for the option when it has them, the game's own otherwise.
+      const words = has(`rule.${g.name}.${key}`) ? t(`rule.${g.name}.${key}`) : doc;
+      if (at) at.append(help(key, words));
+      else rest.push(el('li', {}, el('b', {}, key), ': ', help(key, words)));
     }
     if (rest.length) rulesBox.append(el('ul', { class: 'opt-list' }, rest));
     rulesBox.append(el('a', { class: 'small', href: `/rules/${g.name}`, target: '_blank', 'data-testid': 'rules-link' }, t('lobby.how_to_play', { game: g.title || g.name })));

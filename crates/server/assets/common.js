@@ -110,7 +110,7 @@ const LOGO = `<svg viewBox="0 0 32 32" aria-hidden="true"><rect x="5" y="3" widt
 const TOOL_TITLES = { leyes: 'Leyes' };
 
 /**
- * Puts the catalog's words on static HTML: `data-i18n="key"` sets an element's text,
+ * Puts the catalog's words on static HTML: `data-i18n` names the key of an element's text,
  * `data-i18n-title`, `data-i18n-aria-label` and `data-i18n-placeholder` its attributes.
  * @param {ParentNode} root
  */

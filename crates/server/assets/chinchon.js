@@ -237,7 +237,7 @@ function seatPlate(v, s, st, ctx, spot, shown) {
   el('div', { class: 'cf-line' },
     el('span', { class: 'cf-pts', 'data-testid': `points-${s}`, title: t('cf.points_title') }, String(score)),
     shown ? null : cards,
-    started && !out ? el('span', { class: 'cf-count', 'data-testid': `count-${s}`, title: t('cf.n_cards', { count: size }) }, `${size}`) : null,
+    started && !out ? el('span', { class: 'cf-count', 'data-testid': `count-${s}`, 'data-unit': t('cf.cards_unit'), title: t('cf.n_cards', { count: size }) }, `${size}`) : null,
     toAct ? el('span', { class: 'cf-turn' }, v.phase === 'lay_off' ? t('cf.lays') : v.phase === 'draw' ? t('cf.draws') : t('cf.discards')) : null),
   shown ? cards : null, tookRow, controls);
   return plate;
@@ -502,7 +502,7 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started 
       class: `${m >= 0 ? `m${m}` : 'loose'} ${ui.sel === i ? 'selected' : ''} ${isNew ? 'new' : ''} ${laying && fits.has(c) ? 'fits' : ''} ${discarding ? 'selectable' : ''}`,
       role: 'button', tabindex: '0', 'aria-pressed': ui.sel === i ? 'true' : 'false',
     });
-    if (isNew) card.title = `${cardName(c)} · ${t('cf.just_drawn')}`;
+    if (isNew) { card.title = `${cardName(c)} · ${t('cf.just_drawn')}`; card.dataset.new = t('cf.new'); }
     if (goodCloses.has(c) && closable.has(c)) card.append(el('span', { class: 'cf-tag' }, 'cierra'));
     const pick = () => {
       if (ui.justDragged) { ui.justDragged = false; return; }

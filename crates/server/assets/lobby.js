@@ -33,7 +33,7 @@ function duration(secs) {
 
 /** A labelled field with its explanation underneath. */
 function field(key, label, input, text) {
-  return el('label', { class: 'field' }, label, input, help(key, text));
+  return el('label', { class: `field field-${key}` }, label, input, help(key, text));
 }
 
 let player = null;

@@ -176,6 +176,18 @@ async function renderWho() {
   else who.append(el('a', { href: '/', style: { color: '#f7e7b0' } }, t('who.pick_nickname')));
 }
 
+/** The decimal sign of the page's language ("," in Spanish). */
+const DECIMAL = new Intl.NumberFormat(lang).formatToParts(1.5).find((p) => p.type === 'decimal')?.value || '.';
+
+/**
+ * A number written with a point ("94.75%", "3.68e-5") in the page's language: the same digits
+ * with its decimal sign ("94,75%" in Spanish).
+ * @param {string} text
+ */
+export function localDecimals(text) {
+  return DECIMAL === '.' ? text : text.replace(/(\d)\.(\d)/g, `$1${DECIMAL}$2`);
+}
+
 export function fmtDate(secs) {
   if (!secs) return '';
   const d = new Date(secs * 1000);

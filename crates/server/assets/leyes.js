@@ -2,7 +2,7 @@
 // position in; the engine's exact odds out (Mus's leyes tool, GET /api/tools/mus/leyes), as
 // tables and a chart.
 
-import { topbar, el, clear, api, t } from './common.js';
+import { topbar, el, clear, api, t, localDecimals } from './common.js';
 import { cardEl } from './cards.js';
 
 topbar('leyes');
@@ -190,9 +190,9 @@ function fromQuery() {
 export function pct(p) {
   if (p <= 0) return '0%';
   if (p >= 1) return '100%';
-  if (p < 0.00005) return '<0.01%';
-  if (p > 0.99995) return '>99.99%';
-  return `${(100 * p).toFixed(2)}%`;
+  if (p < 0.00005) return localDecimals('<0.01%');
+  if (p > 0.99995) return localDecimals('>99.99%');
+  return localDecimals(`${(100 * p).toFixed(2)}%`);
 }
 
 let busy = 0;
@@ -281,7 +281,7 @@ function renderResult(d) {
   for (const l of [...lances, 'total']) {
     ebody.append(el('tr', {}, el('td', { class: 'lbl' }, l === 'total' ? t('cf.total_h') : l), positions.map((p) => ['us', 'them'].map((side) => {
       const v = l === 'total' ? lances.reduce((a, x) => a + p.piedras[side][x], 0) : p.piedras[side][l];
-      return el('td', { 'data-testid': `piedras-${p.position}-${side}-${l}`, 'data-value': String(v), class: l === 'total' ? 'hi' : '' }, v.toFixed(3));
+      return el('td', { 'data-testid': `piedras-${p.position}-${side}-${l}`, 'data-value': String(v), class: l === 'total' ? 'hi' : '' }, localDecimals(v.toFixed(3)));
     }))));
   }
   const extra = [

@@ -2,7 +2,7 @@
 // exact chance to clear the table out (GET /api/odds/solitaire), as a fraction, a table of
 // the table types and a chart of what is left when the deck runs out.
 
-import { topbar, el, clear, api, t, lang } from './common.js';
+import { topbar, el, clear, api, t, lang, localDecimals } from './common.js';
 
 topbar('solitaire');
 const app = document.getElementById('app');
@@ -121,8 +121,8 @@ for (const input of Object.values(inputs)) input.addEventListener('input', () =>
 /** A probability with six significant digits, as `tapete odds solitaire` prints it. */
 export function decimal(x) {
   if (x === 0 || x === 1) return String(x);
-  if (x < 1e-4) return x.toExponential(5);
-  return x.toFixed(Math.max(0, 5 - Math.floor(Math.log10(x))));
+  if (x < 1e-4) return localDecimals(x.toExponential(5));
+  return localDecimals(x.toFixed(Math.max(0, 5 - Math.floor(Math.log10(x)))));
 }
 
 /** A probability in percent: "0.368%", "0%", "100%". */
@@ -130,8 +130,8 @@ export function pct(x) {
   if (x <= 0) return '0%';
   if (x >= 1) return '100%';
   const p = 100 * x;
-  if (p < 0.001) return `${p.toExponential(2)}%`;
-  return `${Number(p.toPrecision(3))}%`;
+  if (p < 0.001) return localDecimals(`${p.toExponential(2)}%`);
+  return localDecimals(`${Number(p.toPrecision(3))}%`);
 }
 
 /** A type as `tapete odds solitaire` writes it, "4 4 3 1", with thin spaces (narrow on a phone). */
@@ -245,7 +245,7 @@ function axis(top) {
 /** An axis value in percent, with as many decimals as the step needs. */
 function axisPct(v, step) {
   const digits = Math.max(0, -Math.floor(Math.log10(100 * step) + 1e-9));
-  return `${(100 * v).toFixed(digits)}%`;
+  return localDecimals(`${(100 * v).toFixed(digits)}%`);
 }
 
 function fromQuery() {

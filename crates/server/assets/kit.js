@@ -5,6 +5,9 @@
 // The game-module contract that games.js registers and table.js calls is typed here too.
 
 import { el, t } from './common.js';
+import { backWords } from './cards.js';
+
+backWords.label = t('card.back');
 
 /**
  * A seat of the table as the server describes it.

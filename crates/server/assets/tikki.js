@@ -8,7 +8,7 @@
 
 import { registerGame } from './games.js';
 import { el, clear, t } from './common.js';
-import { cardEl, parseCard, cardShort, cardName, rankLetter, SUIT_ORDER } from './french.js';
+import { cardEl, parseCard, cardShort, cardName, rankLetter, SUIT_ORDER, frenchWords } from './french.js';
 import { DEFAULT_RULES, sortCards, best, pileGroups, pilePoints, layActions } from './tikki-rules.js';
 import {
   seatedOf, ringSeats, nameplate as plateOf, holdOpen, holdClose, scrollOnce, revealOnce, nextButton,
@@ -72,6 +72,9 @@ const uiState = new WeakMap();
 
 /** "3 cards", "1 pt": a count with its word (`key.one` / `key.other` of the catalogs). */
 const plural = (n, key) => t(key, { count: n });
+
+// The cards' names in the page's language: "7 of hearts", "7 de corazones".
+frenchWords.name = (rank, suit) => t('fr.card', { rank: [1, 11, 12, 13].includes(rank) ? t(`fr.rank.${rank}`) : rank, suit: t(`fr.suit.${suit}`) });
 
 /**
  * A combination in the page's words: "pair of 7s", "4-card straight flush to 9♥",

@@ -147,7 +147,7 @@ export function topbar(active) {
     type: 'button', class: 'navtoggle', 'aria-controls': 'topnav', 'aria-expanded': 'false', 'data-testid': 'nav-toggle',
   }, el('span', { class: 'burger', 'aria-hidden': 'true' }, '\u2630'), label);
   const bar = el('header', { class: 'topbar' },
-    el('a', { class: 'brand', href: '/', 'aria-label': t('nav.home'), html: `${LOGO}<span>tapete</span>` }), toggle, nav,
+    el('a', { class: 'brand', href: '/', html: `${LOGO}<span>tapete</span>` }), toggle, nav,
     el('div', { class: 'who', 'data-testid': 'who' }));
   const setOpen = (open) => { bar.classList.toggle('open', open); toggle.setAttribute('aria-expanded', String(open)); };
   const named = () => { const a = nav.querySelector('a.active'); label.textContent = a ? a.textContent : t('nav.menu'); };

@@ -6,6 +6,7 @@ import { topbar, el, clear, me, register, getToken, toast, api, t, errorText } f
 // `t` names the table inside the functions that draw it: the catalog's words are `tr` there.
 const tr = t;
 import { gameModule } from './games.js';
+import { has } from './i18n.js';
 import { dockPadding } from './kit.js';
 
 topbar('table');
@@ -79,10 +80,22 @@ function connect() {
     else if (msg.type === 'table') onTable(msg.table);
     else if (msg.type === 'error' && msg.ask) {
       // A question (a move to the other side, say): the same message with `confirm` goes on.
-      if (confirm(errorText(msg.code, msg.message))) send(msg.ask);
+      if (confirm(askText(msg))) send(msg.ask);
     } else if (msg.type === 'error') { toast(errorText(msg.code, msg.message || t('table.refused')), 'error'); if (st) render(); }
   };
   sock.onclose = () => lost(sock, heard);
+}
+
+/**
+ * A question of the server in the page's words: a move to the other side names that side's
+ * seats and the score (theirs first); any other, as errors are.
+ */
+function askText(msg) {
+  if (msg.code !== 'switch_sides' || !Array.isArray(msg.seats)) return errorText(msg.code, msg.message);
+  const rows = (Array.isArray(msg.score) ? msg.score : []).filter((r) => Array.isArray(r) && r.length === 3)
+    .map(([what, theirs, ours]) => `${has(`score.head.${what}`) ? t(`score.head.${what}`) : what} ${theirs}–${ours}`);
+  const now = rows.length ? t('ask.now', { score: rows.join(', ') }) : '';
+  return t('ask.switch_sides', { seats: msg.seats.join(` ${t('words.and')} `), now });
 }
 
 /** The link `sock` is closed or dead: show it and try again with backoff, unless the table is gone. */
@@ -214,7 +227,7 @@ function seatControls(s) {
   const info = seatInfo(s);
   const you = st.you || {};
   if (!info || t.status === 'finished') return null;
-  if (you.pending_seat === s) return el('span', { class: 'chip', 'data-testid': `pending-${s}` }, t('seat.pending'));
+  if (you.pending_seat === s) return el('span', { class: 'chip', 'data-testid': `pending-${s}` }, tr('seat.pending'));
   if (info.player) return null;
   if (!player) return null;
   if (t.status === 'waiting' || (t.status === 'playing' && you.seat !== s)) {

@@ -46,6 +46,14 @@ fn the_rules_pages_speak_the_language_the_person_asks_for() {
         let (_, asked) = page(&server, &format!("{path}?lang=en"), &es);
         assert!(asked.contains("<html lang=\"en\">"), "{path}?lang=en");
         assert_ne!(html, en, "{path}: the Spanish rules are the English ones");
+        // The Spanish page's links within itself lead somewhere.
+        for part in html.split("href=\"#").skip(1) {
+            let anchor = part.split('"').next().unwrap();
+            assert!(
+                html.contains(&format!("id=\"{anchor}\"")),
+                "{path}: #{anchor}"
+            );
+        }
     }
     // The switch's cookie wins over the browser's languages, both ways.
     let (_, html) = page(

@@ -12,7 +12,7 @@ export const BIN = process.env.TAPETE_BIN || 'target/release/tapete';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-const TYPES = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', html: 'text/html' };
+const TYPES = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', html: 'text/html', json: 'application/json' };
 
 /**
  * While working on the pages: with TAPETE_ASSETS=crates/server/assets the browsers get the
@@ -20,8 +20,9 @@ const TYPES = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', ht
  * tried without rebuilding.
  */
 async function serveAssetsFrom(context, dir) {
-  await context.route('**/assets/*', async (route) => {
-    const name = new URL(route.request().url()).pathname.split('/').pop();
+  await context.route('**/assets/**', async (route) => {
+    // `/assets/i18n/es.json` is `i18n/es.json` of the folder.
+    const name = new URL(route.request().url()).pathname.replace(/^.*?\/assets\//, '');
     try {
       const body = await readFile(join(dir, name));
       await route.fulfill({ body, contentType: TYPES[name.split('.').pop()] || 'application/octet-stream' });
@@ -67,11 +68,12 @@ if (process.env.NODE_TEST_CONTEXT || /\.test\.mjs$/.test(process.argv[1] || ''))
  * A browser of its own for one person: a fresh context of the file's Chromium (its own
  * localStorage, so its own token, and its own cookies), with one page; `close()` ends it.
  * The pages are told the person prefers reduced motion, so the felt's looping pulses do not
- * keep the renderer painting while a test waits.
+ * keep the renderer painting while a test waits; `locale` is the browser's language.
  */
-export async function openBrowser({ width = 1200, height = 900 } = {}) {
+export async function openBrowser({ width = 1200, height = 900, locale = 'en-US' } = {}) {
   const browser = await launch();
-  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+  // The pages speak the browser's language: English unless a test asks for another.
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', locale });
   const page = await context.newPage();
   if (process.env.TAPETE_ASSETS) await serveAssetsFrom(context, process.env.TAPETE_ASSETS);
   const errors = [];

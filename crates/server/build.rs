@@ -1,6 +1,7 @@
 //! Embeds every file of `assets/` into the binary (and each language's catalog,
 //! `assets/i18n/{lang}.json`, as `i18n/{lang}.json`), so the server needs no files beside it,
-//! and every game's rules (`docs/rules/{game}.md`) for its How to play page.
+//! and every game's rules (`docs/rules/{game}.md`, in Spanish `docs/rules/es/{game}.md`) for
+//! its How to play page.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -67,6 +68,33 @@ fn main() {
     );
     for n in &docs {
         let path = rules.join(n);
+        println!("cargo:rerun-if-changed={}", path.display());
+        writeln!(
+            out,
+            "    ({:?}, include_str!({:?})),",
+            n.trim_end_matches(".md"),
+            path.display().to_string()
+        )
+        .unwrap();
+    }
+    out.push_str("];\n");
+    // The Spanish rules (`docs/rules/es/{game}.md`), for the rules pages in Spanish.
+    let es = rules.join("es");
+    println!("cargo:rerun-if-changed={}", es.display());
+    let mut docs: Vec<String> = std::fs::read_dir(&es)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n.ends_with(".md") && n != "README.md")
+                .collect()
+        })
+        .unwrap_or_default();
+    docs.sort();
+    out.push_str(
+        "/// Every game's rules in Spanish: (game, Markdown).\npub static RULES_ES: &[(&str, &str)] = &[\n",
+    );
+    for n in &docs {
+        let path = es.join(n);
         println!("cargo:rerun-if-changed={}", path.display());
         writeln!(
             out,

@@ -165,8 +165,14 @@ export function cardSVG(code) {
   </svg>`;
 }
 
+/**
+ * The words a page gives a card's back in its language (this module stays free of the pages'
+ * catalogs, so that the rules' tests load it alone): kit.js sets them.
+ */
+export const backWords = { label: 'card back' };
+
 export function backSVG() {
-  return `<svg viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="card back">
+  return `<svg viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${backWords.label}">
     <defs><pattern id="tapete-back" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
       <rect width="8" height="8" fill="#9c2a22"/><path d="M0,4H8M4,0V8" stroke="#c8493c" stroke-width="1.2"/>
       <circle cx="4" cy="4" r="1.1" fill="#f0c75a"/></pattern></defs>

@@ -5,7 +5,7 @@
 // the page never has another player's hand.
 
 import { registerGame } from './games.js';
-import { el, clear } from './common.js';
+import { el, clear, t } from './common.js';
 import { cardEl, cardName } from './cards.js';
 import { DEFAULT_RULES, analyze, closes, cardValue, tidy } from './chinchon-rules.js';
 import {
@@ -26,43 +26,43 @@ if (typeof document !== 'undefined' && !document.querySelector('link[data-game-c
 
 function rulesForm(defaults = {}) {
   const d = { ...DEFAULT_RULES, ...defaults };
-  const deck = select('deck', [[40, '40 cards'], [48, '48 cards (with 8 and 9)']], d.deck);
-  const twoDecks = select('two_decks_from', [...[2, 3, 4, 5, 6, 7, 8].map((n) => [n, `from ${n} players`]), ['never', 'never']],
+  const deck = select('deck', [[40, t('cf.r.deck40')], [48, t('cf.r.deck48')]], d.deck);
+  const twoDecks = select('two_decks_from', [...[2, 3, 4, 5, 6, 7, 8].map((n) => [n, t('cf.r.from_players', { n })]), ['never', t('cf.r.never')]],
     d.two_decks_from === null ? 'never' : d.two_decks_from);
-  const jokers = select('jokers', [[0, 'none'], [1, '1 per deck'], [2, '2 per deck']], d.jokers);
-  const jokerPenalty = select('joker_penalty', [[50, '50 points'], [25, '25 points']], d.joker_penalty);
-  const closeLimit = select('close_limit', [[3, 'worth 3 or less'], [4, 'worth 4 or less'], [5, 'worth 5 or less']], d.close_limit);
-  const figures = select('figures', [['number', 'their number (10, 11, 12)'], ['ten', 'all 10'], ['eight_nine_ten', '8, 9, 10 (40 cards)']], d.figures);
-  const meter = select('meter_cartas', [['on', 'on'], ['not_after_menos_diez', 'not after menos diez'], ['off', 'off']], d.meter_cartas);
+  const jokers = select('jokers', [[0, t('cf.r.none')], [1, t('cf.r.per_deck', { n: 1 })], [2, t('cf.r.per_deck', { n: 2 })]], d.jokers);
+  const jokerPenalty = select('joker_penalty', [[50, t('cf.points', { count: 50 })], [25, t('cf.points', { count: 25 })]], d.joker_penalty);
+  const closeLimit = select('close_limit', [3, 4, 5].map((n) => [n, t('cf.r.worth_or_less', { n })]), d.close_limit);
+  const figures = select('figures', [['number', t('cf.r.fig_number')], ['ten', t('cf.r.fig_ten')], ['eight_nine_ten', t('cf.r.fig_8910')]], d.figures);
+  const meter = select('meter_cartas', [['on', t('cf.r.on')], ['not_after_menos_diez', t('cf.r.not_after_md')], ['off', t('cf.r.off')]], d.meter_cartas);
   const target = el('input', { type: 'number', name: 'target', min: 1, max: 500, step: 1, value: d.target, list: 'chinchon-targets', 'data-testid': 'rule-target' });
   const targets = el('datalist', { id: 'chinchon-targets' }, [100, 70, 50].map((n) => el('option', { value: n })));
-  const rebuilds = select('stock_rebuilds', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => [n, n === 0 ? 'never' : n === 1 ? 'once' : `${n} times`]), d.stock_rebuilds);
+  const rebuilds = select('stock_rebuilds', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => [n, n === 0 ? t('cf.r.never') : t('cf.r.times', { count: n })]), d.stock_rebuilds);
   const handTurns = el('input', { type: 'number', name: 'hand_turns', min: 50, max: 1000, step: 1, value: d.hand_turns, 'data-testid': 'rule-hand_turns' });
-  const reenganche = select('reenganche', [['off', 'off'], ['highest', 'at the highest score'], ['second_highest', 'at the second-highest score']], d.reenganche);
-  const [firstTurn, firstTurnL] = check('no_close_first_turn', 'no close on the first turn', d.no_close_first_turn);
-  const [falseClose, falseCloseL] = check('allow_false_close', 'false closes allowed (50 points, dealt again)', d.allow_false_close);
+  const reenganche = select('reenganche', [['off', t('cf.r.off')], ['highest', t('cf.r.at_highest')], ['second_highest', t('cf.r.at_second')]], d.reenganche);
+  const [firstTurn, firstTurnL] = check('no_close_first_turn', t('cf.r.no_close_first'), d.no_close_first_turn);
+  const [falseClose, falseCloseL] = check('allow_false_close', t('cf.r.false_allowed'), d.allow_false_close);
   const box = el('div', { class: 'cf-rules' },
     el('div', { class: 'fields' },
-      field('Out past', target, 'a player with more points than this is out'),
-      field('Deck', deck),
-      field('Two decks', twoDecks, 'two decks shuffled together from this many players'),
-      field('Jokers', jokers),
-      field('Joker left', jokerPenalty, 'what a joker left unmatched counts'),
-      field('Close with one card', closeLimit, 'a normal close leaves one card, worth this or less'),
-      field('Figures count', figures),
-      field('Meter cartas', meter, 'after a close the others lay cards onto its melds'),
-      field('Reenganche', reenganche, 'a player who goes out re-enters once'),
-      field('Stock rebuilt', rebuilds, 'how often the pile becomes the stock again; when the stock runs out once more, nobody having closed, the hand ends and each player adds the cards in no meld'),
-      field('Turns a hand', handTurns, 'a hand nobody closes ends after this many turns, counted as when the stock runs out (50–1000)')),
+      field(t('cf.f.target'), target, t('cf.f.target_title')),
+      field(t('cf.f.deck'), deck),
+      field(t('cf.f.two_decks'), twoDecks, t('cf.f.two_decks_title')),
+      field(t('cf.f.jokers'), jokers),
+      field(t('cf.f.joker_left'), jokerPenalty, t('cf.f.joker_left_title')),
+      field(t('cf.f.close_limit'), closeLimit, t('cf.f.close_limit_title')),
+      field(t('cf.f.figures'), figures),
+      field('Meter cartas', meter, t('cf.f.meter_title')),
+      field('Reenganche', reenganche, t('cf.f.reenganche_title')),
+      field(t('cf.f.rebuilds'), rebuilds, t('cf.f.rebuilds_title')),
+      field(t('cf.f.hand_turns'), handTurns, t('cf.f.hand_turns_title'))),
     targets,
     el('div', { class: 'row', style: { gap: '1.2rem', marginBottom: '.8rem' } }, firstTurnL, falseCloseL));
   return {
     el: box,
     read: () => {
-      const t = Number(target.value);
-      if (!Number.isInteger(t) || t < 1 || t > 500) throw new Error('Out past: a whole number of points, 1–500');
+      const out = Number(target.value);
+      if (!Number.isInteger(out) || out < 1 || out > 500) throw new Error(t('cf.err.target'));
       const ht = Number(handTurns.value);
-      if (!Number.isInteger(ht) || ht < 50 || ht > 1000) throw new Error('Turns a hand: a whole number of turns, 50–1000');
+      if (!Number.isInteger(ht) || ht < 50 || ht > 1000) throw new Error(t('cf.err.hand_turns'));
       return {
         deck: Number(deck.value),
         two_decks_from: twoDecks.value === 'never' ? null : Number(twoDecks.value),
@@ -72,7 +72,7 @@ function rulesForm(defaults = {}) {
         figures: figures.value,
         meter_cartas: meter.value,
         no_close_first_turn: firstTurn.checked,
-        target: t,
+        target: out,
         reenganche: reenganche.value,
         allow_false_close: falseClose.checked,
         stock_rebuilds: Number(rebuilds.value),
@@ -82,22 +82,22 @@ function rulesForm(defaults = {}) {
   };
 }
 
-const FIGURE_WORDS = { ten: 'figures 10', eight_nine_ten: 'figures 8·9·10' };
-const METER_WORDS = { off: 'no meter cartas', not_after_menos_diez: 'meter cartas but after menos diez' };
-const REENGANCHE_WORDS = { highest: 'reenganche', second_highest: 'reenganche (2nd highest)' };
+const FIGURE_WORDS = { ten: 'cf.s.fig_ten', eight_nine_ten: 'cf.s.fig_8910' };
+const METER_WORDS = { off: 'cf.s.no_meter', not_after_menos_diez: 'cf.s.meter_not_md' };
+const REENGANCHE_WORDS = { highest: 'cf.s.reenganche', second_highest: 'cf.s.reenganche2' };
 
 function rulesSummary(rules = {}) {
   const r = { ...DEFAULT_RULES, ...rules };
-  const parts = [`out past ${r.target}`, `${r.deck} cards`];
-  if (r.jokers) parts.push(`${r.jokers} ${r.jokers === 1 ? 'joker' : 'jokers'} (${r.joker_penalty})`);
-  if (Number(r.close_limit) !== 3) parts.push(`close ≤ ${r.close_limit}`);
-  if (FIGURE_WORDS[r.figures]) parts.push(FIGURE_WORDS[r.figures]);
-  if (METER_WORDS[r.meter_cartas]) parts.push(METER_WORDS[r.meter_cartas]);
-  if (REENGANCHE_WORDS[r.reenganche]) parts.push(REENGANCHE_WORDS[r.reenganche]);
-  if (r.no_close_first_turn) parts.push('no close first turn');
-  if (r.allow_false_close) parts.push('false closes');
-  if (Number(r.stock_rebuilds) !== DEFAULT_RULES.stock_rebuilds) parts.push(`stock rebuilt ${r.stock_rebuilds === 0 ? 'never' : `≤ ${r.stock_rebuilds}×`}`);
-  if (Number(r.hand_turns) !== DEFAULT_RULES.hand_turns) parts.push(`hands ≤ ${r.hand_turns} turns`);
+  const parts = [t('cf.s.out_past', { n: r.target }), t('cf.s.cards', { n: r.deck })];
+  if (r.jokers) parts.push(`${t('cf.s.jokers', { count: r.jokers })} (${r.joker_penalty})`);
+  if (Number(r.close_limit) !== 3) parts.push(t('cf.s.close_le', { n: r.close_limit }));
+  if (FIGURE_WORDS[r.figures]) parts.push(t(FIGURE_WORDS[r.figures]));
+  if (METER_WORDS[r.meter_cartas]) parts.push(t(METER_WORDS[r.meter_cartas]));
+  if (REENGANCHE_WORDS[r.reenganche]) parts.push(t(REENGANCHE_WORDS[r.reenganche]));
+  if (r.no_close_first_turn) parts.push(t('cf.s.no_close_first'));
+  if (r.allow_false_close) parts.push(t('cf.s.false_closes'));
+  if (Number(r.stock_rebuilds) !== DEFAULT_RULES.stock_rebuilds) parts.push(r.stock_rebuilds === 0 ? t('cf.s.rebuilt_never') : t('cf.s.rebuilt_le', { n: r.stock_rebuilds }));
+  if (Number(r.hand_turns) !== DEFAULT_RULES.hand_turns) parts.push(t('cf.s.hand_turns', { n: r.hand_turns }));
   return parts.join(' · ');
 }
 
@@ -172,24 +172,24 @@ function cardRow(codes, { cls = '', laid = [], testid, size = 'mini' } = {}) {
     codes.map((c) => {
       const isLaid = left.get(c) > 0;
       if (isLaid) left.set(c, left.get(c) - 1);
-      return cardEl(c, { class: `${size} ${isLaid ? 'laid' : ''}`, title: isLaid ? `${cardName(c)} · laid on (meter cartas)` : cardName(c) });
+      return cardEl(c, { class: `${size} ${isLaid ? 'laid' : ''}`, title: isLaid ? `${cardName(c)} · ${t('cf.laid_on')}` : cardName(c) });
     }));
 }
 
 function closeWords(close) {
-  if (!close) return 'false close';
+  if (!close) return t('cf.false_close');
   if (close.kind === 'chinchon') return '¡chinchón!';
   if (close.kind === 'menos_diez') return 'menos diez';
-  return `${close.card} left (${close.points})`;
+  return t('cf.card_left', { card: close.card, points: close.points });
 }
 
-const pts = (n) => `${n} ${Math.abs(n) === 1 ? 'point' : 'points'}`;
+const pts = (n) => t('cf.points', { count: n });
 
 function statusChips(v, s, { winners = [] } = {}) {
   const chips = [];
-  if (winners.includes(s)) chips.push(el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, 'winner'));
-  if (v.out && v.out[s]) chips.push(el('span', { class: 'chip out', 'data-testid': `out-${s}` }, 'out'));
-  if (v.reentered && v.reentered[s]) chips.push(el('span', { class: 'chip reenganche', 'data-testid': `reentered-${s}`, title: 're-entered once (reenganche)' }, 'reenganche'));
+  if (winners.includes(s)) chips.push(el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('cf.winner')));
+  if (v.out && v.out[s]) chips.push(el('span', { class: 'chip out', 'data-testid': `out-${s}` }, t('cf.out')));
+  if (v.reentered && v.reentered[s]) chips.push(el('span', { class: 'chip reenganche', 'data-testid': `reentered-${s}`, title: t('cf.reentered_title') }, 'reenganche'));
   return chips;
 }
 
@@ -199,8 +199,8 @@ function nameplate(v, s, st, ctx, { me = false } = {}) {
   return plateOf(ctx, s, {
     cls: me ? 'us' : '',
     chips: [
-      running && s === v.mano && !v.out[s] ? el('span', { class: 'chip mano', title: 'plays first this hand' }, 'mano') : null,
-      running && s === v.dealer && !v.out[s] ? el('span', { class: 'chip', title: 'dealt this hand' }, 'deals') : null,
+      running && s === v.mano && !v.out[s] ? el('span', { class: 'chip mano', title: t('cf.mano_title') }, 'mano') : null,
+      running && s === v.dealer && !v.out[s] ? el('span', { class: 'chip', title: t('cf.dealer_title') }, t('cf.deals')) : null,
       statusChips(v, s, { winners: v.winners || [] })],
   });
 }
@@ -220,13 +220,13 @@ function seatPlate(v, s, st, ctx, spot, shown) {
   if (shown && shown.length) {
     cards = handWithMelds(shown, v.rules, { testid: `shown-hand-${s}`, size: 'mini' });
   } else if (started && !out && size) {
-    cards = el('div', { class: 'cf-backs', 'data-testid': `backs-${s}`, title: `${size} cards` }, Array.from({ length: size }, () => cardEl('back')));
+    cards = el('div', { class: 'cf-backs', 'data-testid': `backs-${s}`, title: t('cf.n_cards', { count: size }) }, Array.from({ length: size }, () => cardEl('back')));
   }
   const tookRow = started && (holds.length || tookGone.length)
-    ? el('div', { class: 'cf-took', 'data-testid': `took-${s}`, title: 'taken from the pile this hand (seen by all)' },
-      el('span', { class: 'cf-took-l' }, 'took'),
+    ? el('div', { class: 'cf-took', 'data-testid': `took-${s}`, title: t('cf.took_title') },
+      el('span', { class: 'cf-took-l' }, t('cf.took')),
       holds.map((c) => mini(c, { 'data-testid': 'held' })),
-      tookGone.map((c) => mini(c, { class: 'gone', title: `${cardName(c)} · taken, since discarded` })))
+      tookGone.map((c) => mini(c, { class: 'gone', title: `${cardName(c)} · ${t('cf.taken_discarded')}` })))
     : null;
   const controls = ctx.seatControls ? ctx.seatControls(s) : null;
   const plate = el('div', {
@@ -235,10 +235,10 @@ function seatPlate(v, s, st, ctx, spot, shown) {
   },
   nameplate(v, s, st, ctx),
   el('div', { class: 'cf-line' },
-    el('span', { class: 'cf-pts', 'data-testid': `points-${s}`, title: 'points' }, String(score)),
+    el('span', { class: 'cf-pts', 'data-testid': `points-${s}`, title: t('cf.points_title') }, String(score)),
     shown ? null : cards,
-    started && !out ? el('span', { class: 'cf-count', 'data-testid': `count-${s}`, title: `${size} cards` }, `${size}`) : null,
-    toAct ? el('span', { class: 'cf-turn' }, v.phase === 'lay_off' ? 'lays' : v.phase === 'draw' ? 'draws' : 'discards') : null),
+    started && !out ? el('span', { class: 'cf-count', 'data-testid': `count-${s}`, 'data-unit': t('cf.cards_unit'), title: t('cf.n_cards', { count: size }) }, `${size}`) : null,
+    toAct ? el('span', { class: 'cf-turn' }, v.phase === 'lay_off' ? t('cf.lays') : v.phase === 'draw' ? t('cf.draws') : t('cf.discards')) : null),
   shown ? cards : null, tookRow, controls);
   return plate;
 }
@@ -262,19 +262,19 @@ function drawArea(v, st, legal, send) {
   const layers = Math.min(4, Math.ceil(stockN / 8));
   const stock = el(canRobo ? 'button' : 'div', {
     class: `cf-stock ${canRobo ? 'can' : ''}`, 'data-testid': 'stock', 'data-action': canRobo ? 'robo' : null, 'data-count': stockN,
-    title: canRobo ? 'robo: draw the top card of the stock' : `the stock: ${stockN} cards`, onclick: canRobo ? () => send('robo') : null,
+    title: canRobo ? t('cf.robo_title') : t('cf.stock_title', { count: stockN }), onclick: canRobo ? () => send('robo') : null,
   },
   el('span', { class: 'cf-stack' }, Array.from({ length: Math.max(1, layers) }, (_, k) => cardEl('back', { style: `--k:${k}` }))),
-  el('span', { class: 'cf-lbl' }, canRobo ? 'robo' : `${stockN} in the stock`));
+  el('span', { class: 'cf-lbl' }, canRobo ? 'robo' : t('cf.in_stock', { n: stockN })));
   const pile = started ? v.pile || [] : [];
   const top = pile[pile.length - 1];
   const under = pile.slice(-3, -1);
   const pileEl = el(canTomo ? 'button' : 'div', {
     class: `cf-pile ${canTomo ? 'can' : ''}`, 'data-testid': 'pile', 'data-action': canTomo ? 'tomo' : null, 'data-top': top || '', 'data-count': pile.length,
-    title: canTomo ? `tomo: take the ${cardName(top)}` : 'the discard pile', onclick: canTomo ? () => send('tomo') : null,
+    title: canTomo ? t('cf.tomo_title', { card: cardName(top) }) : t('cf.pile_title'), onclick: canTomo ? () => send('tomo') : null,
   },
   el('span', { class: 'cf-stack' }, under.map((c, k) => cardEl(c, { class: 'under', style: `--k:${k}` })), top ? cardEl(top) : el('span', { class: 'cf-empty' })),
-  el('span', { class: 'cf-lbl' }, canTomo ? `tomo ${top}` : top ? 'the pile' : 'no pile'));
+  el('span', { class: 'cf-lbl' }, canTomo ? `tomo ${top}` : top ? t('cf.the_pile') : t('cf.no_pile')));
   return el('div', { class: 'cf-draw' }, stock, pileEl);
 }
 
@@ -284,7 +284,7 @@ function pileList(v, ui, rerender) {
   if (pile.length < 2) return null;
   return el('div', { class: 'cf-pilelist' },
     el('button', { class: 'linkish', 'data-testid': 'show-pile', onclick: () => { ui.showPile = !ui.showPile; rerender(); } },
-      ui.showPile ? 'hide the pile' : `the whole pile (${pile.length})`),
+      ui.showPile ? t('cf.hide_pile') : t('cf.whole_pile', { n: pile.length })),
     ui.showPile ? el('div', { class: 'cf-row', 'data-testid': 'pile-cards' }, pile.map((c) => mini(c))) : null);
 }
 
@@ -294,11 +294,11 @@ function closeBand(v, ctx) {
   if (!c) return null;
   const laid = (c.laid || []).map((l) => l.card);
   return el('div', { class: 'cf-close', 'data-testid': 'table-close' },
-    el('div', { class: 'cf-close-t' }, el('b', {}, ctx.seatName(c.closer)), ` closes: ${closeWords(c.close)}`,
-      v.phase === 'lay_off' && v.turn !== null && v.turn !== undefined ? el('span', { class: 'muted-felt' }, ` · meter cartas: ${ctx.seatName(v.turn)} lays`) : null),
+    el('div', { class: 'cf-close-t' }, el('b', {}, ctx.seatName(c.closer)), ` ${t('cf.closes', { how: closeWords(c.close) })}`,
+      v.phase === 'lay_off' && v.turn !== null && v.turn !== undefined ? el('span', { class: 'muted-felt' }, ` · ${t('cf.meter_lays', { name: ctx.seatName(v.turn) })}`) : null),
     el('div', { class: 'cf-melds' }, (c.melds || []).map((m, k) => cardRow(m.cards, { cls: 'meld', laid, testid: `close-meld-${k}` })),
-      c.close && c.close.kind === 'normal' ? el('span', { class: 'cf-left' }, cardRow([c.close.card], { cls: 'loose' }), el('small', {}, 'left')) : null,
-      el('span', { class: 'cf-left' }, cardRow([c.down], { cls: 'down' }), el('small', {}, 'put down'))));
+      c.close && c.close.kind === 'normal' ? el('span', { class: 'cf-left' }, cardRow([c.close.card], { cls: 'loose' }), el('small', {}, t('cf.left'))) : null,
+      el('span', { class: 'cf-left' }, cardRow([c.down], { cls: 'down' }), el('small', {}, t('cf.put_down')))));
 }
 
 /** The counting of a finished hand on the felt: the close, every player's melds, cards left and points, the totals. */
@@ -316,28 +316,28 @@ function countingEl(v, st, ctx, { onNext, seated }) {
     const closer = r.seat === h.closer;
     const total = (h.scores || v.scores)[r.seat];
     const passed = total > rules.target;
-    const fate = v.out[r.seat] && passed ? el('span', { class: 'chip out' }, 'out')
+    const fate = v.out[r.seat] && passed ? el('span', { class: 'chip out' }, t('cf.out'))
       : v.reentered[r.seat] && passed ? el('span', { class: 'chip reenganche' }, 'reenganche') : null;
     rows.append(el('div', { class: `cf-ct-row ${closer ? 'closer' : ''} ${r.seat === seated ? 'mine' : ''}`, 'data-testid': `counting-seat-${r.seat}`, 'data-points': r.points },
-      el('div', { class: 'cf-ct-who' }, el('b', {}, ctx.seatName(r.seat)), closer ? el('span', { class: 'chip mano' }, h.close ? 'closed' : 'false close') : null, fate),
+      el('div', { class: 'cf-ct-who' }, el('b', {}, ctx.seatName(r.seat)), closer ? el('span', { class: 'chip mano' }, h.close ? t('cf.closed') : t('cf.false_close')) : null, fate),
       el('div', { class: 'cf-ct-cards' },
         (r.melds || []).map((m) => cardRow(m.cards, { cls: 'meld', laid: closer ? laidAll : [] })),
         (r.unmatched || []).length ? cardRow(r.unmatched, { cls: 'loose', testid: `counting-left-${r.seat}` }) : null,
-        (r.laid || []).length ? el('span', { class: 'cf-laid' }, el('small', {}, 'laid'), cardRow(r.laid, { cls: 'laidrow' })) : null),
-      el('div', { class: 'cf-ct-pts' }, el('b', {}, r.points > 0 ? `+${r.points}` : String(r.points)), el('small', {}, `total ${total}`))));
+        (r.laid || []).length ? el('span', { class: 'cf-laid' }, el('small', {}, t('cf.laid')), cardRow(r.laid, { cls: 'laidrow' })) : null),
+      el('div', { class: 'cf-ct-pts' }, el('b', {}, r.points > 0 ? `+${r.points}` : String(r.points)), el('small', {}, t('cf.total', { n: total })))));
   }
-  const how = h.close ? closeWords(h.close) : `false close: ${pts(FALSE_PENALTY)}, dealt again`;
+  const how = h.close ? closeWords(h.close) : t('cf.false_close_how', { points: pts(FALSE_PENALTY) });
   const over = v.phase === 'over';
   const next = nextButton(st, { over, onNext });
   const waiting = !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
   return el('div', { class: 'cf-counting', 'data-testid': 'counting', 'data-hand': h.hand },
-    el('div', { class: 'phase-title' }, `The count · hand ${h.hand}`),
+    el('div', { class: 'phase-title' }, t('cf.the_count', { n: h.hand })),
     nobody
-      ? el('div', { class: 'cf-ct-how', 'data-testid': 'nobody-closed' }, 'Nobody closed: the hand ran out, and each player counts the cards in no meld')
-      : el('div', { class: 'cf-ct-how' }, el('b', {}, ctx.seatName(h.closer)), ` closed: ${how}`, h.down ? [' · put down ', mini(h.down)] : null),
+      ? el('div', { class: 'cf-ct-how', 'data-testid': 'nobody-closed' }, t('cf.nobody_closed'))
+      : el('div', { class: 'cf-ct-how' }, el('b', {}, ctx.seatName(h.closer)), ` ${t('cf.closed_how', { how })}`, h.down ? [` · ${t('cf.put_down')} `, mini(h.down)] : null),
     rows,
     el('div', { class: 'cf-ct-next' }, next,
-      waiting.length && !over ? el('span', { class: 'small muted-felt' }, `waiting for ${waiting.map(ctx.seatName).join(', ')}`) : null));
+      waiting.length && !over ? el('span', { class: 'small muted-felt' }, t('cf.waiting_for', { names: waiting.map(ctx.seatName).join(', ') })) : null));
 }
 const FALSE_PENALTY = 50;
 
@@ -346,7 +346,7 @@ function scorePanel(v, st, ctx, ui) {
   const rules = { ...DEFAULT_RULES, ...(v.rules || {}) };
   const winners = v.winners || [];
   const panel = el('div', { class: 'panel cf-score', 'data-testid': 'score', 'data-points': (v.scores || []).join(',') });
-  panel.append(el('h3', {}, v.phase === 'over' ? 'Final score ' : 'Points ', el('span', { class: 'muted small' }, `· out past ${rules.target}`)));
+  panel.append(el('h3', {}, v.phase === 'over' ? t('mus.final') : t('cf.points_h'), ' ', el('span', { class: 'muted small' }, `· ${t('cf.s.out_past', { n: rules.target })}`)));
   const grid = el('div', { class: 'cf-score-grid' });
   for (let s = 0; s < v.seats; s++) {
     const p = (v.scores || [])[s] ?? 0;
@@ -361,7 +361,7 @@ function scorePanel(v, st, ctx, ui) {
   // The score sheet comes with the view: every hand of the game, whenever one arrives.
   const sheet = Array.isArray(v.sheet) ? v.sheet : [];
   if (sheet.length) {
-    const head = el('tr', {}, el('th', {}, 'hand'), Array.from({ length: v.seats }, (_, s) => el('th', { title: ctx.seatName(s), class: v.out[s] ? 'out' : '' }, ctx.seatName(s))));
+    const head = el('tr', {}, el('th', {}, t('cf.hand')), Array.from({ length: v.seats }, (_, s) => el('th', { title: ctx.seatName(s), class: v.out[s] ? 'out' : '' }, ctx.seatName(s))));
     const body = el('tbody');
     let prev = null;
     for (const r of sheet) {
@@ -370,16 +370,16 @@ function scorePanel(v, st, ctx, ui) {
           const wentOut = r.out[s] && !(prev && prev.out[s]);
           const reentered = r.reentered[s] && !(prev && prev.reentered[s]);
           if (p === null || p === undefined) return el('td', { class: 'muted' }, r.out[s] ? '' : '·');
-          return el('td', { class: `${s === r.closer ? 'closer' : ''} ${wentOut ? 'wentout' : ''}`, title: `total ${r.scores[s]}` },
-            p > 0 ? `+${p}` : String(p), wentOut ? el('span', { class: 'mark' }, ' out') : null, reentered ? el('span', { class: 'mark re' }, ' ↺') : null);
+          return el('td', { class: `${s === r.closer ? 'closer' : ''} ${wentOut ? 'wentout' : ''}`, title: t('cf.total', { n: r.scores[s] }) },
+            p > 0 ? `+${p}` : String(p), wentOut ? el('span', { class: 'mark' }, ` ${t('cf.out')}`) : null, reentered ? el('span', { class: 'mark re' }, ' ↺') : null);
         })));
       prev = r;
     }
-    body.append(el('tr', { class: 'total' }, el('td', {}, 'total'), (v.scores || []).map((p) => el('td', {}, String(p)))));
+    body.append(el('tr', { class: 'total' }, el('td', {}, t('cf.total_h')), (v.scores || []).map((p) => el('td', {}, String(p)))));
     panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'cf-sheet', 'data-testid': 'score-sheet' }, el('thead', {}, head), body)));
   }
   const outs = (v.out_order || []).flat();
-  if (outs.length) panel.append(el('div', { class: 'small muted', 'data-testid': 'out-order' }, `Out: ${outs.map(ctx.seatName).join(', ')}`));
+  if (outs.length) panel.append(el('div', { class: 'small muted', 'data-testid': 'out-order' }, t('cf.out_order', { names: outs.map(ctx.seatName).join(', ') })));
   return panel;
 }
 
@@ -442,13 +442,13 @@ function render({ main, side }, st, ctx) {
   others.forEach((s, k) => ringIn.append(seatPlate(v, s, st, ctx, spots[k], hands ? hands[s] : null)));
 
   // ---- the middle: who plays, the stock and the pile ----
-  const turnName = v.turn === null || v.turn === undefined ? '' : v.turn === seated ? 'your turn' : `${ctx.seatName(v.turn)}'s turn`;
-  const phaseWords = { draw: 'robo or tomo', discard: legal.some((x) => x.startsWith('cierro')) ? 'descarto or cierro' : 'descarto', lay_off: 'meter cartas', over: 'the game is over' };
-  const title = !started ? 'Before the start' : v.phase === 'over' ? 'Game over' : `${turnName} · ${phaseWords[v.phase] || ''}`;
+  const turnName = v.turn === null || v.turn === undefined ? '' : v.turn === seated ? t('cf.your_turn') : t('cf.turn_of', { name: ctx.seatName(v.turn) });
+  const phaseWords = { draw: t('cf.ph.draw'), discard: legal.some((x) => x.startsWith('cierro')) ? t('cf.ph.discard_close') : 'descarto', lay_off: 'meter cartas', over: t('cf.ph.over') };
+  const title = !started ? t('mus.before_start') : v.phase === 'over' ? t('cf.game_over') : `${turnName} · ${phaseWords[v.phase] || ''}`;
   const center = el('div', { class: 'cf-center', 'data-testid': 'phase', 'data-phase': started ? v.phase : 'waiting', 'data-turn': v.turn ?? '' },
     el('div', { class: `phase-title ${v.turn === seated && started ? 'mine' : ''}` }, title),
-    started ? drawArea(v, st, legal, send) : el('div', { class: 'cf-draw' }, el('div', { class: 'cf-stock' }, el('span', { class: 'cf-stack' }, cardEl('back')), el('span', { class: 'cf-lbl' }, 'dealt at the start'))),
-    started ? el('div', { class: 'deckinfo' }, `hand ${v.hand_number}${v.decks > 1 ? ' · two decks' : ''} · muestra ${v.muestra}`) : null,
+    started ? drawArea(v, st, legal, send) : el('div', { class: 'cf-draw' }, el('div', { class: 'cf-stock' }, el('span', { class: 'cf-stack' }, cardEl('back')), el('span', { class: 'cf-lbl' }, t('cf.dealt_at_start')))),
+    started ? el('div', { class: 'deckinfo' }, `${t('cf.hand_n', { n: v.hand_number })}${v.decks > 1 ? ` · ${t('cf.two_decks')}` : ''} · muestra ${v.muestra}`) : null,
     started ? pileList(v, ui, rerender) : null);
   (seated === null ? ringIn : ring).append(center);
 
@@ -456,7 +456,7 @@ function render({ main, side }, st, ctx) {
   if (v.close) felt.append(closeBand(v, ctx));
   if (st.hold && Array.isArray(st.hold.waiting) && !st.replay) {
     const others2 = st.hold.waiting.filter((s) => s !== seated);
-    if (others2.length) felt.append(el('div', { class: 'cf-hold small', 'data-testid': 'hold' }, `waiting for ${others2.map(ctx.seatName).join(', ')} to see the count…`));
+    if (others2.length) felt.append(el('div', { class: 'cf-hold small', 'data-testid': 'hold' }, t('cf.waiting_to_see', { names: others2.map(ctx.seatName).join(', ') })));
   }
 
   // ---- my seat: the hand and what I can do ----
@@ -502,7 +502,7 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started 
       class: `${m >= 0 ? `m${m}` : 'loose'} ${ui.sel === i ? 'selected' : ''} ${isNew ? 'new' : ''} ${laying && fits.has(c) ? 'fits' : ''} ${discarding ? 'selectable' : ''}`,
       role: 'button', tabindex: '0', 'aria-pressed': ui.sel === i ? 'true' : 'false',
     });
-    if (isNew) card.title = `${cardName(c)} · just drawn`;
+    if (isNew) { card.title = `${cardName(c)} · ${t('cf.just_drawn')}`; card.dataset.new = t('cf.new'); }
     if (goodCloses.has(c) && closable.has(c)) card.append(el('span', { class: 'cf-tag' }, 'cierra'));
     const pick = () => {
       if (ui.justDragged) { ui.justDragged = false; return; }
@@ -523,13 +523,13 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started 
   // ---- the plate and the summary of the hand ----
   const score = (v.scores || [])[seated] ?? 0;
   const out = v.out && v.out[seated];
-  const summary = !hand.length ? (out ? 'You are out of the game.' : '')
-    : `${a.melds.length ? `${a.melds.length} ${a.melds.length === 1 ? 'meld' : 'melds'}` : 'no melds'} · ${a.deadwood} ${a.deadwood === 1 ? 'point' : 'points'} left`;
+  const summary = !hand.length ? (out ? t('cf.you_are_out') : '')
+    : `${a.melds.length ? t('cf.melds', { count: a.melds.length }) : t('cf.no_melds')} · ${t('cf.points_left', { count: a.deadwood })}`;
   const plate = el('div', { class: `cf-me ${v.turn === seated && started && phase !== 'over' ? 'to-act' : ''}`, 'data-seat': seated, 'data-testid': `seat-${seated}` },
     el('div', { class: 'cf-me-head' }, nameplate(v, seated, st, ctx, { me: true }),
       el('span', { class: 'cf-pts', 'data-testid': `points-${seated}` }, String(score)),
       el('span', { class: 'small muted-felt', 'data-testid': 'hand-summary' }, summary),
-      hand.length > 1 ? el('button', { class: 'btn small ghost', 'data-testid': 'tidy', title: 'melds together, the rest by suit', onclick: () => { ui.manual = false; ui.sel = null; rerender(); } }, 'sort') : null),
+      hand.length > 1 ? el('button', { class: 'btn small ghost', 'data-testid': 'tidy', title: t('cf.sort_title'), onclick: () => { ui.manual = false; ui.sel = null; rerender(); } }, t('cf.sort')) : null),
     tookRow(v, seated),
     handEl);
 
@@ -538,39 +538,39 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started 
   const button = (action, label, cls = '', extra = {}) => el('button', { class: `btn ${cls}`, 'data-testid': extra.testid || 'action', 'data-action': action, title: extra.title, onclick: () => send(action) }, label);
   const sel = ui.sel !== null ? order[ui.sel] : null;
   if (!started) {
-    actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, 'Waiting for the start: the creator starts the game.'));
+    actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, t('hint.waiting_start')));
   } else if (phase === 'over') {
-    actions.append(el('span', { class: 'hint' }, 'The game is over.'));
+    actions.append(el('span', { class: 'hint' }, t('hint.game_over')));
   } else if (!myTurn) {
     const who = v.turn === null || v.turn === undefined ? '' : ctx.seatName(v.turn);
-    actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, who ? `Waiting for ${who}…` : ''));
+    actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, who ? t('hint.waiting_for', { names: who }) : ''));
   } else if (phase === 'draw') {
     const top = (v.pile || [])[v.pile.length - 1];
-    actions.append(el('span', { class: 'hint' }, 'Your turn: draw from the stock or take the pile\u2019s top card'));
+    actions.append(el('span', { class: 'hint' }, t('cf.hint.draw')));
     if (legal.includes('robo')) actions.append(button('robo', 'robo', 'primary'));
     if (legal.includes('tomo')) actions.append(button('tomo', ['tomo ', mini(top)], 'gold'));
   } else if (phase === 'discard') {
-    if (sel === null) actions.append(el('span', { class: 'hint' }, 'Pick the card to discard (tap it, tap again to discard)'));
+    if (sel === null) actions.append(el('span', { class: 'hint' }, t('cf.hint.pick')));
     else {
       actions.append(button(`descarto ${sel}`, ['descarto ', mini(sel)], 'primary', { testid: 'discard' }));
       if (closable.has(sel)) {
         const good = goodCloses.get(sel);
-        actions.append(button(`cierro ${sel}`, ['cierro, putting down ', mini(sel), good ? ` · ${closeWords(good)}` : ' · false close (+50)'], good ? 'gold' : 'danger', { testid: 'close', title: good ? 'close the hand' : 'these cards do not close: 50 points and the hand is dealt again' }));
+        actions.append(button(`cierro ${sel}`, [`${t('cf.cierro_down')} `, mini(sel), good ? ` · ${closeWords(good)}` : ` · ${t('cf.false_close')} (+50)`], good ? 'gold' : 'danger', { testid: 'close', title: good ? t('cf.close_title') : t('cf.false_title') }));
       }
     }
     // The closes the hand allows, best first, whatever card is picked.
     const offers = [...goodCloses.entries()].filter(([c]) => closable.has(c) && c !== sel);
     offers.sort(([, x], [, y]) => closeRank(y) - closeRank(x));
-    for (const [c, close] of offers) actions.append(button(`cierro ${c}`, ['cierro, putting down ', mini(c), ` · ${closeWords(close)}`], 'gold', { testid: 'close' }));
+    for (const [c, close] of offers) actions.append(button(`cierro ${c}`, [`${t('cf.cierro_down')} `, mini(c), ` · ${closeWords(close)}`], 'gold', { testid: 'close' }));
   } else if (phase === 'lay_off') {
-    actions.append(el('span', { class: 'hint' }, fits.size ? 'Meter cartas: tap a glowing card to lay it on the close' : 'Nothing to lay'));
+    actions.append(el('span', { class: 'hint' }, fits.size ? t('cf.hint.lay') : t('cf.hint.nothing')));
     for (const c of fits) actions.append(button(`meto ${c}`, ['meto ', mini(c)], 'primary'));
     if (legal.includes('listo')) actions.append(button('listo', 'listo', 'gold'));
   }
   if (sel !== null && hand.length > 1) {
     actions.append(el('span', { class: 'cf-move' },
-      el('button', { class: 'btn small ghost', 'data-testid': 'move-left', 'aria-label': 'move left', disabled: ui.sel === 0, onclick: () => move(ui, -1, rerender) }, '◀'),
-      el('button', { class: 'btn small ghost', 'data-testid': 'move-right', 'aria-label': 'move right', disabled: ui.sel === order.length - 1, onclick: () => move(ui, 1, rerender) }, '▶')));
+      el('button', { class: 'btn small ghost', 'data-testid': 'move-left', 'aria-label': t('cf.move_left'), disabled: ui.sel === 0, onclick: () => move(ui, -1, rerender) }, '◀'),
+      el('button', { class: 'btn small ghost', 'data-testid': 'move-right', 'aria-label': t('cf.move_right'), disabled: ui.sel === order.length - 1, onclick: () => move(ui, 1, rerender) }, '▶')));
   }
   return el('div', { class: 'cf-mine' }, plate, actions);
 }
@@ -582,8 +582,8 @@ function closeRank(c) {
 function tookRow(v, s) {
   const holds = (v.holds || [])[s] || [];
   if (!holds.length) return null;
-  return el('div', { class: 'cf-took', 'data-testid': `took-${s}`, title: 'taken from the pile: everybody knows you hold them' },
-    el('span', { class: 'cf-took-l' }, 'everybody saw you take'), holds.map((c) => mini(c)));
+  return el('div', { class: 'cf-took', 'data-testid': `took-${s}`, title: t('cf.took_mine_title') },
+    el('span', { class: 'cf-took-l' }, t('cf.took_mine')), holds.map((c) => mini(c)));
 }
 
 /** Moves the picked card one place left (-1) or right (1); `focus`: keep the keyboard on it. */
@@ -671,20 +671,22 @@ function nameLine(line, { seatName }) {
 
 function outcomeText(outcome, table, you, ctx = {}) {
   const winners = outcome.winners || [];
-  const seatName = ctx.seatName || ((s) => `seat ${s}`);
+  const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
   const chinchon = /chinch[oó]n/.test(outcome.summary || '');
+  const names = winners.map(seatName).join(` ${t('words.and')} `);
+  const who = t(chinchon ? 'cf.win_chinchon' : 'cf.win', { names, count: winners.length });
   if (you && you.seat !== null && you.seat !== undefined) {
-    if (winners.includes(you.seat)) return chinchon ? '¡Chinchón! You won the game.' : 'You won the game.';
-    return `You lost: ${winners.map(seatName).join(' and ')} ${winners.length === 1 ? 'wins' : 'share the win'}${chinchon ? ' with a chinchón' : ''}.`;
+    if (winners.includes(you.seat)) return chinchon ? t('cf.you_won_chinchon') : t('cf.you_won');
+    return t('cf.you_lost', { who });
   }
-  return `${winners.map(seatName).join(' and ')} ${winners.length === 1 ? 'wins' : 'share the win'}${chinchon ? ' with a chinchón' : ''}.`;
+  return `${who}.`;
 }
 
 /** The final points: "Ane 12 · bot 1 104 (out)". */
 const outcomeDetail = pointsDetail;
 
 function seatLabel(i) {
-  return `seat ${i}${i === 0 ? ', mano' : ''}`;
+  return `${t('seat.n', { n: i })}${i === 0 ? ', mano' : ''}`;
 }
 
 const sidesText = seatsText;

@@ -1,4 +1,9 @@
-// What every page shares: the player's token, the JSON API, a tiny DOM helper, the top bar.
+// What every page shares: the player's token, the JSON API, a tiny DOM helper, the top bar
+// (with the language switch), and the words of the catalogs applied to static HTML.
+
+import { t, lang, setLang, LANGS, has } from './i18n.js';
+
+export { t, lang };
 
 const TOKEN_KEY = 'tapete.token';
 
@@ -10,10 +15,21 @@ export function setToken(t) {
 }
 
 export class ApiError extends Error {
-  constructor(status, message) { super(message); this.status = status; }
+  /** `code`: the server's machine code of the error (`table_not_found`…), '' if none. */
+  constructor(status, message, code = '') { super(message); this.status = status; this.code = code; }
 }
 
-/** Calls the JSON API; throws ApiError with the server's words on failure. */
+/**
+ * An error's words for a person: the catalog's `error.<code>` when it has that code, the
+ * server's own sentence otherwise.
+ * @param {string | undefined} code
+ * @param {string} message
+ */
+export function errorText(code, message) {
+  return code && has(`error.${code}`) ? t(`error.${code}`) : message;
+}
+
+/** Calls the JSON API; throws ApiError with the person's words for the error on failure. */
 export async function api(method, path, body) {
   const headers = { Accept: 'application/json' };
   const token = getToken();
@@ -23,12 +39,15 @@ export async function api(method, path, body) {
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
-    throw new ApiError(0, 'cannot reach the server');
+    throw new ApiError(0, t('error.unreachable'), 'unreachable');
   }
   let data = null;
   const text = await res.text();
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `${res.status} ${res.statusText}`);
+  if (!res.ok) {
+    const code = (data && data.code) || '';
+    throw new ApiError(res.status, errorText(code, (data && data.error) || `${res.status} ${res.statusText}`), code);
+  }
   return data;
 }
 
@@ -108,6 +127,27 @@ const LOGO = `<svg viewBox="0 0 32 32" aria-hidden="true"><rect x="5" y="3" widt
 const TOOL_TITLES = { leyes: 'Leyes' };
 
 /**
+ * Puts the catalog's words on static HTML: `data-i18n` names the key of an element's text,
+ * `data-i18n-title`, `data-i18n-aria-label` and `data-i18n-placeholder` its attributes.
+ * @param {ParentNode} root
+ */
+export function applyWords(root = document) {
+  for (const e of root.querySelectorAll('[data-i18n]')) e.textContent = t(e.getAttribute('data-i18n') || '');
+  for (const attr of ['title', 'aria-label', 'placeholder']) {
+    for (const e of root.querySelectorAll(`[data-i18n-${attr}]`)) e.setAttribute(attr, t(e.getAttribute(`data-i18n-${attr}`) || ''));
+  }
+}
+
+/** The language switch: one button per language, the current one pressed. */
+function langSwitch() {
+  return el('span', { class: 'langswitch', role: 'group', 'aria-label': t('lang.switch'), 'data-testid': 'lang-switch' },
+    Object.entries(LANGS).map(([code, name]) => el('button', {
+      type: 'button', class: code === lang ? 'on' : '', lang: code, 'aria-pressed': String(code === lang),
+      'data-testid': `lang-${code}`, onclick: () => { if (code !== lang) setLang(code); },
+    }, name)));
+}
+
+/**
  * Puts the top bar at the start of <body>; `active` names the current page. The games and
  * their tools come from /api/games (each game opens the lobby's form on it), so a new game
  * shows up without touching the bar; the solitaire's odds and the history are always there.
@@ -117,9 +157,9 @@ const TOOL_TITLES = { leyes: 'Leyes' };
 export function topbar(active) {
   const link = ([href, text, key, testid]) => el('a', { href, class: key === active ? 'active' : '', 'data-testid': testid }, text);
   const games = el('span', { class: 'navgames', 'data-testid': 'nav-games' });
-  const nav = el('nav', { id: 'topnav', 'data-testid': 'nav' }, link(['/', 'Lobby', 'lobby']), games,
-    [['/solitaire', 'Solitaire', 'solitaire'], ['/history', 'History', 'history']].map(link));
-  const label = el('span', {}, 'Menu');
+  const nav = el('nav', { id: 'topnav', 'data-testid': 'nav', 'aria-label': t('nav.label') }, link(['/', t('nav.lobby'), 'lobby']), games,
+    [['/solitaire', t('nav.solitaire'), 'solitaire'], ['/history', t('nav.history'), 'history']].map(link), langSwitch());
+  const label = el('span', {}, t('nav.menu'));
   const toggle = el('button', {
     type: 'button', class: 'navtoggle', 'aria-controls': 'topnav', 'aria-expanded': 'false', 'data-testid': 'nav-toggle',
   }, el('span', { class: 'burger', 'aria-hidden': 'true' }, '\u2630'), label);
@@ -127,12 +167,13 @@ export function topbar(active) {
     el('a', { class: 'brand', href: '/', html: `${LOGO}<span>tapete</span>` }), toggle, nav,
     el('div', { class: 'who', 'data-testid': 'who' }));
   const setOpen = (open) => { bar.classList.toggle('open', open); toggle.setAttribute('aria-expanded', String(open)); };
-  const named = () => { const a = nav.querySelector('a.active'); label.textContent = a ? a.textContent : 'Menu'; };
+  const named = () => { const a = nav.querySelector('a.active'); label.textContent = a ? a.textContent : t('nav.menu'); };
   toggle.addEventListener('click', () => setOpen(!bar.classList.contains('open')));
   document.addEventListener('click', (e) => { if (!bar.contains(/** @type {Node} */ (e.target))) setOpen(false); });
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape') setOpen(false); });
   named();
   document.body.prepend(bar);
+  applyWords(document);
   renderWho();
   // Create account / Log in / Log out: account.js owns them.
   const account = el('span', { class: 'navaccount', 'data-testid': 'nav-account' });
@@ -152,14 +193,26 @@ async function renderWho() {
   if (!who) return;
   const p = await me();
   clear(who);
-  if (p) who.append('Playing as ', el('b', {}, p.nickname));
-  else who.append(el('a', { href: '/', style: { color: '#f7e7b0' } }, 'Pick a nickname'));
+  if (p) who.append(t('who.playing_as'), ' ', el('b', {}, p.nickname));
+  else who.append(el('a', { href: '/', style: { color: '#f7e7b0' } }, t('who.pick_nickname')));
+}
+
+/** The decimal sign of the page's language ("," in Spanish). */
+const DECIMAL = new Intl.NumberFormat(lang).formatToParts(1.5).find((p) => p.type === 'decimal')?.value || '.';
+
+/**
+ * A number written with a point ("94.75%", "3.68e-5") in the page's language: the same digits
+ * with its decimal sign ("94,75%" in Spanish).
+ * @param {string} text
+ */
+export function localDecimals(text) {
+  return DECIMAL === '.' ? text : text.replace(/(\d)\.(\d)/g, `$1${DECIMAL}$2`);
 }
 
 export function fmtDate(secs) {
   if (!secs) return '';
   const d = new Date(secs * 1000);
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return d.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** Seat label from a TableInfo seat: nickname, or "bot (level)". */

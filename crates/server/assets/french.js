@@ -41,9 +41,17 @@ export function cardShort(code) {
   return c ? `${rankLetter(c.rank)}${SUITS[c.suit].symbol}` : String(code);
 }
 
+/**
+ * A page's own words for a card's name, `name(rank, suit)`, in its language (this module stays
+ * free of the pages' catalogs, so that the rules' tests load it alone): tikki.js sets it.
+ * @type {{name: ((rank: number, suit: string) => string) | null}}
+ */
+export const frenchWords = { name: null };
+
 /** "seven of hearts" style names: "7 of hearts", "ace of spades", "king of clubs". */
 export function cardName(code) {
   const c = parseCard(code);
+  if (c && frenchWords.name) return frenchWords.name(c.rank, c.suit);
   return c ? `${RANK_NAMES[c.rank] || c.rank} of ${SUITS[c.suit].name}` : String(code);
 }
 

@@ -1,6 +1,6 @@
 // Finished games of a player, with results and links to their replays.
 
-import { topbar, el, clear, api, me, fmtDate } from './common.js';
+import { topbar, el, clear, api, me, fmtDate, t } from './common.js';
 import { gameModule } from './games.js';
 
 topbar('history');
@@ -11,25 +11,25 @@ app.append(panel);
 (async () => {
   const q = new URLSearchParams(location.search);
   let id = q.get('player');
-  let title = 'Your finished games';
+  let title = t('history.yours');
   if (!id) {
     const p = await me();
     if (!p) {
-      panel.append(el('h1', {}, 'History'), el('p', { class: 'muted' }, 'Pick a nickname in the ', el('a', { href: '/' }, 'lobby'), ' first: your finished games will be listed here.'));
+      panel.append(el('h1', {}, t('nav.history')), el('p', { class: 'muted' }, t('history.pick_first'), ' ', el('a', { href: '/' }, t('history.to_lobby'))));
       return;
     }
     id = p.id;
   } else {
     const p = await me();
-    if (!p || String(p.id) !== String(id)) title = `Finished games of player ${id}`;
+    if (!p || String(p.id) !== String(id)) title = t('history.of_player', { id });
   }
   let games;
   try { games = await api('GET', `/api/players/${encodeURIComponent(id)}/games`); } catch (x) {
-    panel.append(el('h1', {}, 'History'), el('p', { class: 'error-text' }, x.message));
+    panel.append(el('h1', {}, t('nav.history')), el('p', { class: 'error-text' }, x.message));
     return;
   }
   clear(panel).append(el('h1', {}, title));
-  if (!games.length) { panel.append(el('div', { class: 'empty', 'data-testid': 'no-games' }, 'No finished games yet.')); return; }
+  if (!games.length) { panel.append(el('div', { class: 'empty', 'data-testid': 'no-games' }, t('history.none'))); return; }
   const mods = {};
   for (const g of games) if (!mods[g.game]) mods[g.game] = await gameModule(g.game);
   const tbody = el('tbody');
@@ -49,11 +49,11 @@ app.append(panel);
     const sidesText = mod && mod.sidesText ? mod.sidesText(seatName, n) : Array.from({ length: n }, (_, s) => seatName(s)).join(', ');
     tbody.append(el('tr', { 'data-testid': 'game-row' },
       el('td', { class: 'when' }, el('div', {}, fmtDate(g.finished)), el('div', { class: 'muted small' }, mod && mod.title ? mod.title : g.game)),
-      el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, g.won ? 'won' : 'lost'),
+      el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, g.won ? t('history.won') : t('history.lost')),
         el('div', { class: 'small', 'data-testid': 'game-summary' }, summary),
         / against /.test(summary) ? null : el('div', { class: 'muted small' }, sidesText)),
-      el('td', { class: 'go' }, el('a', { class: 'btn small', href: `/replay/${g.table}`, 'data-testid': 'replay-link' }, 'Replay'))));
+      el('td', { class: 'go' }, el('a', { class: 'btn small', href: `/replay/${g.table}`, 'data-testid': 'replay-link' }, t('table.replay')))));
   }
   panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'list history' },
-    el('thead', {}, el('tr', {}, el('th', {}, 'When'), el('th', {}, 'Result'), el('th', {}, ''))), tbody)));
+    el('thead', {}, el('tr', {}, el('th', {}, t('history.when')), el('th', {}, t('history.result')), el('th', {}, ''))), tbody)));
 })();

@@ -54,7 +54,12 @@ try {
 if (lang !== 'en') {
   try { english = await load('en'); } catch { english = {}; }
 }
-if (typeof document !== 'undefined') document.documentElement.lang = lang;
+if (typeof document !== 'undefined') {
+  document.documentElement.lang = lang;
+  // The server's own pages follow the switch too: keep its cookie in step with the choice.
+  const c = chosen();
+  if (c && !document.cookie.split('; ').includes(`${KEY}=${c}`)) document.cookie = `${KEY}=${c}; path=/; max-age=31536000; samesite=lax`;
+}
 
 const plural = new Intl.PluralRules(lang);
 
@@ -86,11 +91,31 @@ export function fill(text, args) {
 }
 
 /**
- * Switches the pages to `l` for good (this browser) and reloads this page in it.
+ * Whether the catalogs have `key` (this language's or English).
+ * @param {string} key
+ */
+export function has(key) {
+  return Object.hasOwn(words, key) || Object.hasOwn(english, key);
+}
+
+/** Numbers in this page's language (`1.234` in Spanish). */
+export const num = new Intl.NumberFormat(lang);
+
+/**
+ * Switches the pages to `l` for good (this browser) and reloads this page in it. The
+ * `tapete.lang` cookie tells the server too, for the pages it writes (rules, not found); a
+ * `?lang=` of a rules page's link gives way to the new choice.
  * @param {string} l
  */
 export function setLang(l) {
   if (!Object.hasOwn(LANGS, l)) return;
   try { localStorage.setItem(KEY, l); } catch { /* private mode: this page only */ }
-  location.reload();
+  document.cookie = `${KEY}=${l}; path=/; max-age=31536000; samesite=lax`;
+  const url = new URL(location.href);
+  if (url.searchParams.has('lang')) {
+    url.searchParams.delete('lang');
+    location.replace(url.href);
+  } else {
+    location.reload();
+  }
 }

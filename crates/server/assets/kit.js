@@ -4,7 +4,10 @@
 // on the felt), the speech bubbles' pace, and the little pieces of the lobby's rules forms.
 // The game-module contract that games.js registers and table.js calls is typed here too.
 
-import { el } from './common.js';
+import { el, t } from './common.js';
+import { backWords } from './cards.js';
+
+backWords.label = t('card.back');
 
 /**
  * A seat of the table as the server describes it.
@@ -124,9 +127,9 @@ export function nameplate(ctx, s, { cls = '', suffix = '', chips = [] } = {}) {
   const away = ctx.away ? ctx.away(s) : false;
   const name = ctx.seatName(s);
   return el('div', { class: `nameplate ${cls}`.trim() },
-    connected === null ? null : el('span', { class: `dot ${connected ? 'on' : ''}`, title: connected ? 'connected' : 'not connected' }),
+    connected === null ? null : el('span', { class: `dot ${connected ? 'on' : ''}`, title: connected ? t('seat.connected') : t('seat.not_connected') }),
     el('span', { class: 'nm', 'data-testid': `seat-name-${s}`, title: name }, `${name}${suffix}`),
-    away ? el('span', { class: 'chip away', 'data-testid': `away-${s}`, title: 'away: a bot plays this seat until they are back' }, 'away, bot plays') : null,
+    away ? el('span', { class: 'chip away', 'data-testid': `away-${s}`, title: t('seat.away_title') }, t('seat.away')) : null,
     chips);
 }
 
@@ -252,13 +255,13 @@ export function revealOnce(part, ui, slot, key) {
  * @param {{over: boolean, onNext: () => void, testid?: string, label?: string, yourTurnLabel?: string}} opts
  * @returns {HTMLElement | null}
  */
-export function nextButton(st, { over, onNext, testid = 'next-hand', label = 'Next hand', yourTurnLabel = 'Next hand · your turn' }) {
-  if (st.replay) return st.lastStep ? null : el('button', { class: 'btn primary', 'data-testid': testid, onclick: onNext }, 'next ▶');
+export function nextButton(st, { over, onNext, testid = 'next-hand', label = t('next.hand'), yourTurnLabel = t('next.hand_your_turn') }) {
+  if (st.replay) return st.lastStep ? null : el('button', { class: 'btn primary', 'data-testid': testid, onclick: onNext }, t('next.step'));
   if (over) {
     const id = st.table && st.table.id;
     return el('span', { class: 'row over-links', 'data-testid': 'match-over' },
-      el('a', { class: 'btn primary', href: '/', 'data-testid': 'new-match' }, 'New table'),
-      id ? el('a', { class: 'btn', href: `/replay/${encodeURIComponent(id)}`, 'data-testid': 'to-replay' }, 'Replay') : null);
+      el('a', { class: 'btn primary', href: '/', 'data-testid': 'new-match' }, t('lobby.new_table')),
+      id ? el('a', { class: 'btn', href: `/replay/${encodeURIComponent(id)}`, 'data-testid': 'to-replay' }, t('table.replay')) : null);
   }
   const yourTurn = (st.legal || []).length > 0;
   return el('button', { class: 'btn primary', 'data-testid': testid, onclick: onNext }, yourTurn ? yourTurnLabel : label);
@@ -328,8 +331,8 @@ export function nameSeatsIn(line, seatName) {
 export function pointsDetail(st, ctx = {}) {
   const v = st.view;
   if (!v || !Array.isArray(v.scores)) return '';
-  const seatName = ctx.seatName || ((s) => `seat ${s}`);
-  return v.scores.map((/** @type {number} */ p, /** @type {number} */ s) => `${seatName(s)} ${p}${v.out && v.out[s] ? ' (out)' : ''}`).join(' · ');
+  const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
+  return v.scores.map((/** @type {number} */ p, /** @type {number} */ s) => `${seatName(s)} ${p}${v.out && v.out[s] ? ` ${t('score.out')}` : ''}`).join(' · ');
 }
 
 /**

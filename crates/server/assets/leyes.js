@@ -2,7 +2,7 @@
 // position in; the engine's exact odds out (Mus's leyes tool, GET /api/tools/mus/leyes), as
 // tables and a chart.
 
-import { topbar, el, clear, api } from './common.js';
+import { topbar, el, clear, api, t, localDecimals } from './common.js';
 import { cardEl } from './cards.js';
 
 topbar('leyes');
@@ -64,7 +64,7 @@ function updatePreviews() {
     clear(x.preview);
     const cards = hands[i];
     if (cards.length) x.preview.append(...cards.map((c) => cardEl(c)));
-    else x.preview.append(el('span', { class: 'muted small' }, x.input.value.trim() ? 'jugada like RRCA, or four cards like 12o 3c 11e 1b' : 'no cards'));
+    else x.preview.append(el('span', { class: 'muted small' }, x.input.value.trim() ? t('leyes.hand_help') : t('leyes.no_cards')));
   });
 }
 
@@ -90,7 +90,7 @@ function handInput(name, label, placeholder, onChange) {
         },
       }, r));
     }
-    pad.append(el('button', { type: 'button', class: 'btn small', title: 'delete', onclick: () => { input.value = input.value.trim().slice(0, -1); update(); } }, '⌫'));
+    pad.append(el('button', { type: 'button', class: 'btn small', title: t('leyes.delete'), 'aria-label': t('leyes.delete'), onclick: () => { input.value = input.value.trim().slice(0, -1); update(); } }, '⌫'));
   };
   input.addEventListener('input', update);
   const box = el('div', { class: 'field' }, el('label', { class: 'field' }, label, input), pad, preview);
@@ -103,13 +103,15 @@ const err = el('div', { class: 'error-text', 'data-testid': 'leyes-error' });
 const mode = el('select', { name: 'mode', 'data-testid': 'mode' }, el('option', { value: '8reyes' }, '8 reyes'), el('option', { value: '4reyes' }, '4 reyes'));
 const real31 = el('input', { type: 'checkbox', name: 'real31', 'data-testid': 'real31' });
 const position = el('select', { name: 'position', 'data-testid': 'position' },
-  el('option', { value: 'all' }, 'every position'), [0, 1, 2, 3].map((p) => el('option', { value: p }, POS_LABEL[p])));
+  el('option', { value: 'all' }, t('leyes.every_position')), [0, 1, 2, 3].map((p) => el('option', { value: p }, POS_LABEL[p])));
 const exact = el('input', { type: 'checkbox', name: 'exact', 'data-testid': 'exact' });
 
-const hand = handInput('hand', 'Our hand', 'RRCA or 12o 3c 11e 1b');
-const partner = handInput('partner', 'Partner’s hand (optional)', 'e.g. RC7A', () => syncPartnerDecl());
+const hand = handInput('hand', t('leyes.our_hand'), t('leyes.our_hand_ph'));
+const partner = handInput('partner', t('leyes.partner_hand'), t('leyes.partner_ph'), () => syncPartnerDecl());
 
-const WHO = [['next', 'next'], ['partner', 'partner'], ['prev', 'prev']];
+const WHO = [['next', t('leyes.next')], ['partner', t('leyes.partner')], ['prev', t('leyes.prev')]];
+/** The other players as the server names them (`relation`), in the page's words. */
+const WHO_WORDS = Object.fromEntries(WHO);
 const decl = {};
 const declBox = el('div', { class: 'decl' }, el('span', {}), el('b', { class: 'small' }, 'pares'), el('b', { class: 'small' }, 'juego'));
 for (const [who, text] of WHO) {
@@ -117,7 +119,7 @@ for (const [who, text] of WHO) {
   declBox.append(el('span', { class: 'small' }, text));
   for (const what of ['pares', 'juego']) {
     const s = el('select', { 'data-testid': `decl-${what}-${who}` },
-      el('option', { value: '' }, 'not yet'), el('option', { value: 'yes' }, 'sí'), el('option', { value: 'no' }, 'no'));
+      el('option', { value: '' }, t('leyes.not_yet')), el('option', { value: 'yes' }, 'sí'), el('option', { value: 'no' }, 'no'));
     decl[who][what] = s;
     declBox.append(s);
   }
@@ -136,17 +138,17 @@ hand.setPad('8reyes'); partner.setPad('8reyes');
 const form = el('form', {
   class: 'panel', onsubmit: (e) => { e.preventDefault(); compute(); },
 },
-el('h1', {}, 'Leyes ', el('span', { class: 'muted small', style: { fontWeight: 400 } }, '· exact odds of a hand, lance by lance')),
+el('h1', {}, 'Leyes ', el('span', { class: 'muted small', style: { fontWeight: 400 } }, `· ${t('leyes.subtitle')}`)),
 el('div', { class: 'grid2' }, hand.box, partner.box),
 el('div', { class: 'fields' },
-  el('label', { class: 'field' }, 'Deck', mode),
-  el('label', { class: 'field' }, 'Position', position),
+  el('label', { class: 'field' }, t('mus.f.deck'), mode),
+  el('label', { class: 'field' }, t('leyes.position'), position),
   el('label', { class: 'check', style: { alignSelf: 'end' } }, real31, '31 real'),
-  el('label', { class: 'check', style: { alignSelf: 'end' } }, exact, 'exact fractions')),
-el('h3', {}, 'Declarations heard'),
-el('p', { class: 'muted small', style: { marginTop: 0 } }, 'next speaks right after us, prev right before us; the partner only while their hand is unknown.'),
+  el('label', { class: 'check', style: { alignSelf: 'end' } }, exact, t('leyes.exact'))),
+el('h3', {}, t('leyes.heard_h')),
+el('p', { class: 'muted small', style: { marginTop: 0 } }, t('leyes.heard_help')),
 declBox,
-el('div', { class: 'row', style: { marginTop: '1rem' } }, el('button', { class: 'btn primary', 'data-testid': 'compute' }, 'Compute leyes'), err));
+el('div', { class: 'row', style: { marginTop: '1rem' } }, el('button', { class: 'btn primary', 'data-testid': 'compute' }, t('leyes.compute')), err));
 
 app.append(form, result);
 
@@ -188,15 +190,15 @@ function fromQuery() {
 export function pct(p) {
   if (p <= 0) return '0%';
   if (p >= 1) return '100%';
-  if (p < 0.00005) return '<0.01%';
-  if (p > 0.99995) return '>99.99%';
-  return `${(100 * p).toFixed(2)}%`;
+  if (p < 0.00005) return localDecimals('<0.01%');
+  if (p > 0.99995) return localDecimals('>99.99%');
+  return localDecimals(`${(100 * p).toFixed(2)}%`);
 }
 
 let busy = 0;
 async function compute() {
   err.textContent = '';
-  if (!hand.input.value.trim()) { err.textContent = 'Enter our hand first.'; return; }
+  if (!hand.input.value.trim()) { err.textContent = t('leyes.enter_hand'); return; }
   const q = query();
   history.replaceState(null, '', `/leyes?${q}`);
   const mine = ++busy;
@@ -231,21 +233,21 @@ function renderResult(d) {
   const positions = d.positions || [];
   const cond = d.conditions || {};
   const heard = [];
-  const names = ['next', 'partner', 'prev'];
+  const names = [t('leyes.next'), t('leyes.partner'), t('leyes.prev')];
   for (const what of ['pares', 'juego']) (cond[what] || []).forEach((v, i) => { if (v && v !== 'unknown') heard.push(`${names[i]} ${what} ${v === 'yes' ? 'sí' : v}`); });
 
   const [ours, theirs] = previewHands([d.hand, d.partner || ''], d.mode);
   const head = el('div', { class: 'row', style: { marginBottom: '.6rem' } },
     el('div', { class: 'handpreview' }, ours.map((c) => cardEl(c))),
-    theirs.length ? el('div', { class: 'handpreview partner', title: 'partner' }, theirs.map((c) => cardEl(c))) : null,
-    el('div', {}, el('h2', { 'data-testid': 'leyes-hand' }, d.hand, d.partner ? el('span', { class: 'muted' }, ` + partner ${d.partner}`) : ''),
-      el('div', { class: 'muted small' }, `${d.mode}${d.real31 ? ' · 31 real' : ''} · ${heard.length ? `heard: ${heard.join(', ')}` : 'no declarations heard'}`)));
+    theirs.length ? el('div', { class: 'handpreview partner', title: t('leyes.partner') }, theirs.map((c) => cardEl(c))) : null,
+    el('div', {}, el('h2', { 'data-testid': 'leyes-hand' }, d.hand, d.partner ? el('span', { class: 'muted' }, ` + ${t('leyes.partner')} ${d.partner}`) : ''),
+      el('div', { class: 'muted small' }, `${d.mode}${d.real31 ? ' · 31 real' : ''} · ${heard.length ? t('leyes.heard', { list: heard.join(', ') }) : t('leyes.none_heard')}`)));
 
   // P(our pair) table
-  const thead = el('tr', {}, el('th', {}, 'P(our pair)'), positions.map((p) => el('th', {}, POS_LABEL[p.position])));
+  const thead = el('tr', {}, el('th', {}, t('leyes.p_ours')), positions.map((p) => el('th', {}, POS_LABEL[p.position])));
   const tbody = el('tbody');
   for (const [lance, outcome, get, getExact] of ROWS) {
-    const tr = el('tr', {}, el('td', { class: 'lbl' }, lance, ' ', el('span', { class: 'muted' }, outcome)));
+    const tr = el('tr', {}, el('td', { class: 'lbl' }, lance, ' ', el('span', { class: 'muted' }, t(`leyes.${outcome}`))));
     for (const p of positions) {
       const v = get(p);
       const fr = getExact(p.exact);
@@ -259,33 +261,33 @@ function renderResult(d) {
     scrollBox(el('table', { class: 'leyes', 'data-testid': 'leyes-table' }, el('thead', {}, thead), tbody)));
 
   // chart
-  const chart = el('div', { class: 'panel chart' }, el('h3', {}, 'P(win) by lance and position'), chartSVG(positions),
-    el('div', { class: 'legend' }, positions.map((p) => el('span', {}, el('i', { style: { background: POS_COLORS[p.position] } }), `position ${POS_LABEL[p.position]}`))));
+  const chart = el('div', { class: 'panel chart' }, el('h3', {}, t('leyes.chart_h')), chartSVG(positions),
+    el('div', { class: 'legend' }, positions.map((p) => el('span', {}, el('i', { style: { background: POS_COLORS[p.position] } }), t('leyes.position_n', { p: POS_LABEL[p.position] })))));
 
   // unknown players
   const players = positions.length ? positions[0].players || [] : [];
   const ptable = el('table', { class: 'leyes', 'data-testid': 'players-table' },
-    el('thead', {}, el('tr', {}, el('th', {}, 'unknown player'), el('th', {}, 'P(pares)'), el('th', {}, 'P(juego)'))),
-    el('tbody', {}, players.map((pl) => el('tr', {}, el('td', {}, pl.relation),
+    el('thead', {}, el('tr', {}, el('th', {}, t('leyes.unknown_player')), el('th', {}, 'P(pares)'), el('th', {}, 'P(juego)'))),
+    el('tbody', {}, players.map((pl) => el('tr', {}, el('td', {}, WHO_WORDS[pl.relation] || pl.relation),
       el('td', { 'data-testid': `player-${pl.relation}-pares`, 'data-value': String(pl.pares) }, pct(pl.pares)),
       el('td', { 'data-testid': `player-${pl.relation}-juego`, 'data-value': String(pl.juego) }, pct(pl.juego))))));
 
   // expected piedras en paso
   const lances = ['grande', 'chica', 'pares', 'juego', 'punto'];
   const ehead = [
-    el('tr', {}, el('th', { rowspan: 2 }, 'lance'), positions.map((p) => el('th', { colspan: 2, class: 'grp' }, POS_LABEL[p.position]))),
-    el('tr', {}, positions.map(() => [el('th', {}, 'us'), el('th', {}, 'them')]))];
+    el('tr', {}, el('th', { rowspan: 2 }, t('leyes.lance')), positions.map((p) => el('th', { colspan: 2, class: 'grp' }, POS_LABEL[p.position]))),
+    el('tr', {}, positions.map(() => [el('th', {}, t('leyes.us')), el('th', {}, t('leyes.them'))]))];
   const ebody = el('tbody');
   for (const l of [...lances, 'total']) {
-    ebody.append(el('tr', {}, el('td', { class: 'lbl' }, l), positions.map((p) => ['us', 'them'].map((side) => {
+    ebody.append(el('tr', {}, el('td', { class: 'lbl' }, l === 'total' ? t('cf.total_h') : l), positions.map((p) => ['us', 'them'].map((side) => {
       const v = l === 'total' ? lances.reduce((a, x) => a + p.piedras[side][x], 0) : p.piedras[side][l];
-      return el('td', { 'data-testid': `piedras-${p.position}-${side}-${l}`, 'data-value': String(v), class: l === 'total' ? 'hi' : '' }, v.toFixed(3));
+      return el('td', { 'data-testid': `piedras-${p.position}-${side}-${l}`, 'data-value': String(v), class: l === 'total' ? 'hi' : '' }, localDecimals(v.toFixed(3)));
     }))));
   }
   const extra = [
-    el('div', { class: 'panel' }, el('h3', {}, 'Expected piedras en paso'),
+    el('div', { class: 'panel' }, el('h3', {}, t('leyes.expected_h')),
       scrollBox(el('table', { class: 'leyes', 'data-testid': 'piedras-table' }, el('thead', {}, ehead), ebody))),
-    el('div', { class: 'panel' }, el('h3', {}, 'Unknown players'), scrollBox(ptable, 'narrow'))];
+    el('div', { class: 'panel' }, el('h3', {}, t('leyes.unknown_h')), scrollBox(ptable, 'narrow'))];
   result.append(main, chart, ...extra);
   for (const box of result.querySelectorAll('.tablewrap')) markOverflow(box);
 }
@@ -297,7 +299,7 @@ function scrollBox(table, cls = '') {
 
 /** Marks a scroll box that overflows, so that it shows it scrolls (and where it stands). */
 function markOverflow(box) {
-  const hint = el('div', { class: 'scroll-hint hidden', 'data-testid': 'scroll-hint' }, 'more columns: scroll sideways →');
+  const hint = el('div', { class: 'scroll-hint hidden', 'data-testid': 'scroll-hint' }, t('leyes.scroll_hint'));
   box.after(hint);
   const mark = () => {
     const over = box.scrollWidth > box.clientWidth + 1;
@@ -315,10 +317,10 @@ function chartSVG(positions) {
   const gw = (W - L - 10) / groups.length;
   const n = Math.max(1, positions.length);
   const bw = Math.min(26, (gw - 18) / n);
-  let s = `<svg viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="chart of P(win)" data-testid="leyes-chart">`;
-  for (const t of [0, 0.25, 0.5, 0.75, 1]) {
-    const y = T + (H - T - B) * (1 - t);
-    s += `<line x1="${L}" x2="${W - 6}" y1="${y}" y2="${y}" stroke="#e5dfcf" stroke-width="1"/><text x="${L - 6}" y="${y + 4}" text-anchor="end" font-size="11" fill="#6b7280">${t * 100}%</text>`;
+  let s = `<svg viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${t('leyes.chart_h')}" data-testid="leyes-chart">`;
+  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
+    const y = T + (H - T - B) * (1 - tick);
+    s += `<line x1="${L}" x2="${W - 6}" y1="${y}" y2="${y}" stroke="#e5dfcf" stroke-width="1"/><text x="${L - 6}" y="${y + 4}" text-anchor="end" font-size="11" fill="#6b7280">${tick * 100}%</text>`;
   }
   groups.forEach(([name, get], gi) => {
     const x0 = L + gi * gw + (gw - bw * n) / 2;
@@ -326,7 +328,7 @@ function chartSVG(positions) {
       const v = get(p);
       const h = (H - T - B) * v;
       const x = x0 + i * bw;
-      s += `<rect x="${x + 1}" y="${T + (H - T - B) - h}" width="${bw - 2}" height="${Math.max(h, 0.5)}" rx="2" fill="${POS_COLORS[p.position]}"><title>${name}, position ${p.position}: ${pct(v)}</title></rect>`;
+      s += `<rect x="${x + 1}" y="${T + (H - T - B) - h}" width="${bw - 2}" height="${Math.max(h, 0.5)}" rx="2" fill="${POS_COLORS[p.position]}"><title>${name}, ${t('leyes.position_n', { p: p.position })}: ${pct(v)}</title></rect>`;
     });
     s += `<text x="${L + gi * gw + gw / 2}" y="${H - 9}" text-anchor="middle" font-size="12" fill="#374151">${name}</text>`;
   });

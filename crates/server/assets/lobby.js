@@ -1,7 +1,8 @@
 // The lobby: pick a nickname, see the open tables, create a table of any game the server
 // offers (GET /api/games: each with its seat range, bot levels and default options).
 
-import { topbar, el, clear, api, me, register, toast } from './common.js';
+import { topbar, el, clear, api, me, register, toast, t } from './common.js';
+import { has } from './i18n.js';
 import { gameModule } from './games.js';
 import { cardEl } from './cards.js';
 
@@ -10,7 +11,7 @@ const app = document.getElementById('app');
 
 const hero = el('section', { class: 'panel hero' },
   el('div', { class: 'fan' }, ['1o', '12c', '7e', '11b'].map((c) => cardEl(c))),
-  el('div', {}, el('h1', {}, 'tapete'), el('div', { class: 'muted' }, 'Card games with friends: sit down, deal, and bots play the empty seats.')));
+  el('div', {}, el('h1', {}, 'tapete'), el('div', { class: 'muted' }, t('lobby.tagline'))));
 const idPanel = el('section', { class: 'panel', 'data-testid': 'identity' });
 const createPanel = el('section', { class: 'panel' });
 const tablesPanel = el('section', { class: 'panel' });
@@ -25,9 +26,14 @@ function help(key, text) {
   return el('small', { class: 'opt-help', 'data-testid': `help-${key}` }, text);
 }
 
+/** "30 s", "2 min": a duration in seconds, in the page's words. */
+function duration(secs) {
+  return secs < 60 ? t('lobby.secs', { n: secs }) : t('lobby.mins', { n: secs / 60 });
+}
+
 /** A labelled field with its explanation underneath. */
 function field(key, label, input, text) {
-  return el('label', { class: 'field' }, label, input, help(key, text));
+  return el('label', { class: `field field-${key}` }, label, input, help(key, text));
 }
 
 let player = null;
@@ -45,29 +51,29 @@ function seatRange(g) {
 /** "2–8 players", or "4 players" for a game of one seat count. */
 function playersText(g) {
   const r = seatRange(g);
-  return r.min === r.max ? `${r.min} players` : `${r.min}–${r.max} players`;
+  return r.min === r.max ? t('lobby.players', { count: r.min }) : t('lobby.players_range', { min: r.min, max: r.max });
 }
 
 function renderIdentity() {
   clear(idPanel);
   if (player) {
-    idPanel.append(el('h2', {}, 'You'),
-      el('div', { class: 'row' }, el('span', {}, 'Playing as ', el('b', { 'data-testid': 'my-nickname' }, player.nickname)),
+    idPanel.append(el('h2', {}, t('lobby.you')),
+      el('div', { class: 'row' }, el('span', {}, t('who.playing_as'), ' ', el('b', { 'data-testid': 'my-nickname' }, player.nickname)),
         el('span', { class: 'spacer' }),
-        el('a', { class: 'btn small', href: `/history?player=${player.id}` }, 'My games'),
-        el('button', { class: 'btn small', onclick: () => { player = null; renderIdentity(); renderCreate(); } }, 'New nickname')),
-      el('p', { class: 'muted small' }, 'No password: this browser keeps your key. Another browser is another player.'));
+        el('a', { class: 'btn small', href: `/history?player=${player.id}` }, t('lobby.my_games')),
+        el('button', { class: 'btn small', onclick: () => { player = null; renderIdentity(); renderCreate(); } }, t('lobby.new_nickname'))),
+      el('p', { class: 'muted small' }, t('lobby.no_password')));
     return;
   }
-  const input = el('input', { type: 'text', maxlength: 24, placeholder: 'e.g. Ane', 'data-testid': 'nickname', required: true, autocomplete: 'nickname' });
+  const input = el('input', { type: 'text', maxlength: 24, placeholder: t('lobby.nickname_placeholder'), 'aria-label': t('lobby.nickname'), 'data-testid': 'nickname', required: true, autocomplete: 'nickname' });
   const err = el('div', { class: 'error-text', 'data-testid': 'nickname-error' });
-  idPanel.append(el('h2', {}, 'Pick a nickname'),
+  idPanel.append(el('h2', {}, t('who.pick_nickname')),
     el('form', {
       class: 'row', novalidate: true, onsubmit: async (e) => {
         e.preventDefault();
         err.textContent = '';
         if (!input.value.trim()) {
-          err.textContent = 'Type a nickname first (1 to 24 characters): it is how the table names you.';
+          err.textContent = t('lobby.nickname_first');
           input.focus();
           return;
         }
@@ -76,31 +82,31 @@ function renderIdentity() {
           renderIdentity(); renderCreate();
         } catch (x) { err.textContent = x.message; }
       },
-    }, input, el('button', { class: 'btn primary', 'data-testid': 'nickname-save' }, 'Enter')), err);
+    }, input, el('button', { class: 'btn primary', 'data-testid': 'nickname-save' }, t('lobby.enter'))), err);
 }
 
 async function renderCreate() {
   clear(createPanel);
-  createPanel.append(el('h2', {}, 'New table'));
-  if (!player) { createPanel.append(el('p', { class: 'muted' }, 'Pick a nickname first.')); return; }
-  if (!games.length) { createPanel.append(el('p', { class: 'muted' }, 'Loading games…')); return; }
+  createPanel.append(el('h2', {}, t('lobby.new_table')));
+  if (!player) { createPanel.append(el('p', { class: 'muted' }, t('lobby.pick_first'))); return; }
+  if (!games.length) { createPanel.append(el('p', { class: 'muted' }, t('lobby.loading'))); return; }
 
   const gameSel = el('select', { 'data-testid': 'game' }, games.map((g) => el('option', { value: g.name }, `${g.title || g.name} (${playersText(g)})`)));
   const rulesBox = el('div');
   const botSel = el('select', { 'data-testid': 'bot' });
   // How many seats, for games played by a range of players (hidden otherwise).
   const seatsSel = el('select', { 'data-testid': 'seats' });
-  const seatsField = field('seats', 'Players', seatsSel, 'how many people (and bots) play');
+  const seatsField = field('seats', t('lobby.f.players'), seatsSel, t('lobby.f.players_help'));
   const seatSel = el('select', { 'data-testid': 'seat' });
   const paceSel = el('select', { 'data-testid': 'pace' },
-    el('option', { value: 1500 }, 'slow bots'), el('option', { value: 700, selected: true }, 'normal bots'),
-    el('option', { value: 250 }, 'fast bots'), el('option', { value: 0 }, 'instant bots'));
+    el('option', { value: 1500 }, t('lobby.pace.slow')), el('option', { value: 700, selected: true }, t('lobby.pace.normal')),
+    el('option', { value: 250 }, t('lobby.pace.fast')), el('option', { value: 0 }, t('lobby.pace.instant')));
   // How long a person may be gone before a bot plays their seat (seconds).
   const awaySel = el('select', { 'data-testid': 'away' },
-    [[10, '10 s'], [30, '30 s'], [60, '1 min'], [120, '2 min']].map(([v, t]) => el('option', { value: v, selected: v === AWAY_DEFAULT }, t)));
+    [10, 30, 60, 120].map((v) => el('option', { value: v, selected: v === AWAY_DEFAULT }, duration(v))));
   // How long each person's turn may take before the bot plays it (seconds; 0: no clock).
   const turnSel = el('select', { 'data-testid': 'turn' },
-    [[0, 'no clock'], [30, '30 s'], [60, '1 min'], [120, '2 min'], [300, '5 min']].map(([v, t]) => el('option', { value: v, selected: v === TURN_DEFAULT }, t)));
+    [0, 30, 60, 120, 300].map((v) => el('option', { value: v, selected: v === TURN_DEFAULT }, v ? duration(v) : t('lobby.no_clock'))));
   const err = el('div', { class: 'error-text' });
   let rules = null;
 
@@ -108,7 +114,7 @@ async function renderCreate() {
   const onSeats = () => {
     const n = Number(seatsSel.value);
     const was = seatSel.value;
-    const label = (i) => (mod && mod.seatLabel ? mod.seatLabel(i, n) : `seat ${i}`);
+    const label = (i) => (mod && mod.seatLabel ? mod.seatLabel(i, n) : t('seat.n', { n: i }));
     clear(seatSel).append(...Array.from({ length: n }, (_, i) => el('option', { value: i, selected: String(i) === was }, label(i))));
   };
   const onGame = async () => {
@@ -122,14 +128,16 @@ async function renderCreate() {
     for (const [key, doc] of Object.entries(g.rule_docs || {})) {
       const input = rules.el.querySelector(`[name="${key}"]`);
       const at = input && (input.closest('label') || input.parentElement);
-      if (at) at.append(help(key, doc));
-      else rest.push(el('li', {}, el('b', {}, key), ': ', help(key, doc)));
+      // The catalog's words for the option when it has them, the game's own otherwise.
+      const words = has(`rule.${g.name}.${key}`) ? t(`rule.${g.name}.${key}`) : doc;
+      if (at) at.append(help(key, words));
+      else rest.push(el('li', {}, el('b', {}, key), ': ', help(key, words)));
     }
     if (rest.length) rulesBox.append(el('ul', { class: 'opt-list' }, rest));
-    rulesBox.append(el('a', { class: 'small', href: `/rules/${g.name}`, target: '_blank', 'data-testid': 'rules-link' }, `How to play ${g.title || g.name}`));
+    rulesBox.append(el('a', { class: 'small', href: `/rules/${g.name}`, target: '_blank', 'data-testid': 'rules-link' }, t('lobby.how_to_play', { game: g.title || g.name })));
     clear(botSel).append(...(g.bots || []).map((b) => el('option', { value: b, selected: b === g.default_bot }, b)));
     clear(seatsSel).append(...Array.from({ length: range.max - range.min + 1 }, (_, k) => range.min + k)
-      .map((n) => el('option', { value: n, selected: n === range.default }, `${n} players`)));
+      .map((n) => el('option', { value: n, selected: n === range.default }, t('lobby.players', { count: n }))));
     seatsField.classList.toggle('hidden', range.min === range.max);
     onSeats();
   };
@@ -149,60 +157,60 @@ async function renderCreate() {
         };
         if (Number(awaySel.value) !== AWAY_DEFAULT) body.away_s = Number(awaySel.value);
         if (Number(turnSel.value) !== TURN_DEFAULT) body.turn_s = Number(turnSel.value);
-        const t = await api('POST', '/api/tables', body);
-        location.href = `/t/${t.id}`;
+        const made = await api('POST', '/api/tables', body);
+        location.href = `/t/${made.id}`;
       } catch (x) { err.textContent = x.message; }
     },
   },
   el('div', { class: 'fields' },
-    field('game', 'Game', gameSel, 'what to play; every game has a How to play page'),
+    field('game', t('lobby.f.game'), gameSel, t('lobby.f.game_help')),
     seatsField,
-    field('bot', 'Bots in empty seats', botSel, 'how well the bots play the seats nobody holds'),
-    field('pace', 'Bot speed', paceSel, 'the pause before each bot move, so you can follow'),
-    field('seat', 'Your seat', seatSel, 'where you sit; others may take the free seats'),
-    field('away', 'Away after', awaySel, 'someone gone this long has a bot play for them until they return'),
-    field('turn', 'Turn clock', turnSel, 'time for each turn: when it runs out the bot plays it, until the person is back')),
+    field('bot', t('lobby.f.bot'), botSel, t('lobby.f.bot_help')),
+    field('pace', t('lobby.f.pace'), paceSel, t('lobby.f.pace_help')),
+    field('seat', t('lobby.f.seat'), seatSel, t('lobby.f.seat_help')),
+    field('away', t('lobby.f.away'), awaySel, t('lobby.f.away_help')),
+    field('turn', t('lobby.f.turn'), turnSel, t('lobby.f.turn_help'))),
   rulesBox,
-  el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'create' }, 'Create table'), err));
+  el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'create' }, t('lobby.create')), err));
   createPanel.append(form);
   await onGame();
 }
 
 /** "Ane, Mikel + 2 bots (avanzado)". */
-function seatList(t) {
-  const people = t.seats.filter((s) => s.player).map((s) => s.player.nickname);
-  const bots = t.seats.filter((s) => !s.player);
+function seatList(tb) {
+  const people = tb.seats.filter((s) => s.player).map((s) => s.player.nickname);
+  const bots = tb.seats.filter((s) => !s.player);
   const parts = [people.join(', ')];
   if (bots.length) {
     const levels = [...new Set(bots.map((s) => s.bot).filter(Boolean))].join(', ');
-    parts.push(el('span', { class: 'bot' }, `${people.length ? ' + ' : ''}${bots.length} ${bots.length === 1 ? 'bot' : 'bots'}${levels ? ` (${levels})` : ''}`));
+    parts.push(el('span', { class: 'bot' }, `${people.length ? ' + ' : ''}${t('lobby.bots', { count: bots.length })}${levels ? ` (${levels})` : ''}`));
   }
   return parts;
 }
 
 async function renderTables() {
   let tables;
-  try { tables = await api('GET', '/api/tables'); } catch (x) { clear(tablesPanel).append(el('h2', {}, 'Open tables'), el('p', { class: 'error-text' }, x.message)); return; }
+  try { tables = await api('GET', '/api/tables'); } catch (x) { clear(tablesPanel).append(el('h2', {}, t('lobby.open_tables')), el('p', { class: 'error-text' }, x.message)); return; }
   clear(tablesPanel);
-  tablesPanel.append(el('div', { class: 'row' }, el('h2', {}, 'Open tables'), el('span', { class: 'spacer' }),
-    el('button', { class: 'btn small', onclick: renderTables }, 'Refresh')));
-  if (!tables.length) { tablesPanel.append(el('div', { class: 'empty', 'data-testid': 'no-tables' }, 'No open tables yet. Create one!')); return; }
+  tablesPanel.append(el('div', { class: 'row' }, el('h2', {}, t('lobby.open_tables')), el('span', { class: 'spacer' }),
+    el('button', { class: 'btn small', onclick: renderTables }, t('lobby.refresh'))));
+  if (!tables.length) { tablesPanel.append(el('div', { class: 'empty', 'data-testid': 'no-tables' }, t('lobby.no_tables'))); return; }
   const tbody = el('tbody');
-  for (const t of tables) {
-    const mod = modules[t.game];
-    const kind = games.find((g) => g.name === t.game) || {};
+  for (const tb of tables) {
+    const mod = modules[tb.game];
+    const kind = games.find((g) => g.name === tb.game) || {};
     const range = seatRange(kind);
-    const count = range.min === range.max ? '' : ` · ${t.seats.length} players`;
-    const humans = t.seats.filter((s) => s.player).length;
-    const mine = player && t.seats.some((s) => s.player && s.player.id === player.id);
-    const free = t.seats.some((s) => !s.player);
-    tbody.append(el('tr', { 'data-testid': 'table-row', 'data-table': t.id },
-      el('td', {}, el('b', {}, kind.title || t.game), el('span', { class: 'muted small', 'data-testid': 'table-players' }, count), el('div', { class: 'muted small' }, mod ? mod.rulesSummary(t.rules) : '')),
-      el('td', { class: 'seatlist' }, seatList(t)),
-      el('td', { class: 'opt' }, el('span', { class: `badge ${t.status}` }, t.status), el('div', { class: 'muted small' }, `${humans} ${humans === 1 ? 'person' : 'people'}`)),
-      el('td', {}, el('a', { class: `btn small ${mine || free ? 'primary' : ''}`, href: `/t/${t.id}`, 'data-testid': 'open-table' }, mine ? 'Back' : t.status === 'waiting' ? 'Join' : 'Watch'))));
+    const count = range.min === range.max ? '' : ` · ${t('lobby.players', { count: tb.seats.length })}`;
+    const humans = tb.seats.filter((s) => s.player).length;
+    const mine = player && tb.seats.some((s) => s.player && s.player.id === player.id);
+    const free = tb.seats.some((s) => !s.player);
+    tbody.append(el('tr', { 'data-testid': 'table-row', 'data-table': tb.id },
+      el('td', {}, el('b', {}, kind.title || tb.game), el('span', { class: 'muted small', 'data-testid': 'table-players' }, count), el('div', { class: 'muted small' }, mod ? mod.rulesSummary(tb.rules) : '')),
+      el('td', { class: 'seatlist' }, seatList(tb)),
+      el('td', { class: 'opt' }, el('span', { class: `badge ${tb.status}` }, t(`status.${tb.status}`)), el('div', { class: 'muted small' }, t('lobby.people', { count: humans }))),
+      el('td', {}, el('a', { class: `btn small ${mine || free ? 'primary' : ''}`, href: `/t/${tb.id}`, 'data-testid': 'open-table' }, mine ? t('lobby.back') : tb.status === 'waiting' ? t('lobby.join') : t('lobby.watch')))));
   }
-  tablesPanel.append(el('table', { class: 'list' }, el('thead', {}, el('tr', {}, el('th', {}, 'Game'), el('th', {}, 'Seats'), el('th', { class: 'opt' }, 'Status'), el('th', {}, ''))), tbody));
+  tablesPanel.append(el('table', { class: 'list' }, el('thead', {}, el('tr', {}, el('th', {}, t('lobby.th.game')), el('th', {}, t('lobby.th.seats')), el('th', { class: 'opt' }, t('lobby.th.status')), el('th', {}, ''))), tbody));
 }
 
 (async () => {

@@ -2,7 +2,7 @@
 // counting) drawn on the felt, and buttons for exactly the legal actions.
 
 import { registerGame } from './games.js';
-import { el, clear } from './common.js';
+import { el, clear, t } from './common.js';
 import { cardEl } from './cards.js';
 import { nameplate as plateOf, holdOpen, holdClose, scrollOnce, nextButton, option, check, Bubbles } from './kit.js';
 
@@ -25,18 +25,18 @@ function rulesForm(defaults = {}) {
   const target = el('select', { name: 'target', 'data-testid': 'rule-target' },
     option(40, '40 piedras', d.target), option(30, '30 piedras', d.target));
   const juegos = el('select', { name: 'juegos', 'data-testid': 'rule-juegos' },
-    [1, 3, 5].map((n) => option(n, n === 1 ? '1 juego' : `best of ${n} juegos`, d.juegos)));
+    [1, 3, 5].map((n) => option(n, n === 1 ? '1 juego' : t('mus.best_of_juegos', { n }), d.juegos)));
   const vacas = el('select', { name: 'vacas', 'data-testid': 'rule-vacas' },
-    [1, 3, 5].map((n) => option(n, n === 1 ? '1 vaca' : `best of ${n} vacas`, d.vacas)));
+    [1, 3, 5].map((n) => option(n, n === 1 ? '1 vaca' : t('mus.best_of_vacas', { n }), d.vacas)));
   const [real31, real31L] = check('real31', '31 real', d.real31);
   const [miedo, miedoL] = check('punto_y_miedo', 'punto y miedo', d.punto_y_miedo);
-  const [senas, senasL] = check('senas', 'señas between partners', d.senas);
+  const [senas, senasL] = check('senas', t('mus.senas_partners'), d.senas);
   const box = el('div', {},
     el('div', { class: 'fields' },
-      el('label', { class: 'field' }, 'Deck', mode),
-      el('label', { class: 'field' }, 'Game to', target),
-      el('label', { class: 'field' }, 'Juegos per vaca', juegos),
-      el('label', { class: 'field' }, 'Vacas', vacas)),
+      el('label', { class: 'field' }, t('mus.f.deck'), mode),
+      el('label', { class: 'field' }, t('mus.f.target'), target),
+      el('label', { class: 'field' }, t('mus.f.juegos'), juegos),
+      el('label', { class: 'field' }, t('mus.f.vacas'), vacas)),
     el('div', { class: 'row', style: { gap: '1.2rem', marginBottom: '.8rem' } }, real31L, miedoL, senasL));
   return {
     el: box,
@@ -117,7 +117,7 @@ export function finalScore(v, outcome) {
  */
 function finalScoreText(f, name) {
   const two = (xs) => `${xs[0]}–${xs[1]}`;
-  return `${name(0)} against ${name(1)}: vacas ${two(f.vacas)}, juegos ${two(f.games)}, piedras ${two(f.piedras)}`;
+  return t('mus.final_score', { a: name(0), b: name(1), vacas: two(f.vacas), juegos: two(f.games), piedras: two(f.piedras) });
 }
 
 function statusText(status, pairName) {
@@ -145,10 +145,10 @@ function shortStatus(status) {
 function phaseTitle(v) {
   const p = v.phase || {};
   switch (p.phase) {
-    case 'mus': return v.mus_rounds > 0 ? `¿Mus? (${v.mus_rounds} ${v.mus_rounds === 1 ? 'round' : 'rounds'})` : '¿Mus?';
+    case 'mus': return v.mus_rounds > 0 ? `¿Mus? (${t('mus.rounds', { count: v.mus_rounds })})` : '¿Mus?';
     case 'discard': return 'Descarte';
     case 'senas': return 'Señas';
-    case 'declare': return `${LANCE_NAMES[p.lance]}: declaring`;
+    case 'declare': return t('mus.declaring', { lance: LANCE_NAMES[p.lance] });
     case 'bet': return LANCE_NAMES[p.lance] || p.lance;
     case 'over': return 'Fin de la partida';
     default: return '';
@@ -274,7 +274,7 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
   const next = nextButton(st, { over: !!(v.phase && v.phase.phase === 'over'), onNext });
   const center = el('div', { class: 'ct-center' },
     el('div', { class: 'phase-title' }, `La cuenta · mano ${h.hand}`),
-    cards ? null : el('div', { class: 'small muted-felt' }, 'The hands were not shown.'),
+    cards ? null : el('div', { class: 'small muted-felt' }, t('mus.not_shown')),
     rows, cuenta, after);
   return el('div', { class: 'counting', 'data-testid': 'counting' },
     el('div', { class: 'ct-grid' }, spots.map(([w, s]) => seatBox(w, s)), center),
@@ -343,9 +343,9 @@ function render({ main, side: sidePanel }, st, ctx) {
     if (v.pares && v.pares[s] !== null && v.pares[s] !== undefined) chips.append(el('span', { class: `chip ${v.pares[s] ? 'yes' : 'no'}` }, v.pares[s] ? 'pares sí' : 'pares no'));
     if (v.juego && v.juego[s] !== null && v.juego[s] !== undefined) chips.append(el('span', { class: `chip ${v.juego[s] ? 'yes' : 'no'}` }, v.juego[s] ? 'juego sí' : 'juego no'));
     if (v.senas_sent && v.senas_sent[s] && s !== me && !(seated && s === (me + 2) % 4 && v.partner_sena)) chips.append(el('span', { class: 'chip sena' }, 'seña'));
-    if (seated && s === (me + 2) % 4 && v.partner_sena) chips.append(el('span', { class: 'chip sena', 'data-testid': 'partner-sena', title: 'only you see it' }, `seña: ${senaWords(v.partner_sena)}`));
-    if (seated && s === me && v.my_sena) chips.append(el('span', { class: 'chip sena', 'data-testid': 'my-sena' }, `your seña: ${senaWords(v.my_sena)}`));
-    if (phase.phase === 'discard' && v.discarded && v.discarded[s]) chips.append(el('span', { class: 'chip' }, 'discarded'));
+    if (seated && s === (me + 2) % 4 && v.partner_sena) chips.append(el('span', { class: 'chip sena', 'data-testid': 'partner-sena', title: t('mus.only_you') }, `seña: ${senaWords(v.partner_sena)}`));
+    if (seated && s === me && v.my_sena) chips.append(el('span', { class: 'chip sena', 'data-testid': 'my-sena' }, t('mus.your_sena', { sena: senaWords(v.my_sena) })));
+    if (phase.phase === 'discard' && v.discarded && v.discarded[s]) chips.append(el('span', { class: 'chip' }, t('mus.discarded')));
 
     const w = words.get(s);
     const bubble = w ? el('div', { class: `bubble ${w.kind}`, 'data-testid': `said-${s}`, 'data-said': w.id, 'data-since': w.since }, w.text) : null;
@@ -371,11 +371,11 @@ function render({ main, side: sidePanel }, st, ctx) {
         }
         cards.append(card);
       }
-      for (const c of v.my_discard || []) cards.append(cardEl(c, { class: 'gone', title: 'discarded' }));
+      for (const c of v.my_discard || []) cards.append(cardEl(c, { class: 'gone', title: t('mus.discarded') }));
     } else if (hands && hands[s] && hands[s].length) {
       cards = el('div', { class: 'hand shown', 'data-testid': `shown-hand-${s}` }, hands[s].map((c) => cardEl(c)));
     } else if (phase.phase !== 'over') {
-      cards = el('div', { class: `hand ${s === me && seated ? 'mine' : ''}`, title: st.table && st.table.status === 'waiting' ? 'the cards are dealt when the game starts' : null },
+      cards = el('div', { class: `hand ${s === me && seated ? 'mine' : ''}`, title: st.table && st.table.status === 'waiting' ? t('mus.dealt_at_start') : null },
         Array.from({ length: 4 }, () => cardEl('back')));
     }
     const controls = ctx.seatControls ? ctx.seatControls(s) : null;
@@ -386,7 +386,7 @@ function render({ main, side: sidePanel }, st, ctx) {
   // ---- the middle of the felt: phase, bet, lances of this hand ----
   const center = el('div', { class: 'center' });
   const notStarted = st.table && st.table.status === 'waiting';
-  const box = el('div', { class: 'centerbox', 'data-testid': 'phase' }, el('div', { class: 'phase-title' }, notStarted ? 'Before the start' : phaseTitle(v)));
+  const box = el('div', { class: 'centerbox', 'data-testid': 'phase' }, el('div', { class: 'phase-title' }, notStarted ? t('mus.before_start') : phaseTitle(v)));
   if (v.bet) {
     const who = pairName(v.bet.pair);
     box.append(el('div', { class: 'betline', 'data-testid': 'bet' },
@@ -411,9 +411,9 @@ function render({ main, side: sidePanel }, st, ctx) {
   const piedras = fin ? fin.piedras : [sc.piedras[a], sc.piedras[b]];
   box.append(el('div', { class: 'miniscore', 'data-testid': 'miniscore', title: `${pairName(a)} – ${pairName(b)}` },
     el('span', { class: a === myPair ? 'us' : 'them' }, String(piedras[0])), ' – ', el('span', { class: b === myPair ? 'us' : 'them' }, String(piedras[1])),
-    el('span', { class: 'muted' }, ` piedras of ${(v.rules && v.rules.target) || 40}`)));
+    el('span', { class: 'muted' }, ` ${t('mus.piedras_of', { n: (v.rules && v.rules.target) || 40 })}`)));
   box.append(el('div', { class: 'deckinfo' },
-    `mano ${v.hand_number} · juego ${v.game_number}${v.mus_rounds ? ` · ${v.mus_rounds} mus` : ''} · deck ${v.deck_left}`));
+    `mano ${v.hand_number} · juego ${v.game_number}${v.mus_rounds ? ` · ${v.mus_rounds} mus` : ''} · ${t('mus.deck', { n: v.deck_left })}`));
   center.append(box);
 
   const seats = el('div', { class: 'seats' }, spots.map(([w, s]) => plate(w, s)), center);
@@ -433,21 +433,21 @@ function render({ main, side: sidePanel }, st, ctx) {
   if (legal.length === 0 && !st.replay) {
     const waiting = (v.to_act || []).map((s) => ctx.seatName(s));
     let hint = '';
-    if (st.table && st.table.status === 'waiting') hint = 'Waiting for the start: the creator starts the game.';
-    else if (phase.phase === 'over') hint = 'The match is over.';
-    else if (!seated) hint = waiting.length ? `Watching · ${waiting.join(', ')} to play` : 'Watching';
-    else if (waiting.length) hint = `Waiting for ${waiting.join(', ')}…`;
+    if (st.table && st.table.status === 'waiting') hint = t('hint.waiting_start');
+    else if (phase.phase === 'over') hint = t('hint.match_over');
+    else if (!seated) hint = waiting.length ? t('hint.watching_who', { names: waiting.join(', ') }) : t('hint.watching');
+    else if (waiting.length) hint = t('hint.waiting_for', { names: waiting.join(', ') });
     actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, hint));
   } else if (discarding) {
     const options = legal.filter((x) => x.startsWith('descarto')).map((x) => ({ a: x, set: x.split(/\s+/).slice(1).sort().join(' ') }));
     const want = [...ui.selected].sort().join(' ');
     const match = options.find((o) => o.set === want);
-    actions.append(el('span', { class: 'hint' }, ui.selected.size ? `Discard ${ui.selected.size}:` : 'Tap the cards to discard'));
+    actions.append(el('span', { class: 'hint' }, ui.selected.size ? t('mus.discard_n', { n: ui.selected.size }) : t('mus.tap_to_discard')));
     actions.append(el('button', {
       class: 'btn primary', 'data-testid': 'discard-confirm', 'data-action': match ? match.a : '', disabled: !match,
       onclick: () => match && sendAction(match.a),
     }, ui.selected.size ? `Descarto ${ui.selected.size}` : 'Descarto'));
-    if (ui.selected.size) actions.append(el('button', { class: 'btn small ghost', onclick: () => { ui.selected.clear(); rerender(); } }, 'clear'));
+    if (ui.selected.size) actions.append(el('button', { class: 'btn small ghost', onclick: () => { ui.selected.clear(); rerender(); } }, t('mus.clear')));
   } else {
     const simple = legal.filter((x) => !/^(envido|reenvido) \d+$/.test(x) && !x.startsWith('seña '));
     const order = ['mus', 'no hay mus', 'paso', 'quiero', 'no quiero', 'pares sí', 'pares no', 'juego sí', 'juego no'];
@@ -462,9 +462,9 @@ function render({ main, side: sidePanel }, st, ctx) {
       const act = `${kind} ${ui.amount}`;
       const label = kind === 'envido' ? (ui.amount === 2 ? 'envido' : `envido ${ui.amount}`) : `${ui.amount} más`;
       actions.append(el('span', { class: 'picker', 'data-testid': `${kind}-picker` },
-        el('button', { class: 'btn gold step', 'data-testid': 'amount-down', disabled: i <= 0, 'aria-label': 'less', onclick: () => { ui.amount = amounts[i - 1]; rerender(); } }, '−'),
+        el('button', { class: 'btn gold step', 'data-testid': 'amount-down', disabled: i <= 0, 'aria-label': t('mus.less'), onclick: () => { ui.amount = amounts[i - 1]; rerender(); } }, '−'),
         button(act, label, 'gold main'),
-        el('button', { class: 'btn gold step', 'data-testid': 'amount-up', disabled: i >= amounts.length - 1, 'aria-label': 'more', onclick: () => { ui.amount = amounts[i + 1]; rerender(); } }, '+')));
+        el('button', { class: 'btn gold step', 'data-testid': 'amount-up', disabled: i >= amounts.length - 1, 'aria-label': t('mus.more'), onclick: () => { ui.amount = amounts[i + 1]; rerender(); } }, '+')));
     }
     if (simple.includes('órdago')) {
       // An órdago stakes the whole game: it sits apart and asks a second tap to confirm.
@@ -482,7 +482,7 @@ function render({ main, side: sidePanel }, st, ctx) {
     }
     const senas = legal.filter((x) => x.startsWith('seña '));
     if (senas.length) {
-      actions.append(el('span', { class: 'hint' }, 'Seña to your partner:'));
+      actions.append(el('span', { class: 'hint' }, t('mus.sena_to_partner')));
       for (const x of senas) actions.append(button(x, x.slice(5), x === 'seña ninguna' ? '' : 'primary'));
     }
   }
@@ -509,7 +509,7 @@ function scoreboard(v, { seated, myPair, pairName, ctx, fin }) {
   const order = fin ? [0, 1] : seated ? [myPair, 1 - myPair] : [0, 1];
   const piedras = fin ? fin.piedras : sc.piedras;
   const panel = el('div', { class: 'panel', 'data-testid': 'score', 'data-piedras': [piedras[0], piedras[1]].join(','), 'data-games': sc.games.join(','), 'data-vacas': sc.vacas.join(',') });
-  panel.append(el('h3', {}, fin ? 'Final score ' : 'Tanteo ', el('span', { class: 'muted small' }, `· game to ${target}`)));
+  panel.append(el('h3', {}, fin ? t('mus.final') : 'Tanteo', ' ', el('span', { class: 'muted small' }, `· ${t('mus.game_to', { n: target })}`)));
   const grid = el('div', { class: 'score' },
     el('span', { class: 'hdr' }, ''), el('span', { class: 'hdr' }, 'piedras'), el('span', { class: 'hdr' }, 'juegos'), el('span', { class: 'hdr' }, 'vacas'));
   for (const pair of order) {
@@ -523,7 +523,7 @@ function scoreboard(v, { seated, myPair, pairName, ctx, fin }) {
       el('span', { class: 'pts', 'data-testid': `piedras-${seated ? (pair === myPair ? 'us' : 'them') : pair}` }, String(p)),
       el('span', { class: 'gv' }, `${sc.games[pair]}`),
       el('span', { class: 'gv' }, `${sc.vacas[pair]}`),
-      el('div', { class: 'amarracos', title: `${Math.floor(p / 5)} amarracos and ${p % 5} piedras · ${names}` },
+      el('div', { class: 'amarracos', title: `${t('mus.amarracos', { a: Math.floor(p / 5), p: p % 5 })} · ${names}` },
         seated ? el('span', { class: 'muted small', style: { marginRight: '4px' } }, names) : null,
         Array.from({ length: Math.floor(p / 5) }, () => el('i', { class: 'amarraco' })),
         Array.from({ length: p % 5 }, () => el('i', { class: 'piedra' }))),
@@ -549,7 +549,7 @@ function cuentaPanel(v, { pairName, ctx }) {
         el('span', { class: 'cards' }, cards[s].map((c) => cardEl(c)))));
     }
   } else {
-    panel.append(el('div', { class: 'muted small' }, 'The hands were not shown.'));
+    panel.append(el('div', { class: 'muted small' }, t('mus.not_shown')));
   }
   const ul = el('ul');
   if (showdown) {
@@ -562,7 +562,7 @@ function cuentaPanel(v, { pairName, ctx }) {
     if (e.type === 'scored') {
       ul.append(el('li', { class: 'muted' }, `${pairName(e.pair)} +${e.piedras} ${e.piedras === 1 ? 'piedra' : 'piedras'} · ${e.lance} (${String(e.reason).replace('_', ' ')})`));
     } else if (e.type === 'game_won') {
-      ul.append(el('li', {}, el('b', {}, `Juego for ${pairName(e.pair)}${e.ordago ? ' (órdago)' : ''}: ${pairName(0)} ${e.piedras[0]} – ${pairName(1)} ${e.piedras[1]}`)));
+      ul.append(el('li', {}, el('b', {}, `${t('mus.juego_for', { side: pairName(e.pair) })}${e.ordago ? ' (órdago)' : ''}: ${pairName(0)} ${e.piedras[0]} – ${pairName(1)} ${e.piedras[1]}`)));
     }
   }
   if (ul.childNodes.length) panel.append(ul);
@@ -573,10 +573,10 @@ function cuentaPanel(v, { pairName, ctx }) {
 function outcomeText(outcome, table, you, ctx = {}) {
   const winners = outcome.winners || [];
   if (you && you.seat !== null && you.seat !== undefined) {
-    return winners.includes(you.seat) ? '¡Ganamos! You won the match.' : 'Ellos ganan. You lost the match.';
+    return winners.includes(you.seat) ? t('mus.we_won') : t('mus.they_won');
   }
-  const seatName = ctx.seatName || ((s) => `seat ${s}`);
-  return `${sides(seatName, null).name(winners[0] ?? 0)} won the match.`;
+  const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
+  return t('mus.side_won', { side: sides(seatName, null).name(winners[0] ?? 0) });
 }
 
 /**
@@ -586,12 +586,12 @@ function outcomeText(outcome, table, you, ctx = {}) {
 function outcomeDetail(st, ctx = {}) {
   const f = finalScore(st.view, st.outcome || (st.table && st.table.outcome));
   if (!f) return '';
-  return finalScoreText(f, sides(ctx.seatName || ((s) => `seat ${s}`), ctx.mySeat ?? null).name);
+  return finalScoreText(f, sides(ctx.seatName || ((s) => t('seat.n', { n: s })), ctx.mySeat ?? null).name);
 }
 
 /** The lobby's words for a seat: the mano of the first hand is seat 0. */
 function seatLabel(i) {
-  return `seat ${i}${i === 0 ? ', mano' : ''}`;
+  return `${t('seat.n', { n: i })}${i === 0 ? ', mano' : ''}`;
 }
 
 /** The sides of a finished match, for the history: "Ane y bot 2 vs bot 1 y bot 3". */

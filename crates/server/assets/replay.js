@@ -2,7 +2,7 @@
 // server builds each step on demand (GET /api/tables/{id}/replay/{n}); the page keeps the
 // steps it has seen and fetches the neighbours ahead.
 
-import { topbar, el, clear, api, toast } from './common.js';
+import { topbar, el, clear, api, toast, t as tr } from './common.js';
 import { gameModule } from './games.js';
 
 topbar('history');
@@ -15,7 +15,7 @@ const gameMain = el('div', { 'data-testid': 'game' });
 const gameSide = el('div');
 const logBox = el('div', { class: 'log', 'data-testid': 'lines' });
 app.append(head, controls, el('div', { class: 'tablegrid' }, el('div', {}, gameMain),
-  el('div', { class: 'side' }, gameSide, el('div', { class: 'panel' }, el('h3', {}, 'This step'), logBox))));
+  el('div', { class: 'side' }, gameSide, el('div', { class: 'panel' }, el('h3', {}, tr('replay.this_step')), logBox))));
 
 let replay = null;      // {table, steps: how many, actions: [{n, seat, action}]}
 let mod = null;
@@ -41,11 +41,11 @@ async function show(k) {
   const n = Math.max(0, Math.min(lastIndex(), k));
   i = n;
   slider.value = String(n);
-  info.textContent = `step ${n} / ${lastIndex()}`;
+  info.textContent = tr('replay.step', { n, of: lastIndex() });
   prev.disabled = n === 0; first.disabled = n === 0;
   next.disabled = n === lastIndex(); last.disabled = next.disabled;
   const a = replay.actions[n - 1];
-  clear(what).append(!a ? 'the deal' : `${name(a.seat)}: `, a ? el('b', {}, a.action) : '');
+  clear(what).append(!a ? tr('replay.deal') : `${name(a.seat)}: `, a ? el('b', {}, a.action) : '');
   let cur;
   let before = null;
   try {
@@ -86,20 +86,20 @@ function endsHand(cur, before) {
 }
 
 const btn = (label, testid, f) => el('button', { class: 'btn small', 'data-testid': testid, onclick: f }, label);
-const first = btn('« first', 'replay-first', () => show(0));
-const prev = btn('◀ prev', 'replay-prev', () => show(i - 1));
-const next = btn('next ▶', 'replay-next', () => show(i + 1));
-const last = btn('last »', 'replay-last', () => show(lastIndex()));
+const first = btn(tr('replay.first'), 'replay-first', () => show(0));
+const prev = btn(tr('replay.prev'), 'replay-prev', () => show(i - 1));
+const next = btn(tr('next.step'), 'replay-next', () => show(i + 1));
+const last = btn(tr('replay.last'), 'replay-last', () => show(lastIndex()));
 // Playing on: a step every 0.8 s, and a longer look at each counting.
 const tick = async () => {
-  if (i >= lastIndex()) { timer = null; play.textContent = 'play'; return; }
+  if (i >= lastIndex()) { timer = null; play.textContent = tr('replay.play'); return; }
   await show(i + 1);
   if (!timer) return;
   timer = setTimeout(tick, gameMain.querySelector('[data-testid="counting"]') ? 4000 : 800);
 };
-const play = btn('play', 'replay-play', () => {
-  if (timer) { clearTimeout(timer); timer = null; play.textContent = 'play'; return; }
-  play.textContent = 'pause';
+const play = btn(tr('replay.play'), 'replay-play', () => {
+  if (timer) { clearTimeout(timer); timer = null; play.textContent = tr('replay.play'); return; }
+  play.textContent = tr('replay.pause');
   timer = setTimeout(tick, 800);
 });
 const slider = el('input', { type: 'range', min: 0, max: 0, value: 0, 'data-testid': 'replay-slider', oninput: () => show(Number(slider.value)) });
@@ -129,17 +129,17 @@ function outcomeWords(t, lastView) {
   } catch (x) {
     const missing = x.status === 404;
     app.prepend(el('div', { class: 'panel', 'data-testid': missing ? 'no-such-table' : 'replay-error' },
-      el('h1', {}, missing ? 'No such table' : 'Replay'),
-      el('p', { class: missing ? '' : 'error-text' }, missing ? `There is no table \u201c${tableId}\u201d: the link may be mistyped, or the table never existed.` : x.message),
-      missing ? el('a', { class: 'btn primary', href: '/history' }, 'Your games') : el('a', { class: 'btn primary', href: `/t/${encodeURIComponent(tableId)}` }, 'To the table')));
+      el('h1', {}, missing ? tr('table.no_such') : tr('table.replay')),
+      el('p', { class: missing ? '' : 'error-text' }, missing ? tr('table.no_such_text', { id: tableId }) : x.message),
+      missing ? el('a', { class: 'btn primary', href: '/history' }, tr('replay.your_games')) : el('a', { class: 'btn primary', href: `/t/${encodeURIComponent(tableId)}` }, tr('replay.to_table'))));
     controls.remove();
     return;
   }
   mod = await gameModule(replay.table.game);
   const t = replay.table;
   const outcome = t.outcome ? el('span', { class: 'small', 'data-testid': 'replay-outcome' }, nameLine(t.outcome.summary || '')) : '';
-  head.append(el('h1', {}, `Replay · ${mod.title || t.game}`, el('span', { class: 'muted', style: { fontWeight: 400 } }, ` · ${t.id}`)),
-    el('span', { class: 'badge finished' }, 'finished'), el('span', { class: 'spacer' }),
+  head.append(el('h1', {}, `${tr('table.replay')} · ${mod.title || t.game}`, el('span', { class: 'muted', style: { fontWeight: 400 } }, ` · ${t.id}`)),
+    el('span', { class: 'badge finished' }, tr('status.finished')), el('span', { class: 'spacer' }),
     el('span', { class: 'muted small' }, mod.rulesSummary ? mod.rulesSummary(t.rules) : ''), outcome);
   slider.max = String(lastIndex());
   const q = new URLSearchParams(location.search);

@@ -2,17 +2,21 @@
 // exact chance to clear the table out (GET /api/odds/solitaire), as a fraction, a table of
 // the table types and a chart of what is left when the deck runs out.
 
-import { topbar, el, clear, api } from './common.js';
+import { topbar, el, clear, api, t, lang, localDecimals } from './common.js';
 
 topbar('solitaire');
 const app = document.getElementById('app');
 
 const FIELDS = [
-  ['suits', 'Suits', 'copies of each value', 4],
-  ['values', 'Values', 'cards of each suit', 13],
-  ['board', 'On the table', 'cards dealt, by value', 13],
-  ['pick', 'Cards that count', 'the third cards turned', 13],
+  ['suits', t('sol.suits'), t('sol.suits_help'), 4],
+  ['values', t('sol.values'), t('sol.values_help'), 13],
+  ['board', t('sol.board'), t('sol.board_help'), 13],
+  ['pick', t('sol.pick'), t('sol.pick_help'), 13],
 ];
+
+/** Numbers in the page's language, with one and three decimals. */
+const num1 = (x) => Number(x).toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
+const num3 = (x) => Number(x).toLocaleString(lang, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
 
 const inputs = {};
 for (const [name, , , def] of FIELDS) {
@@ -27,17 +31,14 @@ const realLine = el('p', { class: 'muted small real-line', 'data-testid': 'real-
 const result = el('section', { class: 'solitaire-result', 'data-testid': 'solitaire-result' });
 
 const form = el('form', { class: 'panel', onsubmit: (e) => { e.preventDefault(); compute(); } },
-  el('h1', {}, 'Prisoner’s solitaire ', el('span', { class: 'muted small', style: { fontWeight: 400 } }, '· exact odds of clearing the table')),
+  el('h1', {}, t('sol.title'), ' ', el('span', { class: 'muted small', style: { fontWeight: 400 } }, `· ${t('sol.subtitle')}`)),
   el('p', { class: 'muted small', style: { marginTop: 0 } },
-    'Deal cards from a shuffled deck to the table, stacked by value. Turn the rest three at a time: ',
-    'the third card takes away the stack of its value. You win if the table is cleared. ',
-    'Every third card is as random as any card, so the chance is that of the cards that count ',
-    'holding every value on the table.'),
+    t('sol.intro')),
   el('div', { class: 'fields solitaire-fields' },
     FIELDS.map(([name, label, hint]) => el('label', { class: 'field' },
       el('span', {}, label, ' ', el('span', { class: 'muted small' }, hint)), inputs[name]))),
   realLine,
-  el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'compute' }, 'Compute'), err));
+  el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'compute' }, t('sol.compute')), err));
 
 app.append(form, result);
 
@@ -59,12 +60,12 @@ function updateRealLine() {
   const real = realPick();
   if (real === null) return;
   const deck = whole(inputs.suits.value) * whole(inputs.values.value);
-  realLine.append(`The real game turns ⌊(${deck} − ${whole(inputs.board.value)}) / 3⌋ = ${real} third cards. `);
+  realLine.append(`${t('sol.real', { formula: `⌊(${deck} − ${whole(inputs.board.value)}) / 3⌋`, n: real })} `);
   if (whole(inputs.pick.value) !== real) {
     realLine.append(el('button', {
       type: 'button', class: 'btn small', 'data-testid': 'use-real-pick',
       onclick: () => { inputs.pick.value = String(real); changed(true); },
-    }, `count ${real}`));
+    }, t('sol.count_n', { n: real })));
   }
 }
 
@@ -73,8 +74,8 @@ function query() {
   const q = new URLSearchParams();
   for (const [name, label] of FIELDS) {
     const text = inputs[name].value.trim();
-    if (text === '') return { error: `${label}: give a whole number.` };
-    if (whole(text) === null) return { error: `${label}: “${text.slice(0, 20)}” is not a whole number (0, 1, 2…).` };
+    if (text === '') return { error: t('sol.err.empty', { label }) };
+    if (whole(text) === null) return { error: t('sol.err.nan', { label, text: text.slice(0, 20) }) };
     q.set(name, text);
   }
   return { q };
@@ -120,8 +121,8 @@ for (const input of Object.values(inputs)) input.addEventListener('input', () =>
 /** A probability with six significant digits, as `tapete odds solitaire` prints it. */
 export function decimal(x) {
   if (x === 0 || x === 1) return String(x);
-  if (x < 1e-4) return x.toExponential(5);
-  return x.toFixed(Math.max(0, 5 - Math.floor(Math.log10(x))));
+  if (x < 1e-4) return localDecimals(x.toExponential(5));
+  return localDecimals(x.toFixed(Math.max(0, 5 - Math.floor(Math.log10(x)))));
 }
 
 /** A probability in percent: "0.368%", "0%", "100%". */
@@ -129,13 +130,13 @@ export function pct(x) {
   if (x <= 0) return '0%';
   if (x >= 1) return '100%';
   const p = 100 * x;
-  if (p < 0.001) return `${p.toExponential(2)}%`;
-  return `${Number(p.toPrecision(3))}%`;
+  if (p < 0.001) return localDecimals(`${p.toExponential(2)}%`);
+  return localDecimals(`${Number(p.toPrecision(3))}%`);
 }
 
 /** A type as `tapete odds solitaire` writes it, "4 4 3 1", with thin spaces (narrow on a phone). */
 function partsText(parts) {
-  return parts.length ? parts.join('\u2009') : '(empty table)';
+  return parts.length ? parts.join('\u2009') : t('sol.empty_table');
 }
 
 let shown = 'stacks';
@@ -146,13 +147,13 @@ function render(d) {
   clear(result);
   const [num, den] = d.fraction.split('/');
   const x = d.probability;
-  const odds = x === 0 ? 'never won' : `one game in ${(1 / x).toFixed(1)}`;
+  const odds = x === 0 ? t('sol.never') : t('sol.one_in', { n: num1(1 / x) });
   const win = el('div', { class: 'panel' },
     el('h2', { 'data-testid': 'solitaire-title' },
-      `${d.deck} cards (${d.suits} suits × ${d.values} values), ${d.board} on the table, ${d.pick} that count`,
-      d.real_game ? '' : el('span', { class: 'muted small', style: { fontWeight: 400 } }, ' · not the real game’s count')),
+      t('sol.heading', { deck: d.deck, suits: d.suits, values: d.values, board: d.board, pick: d.pick }),
+      d.real_game ? '' : el('span', { class: 'muted small', style: { fontWeight: 400 } }, ` · ${t('sol.not_real')}`)),
     el('div', { class: 'win-line' },
-      el('span', { class: 'win-label' }, 'P(win) ='),
+      el('span', { class: 'win-label' }, `${t('sol.p_win')} =`),
       el('div', { class: 'fraction', 'data-testid': 'fraction', 'data-value': d.fraction, title: d.fraction },
         el('span', { class: 'num' }, num), el('span', { class: 'den' }, den)),
       el('div', { class: 'decimal' },
@@ -161,33 +162,32 @@ function render(d) {
 
   const chart = el('div', { class: 'panel chart' },
     el('div', { class: 'row chart-head' },
-      el('h3', { style: { margin: 0 } }, 'Left on the table when the deck runs out'),
+      el('h3', { style: { margin: 0 } }, t('sol.left_h')),
       el('span', { class: 'spacer' }),
       el('div', { class: 'seg', role: 'group' }, ['stacks', 'cards'].map((k) => el('button', {
         type: 'button', class: `btn small ${k === shown ? 'on' : ''}`, 'aria-pressed': String(k === shown),
         'data-testid': `show-${k}`, onclick: () => { shown = k; render(last); },
-      }, k)))),
+      }, t(`sol.${k}`))))),
     chartSVG(d.distribution[shown], shown),
     el('p', { class: 'muted small', 'data-testid': 'mean-left' },
-      `On average ${Number(d.distribution.mean_stacks).toFixed(3)} stacks (${Number(d.distribution.mean_cards).toFixed(3)} cards) are left; `,
-      'the first bar, none left, is the win.'));
+      t('sol.mean', { stacks: num3(d.distribution.mean_stacks), cards: num3(d.distribution.mean_cards) })));
 
   const types = d.types || [];
   const tbody = el('tbody');
-  for (const t of types) {
-    const share = x > 0 ? (t.probability * t.win) / x : null;
+  for (const ty of types) {
+    const share = x > 0 ? (ty.probability * ty.win) / x : null;
     tbody.append(el('tr', {},
-      el('td', { class: 'lbl' }, partsText(t.parts)),
-      el('td', { title: t.fraction }, decimal(t.probability)),
-      el('td', { title: t.win_fraction, class: t.win === 0 ? 'muted' : '' }, decimal(t.win)),
+      el('td', { class: 'lbl' }, partsText(ty.parts)),
+      el('td', { title: ty.fraction }, decimal(ty.probability)),
+      el('td', { title: ty.win_fraction, class: ty.win === 0 ? 'muted' : '' }, decimal(ty.win)),
       el('td', {}, share === null ? '—' : pct(share))));
   }
   const typesPanel = el('div', { class: 'panel' },
     el('h3', { 'data-testid': 'types-count' }, typesHeading(types.length, d.types_total ?? types.length)),
-    el('p', { class: 'muted small', style: { marginTop: 0 } }, 'A type is the sizes of the table’s stacks, largest first; hover a number for its exact fraction.'),
+    el('p', { class: 'muted small', style: { marginTop: 0 } }, t('sol.types_help')),
     el('div', { class: 'tablewrap types-box' },
       el('table', { class: 'leyes', 'data-testid': 'types-table' },
-        el('thead', {}, el('tr', {}, el('th', {}, 'type'), el('th', {}, 'P(type)'), el('th', {}, 'P(win | type)'), el('th', {}, 'share of wins'))),
+        el('thead', {}, el('tr', {}, el('th', {}, t('sol.type')), el('th', {}, t('sol.p_type')), el('th', {}, t('sol.p_win_type')), el('th', {}, t('sol.share')))),
         tbody)));
   result.append(win, chart, typesPanel);
 }
@@ -216,7 +216,7 @@ function chartSVG(dist, what) {
     const h = plotH * (v / max);
     const cx = L + slot * i + slot / 2;
     const isWin = b.left === 0;
-    s += `<rect data-testid="bar-${b.left}" data-value="${Number(v)}" x="${cx - bw / 2}" y="${T + plotH - h}" width="${bw}" height="${Math.max(h, v > 0 ? 1 : 0)}" rx="2" fill="${isWin ? '#d7a42a' : '#2f7d32'}"><title>${b.left} ${what} left${isWin ? ' (the win)' : ''}: ${decimal(v)} = ${b.fraction}</title></rect>`;
+    s += `<rect data-testid="bar-${b.left}" data-value="${Number(v)}" x="${cx - bw / 2}" y="${T + plotH - h}" width="${bw}" height="${Math.max(h, v > 0 ? 1 : 0)}" rx="2" fill="${isWin ? '#d7a42a' : '#2f7d32'}"><title>${t(`sol.left_${what}`, { n: b.left })}${isWin ? ` ${t('sol.the_win')}` : ''}: ${decimal(v)} = ${b.fraction}</title></rect>`;
     if (i % every === 0) s += `<text x="${cx}" y="${H - B + 15}" text-anchor="middle" font-size="11" fill="#374151">${b.left}</text>`;
   });
   // The win: a dashed line from above the plot down to its bar, with its chance.
@@ -225,9 +225,9 @@ function chartSVG(dist, what) {
     const cx = L + slot / 2;
     const x0 = Math.max(L - 4, cx - bw / 2);
     s += `<line x1="${cx}" x2="${cx}" y1="${T - 12}" y2="${T + plotH - plotH * (w.probability / max) - 2}" stroke="#8a6410" stroke-width="1.5" stroke-dasharray="3 3"/>`;
-    s += `<text x="${x0}" y="${T - 15}" font-size="12" font-weight="700" fill="#7a5a00" data-testid="win-mark">win (none left): ${pct(w.probability)}</text>`;
+    s += `<text x="${x0}" y="${T - 15}" font-size="12" font-weight="700" fill="#7a5a00" data-testid="win-mark">${t('sol.win_mark')}: ${pct(w.probability)}</text>`;
   }
-  s += `<text x="${L + (W - L - R) / 2}" y="${H - 4}" text-anchor="middle" font-size="11" fill="#6b7280">${what} left</text>`;
+  s += `<text x="${L + (W - L - R) / 2}" y="${H - 4}" text-anchor="middle" font-size="11" fill="#6b7280">${t(`sol.axis_${what}`)}</text>`;
   s += '</svg>';
   const div = el('div', { class: 'chartbox' });
   div.innerHTML = s;
@@ -245,7 +245,7 @@ function axis(top) {
 /** An axis value in percent, with as many decimals as the step needs. */
 function axisPct(v, step) {
   const digits = Math.max(0, -Math.floor(Math.log10(100 * step) + 1e-9));
-  return `${(100 * v).toFixed(digits)}%`;
+  return localDecimals(`${(100 * v).toFixed(digits)}%`);
 }
 
 function fromQuery() {
@@ -272,8 +272,6 @@ compute();
 
 /** The heading of the types panel: how many types, and how many of them are listed. */
 function typesHeading(listed, total) {
-  const noun = total === 1 ? 'type' : 'types';
-  return listed < total
-    ? `${total} table ${noun} (the ${listed} most probable listed)`
-    : `${total} table ${noun}`;
+  const all = t('sol.types_n', { count: total });
+  return listed < total ? `${all} ${t('sol.listed', { n: listed })}` : all;
 }

@@ -1,8 +1,12 @@
 // The table page, for any game: the WebSocket (with reconnection), seats, start/stand,
 // the narration and the game-over banner. The game's own module draws the felt.
 
-import { topbar, el, clear, me, register, getToken, toast, api, tokenEnded } from './common.js';
+import { topbar, el, clear, me, register, getToken, toast, api, tokenEnded, t, errorText } from './common.js';
+
+// `t` names the table inside the functions that draw it: the catalog's words are `tr` there.
+const tr = t;
 import { gameModule } from './games.js';
+import { has } from './i18n.js';
 import { dockPadding } from './kit.js';
 
 topbar('table');
@@ -19,7 +23,7 @@ let clockAt = 0;        // when the last state (and its clock) arrived, by this 
 const gameMain = el('div', { 'data-testid': 'game' });
 const gameSide = el('div');
 const logBox = el('div', { class: 'log', 'data-testid': 'lines' });
-const logPanel = el('div', { class: 'panel' }, el('h3', {}, 'Calls ', el('span', { class: 'muted small' }, '· this hand and the last')), logBox);
+const logPanel = el('div', { class: 'panel' }, el('h3', {}, t('table.calls'), ' ', el('span', { class: 'muted small' }, t('table.calls_when'))), logBox);
 app.append(bar, clockBox, banner, notice, el('div', { class: 'tablegrid' }, el('div', {}, gameMain), el('div', { class: 'side' }, gameSide, logPanel)));
 
 let st = null;          // the last state
@@ -76,10 +80,22 @@ function connect() {
     else if (msg.type === 'table') onTable(msg.table);
     else if (msg.type === 'error' && msg.ask) {
       // A question (a move to the other side, say): the same message with `confirm` goes on.
-      if (confirm(msg.message)) send(msg.ask);
-    } else if (msg.type === 'error') { toast(msg.message || 'refused', 'error'); if (st) render(); }
+      if (confirm(askText(msg))) send(msg.ask);
+    } else if (msg.type === 'error') { toast(errorText(msg.code, msg.message || t('table.refused')), 'error'); if (st) render(); }
   };
   sock.onclose = () => lost(sock, heard);
+}
+
+/**
+ * A question of the server in the page's words: a move to the other side names that side's
+ * seats and the score (theirs first); any other, as errors are.
+ */
+function askText(msg) {
+  if (msg.code !== 'switch_sides' || !Array.isArray(msg.seats)) return errorText(msg.code, msg.message);
+  const rows = (Array.isArray(msg.score) ? msg.score : []).filter((r) => Array.isArray(r) && r.length === 3)
+    .map(([what, theirs, ours]) => `${has(`score.head.${what}`) ? t(`score.head.${what}`) : what} ${theirs}–${ours}`);
+  const now = rows.length ? t('ask.now', { score: rows.join(', ') }) : '';
+  return t('ask.switch_sides', { seats: msg.seats.join(` ${t('words.and')} `), now });
 }
 
 /** The link `sock` is closed or dead: show it and try again with backoff, unless the table is gone. */
@@ -122,19 +138,19 @@ function noSuchTable() {
   clear(notice);
   clear(gameMain); clear(gameSide); clear(logBox);
   notice.append(el('div', { class: 'panel', 'data-testid': 'no-such-table' },
-    el('h1', {}, 'No such table'),
-    el('p', {}, `There is no table \u201c${tableId}\u201d here: the link may be mistyped, or the table never existed.`),
-    el('a', { class: 'btn primary', href: '/' }, 'To the lobby')));
-  document.title = 'No such table · tapete';
+    el('h1', {}, t('table.no_such')),
+    el('p', {}, t('table.no_such_text', { id: tableId })),
+    el('a', { class: 'btn primary', href: '/' }, t('table.to_lobby'))));
+  document.title = `${t('table.no_such')} · tapete`;
 }
 
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(msg)); return true; }
-  toast('Not connected; reconnecting…', 'error');
+  toast(t('table.not_connected'), 'error');
   return false;
 }
 
-const CONN_WORDS = { on: 'live', off: 'reconnecting…', connecting: 'connecting…', gone: 'no such table' };
+const CONN_WORDS = { on: t('conn.on'), off: t('conn.off'), connecting: t('conn.connecting'), gone: t('conn.gone') };
 
 function setConn(s) {
   if (s !== connState) { connLog.push(s); if (connLog.length > 50) connLog.shift(); }
@@ -175,7 +191,7 @@ function renderClock() {
     const secs = Math.ceil(Math.max(0, c.ms - passed) / 1000);
     const mine = c.seat === mySeat();
     clockBox.append(el('span', { class: `clock${mine ? ' mine' : ''}${secs <= 10 ? ' low' : ''}`, 'data-testid': `clock-${c.seat}` },
-      mine ? 'Your turn' : `${seatName(c.seat)}'s turn`, ': ', el('b', {}, clockText(secs)), ' left'));
+      ...clockWords(mine ? t('clock.mine', { time: '\u0000' }) : t('clock.theirs', { name: seatName(c.seat), time: '\u0000' }), el('b', {}, clockText(secs)))));
   }
 }
 setInterval(renderClock, 250);
@@ -188,6 +204,12 @@ function seatInfo(s) { return st && st.table ? st.table.seats.find((x) => x.seat
 function seatName(s) {
   const i = seatInfo(s);
   return i && i.player ? i.player.nickname : `bot ${s}`;
+}
+
+/** A sentence with a place (`\u0000`) for an element: the text around it and the element. */
+function clockWords(text, node) {
+  const [before, after = ''] = text.split('\u0000');
+  return [before, node, after];
 }
 
 /** The narration names seats ("seat 2 (3rd): paso"): name them as the table does. */
@@ -207,15 +229,15 @@ function seatControls(s) {
   const info = seatInfo(s);
   const you = st.you || {};
   if (!info || t.status === 'finished') return null;
-  if (you.pending_seat === s) return el('span', { class: 'chip', 'data-testid': `pending-${s}` }, 'you sit here next hand');
+  if (you.pending_seat === s) return el('span', { class: 'chip', 'data-testid': `pending-${s}` }, tr('seat.pending'));
   if (info.player) return null;
   if (!player) return null;
   if (t.status === 'waiting' || (t.status === 'playing' && you.seat !== s)) {
     const seated = you.seat !== null && you.seat !== undefined;
     // Once playing, a seat changes hands at the next hand, never mid-hand.
-    const label = t.status === 'waiting' ? (seated ? 'Move here' : 'Sit here') : seated ? 'Move here' : 'Take over';
+    const label = t.status === 'waiting' ? (seated ? tr('seat.move') : tr('seat.sit')) : seated ? tr('seat.move') : tr('seat.take_over');
     const cls = seated ? 'ghost' : 'gold';
-    const when = t.status === 'playing' ? 'from the next hand' : null;
+    const when = t.status === 'playing' ? tr('seat.next_hand') : null;
     return el('button', { class: `btn small ${cls} sitbtn`, 'data-testid': `sit-${s}`, title: when, onclick: () => send({ type: 'sit', seat: s }) }, label);
   }
   return null;
@@ -230,34 +252,34 @@ function render() {
   // ---- the bar: title, status, share, start, stand ----
   clear(bar);
   bar.append(el('h1', {}, `${mod && mod.title ? mod.title : t.game}`, el('span', { class: 'muted', style: { fontWeight: 400 } }, ` · ${t.id}`)));
-  bar.append(el('span', { class: `badge ${t.status}`, 'data-testid': 'status' }, t.status));
+  bar.append(el('span', { class: `badge ${t.status}`, 'data-testid': 'status' }, tr(`status.${t.status}`)));
   bar.append(el('span', { class: `conn ${connState}`, 'data-testid': 'conn' }, CONN_WORDS[connState] || ''));
   bar.append(el('span', { class: 'spacer' }));
   if (mod && mod.rulesSummary) bar.append(el('span', { class: 'muted small rules-sum' }, mod.rulesSummary(t.rules)));
-  bar.append(el('a', { class: 'btn small', href: `/rules/${encodeURIComponent(t.game)}`, target: '_blank', 'data-testid': 'rules-link' }, 'How to play'));
+  bar.append(el('a', { class: 'btn small', href: `/rules/${encodeURIComponent(t.game)}`, target: '_blank', 'data-testid': 'rules-link' }, tr('table.how_to_play')));
   bar.append(el('button', {
     class: 'btn small', 'data-testid': 'share', onclick: async () => {
       const url = `${location.origin}/t/${t.id}`;
-      try { await navigator.clipboard.writeText(url); toast('Link copied: send it to your friends'); } catch { prompt('Share this link', url); }
+      try { await navigator.clipboard.writeText(url); toast(tr('table.copied')); } catch { prompt(tr('table.share_prompt'), url); }
     },
-  }, 'Share link'));
+  }, tr('table.share')));
   if (t.status === 'waiting' && player && t.creator === player.id) {
-    bar.append(el('button', { class: 'btn small primary', 'data-testid': 'start', onclick: () => send({ type: 'start' }) }, 'Start (bots fill empty seats)'));
+    bar.append(el('button', { class: 'btn small primary', 'data-testid': 'start', onclick: () => send({ type: 'start' }) }, tr('table.start')));
   }
   if (you.seat !== null && you.seat !== undefined && t.status !== 'finished') {
-    bar.append(el('button', { class: 'btn small', 'data-testid': 'stand', onclick: () => { if (confirm('Leave your seat? A bot takes it over.')) send({ type: 'stand' }); } }, 'Stand up'));
+    bar.append(el('button', { class: 'btn small', 'data-testid': 'stand', onclick: () => { if (confirm(tr('table.stand_confirm'))) send({ type: 'stand' }); } }, tr('table.stand')));
   }
 
   // ---- game over ----
   const outcome = st.outcome || t.outcome;
   if (outcome) {
     const won = you.seat !== null && you.seat !== undefined && (outcome.winners || []).includes(you.seat);
-    const words = mod && mod.outcomeText ? mod.outcomeText(outcome, t, you, { seatName }) : `Winners: ${(outcome.winners || []).map(seatName).join(', ')}`;
+    const words = mod && mod.outcomeText ? mod.outcomeText(outcome, t, you, { seatName }) : tr('table.winners', { names: (outcome.winners || []).map(seatName).join(', ') });
     const detail = mod && mod.outcomeDetail ? mod.outcomeDetail(st, { seatName, mySeat: mySeat() }) : nameLine(outcome.summary || '');
     banner.className = `banner ${you.seat !== null && you.seat !== undefined && !won ? 'lost' : ''}`;
     banner.setAttribute('data-testid', 'game-over');
     clear(banner).append(el('b', {}, words), el('span', { 'data-testid': 'final-score' }, detail), el('span', { class: 'spacer' }),
-      el('a', { class: 'btn small', href: `/replay/${t.id}` }, 'Replay'), el('a', { class: 'btn small primary', href: '/' }, 'New table'));
+      el('a', { class: 'btn small', href: `/replay/${t.id}` }, tr('table.replay')), el('a', { class: 'btn small primary', href: '/' }, tr('lobby.new_table')));
   } else {
     banner.className = 'hidden';
     banner.setAttribute('data-testid', 'game-over-slot');
@@ -270,16 +292,15 @@ function render() {
   const mine = seatInfo(mySeat());
   if (mine && mine.away && t.status === 'playing' && connState === 'on') {
     notice.append(el('div', { class: 'notice row', 'data-testid': 'away-notice' },
-      el('span', {}, 'Your turn clock ran out: the bot is playing your seat.'),
-      el('button', { class: 'btn small primary', 'data-testid': 'back', onclick: () => send({ type: 'back' }) }, 'I\u2019m back')));
+      el('span', {}, tr('table.away_notice')),
+      el('button', { class: 'btn small primary', 'data-testid': 'back', onclick: () => send({ type: 'back' }) }, tr('table.im_back'))));
   } else if (!player && t.status !== 'finished') {
     notice.append(nicknameNotice());
   } else if (t.status === 'waiting') {
-    notice.append(el('div', { class: 'notice' }, 'Waiting to start. Empty seats are played by bots ', el('b', {}, t.bot || ''),
-      '. Share the link so friends can sit down; the creator starts the game.'));
+    notice.append(el('div', { class: 'notice' }, ...clockWords(tr('table.waiting_notice', { bot: '\u0000' }), el('b', {}, t.bot || ''))));
   } else if ((you.seat === null || you.seat === undefined) && t.status === 'playing') {
-    notice.append(el('div', { class: 'notice' }, 'You are watching: only public information is shown. ',
-      player ? 'Take over a bot\'s seat and you play from the next hand.' : ''));
+    notice.append(el('div', { class: 'notice' }, tr('table.watching'),
+      player ? ` ${tr('table.watching_take')}` : ''));
   }
 
   // ---- the game ----
@@ -314,14 +335,14 @@ function render() {
 let nickForm = null;
 function nicknameNotice() {
   if (nickForm) return nickForm;
-  const input = el('input', { type: 'text', maxlength: 24, placeholder: 'your nickname', 'data-testid': 'nickname', required: true });
+  const input = el('input', { type: 'text', maxlength: 24, placeholder: t('table.your_nickname'), 'aria-label': t('lobby.nickname'), 'data-testid': 'nickname', required: true });
   const err = el('span', { class: 'error-text', 'data-testid': 'nickname-error' });
   const form = el('form', {
     class: 'notice row', novalidate: true, onsubmit: async (e) => {
       e.preventDefault();
       err.textContent = '';
       if (!input.value.trim()) {
-        err.textContent = 'Type a nickname first (1 to 24 characters).';
+        err.textContent = t('error.nickname_empty');
         input.focus();
         return;
       }
@@ -330,13 +351,13 @@ function nicknameNotice() {
         connect();
       } catch (x) { err.textContent = x.message; }
     },
-  }, el('span', {}, 'Pick a nickname to sit down:'), input, el('button', { class: 'btn small primary', 'data-testid': 'nickname-save' }, 'OK'), err);
+  }, el('span', {}, t('table.pick_to_sit')), input, el('button', { class: 'btn small primary', 'data-testid': 'nickname-save' }, t('table.ok')), err);
   nickForm = form;
   return form;
 }
 
 (async () => {
-  if (!tableId) { app.append(el('p', {}, 'No table here.')); return; }
+  if (!tableId) { app.append(el('p', {}, t('table.none'))); return; }
   player = await me();
   connect();
 })();

@@ -7,9 +7,9 @@
 // holds is drawn: the page never has another player's hidden cards.
 
 import { registerGame } from './games.js';
-import { el, clear } from './common.js';
-import { cardEl, parseCard, cardShort, cardName, rankLetter, SUIT_ORDER } from './french.js';
-import { DEFAULT_RULES, sortCards, best, comboWords, pileGroups, pilePoints, layActions } from './tikki-rules.js';
+import { el, clear, t } from './common.js';
+import { cardEl, parseCard, cardShort, cardName, rankLetter, SUIT_ORDER, frenchWords } from './french.js';
+import { DEFAULT_RULES, sortCards, best, pileGroups, pilePoints, layActions } from './tikki-rules.js';
 import {
   seatedOf, ringSeats, nameplate as plateOf, holdOpen, holdClose, scrollOnce, revealOnce, nextButton,
   option, select, field, nameSeatsIn, pointsDetail, seatsText,
@@ -29,25 +29,25 @@ if (typeof document !== 'undefined' && !document.querySelector('link[data-game-c
 function rulesForm(defaults = {}) {
   const d = { ...DEFAULT_RULES, ...defaults };
   const tops = [];
-  for (let top = 13; top >= 4; top--) tops.push([top, top === 13 ? '52 cards (A–K)' : `${4 * top} cards (A–${rankLetter(top)})`]);
+  for (let top = 13; top >= 4; top--) tops.push([top, top === 13 ? t('tk.r.deck52') : t('tk.r.deck_top', { n: 4 * top, top: rankLetter(top) })]);
   const top = select('top', tops, d.top);
-  const rounds = select('rounds', [[0, 'one per player'], ...[1, 2, 3, 4, 5, 6, 8, 10].map((n) => [n, `${n} ${n === 1 ? 'round' : 'rounds'}`])], d.rounds);
-  const target = el('input', { type: 'number', name: 'target', min: 0, max: 10000, step: 1, value: d.target, 'data-testid': 'rule-target', title: '0: no target, the rounds decide' });
+  const rounds = select('rounds', [[0, t('tk.r.one_per_player')], ...[1, 2, 3, 4, 5, 6, 8, 10].map((n) => [n, plural(n, 'tk.rounds')])], d.rounds);
+  const target = el('input', { type: 'number', name: 'target', min: 0, max: 10000, step: 1, value: d.target, 'data-testid': 'rule-target', title: t('tk.r.target_title') });
   const retreatBox = el('input', { type: 'checkbox', name: 'retreat', checked: !!d.retreat, 'data-testid': 'rule-retreat' });
   const box = el('div', { class: 'tk-rules' },
     el('div', { class: 'fields' },
-      field('Deck', top, 'the full deck, or ranks 1 to N of every suit (seven cards for each player at least)'),
-      field('Rounds', rounds, 'the deal passes left each round; one per player: everybody deals once'),
-      field('Play to points', target, 'with a target, the game ends with the round in which a player reaches it (0: no target)')),
+      field(t('tk.f.deck'), top, t('tk.f.deck_title')),
+      field(t('tk.f.rounds'), rounds, t('tk.f.rounds_title')),
+      field(t('tk.f.target'), target, t('tk.f.target_title'))),
     el('div', { class: 'row', style: { marginBottom: '.8rem' } },
-      el('label', { class: 'check', title: 'before the reveal, each player in turn may take laid cards back, showing another laid card for each' },
-        retreatBox, 'retreat round (perääntymiskierros)')));
+      el('label', { class: 'check', title: t('tk.f.retreat_title') },
+        retreatBox, t('tk.f.retreat'))));
   return {
     el: box,
     read: () => {
-      const t = Number(target.value);
-      if (!Number.isInteger(t) || t < 0 || t > 10000) throw new Error('Play to points: a whole number, 0–10000 (0: no target)');
-      return { top: Number(top.value), rounds: Number(rounds.value), target: t, retreat: retreatBox.checked };
+      const goal = Number(target.value);
+      if (!Number.isInteger(goal) || goal < 0 || goal > 10000) throw new Error(t('tk.err.target'));
+      return { top: Number(top.value), rounds: Number(rounds.value), target: goal, retreat: retreatBox.checked };
     },
   };
 }
@@ -55,10 +55,10 @@ function rulesForm(defaults = {}) {
 function rulesSummary(rules = {}) {
   const r = { ...DEFAULT_RULES, ...rules };
   const parts = [];
-  if (Number(r.target) > 0) parts.push(`to ${r.target} points`);
-  else parts.push(Number(r.rounds) > 0 ? `${r.rounds} ${Number(r.rounds) === 1 ? 'round' : 'rounds'}` : 'a round per player');
-  parts.push(Number(r.top) === 13 ? '52 cards' : `${4 * r.top} cards (A–${rankLetter(Number(r.top))})`);
-  if (r.retreat) parts.push('retreat round');
+  if (Number(r.target) > 0) parts.push(t('tk.to_points', { n: r.target }));
+  else parts.push(Number(r.rounds) > 0 ? plural(Number(r.rounds), 'tk.rounds') : t('tk.round_per_player'));
+  parts.push(Number(r.top) === 13 ? t('cf.s.cards', { n: 52 }) : t('tk.r.deck_top', { n: 4 * r.top, top: rankLetter(Number(r.top)) }));
+  if (r.retreat) parts.push(t('tk.retreat_round'));
   return parts.join(' · ');
 }
 
@@ -70,7 +70,32 @@ function rulesSummary(rules = {}) {
 // choice, the reveal seen last, the end of a round on the felt.
 const uiState = new WeakMap();
 
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** "3 cards", "1 pt": a count with its word (`key.one` / `key.other` of the catalogs). */
+const plural = (n, key) => t(key, { count: n });
+
+// The cards' names in the page's language: "7 of hearts", "7 de corazones".
+frenchWords.name = (rank, suit) => t('fr.card', { rank: [1, 11, 12, 13].includes(rank) ? t(`fr.rank.${rank}`) : rank, suit: t(`fr.suit.${suit}`) });
+
+/**
+ * A combination in the page's words: "pair of 7s", "4-card straight flush to 9♥",
+ * "single K♠" (tikki-rules.js `comboWords` is the rules' own English).
+ * @param {{type: string, top: string, cards: string[]} | null | undefined} combo
+ */
+function comboText(combo) {
+  if (!combo) return '';
+  const top = parseCard(combo.top);
+  const m = /^straight_flush_(\d)$/.exec(combo.type || '');
+  if (m) return t('tk.c.straight_flush', { n: m[1], top: cardShort(combo.top) });
+  if (combo.type === 'single') return t('tk.c.single', { card: cardShort(combo.top) });
+  const ranks = top ? (top.rank === 6 ? t('tk.sixes') : t('tk.ranks', { r: rankLetter(top.rank) })) : '';
+  return t(`tk.c.${combo.type}`, { ranks });
+}
+
+/** A sentence with a place (`\u0000`) for the cards it names: the text around them and them. */
+function withCards(text, cards) {
+  const [before, after = ''] = text.split('\u0000');
+  return [before, cards, after];
+}
 
 // How long the end of a round stays on the felt when the server holds nothing (ms).
 const ROUND_END_MS = 8000;
@@ -97,7 +122,7 @@ const mini = (code, attrs = {}) => cardEl(code, { ...attrs, class: `mini ${attrs
 
 /** A row of face-down cards (backs) with how many. */
 function backs(n, { testid, cls = '', title } = {}) {
-  return el('span', { class: `tk-backs ${cls}`, 'data-testid': testid, 'data-count': n, title: title || plural(n, 'card') },
+  return el('span', { class: `tk-backs ${cls}`, 'data-testid': testid, 'data-count': n, title: title || plural(n, 'tk.cards') },
     Array.from({ length: Math.min(n, 7) }, () => cardEl('back')));
 }
 
@@ -108,10 +133,10 @@ function pileEl(v, s, ui) {
   const grew = ui.grew === s && Date.now() - ui.freshAt < FRESH_MS;
   return el('span', {
     class: `tk-pile ${pile.length ? '' : 'empty'} ${grew ? 'grew' : ''}`, 'data-testid': `pile-${s}`, 'data-count': pile.length, 'data-points': pts,
-    title: pile.length ? `trick pile: ${pileGroups(pile).map((g) => g.cards.map(cardShort).join(' ')).join(' · ')}` : 'no tricks taken yet',
+    title: pile.length ? t('tk.pile_title', { cards: pileGroups(pile).map((g) => g.cards.map(cardShort).join(' ')).join(' · ') }) : t('tk.no_tricks_yet'),
   },
   el('span', { class: 'tk-pile-ico' }, pile.length ? cardEl('back') : null),
-  el('span', { class: 'tk-pile-t' }, pile.length ? [el('b', {}, String(pile.length)), ` · ${plural(pts, 'pt')}`] : 'no tricks'));
+  el('span', { class: 'tk-pile-t' }, pile.length ? [el('b', {}, String(pile.length)), ` · ${plural(pts, 'tk.pts')}`] : t('tk.no_tricks')));
 }
 
 /** What a seat has on the table this trick: the face-down stack with its count, the cards it showed. */
@@ -120,17 +145,17 @@ function stackEl(v, s, { mine = false, shownLaid = null } = {}) {
   const shown = (v.revealed || [])[s] || [];
   const back = (v.retreated || [])[s] || 0;
   const inTrick = (v.in_trick || [])[s];
-  if (!inTrick) return el('div', { class: 'tk-stack out', 'data-testid': `stack-${s}` }, el('span', { class: 'tk-note' }, 'sits this tikki out'));
-  if (!n) return el('div', { class: 'tk-stack none', 'data-testid': `stack-${s}`, 'data-count': 0 }, el('span', { class: 'tk-slot' }), el('span', { class: 'tk-note' }, v.turn === s ? 'laying…' : 'to lay'));
+  if (!inTrick) return el('div', { class: 'tk-stack out', 'data-testid': `stack-${s}` }, el('span', { class: 'tk-note' }, t('tk.sits_out')));
+  if (!n) return el('div', { class: 'tk-stack none', 'data-testid': `stack-${s}`, 'data-count': 0 }, el('span', { class: 'tk-slot' }), el('span', { class: 'tk-note' }, v.turn === s ? t('tk.laying') : t('tk.to_lay')));
   const down = n - shown.length;
   const known = shownLaid ? sortCards(shownLaid.filter((c) => !shown.includes(c))) : null;
   return el('div', { class: 'tk-stack', 'data-testid': `stack-${s}`, 'data-count': n },
     down > 0 ? el('span', { class: 'tk-down' },
-      known ? el('span', { class: 'tk-known', title: mine ? 'your cards, face down: only you see them' : 'face down' }, known.map((c) => mini(c, { class: 'facedown-known' })))
+      known ? el('span', { class: 'tk-known', title: mine ? t('tk.your_down') : t('tk.face_down') }, known.map((c) => mini(c, { class: 'facedown-known' })))
         : el('span', { class: 'tk-layers' }, Array.from({ length: Math.min(down, 4) }, (_, k) => cardEl('back', { style: `--k:${k}` }))),
       el('span', { class: 'tk-count', 'data-testid': `laid-count-${s}` }, String(n))) : el('span', { class: 'tk-count', 'data-testid': `laid-count-${s}` }, String(n)),
-    shown.length ? el('span', { class: 'tk-shown', 'data-testid': `revealed-${s}`, title: 'shown in the retreat round' }, shown.map((c) => mini(c))) : null,
-    el('span', { class: 'tk-note' }, `${n} laid${back ? ` · ${back} taken back` : ''}`));
+    shown.length ? el('span', { class: 'tk-shown', 'data-testid': `revealed-${s}`, title: t('tk.shown_retreat') }, shown.map((c) => mini(c))) : null,
+    el('span', { class: 'tk-note' }, `${t('tk.n_laid', { n })}${back ? ` · ${t('tk.taken_back', { n: back })}` : ''}`));
 }
 
 /** A seat's nameplate: connection, name, away, deals / leads, winner. */
@@ -138,11 +163,11 @@ function nameplate(v, s, st, ctx, { me = false } = {}) {
   const running = v.phase !== 'over' && !(st.table && st.table.status === 'waiting');
   return plateOf(ctx, s, {
     cls: me ? 'us' : '',
-    suffix: me ? ' (you)' : '',
+    suffix: me ? ` ${t('tk.you')}` : '',
     chips: [
-      running && s === v.dealer ? el('span', { class: 'chip dealer', 'data-testid': `dealer-${s}`, title: 'dealt this round' }, 'D') : null,
-      running && s === v.leader ? el('span', { class: 'chip mano', title: 'laid first this tikki' }, 'leads') : null,
-      (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, 'winner') : null],
+      running && s === v.dealer ? el('span', { class: 'chip dealer', 'data-testid': `dealer-${s}`, title: t('tk.dealt_round') }, t('tk.d')) : null,
+      running && s === v.leader ? el('span', { class: 'chip mano', title: t('tk.leads_title') }, t('tk.leads')) : null,
+      (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('cf.winner')) : null],
   });
 }
 
@@ -153,17 +178,17 @@ function seatPlate(v, s, st, ctx, ui, { hand = null, laid = null, pos = '' } = {
   const size = (v.hand_sizes || [])[s] || 0;
   const score = (v.scores || [])[s] ?? 0;
   const cards = hand ? el('span', { class: 'tk-open', 'data-testid': `shown-hand-${s}` }, sortCards(hand).map((c) => mini(c)))
-    : started ? backs(size, { testid: `backs-${s}`, title: `${plural(size, 'card')} in hand` }) : null;
-  const verb = v.phase === 'retreat' ? 'may take back' : 'lays';
+    : started ? backs(size, { testid: `backs-${s}`, title: t('tk.in_hand', { cards: plural(size, 'tk.cards') }) }) : null;
+  const verb = v.phase === 'retreat' ? t('tk.may_take_back') : t('cf.lays');
   return el('div', {
     class: `tk-seat ${pos} ${toAct ? 'to-act' : ''} ${ctx.away && ctx.away(s) ? 'away' : ''}`,
     'data-seat': s, 'data-testid': `seat-${s}`, 'data-held': size,
   },
   nameplate(v, s, st, ctx),
   el('div', { class: 'tk-line' },
-    el('span', { class: 'tk-pts', 'data-testid': `points-${s}`, title: 'points from the rounds played' }, String(score)),
+    el('span', { class: 'tk-pts', 'data-testid': `points-${s}`, title: t('tk.points_title') }, String(score)),
     cards,
-    started ? el('span', { class: 'tk-held', title: 'cards in hand' }, String(size)) : null,
+    started ? el('span', { class: 'tk-held', title: t('tk.cards_in_hand') }, String(size)) : null,
     toAct ? el('span', { class: 'tk-turn' }, verb) : null),
   started ? stackEl(v, s, { shownLaid: laid }) : null,
   started ? pileEl(v, s, ui) : null,
@@ -171,26 +196,26 @@ function seatPlate(v, s, st, ctx, ui, { hand = null, laid = null, pos = '' } = {
 }
 
 /** A revealed trick: each player's cards, the best combination marked, the winner taking it. */
-function trickEl(t, v, ctx, { fresh = false, title, testid = 'reveal' } = {}) {
-  const seats = t.laid.length;
-  const total = t.laid.reduce((n, l) => n + l.length, 0);
+function trickEl(trick, v, ctx, { fresh = false, title, testid = 'reveal' } = {}) {
+  const seats = trick.laid.length;
+  const total = trick.laid.reduce((n, l) => n + l.length, 0);
   const rows = el('div', { class: 'tk-rows' });
   let k = 0;
   for (let j = 0; j < seats; j++) {
-    const s = (t.leader + j) % seats;
-    const combo = t.best[s];
+    const s = (trick.leader + j) % seats;
+    const combo = trick.best[s];
     if (!combo) continue;
     const inCombo = new Set(combo.cards);
-    const ordered = [...sortCards(t.laid[s].filter((c) => inCombo.has(c))), ...sortCards(t.laid[s].filter((c) => !inCombo.has(c)))];
-    const won = s === t.winner;
+    const ordered = [...sortCards(trick.laid[s].filter((c) => inCombo.has(c))), ...sortCards(trick.laid[s].filter((c) => !inCombo.has(c)))];
+    const won = s === trick.winner;
     rows.append(el('div', { class: `tk-row ${won ? 'winner' : ''}`, 'data-testid': `reveal-seat-${s}`, 'data-combo': combo.type, style: `--i:${k++}` },
-      el('span', { class: 'tk-who' }, el('b', {}, ctx.seatName(s)), (t.retreated || [])[s] ? el('small', {}, `${t.retreated[s]} taken back`) : null),
+      el('span', { class: 'tk-who' }, el('b', {}, ctx.seatName(s)), (trick.retreated || [])[s] ? el('small', {}, t('tk.taken_back', { n: trick.retreated[s] })) : null),
       el('span', { class: 'tk-cards' }, ordered.map((c, i) => mini(c, { class: inCombo.has(c) ? 'combo' : 'ballast', style: `--j:${i}` }))),
-      el('span', { class: 'tk-combo', 'data-testid': `combo-${s}` }, comboWords(combo)),
-      won ? el('span', { class: 'chip takes', 'data-testid': 'trick-winner', 'data-seat': s }, `takes ${plural(total, 'card')}`) : null));
+      el('span', { class: 'tk-combo', 'data-testid': `combo-${s}` }, comboText(combo)),
+      won ? el('span', { class: 'chip takes', 'data-testid': 'trick-winner', 'data-seat': s }, t('tk.takes_cards', { cards: plural(total, 'tk.cards') })) : null));
   }
-  return el('div', { class: `tk-reveal ${fresh ? 'fresh' : ''}`, 'data-testid': testid, 'data-winner': t.winner },
-    el('div', { class: 'tk-reveal-t' }, title || '', el('span', {}, ` · ${t.winner === ctx.mySeat ? 'you take' : `${ctx.seatName(t.winner)} takes`} the tikki`)),
+  return el('div', { class: `tk-reveal ${fresh ? 'fresh' : ''}`, 'data-testid': testid, 'data-winner': trick.winner },
+    el('div', { class: 'tk-reveal-t' }, title || '', el('span', {}, ` · ${trick.winner === ctx.mySeat ? t('tk.you_take') : t('tk.takes', { name: ctx.seatName(trick.winner) })}`)),
     rows);
 }
 
@@ -206,22 +231,22 @@ function roundEndEl(v, st, ctx, { onNext, seated }) {
     const pile = r ? r.piles[s] || [] : [];
     const groups = pileGroups(pile);
     rows.append(el('div', { class: `tk-end-row ${s === seated ? 'mine' : ''} ${(v.winners || []).includes(s) ? 'won' : ''}`, 'data-testid': `round-seat-${s}`, 'data-points': r ? r.points[s] : 0 },
-      el('div', { class: 'tk-end-who' }, el('b', {}, ctx.seatName(s)), r && r.dealer === s ? el('span', { class: 'chip dealer' }, 'dealt') : null,
-        (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, 'winner') : null),
-      el('div', { class: 'tk-groups', 'data-testid': `groups-${s}` }, groups.length ? groups.map((g) => el('span', { class: `tk-group g${g.cards.length}`, title: `${plural(g.cards.length, 'card')} of rank ${rankLetter(g.rank)}: ${g.points}` },
-        el('span', { class: 'tk-group-c' }, g.cards.map((c) => mini(c))), el('small', {}, String(g.points)))) : el('span', { class: 'tk-note' }, 'no tricks')),
-      el('div', { class: 'tk-end-pts' }, el('b', {}, `+${r ? r.points[s] : 0}`), el('small', {}, `total ${scores[s] ?? 0}`))));
+      el('div', { class: 'tk-end-who' }, el('b', {}, ctx.seatName(s)), r && r.dealer === s ? el('span', { class: 'chip dealer' }, t('tk.dealt')) : null,
+        (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('cf.winner')) : null),
+      el('div', { class: 'tk-groups', 'data-testid': `groups-${s}` }, groups.length ? groups.map((g) => el('span', { class: `tk-group g${g.cards.length}`, title: t('tk.group_title', { cards: plural(g.cards.length, 'tk.cards'), rank: rankLetter(g.rank), points: g.points }) },
+        el('span', { class: 'tk-group-c' }, g.cards.map((c) => mini(c))), el('small', {}, String(g.points)))) : el('span', { class: 'tk-note' }, t('tk.no_tricks'))),
+      el('div', { class: 'tk-end-pts' }, el('b', {}, `+${r ? r.points[s] : 0}`), el('small', {}, t('cf.total', { n: scores[s] ?? 0 })))));
   }
-  const last = r && r.last_trick ? trickEl(r.last_trick, v, ctx, { title: 'The last tikki', testid: 'last-trick' }) : null;
-  const next = nextButton(st, { over, onNext, testid: 'next-round', label: 'Next round', yourTurnLabel: 'Next round · you lead' });
+  const last = r && r.last_trick ? trickEl(r.last_trick, v, ctx, { title: t('tk.last_tikki'), testid: 'last-trick' }) : null;
+  const next = nextButton(st, { over, onNext, testid: 'next-round', label: t('tk.next_round'), yourTurnLabel: t('tk.next_round_lead') });
   const waiting = !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
   return el('div', { class: 'tk-end', 'data-testid': 'round-end', 'data-round': roundNo },
-    el('div', { class: 'phase-title' }, over ? `The game is over · ${plural(history.length, 'round')}` : `Round ${roundNo} is over`),
-    el('div', { class: 'tk-end-how small' }, 'Each pile by rank: 1 card 1 point, 2 cards 5, 3 cards 10, all 4 cards 20.'),
+    el('div', { class: 'phase-title' }, over ? `${t('hint.game_over')} · ${plural(history.length, 'tk.rounds')}` : t('tk.round_over', { n: roundNo })),
+    el('div', { class: 'tk-end-how small' }, t('tk.pile_rule')),
     last,
     rows,
     el('div', { class: 'tk-end-next' }, next,
-      waiting.length && !over ? el('span', { class: 'small muted-felt' }, `waiting for ${waiting.map(ctx.seatName).join(', ')}`) : null));
+      waiting.length && !over ? el('span', { class: 'small muted-felt' }, t('cf.waiting_for', { names: waiting.map(ctx.seatName).join(', ') })) : null));
 }
 
 /** The score: each seat's points, this round's pile, and a row per finished round. */
@@ -229,25 +254,25 @@ function scorePanel(v, st, ctx) {
   const seated = seatedOf(st);
   const r = { ...DEFAULT_RULES, ...(v.rules || {}) };
   const history = v.history || [];
-  const goal = Number(r.target) > 0 ? `to ${r.target} points` : plural(Number(r.rounds) > 0 ? Number(r.rounds) : v.seats, 'round');
+  const goal = Number(r.target) > 0 ? t('tk.to_points', { n: r.target }) : plural(Number(r.rounds) > 0 ? Number(r.rounds) : v.seats, 'tk.rounds');
   const panel = el('div', { class: 'panel tk-score', 'data-testid': 'score', 'data-points': (v.scores || []).join(',') });
-  panel.append(el('h3', {}, v.phase === 'over' ? 'Final score ' : 'Points ', el('span', { class: 'muted small' }, `· ${goal}`)));
+  panel.append(el('h3', {}, v.phase === 'over' ? t('mus.final') : t('cf.points_h'), ' ', el('span', { class: 'muted small' }, `· ${goal}`)));
   const grid = el('div', { class: 'tk-score-grid' });
   const running = v.phase !== 'over';
   for (let s = 0; s < v.seats; s++) {
     const pile = (v.piles || [])[s] || [];
     grid.append(el('div', { class: `tk-score-row ${s === seated ? 'mine' : ''}`, 'data-testid': `score-${s}` },
       el('span', { class: 'nm' }, ctx.seatName(s)),
-      el('span', { class: 'now small muted', title: 'this round\'s pile so far' }, running ? `pile ${pile.length} · ${plural(pilePoints(pile), 'pt')}` : ''),
+      el('span', { class: 'now small muted', title: t('tk.pile_so_far') }, running ? `${t('tk.pile_n', { n: pile.length })} · ${plural(pilePoints(pile), 'tk.pts')}` : ''),
       el('span', { class: 'pts', 'data-testid': `score-points-${s}` }, String((v.scores || [])[s] ?? 0))));
   }
   panel.append(grid);
   if (history.length) {
-    const head = el('tr', {}, el('th', {}, 'round'), Array.from({ length: v.seats }, (_, s) => el('th', { title: ctx.seatName(s) }, ctx.seatName(s))));
+    const head = el('tr', {}, el('th', {}, t('tk.round')), Array.from({ length: v.seats }, (_, s) => el('th', { title: ctx.seatName(s) }, ctx.seatName(s))));
     const body = el('tbody');
     history.forEach((h, i) => body.append(el('tr', { 'data-testid': 'sheet-row' }, el('td', {}, String(i + 1)),
-      h.points.map((p, s) => el('td', { class: s === h.dealer ? 'dealt' : '', title: s === h.dealer ? 'dealt this round' : null }, String(p))))));
-    body.append(el('tr', { class: 'total' }, el('td', {}, 'total'), (v.scores || []).map((p) => el('td', {}, String(p)))));
+      h.points.map((p, s) => el('td', { class: s === h.dealer ? 'dealt' : '', title: s === h.dealer ? t('tk.dealt_round') : null }, String(p))))));
+    body.append(el('tr', { class: 'total' }, el('td', {}, t('cf.total_h')), (v.scores || []).map((p) => el('td', {}, String(p)))));
     panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'tk-sheet', 'data-testid': 'score-sheet' }, el('thead', {}, head), body)));
   }
   return panel;
@@ -322,21 +347,21 @@ function render({ main, side }, st, ctx) {
 
   // ---- the middle: whose turn, the round, the last reveal ----
   const r = { ...DEFAULT_RULES, ...(v.rules || {}) };
-  const turnName = v.turn === null || v.turn === undefined ? '' : v.turn === seated ? 'your turn' : `${ctx.seatName(v.turn)}'s turn`;
-  const doing = v.phase === 'retreat' ? 'the retreat round: take cards back?' : 'lay cards face down';
-  const title = !started ? 'Before the start' : v.phase === 'over' ? 'Game over' : `${turnName} · ${doing}`;
-  const rounds = Number(r.target) > 0 ? `to ${r.target} points` : `of ${Number(r.rounds) > 0 ? r.rounds : v.seats}`;
+  const turnName = v.turn === null || v.turn === undefined ? '' : v.turn === seated ? t('cf.your_turn') : t('cf.turn_of', { name: ctx.seatName(v.turn) });
+  const doing = v.phase === 'retreat' ? t('tk.doing_retreat') : t('tk.doing_lay');
+  const title = !started ? t('mus.before_start') : v.phase === 'over' ? t('cf.game_over') : `${turnName} · ${doing}`;
+  const rounds = Number(r.target) > 0 ? t('tk.to_points', { n: r.target }) : t('tk.of_n', { n: Number(r.rounds) > 0 ? r.rounds : v.seats });
   const center = el('div', { class: 'tk-center', 'data-testid': 'phase', 'data-phase': started ? v.phase : 'waiting', 'data-turn': v.turn ?? '' },
     el('div', { class: `phase-title ${v.turn === seated && started ? 'mine' : ''}` }, title),
     started ? el('div', { class: 'deckinfo', 'data-testid': 'round-info' },
-      `round ${v.round} ${rounds} · tikki ${tricks.length + 1} · `, el('span', { 'data-testid': 'stock', 'data-count': v.stock }, `${plural(v.stock, 'card')} in the stock`),
-      r.retreat ? ' · retreat round on' : '') : null,
-    lastTrick ? trickEl(lastTrick, v, ctx, { fresh, title: `Tikki ${tricks.length}` }) : started ? el('div', { class: 'tk-reveal empty small' }, 'The first tikki of the round: every player lays one card or more, face down.') : null);
+      `${t('tk.round_n', { n: v.round })} ${rounds} · tikki ${tricks.length + 1} · `, el('span', { 'data-testid': 'stock', 'data-count': v.stock }, t('tk.in_stock', { cards: plural(v.stock, 'tk.cards') })),
+      r.retreat ? ` · ${t('tk.retreat_on')}` : '') : null,
+    lastTrick ? trickEl(lastTrick, v, ctx, { fresh, title: `Tikki ${tricks.length}` }) : started ? el('div', { class: 'tk-reveal empty small' }, t('tk.first_tikki')) : null);
 
   const felt = el('div', { class: 'felt tk-felt' }, ring, center);
   if (st.hold && Array.isArray(st.hold.waiting) && !st.replay) {
     const waiting = st.hold.waiting.filter((s) => s !== seated);
-    if (waiting.length) felt.append(el('div', { class: 'tk-hold small', 'data-testid': 'hold' }, `waiting for ${waiting.map(ctx.seatName).join(', ')} to see the round…`));
+    if (waiting.length) felt.append(el('div', { class: 'tk-hold small', 'data-testid': 'hold' }, t('tk.waiting_to_see', { names: waiting.map(ctx.seatName).join(', ') })));
   }
   if (seated !== null) felt.append(mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }));
   clear(main).append(felt);
@@ -392,9 +417,9 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
       const role = ui.back === c ? 'back' : ui.reveal === c ? 'show' : '';
       const card = mini(c, {
         'data-testid': 'my-laid', class: `${isShown ? 'shown' : 'down'} ${role ? `pick-${role}` : ''} ${retreating && !isShown ? 'selectable' : ''}`,
-        title: isShown ? `${cardName(c)} · shown to everybody` : `${cardName(c)} · face down: only you see it`,
+        title: isShown ? `${cardName(c)} · ${t('tk.shown_all')}` : `${cardName(c)} · ${t('tk.down_only_you')}`,
       });
-      if (role) card.append(el('span', { class: 'tk-tag' }, role));
+      if (role) card.append(el('span', { class: 'tk-tag' }, t(`tk.role_${role}`)));
       if (retreating && !isShown) {
         card.addEventListener('click', () => {
           if (ui.back === c) ui.back = null;
@@ -407,9 +432,9 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
       return card;
     });
     table = el('div', { class: `tk-mylaid ${retreating ? 'choosing' : ''} ${retreating && ui.nudge && Date.now() - ui.nudge < 6000 && !ui.back ? 'nudge' : ''}`, 'data-testid': 'my-stack', 'data-count': laid.length },
-      el('span', { class: 'small muted-felt' }, shown.length ? 'on the table (face down, and shown):' : 'on the table, face down:'),
+      el('span', { class: 'small muted-felt' }, shown.length ? t('tk.on_table_shown') : t('tk.on_table')),
       el('span', { class: 'tk-row-cards' }, cards),
-      el('span', { class: 'small muted-felt', title: 'the best combination of what you laid' }, comboWords(best(laid))));
+      el('span', { class: 'small muted-felt', title: t('tk.best_laid') }, comboText(best(laid))));
   }
 
   // ---- the plate ----
@@ -420,9 +445,9 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
       el('span', { class: 'tk-pts', 'data-testid': `points-${seated}` }, String(score)),
       started ? pileEl(v, seated, ui) : null,
       hand.length > 1 ? el('button', {
-        class: 'btn small ghost', 'data-testid': 'sort', title: 'sort the hand by suit or by rank',
+        class: 'btn small ghost', 'data-testid': 'sort', title: t('tk.sort_title'),
         onclick: () => { ui.sort = ui.sort === 'rank' ? 'suit' : 'rank'; rerender(); },
-      }, ui.sort === 'rank' ? 'by suit' : 'by rank') : null),
+      }, ui.sort === 'rank' ? t('tk.by_suit') : t('tk.by_rank')) : null),
     table,
     handEl);
 
@@ -432,44 +457,44 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
     class: `btn ${cls}`, 'data-testid': extra.testid || 'action', 'data-action': action, title: extra.title, disabled: extra.disabled, onclick: () => send(action),
   }, label);
   if (!started) {
-    actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, 'Waiting for the start: the creator starts the game.'));
+    actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, t('hint.waiting_start')));
   } else if (phase === 'over') {
-    actions.append(el('span', { class: 'hint' }, 'The game is over.'));
+    actions.append(el('span', { class: 'hint' }, t('hint.game_over')));
   } else if (phase === 'lay' && hand.length) {
     const key = sortCards(picked).join(' ');
     const action = picked.length ? lays.get(key) : null;
-    const words = combo ? `${comboWords(combo)}${picked.length > combo.cards.length ? ` + ${plural(picked.length - combo.cards.length, 'other card')}` : ''}` : '';
+    const words = combo ? `${comboText(combo)}${picked.length > combo.cards.length ? ` + ${plural(picked.length - combo.cards.length, 'tk.other_cards')}` : ''}` : '';
     actions.append(el('span', { class: 'hint tk-pickline', 'data-testid': 'selection', 'data-combo': combo ? combo.type : '', 'data-top': combo ? combo.top : '' },
-      picked.length ? [`${plural(picked.length, 'card')}: `, el('b', {}, words)] : myTurn ? 'Your turn: tap cards to pick them, then lay them face down' : 'Tap cards to pick them for your lay'));
+      picked.length ? [`${plural(picked.length, 'tk.cards')}: `, el('b', {}, words)] : myTurn ? t('tk.hint.your_turn') : t('tk.hint.pick')));
     actions.append(el('button', {
       class: 'btn primary', 'data-testid': 'lay', 'data-action': action || '', disabled: !action || !myTurn,
-      title: !myTurn ? 'not your turn yet' : action ? `lay ${picked.map(cardShort).join(' ')} face down` : 'pick at least one card', onclick: () => action && send(action),
-    }, picked.length ? `Lay ${plural(picked.length, 'card')}` : 'Lay'));
-    if (picked.length) actions.append(el('button', { class: 'btn small ghost', 'data-testid': 'clear', onclick: () => { ui.sel = new Set(); rerender(); } }, 'clear'));
+      title: !myTurn ? t('tk.not_yet') : action ? t('tk.lay_title', { cards: picked.map(cardShort).join(' ') }) : t('tk.pick_one'), onclick: () => action && send(action),
+    }, picked.length ? t('tk.lay_n', { cards: plural(picked.length, 'tk.cards') }) : t('tk.lay')));
+    if (picked.length) actions.append(el('button', { class: 'btn small ghost', 'data-testid': 'clear', onclick: () => { ui.sel = new Set(); rerender(); } }, t('mus.clear')));
     if (handBest && handBest.cards.length > 1 && key !== handBest.cards.join(' ')) {
       actions.append(el('button', {
-        class: 'btn small ghost', 'data-testid': 'pick-best', title: 'pick the best combination of your hand',
+        class: 'btn small ghost', 'data-testid': 'pick-best', title: t('tk.pick_best_title'),
         onclick: () => { ui.sel = new Set(handBest.cards); rerender(); },
-      }, `best: ${comboWords(handBest)}`));
+      }, t('tk.best', { combo: comboText(handBest) })));
     }
     if (!myTurn) {
       const who = v.turn === null || v.turn === undefined ? '' : ctx.seatName(v.turn);
-      actions.append(el('span', { class: 'hint small', 'data-testid': 'waiting' }, who ? `${who} ${phase === 'retreat' ? 'decides' : 'lays'}…` : ''));
+      actions.append(el('span', { class: 'hint small', 'data-testid': 'waiting' }, who ? t(phase === 'retreat' ? 'tk.who_decides' : 'tk.who_lays', { name: who }) : ''));
     }
   } else if (retreating) {
     const action = ui.back && ui.reveal ? `retreat ${ui.back} reveal ${ui.reveal}` : null;
     const ok = action && legal.includes(action);
     // Name the cards to tap: the laid ones still face down (the other one, once one is picked).
-    const names = (cs) => cs.map((c, i) => [i ? (i === cs.length - 1 ? ' or ' : ', ') : '', el('b', {}, cardShort(c))]);
+    const names = (cs) => cs.map((c, i) => [i ? (i === cs.length - 1 ? ` ${t('words.or')} ` : ', ') : '', el('b', {}, cardShort(c))]);
     const others = sortCards(faceDown.filter((c) => c !== ui.back));
     const nudged = ui.nudge && Date.now() - ui.nudge < 6000;
     let hint;
     if (!ui.back) {
       hint = nudged
-        ? ['Your hand stays as it is: to take a card back, tap one you laid (', names(sortCards(faceDown)), ') above your hand, or keep them all']
-        : ['Retreat round: tap a laid card (', names(sortCards(faceDown)), ') to take it back, then another to show, or keep them all'];
+        ? withCards(t('tk.hint.nudge', { cards: '\u0000' }), names(sortCards(faceDown)))
+        : withCards(t('tk.hint.retreat', { cards: '\u0000' }), names(sortCards(faceDown)));
     } else if (!ui.reveal) {
-      hint = ['Taking back ', el('b', {}, cardShort(ui.back)), others.length === 1 ? [': now tap ', names(others), ' to show it to everybody'] : [': now tap the card to show everybody: ', names(others)]];
+      hint = withCards(t(others.length === 1 ? 'tk.hint.back_one' : 'tk.hint.back_many', { card: cardShort(ui.back), cards: '\u0000' }), names(others));
     } else {
       hint = '';
     }
@@ -478,12 +503,12 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
     actions.append(el('button', {
       class: 'btn gold', 'data-testid': 'retreat', 'data-action': ok ? action : '', disabled: !ok,
       onclick: () => ok && send(action),
-    }, ok ? `Take back ${cardShort(ui.back)}, show ${cardShort(ui.reveal)}` : 'Take back one, show one'));
-    if (legal.includes('keep')) actions.append(button('keep', 'Keep them all', 'primary', { testid: 'keep' }));
+    }, ok ? t('tk.take_show', { back: cardShort(ui.back), show: cardShort(ui.reveal) }) : t('tk.take_show_any')));
+    if (legal.includes('keep')) actions.append(button('keep', t('tk.keep'), 'primary', { testid: 'keep' }));
   } else {
     const who = v.turn === null || v.turn === undefined ? '' : ctx.seatName(v.turn);
     actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' },
-      !hand.length && phase === 'lay' ? 'No cards in hand: you sit this tikki out.' : who ? `${who} ${phase === 'retreat' ? 'may take cards back' : 'lays'}…` : ''));
+      !hand.length && phase === 'lay' ? t('tk.no_cards') : who ? t(phase === 'retreat' ? 'tk.who_may_take' : 'tk.who_lays', { name: who }) : ''));
   }
   return el('div', { class: 'tk-mine' }, plate, actions);
 }
@@ -499,11 +524,12 @@ function nameLine(line, { seatName }) {
 
 function outcomeText(outcome, table, you, ctx = {}) {
   const winners = outcome.winners || [];
-  const seatName = ctx.seatName || ((s) => `seat ${s}`);
-  const who = `${winners.map(seatName).join(' and ')} ${winners.length === 1 ? 'wins' : 'share the win'}`;
+  const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
+  const names = winners.map(seatName).join(` ${t('words.and')} `);
+  const who = t('cf.win', { names, count: winners.length });
   if (you && you.seat !== null && you.seat !== undefined) {
-    if (winners.includes(you.seat)) return winners.length === 1 ? 'You won the game.' : `You share the win: ${winners.map(seatName).join(' and ')}.`;
-    return `You lost: ${who}.`;
+    if (winners.includes(you.seat)) return winners.length === 1 ? t('cf.you_won') : t('tk.you_share', { names });
+    return t('cf.you_lost', { who });
   }
   return `${who}.`;
 }
@@ -512,7 +538,7 @@ function outcomeText(outcome, table, you, ctx = {}) {
 const outcomeDetail = pointsDetail;
 
 function seatLabel(i) {
-  return `seat ${i}`;
+  return t('seat.n', { n: i });
 }
 
 const sidesText = seatsText;

@@ -7,6 +7,7 @@
 //! and its tools are reached through `/api/tools/{game}/{tool}`; odds tools for games the
 //! server does not deal through `/api/odds/{name}`.
 
+use crate::lang::Lang;
 use crate::store::{now, StoredTable, TableRow};
 use crate::table::{PlayerRef, TableInfo, FINISHED, WAITING};
 use crate::{account, markdown, ws, Hub, Kind, Limits, OddsTool, Session};
@@ -129,21 +130,29 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .with_state(hub)
 }
 
-/// An API error: a status and a sentence, sent as `{"error": …}`.
-/// A 429 or 503 may say when to ask again (`Retry-After`, in seconds).
-pub struct ApiError(StatusCode, String, Option<u64>);
+/// An API error: a status, a sentence and a stable machine code, sent as
+/// `{"error": …, "code": …}`. The sentence is for programs and the docs; the pages show the
+/// person their catalog's words for the code (`error.<code>`), the sentence when they have
+/// none. A 429 or 503 may say when to ask again (`Retry-After`, in seconds).
+pub struct ApiError(StatusCode, String, &'static str, Option<u64>);
 
 impl ApiError {
+    /// An error whose code follows from its status (`not_found`, `bad_request`, …).
     fn new(status: StatusCode, msg: impl Into<String>) -> ApiError {
-        ApiError(status, msg.into(), None)
+        ApiError(status, msg.into(), status_code(status), None)
     }
     /// The same error, saying to ask again in `seconds`.
     fn retry_after(mut self, seconds: u64) -> ApiError {
-        self.2 = Some(seconds);
+        self.3 = Some(seconds);
         self
     }
     fn bad(msg: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, msg)
+    }
+    /// The same error under a more precise code.
+    fn code(mut self, code: &'static str) -> ApiError {
+        self.2 = code;
+        self
     }
     /// A failure of ours: logged in full, answered without its details (a database
     /// message is for the operator, not for whoever asked).
@@ -163,10 +172,25 @@ impl ApiError {
     }
 }
 
+/// The code of an error that has no more precise one: its status, in words.
+fn status_code(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::BAD_REQUEST => "bad_request",
+        StatusCode::UNAUTHORIZED => "unauthorized",
+        StatusCode::FORBIDDEN => "forbidden",
+        StatusCode::NOT_FOUND => "not_found",
+        StatusCode::REQUEST_TIMEOUT => "timeout",
+        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+        StatusCode::TOO_MANY_REQUESTS => "rate_limited",
+        StatusCode::SERVICE_UNAVAILABLE => "busy",
+        _ => "internal",
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut body = json!({ "error": self.1 });
-        let mut res = match self.2 {
+        let mut body = json!({ "error": self.1, "code": self.2 });
+        let mut res = match self.3 {
             Some(s) => {
                 body["retry_after"] = json!(s);
                 (self.0, [(header::RETRY_AFTER, s.to_string())], Json(body)).into_response()
@@ -250,60 +274,95 @@ async fn catalog(Path(name): Path<String>) -> Response {
 
 /// `/{page}`: the page `assets/{page}.html` (the history, a game's tool page such as
 /// `/leyes`), so that a page is added as a file alone.
-async fn named_page(Path(name): Path<String>) -> Response {
+async fn named_page(Path(name): Path<String>, headers: HeaderMap) -> Response {
     let wanted = format!("{name}.html");
     if ASSETS.iter().any(|(n, _)| *n == wanted) {
         file(&wanted)
     } else {
-        not_found_page(&format!("/{name}"))
+        not_found_page(&format!("/{name}"), Lang::choose(None, &headers))
     }
 }
 
 /// An unknown address: JSON under `/api/` (a program asked), else a page for people.
-async fn not_found(uri: axum::http::Uri) -> Response {
+async fn not_found(uri: axum::http::Uri, headers: HeaderMap) -> Response {
     if uri.path().starts_with("/api/") || uri.path() == "/api" {
         ApiError::new(StatusCode::NOT_FOUND, "no such page or API").into_response()
     } else {
-        not_found_page(uri.path())
+        not_found_page(uri.path(), Lang::choose(None, &headers))
     }
 }
 
-/// A page of the site's look made on the server: `body` is HTML already escaped.
-fn html_page(status: StatusCode, title: &str, body: &str) -> Response {
+/// A page of the site's look made on the server, in `lang`: `body` is HTML already escaped.
+/// It varies with the language the person asked for, so caches keep one per language.
+fn html_page(status: StatusCode, lang: Lang, title: &str, body: &str) -> Response {
     let html = format!(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+        "<!doctype html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1, viewport-fit=cover\">\n\
          <meta name=\"theme-color\" content=\"#17231b\">\n<title>{} · tapete</title>\n\
          <link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\">\n\
          <link rel=\"stylesheet\" href=\"/assets/style.css\">\n\
          <script type=\"module\" src=\"/assets/doc.js\"></script>\n</head>\n<body>\n\
          <main class=\"page\" id=\"app\">\n{body}</main>\n</body>\n</html>\n",
+        lang.code(),
         markdown::escape(title)
     );
     (
         status,
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::VARY, "Accept-Language, Cookie"),
+        ],
         html,
     )
         .into_response()
 }
 
-/// "No such page", with a way back to the lobby, status 404.
-fn not_found_page(path: &str) -> Response {
+/// "No such page" in `lang`, with a way back to the lobby, status 404.
+fn not_found_page(path: &str, lang: Lang) -> Response {
+    let (title, text, back) = match lang {
+        Lang::En => (
+            "No such page",
+            "There is nothing at <code>{}</code> here: the link may be mistyped, or the page gone.",
+            "To the lobby",
+        ),
+        Lang::Es => (
+            "Esta página no existe",
+            "Aquí no hay nada en <code>{}</code>: puede que el enlace esté mal escrito o que la \
+             página ya no exista.",
+            "A las mesas",
+        ),
+    };
     let body = format!(
-        "<section class=\"panel\" data-testid=\"no-such-page\">\n<h1>No such page</h1>\n\
-         <p>There is nothing at <code>{}</code> here: the link may be mistyped, or the page \
-         gone.</p>\n<p><a class=\"btn primary\" href=\"/\">To the lobby</a></p>\n</section>\n",
-        markdown::escape(path)
+        "<section class=\"panel\" data-testid=\"no-such-page\">\n<h1>{title}</h1>\n\
+         <p>{}</p>\n<p><a class=\"btn primary\" href=\"/\">{back}</a></p>\n</section>\n",
+        text.replace("{}", &markdown::escape(path))
     );
-    html_page(StatusCode::NOT_FOUND, "No such page", &body)
+    html_page(StatusCode::NOT_FOUND, lang, title, &body)
 }
 
-/// The rules of a game (`docs/rules/{game}.md`) as a page: `/rules/{game}`. Links to
-/// another game's rules lead to its page; links the site cannot follow (files of the
-/// source tree) show their text alone.
-pub fn rules_html(game: &str) -> Option<String> {
-    let (_, md) = RULES.iter().find(|(n, _)| *n == game)?;
+/// A game's rules in `lang` (Spanish from `docs/rules/es/`, English otherwise, and English
+/// when a game has no Spanish rules yet), with the language they are really in.
+fn rules_doc(game: &str, lang: Lang) -> Option<(&'static str, Lang)> {
+    let es = RULES_ES
+        .iter()
+        .find(|(n, _)| *n == game)
+        .map(|(_, md)| (*md, Lang::Es));
+    let en = RULES
+        .iter()
+        .find(|(n, _)| *n == game)
+        .map(|(_, md)| (*md, Lang::En));
+    en?;
+    match lang {
+        Lang::Es => es.or(en),
+        Lang::En => en,
+    }
+}
+
+/// The rules of a game (`docs/rules/{game}.md`, or its Spanish `docs/rules/es/{game}.md`)
+/// as a page: `/rules/{game}`. Links to another game's rules lead to its page; links the
+/// site cannot follow (files of the source tree) show their text alone.
+pub fn rules_html(game: &str, lang: Lang) -> Option<String> {
+    let (md, _) = rules_doc(game, lang)?;
     let link = |target: &str| -> Option<String> {
         if target.starts_with('#')
             || target.starts_with("https://")
@@ -324,23 +383,49 @@ pub fn rules_html(game: &str) -> Option<String> {
     Some(markdown::to_html(md, &link))
 }
 
-async fn rules_page(Path(game): Path<String>) -> Response {
-    match rules_html(&game) {
-        Some(html) => {
-            let title = RULES
-                .iter()
-                .find(|(n, _)| *n == game)
-                .and_then(|(_, md)| md.lines().next())
-                .map(|l| l.trim_start_matches('#').trim().to_string())
-                .unwrap_or_else(|| game.clone());
-            let body = format!(
-                "<article class=\"panel doc\" data-testid=\"rules\">\n{html}</article>\n\
-                 <p><a class=\"btn\" href=\"/\">To the lobby</a></p>\n"
-            );
-            html_page(StatusCode::OK, &format!("How to play {title}"), &body)
-        }
-        None => not_found_page(&format!("/rules/{game}")),
-    }
+/// `?lang=es|en` on a rules page: the link to the other language.
+#[derive(Deserialize)]
+struct LangQuery {
+    lang: Option<String>,
+}
+
+async fn rules_page(
+    Path(game): Path<String>,
+    query: Result<Query<LangQuery>, QueryRejection>,
+    headers: HeaderMap,
+) -> Response {
+    let asked = query.ok().and_then(|Query(q)| q.lang);
+    let lang = Lang::choose(asked.as_deref(), &headers);
+    let (Some(html), Some((md, lang))) = (rules_html(&game, lang), rules_doc(&game, lang)) else {
+        return not_found_page(&format!("/rules/{game}"), lang);
+    };
+    let title = md
+        .lines()
+        .next()
+        .map(|l| l.trim_start_matches('#').trim().to_string())
+        .unwrap_or_else(|| game.clone());
+    let other = lang.other();
+    let (heading, other_text, back) = match lang {
+        Lang::En => (
+            format!("How to play {title}"),
+            "Léelas en español",
+            "To the lobby",
+        ),
+        Lang::Es => (
+            format!("Cómo se juega: {title}"),
+            "Read them in English",
+            "A las mesas",
+        ),
+    };
+    let body = format!(
+        "<p class=\"small\"><a href=\"/rules/{game}?lang={code}\" hreflang=\"{code}\" lang=\"{code}\" \
+         data-testid=\"other-lang\">{other_text}</a></p>\n\
+         <article class=\"panel doc\" data-testid=\"rules\">\n{html}</article>\n\
+         <p><a class=\"btn\" href=\"/\">{back}</a></p>\n",
+        game = markdown::escape(&game),
+        code = other.code(),
+    );
+    html_page(StatusCode::OK, lang, &heading, &body)
 }
 
 /// The hex SHA-256 of a token: what the database keeps instead of the token.
@@ -425,6 +510,7 @@ async fn caller_session(hub: &Hub, headers: &HeaderMap) -> Result<Session, ApiEr
         .ok_or_else(|| unauthorized("pick a nickname first (no Authorization header)"))?;
     session_for_token(hub, token).await?.ok_or_else(|| {
         unauthorized("unknown token (it may have been logged out): log in or pick a nickname again")
+            .code("unknown_token")
     })
 }
 
@@ -455,22 +541,24 @@ fn nickname(raw: &str) -> Result<String, ApiError> {
     let n = raw.trim();
     let chars = n.chars().count();
     if chars == 0 {
-        return Err(ApiError::bad("the nickname is empty"));
+        return Err(ApiError::bad("the nickname is empty").code("nickname_empty"));
     }
     if chars > 24 {
         return Err(ApiError::bad(format!(
             "the nickname is {chars} characters long: at most 24"
-        )));
+        ))
+        .code("nickname_too_long"));
     }
     if n.chars().any(char::is_control) {
-        return Err(ApiError::bad("the nickname has control characters"));
+        return Err(ApiError::bad("the nickname has control characters").code("nickname_invalid"));
     }
     if let Some(c) = n.chars().find(|c| invisible(*c)) {
         return Err(ApiError::bad(format!(
             "the nickname has an invisible character (U+{:04X}): use letters, digits and \
              visible signs",
             c as u32
-        )));
+        ))
+        .code("nickname_invalid"));
     }
     Ok(n.to_string())
 }
@@ -643,7 +731,8 @@ async fn create_table(
                  first",
                 hub.limits.open_tables_per_player
             ),
-        ));
+        )
+        .code("too_many_tables"));
     }
     let kind = hub.kind(&req.game).ok_or_else(|| {
         let names: Vec<&str> = hub.kinds.iter().map(|k| k.name()).collect();
@@ -760,10 +849,10 @@ async fn one_table(
     let Path(id) = path?;
     match hub.table_or_load(&id).await.map_err(ApiError::internal)? {
         Some(h) => Ok(Json(h.info())),
-        None => Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            format!("no table `{id}`"),
-        )),
+        None => Err(
+            ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`"))
+                .code("table_not_found"),
+        ),
     }
 }
 
@@ -778,13 +867,16 @@ async fn finished_log(hub: &Arc<Hub>, id: &str) -> Result<Arc<StoredTable>, ApiE
         .table(id.to_string())
         .await
         .map_err(ApiError::internal)?
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")))?;
+        .ok_or_else(|| {
+            ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")).code("table_not_found")
+        })?;
     if stored.row.status != FINISHED {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "the game is not over: a replay shows every hand, so only finished games can be \
              replayed",
-        ));
+        )
+        .code("not_finished"));
     }
     let stored = Arc::new(stored);
     hub.replay_cache.put(id.to_string(), stored.clone());
@@ -803,7 +895,9 @@ async fn replay(
         .table_or_load(&id)
         .await
         .map_err(ApiError::internal)?
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")))?;
+        .ok_or_else(|| {
+            ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")).code("table_not_found")
+        })?;
     let actions: Vec<Value> = stored
         .actions
         .iter()
@@ -889,10 +983,10 @@ async fn player_games(
         .map_err(ApiError::internal)?
         .is_none()
     {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            format!("no player {id}"),
-        ));
+        return Err(
+            ApiError::new(StatusCode::NOT_FOUND, format!("no player {id}"))
+                .code("player_not_found"),
+        );
     }
     let games = hub.db.player_games(id).await.map_err(ApiError::internal)?;
     Ok(Json(

@@ -34,6 +34,7 @@
 mod account;
 pub mod client;
 mod http;
+pub mod lang;
 pub mod loadtest;
 
 mod limit;

@@ -91,7 +91,7 @@ pub async fn upgrade(
     let (Ok(Path(id)), Ok(Query(q))) = (path, query) else {
         return (
             StatusCode::BAD_REQUEST,
-            Json(json!({"error": "write the address as /ws/TABLE?token=TOKEN"})),
+            Json(json!({"error": "write the address as /ws/TABLE?token=TOKEN", "code": "bad_request"})),
         )
             .into_response();
     };
@@ -123,7 +123,7 @@ pub async fn upgrade(
         Ok(None) => {
             return (
                 StatusCode::NOT_FOUND,
-                Json(json!({"error": format!("no table `{id}`")})),
+                Json(json!({"error": format!("no table `{id}`"), "code": "table_not_found"})),
             )
                 .into_response()
         }
@@ -131,7 +131,7 @@ pub async fn upgrade(
             eprintln!("table {id}: {e}");
             return (
                 StatusCode::INTERNAL_SERVER_ERROR,
-                Json(json!({"error": "internal error: the table could not be opened"})),
+                Json(json!({"error": "internal error: the table could not be opened", "code": "internal"})),
             )
                 .into_response();
         }
@@ -187,7 +187,8 @@ async fn session_end(ended: &mut Option<Ended>) {
 }
 
 fn error(message: impl Into<String>) -> Arc<str> {
-    json!({"type": "error", "message": message.into()})
+    let message = message.into();
+    json!({"type": "error", "message": message, "code": crate::msg::error_code(&message)})
         .to_string()
         .into()
 }

@@ -4,6 +4,7 @@
 mod accounts;
 mod generic;
 mod hostile;
+mod i18n;
 mod legacy;
 mod pages;
 mod seats;

@@ -136,7 +136,9 @@ impl Actor {
     }
 
     pub(super) fn error(&mut self, conn: u64, message: impl Into<String>, id: Option<u64>) {
-        let mut m = json!({"type": "error", "message": message.into()});
+        let message = message.into();
+        let mut m =
+            json!({"type": "error", "message": message, "code": crate::msg::error_code(&message)});
         if let Some(id) = id {
             m["id"] = json!(id);
         }

@@ -351,9 +351,10 @@ impl Actor {
         match msg {
             ClientMsg::Ping {} => self.send(conn, json!({"type": "pong"})),
             ClientMsg::Sit { seat, confirm } => {
-                if let Some(question) = self.other_side(conn, seat).filter(|_| !confirm) {
+                if let Some((question, about)) = self.other_side(conn, seat).filter(|_| !confirm) {
                     // Asked, not refused for good: the same move with `confirm` is granted.
-                    let m = json!({"type": "error", "message": question,
+                    let m = json!({"type": "error", "message": question, "code": "switch_sides",
+                                   "seats": about["seats"], "score": about["score"],
                                    "ask": {"type": "sit", "seat": seat, "confirm": true}});
                     self.send(conn, m);
                 } else if let Err(e) = self.sit(conn, seat).await {

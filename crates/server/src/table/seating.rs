@@ -297,7 +297,8 @@ impl Actor {
                 .then(|| "this table has as many watchers as it takes: try again later".into())
         };
         if let Some(message) = refusal {
-            let m = json!({"type": "error", "message": message}).to_string();
+            let code = crate::msg::error_code(&message);
+            let m = json!({"type": "error", "message": message, "code": code}).to_string();
             let _ = out.try_send(m.into());
             return; // `close` is dropped: the connection closes after the error.
         }
@@ -340,8 +341,10 @@ impl Actor {
     }
 
     /// When a seated person asks for a seat of the other partnership during a match, the
-    /// question to put to them, naming that side and the score; `None` for any other move.
-    pub(super) fn other_side(&self, conn: u64, seat: Seat) -> Option<String> {
+    /// question to put to them, naming that side and the score: its sentence, and the same as
+    /// data for the pages to word in the person's language (`seats`, and `score` as rows of
+    /// [what, theirs, ours]); `None` for any other move.
+    pub(super) fn other_side(&self, conn: u64, seat: Seat) -> Option<(String, Value)> {
         let player = self.player_of(conn)?;
         let old = self.seat_of(player.id)?;
         if !self.kind.partners()
@@ -357,21 +360,26 @@ impl Actor {
         let names: Vec<String> = sides.iter().map(|s| s.to_string()).collect();
         let rows = self.game.score_rows();
         let (theirs, ours) = (seat % 2 + 1, old % 2 + 1);
-        let score: Vec<String> = match (rows.first(), rows.get(theirs), rows.get(ours)) {
+        let cells: Vec<[String; 3]> = match (rows.first(), rows.get(theirs), rows.get(ours)) {
             (Some(head), Some(t), Some(o)) => (1..head.len())
-                .filter_map(|c| Some(format!("{} {}–{}", head[c], t.get(c)?, o.get(c)?)))
+                .filter_map(|c| Some([head[c].clone(), t.get(c)?.clone(), o.get(c)?.clone()]))
                 .collect(),
             _ => Vec::new(),
         };
+        let score: Vec<String> = cells
+            .iter()
+            .map(|[h, t, o]| format!("{h} {t}–{o}"))
+            .collect();
         let now = if score.is_empty() {
             String::new()
         } else {
             format!(", now {} (theirs first)", score.join(", "))
         };
-        Some(format!(
+        let sentence = format!(
             "You would play for the other side (seats {}){now}. Move?",
             names.join(" and ")
-        ))
+        );
+        Some((sentence, json!({"seats": sides, "score": cells})))
     }
 
     pub(super) async fn sit(&mut self, conn: u64, seat: Seat) -> Result<(), String> {

@@ -67,11 +67,11 @@ if (process.env.NODE_TEST_CONTEXT || /\.test\.mjs$/.test(process.argv[1] || ''))
  * A browser of its own for one person: a fresh context of the file's Chromium (its own
  * localStorage, so its own token, and its own cookies), with one page; `close()` ends it.
  * The pages are told the person prefers reduced motion, so the felt's looping pulses do not
- * keep the renderer painting while a test waits.
+ * keep the renderer painting while a test waits. `locale` ('es-ES') sets the browser's language.
  */
-export async function openBrowser({ width = 1200, height = 900 } = {}) {
+export async function openBrowser({ width = 1200, height = 900, locale } = {}) {
   const browser = await launch();
-  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', ...(locale ? { locale } : {}) });
   const page = await context.newPage();
   if (process.env.TAPETE_ASSETS) await serveAssetsFrom(context, process.env.TAPETE_ASSETS);
   const errors = [];

@@ -778,7 +778,7 @@ mod tests {
                 break v;
             }
         };
-        let line = played["lines"][n as usize].as_str().unwrap();
+        let line = played["lines"][n as usize]["text"].as_str().unwrap();
         assert!(
             line.starts_with("seat 0 adds: "),
             "the bot played Ane's turn: {line}"

@@ -39,7 +39,7 @@ function privateCards(view, seat) {
 /** A frame as far as this hand goes: no previous hand's count nor score sheet, and only this hand's narration. */
 function thisHand(f) {
   const v = f.view;
-  const start = (f.lines || []).map((l) => l.startsWith(`hand ${v.hand_number}: `)).lastIndexOf(true);
+  const start = (f.lines || []).map((l) => (l.text ?? l).startsWith(`hand ${v.hand_number}: `)).lastIndexOf(true);
   return { ...f, view: { ...v, last_hand: null, sheet: [] }, lines: start >= 0 ? f.lines.slice(start) : f.lines };
 }
 

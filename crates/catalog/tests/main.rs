@@ -4,3 +4,4 @@
 mod conformance;
 mod docs;
 mod layout;
+mod story;

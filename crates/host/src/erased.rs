@@ -2,6 +2,7 @@
 //! server's tables, the lobby): actions travel as text, views and rules as JSON, and each
 //! audience's story is kept from the events every action returns.
 
+use crate::story::Line;
 use crate::{check_seats, parse_rules, read_rules, Host, Narrate};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -63,12 +64,12 @@ pub trait TableGame: Send + Sync {
     fn check(&self, seat: Seat, action: &str) -> Result<String, String>;
     /// Parses and applies one action; on error nothing changed. Returns what a spectator
     /// is told of it (each seat's story is kept too: see [`TableGame::lines`]).
-    fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<String>, String>;
+    fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<Line>, String>;
     /// What `seat` may know (`None`: a spectator), as JSON.
     fn view(&self, seat: Option<Seat>) -> Value;
-    /// The story of the previous and the current hand as told to `seat` (or a spectator),
-    /// one line per string: narrated from the events as they happened.
-    fn lines(&self, seat: Option<Seat>) -> Vec<String>;
+    /// The story of the previous and the current hand as told to `seat` (or a spectator):
+    /// narrated from the events as they happened.
+    fn lines(&self, seat: Option<Seat>) -> Vec<Line>;
     /// What a page is sent of `seat`'s view ([`Host::page_view`]) as JSON text, made
     /// without an intermediate JSON tree where the game keeps the view as it is: what a
     /// table sends every seat after every action.
@@ -170,8 +171,8 @@ impl<H: Host> Kind for KindOf<H> {
 /// What one audience has been told of the previous and the current hand.
 #[derive(Clone, Default)]
 struct Story {
-    previous: Vec<String>,
-    current: Vec<String>,
+    previous: Vec<Line>,
+    current: Vec<Line>,
 }
 
 struct Erased<H: Host> {
@@ -244,7 +245,7 @@ impl<H: Host> TableGame for Erased<H> {
             ))
         }
     }
-    fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<String>, String> {
+    fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<Line>, String> {
         let parsed = H::parse_action(action)?;
         let events = self.game.apply(seat, &parsed).map_err(|e| e.to_string())?;
         let mut told = Vec::new();
@@ -268,7 +269,7 @@ impl<H: Host> TableGame for Erased<H> {
     fn view(&self, seat: Option<Seat>) -> Value {
         serde_json::to_value(self.seat_view(seat)).unwrap_or(Value::Null)
     }
-    fn lines(&self, seat: Option<Seat>) -> Vec<String> {
+    fn lines(&self, seat: Option<Seat>) -> Vec<Line> {
         let s = &self.story[self.audience(seat)];
         s.previous.iter().chain(&s.current).cloned().collect()
     }

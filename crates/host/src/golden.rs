@@ -11,6 +11,7 @@ use crate::{Host, Narrate};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
+use tapete_table::story::texts;
 use tapete_table::{Bot, Game, Record};
 
 /// Plays a game of `H` with its `bot` level at every seat (seeded, so the same every time)
@@ -59,7 +60,10 @@ pub fn playthrough<H: Host>(record: &Record<H::G>) -> Result<String, String> {
         .chain([None])
         .map(|s| H::narrator(&game, s))
         .collect();
-    let told: Vec<Vec<String>> = narrators.iter_mut().map(|n| n.opening(&game)).collect();
+    let told: Vec<Vec<String>> = narrators
+        .iter_mut()
+        .map(|n| texts(&n.opening(&game)))
+        .collect();
     line(state(&game, seats, 0, None, told), &mut out);
     for (i, (seat, action)) in record.actions.iter().enumerate() {
         let events = game
@@ -67,7 +71,7 @@ pub fn playthrough<H: Host>(record: &Record<H::G>) -> Result<String, String> {
             .map_err(|e| format!("action {i} ({seat}: {action}) was refused: {e}"))?;
         let told: Vec<Vec<String>> = narrators
             .iter_mut()
-            .map(|n| events.iter().flat_map(|e| n.lines(e)).collect())
+            .map(|n| events.iter().flat_map(|e| texts(&n.lines(e))).collect())
             .collect();
         let act = json!({ "seat": seat, "action": action.to_string() });
         line(state(&game, seats, i + 1, Some(act), told), &mut out);

@@ -19,7 +19,8 @@
 //! let mut game = kind.new_game(&serde_json::Value::Null, 2, 7).unwrap();
 //! assert_eq!(game.to_act(), vec![0]);
 //! let told = game.apply(0, "2").unwrap();
-//! assert_eq!(told, vec!["seat 0 adds: 2".to_string()]);
+//! assert_eq!(told[0].text, "seat 0 adds: 2");
+//! assert_eq!(told[0].phrase.key, "story.race.adds");
 //! assert!(game.apply(0, "2").is_err(), "seat 1 is to act");
 //! ```
 
@@ -35,6 +36,8 @@ pub use face::Face;
 
 use serde_json::Value;
 use std::ops::RangeInclusive;
+pub use tapete_table::story;
+use tapete_table::story::Line;
 use tapete_table::{Bot, Game, Seat};
 
 /// A game as the front-ends host it. Implemented by a marker type per game.
@@ -128,16 +131,18 @@ pub trait Host: Send + Sync + 'static {
     }
 }
 
-/// Tells a game's events in players' words, one line per string, for one audience.
+/// Tells a game's events in players' words, one [`Line`] each (a catalog key, its
+/// arguments and its English text), for one audience.
 ///
-/// The server keeps the lines of the current and the previous hand for each audience; the
-/// terminal prints them; replays show each step's. Lines come from the events `apply`
+/// The server keeps the lines of the current and the previous hand for each audience and
+/// sends them as data, for each page to tell in its person's language; the terminal prints
+/// their English text; replays show each step's. Lines come from the events `apply`
 /// returned, never from diffing states.
 pub trait Narrate<G: Game> {
     /// Lines for the state the narrator starts from (a new game's first deal).
-    fn opening(&mut self, game: &G) -> Vec<String>;
+    fn opening(&mut self, game: &G) -> Vec<Line>;
     /// Lines for one event.
-    fn lines(&mut self, event: &G::Event) -> Vec<String>;
+    fn lines(&mut self, event: &G::Event) -> Vec<Line>;
     /// Whether `event` begins a new hand (the story a newcomer is told starts at the
     /// previous one).
     fn begins_hand(&self, event: &G::Event) -> bool;

@@ -1,6 +1,7 @@
 //! The toy race game of `tapete_table::test_race`, hosted: for tests of front-ends (not
 //! part of the API).
 
+use crate::story::{Line, Phrase};
 use crate::{Host, Narrate};
 use serde_json::{json, Value};
 use tapete_table::test_race::Race;
@@ -16,14 +17,17 @@ pub struct RaceNarrator {
 }
 
 impl Narrate<Race> for RaceNarrator {
-    fn opening(&mut self, game: &Race) -> Vec<String> {
+    fn opening(&mut self, game: &Race) -> Vec<Line> {
         self.turn = game.turn;
         Vec::new()
     }
-    fn lines(&mut self, total: &u8) -> Vec<String> {
+    fn lines(&mut self, total: &u8) -> Vec<Line> {
         let seat = self.turn;
         self.turn = 1 - seat;
-        vec![format!("seat {seat} adds: {total}")]
+        vec![Phrase::new("story.race.adds")
+            .seat("seat", seat)
+            .num("total", *total)
+            .line(format!("seat {seat} adds: {total}"))]
     }
     fn begins_hand(&self, _: &u8) -> bool {
         false

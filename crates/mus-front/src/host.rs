@@ -5,6 +5,7 @@
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use tapete_host::row;
+use tapete_host::story::Line;
 use tapete_host::{Host, Narrate};
 use tapete_mus::narrate::{cards_text, jugada_of, seat_label, Narrator};
 use tapete_mus::view::Phase;
@@ -21,13 +22,13 @@ pub struct MusHost;
 pub struct MusNarrator(Narrator);
 
 impl Narrate<MusGame> for MusNarrator {
-    fn opening(&mut self, game: &MusGame) -> Vec<String> {
+    fn opening(&mut self, game: &MusGame) -> Vec<Line> {
         let view = game.view_without_history(0);
-        view.log.iter().flat_map(|e| self.0.lines(e)).collect()
+        view.log.iter().flat_map(|e| self.0.told(e)).collect()
     }
 
-    fn lines(&mut self, event: &Event) -> Vec<String> {
-        self.0.lines(event)
+    fn lines(&mut self, event: &Event) -> Vec<Line> {
+        self.0.told(event)
     }
 
     fn begins_hand(&self, event: &Event) -> bool {

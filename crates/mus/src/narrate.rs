@@ -25,6 +25,7 @@ use crate::events::{LanceStatus, LanceWinner, ScoreReason, Showdown};
 use crate::hand::Jugada;
 use crate::{eval, rules, Action, Event, Lance, Mode};
 use tapete_cards::Card;
+use tapete_table::story::{texts, Arg, Line, Phrase};
 use tapete_table::Seat;
 
 /// The name of a position this hand: "mano", "2nd", "3rd", "postre".
@@ -181,7 +182,7 @@ pub fn event_line(event: &Event) -> String {
 
 /// The lines telling what happened (one for most events, several for a showdown).
 pub fn event_lines(event: &Event) -> Vec<String> {
-    Narrator::new().describe(event)
+    texts(&Narrator::new().describe(event))
 }
 
 /// Tells events in order, remembering the mano of the current hand so that seats are
@@ -227,6 +228,12 @@ impl Narrator {
 
     /// The lines for one event, in order (one for most events, several for a showdown).
     pub fn lines(&mut self, event: &Event) -> Vec<String> {
+        texts(&self.told(event))
+    }
+
+    /// The lines for one event as data (a catalog key, its arguments and the English text
+    /// [`Narrator::lines`] returns), for front-ends that speak other languages.
+    pub fn told(&mut self, event: &Event) -> Vec<Line> {
         match event {
             Event::HandStarted { mano, .. } => self.mano = Some(*mano),
             Event::Showdown(s) => self.mano = Some(s.mano),
@@ -250,6 +257,25 @@ impl Narrator {
         }
     }
 
+    /// [`Narrator::seat`] as a catalog argument.
+    fn seat_arg(&self, seat: Seat) -> Arg {
+        let position = |m: Seat| position_key((seat + 4 - m) % 4);
+        match (self.me == Some(seat), self.mano) {
+            (true, Some(m)) => Arg::Phrase(
+                Phrase::new("story.mus.you_at")
+                    .num("n", seat as i64)
+                    .key("position", position(m)),
+            ),
+            (true, None) => Arg::Phrase(Phrase::new("story.mus.you").num("n", seat as i64)),
+            (false, Some(m)) => Arg::Phrase(
+                Phrase::new("story.mus.seat_at")
+                    .seat("seat", seat)
+                    .key("position", position(m)),
+            ),
+            (false, None) => Arg::Seat(seat),
+        }
+    }
+
     /// A pair named for this narrator: "pair 0–2", or "nosotros (pair 0–2)".
     pub fn pair(&self, pair: usize) -> String {
         match self.me {
@@ -259,44 +285,111 @@ impl Narrator {
         }
     }
 
-    fn status(&self, lance: Lance, status: &LanceStatus) -> String {
-        match status {
-            LanceStatus::Declined { pair, piedras } => format!(
-                "not accepted: {} takes {} now",
-                self.pair(*pair),
-                piedras_text(*piedras)
-            ),
-            LanceStatus::Unbet { pair } => {
-                format!("only {} has {lance}, not bet", self.pair(*pair))
+    /// [`Narrator::pair`] as a catalog argument.
+    fn pair_arg(&self, pair: usize) -> Arg {
+        match self.me {
+            Some(me) if me % 2 == pair % 2 => {
+                Arg::Phrase(Phrase::new("story.mus.us").pair("pair", pair % 2))
             }
-            other => status_text(lance, other),
+            Some(_) => Arg::Phrase(Phrase::new("story.mus.them").pair("pair", pair % 2)),
+            None => Arg::Pair(pair % 2),
         }
     }
 
-    fn describe(&self, event: &Event) -> Vec<String> {
-        let one = |s: String| vec![s];
+    fn status(&self, lance: Lance, status: &LanceStatus) -> (Phrase, String) {
+        let lance_key = lance_key(lance);
+        match status {
+            LanceStatus::EnPaso => (
+                Phrase::new("story.mus.status.en_paso"),
+                status_text(lance, status),
+            ),
+            LanceStatus::Accepted { piedras } => (
+                Phrase::new("story.mus.status.accepted")
+                    .phrase("piedras", piedras_phrase(*piedras)),
+                status_text(lance, status),
+            ),
+            LanceStatus::OrdagoAccepted => (
+                Phrase::new("story.mus.status.ordago_accepted"),
+                status_text(lance, status),
+            ),
+            LanceStatus::Declined { pair, piedras } => (
+                Phrase::new("story.mus.status.declined")
+                    .arg("pair", self.pair_arg(*pair))
+                    .phrase("piedras", piedras_phrase(*piedras)),
+                format!(
+                    "not accepted: {} takes {} now",
+                    self.pair(*pair),
+                    piedras_text(*piedras)
+                ),
+            ),
+            LanceStatus::Unbet { pair } => (
+                Phrase::new("story.mus.status.unbet")
+                    .arg("pair", self.pair_arg(*pair))
+                    .key("lance", lance_key),
+                format!("only {} has {lance}, not bet", self.pair(*pair)),
+            ),
+            LanceStatus::Void => (
+                Phrase::new("story.mus.status.void").key("lance", lance_key),
+                status_text(lance, status),
+            ),
+        }
+    }
+
+    fn describe(&self, event: &Event) -> Vec<Line> {
+        let one = |l: Line| vec![l];
         match event {
-            Event::HandStarted { hand, game, mano } => one(format!(
-                "hand {hand} (game {game}): cards dealt, {} mano",
-                if self.me == Some(*mano) {
-                    format!("you (seat {mano}) are")
+            Event::HandStarted { hand, game, mano } => {
+                let p = Phrase::new(if self.me == Some(*mano) {
+                    "story.mus.hand_started_you"
                 } else {
-                    format!("seat {mano} is")
-                }
+                    "story.mus.hand_started"
+                })
+                .num("hand", *hand as i64)
+                .num("game", *game as i64);
+                let p = if self.me == Some(*mano) {
+                    p.num("n", *mano as i64)
+                } else {
+                    p.seat("mano", *mano)
+                };
+                one(p.line(format!(
+                    "hand {hand} (game {game}): cards dealt, {} mano",
+                    if self.me == Some(*mano) {
+                        format!("you (seat {mano}) are")
+                    } else {
+                        format!("seat {mano} is")
+                    }
+                )))
+            }
+            Event::Said { seat, action } => one(Phrase::new("story.mus.said")
+                .arg("who", self.seat_arg(*seat))
+                .text("action", action.to_string())
+                .line(format!("{}: {action}", self.seat(*seat)))),
+            Event::Discarded { seat, count } => one(Phrase::new("story.mus.discarded")
+                .arg("who", self.seat_arg(*seat))
+                .num("count", *count as i64)
+                .line(format!(
+                    "{} discards {count} card{}",
+                    self.seat(*seat),
+                    if *count == 1 { "" } else { "s" }
+                ))),
+            Event::Served => one(Line::plain(
+                "story.mus.served",
+                "cards served, from the mano on",
             )),
-            Event::Said { seat, action } => one(format!("{}: {action}", self.seat(*seat))),
-            Event::Discarded { seat, count } => one(format!(
-                "{} discards {count} card{}",
-                self.seat(*seat),
-                if *count == 1 { "" } else { "s" }
-            )),
-            Event::Served => one("cards served, from the mano on".into()),
-            Event::DeckRebuilt { cards } => one(format!(
-                "the deck ran out: the discards were shuffled into a new deck of {cards} cards"
-            )),
-            Event::LanceStarted { lance } => one(format!("{lance}: betting starts")),
+            Event::DeckRebuilt { cards } => one(Phrase::new("story.mus.deck_rebuilt")
+                .num("cards", *cards as i64)
+                .line(format!(
+                    "the deck ran out: the discards were shuffled into a new deck of {cards} cards"
+                ))),
+            Event::LanceStarted { lance } => one(Phrase::new("story.mus.lance_started")
+                .key("lance", lance_key(*lance))
+                .line(format!("{lance}: betting starts"))),
             Event::LanceSettled { lance, status } => {
-                one(format!("{lance}: {}", self.status(*lance, status)))
+                let (phrase, text) = self.status(*lance, status);
+                one(Phrase::new("story.mus.lance_settled")
+                    .key("lance", lance_key(*lance))
+                    .phrase("status", phrase)
+                    .line(format!("{lance}: {text}")))
             }
             Event::Scored {
                 pair,
@@ -304,59 +397,86 @@ impl Narrator {
                 lance,
                 reason,
                 total,
-            } => one(format!(
-                "{} scores {} ({}) → {total}",
-                self.pair(*pair),
-                piedras_text(*piedras),
-                score_reason_text(*lance, *reason)
-            )),
+            } => one(Phrase::new("story.mus.scored")
+                .arg("pair", self.pair_arg(*pair))
+                .phrase("piedras", piedras_phrase(*piedras))
+                .phrase("reason", score_reason_phrase(*lance, *reason))
+                .num("total", *total)
+                .line(format!(
+                    "{} scores {} ({}) → {total}",
+                    self.pair(*pair),
+                    piedras_text(*piedras),
+                    score_reason_text(*lance, *reason)
+                ))),
             Event::Showdown(s) => self.showdown(s),
             Event::GameWon {
                 pair,
                 ordago,
                 piedras,
-            } => one(format!(
+            } => one(Phrase::new(if *ordago {
+                "story.mus.game_won_ordago"
+            } else {
+                "story.mus.game_won"
+            })
+            .arg("pair", self.pair_arg(*pair))
+            .pair("first", 0)
+            .pair("second", 1)
+            .num("a", piedras[0])
+            .num("b", piedras[1])
+            .line(format!(
                 "{} win{} the game{} ({PAIR_ORDER}: piedras {})",
                 self.pair(*pair),
                 if self.me.is_some() { "" } else { "s" },
                 if *ordago { " by órdago" } else { "" },
                 in_pair_order(*piedras)
-            )),
-            Event::VacaWon { pair } => one(format!(
-                "{} win{} the vaca",
-                self.pair(*pair),
-                if self.me.is_some() { "" } else { "s" }
-            )),
-            Event::MatchWon { pair } => one(format!(
-                "{} win{} the match",
-                self.pair(*pair),
-                if self.me.is_some() { "" } else { "s" }
-            )),
+            ))),
+            Event::VacaWon { pair } => one(Phrase::new("story.mus.vaca_won")
+                .arg("pair", self.pair_arg(*pair))
+                .line(format!(
+                    "{} win{} the vaca",
+                    self.pair(*pair),
+                    if self.me.is_some() { "" } else { "s" }
+                ))),
+            Event::MatchWon { pair } => one(Phrase::new("story.mus.match_won")
+                .arg("pair", self.pair_arg(*pair))
+                .line(format!(
+                    "{} win{} the match",
+                    self.pair(*pair),
+                    if self.me.is_some() { "" } else { "s" }
+                ))),
         }
     }
 
-    fn showdown(&self, s: &Showdown) -> Vec<String> {
+    fn showdown(&self, s: &Showdown) -> Vec<Line> {
         let shown = Narrator {
             mano: Some(s.mano),
             ..self.clone()
         };
         let labels: Vec<String> = (0..4).map(|seat| shown.seat(seat)).collect();
         let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-        let mut out = vec!["showdown:".to_string()];
+        let mut out = vec![Line::plain("story.mus.showdown", "showdown:")];
         for p in 0..4 {
             let seat = (s.mano + p) % 4;
             let cards = s.cards[seat].to_vec();
-            let jugada = jugada_of(&cards, self.mode)
-                .map(|j| format!("  {j}"))
-                .unwrap_or_default();
-            out.push(format!(
-                "  {:<width$} shows {}{jugada}",
-                labels[seat],
-                cards_text(&cards)
-            ));
+            let jugada = jugada_of(&cards, self.mode);
+            let phrase = match jugada {
+                Some(j) => Phrase::new("story.mus.shows_jugada").text("jugada", j.to_string()),
+                None => Phrase::new("story.mus.shows"),
+            };
+            let jugada = jugada.map(|j| format!("  {j}")).unwrap_or_default();
+            out.push(
+                phrase
+                    .arg("who", shown.seat_arg(seat))
+                    .cards("cards", &cards)
+                    .line(format!(
+                        "  {:<width$} shows {}{jugada}",
+                        labels[seat],
+                        cards_text(&cards)
+                    )),
+            );
         }
         for w in &s.winners {
-            out.push(format!("  {}", shown.winner_line(w)));
+            out.push(shown.winner_told(w));
         }
         out
     }
@@ -367,6 +487,93 @@ impl Narrator {
             Some(seat) => format!("{}: {} wins — {}", w.lance, self.seat(seat), w.reason),
             None => format!("{}: {}", w.lance, w.reason),
         }
+    }
+
+    /// [`Narrator::winner_line`], indented as the showdown tells it, as data.
+    fn winner_told(&self, w: &LanceWinner) -> Line {
+        let text = format!("  {}", self.winner_line(w));
+        let why = why_phrase(&w.reason);
+        let p = match w.seat {
+            Some(seat) => Phrase::new("story.mus.lance_won").arg("who", self.seat_arg(seat)),
+            None => Phrase::new("story.mus.lance_unplayed"),
+        };
+        p.key("lance", lance_key(w.lance))
+            .phrase("why", why)
+            .line(text)
+    }
+}
+
+/// The catalog key of a lance's name: "story.mus.lance.grande".
+pub fn lance_key(lance: Lance) -> String {
+    format!("story.mus.lance.{lance}")
+}
+
+/// The catalog key of a position's name: "story.mus.position.mano".
+fn position_key(position: usize) -> String {
+    let name = match position % 4 {
+        0 => "mano",
+        1 => "second",
+        2 => "third",
+        _ => "postre",
+    };
+    format!("story.mus.position.{name}")
+}
+
+/// "1 piedra", "5 piedras", as a catalog phrase.
+fn piedras_phrase(n: u8) -> Phrase {
+    Phrase::new("story.mus.piedras").num("count", n)
+}
+
+/// [`score_reason_text`] as a catalog phrase.
+fn score_reason_phrase(lance: Lance, reason: ScoreReason) -> Phrase {
+    let key = match (reason, lance) {
+        (ScoreReason::Deje, _) => "story.mus.reason.deje",
+        (ScoreReason::EnPaso, _) => "story.mus.reason.en_paso",
+        (ScoreReason::Envite, _) => "story.mus.reason.envite",
+        (ScoreReason::Cuenta, Lance::Punto) => return Phrase::new("story.mus.reason.punto"),
+        (ScoreReason::Cuenta, _) => "story.mus.reason.cuenta",
+    };
+    Phrase::new(key).key("lance", lance_key(lance))
+}
+
+const UNBET: &str = ", only one pair has it: not bet";
+const TIES: &str = ", ties with position ";
+const CLOSER: &str = " and is closer to mano";
+
+/// Why a lance was won at the showdown, as the engine words it ([`LanceWinner::reason`]),
+/// told as a catalog phrase: the hand in players' notation, and whether it was not bet
+/// or won a tie by position. A reason of another shape is told as it is.
+fn why_phrase(reason: &str) -> Phrase {
+    let fixed = match reason {
+        "nobody has pares" => Some("story.mus.why.no_pares"),
+        "nobody has juego: punto is played" => Some("story.mus.why.no_juego"),
+        "not played: somebody has juego" => Some("story.mus.why.punto_unplayed"),
+        _ => None,
+    };
+    if let Some(key) = fixed {
+        return Phrase::new(key);
+    }
+    let (rest, ties) = match reason.split_once(TIES) {
+        Some((rest, tail)) => match tail.strip_suffix(CLOSER) {
+            Some(positions) => (rest, Some(positions)),
+            None => (reason, None),
+        },
+        None => (reason, None),
+    };
+    let (hand, unbet) = match rest.strip_suffix(UNBET) {
+        Some(hand) => (hand, true),
+        None => (rest, false),
+    };
+    let key = match (unbet, ties.is_some()) {
+        (false, false) => "story.mus.why.hand",
+        (true, false) => "story.mus.why.unbet",
+        (false, true) => "story.mus.why.tie",
+        (true, true) => "story.mus.why.unbet_tie",
+    };
+    let p = Phrase::new(key).text("hand", hand);
+    match ties {
+        Some(positions) => p.text("positions", positions),
+        None => p,
     }
 }
 

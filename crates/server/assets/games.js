@@ -14,6 +14,7 @@
 //   outcomeText(outcome, table, you) -> string   (optional) the game-over banner's words
 //   outcomeDetail(st, ctx) -> string       (optional) the final score under the banner
 //   nameLine(line, {seatName, mySeat}) -> string   (optional) a narration line with names on it
+//   pairName(pair, {seatName, mySeat}) -> string   (optional) a side's name in the narration
 //   seatLabel(seat, seats) -> string       (optional) the lobby's words for a seat
 //   sidesText(seatName, seats) -> string   (optional) who played, for the history
 //

@@ -22,7 +22,7 @@ backWords.label = t('card.back');
 
 /**
  * What a game module draws: the last state the page received (or a replay's step).
- * @typedef {{view: any, legal?: string[], lines?: string[], table?: any, you?: {seat?: number | null,
+ * @typedef {{view: any, legal?: string[], lines?: any[], table?: any, you?: {seat?: number | null,
  *   pending_seat?: number | null} | null, outcome?: any, replay?: boolean, hold?: Hold | null,
  *   hands?: any, counting?: boolean, lastStep?: boolean, n?: number}} GameState
  */
@@ -45,6 +45,7 @@ backWords.label = t('card.back');
  *   outcomeText?: (outcome: any, table: any, you: any, ctx?: {seatName?: (seat: number) => string}) => string,
  *   outcomeDetail?: (st: GameState, ctx?: {seatName?: (seat: number) => string, mySeat?: number | null}) => string,
  *   nameLine?: (line: string, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
+ *   pairName?: (pair: number, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
  *   seatLabel?: (seat: number, seats?: number) => string,
  *   sidesText?: (seatName: (seat: number) => string, seats: number) => string,
  * }} GameModule

@@ -599,4 +599,9 @@ function sidesText(seatName) {
   return `${seatName(0)} y ${seatName(2)} vs ${seatName(1)} y ${seatName(3)}`;
 }
 
-registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, nameLine, seatLabel, sidesText });
+/** A pair as the narration names it: as `sides` does. */
+function pairName(pair, { seatName, mySeat }) {
+  return sides(seatName, mySeat).name(pair);
+}
+
+registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, nameLine, pairName, seatLabel, sidesText });

@@ -4,6 +4,7 @@
 
 import { topbar, el, clear, api, toast, t as tr } from './common.js';
 import { gameModule } from './games.js';
+import { renderLine, lineClass } from './story.js';
 
 topbar('history');
 const app = document.getElementById('app');
@@ -63,7 +64,12 @@ async function show(k) {
     send() {}, next: () => show(i + 1), seatName: name, seatControls: () => null, connected: () => null, mySeat: null,
   });
   clear(logBox);
-  for (const line of cur.lines || []) logBox.append(el('div', { class: /^\s/.test(line) ? 'indent' : '' }, nameLine(line).trim()));
+  const told = { seatName: name, pairName: mod.pairName ? (p) => mod.pairName(p, { seatName: name, mySeat: null }) : undefined, nameText: nameLine };
+  for (const line of cur.lines || []) {
+    const row = el('div', { class: lineClass(line) === 'indent' ? 'indent' : '' });
+    row.innerHTML = renderLine(line, told);
+    logBox.append(row);
+  }
   history.replaceState(null, '', `/replay/${encodeURIComponent(tableId)}?step=${n}`);
   gameMain.dataset.step = String(n);
   // Fetch ahead, so that "next" and playing on do not wait.

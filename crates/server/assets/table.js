@@ -8,6 +8,7 @@ const tr = t;
 import { gameModule } from './games.js';
 import { has } from './i18n.js';
 import { dockPadding } from './kit.js';
+import { renderLine, lineClass } from './story.js';
 
 topbar('table');
 window.addEventListener('resize', dockPadding);
@@ -217,6 +218,12 @@ export function nameSeats(line, name) {
   return line.replace(/(you \()?seat (\d+)\b/g, (m, you, d) => (you ? m : name(Number(d))));
 }
 
+/** How the narration names seats and sides here (see story.js). */
+function storyContext() {
+  const ctx = { seatName, mySeat: mySeat() };
+  return { seatName, pairName: mod && mod.pairName ? (p) => mod.pairName(p, ctx) : undefined, nameText: nameLine };
+}
+
 /** A narration line in the table's words: the game's own naming when it has one. */
 function nameLine(line) {
   if (mod && mod.nameLine) return mod.nameLine(line, { seatName, mySeat: mySeat() });
@@ -325,9 +332,11 @@ function render() {
   // ---- the narration ----
   const atBottom = logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight < 30;
   clear(logBox);
+  const told = storyContext();
   for (const line of st.lines || []) {
-    const cls = /^hand \d+/i.test(line) ? 'hand-sep' : /^\s/.test(line) ? 'indent' : / scores? \d/.test(line) ? 'score-line' : '';
-    logBox.append(el('div', { class: cls }, nameLine(line).trim()));
+    const row = el('div', { class: lineClass(line) });
+    row.innerHTML = renderLine(line, told);
+    logBox.append(row);
   }
   if (atBottom || logBox.dataset.first !== 'no') { logBox.scrollTop = logBox.scrollHeight; logBox.dataset.first = 'no'; }
 }

@@ -57,6 +57,7 @@ mod drive;
 pub mod protocol;
 mod record;
 pub mod search;
+pub mod story;
 #[doc(hidden)]
 pub mod test_race;
 

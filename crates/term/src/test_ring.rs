@@ -9,6 +9,7 @@ use tapete_host::face::{
     CardFace, Centre, Face, HandScene, Ink, Line, Panel, Pick, Scene, SeatScene, Span, Tone,
     Vantage,
 };
+use tapete_host::story::Phrase;
 use tapete_host::{Host, Narrate};
 use tapete_table::{Bot, Game, Outcome, RandomBot, Seat, SetupError, ToAct};
 
@@ -115,16 +116,22 @@ pub struct RingNarrator {
 }
 
 impl Narrate<Ring> for RingNarrator {
-    fn opening(&mut self, _: &Ring) -> Vec<String> {
-        vec!["the ring starts at 0".into()]
+    fn opening(&mut self, _: &Ring) -> Vec<tapete_host::story::Line> {
+        vec![tapete_host::story::Line::plain(
+            "story.ring.starts",
+            "the ring starts at 0",
+        )]
     }
-    fn lines(&mut self, &(seat, added): &(Seat, u8)) -> Vec<String> {
+    fn lines(&mut self, &(seat, added): &(Seat, u8)) -> Vec<tapete_host::story::Line> {
         let who = if self.me == Some(seat) {
             "you".to_string()
         } else {
             format!("p{seat}")
         };
-        vec![format!("{who} adds {added}")]
+        vec![Phrase::new("story.ring.adds")
+            .seat("seat", seat)
+            .num("added", added)
+            .line(format!("{who} adds {added}"))]
     }
     fn begins_hand(&self, _: &(Seat, u8)) -> bool {
         false

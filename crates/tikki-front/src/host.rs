@@ -3,6 +3,7 @@
 //! view for replays.
 
 use serde_json::{json, Value};
+use tapete_host::story::Line;
 use tapete_host::{row, Host, Narrate};
 use tapete_table::conformance::Resampler;
 use tapete_table::{Bot, Game, Resample, Seat};
@@ -19,15 +20,15 @@ pub struct TikkiNarrator(Narrator);
 
 impl Narrate<TikkiGame> for TikkiNarrator {
     /// The current round's deal: what a newcomer is told first.
-    fn opening(&mut self, game: &TikkiGame) -> Vec<String> {
+    fn opening(&mut self, game: &TikkiGame) -> Vec<Line> {
         if game.phase() == Phase::Over {
             return Vec::new();
         }
-        self.0.lines(&game.deal_event())
+        self.0.told(&game.deal_event())
     }
 
-    fn lines(&mut self, event: &Event) -> Vec<String> {
-        self.0.lines(event)
+    fn lines(&mut self, event: &Event) -> Vec<Line> {
+        self.0.told(event)
     }
 
     fn begins_hand(&self, event: &Event) -> bool {

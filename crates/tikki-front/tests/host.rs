@@ -6,6 +6,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use tapete_host::story::texts;
 use tapete_host::{kind_of, parse_rules, Host, Narrate};
 use tapete_table::Game;
 use tapete_tikki::TikkiCards;
@@ -167,14 +168,16 @@ fn narrators_open_with_the_deal_and_rounds_begin_hands() {
     let opening = you.opening(&game);
     assert_eq!(opening.len(), 1);
     assert!(
-        opening[0].starts_with("round 1: you deal seven cards each"),
+        opening[0]
+            .text
+            .starts_with("round 1: you deal seven cards each"),
         "{opening:?}"
     );
     assert!(you.begins_hand(&game.deal_event()));
     assert!(!you.begins_hand(&Event::Laid { seat: 0, count: 2 }));
     let mut them = TikkiHost::narrator(&game, None);
     assert_eq!(
-        them.lines(&Event::Laid { seat: 1, count: 2 }),
+        texts(&them.lines(&Event::Laid { seat: 1, count: 2 })),
         ["seat 1 lays 2 cards face down"]
     );
 }
@@ -195,7 +198,8 @@ fn the_erased_game_plays_by_text_and_hides_the_others_cards() {
         .expect("a lay of two");
     let told = game.apply(seat, lay).expect("legal");
     assert!(
-        told.iter().any(|l| l.contains("lays 2 cards face down")),
+        told.iter()
+            .any(|l| l.text.contains("lays 2 cards face down")),
         "{told:?}"
     );
     assert!(game.apply(seat, lay).is_err(), "not its turn any more");

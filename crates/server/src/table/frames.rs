@@ -277,8 +277,8 @@ pub(super) struct Frame {
     pub(super) parts: HashMap<Option<Seat>, String>,
 }
 
-/// The last [`MAX_LINES`] lines of a story, as a JSON array.
-pub(super) fn recent_lines(lines: &[String]) -> String {
+/// The last [`MAX_LINES`] lines of a story, as a JSON array of `{key, args, text}`.
+pub(super) fn recent_lines(lines: &[tapete_host::story::Line]) -> String {
     json!(lines[lines.len().saturating_sub(MAX_LINES)..]).to_string()
 }
 

@@ -720,14 +720,20 @@ mod tests {
 
     #[test]
     fn a_state_carries_only_the_latest_lines_of_a_long_hand() {
-        let story: Vec<String> = (0..1000)
-            .map(|i| format!("seat 0 draws, line {i}"))
+        let story: Vec<tapete_host::story::Line> = (0..1000)
+            .map(|i| {
+                tapete_host::story::Phrase::new("story.test.draws")
+                    .seat("seat", 0)
+                    .num("n", i)
+                    .line(format!("seat 0 draws, line {i}"))
+            })
             .collect();
-        let sent: Vec<String> = serde_json::from_str(&recent_lines(&story)).unwrap();
+        let sent: Vec<tapete_host::story::Line> =
+            serde_json::from_str(&recent_lines(&story)).unwrap();
         assert_eq!(sent.len(), MAX_LINES);
         assert_eq!(sent.first().unwrap(), &story[1000 - MAX_LINES]);
-        assert_eq!(sent.last().unwrap(), "seat 0 draws, line 999");
-        let short: Vec<String> = story[..3].to_vec();
+        assert_eq!(sent.last().unwrap().text, "seat 0 draws, line 999");
+        let short = story[..3].to_vec();
         assert_eq!(recent_lines(&short), json!(short).to_string());
     }
 
@@ -773,7 +779,7 @@ mod tests {
                 break v;
             }
         };
-        let line = played["lines"][n as usize].as_str().unwrap();
+        let line = played["lines"][n as usize]["text"].as_str().unwrap();
         assert!(
             line.starts_with("seat 0 adds: "),
             "the bot played Ane's turn: {line}"

@@ -10,6 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::ops::RangeInclusive;
+use tapete_host::story::{Line, Phrase};
 use tapete_host::{Host, Narrate};
 use tapete_table::{Bot, Game, Outcome, RandomBot, Seat, SetupError, ToAct};
 
@@ -190,10 +191,12 @@ impl RingNarrator {
 }
 
 impl Narrate<Ring> for RingNarrator {
-    fn opening(&mut self, game: &Ring) -> Vec<String> {
-        vec![format!("hand {} begins", game.hand)]
+    fn opening(&mut self, game: &Ring) -> Vec<Line> {
+        vec![Phrase::new("story.ring.begins")
+            .num("hand", game.hand as i64)
+            .line(format!("hand {} begins", game.hand))]
     }
-    fn lines(&mut self, e: &RingEvent) -> Vec<String> {
+    fn lines(&mut self, e: &RingEvent) -> Vec<Line> {
         match e {
             RingEvent::Added { seat, n, total } => {
                 let verb = if self.me == Some(*seat) {
@@ -201,12 +204,19 @@ impl Narrate<Ring> for RingNarrator {
                 } else {
                     "adds"
                 };
-                vec![format!("{} {verb} {n}: {total}", self.who(*seat))]
+                vec![Phrase::new("story.ring.added")
+                    .seat("seat", *seat)
+                    .num("n", *n as i64)
+                    .num("total", *total as i64)
+                    .line(format!("{} {verb} {n}: {total}", self.who(*seat)))]
             }
-            RingEvent::HandWon { seat, hand } => {
-                vec![format!("{} won hand {hand}", self.who(*seat))]
-            }
-            RingEvent::HandStarted { hand } => vec![format!("hand {hand} begins")],
+            RingEvent::HandWon { seat, hand } => vec![Phrase::new("story.ring.won")
+                .seat("seat", *seat)
+                .num("hand", *hand as i64)
+                .line(format!("{} won hand {hand}", self.who(*seat)))],
+            RingEvent::HandStarted { hand } => vec![Phrase::new("story.ring.begins")
+                .num("hand", *hand as i64)
+                .line(format!("hand {hand} begins"))],
         }
     }
     fn begins_hand(&self, e: &RingEvent) -> bool {

@@ -64,7 +64,7 @@ impl<H: Face> App<H> {
             "{}; seed {seed}",
             H::intro(&view, &at, &session.names)
         )];
-        log.extend(narrator.opening(&session.game));
+        log.extend(narrator.opening(&session.game).into_iter().map(|l| l.text));
         Ok(App {
             notes: H::notes(&view),
             narrator,
@@ -101,7 +101,8 @@ impl<H: Face> App<H> {
     /// hand holds the table.
     pub fn absorb(&mut self, events: &[EventOf<H>]) {
         for e in events {
-            self.log.extend(self.narrator.lines(e));
+            self.log
+                .extend(self.narrator.lines(e).into_iter().map(|l| l.text));
             if H::note(&mut self.notes, e) {
                 self.paused = true;
             }

@@ -11,6 +11,9 @@ cd "$root"
 target="${CARGO_TARGET_DIR:-$root/target}"
 
 logs="$(mktemp -d)"
+start=$SECONDS
+# "== what (at N s)": each step with the seconds since the start.
+step() { echo "== $1 (at $((SECONDS - start)) s)"; }
 build_pid=""
 e2e_pid=""
 cleanup() {
@@ -25,12 +28,12 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 start_e2e() {
-  echo "== browser tests started (their output follows the Rust tests')"
+  step "browser tests started (their output follows the Rust tests')"
   TAPETE_BIN="$target/debug/tapete" bash e2e/run.sh >"$logs/e2e.log" 2>&1 &
   e2e_pid=$!
 }
 
-echo "== building every test"
+step "building every test"
 # The binary's artifact message (`"executable": ".../debug/tapete"`) says it is ready.
 nice -n 10 cargo test --workspace --no-run --message-format=json-render-diagnostics \
   >"$logs/build.json" &
@@ -52,18 +55,19 @@ if [ -z "$e2e_pid" ]; then
   start_e2e
 fi
 
-echo "== cargo test --workspace"
+step "cargo test --workspace"
 rust=0
 cargo test --workspace "$@" || rust=$?
 
-echo "== browser tests (bash e2e/run.sh)"
+step "Rust tests done; waiting for the browser tests"
 e2e=0
 wait "$e2e_pid" || e2e=$?
 e2e_pid=""
+step "browser tests done (bash e2e/run.sh); their output:"
 cat "$logs/e2e.log"
 
 if [ "$rust" -ne 0 ] || [ "$e2e" -ne 0 ]; then
   echo "test.sh: failed (Rust tests: exit $rust, browser tests: exit $e2e)" >&2
   exit 1
 fi
-echo "test.sh: every test passed"
+echo "test.sh: every test passed in $((SECONDS - start)) s"

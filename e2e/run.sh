@@ -85,9 +85,20 @@ node browser.mjs >"$tmp/browser.out" 2>"$tmp/browser.err" &
 browser_pid=$!
 browser="$(listening "the browser" "$browser_pid" 'ws://[^ ]*' "$tmp/browser")"
 
+# The slowest files first, so that none of them starts last and keeps the whole run waiting
+# (the others follow in name order).
+files=()
+for f in in-reach-chinchon in-reach-tikki senas chinchon-game tikki-game in-reach-mus \
+  tikki-fairness i18n bubbles whole-game; do
+  if [ -f "tests/$f.test.mjs" ]; then files+=("tests/$f.test.mjs"); fi
+done
+for f in tests/*.test.mjs; do
+  case " ${files[*]} " in *" $f "*) ;; *) files+=("$f") ;; esac
+done
+
 # Three files at a time: the tests mostly wait (bots' pace, pages' timers), so the shared
 # browser and server keep up; a later --test-concurrency among the arguments wins.
-TAPETE_URL="$url" TAPETE_BIN="$bin" TAPETE_BROWSER="$browser" node --test --test-concurrency=3 "$@" tests/ || status=$?
+TAPETE_URL="$url" TAPETE_BIN="$bin" TAPETE_BROWSER="$browser" node --test --test-concurrency=3 "$@" "${files[@]}" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "e2e: server stderr (last lines):" >&2
   tail -n 40 "$tmp/server.err" >&2 || true

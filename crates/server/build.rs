@@ -53,58 +53,47 @@ fn main() {
     }
     out.push_str("];\n");
     let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules");
-    println!("cargo:rerun-if-changed={}", rules.display());
-    let mut docs: Vec<String> = std::fs::read_dir(&rules)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .filter_map(|e| e.file_name().into_string().ok())
-                .filter(|n| n.ends_with(".md") && n != "README.md")
-                .collect()
-        })
-        .unwrap_or_default();
-    docs.sort();
-    out.push_str(
-        "/// Every game's rules: (game, Markdown).\npub static RULES: &[(&str, &str)] = &[\n",
+    embed_rules(
+        &mut out,
+        &rules,
+        "RULES",
+        "Every game's rules: (game, Markdown).",
     );
-    for n in &docs {
-        let path = rules.join(n);
-        println!("cargo:rerun-if-changed={}", path.display());
-        writeln!(
-            out,
-            "    ({:?}, include_str!({:?})),",
-            n.trim_end_matches(".md"),
-            path.display().to_string()
-        )
-        .unwrap();
-    }
-    out.push_str("];\n");
     // The Spanish rules (`docs/rules/es/{game}.md`), for the rules pages in Spanish.
-    let es = rules.join("es");
-    println!("cargo:rerun-if-changed={}", es.display());
-    let mut docs: Vec<String> = std::fs::read_dir(&es)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .filter_map(|e| e.file_name().into_string().ok())
-                .filter(|n| n.ends_with(".md") && n != "README.md")
-                .collect()
-        })
-        .unwrap_or_default();
-    docs.sort();
-    out.push_str(
-        "/// Every game's rules in Spanish: (game, Markdown).\npub static RULES_ES: &[(&str, &str)] = &[\n",
+    embed_rules(
+        &mut out,
+        &rules.join("es"),
+        "RULES_ES",
+        "Every game's rules in Spanish: (game, Markdown).",
     );
-    for n in &docs {
-        let path = es.join(n);
-        println!("cargo:rerun-if-changed={}", path.display());
-        writeln!(
-            out,
-            "    ({:?}, include_str!({:?})),",
-            n.trim_end_matches(".md"),
-            path.display().to_string()
-        )
-        .unwrap();
-    }
-    out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("assets.rs");
     std::fs::write(dest, out).unwrap();
+}
+
+/// Writes `pub static NAME: &[(&str, &str)]`, every `{game}.md` of `dir` (but its README)
+/// as (game, Markdown), documented by `doc`.
+fn embed_rules(out: &mut String, dir: &Path, name: &str, doc: &str) {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut docs: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n.ends_with(".md") && n != "README.md")
+                .collect()
+        })
+        .unwrap_or_default();
+    docs.sort();
+    writeln!(out, "/// {doc}\npub static {name}: &[(&str, &str)] = &[").unwrap();
+    for n in &docs {
+        let path = dir.join(n);
+        println!("cargo:rerun-if-changed={}", path.display());
+        writeln!(
+            out,
+            "    ({:?}, include_str!({:?})),",
+            n.trim_end_matches(".md"),
+            path.display().to_string()
+        )
+        .unwrap();
+    }
+    out.push_str("];\n");
 }

@@ -3,25 +3,11 @@
 //! nicknames with no look-alikes; failed logins bounded and telling nothing; passwords
 //! and tokens never stored as such; a database of schema version 4 upgraded in place.
 
-use crate::support::{legal, read, read_of, send, Server};
+use crate::support::{error_of, legal, read, read_of, roomy, send, Server};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tapete_server::Limits;
-
-fn roomy() -> Limits {
-    Limits {
-        creates_per_minute: 1000,
-        open_tables_per_player: 1000,
-        ..Limits::default()
-    }
-}
-
-fn error_of(v: &Value) -> &str {
-    v["error"]
-        .as_str()
-        .unwrap_or_else(|| panic!("an error: {v}"))
-}
 
 /// Makes an account; returns (id, token).
 fn sign_up(server: &Server, nickname: &str, password: &str) -> (i64, String) {

@@ -5,25 +5,11 @@
 
 use crate::support;
 
-use crate::support::{legal, read_of, send, state_until, Server, Ws};
+use crate::support::{error_of, legal, read_of, roomy, send, state_until, Server, Ws};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tapete_server::client::get;
 use tapete_server::Limits;
-
-fn roomy() -> Limits {
-    Limits {
-        creates_per_minute: 1000,
-        open_tables_per_player: 1000,
-        ..Limits::default()
-    }
-}
-
-fn error_of(v: &Value) -> &str {
-    v["error"]
-        .as_str()
-        .unwrap_or_else(|| panic!("an error: {v}"))
-}
 
 #[test]
 fn the_lobby_lists_every_game_with_its_seats_bots_and_tools() {

@@ -302,3 +302,19 @@ pub fn read_of(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>, kind: &str) -> Val
         }
     }
 }
+
+/// Limits roomy enough for a test that makes many tables from one address and player.
+pub fn roomy() -> Limits {
+    Limits {
+        creates_per_minute: 1000,
+        open_tables_per_player: 1000,
+        ..Limits::default()
+    }
+}
+
+/// The `error` sentence of an API error's JSON.
+pub fn error_of(v: &Value) -> &str {
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("an error: {v}"))
+}

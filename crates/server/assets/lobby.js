@@ -62,7 +62,7 @@ function renderIdentity() {
         el('span', { class: 'spacer' }),
         el('a', { class: 'btn small', href: `/history?player=${player.id}` }, t('lobby.my_games')),
         el('button', { class: 'btn small', onclick: () => { player = null; renderIdentity(); renderCreate(); } }, t('lobby.new_nickname'))),
-      el('p', { class: 'muted small' }, t('lobby.no_password')));
+      el('p', { class: 'muted small' }, t(player.account ? 'lobby.account_note' : 'lobby.no_password')));
     return;
   }
   const input = el('input', { type: 'text', maxlength: 24, placeholder: t('lobby.nickname_placeholder'), 'aria-label': t('lobby.nickname'), 'data-testid': 'nickname', required: true, autocomplete: 'nickname' });

@@ -6,6 +6,33 @@ import { el, clear, t } from './common.js';
 import { cardEl } from './cards.js';
 import { nameplate as plateOf, holdOpen, holdClose, scrollOnce, nextButton, option, check, Bubbles } from './kit.js';
 
+// Why a lance was won at the showdown, as the engine words it (`LanceWinner::reason`: the
+// hand in players' notation, perhaps "only one pair has it: not bet" and a tie won by
+// position), told in the page's language with the narration's own phrases.
+const WHY_FIXED = {
+  'nobody has pares': 'story.mus.why.no_pares',
+  'nobody has juego: punto is played': 'story.mus.why.no_juego',
+  'not played: somebody has juego': 'story.mus.why.punto_unplayed',
+};
+const WHY_UNBET = ', only one pair has it: not bet';
+const WHY_TIES = ', ties with position ';
+const WHY_CLOSER = ' and is closer to mano';
+function whyText(reason) {
+  const r = String(reason || '');
+  if (Object.hasOwn(WHY_FIXED, r)) return t(WHY_FIXED[r]);
+  let rest = r;
+  let positions = null;
+  const at = r.indexOf(WHY_TIES);
+  if (at >= 0 && r.endsWith(WHY_CLOSER)) {
+    positions = r.slice(at + WHY_TIES.length, r.length - WHY_CLOSER.length);
+    rest = r.slice(0, at);
+  }
+  const unbet = rest.endsWith(WHY_UNBET);
+  const hand = unbet ? rest.slice(0, -WHY_UNBET.length) : rest;
+  const key = unbet ? (positions ? 'story.mus.why.unbet_tie' : 'story.mus.why.unbet') : positions ? 'story.mus.why.tie' : 'story.mus.why.hand';
+  return t(key, positions ? { hand, positions } : { hand });
+}
+
 const LANCE_NAMES = { grande: 'Grande', chica: 'Chica', pares: 'Pares', juego: 'Juego', punto: 'Punto' };
 const POSITION = ['mano', '2º', '3º', 'postre'];
 const SENA_WORDS = {
@@ -257,7 +284,7 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
       side.seated ? `${side.name(p)} +${pts[p]}` : `+${pts[p]}`));
     rows.append(el('div', { class: 'ct-row', 'data-testid': `counting-lance-${l}` },
       el('span', { class: 'ct-l' }, el('b', {}, LANCE_NAMES[l]), how ? el('small', {}, how) : null),
-      el('span', { class: 'ct-who', title: why ? `${who}: ${why}` : how }, who || '—', why ? el('span', { class: 'muted' }, ` ${why.split(':')[0]}`) : null),
+      el('span', { class: 'ct-who', title: why ? `${who}: ${whyText(why)}` : how }, who || '—', why ? el('span', { class: 'muted' }, ` ${why.split(/[:,]/)[0]}`) : null),
       el('span', { class: `ct-pts ${got.length ? '' : 'muted'}` }, got.length ? got : '–')));
   }
   const cuenta = el('div', { class: 'ct-cuenta', 'data-testid': 'counting-cuenta', 'data-piedras': total.join(',') },
@@ -555,7 +582,7 @@ function cuentaPanel(v, { pairName, ctx }) {
   if (showdown) {
     for (const w of showdown.winners || []) {
       ul.append(el('li', {}, el('b', {}, LANCE_NAMES[w.lance]), ': ',
-        w.seat === null || w.seat === undefined ? 'no se juega' : `${ctx.seatName(w.seat)} (${w.reason})`));
+        w.seat === null || w.seat === undefined ? 'no se juega' : `${ctx.seatName(w.seat)} (${whyText(w.reason)})`));
     }
   }
   for (const e of h.log || []) {

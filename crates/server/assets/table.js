@@ -250,11 +250,21 @@ function seatControls(s) {
   return null;
 }
 
+/** The tab's icon: the usual one, or the one with a dot while it is your turn. */
+function turnIcon(turn) {
+  const link = document.querySelector('link[rel="icon"]');
+  const href = turn ? '/assets/favicon-turn.svg' : '/assets/favicon.svg';
+  if (link && link.getAttribute('href') !== href) link.setAttribute('href', href);
+}
+
 function render() {
   if (!st) return;
   const t = st.table;
   const you = st.you || {};
-  document.title = `${mod && mod.title ? mod.title : t.game} · ${t.id} · tapete`;
+  // Your turn shows on the tab itself (its title and icon), so a person in another tab sees it.
+  const turn = Array.isArray(st.legal) && st.legal.length > 0 && !(st.outcome || t.outcome);
+  document.title = `${turn ? `${tr('table.turn_title')} · ` : ''}${mod && mod.title ? mod.title : t.game} · ${t.id} · tapete`;
+  turnIcon(turn);
 
   // ---- the bar: title, status, share, start, stand ----
   clear(bar);

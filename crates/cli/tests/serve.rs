@@ -58,11 +58,8 @@ impl Server {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (u16, Value) {
-        let auth = token.map(|t| format!("Bearer {t}"));
-        let headers: Vec<(&str, &str)> =
-            auth.iter().map(|a| ("Authorization", a.as_str())).collect();
         let url = format!("{}{path}", self.url);
-        let r = tapete_server::client::request(method, &url, &headers, body.as_ref())
+        let r = tapete_server::client::request_as(method, &url, token, body.as_ref())
             .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
         (r.status, r.json().expect("JSON"))
     }

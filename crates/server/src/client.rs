@@ -46,6 +46,18 @@ pub fn get(url: &str) -> Result<Response, String> {
     request("GET", url, &[], None)
 }
 
+/// [`request`] as the player whose token is `token`, if any (`Authorization: Bearer …`).
+pub fn request_as(
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> Result<Response, String> {
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let headers: Vec<(&str, &str)> = auth.iter().map(|a| ("Authorization", a.as_str())).collect();
+    request(method, url, &headers, body)
+}
+
 /// Sends one request (with a JSON body if given) and reads the whole answer, whatever its
 /// status. An error is a failure to connect, send or read, in words.
 pub fn request(

@@ -158,9 +158,7 @@ fn request(
     token: Option<&str>,
     body: Option<Value>,
 ) -> Result<Value, String> {
-    let auth = token.map(|t| format!("Bearer {t}"));
-    let headers: Vec<(&str, &str)> = auth.iter().map(|a| ("Authorization", a.as_str())).collect();
-    let r = crate::client::request(method, &format!("{base}{path}"), &headers, body.as_ref())
+    let r = crate::client::request_as(method, &format!("{base}{path}"), token, body.as_ref())
         .map_err(|e| format!("{method} {path}: {e}"))?;
     if r.status >= 400 {
         return Err(format!("{method} {path}: {} {}", r.status, r.text()));

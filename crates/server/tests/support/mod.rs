@@ -113,10 +113,7 @@ impl Server {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (u16, Value) {
-        let auth = token.map(|t| format!("Bearer {t}"));
-        let headers: Vec<(&str, &str)> =
-            auth.iter().map(|a| ("Authorization", a.as_str())).collect();
-        let r = tapete_server::client::request(method, &self.url(path), &headers, body.as_ref())
+        let r = tapete_server::client::request_as(method, &self.url(path), token, body.as_ref())
             .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
         if r.status >= 400 {
             (r.status, r.json().expect("a JSON error"))

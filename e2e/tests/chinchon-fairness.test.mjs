@@ -36,10 +36,11 @@ function privateCards(view, seat) {
   return view.hand.filter((c) => !seen.has(c));
 }
 
-/** A frame as far as this hand goes: no previous hand's count nor score sheet, and only this hand's narration. */
+/** A frame as far as this hand goes: no previous hand's count nor score sheet, and only this hand's narration
+ * (a state's `more` lines are always of its hand: a new hand's state carries the story whole). */
 function thisHand(f) {
   const v = f.view;
-  const start = (f.lines || []).map((l) => (l.text ?? l).startsWith(`hand ${v.hand_number}: `)).lastIndexOf(true);
+  const start = (f.lines || []).map((l) => l.key === 'story.chinchon.hand_dealt' && l.args.hand.num === v.hand_number).lastIndexOf(true);
   return { ...f, view: { ...v, last_hand: null, sheet: [] }, lines: start >= 0 ? f.lines.slice(start) : f.lines };
 }
 

@@ -87,7 +87,7 @@ test('fairness: no card of another seat reaches a player, seat moves included', 
         e.seats.add(f.you.seat);
       }
       // Beyond the public counting, no card but our own appears anywhere in the frame.
-      const rest = { ...f, lines: [], view: { ...v, last_hand: null, log: (v.log || []).filter((x) => x.type !== 'showdown') } };
+      const rest = { ...f, lines: [], more: [], view: { ...v, last_hand: null, log: (v.log || []).filter((x) => x.type !== 'showdown') } };
       const mine = new Set([...v.cards, ...(v.my_discard || [])]);
       for (const c of cardsIn(rest)) assert.ok(mine.has(c), `hand ${k}: ${c} is not ours (${[...mine]})`);
     }

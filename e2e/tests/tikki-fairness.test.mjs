@@ -35,7 +35,7 @@ function privateCards(view) {
 /** A frame as far as this round goes: no earlier round's results, and only this round's narration. */
 function thisRound(f) {
   const v = f.view;
-  const start = (f.lines || []).map((l) => (l.text ?? l).startsWith(`round ${v.round}: `)).lastIndexOf(true);
+  const start = (f.lines || []).map((l) => l.key === 'story.tikki.round_dealt' && l.args.round.num === v.round).lastIndexOf(true);
   return { ...f, view: { ...v, history: [] }, lines: start >= 0 ? f.lines.slice(start) : f.lines };
 }
 

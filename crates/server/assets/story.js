@@ -1,18 +1,19 @@
 // @ts-check
 // The table's narration in the person's language. The server sends each line as data,
-// `{key, args, text}`: a catalog key (`story.<game>.<what>`), its arguments by placeholder
+// `{key, args, kind}`: a catalog key (`story.<game>.<what>`), its arguments by placeholder
 // name, each typed — {seat: n}, {pair: p}, {num: n}, {card: "7o"}, {cards: […]},
 // {text: "envido 2"} (told as it is), {key: "story.mus.lance.grande"}, {phrase: {key, args}},
-// {list: […]} — and the English text terminals print. `renderLine` fills the key's text from
-// the page's catalog, naming seats by who sits there and cards by the catalog's names, and
-// returns it escaped for HTML (names come from people). A line whose key the catalog lacks
-// is told by its English text, never as raw data.
+// {list: […]} — and its kind when not plain ("hand", "indent", "score": how the log sets it
+// apart). `renderLine` fills the key's text from the page's catalog, naming seats by who
+// sits there and cards by the catalog's names, and returns it escaped for HTML (names come
+// from people). A line whose key the catalog lacks is told by its arguments in a row (or
+// by an English `text`, where one is given), never as raw data.
 
 import { t } from './i18n.js';
 
 /**
  * @typedef {{key: string, args?: Record<string, any>}} Phrase
- * @typedef {Phrase & {text?: string}} StoryLine
+ * @typedef {Phrase & {text?: string, kind?: string}} StoryLine
  * @typedef {{
  *   seatName?: (seat: number) => string,
  *   pairName?: (pair: number) => string,
@@ -136,11 +137,11 @@ export function renderLine(line, ctx = {}) {
 }
 
 /**
- * The log's class for a line, from its English text: a hand's first line, an indented
- * one (a showdown's hands, a count's seats), a score.
+ * The log's class for a line, from its kind: a hand's first line, an indented one (a
+ * showdown's hands, a count's seats), a score.
  * @param {StoryLine | string} line
  */
 export function lineClass(line) {
-  const text = typeof line === 'string' ? line : isObj(line) && typeof line.text === 'string' ? line.text : '';
-  return /^hand \d+/i.test(text) ? 'hand-sep' : /^\s/.test(text) ? 'indent' : / scores? \d/.test(text) ? 'score-line' : '';
+  const kind = isObj(line) ? line.kind : '';
+  return kind === 'hand' ? 'hand-sep' : kind === 'indent' ? 'indent' : kind === 'score' ? 'score-line' : '';
 }

@@ -160,10 +160,18 @@ function setConn(s) {
   if (c) { c.className = `conn ${s}`; c.textContent = CONN_WORDS[s] || s; }
 }
 
+/** The narration so far: a state carries it whole (`lines`) or the lines after what this
+ * connection was sent (`more`). */
+let story = [];
+const MAX_LINES = 200;
+
 async function onState(msg) {
   // States only grow: ignore an older one arriving late.
   if (st && msg.n < st.n && msg.table && st.table && msg.table.status === st.table.status) return;
-  st = msg;
+  if (Array.isArray(msg.lines)) story = msg.lines;
+  else if (Array.isArray(msg.more)) story = story.concat(msg.more).slice(-MAX_LINES);
+  st = { ...msg, lines: story };
+  delete st.more;
   clockAt = performance.now();
   if (!mod || mod.name !== st.table.game) mod = await gameModule(st.table.game);
   render();

@@ -960,7 +960,7 @@ async fn replay_step(
             "n": n,
             "seat": seat,
             "action": action,
-            "lines": lines,
+            "lines": lines.iter().map(tapete_host::story::Line::wire).collect::<Vec<_>>(),
             "view": game.full_view(),
         }))
     })

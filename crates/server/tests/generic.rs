@@ -5,7 +5,7 @@
 
 use crate::support;
 
-use crate::support::{error_of, legal, read_of, roomy, send, state_until, Server, Ws};
+use crate::support::{error_of, legal, read_of, roomy, send, state_until, Server, Story, Ws};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tapete_server::client::get;
@@ -120,18 +120,18 @@ fn a_table_is_made_for_a_seat_count_in_its_games_range() {
     assert_eq!(stored, 5, "the seat count is stored with the table");
 }
 
-/// Lines the spectators were told, from a state: their English text.
-fn lines(s: &Value) -> Vec<String> {
-    s["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["text"].as_str().unwrap().to_string())
-        .collect()
+/// Lines the spectators were told, in English.
+fn texts(lines: &[Value]) -> Vec<String> {
+    lines.iter().map(crate::support::ring::text).collect()
 }
 
 /// Plays seat `me`'s turns (always adding 1) until `done` holds for a state.
-fn play_until(ws: &mut Ws, me: u64, mut done: impl FnMut(&Value) -> bool) -> Value {
+fn play_until(
+    ws: &mut Ws,
+    story: &mut Story,
+    me: u64,
+    mut done: impl FnMut(&Value) -> bool,
+) -> Value {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         assert!(Instant::now() < deadline, "took too long");
@@ -139,7 +139,7 @@ fn play_until(ws: &mut Ws, me: u64, mut done: impl FnMut(&Value) -> bool) -> Val
         // The story is the current hand and the one before: hand h's first line (for
         // h ≥ 2) is hand h - 1's opening, and hand h - 2 is forgotten.
         let h = s["view"]["hand"].as_u64().unwrap();
-        let told = lines(&s);
+        let told = texts(story.read(&s));
         if s["outcome"].is_null() {
             let first = h.saturating_sub(1).max(1);
             assert_eq!(told[0], format!("hand {first} begins"), "{told:?}");
@@ -170,8 +170,9 @@ fn a_five_seat_table_plays_survives_a_restart_and_replays_with_its_own_narration
                "pace_ms": 0, "hold_s": 0}),
     );
     let mut a = server.ws(&id, Some(&ane));
+    let mut story = Story::default();
     // Into the second hand, waiting on Ane (the bots wait for her too).
-    let before = play_until(&mut a, 2, |s| {
+    let before = play_until(&mut a, &mut story, 2, |s| {
         s["view"]["hand"].as_u64() >= Some(2) && !legal(s).is_empty()
     });
     assert_eq!(before["view"]["seat"], 2);
@@ -185,11 +186,21 @@ fn a_five_seat_table_plays_survives_a_restart_and_replays_with_its_own_narration
     assert_eq!(server.restored, 1);
     let mut a = server.ws(&id, Some(&ane));
     let after = read_of(&mut a, "state");
-    for key in ["n", "view", "legal", "lines"] {
+    for key in ["n", "view", "legal"] {
         assert_eq!(after[key], before[key], "{key} after the restart");
     }
+    let told_before = story.0.clone();
+    assert!(
+        after["lines"].is_array(),
+        "a new connection is told the whole story"
+    );
+    assert_eq!(
+        story.read(&after),
+        told_before,
+        "the story after the restart"
+    );
     send(&mut a, json!({"type": "act", "action": "2", "id": 0}));
-    let end = play_until(&mut a, 2, |s| !s["outcome"].is_null());
+    let end = play_until(&mut a, &mut story, 2, |s| !s["outcome"].is_null());
     let outcome = &end["outcome"];
     assert_eq!(outcome["scores"].as_array().unwrap().len(), 5);
     assert_eq!(outcome["places"].as_array().unwrap().len(), 5);
@@ -208,7 +219,7 @@ fn a_five_seat_table_plays_survives_a_restart_and_replays_with_its_own_narration
     let steps = index["steps"].as_u64().unwrap();
     assert_eq!(steps, end["n"].as_u64().unwrap() + 1);
     let (_, deal) = server.api("GET", &format!("/api/tables/{id}/replay/0"), None, None);
-    assert_eq!(lines(&deal), ["hand 1 begins"]);
+    assert_eq!(texts(deal["lines"].as_array().unwrap()), ["hand 1 begins"]);
     assert_eq!(deal["lines"][0]["key"], "story.ring.begins");
     assert_eq!(deal["view"]["cards"].as_array().unwrap().len(), 5);
     let mut hands_won = 0;
@@ -216,7 +227,7 @@ fn a_five_seat_table_plays_survives_a_restart_and_replays_with_its_own_narration
     for n in 1..steps {
         let (code, step) = server.api("GET", &format!("/api/tables/{id}/replay/{n}"), None, None);
         assert_eq!(code, 200, "{step}");
-        let told = lines(&step);
+        let told = texts(step["lines"].as_array().unwrap());
         let (seat, action) = (&step["seat"], step["action"].as_str().unwrap());
         assert!(
             told[0].starts_with(&format!("seat {seat} adds {action}: ")),

@@ -1,7 +1,7 @@
 //! What pages are sent: each game's view in its page form ([`tapete_host::Host::page_view`]),
 //! in every state frame and every replay step, so a long game's frames stay small.
 
-use crate::support::{read_text, Server};
+use crate::support::{read_of, read_text, Server, Story};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tapete_server::Limits;
@@ -40,22 +40,39 @@ fn a_long_tikki_game_sends_the_finished_rounds_as_their_points() {
     );
     let mut watcher = server.ws(&id, None);
     let deadline = Instant::now() + Duration::from_secs(60);
+    let mut story = Story::default();
+    let mut largest = 0;
     let (last, bytes) = loop {
         assert!(Instant::now() < deadline, "the game did not end");
         let text = read_text(&mut watcher).expect("the watcher stays connected");
         let m: Value = serde_json::from_str(&text).unwrap();
-        if m["type"] == "state" && !m["outcome"].is_null() {
-            break (m, text.len());
+        if m["type"] == "state" {
+            story.read(&m);
+            largest = largest.max(text.len());
+            if !m["outcome"].is_null() {
+                break (m, text.len());
+            }
         }
     };
     let history = last["view"]["history"].to_string().len();
     eprintln!(
-        "the last state frame of a 20-round tikki table: {bytes} bytes, {} of them the view, {history} its history, {} the story",
+        "the last state frame of a 20-round tikki table: {bytes} bytes, {} of them the view, {history} its history, {} the new lines of the story",
         last["view"].to_string().len(),
-        last["lines"].to_string().len()
+        last.get("more").or(last.get("lines")).map_or(0, |l| l.to_string().len())
     );
     assert_trimmed(&last["view"], 20);
     assert!(history < 2048, "{history} bytes of history");
+    // The story is sent as it grows: each state carries only the lines its connection lacks,
+    // and the whole story (the last round and the one before) only once a round.
+    assert!(largest < 16 * 1024, "a state of {largest} bytes");
+    // Someone who comes in now is told the same story the watcher put together.
+    let mut late = server.ws(&id, None);
+    let first = read_of(&mut late, "state");
+    let whole = serde_json::to_string(&first).unwrap().len();
+    eprintln!(
+        "the largest state sent to the watcher: {largest} bytes; a newcomer's first: {whole} bytes"
+    );
+    assert_eq!(first["lines"].as_array().unwrap(), &story.0);
 
     // A replay step shows the same rounds the same way.
     let n = last["n"].as_u64().unwrap();

@@ -101,11 +101,12 @@ fn no_card_reaches_anyone_before_the_start() {
         );
         assert!(m["legal"].as_array().unwrap().is_empty());
         // The game before the start is a placeholder: none of its deal is told.
-        assert_eq!(m["lines"], json!([]), "a story before the start");
+        let told = m.get("lines").or(m.get("more"));
+        assert_eq!(told, Some(&json!([])), "a story before the start");
     }
     assert_eq!(started["view"]["seat"], 3, "the seat she ended at");
     assert!(
-        !started["lines"].as_array().unwrap().is_empty(),
+        !started["more"].as_array().unwrap().is_empty(),
         "the deal is told once started"
     );
     assert_eq!(cards(&started), 4);

@@ -164,6 +164,53 @@ impl fmt::Display for Line {
     }
 }
 
+/// Where a line sits in a log, as the narrators lay their English text out: a hand's first
+/// line ("hand 3 …"), an indented one (a showdown's hands, a count's seats: it starts with
+/// spaces), a score (" scores 2"), or any other. Pages that tell the line in another
+/// language style it by this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Plain,
+    Hand,
+    Indent,
+    Score,
+}
+
+impl Line {
+    /// Where this line sits in a log; see [`Kind`].
+    pub fn kind(&self) -> Kind {
+        let t = self.text.as_str();
+        let hand = t
+            .strip_prefix("hand ")
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+        let score = [" scores ", " score "].iter().any(|w| {
+            t.match_indices(w)
+                .any(|(i, _)| t[i + w.len()..].starts_with(|c: char| c.is_ascii_digit()))
+        });
+        if hand {
+            Kind::Hand
+        } else if t.starts_with(char::is_whitespace) {
+            Kind::Indent
+        } else if score {
+            Kind::Score
+        } else {
+            Kind::Plain
+        }
+    }
+
+    /// The line as pages receive it: its key and arguments, and its [`Kind`] unless plain
+    /// (no English text: each page tells it from its own catalog).
+    pub fn wire(&self) -> serde_json::Value {
+        let mut v = serde_json::to_value(&self.phrase).unwrap_or(serde_json::Value::Null);
+        let kind = self.kind();
+        if kind != Kind::Plain {
+            v["kind"] = serde_json::to_value(kind).unwrap_or(serde_json::Value::Null);
+        }
+        v
+    }
+}
+
 /// The English texts of `lines`, in order.
 pub fn texts(lines: &[Line]) -> Vec<String> {
     lines.iter().map(|l| l.text.clone()).collect()
@@ -187,5 +234,33 @@ mod tests {
         let json = serde_json::to_string(&line).unwrap();
         let back: Line = serde_json::from_str(&json).unwrap();
         assert_eq!(back, line);
+    }
+
+    #[test]
+    fn a_line_kind_follows_the_layout_of_its_text() {
+        let kind = |t: &str| Line::plain("story.x", t).kind();
+        assert_eq!(
+            kind("hand 3 (game 1): cards dealt, seat 1 is mano"),
+            Kind::Hand
+        );
+        assert_eq!(kind("hand over"), Kind::Plain);
+        assert_eq!(kind("  seat 2: RRCA"), Kind::Indent);
+        assert_eq!(kind("pair 0-2 scores 5 (grande)"), Kind::Score);
+        assert_eq!(kind("pair 0-2 scores nothing"), Kind::Plain);
+        assert_eq!(kind("seat 1 discards 7o"), Kind::Plain);
+    }
+
+    #[test]
+    fn pages_get_the_phrase_and_its_kind_without_the_english_text() {
+        let line = Phrase::new("story.mus.scored")
+            .pair("pair", 0)
+            .num("points", 5)
+            .line("pair 0-2 scores 5");
+        assert_eq!(
+            line.wire(),
+            serde_json::json!({"key": "story.mus.scored", "args": {"pair": {"pair": 0}, "points": {"num": 5}}, "kind": "score"})
+        );
+        let plain = Line::plain("story.mus.passes", "seat 1 passes");
+        assert_eq!(plain.wire(), serde_json::json!({"key": "story.mus.passes"}));
     }
 }

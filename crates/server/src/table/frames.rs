@@ -3,6 +3,7 @@
 //! small messages between.
 
 use super::*;
+use tapete_host::story::Line;
 
 /// One connection to the table.
 pub(super) struct Conn {
@@ -10,6 +11,9 @@ pub(super) struct Conn {
     pub(super) out: OutSender,
     /// Dropped with the connection: the socket closes.
     pub(super) _close: oneshot::Sender<()>,
+    /// The narration this connection has: how many lines of which telling (see
+    /// [`Connections::tell`]); `None` before its first state.
+    pub(super) told: Option<(u64, usize)>,
 }
 
 /// The connections open to the table and what they are owed: their first state, a new
@@ -27,6 +31,11 @@ pub(super) struct Connections {
     state_owed: bool,
     /// Only who is connected or away changed: everybody gets the table's description.
     info_owed: bool,
+    /// The narration last put in a frame, and its telling: a count that grows whenever a
+    /// frame's narration is not the last one with lines added (a new hand drops the hand
+    /// before the last), so that lines already sent are sent again only then.
+    story: Vec<Line>,
+    telling: u64,
 }
 
 impl Connections {
@@ -38,7 +47,25 @@ impl Connections {
             empty_since: Some(now),
             state_owed: true,
             info_owed: false,
+            story: Vec::new(),
+            telling: 0,
         }
+    }
+
+    /// The narration of the last frame.
+    pub(super) fn story(&self) -> &[Line] {
+        &self.story
+    }
+
+    /// Takes the narration a frame will carry: its telling, and how many of its lines
+    /// were in the telling's frames before (lines after those are new).
+    pub(super) fn tell(&mut self, lines: Vec<Line>) -> u64 {
+        let n = self.story.len();
+        if lines.len() < n || lines[..n] != self.story[..] {
+            self.telling += 1;
+        }
+        self.story = lines;
+        self.telling
     }
 
     pub(super) fn get(&self, conn: u64) -> Option<&Conn> {
@@ -90,6 +117,14 @@ impl Connections {
             self.empty_since = Some(now);
         }
         Some(c)
+    }
+
+    /// `id` has been sent the narration of the last frame, of `telling`.
+    pub(super) fn told(&mut self, id: u64, telling: u64) {
+        let n = self.story.len();
+        if let Some(c) = self.conns.get_mut(&id) {
+            c.told = Some((telling, n));
+        }
     }
 
     /// Everybody is owed a new state.
@@ -188,7 +223,7 @@ impl Actor {
     /// description, the narration (public: the same for everybody), the hold and the
     /// outcome; and each seat's part (view and legal actions), made once and shared by that
     /// seat's connections.
-    pub(super) fn frame(&self) -> Frame {
+    pub(super) fn frame(&mut self) -> Frame {
         let now = Instant::now();
         let hold = match self.pacing.hold_left(now) {
             Some((left, waiting)) => json!({
@@ -204,16 +239,20 @@ impl Actor {
             .into_iter()
             .map(|(seat, left)| json!({"seat": seat, "ms": left.as_millis() as u64}))
             .collect();
+        // Before the start the game is only a placeholder (the deal's seed is chosen at the
+        // start): nothing has happened to tell.
+        let story = if self.row.status == WAITING {
+            Vec::new()
+        } else {
+            self.game.lines(None)
+        };
+        let telling = self.conns.tell(story);
         Frame {
             clock: json!(clock).to_string(),
             info: serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into()),
-            // Before the start the game is only a placeholder (the deal's seed is chosen
-            // at the start): nothing has happened to tell.
-            lines: if self.row.status == WAITING {
-                "[]".into()
-            } else {
-                recent_lines(&self.game.lines(None))
-            },
+            telling,
+            lines: None,
+            more: HashMap::new(),
             hold,
             outcome: serde_json::to_string(&self.game.outcome()).unwrap_or_else(|_| "null".into()),
             parts: HashMap::new(),
@@ -239,6 +278,18 @@ impl Actor {
                 json!(legal),
             )
         });
+        let story = self.conns.story();
+        let lines = match c.told {
+            Some((telling, told)) if telling == frame.telling && told <= story.len() => frame
+                .more
+                .entry(told)
+                .or_insert_with(|| format!(r#""more":{}"#, wire_lines(&story[told..])))
+                .clone(),
+            _ => frame
+                .lines
+                .get_or_insert_with(|| format!(r#""lines":{}"#, recent_lines(story)))
+                .clone(),
+        };
         let pending = c.player.as_ref().and_then(|p| self.seating.asked(p.id));
         let you = json!({
             "player": c.player.as_ref().map(|p| p.id),
@@ -246,8 +297,8 @@ impl Actor {
             "pending_seat": pending,
         });
         format!(
-            r#"{{"type":"state","table":{},"you":{you},"n":{},{part},"lines":{},"hold":{},"clock":{},"outcome":{}}}"#,
-            frame.info, self.n, frame.lines, frame.hold, frame.clock, frame.outcome
+            r#"{{"type":"state","table":{},"you":{you},"n":{},{part},{lines},"hold":{},"clock":{},"outcome":{}}}"#,
+            frame.info, self.n, frame.hold, frame.clock, frame.outcome
         )
     }
 
@@ -260,6 +311,7 @@ impl Actor {
             .map(|(id, c)| (id, self.state_text(c, &mut frame).into()))
             .collect();
         for (id, m) in msgs {
+            self.conns.told(id, frame.telling);
             self.send_text(id, m);
         }
     }
@@ -268,7 +320,12 @@ impl Actor {
 /// The parts of a state every connection shares; see [`Actor::frame`].
 pub(super) struct Frame {
     pub(super) info: String,
-    pub(super) lines: String,
+    /// The narration's telling (see [`Connections::tell`]).
+    pub(super) telling: u64,
+    /// `"lines":[…]`, the latest lines, for a connection that has none of this telling.
+    pub(super) lines: Option<String>,
+    /// `"more":[…]`, the lines after the first N, for connections that have N.
+    pub(super) more: HashMap<usize, String>,
     pub(super) hold: String,
     /// The turn clocks running: `[{"seat", "ms"}]`, the time left (not a moment, so the
     /// clients' clocks need not agree with the server's).
@@ -277,9 +334,14 @@ pub(super) struct Frame {
     pub(super) parts: HashMap<Option<Seat>, String>,
 }
 
-/// The last [`MAX_LINES`] lines of a story, as a JSON array of `{key, args, text}`.
-pub(super) fn recent_lines(lines: &[tapete_host::story::Line]) -> String {
-    json!(lines[lines.len().saturating_sub(MAX_LINES)..]).to_string()
+/// The last [`MAX_LINES`] lines of a story, as pages receive them.
+pub(super) fn recent_lines(lines: &[Line]) -> String {
+    wire_lines(&lines[lines.len().saturating_sub(MAX_LINES)..])
+}
+
+/// Lines as pages receive them: a JSON array of `{key, args, kind}` (see [`Line::wire`]).
+pub(super) fn wire_lines(lines: &[Line]) -> String {
+    Value::Array(lines.iter().map(Line::wire).collect()).to_string()
 }
 
 #[cfg(test)]
@@ -298,6 +360,7 @@ mod tests {
                 player,
                 out,
                 _close: close,
+                told: None,
             },
             inbox,
             closed,

@@ -555,6 +555,7 @@ impl Actor {
             for id in &newcomers {
                 if let Some(c) = self.conns.get(*id) {
                     let m = self.state_text(c, &mut frame);
+                    self.conns.told(*id, frame.telling);
                     self.send_text(*id, m.into());
                 }
             }
@@ -728,13 +729,42 @@ mod tests {
                     .line(format!("seat 0 draws, line {i}"))
             })
             .collect();
-        let sent: Vec<tapete_host::story::Line> =
-            serde_json::from_str(&recent_lines(&story)).unwrap();
+        let sent: Vec<Value> = serde_json::from_str(&recent_lines(&story)).unwrap();
         assert_eq!(sent.len(), MAX_LINES);
-        assert_eq!(sent.first().unwrap(), &story[1000 - MAX_LINES]);
-        assert_eq!(sent.last().unwrap().text, "seat 0 draws, line 999");
+        assert_eq!(sent.first().unwrap(), &story[1000 - MAX_LINES].wire());
+        assert_eq!(sent.last().unwrap()["args"]["n"]["num"], 999);
+        assert!(
+            sent.iter().all(|l| l.get("text").is_none()),
+            "no English text on the wire"
+        );
         let short = story[..3].to_vec();
-        assert_eq!(recent_lines(&short), json!(short).to_string());
+        let wire: Vec<Value> = short.iter().map(|l| l.wire()).collect();
+        assert_eq!(recent_lines(&short), json!(wire).to_string());
+    }
+
+    #[test]
+    fn lines_already_sent_are_sent_again_only_when_the_story_is_not_the_last_one_grown() {
+        let line = |i: i64| {
+            tapete_host::story::Phrase::new("story.test.draws")
+                .num("n", i)
+                .line(format!("line {i}"))
+        };
+        let mut c = Connections::new(Instant::now());
+        let first = c.tell(vec![line(0), line(1)]);
+        assert_eq!(
+            c.tell(vec![line(0), line(1), line(2)]),
+            first,
+            "lines added"
+        );
+        assert_eq!(
+            c.tell(vec![line(0), line(1), line(2)]),
+            first,
+            "nothing new"
+        );
+        // A new hand drops the hand before the last: the story is told again.
+        let second = c.tell(vec![line(2), line(3)]);
+        assert_ne!(second, first);
+        assert_ne!(c.tell(vec![line(2), line(9)]), second, "a line changed");
     }
 
     /// The next state Ane's connection is sent (other messages skipped), parsed.
@@ -779,10 +809,13 @@ mod tests {
                 break v;
             }
         };
-        let line = played["lines"][n as usize]["text"].as_str().unwrap();
+        let told = played.get("more").unwrap_or(&played["lines"]);
         assert!(
-            line.starts_with("seat 0 adds: "),
-            "the bot played Ane's turn: {line}"
+            told.as_array()
+                .unwrap()
+                .iter()
+                .any(|l| l["key"] == "story.race.adds" && l["args"]["seat"] == json!({"seat": 0})),
+            "the bot played Ane's turn: {told}"
         );
         // Saying she is back gives her the seat again.
         say(ClientMsg::Back {});

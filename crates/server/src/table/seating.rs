@@ -319,6 +319,7 @@ impl Actor {
                 player,
                 out,
                 _close: close,
+                told: None,
             },
         );
     }

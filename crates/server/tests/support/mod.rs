@@ -300,6 +300,27 @@ pub fn read_of(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>, kind: &str) -> Val
     }
 }
 
+/// The narration a page holds, kept from the states it is sent: a state carries it whole
+/// (`lines`) or only the lines after those its connection was sent before (`more`).
+#[derive(Default)]
+pub struct Story(pub Vec<Value>);
+
+impl Story {
+    /// Takes in state `s`'s narration; the whole story so far (its latest 200 lines).
+    pub fn read(&mut self, s: &Value) -> &[Value] {
+        if let Some(all) = s["lines"].as_array() {
+            self.0 = all.clone();
+        } else if let Some(more) = s["more"].as_array() {
+            self.0.extend(more.iter().cloned());
+            let n = self.0.len();
+            self.0.drain(..n.saturating_sub(200));
+        } else {
+            panic!("a state without its narration: {s}");
+        }
+        &self.0
+    }
+}
+
 /// Limits roomy enough for a test that makes many tables from one address and player.
 pub fn roomy() -> Limits {
     Limits {

@@ -190,6 +190,23 @@ impl RingNarrator {
     }
 }
 
+/// A ring line as pages receive it (key and arguments), in the English its narrator tells
+/// spectators.
+pub fn text(line: &serde_json::Value) -> String {
+    let a = &line["args"];
+    match line["key"].as_str() {
+        Some("story.ring.begins") => format!("hand {} begins", a["hand"]["num"]),
+        Some("story.ring.added") => format!(
+            "seat {} adds {}: {}",
+            a["seat"]["seat"], a["n"]["num"], a["total"]["num"]
+        ),
+        Some("story.ring.won") => {
+            format!("seat {} won hand {}", a["seat"]["seat"], a["hand"]["num"])
+        }
+        _ => panic!("not a ring line: {line}"),
+    }
+}
+
 impl Narrate<Ring> for RingNarrator {
     fn opening(&mut self, game: &Ring) -> Vec<Line> {
         vec![Phrase::new("story.ring.begins")

@@ -36,7 +36,7 @@ fn every_level_plays_legal_games_in_every_variant() {
         ..one_game_rules()
     };
     for level in ["avanzado", "experto"] {
-        legal_games(level, &ocho, 16);
+        legal_games(level, &ocho, 6);
         legal_games(level, &senas, 2);
         legal_games(level, &cuatro, 2);
     }
@@ -63,18 +63,16 @@ fn duel(a: &str, b: &str, rules: &MusRules, n: u64, seed: u64) -> u64 {
     report.wins[Side::A.index()]
 }
 
-/// Strength checks at a modest N with fixed seeds: each level must beat the one below by a
-/// margin chance alone would rarely give (measured over 6,000 games: avanzado ≈ 56% against
-/// basico, experto ≈ 59% against avanzado and ≈ 68% against basico).
+/// A guard on strength, at a small N with fixed seeds: the strongest leyes level beats
+/// basico by a margin chance alone would rarely give. The levels' strength is measured in
+/// the arena (docs/bots.md: over 6,000 games, avanzado ≈ 56% against basico, experto ≈ 59%
+/// against avanzado and ≈ 68% against basico); margins that small need thousands of games,
+/// which belong there, not in every test run.
 #[test]
-fn each_level_beats_the_one_below() {
+fn experto_beats_basico() {
     let rules = one_game_rules();
-    let n = 200;
-    for (a, b, floor) in [
-        ("avanzado", "basico", 0.53),
-        ("experto", "avanzado", 0.55),
-        ("experto", "basico", 0.62),
-    ] {
+    let n = 100;
+    for (a, b, floor) in [("experto", "basico", 0.58)] {
         let w = duel(a, b, &rules, n, 10_000);
         let rate = w as f64 / n as f64;
         println!("{a} vs {b}: {w}/{n} = {rate:.3}");
@@ -197,7 +195,7 @@ fn experto_passes_a_truthful_informative_sena() {
         ..one_game_rules()
     };
     let mut seen = 0;
-    for seed in 0..60u64 {
+    for seed in 0..24u64 {
         let mut g = MusGame::new(&rules, 4, seed).unwrap();
         let mut players: Vec<_> = (0..4).map(|_| bots::by_name("experto").unwrap()).collect();
         let mut rng = rng_from_seed(seed);

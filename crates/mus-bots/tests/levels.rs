@@ -65,8 +65,8 @@ fn duel(a: &str, b: &str, rules: &MusRules, n: u64, seed: u64) -> u64 {
 
 /// A guard on strength, at a small N with fixed seeds: the strongest leyes level beats
 /// basico by a margin chance alone would rarely give. The levels' strength is measured in
-/// the arena (docs/bots.md: over 6,000 games, avanzado ≈ 56% against basico, experto ≈ 59%
-/// against avanzado and ≈ 68% against basico); margins that small need thousands of games,
+/// the arena (docs/bots.md, 1,000 games each: avanzado 60% against basico, experto 56%
+/// against avanzado and 63% against basico); margins that small need a thousand games,
 /// which belong there, not in every test run.
 #[test]
 fn experto_beats_basico() {

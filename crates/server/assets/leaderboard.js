@@ -38,7 +38,7 @@ app.append(panel);
     tbody.append(el('tr', { class: r.bot ? 'bot-ref' : '', 'data-testid': r.bot ? 'leaderboard-bot' : 'leaderboard-row' },
       el('td', { class: 'num' }, r.bot ? '' : num.format(r.rank)),
       el('td', {}, el('a', { href }, r.bot ? t('leaderboard.bot', { level: r.nickname }) : r.nickname)),
-      el('td', { class: 'num', 'data-testid': 'leaderboard-rating' }, ratingText(r), el('span', { class: 'muted small' }, ` ± ${num.format(r.deviation)}`)),
+      el('td', { class: 'num', 'data-testid': 'leaderboard-rating' }, ratingText(r), el('span', { class: 'muted small' }, ` ± ${r.deviation}`)),
       el('td', { class: 'num opt' }, num.format(r.played)),
       el('td', { class: 'num opt' }, num.format(r.won))));
   }

@@ -109,7 +109,8 @@ async function renderCreate() {
   const turnSel = el('select', { 'data-testid': 'turn' },
     [0, 30, 60, 120, 300].map((v) => el('option', { value: v, selected: v === TURN_DEFAULT }, v ? duration(v) : t('lobby.no_clock'))));
   const err = el('div', { class: 'error-text' });
-  const rated = ratedField(player);
+  // A rated game plays the standard rules: their options are put away while it is ticked.
+  const rated = ratedField(player, { onChange: (on) => { if (rules) rules.el.classList.toggle('hidden', on); } });
   let rules = null;
 
   let mod = null;
@@ -125,6 +126,7 @@ async function renderCreate() {
     const range = seatRange(g);
     rules = mod.rulesForm(g.rules || {}, { seats: range });
     clear(rulesBox).append(rules.el);
+    rules.el.classList.toggle('hidden', rated.read());
     // Each option of the game explained under its field (or listed after the form).
     const rest = [];
     for (const [key, doc] of Object.entries(g.rule_docs || {})) {

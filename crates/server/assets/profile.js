@@ -39,7 +39,7 @@ function gameCard(r, title) {
       el('a', { class: 'small', href: `/leaderboard/${encodeURIComponent(r.game)}` }, t('profile.to_leaderboard'))),
     el('div', { class: 'row rating-line' },
       el('span', { class: 'rating-value', 'data-testid': 'rating-value', 'data-rating': r.rating }, ratingText(r)),
-      el('span', { class: 'muted' }, `± ${num.format(r.deviation)}`),
+      el('span', { class: 'muted' }, `± ${r.deviation}`),
       r.provisional ? el('span', { class: 'badge', title: t('profile.provisional_title', { count: r.played }) }, t('profile.provisional')) : null),
     el('div', { class: 'stats' },
       stat('profile.played', r.played, 'played'),
@@ -75,7 +75,7 @@ function gameCard(r, title) {
       el('td', { class: 'when' }, el('div', {}, fmtDate(g.at)), el('div', { class: 'muted small' }, names[g.game] || g.game)),
       el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, result),
         g.abandoned ? el('span', { class: 'badge abandoned', 'data-testid': 'abandoned-badge' }, t('profile.result.abandoned')) : null),
-      el('td', { class: 'num' }, num.format(g.rating)),
+      el('td', { class: 'num' }, String(g.rating)),
       el('td', { class: 'go' }, el('a', { class: 'btn small', href: g.replay, 'data-testid': 'replay-link' }, t('profile.replay')))));
   }
   panel.append(el('h2', {}, t('profile.recent')), el('div', { class: 'tablewrap' }, el('table', { class: 'list history' },

@@ -2,25 +2,26 @@
 // rated badge and links to the seats' profiles, and the rating chart (an inline SVG).
 
 import { el, t } from './common.js';
-import { num } from './i18n.js';
 
 /** A player's profile address: an account's by its nickname, a guest's by its id. */
 export function profileHref(p) {
   return p.account ? `/@/${encodeURIComponent(p.nickname)}` : `/p/${p.id}`;
 }
 
-/** A rating as people read it: "1534", "1500?" while provisional. */
+/** A rating as people read it: "1534", "1500?" while provisional (no thousands sign). */
 export function ratingText(r) {
-  return `${num.format(r.rating)}${r.provisional ? '?' : ''}`;
+  return `${r.rating}${r.provisional ? '?' : ''}`;
 }
 
 /**
  * The lobby's "rated game" choice: a checkbox for an account, and for a guest why it
- * cannot have one. `read()` says whether it is ticked.
+ * cannot have one. `read()` says whether it is ticked; `onChange` hears it change.
  * @param {{account?: boolean} | null} player
+ * @param {{onChange?: (on: boolean) => void}} [opts]
  */
-export function ratedField(player) {
+export function ratedField(player, { onChange = (_on) => {} } = {}) {
   const box = el('input', { type: 'checkbox', name: 'rated', 'data-testid': 'rated', disabled: !(player && player.account) });
+  box.addEventListener('change', () => onChange(box.checked));
   const help = el('span', { class: 'muted small', 'data-testid': 'rated-help' },
     player && player.account ? t('rating.lobby.help') : t('rating.lobby.guest'));
   const wrap = el('label', { class: 'field rated-field' }, el('span', { class: 'row' }, box, el('b', {}, t('rating.lobby.rated'))), help);
@@ -39,7 +40,7 @@ export function seatLinks(table) {
   if (!table || !Array.isArray(table.seats)) return null;
   const links = table.seats.map((s) => (s.player
     ? el('a', { href: `/p/${s.player.id}`, 'data-testid': `seat-profile-${s.seat}` }, s.player.nickname)
-    : el('a', { href: `/bot/${encodeURIComponent(s.bot || '')}`, 'data-testid': `seat-profile-${s.seat}` }, `bot ${s.bot || ''}`)));
+    : el('a', { href: `/bot/${encodeURIComponent(s.bot || '')}`, title: s.bot || '', 'data-testid': `seat-profile-${s.seat}` }, `bot ${s.seat}`)));
   const parts = [];
   links.forEach((a, i) => { if (i) parts.push(' · '); parts.push(a); });
   return el('div', { class: 'muted small seat-links', 'data-testid': 'seat-links', style: { flexBasis: '100%' } }, `${t('rating.table.profiles')} `, ...parts);
@@ -73,7 +74,7 @@ export function ratingChart(history, start) {
   for (const v of [lo, (lo + hi) / 2, hi]) {
     root.append(svg('line', { x1: PAD_L, x2: W - PAD_R, y1: y(v), y2: y(v), class: 'grid' }));
     const label = svg('text', { x: PAD_L - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' });
-    label.textContent = num.format(Math.round(v));
+    label.textContent = String(Math.round(v));
     root.append(label);
   }
   if (pts.length > 1) {
@@ -85,7 +86,7 @@ export function ratingChart(history, start) {
   pts.forEach((p, i) => {
     const c = svg('circle', { cx: x(i), cy: y(p.rating), r: i === pts.length - 1 ? 4 : 2.5, class: i ? 'dot' : 'dot start' });
     const title = svg('title');
-    title.textContent = i ? `${num.format(p.rating)} ± ${num.format(p.deviation)}` : t('profile.start', { rating: num.format(p.rating) });
+    title.textContent = i ? `${p.rating} ± ${p.deviation}` : t('profile.start', { rating: p.rating });
     c.append(title);
     root.append(c);
   });

@@ -353,3 +353,92 @@ fn a_schema_5_database_upgrades_in_place_and_keeps_its_tables_and_accounts() {
     });
     assert_eq!(version, 6);
 }
+
+#[test]
+fn a_rated_mus_game_rates_its_partnerships_as_teams() {
+    let server = Server::start("rated-mus", roomy());
+    let (ane_id, ane) = sign_up(&server, "Ane");
+    let table = server.table(
+        &ane,
+        json!({"game": "mus", "rated": true, "start": true, "bot": "random"}),
+    );
+    let db_path = server.db.clone();
+    drop(server);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let roster = rt.block_on(async {
+        let db = Db::open(&db_path).unwrap();
+        let roster = db
+            .call(move |c| {
+                let mut st = c.prepare(
+                    "SELECT seat, team, player FROM rated_seats WHERE table_id = ?1 ORDER BY seat",
+                )?;
+                let rows = st
+                    .query_map([&table], |r| {
+                        Ok((
+                            r.get::<_, i64>(0)?,
+                            r.get::<_, i64>(1)?,
+                            r.get::<_, Option<i64>>(2)?,
+                        ))
+                    })?
+                    .collect::<Result<Vec<_>, _>>()?;
+                // The pair of seats 0 and 2 wins: rated as the storage does at the end.
+                c.execute(
+                    "UPDATE tables SET status = 'finished', finished = 1, outcome = ?2
+                     WHERE id = ?1",
+                    [
+                        table.as_str(),
+                        r#"{"winners":[0,2],"places":[1,2,1,2],"summary":"pair 0-2 wins"}"#,
+                    ],
+                )?;
+                tapete_server::rating::rate_table(c, &table)?;
+                let mine: (f64, f64) = c.query_row(
+                    "SELECT mu, sigma FROM ratings WHERE who = ?1",
+                    [format!("p{ane_id}")],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )?;
+                let bot: (f64, f64) = c.query_row(
+                    "SELECT mu, sigma FROM ratings WHERE who = 'b:random' AND game = 'mus'",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )?;
+                Ok((rows, mine, bot))
+            })
+            .await
+            .unwrap();
+        db.close().await;
+        roster
+    });
+    let (roster, mine, bot) = roster;
+    // Seats 0 and 2 against 1 and 3: Ane and her partner bot are one team.
+    assert_eq!(
+        roster,
+        vec![
+            (0, 0, Some(ane_id)),
+            (1, 1, None),
+            (2, 0, None),
+            (3, 1, None)
+        ]
+    );
+    // A team update: Ane and the bot's seat beside her against two of the bot's seats.
+    let (a, b) = (Rated::Player(ane_id), Rated::Bot("random".into()));
+    let seat = |who: &Rated, team, place| SeatResult {
+        who: who.clone(),
+        team,
+        place,
+    };
+    let want = update(
+        &[
+            seat(&a, 0, 1),
+            seat(&b, 1, 2),
+            seat(&b, 0, 1),
+            seat(&b, 1, 2),
+        ],
+        &BTreeMap::new(),
+    );
+    assert!(
+        (mine.0 - want[&a].rating).abs() < 1e-9 && mine.0 > 25.0,
+        "{mine:?}"
+    );
+    assert!((mine.1 - want[&a].uncertainty).abs() < 1e-9);
+    assert!((bot.0 - want[&b].rating).abs() < 1e-9, "{bot:?}");
+}

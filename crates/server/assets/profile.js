@@ -75,9 +75,9 @@ function gameCard(r, title) {
       el('td', { class: 'when' }, el('div', {}, fmtDate(g.at)), el('div', { class: 'muted small' }, names[g.game] || g.game)),
       el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, result),
         g.abandoned ? el('span', { class: 'badge abandoned', 'data-testid': 'abandoned-badge' }, t('profile.result.abandoned')) : null),
-      el('td', { class: 'num' }, String(g.rating)),
+      el('td', { class: 'num opt' }, String(g.rating)),
       el('td', { class: 'go' }, el('a', { class: 'btn small', href: g.replay, 'data-testid': 'replay-link' }, t('profile.replay')))));
   }
   panel.append(el('h2', {}, t('profile.recent')), el('div', { class: 'tablewrap' }, el('table', { class: 'list history' },
-    el('thead', {}, el('tr', {}, el('th', {}, t('profile.th.when')), el('th', {}, t('profile.th.result')), el('th', { class: 'num' }, t('profile.th.rating')), el('th', {}, ''))), tbody)));
+    el('thead', {}, el('tr', {}, el('th', {}, t('profile.th.when')), el('th', {}, t('profile.th.result')), el('th', { class: 'num opt' }, t('profile.th.rating')), el('th', {}, ''))), tbody)));
 })();

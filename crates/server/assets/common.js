@@ -26,7 +26,9 @@ export class ApiError extends Error {
  * @param {string} message
  */
 export function errorText(code, message) {
-  return code && has(`error.${code}`) ? t(`error.${code}`) : message;
+  if (code && has(`error.${code}`)) return t(`error.${code}`);
+  // The ratings' refusals (rated_needs_account…) have their words with the ratings'.
+  return code && has(`rating.error.${code}`) ? t(`rating.error.${code}`) : message;
 }
 
 /** Calls the JSON API; throws ApiError with the person's words for the error on failure. */
@@ -158,7 +160,7 @@ export function topbar(active) {
   const link = ([href, text, key, testid]) => el('a', { href, class: key === active ? 'active' : '', 'data-testid': testid }, text);
   const games = el('span', { class: 'navgames', 'data-testid': 'nav-games' });
   const nav = el('nav', { id: 'topnav', 'data-testid': 'nav', 'aria-label': t('nav.label') }, link(['/', t('nav.lobby'), 'lobby']), games,
-    [['/solitaire', t('nav.solitaire'), 'solitaire'], ['/history', t('nav.history'), 'history']].map(link), langSwitch());
+    [['/solitaire', t('nav.solitaire'), 'solitaire'], ['/history', t('nav.history'), 'history'], ['/leaderboard', t('leaderboard.nav'), 'leaderboard']].map(link), langSwitch());
   const label = el('span', {}, t('nav.menu'));
   const toggle = el('button', {
     type: 'button', class: 'navtoggle', 'aria-controls': 'topnav', 'aria-expanded': 'false', 'data-testid': 'nav-toggle',
@@ -193,7 +195,9 @@ async function renderWho() {
   if (!who) return;
   const p = await me();
   clear(who);
-  if (p) who.append(t('who.playing_as'), ' ', el('b', {}, p.nickname));
+  // The nickname leads to the player's profile (an account's by its name).
+  const profile = p && (p.account ? `/@/${encodeURIComponent(p.nickname)}` : `/p/${p.id}`);
+  if (p) who.append(t('who.playing_as'), ' ', el('a', { href: profile, class: 'who-profile', 'data-testid': 'who-profile' }, el('b', {}, p.nickname)));
   else who.append(el('a', { href: '/', style: { color: '#f7e7b0' } }, t('who.pick_nickname')));
 }
 

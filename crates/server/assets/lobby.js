@@ -5,6 +5,7 @@ import { topbar, el, clear, api, me, register, toast, t } from './common.js';
 import { has } from './i18n.js';
 import { gameModule } from './games.js';
 import { cardEl } from './cards.js';
+import { ratedField, ratedBadge } from './ratings.js';
 
 topbar('lobby');
 const app = document.getElementById('app');
@@ -108,6 +109,8 @@ async function renderCreate() {
   const turnSel = el('select', { 'data-testid': 'turn' },
     [0, 30, 60, 120, 300].map((v) => el('option', { value: v, selected: v === TURN_DEFAULT }, v ? duration(v) : t('lobby.no_clock'))));
   const err = el('div', { class: 'error-text' });
+  // A rated game plays the standard rules: their options are put away while it is ticked.
+  const rated = ratedField(player, { onChange: (on) => { if (rules) rules.el.classList.toggle('hidden', on); } });
   let rules = null;
 
   let mod = null;
@@ -123,6 +126,7 @@ async function renderCreate() {
     const range = seatRange(g);
     rules = mod.rulesForm(g.rules || {}, { seats: range });
     clear(rulesBox).append(rules.el);
+    rules.el.classList.toggle('hidden', rated.read());
     // Each option of the game explained under its field (or listed after the form).
     const rest = [];
     for (const [key, doc] of Object.entries(g.rule_docs || {})) {
@@ -157,6 +161,8 @@ async function renderCreate() {
         };
         if (Number(awaySel.value) !== AWAY_DEFAULT) body.away_s = Number(awaySel.value);
         if (Number(turnSel.value) !== TURN_DEFAULT) body.turn_s = Number(turnSel.value);
+        // A rated game plays the standard rules.
+        if (rated.read()) { body.rated = true; delete body.rules; }
         const made = await api('POST', '/api/tables', body);
         location.href = `/t/${made.id}`;
       } catch (x) { err.textContent = x.message; }
@@ -169,7 +175,8 @@ async function renderCreate() {
     field('pace', t('lobby.f.pace'), paceSel, t('lobby.f.pace_help')),
     field('seat', t('lobby.f.seat'), seatSel, t('lobby.f.seat_help')),
     field('away', t('lobby.f.away'), awaySel, t('lobby.f.away_help')),
-    field('turn', t('lobby.f.turn'), turnSel, t('lobby.f.turn_help'))),
+    field('turn', t('lobby.f.turn'), turnSel, t('lobby.f.turn_help')),
+    rated.el),
   rulesBox,
   el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'create' }, t('lobby.create')), err));
   createPanel.append(form);
@@ -205,7 +212,7 @@ async function renderTables() {
     const mine = player && tb.seats.some((s) => s.player && s.player.id === player.id);
     const free = tb.seats.some((s) => !s.player);
     tbody.append(el('tr', { 'data-testid': 'table-row', 'data-table': tb.id },
-      el('td', {}, el('b', {}, kind.title || tb.game), el('span', { class: 'muted small', 'data-testid': 'table-players' }, count), el('div', { class: 'muted small' }, mod ? mod.rulesSummary(tb.rules) : '')),
+      el('td', {}, el('b', {}, kind.title || tb.game), el('span', { class: 'muted small', 'data-testid': 'table-players' }, count), ratedBadge(tb), el('div', { class: 'muted small' }, mod ? mod.rulesSummary(tb.rules) : '')),
       el('td', { class: 'seatlist' }, seatList(tb)),
       el('td', { class: 'opt' }, el('span', { class: `badge ${tb.status}` }, t(`status.${tb.status}`)), el('div', { class: 'muted small' }, t('lobby.people', { count: humans }))),
       el('td', {}, el('a', { class: `btn small ${mine || free ? 'primary' : ''}`, href: `/t/${tb.id}`, 'data-testid': 'open-table' }, mine ? t('lobby.back') : tb.status === 'waiting' ? t('lobby.join') : t('lobby.watch')))));

@@ -8,6 +8,7 @@ const tr = t;
 import { gameModule } from './games.js';
 import { has } from './i18n.js';
 import { dockPadding } from './kit.js';
+import { ratedBadge, seatLinks } from './ratings.js';
 import { renderLine, lineClass } from './story.js';
 
 topbar('table');
@@ -279,6 +280,8 @@ function render() {
   bar.append(el('h1', {}, `${mod && mod.title ? mod.title : t.game}`, el('span', { class: 'muted', style: { fontWeight: 400 } }, ` · ${t.id}`)));
   bar.append(el('span', { class: `badge ${t.status}`, 'data-testid': 'status' }, tr(`status.${t.status}`)));
   bar.append(el('span', { class: `conn ${connState}`, 'data-testid': 'conn' }, CONN_WORDS[connState] || ''));
+  const ratedMark = ratedBadge(t);
+  if (ratedMark) bar.append(ratedMark);
   bar.append(el('span', { class: 'spacer' }));
   if (mod && mod.rulesSummary) bar.append(el('span', { class: 'muted small rules-sum' }, mod.rulesSummary(t.rules)));
   bar.append(el('a', { class: 'btn small', href: `/rules/${encodeURIComponent(t.game)}`, target: '_blank', 'data-testid': 'rules-link' }, tr('table.how_to_play')));
@@ -294,6 +297,9 @@ function render() {
   if (you.seat !== null && you.seat !== undefined && t.status !== 'finished') {
     bar.append(el('button', { class: 'btn small', 'data-testid': 'stand', onclick: () => { if (confirm(tr('table.stand_confirm'))) send({ type: 'stand' }); } }, tr('table.stand')));
   }
+  // Every seat's profile (a person's, or the bot level's), on a line of its own.
+  bar.append(seatLinks(t) || '');
+
 
   // ---- game over ----
   const outcome = st.outcome || t.outcome;

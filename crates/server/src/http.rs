@@ -28,6 +28,7 @@ use std::time::Duration;
 use tower::ServiceExt;
 
 mod accounts;
+mod players;
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
@@ -120,6 +121,14 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/replay/{n}", get(replay_step))
         .route("/api/players/{id}/games", get(player_games))
+        .route("/api/players/{id}", get(players::player))
+        .route("/api/profiles/{nickname}", get(players::profile))
+        .route("/api/bots/{level}", get(players::bot))
+        .route("/api/leaderboard/{game}", get(players::leaderboard))
+        .route("/@/{nickname}", get(players::profile_page))
+        .route("/bot/{level}", get(players::bot_page))
+        .route("/p/{id}", get(players::player_page))
+        .route("/leaderboard/{game}", get(players::leaderboard_page))
         .route("/api/tools/{game}/{tool}", get(game_tool))
         .route("/api/odds/{name}", get(odds_tool))
         .route("/api/{tool}", get(tool_alias))
@@ -687,6 +696,9 @@ struct NewTable {
     hold_s: Option<u64>,
     /// Seconds a person has for each turn before the bot plays it (0: no clock).
     turn_s: Option<u64>,
+    /// A rated game: accounts only, the game's standard rules (see `rating`).
+    #[serde(default)]
+    rated: bool,
 }
 
 /// Longest pause a table may put between bot actions.
@@ -715,6 +727,9 @@ async fn create_table(
 ) -> ApiResult<TableInfo> {
     let player = caller(&hub, &headers).await?;
     let Json(req) = body?;
+    if req.rated {
+        players::account_only(&hub, player.id).await?;
+    }
     hub.creates
         .take(peer.ip())
         .map_err(|s| ApiError::too_many(s, "new tables"))?;
@@ -798,6 +813,9 @@ async fn create_table(
     // The rules with every key filled in, checked for this many seats. No game is made:
     // a table's seed is chosen when it starts.
     let rules = kind.check_rules(&req.rules, count).map_err(ApiError::bad)?;
+    if req.rated {
+        players::standard_rules(kind.as_ref(), &rules, count)?;
+    }
     let seed: u64 = rand::random();
     let mut seats = vec![None; count];
     seats[seat] = Some(player.id);
@@ -817,6 +835,7 @@ async fn create_table(
         away_s,
         hold_s,
         turn_s,
+        rated: req.rated,
     };
     hub.db
         .create_table(row.clone(), seats.clone())

@@ -41,6 +41,7 @@ mod limit;
 pub mod markdown;
 pub mod msg;
 pub mod outbox;
+pub mod rating;
 pub mod store;
 pub mod table;
 mod ws;

@@ -150,6 +150,10 @@ pub fn error_code(message: &str) -> &'static str {
         "not_seated"
     } else if m == "the game has not started yet" {
         "not_started"
+    } else if m == crate::table::rated::NEEDS_ACCOUNT {
+        "rated_needs_account"
+    } else if m == crate::table::rated::IN_PLAY {
+        "rated_in_play"
     } else if m == "the game is over" {
         "game_over"
     } else if m.starts_with("this table has as many watchers") {

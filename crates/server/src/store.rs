@@ -38,7 +38,10 @@ const GROUP: usize = 512;
 /// stores its turn clock (`turn_s`; tables from before have none, 0). 5: accounts
 /// (`accounts`: a player's password hash and nickname key) and sessions (`sessions`: every
 /// token of a player, by its hash; each player's token of before becomes its first session).
-pub const SCHEMA_VERSION: i64 = 5;
+/// 6: rated tables (`tables.rated`, and each rated game's players when it started in
+/// `rated_seats`), every rated player's rating per game (`ratings`) and its history
+/// (`rating_history`); see [`crate::rating`].
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// How hard each answer waits for the disk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -104,7 +107,8 @@ CREATE TABLE IF NOT EXISTS tables (
     away_s INTEGER NOT NULL DEFAULT 30,
     hold_s INTEGER NOT NULL DEFAULT 10,
     seats INTEGER NOT NULL,
-    turn_s INTEGER NOT NULL DEFAULT 0
+    turn_s INTEGER NOT NULL DEFAULT 0,
+    rated INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
 CREATE TABLE IF NOT EXISTS seats (
@@ -154,6 +158,41 @@ CREATE TABLE IF NOT EXISTS sessions (
     agent TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_player ON sessions(player);
+CREATE TABLE IF NOT EXISTS rated_seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    team INTEGER NOT NULL,
+    player INTEGER REFERENCES players(id),
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    game TEXT NOT NULL,
+    who TEXT NOT NULL,
+    player INTEGER REFERENCES players(id),
+    bot TEXT,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    abandoned INTEGER NOT NULL,
+    updated INTEGER NOT NULL,
+    PRIMARY KEY (game, who)
+);
+CREATE INDEX IF NOT EXISTS ratings_player ON ratings(player);
+CREATE TABLE IF NOT EXISTS rating_history (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    who TEXT NOT NULL,
+    game TEXT NOT NULL,
+    player INTEGER REFERENCES players(id),
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    place INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    abandoned INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (table_id, who)
+);
+CREATE INDEX IF NOT EXISTS rating_history_who ON rating_history(game, who, at);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -194,6 +233,10 @@ INSERT OR IGNORE INTO sessions (token_hash, player, created, last_used, agent)
     SELECT token_hash, id, created, created, '' FROM players;
 ";
 
+/// What a database of schema version 5 or older lacks: whether a table is rated. Tables
+/// made before were not.
+const MIGRATE_5: &str = "ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;";
+
 /// Statements that start a table's hand memory again: only the people seated now have
 /// seen a seat of the new hand. `?1` is the table.
 const NEW_HAND_SEATS: &str = "DELETE FROM hand_seats WHERE table_id = ?1";
@@ -223,6 +266,9 @@ pub struct TableRow {
     /// Seconds a connected person has for each turn before the table's bot plays it
     /// (0: no clock).
     pub turn_s: u64,
+    /// Whether the game is rated: only accounts sit, and its result moves every seat's
+    /// rating (see [`crate::rating`]).
+    pub rated: bool,
 }
 
 /// A stored table with its seats (player ids) and its action log.
@@ -285,6 +331,7 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
         hold_s: r.get::<_, i64>(12)?.max(0) as u64,
         seats: seat_count(r.get(13)?)?,
         turn_s: r.get::<_, i64>(14)?.max(0) as u64,
+        rated: r.get(15)?,
     })
 }
 
@@ -301,7 +348,7 @@ fn seat_count(n: i64) -> rusqlite::Result<usize> {
 }
 
 const TABLE_COLUMNS: &str = "id, game, rules, seed, creator, bot, pace_ms, status, created, \
-                             finished, outcome, away_s, hold_s, seats, turn_s";
+                             finished, outcome, away_s, hold_s, seats, turn_s, rated";
 
 /// The lock file guarding a database: `tapete.db` → `tapete.db.lock`.
 fn lock_path(db: &Path) -> PathBuf {
@@ -390,6 +437,14 @@ fn prepare(conn: &mut Connection, durability: Durability) -> DbResult<()> {
     )?;
     if has_turn == 0 {
         tx.execute_batch(MIGRATE_3).map_err(not_writable)?;
+    }
+    let has_rated: i64 = tx.query_row(
+        "SELECT count(*) FROM pragma_table_info('tables') WHERE name = 'rated'",
+        [],
+        |r| r.get(0),
+    )?;
+    if has_rated == 0 {
+        tx.execute_batch(MIGRATE_5).map_err(not_writable)?;
     }
     if old || (1..=2).contains(&version) {
         tx.execute_batch(MIGRATE_2).map_err(not_writable)?;
@@ -757,8 +812,8 @@ impl Db {
         self.call(move |tx| {
             tx.execute(
                 "INSERT INTO tables (id, game, rules, seed, creator, bot, pace_ms, status, created,
-                                     away_s, hold_s, seats, turn_s)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                                     away_s, hold_s, seats, turn_s, rated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                 params![
                     row.id,
                     row.game,
@@ -773,6 +828,7 @@ impl Db {
                     row.hold_s as i64,
                     row.seats as i64,
                     row.turn_s as i64,
+                    row.rated,
                 ],
             )?;
             if seats.len() != row.seats {
@@ -909,7 +965,8 @@ impl Db {
                      WHERE id = ?1",
                     params![table, outcome.to_string(), now()],
                 )?;
-                c.execute("DELETE FROM pending_seats WHERE table_id = ?1", [table])?;
+                c.execute("DELETE FROM pending_seats WHERE table_id = ?1", [&table])?;
+                crate::rating::rate_table(c, &table)?;
             }
             Ok(())
         })
@@ -929,6 +986,9 @@ impl Db {
                 "UPDATE tables SET status = ?2, outcome = ?3, finished = ?4 WHERE id = ?1",
                 params![table, status, outcome.map(|o| o.to_string()), finished],
             )?;
+            if finished.is_some() {
+                crate::rating::rate_table(c, &table)?;
+            }
             Ok(())
         })
         .await

@@ -7,5 +7,6 @@ mod hostile;
 mod i18n;
 mod legacy;
 mod pages;
+mod ratings;
 mod seats;
 mod support;

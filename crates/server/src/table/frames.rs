@@ -208,6 +208,7 @@ impl Actor {
                 })
                 .collect(),
             outcome: self.game.outcome(),
+            rated: self.row.rated,
         }
     }
 

@@ -39,6 +39,7 @@ use tokio::time::Instant;
 
 mod frames;
 mod pacing;
+pub(crate) mod rated;
 mod seating;
 
 use frames::{Conn, Connections};
@@ -82,6 +83,8 @@ pub struct TableInfo {
     pub actions: u64,
     pub seats: Vec<SeatInfo>,
     pub outcome: Option<Outcome>,
+    /// A rated game: only accounts sit, and its result moves their ratings.
+    pub rated: bool,
 }
 
 /// What a table's task is asked to do.
@@ -255,6 +258,7 @@ pub fn spawn(
             actions: 0,
             seats: Vec::new(),
             outcome: None,
+            rated: false,
         })),
         me: tx.clone(),
     };
@@ -449,6 +453,9 @@ impl Actor {
     async fn begin(&mut self) -> Result<(), String> {
         let seed: u64 = rand::random();
         let game = self.kind.new_game(&self.row.rules, self.row.seats, seed)?;
+        if self.row.rated {
+            self.save_roster().await?;
+        }
         self.env
             .db
             .start_table(self.row.id.clone(), seed)
@@ -899,6 +906,7 @@ mod tests {
             away_s: 30,
             hold_s: 0,
             turn_s,
+            rated: false,
         };
         db.create_table(row.clone(), vec![None; 2]).await.unwrap();
         let env = TableEnv {

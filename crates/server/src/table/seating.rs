@@ -396,6 +396,9 @@ impl Actor {
         if self.row.status == FINISHED {
             return Err("the game is over".into());
         }
+        if self.row.rated {
+            self.may_sit_rated(&player, seat).await?;
+        }
         if let Some(p) = self.seating.person_at(seat) {
             if p.id == player.id {
                 return self.drop_pending(player.id).await;

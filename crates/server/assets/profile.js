@@ -1,0 +1,83 @@
+// A player's profile (/@/{nickname} for an account, /p/{id} for anyone) or a bot level's
+// (/bot/{level}): its rating in each game with a chart of its history, its counts of games
+// played, won and abandoned, and its recent rated games with their replays.
+
+import { topbar, el, clear, api, me, fmtDate, t } from './common.js';
+import { num } from './i18n.js';
+import { ratingChart, ratingText } from './ratings.js';
+
+topbar('profile');
+const app = document.getElementById('app');
+const panel = el('section', { class: 'panel profile', 'data-testid': 'profile' });
+app.append(panel);
+
+/** The API address of the profile this page shows, from its own address. */
+function source() {
+  const path = location.pathname;
+  const [, kind, rest] = path.split('/');
+  const name = decodeURIComponent(rest || '');
+  if (kind === '@') return `/api/profiles/${encodeURIComponent(name)}`;
+  if (kind === 'bot') return `/api/bots/${encodeURIComponent(name)}`;
+  return `/api/players/${encodeURIComponent(name)}`;
+}
+
+/** The games' titles by name, from /api/games. */
+async function titles() {
+  try {
+    const list = await api('GET', '/api/games');
+    return Object.fromEntries(list.map((g) => [g.name, g.title || g.name]));
+  } catch { return {}; }
+}
+
+/** One game's card: the rating, its counts, the chart and a link to the leaderboard. */
+function gameCard(r, title) {
+  const stat = (key, value, testid) => el('div', { class: 'stat' }, el('b', { 'data-testid': testid }, num.format(value)), el('span', { class: 'muted small' }, t(key)));
+  return el('article', { class: 'rating-card', 'data-testid': `rating-${r.game}` },
+    el('div', { class: 'row' },
+      el('h2', {}, title),
+      el('span', { class: 'spacer' }),
+      el('a', { class: 'small', href: `/leaderboard/${encodeURIComponent(r.game)}` }, t('profile.to_leaderboard'))),
+    el('div', { class: 'row rating-line' },
+      el('span', { class: 'rating-value', 'data-testid': 'rating-value', 'data-rating': r.rating }, ratingText(r)),
+      el('span', { class: 'muted' }, `± ${r.deviation}`),
+      r.provisional ? el('span', { class: 'badge', title: t('profile.provisional_title', { count: r.played }) }, t('profile.provisional')) : null),
+    el('div', { class: 'stats' },
+      stat('profile.played', r.played, 'played'),
+      stat('profile.won', r.won, 'won'),
+      stat('profile.abandoned', r.abandoned, 'abandoned')),
+    ratingChart(r.history, { rating: 1500, deviation: 500 }));
+}
+
+(async () => {
+  const [p, names, mine] = await Promise.all([api('GET', source()).catch((x) => x), titles(), me()]);
+  if (p instanceof Error) {
+    clear(panel).append(el('h1', {}, t('profile.title')), el('p', { class: 'error-text' }, p.message));
+    return;
+  }
+  const who = p.bot ? t('profile.bot', { level: p.bot }) : p.nickname;
+  document.title = `${who} · tapete`;
+  const kind = p.bot ? t('profile.kind.bot') : p.account ? t('profile.kind.account') : t('profile.kind.guest');
+  clear(panel).append(
+    el('div', { class: 'row' }, el('h1', { 'data-testid': 'profile-name' }, who), el('span', { class: 'badge', 'data-testid': 'profile-kind' }, kind),
+      mine && p.id === mine.id ? el('span', { class: 'muted small' }, t('profile.you')) : null));
+  if (p.bot) panel.append(el('p', { class: 'muted small' }, t('profile.bot_help', { games: (p.games || []).map((g) => names[g] || g).join(', ') })));
+  if (!p.ratings.length) {
+    panel.append(el('div', { class: 'empty', 'data-testid': 'no-ratings' }, p.bot || p.account ? t('profile.no_ratings') : t('profile.guest_help')));
+  }
+  const cards = el('div', { class: 'rating-cards' });
+  for (const r of p.ratings) cards.append(gameCard(r, names[r.game] || r.game));
+  panel.append(cards);
+  if (!p.recent.length) return;
+  const tbody = el('tbody');
+  for (const g of p.recent) {
+    const result = g.won ? t('profile.result.won') : t('profile.result.place', { place: g.place });
+    tbody.append(el('tr', { 'data-testid': 'recent-game', 'data-table': g.table },
+      el('td', { class: 'when' }, el('div', {}, fmtDate(g.at)), el('div', { class: 'muted small' }, names[g.game] || g.game)),
+      el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, result),
+        g.abandoned ? el('span', { class: 'badge abandoned', 'data-testid': 'abandoned-badge' }, t('profile.result.abandoned')) : null),
+      el('td', { class: 'num opt' }, String(g.rating)),
+      el('td', { class: 'go' }, el('a', { class: 'btn small', href: g.replay, 'data-testid': 'replay-link' }, t('profile.replay')))));
+  }
+  panel.append(el('h2', {}, t('profile.recent')), el('div', { class: 'tablewrap' }, el('table', { class: 'list history' },
+    el('thead', {}, el('tr', {}, el('th', {}, t('profile.th.when')), el('th', {}, t('profile.th.result')), el('th', { class: 'num opt' }, t('profile.th.rating')), el('th', {}, ''))), tbody)));
+})();

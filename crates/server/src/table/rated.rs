@@ -1,0 +1,57 @@
+//! The table's part in rated games: only accounts sit at them, their players are kept
+//! when the game starts, and nobody else takes a seat while it is played (see
+//! [`crate::rating`]).
+
+use super::*;
+
+/// Why a guest may not sit at a rated table (its words give the error its code).
+pub(crate) const NEEDS_ACCOUNT: &str =
+    "only accounts sit at a rated table: make an account or log in, or watch";
+/// Why a seat of a rated game under way is refused.
+pub(crate) const IN_PLAY: &str =
+    "this rated game is under way: only its players sit, each at their own seat";
+
+impl Actor {
+    /// Whether `player` may sit at `seat` of this rated table: an account, and once the
+    /// game is under way only at the seat they held when it started.
+    pub(super) async fn may_sit_rated(&self, player: &PlayerRef, seat: Seat) -> Result<(), String> {
+        let account = self
+            .env
+            .db
+            .is_account(player.id)
+            .await
+            .map_err(|e| format!("internal error: {e}"))?;
+        if !account {
+            return Err(NEEDS_ACCOUNT.into());
+        }
+        if self.row.status == PLAYING {
+            let holder = self
+                .env
+                .db
+                .rostered(self.row.id.clone(), seat)
+                .await
+                .map_err(|e| format!("internal error: {e}"))?;
+            if holder != Some(player.id) {
+                return Err(IN_PLAY.into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Keeps who plays the rated game that starts now: the people seated (the bot level
+    /// elsewhere), with each seat's team (its partnership, or the seat itself).
+    pub(super) async fn save_roster(&self) -> Result<(), String> {
+        let partners = self.kind.partners();
+        let seats: Vec<(usize, Option<i64>)> = (0..self.seating.count())
+            .map(|s| {
+                let team = if partners { s % 2 } else { s };
+                (team, self.seating.person_at(s).map(|p| p.id))
+            })
+            .collect();
+        self.env
+            .db
+            .save_roster(self.row.id.clone(), seats)
+            .await
+            .map_err(|e| format!("could not save the table ({e})"))
+    }
+}

@@ -28,6 +28,9 @@ use std::time::Duration;
 use tower::ServiceExt;
 
 mod accounts;
+mod friends_tables;
+
+pub(crate) use friends_tables::{may_see, InviteQuery};
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
@@ -117,6 +120,15 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games", get(game_kinds))
         .route("/api/tables", get(open_tables).post(create_table))
         .route("/api/tables/{id}", get(one_table))
+        .route(
+            "/api/tables/{id}/seats/{seat}/reserve",
+            post(friends_tables::reserve_seat),
+        )
+        .route(
+            "/api/tables/{id}/seats/{seat}",
+            delete(friends_tables::free_seat),
+        )
+        .route("/api/tables/{id}/rematch", post(friends_tables::rematch))
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/replay/{n}", get(replay_step))
         .route("/api/players/{id}/games", get(player_games))
@@ -660,7 +672,7 @@ async fn open_tables(State(hub): State<Arc<Hub>>) -> Json<Vec<TableInfo>> {
     let mut tables: Vec<TableInfo> = hub
         .all_tables()
         .into_iter()
-        .filter(|t| t.status != FINISHED)
+        .filter(|t| t.status != FINISHED && !t.friends.private)
         .collect();
     tables.sort_by(|a, b| b.created.cmp(&a.created).then(a.id.cmp(&b.id)));
     tables.truncate(200);
@@ -687,6 +699,12 @@ struct NewTable {
     hold_s: Option<u64>,
     /// Seconds a person has for each turn before the bot plays it (0: no clock).
     turn_s: Option<u64>,
+    /// Seen only through its invitation link (and by who sat there), in no list.
+    #[serde(default)]
+    private: bool,
+    /// Seats kept for accounts, by seat: `{"1": "mikel"}`.
+    #[serde(default)]
+    reserve: HashMap<String, String>,
 }
 
 /// Longest pause a table may put between bot actions.
@@ -712,7 +730,7 @@ async fn create_table(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: Result<Json<NewTable>, JsonRejection>,
-) -> ApiResult<TableInfo> {
+) -> ApiResult<Value> {
     let player = caller(&hub, &headers).await?;
     let Json(req) = body?;
     hub.creates
@@ -798,6 +816,8 @@ async fn create_table(
     // The rules with every key filled in, checked for this many seats. No game is made:
     // a table's seed is chosen when it starts.
     let rules = kind.check_rules(&req.rules, count).map_err(ApiError::bad)?;
+    let friends =
+        friends_tables::new_friends(&hub, req.private, &req.reserve, count, &player, seat).await?;
     let seed: u64 = rand::random();
     let mut seats = vec![None; count];
     seats[seat] = Some(player.id);
@@ -819,7 +839,7 @@ async fn create_table(
         turn_s,
     };
     hub.db
-        .create_table(row.clone(), seats.clone())
+        .create_table_with(row.clone(), seats.clone(), friends.clone())
         .await
         .map_err(ApiError::internal)?;
     let stored = StoredTable {
@@ -831,6 +851,7 @@ async fn create_table(
         actions: Vec::new(),
         pending: Vec::new(),
         hand_seats: Vec::new(),
+        friends,
     };
     let handle = hub.start_table(stored).map_err(ApiError::internal)?;
     if req.start {
@@ -839,21 +860,19 @@ async fn create_table(
             .await
             .map_err(|e| ApiError::internal(format!("table {}: {e}", handle.info().id)))?;
     }
-    Ok(Json(handle.info()))
+    Ok(Json(friends_tables::created(&handle.info())))
 }
 
 async fn one_table(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<String>, PathRejection>,
+    query: Result<Query<InviteQuery>, QueryRejection>,
+    headers: HeaderMap,
 ) -> ApiResult<TableInfo> {
     let Path(id) = path?;
-    match hub.table_or_load(&id).await.map_err(ApiError::internal)? {
-        Some(h) => Ok(Json(h.info())),
-        None => Err(
-            ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`"))
-                .code("table_not_found"),
-        ),
-    }
+    let invite = friends_tables::invite_of(query);
+    let handle = friends_tables::visible_table(&hub, &id, &headers, invite.as_deref()).await?;
+    Ok(Json(handle.info()))
 }
 
 /// A finished table's stored log, for its replay (from a small cache: a replay page asks
@@ -888,16 +907,13 @@ async fn finished_log(hub: &Arc<Hub>, id: &str) -> Result<Arc<StoredTable>, ApiE
 async fn replay(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<String>, PathRejection>,
+    query: Result<Query<InviteQuery>, QueryRejection>,
+    headers: HeaderMap,
 ) -> ApiResult<Value> {
     let Path(id) = path?;
+    let invite = friends_tables::invite_of(query);
+    let handle = friends_tables::visible_table(&hub, &id, &headers, invite.as_deref()).await?;
     let stored = finished_log(&hub, &id).await?;
-    let handle = hub
-        .table_or_load(&id)
-        .await
-        .map_err(ApiError::internal)?
-        .ok_or_else(|| {
-            ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")).code("table_not_found")
-        })?;
     let actions: Vec<Value> = stored
         .actions
         .iter()
@@ -918,8 +934,12 @@ async fn replay(
 async fn replay_step(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<(String, usize)>, PathRejection>,
+    query: Result<Query<InviteQuery>, QueryRejection>,
+    headers: HeaderMap,
 ) -> ApiResult<Value> {
     let Path((id, n)) = path?;
+    let invite = friends_tables::invite_of(query);
+    friends_tables::visible_table(&hub, &id, &headers, invite.as_deref()).await?;
     let stored = finished_log(&hub, &id).await?;
     if n > stored.actions.len() {
         return Err(ApiError::new(
@@ -973,6 +993,7 @@ async fn replay_step(
 async fn player_games(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<i64>, PathRejection>,
+    headers: HeaderMap,
 ) -> ApiResult<Vec<Value>> {
     let Path(id) =
         path.map_err(|_| ApiError::bad("a player is a number, e.g. /api/players/7/games"))?;
@@ -988,7 +1009,16 @@ async fn player_games(
                 .code("player_not_found"),
         );
     }
-    let games = hub.db.player_games(id).await.map_err(ApiError::internal)?;
+    let mut games = hub.db.player_games(id).await.map_err(ApiError::internal)?;
+    // Private games are listed only to the people who sat there.
+    let viewer = friends_tables::viewer(&hub, &headers).await.map(|p| p.id);
+    let ids = games.iter().map(|g| g.table.clone()).collect();
+    let hidden = hub
+        .db
+        .hidden_from(ids, viewer)
+        .await
+        .map_err(ApiError::internal)?;
+    games.retain(|g| !hidden.contains(&g.table));
     Ok(Json(
         games
             .into_iter()

@@ -173,6 +173,7 @@ impl Actor {
                 })
                 .collect(),
             outcome: self.game.outcome(),
+            friends: self.friends.info(),
         }
     }
 

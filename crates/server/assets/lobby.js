@@ -5,6 +5,7 @@ import { topbar, el, clear, api, me, register, toast, t } from './common.js';
 import { has } from './i18n.js';
 import { gameModule } from './games.js';
 import { cardEl } from './cards.js';
+import { privateField, tableLink } from './invite.js';
 
 topbar('lobby');
 const app = document.getElementById('app');
@@ -147,6 +148,7 @@ async function renderCreate() {
   gameSel.addEventListener('change', onGame);
   seatsSel.addEventListener('change', onSeats);
 
+  const privateBox = el('input', { type: 'checkbox', name: 'private', 'data-testid': 'private-table' });
   const form = el('form', {
     onsubmit: async (e) => {
       e.preventDefault();
@@ -157,8 +159,9 @@ async function renderCreate() {
         };
         if (Number(awaySel.value) !== AWAY_DEFAULT) body.away_s = Number(awaySel.value);
         if (Number(turnSel.value) !== TURN_DEFAULT) body.turn_s = Number(turnSel.value);
+        if (privateBox.checked) body.private = true;
         const made = await api('POST', '/api/tables', body);
-        location.href = `/t/${made.id}`;
+        location.href = tableLink(made.id, made.invite);
       } catch (x) { err.textContent = x.message; }
     },
   },
@@ -169,7 +172,8 @@ async function renderCreate() {
     field('pace', t('lobby.f.pace'), paceSel, t('lobby.f.pace_help')),
     field('seat', t('lobby.f.seat'), seatSel, t('lobby.f.seat_help')),
     field('away', t('lobby.f.away'), awaySel, t('lobby.f.away_help')),
-    field('turn', t('lobby.f.turn'), turnSel, t('lobby.f.turn_help'))),
+    field('turn', t('lobby.f.turn'), turnSel, t('lobby.f.turn_help')),
+    privateField(privateBox)),
   rulesBox,
   el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'create' }, t('lobby.create')), err));
   createPanel.append(form);

@@ -877,8 +877,15 @@ async fn one_table(
 
 /// A finished table's stored log, for its replay (from a small cache: a replay page asks
 /// for its steps one by one).
-async fn finished_log(hub: &Arc<Hub>, id: &str) -> Result<Arc<StoredTable>, ApiError> {
+/// A private game's log only to whoever may see the table (to others it does not exist).
+async fn finished_log(
+    hub: &Arc<Hub>,
+    id: &str,
+    headers: &HeaderMap,
+    invite: Option<&str>,
+) -> Result<Arc<StoredTable>, ApiError> {
     if let Some(t) = hub.replay_cache.get(id) {
+        friends_tables::check_stored(hub, &t, headers, invite).await?;
         return Ok(t);
     }
     let stored = hub
@@ -889,6 +896,7 @@ async fn finished_log(hub: &Arc<Hub>, id: &str) -> Result<Arc<StoredTable>, ApiE
         .ok_or_else(|| {
             ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")).code("table_not_found")
         })?;
+    friends_tables::check_stored(hub, &stored, headers, invite).await?;
     if stored.row.status != FINISHED {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -912,8 +920,14 @@ async fn replay(
 ) -> ApiResult<Value> {
     let Path(id) = path?;
     let invite = friends_tables::invite_of(query);
-    let handle = friends_tables::visible_table(&hub, &id, &headers, invite.as_deref()).await?;
-    let stored = finished_log(&hub, &id).await?;
+    let stored = finished_log(&hub, &id, &headers, invite.as_deref()).await?;
+    let handle = hub
+        .table_or_load(&id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| {
+            ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")).code("table_not_found")
+        })?;
     let actions: Vec<Value> = stored
         .actions
         .iter()
@@ -939,8 +953,7 @@ async fn replay_step(
 ) -> ApiResult<Value> {
     let Path((id, n)) = path?;
     let invite = friends_tables::invite_of(query);
-    friends_tables::visible_table(&hub, &id, &headers, invite.as_deref()).await?;
-    let stored = finished_log(&hub, &id).await?;
+    let stored = finished_log(&hub, &id, &headers, invite.as_deref()).await?;
     if n > stored.actions.len() {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,

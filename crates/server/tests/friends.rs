@@ -123,6 +123,16 @@ fn a_private_table_is_seen_only_through_its_link_or_by_who_sat_there() {
     read_of(&mut b, "state");
     let (code, _) = server.api("GET", &format!("/api/tables/{id}"), Some(&cris), None);
     assert_eq!(code, 404, "Cris never sat there");
+    // Not even "the game is not over" from its replay.
+    let (code, e) = server.api(
+        "GET",
+        &format!("/api/tables/{id}/replay"),
+        Some(&cris),
+        None,
+    );
+    assert_eq!((code, e["code"].as_str()), (404, Some("table_not_found")));
+    let (code, e) = server.api("GET", &format!("/api/tables/{id}/replay"), Some(&bea), None);
+    assert_eq!((code, e["code"].as_str()), (403, Some("not_finished")));
     let (_, list) = server.api("GET", "/api/tables", Some(&bea), None);
     assert!(list.as_array().unwrap().iter().all(|t| t["id"] != id));
 }

@@ -7,7 +7,7 @@
 
 use super::{bearer, new_token, session_for_token, table_id, ApiError};
 use crate::account;
-use crate::store::{now, FriendsRow, NewRematch, TableRow};
+use crate::store::{now, FriendsRow, NewRematch, StoredTable, TableRow};
 use crate::table::{Ask, PlayerRef, Refusal, TableHandle, TableInfo, FINISHED, WAITING};
 use crate::Hub;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
@@ -61,20 +61,67 @@ pub(crate) async fn may_see(
     player: Option<i64>,
     invite: Option<&str>,
 ) -> Result<bool, String> {
-    let Some(kept) = info.friends.invite.as_deref() else {
+    let kept: Vec<i64> = info
+        .friends
+        .reserved
+        .iter()
+        .flatten()
+        .map(|p| p.id)
+        .collect();
+    let secret = info.friends.invite.as_deref();
+    allowed(hub, &info.id, info.creator, secret, &kept, player, invite).await
+}
+
+/// [`may_see`] on a table's parts: its id, creator, secret (`None`: public) and the
+/// accounts seats are kept for.
+async fn allowed(
+    hub: &Hub,
+    id: &str,
+    creator: Option<i64>,
+    secret: Option<&str>,
+    kept: &[i64],
+    player: Option<i64>,
+    invite: Option<&str>,
+) -> Result<bool, String> {
+    let Some(secret) = secret else {
         return Ok(true);
     };
-    if invite.is_some_and(|i| same_secret(i, kept)) {
+    if invite.is_some_and(|i| same_secret(i, secret)) {
         return Ok(true);
     }
     let Some(p) = player else { return Ok(false) };
-    if info.creator == Some(p) || info.friends.reserved.iter().flatten().any(|r| r.id == p) {
+    if creator == Some(p) || kept.contains(&p) {
         return Ok(true);
     }
     hub.db
-        .has_sat(info.id.clone(), p)
+        .has_sat(id.to_string(), p)
         .await
         .map_err(|e| e.to_string())
+}
+
+/// A stored table (a finished game's log) the request may see, else the answer of a table
+/// that does not exist.
+pub(super) async fn check_stored(
+    hub: &Hub,
+    stored: &StoredTable,
+    headers: &HeaderMap,
+    invite: Option<&str>,
+) -> Result<(), ApiError> {
+    let Some(secret) = stored.friends.invite.as_deref() else {
+        return Ok(());
+    };
+    let kept: Vec<i64> = stored.friends.reserved.iter().map(|(_, p, _)| *p).collect();
+    let player = viewer(hub, headers).await.map(|p| p.id);
+    let id = &stored.row.id;
+    let creator = stored.row.creator;
+    if allowed(hub, id, creator, Some(secret), &kept, player, invite)
+        .await
+        .map_err(ApiError::internal)?
+    {
+        Ok(())
+    } else {
+        Err(no_table(id))
+    }
 }
 
 /// A table the request may see, else the answer of a table that does not exist.
@@ -89,8 +136,12 @@ pub(super) async fn visible_table(
         .await
         .map_err(ApiError::internal)?
         .ok_or_else(|| no_table(id))?;
-    let player = viewer(hub, headers).await.map(|p| p.id);
-    if may_see(hub, &handle.info(), player, invite)
+    let info = handle.info();
+    let player = match info.friends.private {
+        true => viewer(hub, headers).await.map(|p| p.id),
+        false => None,
+    };
+    if may_see(hub, &info, player, invite)
         .await
         .map_err(ApiError::internal)?
     {

@@ -67,9 +67,12 @@ export function keptSeat(table, s, player) {
     creator ? el('button', { class: 'btn small ghost', 'data-testid': `free-${s}`, onclick: () => call('DELETE', `/api/tables/${encodeURIComponent(table.id)}/seats/${s}`, table.id) }, t('reserve.free')) : null);
 }
 
-/** For the creator of a waiting table, beside a free seat's button: keep it for a friend. */
+/**
+ * For the creator of a waiting private table, beside a free seat's button: keep it for a
+ * friend (the API keeps seats at any table; the page offers it where friends play).
+ */
 export function keepControl(table, s, player, button) {
-  if (!player || table.creator !== player.id || table.status !== 'waiting') return button;
+  if (!player || !table.private || table.creator !== player.id || table.status !== 'waiting') return button;
   const keep = el('button', {
     class: 'btn small ghost', 'data-testid': `keep-${s}`, onclick: () => {
       const nickname = (prompt(t('reserve.ask')) || '').trim();

@@ -6,6 +6,7 @@ import { has } from './i18n.js';
 import { gameModule } from './games.js';
 import { cardEl } from './cards.js';
 import { ratedField, ratedBadge } from './ratings.js';
+import { privateField, tableLink } from './invite.js';
 
 topbar('lobby');
 const app = document.getElementById('app');
@@ -151,6 +152,7 @@ async function renderCreate() {
   gameSel.addEventListener('change', onGame);
   seatsSel.addEventListener('change', onSeats);
 
+  const privateBox = el('input', { type: 'checkbox', name: 'private', 'data-testid': 'private-table' });
   const form = el('form', {
     onsubmit: async (e) => {
       e.preventDefault();
@@ -163,8 +165,9 @@ async function renderCreate() {
         if (Number(turnSel.value) !== TURN_DEFAULT) body.turn_s = Number(turnSel.value);
         // A rated game plays the standard rules.
         if (rated.read()) { body.rated = true; delete body.rules; }
+        if (privateBox.checked) body.private = true;
         const made = await api('POST', '/api/tables', body);
-        location.href = `/t/${made.id}`;
+        location.href = tableLink(made.id, made.invite);
       } catch (x) { err.textContent = x.message; }
     },
   },
@@ -176,7 +179,8 @@ async function renderCreate() {
     field('seat', t('lobby.f.seat'), seatSel, t('lobby.f.seat_help')),
     field('away', t('lobby.f.away'), awaySel, t('lobby.f.away_help')),
     field('turn', t('lobby.f.turn'), turnSel, t('lobby.f.turn_help')),
-    rated.el),
+    rated.el,
+    privateField(privateBox)),
   rulesBox,
   el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'create' }, t('lobby.create')), err));
   createPanel.append(form);

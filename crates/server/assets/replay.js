@@ -5,6 +5,7 @@
 import { topbar, el, clear, api, toast, t as tr } from './common.js';
 import { gameModule } from './games.js';
 import { renderLine, lineClass } from './story.js';
+import { withInvite } from './invite.js';
 
 topbar('history');
 const app = document.getElementById('app');
@@ -29,7 +30,7 @@ const lastIndex = () => replay.steps - 1;
 /** Step `n` ({n, seat, action, lines, view}), fetched once. */
 function step(n) {
   if (!cache.has(n)) {
-    const p = api('GET', `/api/tables/${encodeURIComponent(tableId)}/replay/${n}`);
+    const p = api('GET', withInvite(`/api/tables/${encodeURIComponent(tableId)}/replay/${n}`, tableId));
     p.catch(() => cache.delete(n));
     cache.set(n, p);
   }
@@ -131,7 +132,7 @@ function outcomeWords(t, lastView) {
 
 (async () => {
   try {
-    replay = await api('GET', `/api/tables/${encodeURIComponent(tableId)}/replay`);
+    replay = await api('GET', withInvite(`/api/tables/${encodeURIComponent(tableId)}/replay`, tableId));
   } catch (x) {
     const missing = x.status === 404;
     app.prepend(el('div', { class: 'panel', 'data-testid': missing ? 'no-such-table' : 'replay-error' },

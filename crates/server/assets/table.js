@@ -10,6 +10,7 @@ import { has } from './i18n.js';
 import { dockPadding } from './kit.js';
 import { ratedBadge, seatLinks } from './ratings.js';
 import { renderLine, lineClass } from './story.js';
+import { inviteOf, withInvite, inviteControl, keptSeat, keepControl, otraControl, rematchNotice } from './invite.js';
 
 topbar('table');
 window.addEventListener('resize', dockPadding);
@@ -50,7 +51,8 @@ const DEAD_MS = 25000;
 function wsUrl() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const token = getToken();
-  return `${proto}//${location.host}/ws/${encodeURIComponent(tableId)}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+  const path = `/ws/${encodeURIComponent(tableId)}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+  return `${proto}//${location.host}${withInvite(path, tableId)}`;
 }
 
 function connect() {
@@ -124,7 +126,7 @@ async function lost(sock, heard) {
 /** True when the server says there is no such table (404), not merely unreachable. */
 async function tableMissing() {
   try {
-    await api('GET', `/api/tables/${encodeURIComponent(tableId)}`);
+    await api('GET', withInvite(`/api/tables/${encodeURIComponent(tableId)}`, tableId));
     return false;
   } catch (e) {
     return e.status === 404;
@@ -246,6 +248,8 @@ function seatControls(s) {
   const you = st.you || {};
   if (!info || t.status === 'finished') return null;
   if (you.pending_seat === s) return el('span', { class: 'chip', 'data-testid': `pending-${s}` }, tr('seat.pending'));
+  const kept = keptSeat(t, s, player);
+  if (kept !== undefined) return kept;
   if (info.player) return null;
   if (!player) return null;
   if (t.status === 'waiting' || (t.status === 'playing' && you.seat !== s)) {
@@ -254,7 +258,7 @@ function seatControls(s) {
     const label = t.status === 'waiting' ? (seated ? tr('seat.move') : tr('seat.sit')) : seated ? tr('seat.move') : tr('seat.take_over');
     const cls = seated ? 'ghost' : 'gold';
     const when = t.status === 'playing' ? tr('seat.next_hand') : null;
-    return el('button', { class: `btn small ${cls} sitbtn`, 'data-testid': `sit-${s}`, title: when, onclick: () => send({ type: 'sit', seat: s }) }, label);
+    return keepControl(t, s, player, el('button', { class: `btn small ${cls} sitbtn`, 'data-testid': `sit-${s}`, title: when, onclick: () => send({ type: 'sit', seat: s }) }, label));
   }
   return null;
 }
@@ -285,7 +289,7 @@ function render() {
   bar.append(el('span', { class: 'spacer' }));
   if (mod && mod.rulesSummary) bar.append(el('span', { class: 'muted small rules-sum' }, mod.rulesSummary(t.rules)));
   bar.append(el('a', { class: 'btn small', href: `/rules/${encodeURIComponent(t.game)}`, target: '_blank', 'data-testid': 'rules-link' }, tr('table.how_to_play')));
-  bar.append(el('button', {
+  bar.append(inviteControl(t) || el('button', {
     class: 'btn small', 'data-testid': 'share', onclick: async () => {
       const url = `${location.origin}/t/${t.id}`;
       try { await navigator.clipboard.writeText(url); toast(tr('table.copied')); } catch { prompt(tr('table.share_prompt'), url); }
@@ -310,7 +314,7 @@ function render() {
     banner.className = `banner ${you.seat !== null && you.seat !== undefined && !won ? 'lost' : ''}`;
     banner.setAttribute('data-testid', 'game-over');
     clear(banner).append(el('b', {}, words), el('span', { 'data-testid': 'final-score' }, detail), el('span', { class: 'spacer' }),
-      el('a', { class: 'btn small', href: `/replay/${t.id}` }, tr('table.replay')), el('a', { class: 'btn small primary', href: '/' }, tr('lobby.new_table')));
+      otraControl(t, player), el('a', { class: 'btn small', href: withInvite(`/replay/${t.id}`, t.id) }, tr('table.replay')), el('a', { class: 'btn small primary', href: '/' }, tr('lobby.new_table')));
   } else {
     banner.className = 'hidden';
     banner.setAttribute('data-testid', 'game-over-slot');
@@ -327,6 +331,8 @@ function render() {
       el('button', { class: 'btn small primary', 'data-testid': 'back', onclick: () => send({ type: 'back' }) }, tr('table.im_back'))));
   } else if (!player && t.status !== 'finished') {
     notice.append(nicknameNotice());
+  } else if (rematchNotice(t)) {
+    notice.append(rematchNotice(t));
   } else if (t.status === 'waiting') {
     notice.append(el('div', { class: 'notice' }, ...clockWords(tr('table.waiting_notice', { bot: '\u0000' }), el('b', {}, t.bot || ''))));
   } else if ((you.seat === null || you.seat === undefined) && t.status === 'playing') {
@@ -392,6 +398,7 @@ function nicknameNotice() {
 (async () => {
   if (!tableId) { app.append(el('p', {}, t('table.none'))); return; }
   player = await me();
+  inviteOf(tableId);
   connect();
 })();
 

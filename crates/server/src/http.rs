@@ -28,7 +28,10 @@ use std::time::Duration;
 use tower::ServiceExt;
 
 mod accounts;
+mod friends_tables;
 mod players;
+
+pub(crate) use friends_tables::{may_see, InviteQuery};
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
@@ -118,6 +121,15 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games", get(game_kinds))
         .route("/api/tables", get(open_tables).post(create_table))
         .route("/api/tables/{id}", get(one_table))
+        .route(
+            "/api/tables/{id}/seats/{seat}/reserve",
+            post(friends_tables::reserve_seat),
+        )
+        .route(
+            "/api/tables/{id}/seats/{seat}",
+            delete(friends_tables::free_seat),
+        )
+        .route("/api/tables/{id}/rematch", post(friends_tables::rematch))
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/replay/{n}", get(replay_step))
         .route("/api/players/{id}/games", get(player_games))
@@ -669,7 +681,7 @@ async fn open_tables(State(hub): State<Arc<Hub>>) -> Json<Vec<TableInfo>> {
     let mut tables: Vec<TableInfo> = hub
         .all_tables()
         .into_iter()
-        .filter(|t| t.status != FINISHED)
+        .filter(|t| t.status != FINISHED && !t.friends.private)
         .collect();
     tables.sort_by(|a, b| b.created.cmp(&a.created).then(a.id.cmp(&b.id)));
     tables.truncate(200);
@@ -699,6 +711,12 @@ struct NewTable {
     /// A rated game: accounts only, the game's standard rules (see `rating`).
     #[serde(default)]
     rated: bool,
+    /// Seen only through its invitation link (and by who sat there), in no list.
+    #[serde(default)]
+    private: bool,
+    /// Seats kept for accounts, by seat: `{"1": "mikel"}`.
+    #[serde(default)]
+    reserve: HashMap<String, String>,
 }
 
 /// Longest pause a table may put between bot actions.
@@ -724,7 +742,7 @@ async fn create_table(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: Result<Json<NewTable>, JsonRejection>,
-) -> ApiResult<TableInfo> {
+) -> ApiResult<Value> {
     let player = caller(&hub, &headers).await?;
     let Json(req) = body?;
     if req.rated {
@@ -816,6 +834,8 @@ async fn create_table(
     if req.rated {
         players::standard_rules(kind.as_ref(), &rules, count)?;
     }
+    let friends =
+        friends_tables::new_friends(&hub, req.private, &req.reserve, count, &player, seat).await?;
     let seed: u64 = rand::random();
     let mut seats = vec![None; count];
     seats[seat] = Some(player.id);
@@ -838,7 +858,7 @@ async fn create_table(
         rated: req.rated,
     };
     hub.db
-        .create_table(row.clone(), seats.clone())
+        .create_table_with(row.clone(), seats.clone(), friends.clone())
         .await
         .map_err(ApiError::internal)?;
     let stored = StoredTable {
@@ -850,6 +870,7 @@ async fn create_table(
         actions: Vec::new(),
         pending: Vec::new(),
         hand_seats: Vec::new(),
+        friends,
     };
     let handle = hub.start_table(stored).map_err(ApiError::internal)?;
     if req.start {
@@ -858,27 +879,32 @@ async fn create_table(
             .await
             .map_err(|e| ApiError::internal(format!("table {}: {e}", handle.info().id)))?;
     }
-    Ok(Json(handle.info()))
+    Ok(Json(friends_tables::created(&handle.info())))
 }
 
 async fn one_table(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<String>, PathRejection>,
+    query: Result<Query<InviteQuery>, QueryRejection>,
+    headers: HeaderMap,
 ) -> ApiResult<TableInfo> {
     let Path(id) = path?;
-    match hub.table_or_load(&id).await.map_err(ApiError::internal)? {
-        Some(h) => Ok(Json(h.info())),
-        None => Err(
-            ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`"))
-                .code("table_not_found"),
-        ),
-    }
+    let invite = friends_tables::invite_of(query);
+    let handle = friends_tables::visible_table(&hub, &id, &headers, invite.as_deref()).await?;
+    Ok(Json(handle.info()))
 }
 
 /// A finished table's stored log, for its replay (from a small cache: a replay page asks
 /// for its steps one by one).
-async fn finished_log(hub: &Arc<Hub>, id: &str) -> Result<Arc<StoredTable>, ApiError> {
+/// A private game's log only to whoever may see the table (to others it does not exist).
+async fn finished_log(
+    hub: &Arc<Hub>,
+    id: &str,
+    headers: &HeaderMap,
+    invite: Option<&str>,
+) -> Result<Arc<StoredTable>, ApiError> {
     if let Some(t) = hub.replay_cache.get(id) {
+        friends_tables::check_stored(hub, &t, headers, invite).await?;
         return Ok(t);
     }
     let stored = hub
@@ -889,6 +915,7 @@ async fn finished_log(hub: &Arc<Hub>, id: &str) -> Result<Arc<StoredTable>, ApiE
         .ok_or_else(|| {
             ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")).code("table_not_found")
         })?;
+    friends_tables::check_stored(hub, &stored, headers, invite).await?;
     if stored.row.status != FINISHED {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -907,9 +934,12 @@ async fn finished_log(hub: &Arc<Hub>, id: &str) -> Result<Arc<StoredTable>, ApiE
 async fn replay(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<String>, PathRejection>,
+    query: Result<Query<InviteQuery>, QueryRejection>,
+    headers: HeaderMap,
 ) -> ApiResult<Value> {
     let Path(id) = path?;
-    let stored = finished_log(&hub, &id).await?;
+    let invite = friends_tables::invite_of(query);
+    let stored = finished_log(&hub, &id, &headers, invite.as_deref()).await?;
     let handle = hub
         .table_or_load(&id)
         .await
@@ -937,9 +967,12 @@ async fn replay(
 async fn replay_step(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<(String, usize)>, PathRejection>,
+    query: Result<Query<InviteQuery>, QueryRejection>,
+    headers: HeaderMap,
 ) -> ApiResult<Value> {
     let Path((id, n)) = path?;
-    let stored = finished_log(&hub, &id).await?;
+    let invite = friends_tables::invite_of(query);
+    let stored = finished_log(&hub, &id, &headers, invite.as_deref()).await?;
     if n > stored.actions.len() {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
@@ -992,6 +1025,7 @@ async fn replay_step(
 async fn player_games(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<i64>, PathRejection>,
+    headers: HeaderMap,
 ) -> ApiResult<Vec<Value>> {
     let Path(id) =
         path.map_err(|_| ApiError::bad("a player is a number, e.g. /api/players/7/games"))?;
@@ -1007,7 +1041,16 @@ async fn player_games(
                 .code("player_not_found"),
         );
     }
-    let games = hub.db.player_games(id).await.map_err(ApiError::internal)?;
+    let mut games = hub.db.player_games(id).await.map_err(ApiError::internal)?;
+    // Private games are listed only to the people who sat there.
+    let viewer = friends_tables::viewer(&hub, &headers).await.map(|p| p.id);
+    let ids = games.iter().map(|g| g.table.clone()).collect();
+    let hidden = hub
+        .db
+        .hidden_from(ids, viewer)
+        .await
+        .map_err(ApiError::internal)?;
+    games.retain(|g| !hidden.contains(&g.table));
     Ok(Json(
         games
             .into_iter()

@@ -194,6 +194,9 @@ pub struct Limits {
     pub failed_logins_per_addr: u32,
     /// Failed logins to one nickname in a burst, then one a minute (whoever tries).
     pub failed_logins_per_account: u32,
+    /// How long a rematch ("otra") waits for the people of the finished table before it
+    /// starts, the seats of those who did not accept going to the bot.
+    pub rematch_wait: Duration,
 }
 
 impl Default for Limits {
@@ -215,6 +218,7 @@ impl Default for Limits {
             password_queue: 32,
             failed_logins_per_addr: 10,
             failed_logins_per_account: 5,
+            rematch_wait: Duration::from_secs(60),
         }
     }
 }

@@ -142,6 +142,8 @@ pub fn error_code(message: &str) -> &'static str {
         "illegal_action"
     } else if m.starts_with("seat ") && m.contains(" is taken by ") {
         "seat_taken"
+    } else if m.starts_with("seat ") && m.contains(" is kept for ") {
+        "seat_kept"
     } else if m.starts_with("there is no seat ") {
         "no_such_seat"
     } else if m.starts_with("spectators cannot play") || m.starts_with("pick a nickname first") {

@@ -22,6 +22,9 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use tokio::sync::oneshot;
 
+mod friends;
+pub use friends::{FriendsRow, NewRematch};
+
 /// What a job leaves to do once its transaction is committed (or failed to commit).
 type Done = Box<dyn FnOnce(Result<(), DbError>) + Send>;
 /// A job runs on the connection inside the group's transaction, or is told why the
@@ -40,7 +43,8 @@ const GROUP: usize = 512;
 /// token of a player, by its hash; each player's token of before becomes its first session).
 /// 6: rated tables (`tables.rated`, and each rated game's players when it started in
 /// `rated_seats`), every rated player's rating per game (`ratings`) and its history
-/// (`rating_history`); see [`crate::rating`].
+/// (`rating_history`), see [`crate::rating`]; friends' tables (`private_tables`,
+/// `reserved_seats`, `rematches`).
 pub const SCHEMA_VERSION: i64 = 6;
 
 /// How hard each answer waits for the disk.
@@ -142,6 +146,22 @@ CREATE TABLE IF NOT EXISTS hand_seats (
     player INTEGER NOT NULL REFERENCES players(id),
     seat INTEGER NOT NULL,
     PRIMARY KEY (table_id, player)
+);
+CREATE TABLE IF NOT EXISTS private_tables (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    invite TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS reserved_seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    player INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS rematches (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    new_table TEXT NOT NULL UNIQUE REFERENCES tables(id),
+    starts_at INTEGER NOT NULL,
+    created INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS accounts (
     player INTEGER PRIMARY KEY REFERENCES players(id),
@@ -282,6 +302,8 @@ pub struct StoredTable {
     /// The seat each person has held during the hand under way: (player, seat). They
     /// have seen its cards, so no other seat of this hand may be theirs.
     pub hand_seats: Vec<(i64, usize)>,
+    /// Privacy, kept seats and rematch (friends' tables).
+    pub friends: FriendsRow,
 }
 
 /// One finished game of a player, for the history page.
@@ -809,51 +831,7 @@ impl Db {
 
     /// Stores a new table with its seats.
     pub async fn create_table(&self, row: TableRow, seats: Vec<Option<i64>>) -> DbResult<()> {
-        self.call(move |tx| {
-            tx.execute(
-                "INSERT INTO tables (id, game, rules, seed, creator, bot, pace_ms, status, created,
-                                     away_s, hold_s, seats, turn_s, rated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-                params![
-                    row.id,
-                    row.game,
-                    row.rules.to_string(),
-                    row.seed as i64,
-                    row.creator,
-                    row.bot,
-                    row.pace_ms as i64,
-                    row.status,
-                    row.created,
-                    row.away_s as i64,
-                    row.hold_s as i64,
-                    row.seats as i64,
-                    row.turn_s as i64,
-                    row.rated,
-                ],
-            )?;
-            if seats.len() != row.seats {
-                return Err(DbError(format!(
-                    "table {}: {} seats given for a table of {}",
-                    row.id,
-                    seats.len(),
-                    row.seats
-                )));
-            }
-            for (seat, p) in seats.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO seats (table_id, seat, player) VALUES (?1, ?2, ?3)",
-                    params![row.id, seat as i64, p],
-                )?;
-                if let Some(p) = p {
-                    tx.execute(
-                        "INSERT OR IGNORE INTO table_players (table_id, player, seat) VALUES (?1, ?2, ?3)",
-                        params![row.id, p, seat as i64],
-                    )?;
-                }
-            }
-            Ok(())
-        })
-        .await
+        self.call(move |tx| insert_table(tx, &row, &seats)).await
     }
 
     /// The tables a player created that are not finished.
@@ -1103,6 +1081,52 @@ fn insert_session(c: &Connection, player: i64, token_hash: &str, agent: &str) ->
     Ok(c.last_insert_rowid())
 }
 
+/// Inserts a table with its seats (the people seated are remembered as having sat there).
+fn insert_table(tx: &Connection, row: &TableRow, seats: &[Option<i64>]) -> DbResult<()> {
+    tx.execute(
+        "INSERT INTO tables (id, game, rules, seed, creator, bot, pace_ms, status, created,
+                             away_s, hold_s, seats, turn_s, rated)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+        params![
+            row.id,
+            row.game,
+            row.rules.to_string(),
+            row.seed as i64,
+            row.creator,
+            row.bot,
+            row.pace_ms as i64,
+            row.status,
+            row.created,
+            row.away_s as i64,
+            row.hold_s as i64,
+            row.seats as i64,
+            row.turn_s as i64,
+            row.rated,
+        ],
+    )?;
+    if seats.len() != row.seats {
+        return Err(DbError(format!(
+            "table {}: {} seats given for a table of {}",
+            row.id,
+            seats.len(),
+            row.seats
+        )));
+    }
+    for (seat, p) in seats.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO seats (table_id, seat, player) VALUES (?1, ?2, ?3)",
+            params![row.id, seat as i64, p],
+        )?;
+        if let Some(p) = p {
+            tx.execute(
+                "INSERT OR IGNORE INTO table_players (table_id, player, seat) VALUES (?1, ?2, ?3)",
+                params![row.id, p, seat as i64],
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// The nickname of the person who last held each seat (`None` where only bots played).
 fn seat_names(c: &Connection, table: &str) -> DbResult<Vec<Option<String>>> {
     let mut st = c.prepare(
@@ -1205,12 +1229,14 @@ fn load(c: &Connection, id: &str) -> DbResult<Option<StoredTable>> {
             ))),
         })
         .collect::<DbResult<_>>()?;
+    let friends = friends::load(c, id, row.seats)?;
     Ok(Some(StoredTable {
         row,
         seats,
         actions,
         pending,
         hand_seats,
+        friends,
     }))
 }
 

@@ -136,6 +136,27 @@ pub async fn upgrade(
                 .into_response();
         }
     };
+    // A private table is, to whoever may not see it, a table that does not exist.
+    let invite = q.get("invite").map(String::as_str);
+    let viewer = player.as_ref().map(|p| p.id);
+    match crate::http::may_see(&hub, &handle.info(), viewer, invite).await {
+        Ok(true) => {}
+        Ok(false) => {
+            return (
+                StatusCode::NOT_FOUND,
+                Json(json!({"error": format!("no table `{id}`"), "code": "table_not_found"})),
+            )
+                .into_response()
+        }
+        Err(e) => {
+            eprintln!("table {id}: {e}");
+            return (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Json(json!({"error": "internal error: the table could not be opened", "code": "internal"})),
+            )
+                .into_response();
+        }
+    }
     let conn = hub.conn_id();
     let idle = hub.limits.ws_idle;
     let (max_queued, gauges) = (hub.limits.queued_bytes_per_conn, hub.gauges.clone());

@@ -209,6 +209,7 @@ impl Actor {
                 .collect(),
             outcome: self.game.outcome(),
             rated: self.row.rated,
+            friends: self.friends.info(),
         }
     }
 

@@ -38,11 +38,15 @@ use tokio::sync::{mpsc, oneshot, Semaphore};
 use tokio::time::Instant;
 
 mod frames;
+mod friends;
 mod pacing;
 pub(crate) mod rated;
 mod seating;
 
+pub use friends::{Ask, FriendsInfo, Refusal};
+
 use frames::{Conn, Connections};
+use friends::Friends;
 use pacing::Pacing;
 use seating::Seating;
 
@@ -85,6 +89,9 @@ pub struct TableInfo {
     pub outcome: Option<Outcome>,
     /// A rated game: only accounts sit, and its result moves their ratings.
     pub rated: bool,
+    /// Privacy, kept seats and rematch (friends' tables).
+    #[serde(flatten)]
+    pub friends: FriendsInfo,
 }
 
 /// What a table's task is asked to do.
@@ -111,6 +118,11 @@ pub enum Cmd {
     Begin {
         reply: oneshot::Sender<Result<(), String>>,
     },
+    /// Something asked of the table's friends' part (kept seats, rematch).
+    Friends {
+        ask: Ask,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
 }
 
 /// How to reach a running table.
@@ -128,6 +140,19 @@ impl TableHandle {
             .send(Cmd::Begin { reply })
             .map_err(|_| "the table stopped".to_string())?;
         answer.await.map_err(|_| "the table stopped".to_string())?
+    }
+
+    /// Asks the table's friends' part something (see [`Ask`]).
+    pub async fn ask(&self, ask: Ask) -> Result<(), Refusal> {
+        let stopped = || Refusal {
+            code: "internal",
+            message: "the table stopped".into(),
+        };
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(Cmd::Friends { ask, reply })
+            .map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
     }
 
     /// A copy of the table's description now.
@@ -182,6 +207,7 @@ struct Actor {
     /// Actions applied so far.
     n: u64,
     seating: Seating,
+    friends: Friends,
     pacing: Pacing,
     conns: Connections,
     info: Arc<RwLock<TableInfo>>,
@@ -234,6 +260,7 @@ pub fn spawn(
     // Who held which seat this hand is stored with the table, so a restart or an unload
     // forgets nobody's look at a hand.
     let seating = Seating::restore(seats, pending, stored.hand_seats, start);
+    let friends = Friends::restore(stored.friends, stored.row.seats, start);
     let mut actor = Actor {
         env,
         kind,
@@ -241,6 +268,7 @@ pub fn spawn(
         game,
         n: stored.actions.len() as u64,
         seating,
+        friends,
         pacing: Pacing::new(start),
         conns: Connections::new(start),
         info: Arc::new(RwLock::new(TableInfo {
@@ -259,6 +287,7 @@ pub fn spawn(
             seats: Vec::new(),
             outcome: None,
             rated: false,
+            friends: FriendsInfo::default(),
         })),
         me: tx.clone(),
     };
@@ -324,6 +353,12 @@ impl Actor {
                     };
                     let _ = reply.send(r);
                 }
+                Some(Cmd::Friends { ask, reply }) => {
+                    let r = self.friends_ask(ask).await;
+                    // The answer carries the table as it is now.
+                    self.publish_info();
+                    let _ = reply.send(r);
+                }
                 None => {}
             }
             if self.idle_over() {
@@ -344,6 +379,7 @@ impl Actor {
 
     fn idle_over(&self) -> bool {
         !self.pacing.bot_busy()
+            && self.friends_wake().is_none()
             && self.conns.is_empty()
             && self
                 .conns
@@ -465,6 +501,7 @@ impl Actor {
         self.row.status = PLAYING.into();
         self.game = game;
         self.new_hand().await;
+        self.friends_begin().await;
         self.conns.owe_state();
         Ok(())
     }
@@ -533,6 +570,7 @@ impl Actor {
     }
 
     async fn after_change(&mut self) {
+        self.friends_tick().await;
         self.play_forced().await;
         // Away flags change with time alone: keep the description current.
         let away_now: Vec<bool> = (0..self.seating.count()).map(|s| self.is_away(s)).collect();
@@ -923,6 +961,7 @@ mod tests {
             actions: Vec::new(),
             pending: Vec::new(),
             hand_seats: Vec::new(),
+            friends: Default::default(),
         };
         (spawn(env, kind, stored, Box::new(|| {})).unwrap(), ane)
     }

@@ -405,6 +405,7 @@ impl Actor {
             }
             return Err(format!("seat {seat} is taken by {}", p.nickname));
         }
+        self.check_kept(&player, seat)?;
         if self.row.status == PLAYING {
             // Cards are out: a seat changes hands only where its new holder sees nothing
             // that seat would not show them. Someone who has seen another seat's hand this
@@ -417,8 +418,10 @@ impl Actor {
                 return Ok(());
             }
         }
+        let id = player.id;
         self.move_to(player, Some(seat)).await?;
-        if self.row.status == WAITING && self.seating.all_taken() {
+        self.took_seat(id).await;
+        if self.row.status == WAITING && (self.seating.all_taken() || self.all_accepted()) {
             self.begin().await?;
         }
         Ok(())

@@ -1,0 +1,114 @@
+// Friends' tables on the pages: a private table's invitation link (kept by this browser for
+// the tables it opened with one), the seats kept for friends, and "otra" at a finished game.
+
+import { el, api, toast, t } from './common.js';
+import { has } from './i18n.js';
+
+const KEY = (id) => `tapete.invite.${id}`;
+
+/** The invitation secret of table `id`: the address's (kept for later visits), else the kept one. */
+export function inviteOf(id) {
+  const fromUrl = new URLSearchParams(location.search).get('invite') || '';
+  try {
+    if (fromUrl) localStorage.setItem(KEY(id), fromUrl);
+    return fromUrl || localStorage.getItem(KEY(id)) || '';
+  } catch { return fromUrl; }
+}
+
+/** Keeps the secret of a table this browser made or was given. */
+export function keepInvite(id, invite) {
+  try { if (invite) localStorage.setItem(KEY(id), invite); } catch { /* private mode */ }
+}
+
+/** `path` with table `id`'s secret as `invite=` when this browser has one. */
+export function withInvite(path, id) {
+  const invite = inviteOf(id);
+  if (!invite) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}invite=${encodeURIComponent(invite)}`;
+}
+
+/** The page of table `id`, with its secret for a private one. */
+export function tableLink(id, invite) {
+  return `/t/${encodeURIComponent(id)}${invite ? `?invite=${encodeURIComponent(invite)}` : ''}`;
+}
+
+/** The bar's control of a private table: copy its invitation link (or a badge without one). */
+export function inviteControl(table) {
+  if (!table.private) return null;
+  const invite = inviteOf(table.id);
+  if (!invite) return el('span', { class: 'badge private', 'data-testid': 'private', title: t('private.badge_title') }, t('private.badge'));
+  return el('button', {
+    class: 'btn small gold', 'data-testid': 'copy-invite', title: t('private.copy_title'), onclick: async () => {
+      const url = `${location.origin}${tableLink(table.id, invite)}`;
+      try { await navigator.clipboard.writeText(url); toast(t('private.copied')); } catch { prompt(t('private.copy_prompt'), url); }
+    },
+  }, t('private.copy'));
+}
+
+/** Calls the API on table `id` (its secret added); a refusal is told in the page's words. */
+async function call(method, path, id, body) {
+  try { return await api(method, withInvite(path, id), body); } catch (x) {
+    const key = [`reserve.error.${x.code}`, `rematch.error.${x.code}`].find((k) => x.code && has(k));
+    toast(key ? t(key) : x.message, 'error');
+    return null;
+  }
+}
+
+/**
+ * A seat kept for a friend before the start: a chip with their name (and, for the creator, a
+ * way to free it); `undefined` when the seat is not kept for somebody else.
+ */
+export function keptSeat(table, s, player) {
+  const kept = table.status === 'waiting' && Array.isArray(table.reserved) ? table.reserved[s] : null;
+  if (!kept || (player && kept.id === player.id)) return undefined;
+  const creator = player && table.creator === player.id;
+  return el('span', { class: 'kept' },
+    el('span', { class: 'chip', 'data-testid': `kept-${s}` }, t('reserve.for', { name: kept.nickname })),
+    creator ? el('button', { class: 'btn small ghost', 'data-testid': `free-${s}`, onclick: () => call('DELETE', `/api/tables/${encodeURIComponent(table.id)}/seats/${s}`, table.id) }, t('reserve.free')) : null);
+}
+
+/**
+ * For the creator of a waiting private table, beside a free seat's button: keep it for a
+ * friend (the API keeps seats at any table; the page offers it where friends play).
+ */
+export function keepControl(table, s, player, button) {
+  if (!player || !table.private || table.creator !== player.id || table.status !== 'waiting') return button;
+  const keep = el('button', {
+    class: 'btn small ghost', 'data-testid': `keep-${s}`, onclick: () => {
+      const nickname = (prompt(t('reserve.ask')) || '').trim();
+      if (nickname) call('POST', `/api/tables/${encodeURIComponent(table.id)}/seats/${s}/reserve`, table.id, { nickname });
+    },
+  }, t('reserve.keep'));
+  return el('span', { class: 'kept' }, button, keep);
+}
+
+/** "Otra" at a finished table, for the people who played it: the new table, offered or asked for. */
+export function otraControl(table, player) {
+  if (table.status !== 'finished' || !player) return null;
+  if (!table.seats.some((x) => x.player && x.player.id === player.id)) return null;
+  const ask = async () => {
+    const made = await call('POST', `/api/tables/${encodeURIComponent(table.id)}/rematch`, table.id);
+    if (!made) return;
+    keepInvite(made.id, made.invite);
+    location.href = tableLink(made.id, made.invite);
+  };
+  if (table.rematch) {
+    return el('span', { class: 'otra row', 'data-testid': 'otra-offer' },
+      el('span', {}, t('rematch.offered')),
+      el('button', { class: 'btn small gold', 'data-testid': 'otra', onclick: ask }, t('rematch.accept')));
+  }
+  return el('button', { class: 'btn small gold', 'data-testid': 'otra', onclick: ask }, t('rematch.ask'));
+}
+
+/** Under a waiting rematch: who is awaited, and when it starts anyway. */
+export function rematchNotice(table) {
+  if (table.status !== 'waiting' || !table.rematch_of || !table.starts_at) return null;
+  const secs = Math.max(0, Math.round(table.starts_at - Date.now() / 1000));
+  return el('div', { class: 'notice', 'data-testid': 'rematch-wait' }, t('rematch.waiting', { s: secs }));
+}
+
+/** The lobby's "private table" field: a table seen only through its invitation link. */
+export function privateField(box) {
+  return el('label', { class: 'field field-private' }, t('private.field'),
+    el('span', { class: 'row' }, box, el('span', { class: 'muted small' }, t('private.field_help'))));
+}

@@ -1,0 +1,456 @@
+//! Friends' tables over HTTP: private tables seen only through their invitation link
+//! (or by the people who sat there), seats kept for named accounts, and the rematch
+//! ("otra") of a finished table.
+//!
+//! A private table is answered exactly as a table that does not exist to anyone without
+//! the link who never sat there: the same status, code and words, so its id tells nothing.
+
+use super::{bearer, new_token, session_for_token, table_id, ApiError};
+use crate::account;
+use crate::store::{now, FriendsRow, NewRematch, StoredTable, TableRow};
+use crate::table::{Ask, PlayerRef, Refusal, TableHandle, TableInfo, FINISHED, WAITING};
+use crate::Hub;
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// `?invite=SECRET` on a table's addresses: its invitation link's secret.
+#[derive(Deserialize, Default)]
+pub(crate) struct InviteQuery {
+    pub invite: Option<String>,
+}
+
+/// The invite of a query, a malformed query being none.
+pub(super) fn invite_of(query: Result<Query<InviteQuery>, QueryRejection>) -> Option<String> {
+    query.ok().and_then(|Query(q)| q.invite)
+}
+
+/// Whether two secrets are the same, in a time that does not depend on where they differ
+/// (their digests are compared whole).
+fn same_secret(given: &str, kept: &str) -> bool {
+    let (a, b) = (
+        Sha256::digest(given.as_bytes()),
+        Sha256::digest(kept.as_bytes()),
+    );
+    a.iter().zip(b.iter()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+/// The answer to a table nobody may know of: the same as to a table that does not exist.
+pub(crate) fn no_table(id: &str) -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")).code("table_not_found")
+}
+
+/// The person a request comes from, if it names a known session (else a visitor).
+pub(super) async fn viewer(hub: &Hub, headers: &HeaderMap) -> Option<PlayerRef> {
+    let token = bearer(headers).ok()??;
+    session_for_token(hub, token).await.ok()?.map(|s| s.player)
+}
+
+/// Whether `player` (or a visitor) may see a table: a public one, anyone; a private one,
+/// whoever brings its secret, its creator, the account a seat is kept for, and everybody
+/// who ever sat there.
+pub(crate) async fn may_see(
+    hub: &Hub,
+    info: &TableInfo,
+    player: Option<i64>,
+    invite: Option<&str>,
+) -> Result<bool, String> {
+    let kept: Vec<i64> = info
+        .friends
+        .reserved
+        .iter()
+        .flatten()
+        .map(|p| p.id)
+        .collect();
+    let secret = info.friends.invite.as_deref();
+    allowed(hub, &info.id, info.creator, secret, &kept, player, invite).await
+}
+
+/// [`may_see`] on a table's parts: its id, creator, secret (`None`: public) and the
+/// accounts seats are kept for.
+async fn allowed(
+    hub: &Hub,
+    id: &str,
+    creator: Option<i64>,
+    secret: Option<&str>,
+    kept: &[i64],
+    player: Option<i64>,
+    invite: Option<&str>,
+) -> Result<bool, String> {
+    let Some(secret) = secret else {
+        return Ok(true);
+    };
+    if invite.is_some_and(|i| same_secret(i, secret)) {
+        return Ok(true);
+    }
+    let Some(p) = player else { return Ok(false) };
+    if creator == Some(p) || kept.contains(&p) {
+        return Ok(true);
+    }
+    hub.db
+        .has_sat(id.to_string(), p)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// A stored table (a finished game's log) the request may see, else the answer of a table
+/// that does not exist.
+pub(super) async fn check_stored(
+    hub: &Hub,
+    stored: &StoredTable,
+    headers: &HeaderMap,
+    invite: Option<&str>,
+) -> Result<(), ApiError> {
+    let Some(secret) = stored.friends.invite.as_deref() else {
+        return Ok(());
+    };
+    let kept: Vec<i64> = stored.friends.reserved.iter().map(|(_, p, _)| *p).collect();
+    let player = viewer(hub, headers).await.map(|p| p.id);
+    let id = &stored.row.id;
+    let creator = stored.row.creator;
+    if allowed(hub, id, creator, Some(secret), &kept, player, invite)
+        .await
+        .map_err(ApiError::internal)?
+    {
+        Ok(())
+    } else {
+        Err(no_table(id))
+    }
+}
+
+/// A table the request may see, else the answer of a table that does not exist.
+pub(super) async fn visible_table(
+    hub: &Arc<Hub>,
+    id: &str,
+    headers: &HeaderMap,
+    invite: Option<&str>,
+) -> Result<TableHandle, ApiError> {
+    let handle = hub
+        .table_or_load(id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| no_table(id))?;
+    let info = handle.info();
+    let player = match info.friends.private {
+        true => viewer(hub, headers).await.map(|p| p.id),
+        false => None,
+    };
+    if may_see(hub, &info, player, invite)
+        .await
+        .map_err(ApiError::internal)?
+    {
+        Ok(handle)
+    } else {
+        Err(no_table(id))
+    }
+}
+
+/// A table's description as an answer, with its invitation secret when `with_invite`
+/// (the creator's, and the rematch's people's).
+fn with_invite(info: &TableInfo, with_invite: bool) -> Value {
+    let mut v = serde_json::to_value(info).unwrap_or(Value::Null);
+    if let (true, Some(invite)) = (with_invite, &info.friends.invite) {
+        v["invite"] = json!(invite);
+    }
+    v
+}
+
+/// The create answer: the new table, and its secret for the creator.
+pub(super) fn created(info: &TableInfo) -> Value {
+    with_invite(info, true)
+}
+
+/// A refusal of the table's as an API error, its status following its code.
+fn refused(r: Refusal) -> ApiError {
+    let status = match r.code {
+        "no_such_seat" => StatusCode::BAD_REQUEST,
+        "internal" => return ApiError::internal(r.message),
+        _ => StatusCode::CONFLICT,
+    };
+    ApiError::new(status, r.message).code(r.code)
+}
+
+/// The account of a nickname, for a seat kept for it.
+async fn account_called(hub: &Hub, nickname: &str) -> Result<PlayerRef, ApiError> {
+    let found = hub
+        .db
+        .account_by_key(account::nickname_key(nickname.trim()))
+        .await
+        .map_err(ApiError::internal)?;
+    match found {
+        Some((id, nickname, _)) => Ok(PlayerRef { id, nickname }),
+        None => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no account is called `{}`: seats are kept for accounts only; ask your friend \
+                 the nickname of theirs",
+                nickname.trim()
+            ),
+        )
+        .code("unknown_account")),
+    }
+}
+
+/// A new invitation secret: 128 random bits.
+fn new_invite() -> String {
+    new_token()
+}
+
+/// What `"private"` and `"reserve"` of a new table make of its friends' part: checked
+/// (seats of the table, accounts that exist, one seat each, not the creator's), before
+/// anything is stored.
+pub(super) async fn new_friends(
+    hub: &Hub,
+    private: bool,
+    reserve: &HashMap<String, String>,
+    seats: usize,
+    creator: &PlayerRef,
+    creator_seat: usize,
+) -> Result<FriendsRow, ApiError> {
+    let mut reserved: Vec<(usize, i64, String)> = Vec::new();
+    let mut wanted: Vec<(&String, &String)> = reserve.iter().collect();
+    wanted.sort();
+    for (seat, nickname) in wanted {
+        let s: usize = seat
+            .trim()
+            .parse()
+            .ok()
+            .filter(|s| *s < seats)
+            .ok_or_else(|| {
+                ApiError::bad(format!(
+                    "`reserve` names seat `{seat}`: seats are 0 to {}",
+                    seats - 1
+                ))
+                .code("no_such_seat")
+            })?;
+        if s == creator_seat {
+            return Err(ApiError::bad(format!(
+                "seat {s} is yours: keep another seat for {nickname}"
+            ))
+            .code("seat_taken"));
+        }
+        let p = account_called(hub, nickname).await?;
+        if p.id == creator.id || reserved.iter().any(|(_, id, _)| *id == p.id) {
+            return Err(ApiError::bad(format!(
+                "{} would have two seats at this table: keep one seat per person",
+                p.nickname
+            ))
+            .code("already_at_table"));
+        }
+        reserved.push((s, p.id, p.nickname));
+    }
+    Ok(FriendsRow {
+        invite: private.then(new_invite),
+        reserved,
+        ..FriendsRow::default()
+    })
+}
+
+/// The seat of a table's address, and the table's id.
+type SeatPath = Result<Path<(String, usize)>, PathRejection>;
+
+fn seat_path(path: SeatPath) -> Result<(String, usize), ApiError> {
+    path.map(|Path(p)| p).map_err(|_| {
+        ApiError::bad("write the address as /api/tables/TABLE/seats/SEAT, SEAT a number")
+            .code("no_such_seat")
+    })
+}
+
+/// The creator of a visible table asks: else 403.
+async fn creator_of(
+    hub: &Arc<Hub>,
+    id: &str,
+    headers: &HeaderMap,
+    invite: Option<&str>,
+) -> Result<TableHandle, ApiError> {
+    let player = super::caller(hub, headers).await?;
+    let handle = visible_table(hub, id, headers, invite).await?;
+    if handle.info().creator != Some(player.id) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "only the table's creator can keep or free its seats",
+        )
+        .code("not_creator"));
+    }
+    Ok(handle)
+}
+
+/// `{"nickname"}`: the account a seat is kept for.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Keep {
+    nickname: String,
+}
+
+/// `POST /api/tables/{id}/seats/{seat}/reserve {"nickname"}`: the creator keeps a seat
+/// for an account before the start; nobody else may sit there.
+pub(super) async fn reserve_seat(
+    State(hub): State<Arc<Hub>>,
+    path: SeatPath,
+    query: Result<Query<InviteQuery>, QueryRejection>,
+    headers: HeaderMap,
+    body: Result<Json<Keep>, JsonRejection>,
+) -> Result<Json<TableInfo>, ApiError> {
+    let (id, seat) = seat_path(path)?;
+    let handle = creator_of(&hub, &id, &headers, invite_of(query).as_deref()).await?;
+    let Json(keep) = body?;
+    let player = account_called(&hub, &keep.nickname).await?;
+    handle
+        .ask(Ask::Reserve { seat, player })
+        .await
+        .map_err(refused)?;
+    Ok(Json(handle.info()))
+}
+
+/// `DELETE /api/tables/{id}/seats/{seat}`: the creator frees a seat before the start: the
+/// account it was kept for, or the person holding it, loses it.
+pub(super) async fn free_seat(
+    State(hub): State<Arc<Hub>>,
+    path: SeatPath,
+    query: Result<Query<InviteQuery>, QueryRejection>,
+    headers: HeaderMap,
+) -> Result<Json<TableInfo>, ApiError> {
+    let (id, seat) = seat_path(path)?;
+    let handle = creator_of(&hub, &id, &headers, invite_of(query).as_deref()).await?;
+    handle.ask(Ask::Free { seat }).await.map_err(refused)?;
+    Ok(Json(handle.info()))
+}
+
+/// Where the person of seat `seat` sits in the rematch of a table of `n` seats: one seat
+/// on, so the first hand's mano (and dealer) passes to the next player, and partners
+/// (seats of the same parity) stay partners.
+pub fn rematch_seat(seat: usize, n: usize) -> usize {
+    (seat + n - 1) % n
+}
+
+/// `POST /api/tables/{id}/rematch`: "otra". Made by the first of the people of a
+/// finished table who asks (the others are offered it on the finished table), the same
+/// table for everybody who asks after; asking is accepting: the asker sits at their seat.
+pub(super) async fn rematch(
+    State(hub): State<Arc<Hub>>,
+    path: Result<Path<String>, PathRejection>,
+    query: Result<Query<InviteQuery>, QueryRejection>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let Path(id) = path?;
+    let player = super::caller(&hub, &headers).await?;
+    let old = visible_table(&hub, &id, &headers, invite_of(query).as_deref()).await?;
+    let info = old.info();
+    if info.status != FINISHED {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "the game is not over: another one is asked for at its end",
+        )
+        .code("not_finished"));
+    }
+    let people: Vec<(usize, i64)> = info
+        .seats
+        .iter()
+        .filter_map(|s| s.player.as_ref().map(|p| (s.seat, p.id)))
+        .collect();
+    let Some(&(mine, _)) = people.iter().find(|(_, p)| *p == player.id) else {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "only the people seated at the end of the game can ask for another",
+        )
+        .code("not_a_player"));
+    };
+    let made = match info.friends.rematch.clone() {
+        Some(new) => new,
+        None => {
+            let n = info.seats.len();
+            let mut seats = vec![None; n];
+            seats[rematch_seat(mine, n)] = Some(player.id);
+            let reserved = people
+                .iter()
+                .filter(|(_, p)| *p != player.id)
+                .map(|(s, p)| (rematch_seat(*s, n), *p))
+                .collect();
+            let row = TableRow {
+                id: table_id(),
+                game: info.game.clone(),
+                seats: n,
+                rules: info.rules.clone(),
+                seed: rand::random(),
+                creator: Some(player.id),
+                bot: info.bot.clone(),
+                pace_ms: info.pace_ms,
+                status: WAITING.to_string(),
+                created: now(),
+                finished: None,
+                outcome: None,
+                away_s: info.away_s,
+                hold_s: info.hold_s,
+                turn_s: info.turn_s,
+                // Another rated game among the same accounts is rated too.
+                rated: info.rated,
+            };
+            let new = NewRematch {
+                row,
+                seats,
+                reserved,
+                invite: info.friends.private.then(new_invite),
+                starts_at: now() + hub.limits.rematch_wait.as_secs() as i64,
+            };
+            let made = hub
+                .db
+                .create_rematch(id.clone(), new)
+                .await
+                .map_err(ApiError::internal)?;
+            match made {
+                Ok(new) => {
+                    let handle = hub
+                        .table_or_load(&new)
+                        .await
+                        .map_err(ApiError::internal)?
+                        .ok_or_else(|| ApiError::internal(format!("rematch {new} not stored")))?;
+                    // Alone with the bots: nobody to wait for.
+                    if handle.info().friends.reserved.iter().all(Option::is_none) {
+                        handle.begin().await.map_err(ApiError::internal)?;
+                    }
+                    if let Err(e) = old.ask(Ask::Offer { table: new.clone() }).await {
+                        eprintln!("table {id}: {}", e.message);
+                    }
+                    new
+                }
+                Err(before) => before,
+            }
+        }
+    };
+    let handle = hub
+        .table_or_load(&made)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| ApiError::internal(format!("rematch {made} not stored")))?;
+    handle.ask(Ask::Accept { player }).await.map_err(refused)?;
+    Ok(Json(with_invite(&handle.info(), true)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_match_only_whole() {
+        assert!(same_secret("abc", "abc"));
+        assert!(!same_secret("abd", "abc"));
+        assert!(!same_secret("ab", "abc"));
+        assert!(!same_secret("", "abc"));
+    }
+
+    #[test]
+    fn the_rematch_passes_the_first_deal_on_and_keeps_partners() {
+        let moved: Vec<usize> = (0..4).map(|s| rematch_seat(s, 4)).collect();
+        assert_eq!(moved, [3, 0, 1, 2]);
+        for s in 0..4 {
+            assert_eq!(rematch_seat(s, 4) % 2, rematch_seat((s + 2) % 4, 4) % 2);
+        }
+        assert_eq!(rematch_seat(1, 3), 0, "seat 1 is first in the rematch");
+    }
+}

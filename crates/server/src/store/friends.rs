@@ -1,0 +1,223 @@
+//! What friends' tables store: a private table's invitation secret, the seats kept for
+//! named accounts, and the rematch ("otra") a finished table leads to.
+
+use super::{insert_table, now, DbError, DbResult, TableRow};
+use crate::store::Db;
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// A table's friends' part as stored.
+#[derive(Clone, Debug, Default)]
+pub struct FriendsRow {
+    /// The invitation secret of a private table (`None`: anyone may find the table).
+    pub invite: Option<String>,
+    /// Seats kept for an account before the start: (seat, player, nickname).
+    pub reserved: Vec<(usize, i64, String)>,
+    /// The rematch this finished table leads to.
+    pub rematch: Option<String>,
+    /// The table this one is the rematch of.
+    pub rematch_of: Option<String>,
+    /// When this rematch starts even if not everybody accepted (seconds since the epoch).
+    pub starts_at: Option<i64>,
+}
+
+/// A rematch to store: the new table, its seats, the seats kept for the people of the old
+/// one, its invitation secret if private, and when it starts regardless.
+pub struct NewRematch {
+    pub row: TableRow,
+    pub seats: Vec<Option<i64>>,
+    pub reserved: Vec<(usize, i64)>,
+    pub invite: Option<String>,
+    pub starts_at: i64,
+}
+
+/// The friends' part of table `id`.
+pub(super) fn load(c: &Connection, id: &str, seats: usize) -> DbResult<FriendsRow> {
+    let invite: Option<String> = c
+        .query_row(
+            "SELECT invite FROM private_tables WHERE table_id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let mut st = c.prepare(
+        "SELECT r.seat, r.player, p.nickname FROM reserved_seats r
+         JOIN players p ON p.id = r.player WHERE r.table_id = ?1 ORDER BY r.seat",
+    )?;
+    let reserved = st
+        .query_map([id], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get(2)?))
+        })?
+        .collect::<Result<Vec<(i64, i64, String)>, _>>()?
+        .into_iter()
+        .map(|(seat, player, nickname)| match usize::try_from(seat) {
+            Ok(s) if s < seats => Ok((s, player, nickname)),
+            _ => Err(DbError(format!(
+                "table {id}: seat {seat} is kept for player {player}, and it has no such seat"
+            ))),
+        })
+        .collect::<DbResult<_>>()?;
+    let rematch: Option<String> = c
+        .query_row(
+            "SELECT new_table FROM rematches WHERE table_id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let of: Option<(String, i64)> = c
+        .query_row(
+            "SELECT table_id, starts_at FROM rematches WHERE new_table = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    Ok(FriendsRow {
+        invite,
+        reserved,
+        rematch,
+        rematch_of: of.as_ref().map(|(t, _)| t.clone()),
+        starts_at: of.map(|(_, s)| s),
+    })
+}
+
+impl Db {
+    /// Stores a new table with its seats and its friends' part (its secret if private,
+    /// the seats kept), all or nothing: a private table is never stored public.
+    pub async fn create_table_with(
+        &self,
+        row: TableRow,
+        seats: Vec<Option<i64>>,
+        friends: FriendsRow,
+    ) -> DbResult<()> {
+        self.call(move |c| {
+            insert_table(c, &row, &seats)?;
+            if let Some(invite) = &friends.invite {
+                c.execute(
+                    "INSERT INTO private_tables (table_id, invite) VALUES (?1, ?2)",
+                    params![row.id, invite],
+                )?;
+            }
+            for (seat, player, _) in &friends.reserved {
+                c.execute(
+                    "INSERT INTO reserved_seats (table_id, seat, player) VALUES (?1, ?2, ?3)",
+                    params![row.id, *seat as i64, player],
+                )?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    /// Keeps `seat` for `player` (`Some`), or lets it go (`None`).
+    pub async fn set_reserved(
+        &self,
+        table: String,
+        seat: usize,
+        player: Option<i64>,
+    ) -> DbResult<()> {
+        self.call(move |c| {
+            match player {
+                Some(p) => c.execute(
+                    "INSERT OR REPLACE INTO reserved_seats (table_id, seat, player)
+                     VALUES (?1, ?2, ?3)",
+                    params![table, seat as i64, p],
+                )?,
+                None => c.execute(
+                    "DELETE FROM reserved_seats WHERE table_id = ?1 AND seat = ?2",
+                    params![table, seat as i64],
+                )?,
+            };
+            Ok(())
+        })
+        .await
+    }
+
+    /// Lets every kept seat of a table go (it starts: they go to the bot).
+    pub async fn clear_reserved(&self, table: String) -> DbResult<()> {
+        self.call(move |c| {
+            c.execute("DELETE FROM reserved_seats WHERE table_id = ?1", [table])?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Whether `player` has ever sat at `table` (they keep access to a private table).
+    pub async fn has_sat(&self, table: String, player: i64) -> DbResult<bool> {
+        self.call(move |c| {
+            Ok(c.query_row(
+                "SELECT count(*) FROM table_players WHERE table_id = ?1 AND player = ?2",
+                params![table, player],
+                |r| r.get::<_, i64>(0),
+            )? > 0)
+        })
+        .await
+    }
+
+    /// Of `tables`, the private ones `viewer` never sat at (hidden from their lists).
+    pub async fn hidden_from(
+        &self,
+        tables: Vec<String>,
+        viewer: Option<i64>,
+    ) -> DbResult<std::collections::HashSet<String>> {
+        self.call(move |c| {
+            let mut hidden = std::collections::HashSet::new();
+            let mut private = c.prepare("SELECT 1 FROM private_tables WHERE table_id = ?1")?;
+            let mut sat =
+                c.prepare("SELECT 1 FROM table_players WHERE table_id = ?1 AND player = ?2")?;
+            for t in tables {
+                if !private.exists([&t])? {
+                    continue;
+                }
+                let seen = match viewer {
+                    Some(v) => sat.exists(params![t, v])?,
+                    None => false,
+                };
+                if !seen {
+                    hidden.insert(t);
+                }
+            }
+            Ok(hidden)
+        })
+        .await
+    }
+
+    /// Stores the rematch of `old`, unless it has one: `Ok(new id)` when this call made
+    /// it, `Err(id)` of the one made before (two people asking make one table).
+    pub async fn create_rematch(
+        &self,
+        old: String,
+        new: NewRematch,
+    ) -> DbResult<Result<String, String>> {
+        self.call(move |c| {
+            let made: Option<String> = c
+                .query_row(
+                    "SELECT new_table FROM rematches WHERE table_id = ?1",
+                    [&old],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if let Some(id) = made {
+                return Ok(Err(id));
+            }
+            insert_table(c, &new.row, &new.seats)?;
+            if let Some(invite) = &new.invite {
+                c.execute(
+                    "INSERT INTO private_tables (table_id, invite) VALUES (?1, ?2)",
+                    params![new.row.id, invite],
+                )?;
+            }
+            for (seat, player) in &new.reserved {
+                c.execute(
+                    "INSERT INTO reserved_seats (table_id, seat, player) VALUES (?1, ?2, ?3)",
+                    params![new.row.id, *seat as i64, player],
+                )?;
+            }
+            c.execute(
+                "INSERT INTO rematches (table_id, new_table, starts_at, created)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![old, new.row.id, new.starts_at, now()],
+            )?;
+            Ok(Ok(new.row.id))
+        })
+        .await
+    }
+}

@@ -1,0 +1,301 @@
+//! Friends' tables at the table's task: a private table's secret, the seats kept for
+//! named accounts until the start, and the rematch ("otra"): the finished table names the
+//! table it leads to, and a rematch starts when everybody kept a seat has taken it, or at
+//! its time, the seats still kept then going to the bot.
+
+use super::*;
+use crate::store::FriendsRow;
+
+/// The friends' part of a table's description.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FriendsInfo {
+    /// Seen only through its invitation link, or by the people who sat there.
+    pub private: bool,
+    /// The invitation secret: never sent with the description.
+    #[serde(skip)]
+    pub invite: Option<String>,
+    /// Per seat, the account it is kept for until the start (`null`: none).
+    pub reserved: Vec<Option<PlayerRef>>,
+    /// The rematch this finished table leads to ("otra" offered).
+    pub rematch: Option<String>,
+    /// The finished table this one is the rematch of.
+    pub rematch_of: Option<String>,
+    /// When this rematch starts even if not everybody accepted (seconds since the epoch).
+    pub starts_at: Option<i64>,
+}
+
+/// What the API asks of a table's friends' part.
+pub enum Ask {
+    /// Keep `seat` for `player` (the creator asks, before the start).
+    Reserve { seat: Seat, player: PlayerRef },
+    /// Free `seat`: let go of the account it is kept for, stand up whoever holds it.
+    Free { seat: Seat },
+    /// `player` accepts a rematch: they sit at the seat kept for them.
+    Accept { player: PlayerRef },
+    /// This finished table's rematch was made: offer it.
+    Offer { table: String },
+}
+
+/// Why an [`Ask`] was refused: a stable code and a sentence.
+#[derive(Debug)]
+pub struct Refusal {
+    pub code: &'static str,
+    pub message: String,
+}
+
+fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
+    Refusal {
+        code,
+        message: message.into(),
+    }
+}
+
+/// The friends' part the task keeps: it holds a kept seat for one account, and only one
+/// seat per account.
+pub(super) struct Friends {
+    invite: Option<String>,
+    reserved: Vec<Option<PlayerRef>>,
+    rematch: Option<String>,
+    rematch_of: Option<String>,
+    /// When a rematch starts regardless: as stored, and on this process's clock.
+    starts_at: Option<(i64, Instant)>,
+}
+
+impl Friends {
+    /// The part as stored, for a table of `seats` seats.
+    pub(super) fn restore(row: FriendsRow, seats: usize, now: Instant) -> Friends {
+        let mut reserved = vec![None; seats];
+        for (seat, id, nickname) in row.reserved {
+            let twice = reserved.iter().flatten().any(|p: &PlayerRef| p.id == id);
+            if seat < seats && !twice {
+                reserved[seat] = Some(PlayerRef { id, nickname });
+            }
+        }
+        let starts_at = row.starts_at.map(|at| {
+            let left = (at - crate::store::now()).max(0) as u64;
+            (at, now + Duration::from_secs(left))
+        });
+        Friends {
+            invite: row.invite,
+            reserved,
+            rematch: row.rematch,
+            rematch_of: row.rematch_of,
+            starts_at,
+        }
+    }
+
+    pub(super) fn info(&self) -> FriendsInfo {
+        FriendsInfo {
+            private: self.invite.is_some(),
+            invite: self.invite.clone(),
+            reserved: self.reserved.clone(),
+            rematch: self.rematch.clone(),
+            rematch_of: self.rematch_of.clone(),
+            starts_at: self.starts_at.map(|(at, _)| at),
+        }
+    }
+
+    /// The account `seat` is kept for.
+    pub(super) fn kept_for(&self, seat: Seat) -> Option<&PlayerRef> {
+        self.reserved.get(seat).and_then(Option::as_ref)
+    }
+
+    /// The seat kept for `player`.
+    pub(super) fn kept_seat_of(&self, player: i64) -> Option<Seat> {
+        self.reserved
+            .iter()
+            .position(|p| p.as_ref().is_some_and(|p| p.id == player))
+    }
+
+    fn keep(&mut self, seat: Seat, player: Option<PlayerRef>) {
+        if let Some(s) = self.reserved.get_mut(seat) {
+            *s = player;
+        }
+    }
+}
+
+impl Actor {
+    /// Does what the API asks of the friends' part, in storage first.
+    pub(super) async fn friends_ask(&mut self, ask: Ask) -> Result<(), Refusal> {
+        let saved = |e: crate::store::DbError| refuse("internal", format!("could not save ({e})"));
+        match ask {
+            Ask::Offer { table } => {
+                self.friends.rematch = Some(table);
+                self.conns.owe_info();
+                Ok(())
+            }
+            Ask::Reserve { seat, player } => {
+                self.before_start(seat)?;
+                if let Some(p) = self.person_at(seat) {
+                    return Err(refuse(
+                        "seat_taken",
+                        format!("seat {seat} is taken by {}: free it first", p.nickname),
+                    ));
+                }
+                let elsewhere = self
+                    .seat_of(player.id)
+                    .or(self.friends.kept_seat_of(player.id).filter(|s| *s != seat));
+                if let Some(s) = elsewhere {
+                    return Err(refuse(
+                        "already_at_table",
+                        format!(
+                            "{} already has seat {s} at this table: free it first",
+                            player.nickname
+                        ),
+                    ));
+                }
+                self.env
+                    .db
+                    .set_reserved(self.row.id.clone(), seat, Some(player.id))
+                    .await
+                    .map_err(saved)?;
+                self.friends.keep(seat, Some(player));
+                self.conns.owe_state();
+                Ok(())
+            }
+            Ask::Free { seat } => {
+                self.before_start(seat)?;
+                if self.friends.kept_for(seat).is_some() {
+                    self.env
+                        .db
+                        .set_reserved(self.row.id.clone(), seat, None)
+                        .await
+                        .map_err(saved)?;
+                    self.friends.keep(seat, None);
+                    self.conns.owe_state();
+                }
+                if let Some(p) = self.person_at(seat).cloned() {
+                    self.move_to(p, None)
+                        .await
+                        .map_err(|e| refuse("internal", e))?;
+                }
+                Ok(())
+            }
+            Ask::Accept { player } => {
+                if self.row.status != WAITING || self.seat_of(player.id).is_some() {
+                    return Ok(());
+                }
+                let Some(seat) = self.friends.kept_seat_of(player.id) else {
+                    return Ok(());
+                };
+                self.move_to(player.clone(), Some(seat))
+                    .await
+                    .map_err(|e| refuse("internal", e))?;
+                self.took_seat(player.id).await;
+                if self.all_accepted() {
+                    self.begin().await.map_err(|e| refuse("internal", e))?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Seats are kept and freed only before the start, and only seats the table has.
+    fn before_start(&self, seat: Seat) -> Result<(), Refusal> {
+        if self.row.status != WAITING {
+            return Err(refuse(
+                "already_started",
+                "the game has already started: seats are kept or freed only before it starts",
+            ));
+        }
+        if seat >= self.seating.count() {
+            return Err(refuse(
+                "no_such_seat",
+                format!(
+                    "there is no seat {seat}: seats are 0 to {}",
+                    self.seating.count() - 1
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses `player` a seat kept for someone else.
+    pub(super) fn check_kept(&self, player: &PlayerRef, seat: Seat) -> Result<(), String> {
+        match self.friends.kept_for(seat) {
+            Some(p) if p.id != player.id => Err(format!("seat {seat} is kept for {}", p.nickname)),
+            _ => Ok(()),
+        }
+    }
+
+    /// `player` sat down: a seat kept for them is theirs now, kept no more.
+    pub(super) async fn took_seat(&mut self, player: i64) {
+        if let Some(seat) = self.friends.kept_seat_of(player) {
+            match self
+                .env
+                .db
+                .set_reserved(self.row.id.clone(), seat, None)
+                .await
+            {
+                Ok(()) => self.friends.keep(seat, None),
+                Err(e) => eprintln!("table {}: {e}", self.row.id),
+            }
+            self.conns.owe_state();
+        }
+    }
+
+    /// A rematch whose people have all taken their seats: it starts.
+    pub(super) fn all_accepted(&self) -> bool {
+        self.friends.rematch_of.is_some() && self.friends.reserved.iter().all(Option::is_none)
+    }
+
+    /// The game starts: seats still kept go to the bot.
+    pub(super) async fn friends_begin(&mut self) {
+        self.friends.starts_at = None;
+        if self.friends.reserved.iter().any(Option::is_some) {
+            if let Err(e) = self.env.db.clear_reserved(self.row.id.clone()).await {
+                eprintln!("table {}: {e}", self.row.id);
+            }
+            self.friends.reserved.iter_mut().for_each(|s| *s = None);
+        }
+    }
+
+    /// When a waiting rematch starts regardless.
+    pub(super) fn friends_wake(&self) -> Option<Instant> {
+        self.friends
+            .starts_at
+            .filter(|_| self.row.status == WAITING)
+            .map(|(_, at)| at)
+    }
+
+    /// A waiting rematch whose time has come starts, bots in the seats not taken.
+    pub(super) async fn friends_tick(&mut self) {
+        if self.friends_wake().is_some_and(|at| Instant::now() >= at) {
+            if let Err(e) = self.begin().await {
+                eprintln!("table {}: {e}", self.row.id);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_restored_part_keeps_one_seat_per_account_and_its_start() {
+        let now = Instant::now();
+        let row = FriendsRow {
+            invite: Some("s".into()),
+            reserved: vec![
+                (1, 7, "mikel".into()),
+                (2, 7, "mikel".into()),
+                (9, 8, "x".into()),
+            ],
+            rematch: None,
+            rematch_of: Some("old".into()),
+            starts_at: Some(crate::store::now() + 60),
+        };
+        let f = Friends::restore(row, 4, now);
+        assert_eq!(f.kept_seat_of(7), Some(1));
+        assert!(f.kept_for(2).is_none(), "one seat per account");
+        assert!(f.kept_for(3).is_none());
+        let info = f.info();
+        assert!(info.private);
+        assert_eq!(info.reserved.len(), 4);
+        let (_, at) = f.starts_at.unwrap();
+        assert!(at >= now + Duration::from_secs(58) && at <= now + Duration::from_secs(61));
+        let shown = serde_json::to_value(&info).unwrap();
+        assert!(shown.get("invite").is_none(), "the secret is never shown");
+    }
+}

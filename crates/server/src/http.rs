@@ -28,6 +28,7 @@ use std::time::Duration;
 use tower::ServiceExt;
 
 mod accounts;
+mod friends;
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
@@ -117,6 +118,14 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games", get(game_kinds))
         .route("/api/tables", get(open_tables).post(create_table))
         .route("/api/tables/{id}", get(one_table))
+        .route("/api/tables/{id}/invitations", post(friends::invite))
+        .route("/api/friends", get(friends::list).post(friends::ask))
+        .route("/api/friends/{player}", delete(friends::remove))
+        .route(
+            "/api/friends/requests/{player}",
+            delete(friends::drop_request),
+        )
+        .route("/api/invitations/{id}", delete(friends::dismiss))
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/replay/{n}", get(replay_step))
         .route("/api/players/{id}/games", get(player_games))

@@ -38,7 +38,10 @@ const GROUP: usize = 512;
 /// stores its turn clock (`turn_s`; tables from before have none, 0). 5: accounts
 /// (`accounts`: a player's password hash and nickname key) and sessions (`sessions`: every
 /// token of a player, by its hash; each player's token of before becomes its first session).
-pub const SCHEMA_VERSION: i64 = 5;
+/// 6: table chat (`chat`: each table's last messages), mutes (`mutes`), reports of chat
+/// messages (`reports`), friends (`friends`, both ways), friend requests (`friend_requests`)
+/// and invitations to a table (`invitations`); all new tables, so the upgrade only adds them.
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// How hard each answer waits for the disk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -154,6 +157,57 @@ CREATE TABLE IF NOT EXISTS sessions (
     agent TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_player ON sessions(player);
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    channel TEXT NOT NULL,
+    player INTEGER NOT NULL REFERENCES players(id),
+    nickname TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
+CREATE TABLE IF NOT EXISTS mutes (
+    player INTEGER NOT NULL REFERENCES players(id),
+    muted INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (player, muted)
+);
+CREATE TABLE IF NOT EXISTS reports (
+    id INTEGER PRIMARY KEY,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    channel TEXT NOT NULL,
+    author INTEGER NOT NULL,
+    author_nickname TEXT NOT NULL,
+    text TEXT NOT NULL,
+    written INTEGER NOT NULL,
+    reporter INTEGER NOT NULL REFERENCES players(id),
+    at INTEGER NOT NULL,
+    UNIQUE (table_id, n, reporter)
+);
+CREATE TABLE IF NOT EXISTS friends (
+    player INTEGER NOT NULL REFERENCES players(id),
+    friend INTEGER NOT NULL REFERENCES players(id),
+    since INTEGER NOT NULL,
+    PRIMARY KEY (player, friend)
+);
+CREATE TABLE IF NOT EXISTS friend_requests (
+    from_player INTEGER NOT NULL REFERENCES players(id),
+    to_player INTEGER NOT NULL REFERENCES players(id),
+    at INTEGER NOT NULL,
+    PRIMARY KEY (from_player, to_player)
+);
+CREATE INDEX IF NOT EXISTS friend_requests_to ON friend_requests(to_player);
+CREATE TABLE IF NOT EXISTS invitations (
+    id INTEGER PRIMARY KEY,
+    from_player INTEGER NOT NULL REFERENCES players(id),
+    to_player INTEGER NOT NULL REFERENCES players(id),
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    at INTEGER NOT NULL,
+    UNIQUE (from_player, to_player, table_id)
+);
+CREATE INDEX IF NOT EXISTS invitations_to ON invitations(to_player);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL

@@ -40,10 +40,12 @@ use tokio::time::Instant;
 mod frames;
 mod pacing;
 mod seating;
+mod talk;
 
 use frames::{Conn, Connections};
 use pacing::Pacing;
 use seating::Seating;
+use talk::Talk;
 
 /// A person at the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -104,6 +106,8 @@ pub enum Cmd {
         seat: Seat,
         action: Option<String>,
     },
+    /// The people `player` mutes in chat, sent just before their connection's `Connect`.
+    Mutes { player: i64, muted: HashSet<i64> },
     /// Start the game now, bots in the empty seats (a table created with `start`).
     Begin {
         reply: oneshot::Sender<Result<(), String>>,
@@ -148,6 +152,8 @@ pub struct TableEnv {
     pub bot_threads: Arc<Semaphore>,
     /// Where connections closed for not keeping up are counted.
     pub gauges: Arc<crate::outbox::Gauges>,
+    /// Chat messages and reports per person, over every table.
+    pub chat_rates: Arc<crate::chat::Rates>,
 }
 
 /// How long a finished table nobody is connected to keeps its task.
@@ -181,6 +187,7 @@ struct Actor {
     seating: Seating,
     pacing: Pacing,
     conns: Connections,
+    talk: Talk,
     info: Arc<RwLock<TableInfo>>,
     me: mpsc::UnboundedSender<Cmd>,
 }
@@ -240,6 +247,7 @@ pub fn spawn(
         seating,
         pacing: Pacing::new(start),
         conns: Connections::new(start),
+        talk: Talk::default(),
         info: Arc::new(RwLock::new(TableInfo {
             id: String::new(),
             game: String::new(),
@@ -292,6 +300,7 @@ impl Actor {
                 }
             }
         }
+        self.load_chat().await;
         self.after_change().await;
         loop {
             let wake = self.next_wake();
@@ -310,6 +319,7 @@ impl Actor {
                     close,
                 }) => self.connect(conn, player, out, close),
                 Some(Cmd::Disconnect { conn }) => self.disconnect(conn),
+                Some(Cmd::Mutes { player, muted }) => self.set_mutes(player, muted),
                 Some(Cmd::Client { conn, msg }) => self.client(conn, msg).await,
                 Some(Cmd::BotDone { n, seat, action }) => self.bot_done(n, seat, action).await,
                 Some(Cmd::Begin { reply }) => {
@@ -350,6 +360,9 @@ impl Actor {
     async fn client(&mut self, conn: u64, msg: ClientMsg) {
         match msg {
             ClientMsg::Ping {} => self.send(conn, json!({"type": "pong"})),
+            ClientMsg::Chat { text } => self.chat(conn, text).await,
+            ClientMsg::Mute { player, on } => self.mute(conn, player, on).await,
+            ClientMsg::Report { n } => self.report(conn, n).await,
             ClientMsg::Sit { seat, confirm } => {
                 if let Some((question, about)) = self.other_side(conn, seat).filter(|_| !confirm) {
                     // Asked, not refused for good: the same move with `confirm` is granted.
@@ -543,6 +556,7 @@ impl Actor {
         }
         self.tick_clocks();
         let (state, info, newcomers) = self.conns.take_owed();
+        let chat_newcomers = newcomers.clone();
         if state {
             self.publish_info();
             self.broadcast();
@@ -571,6 +585,7 @@ impl Actor {
                 }
             }
         }
+        self.chat_after_change(&chat_newcomers);
         self.schedule_bot();
     }
 }
@@ -874,6 +889,7 @@ mod tests {
             max_watchers: 10,
             bot_threads: Arc::new(Semaphore::new(1)),
             gauges: Arc::default(),
+            chat_rates: Arc::default(),
         };
         let kind = tapete_host::kind_of::<tapete_host::test_race::RaceHost>();
         let stored = StoredTable {

@@ -322,8 +322,8 @@ mod tests {
             clean(&"a".repeat(MAX_CHARS + 1)).unwrap_err().0,
             "chat_too_long"
         );
-        // 200 characters of three bytes each: within the characters, over the bytes.
-        assert_eq!(clean(&"€".repeat(200)).unwrap_err().0, "chat_too_long");
+        // 201 characters of three bytes each: within the characters, over the bytes.
+        assert_eq!(clean(&"€".repeat(201)).unwrap_err().0, "chat_too_long");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! (one link instead of one per file).
 
 mod accounts;
+mod chat;
 mod generic;
 mod hostile;
 mod i18n;

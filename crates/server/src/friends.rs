@@ -463,4 +463,49 @@ mod tests {
         assert!(p.is_online(2), "one connection still open");
         drop(b);
     }
+
+    #[tokio::test]
+    async fn requests_waiting_are_bounded_both_ways() {
+        let dir = std::env::temp_dir().join(format!("tapete-friends-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = Db::open(&dir.join("t.db")).unwrap();
+        let mut ids = Vec::new();
+        for i in 0..=(MAX_REQUESTS_IN + 1) {
+            let id = db
+                .create_guest(
+                    format!("p{i}"),
+                    format!("p{i}"),
+                    format!("h{i}"),
+                    String::new(),
+                )
+                .await
+                .unwrap()
+                .unwrap();
+            ids.push(id);
+        }
+        let me = ids[0];
+        for (k, other) in ids[1..].iter().enumerate() {
+            let r = ask(&db, me, *other).await.unwrap();
+            if k < MAX_REQUESTS_OUT {
+                assert_eq!(r, Asked::Requested);
+            } else {
+                assert!(matches!(r, Asked::Refused("friends_too_many_requests", _)));
+            }
+        }
+        // Everybody asks the last one: past the bound, the rest are refused.
+        let last = *ids.last().unwrap();
+        let mut refused = 0;
+        for other in &ids[1..ids.len() - 1] {
+            if let Asked::Refused(..) = ask(&db, *other, last).await.unwrap() {
+                refused += 1;
+            }
+        }
+        assert_eq!(refused, ids.len() - 2 - MAX_REQUESTS_IN);
+        // An accepted request makes friends both ways.
+        assert_eq!(ask(&db, ids[1], me).await.unwrap(), Asked::Friends);
+        let s = stored(&db, me).await.unwrap();
+        assert_eq!(s.friends.len(), 1);
+        assert_eq!(stored(&db, ids[1]).await.unwrap().friends[0].id, me);
+    }
 }

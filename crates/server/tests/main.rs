@@ -3,6 +3,7 @@
 
 mod accounts;
 mod chat;
+mod friends;
 mod generic;
 mod hostile;
 mod i18n;

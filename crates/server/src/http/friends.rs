@@ -32,7 +32,6 @@ async fn account_caller(hub: &Hub, headers: &HeaderMap) -> Result<Session, ApiEr
         )
         .code("friends_account_only"));
     }
-    hub.social.presence.touch(s.player.id);
     Ok(s)
 }
 
@@ -78,6 +77,8 @@ fn rate(hub: &Hub, player: i64) -> Result<(), ApiError> {
 /// sent, invitations received.
 pub(super) async fn list(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<Value> {
     let me = account_caller(&hub, &headers).await?;
+    // The lobby asks for this while it is open: its person is online.
+    hub.social.presence.touch(me.player.id);
     let stored = friends::stored(&hub.db, me.player.id)
         .await
         .map_err(db_error)?;

@@ -1,0 +1,234 @@
+//! Friends: accounts only, both agree, online and at which table, invitations seen only by
+//! the invitee, and the bounds; and a schema-5 database upgraded in place.
+
+use crate::support::{read_of, roomy, Server};
+use serde_json::{json, Value};
+
+/// Makes an account; returns (id, token).
+fn account(server: &Server, nickname: &str) -> (i64, String) {
+    let (code, a) = server.api(
+        "POST",
+        "/api/accounts",
+        None,
+        Some(json!({"nickname": nickname, "password": "sota de copas"})),
+    );
+    assert_eq!(code, 200, "{a}");
+    (
+        a["id"].as_i64().unwrap(),
+        a["token"].as_str().unwrap().to_string(),
+    )
+}
+
+fn list(server: &Server, token: &str) -> Value {
+    let (code, l) = server.api("GET", "/api/friends", Some(token), None);
+    assert_eq!(code, 200, "{l}");
+    l
+}
+
+fn ask(server: &Server, token: &str, nickname: &str) -> (u16, Value) {
+    server.api(
+        "POST",
+        "/api/friends",
+        Some(token),
+        Some(json!({ "nickname": nickname })),
+    )
+}
+
+fn nicknames(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["nickname"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn guests_are_told_to_make_an_account() {
+    let server = Server::start("friends-guest", roomy());
+    let guest = server.player("Iker");
+    let (code, e) = server.api("GET", "/api/friends", Some(&guest), None);
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (403, Some("friends_account_only"))
+    );
+    assert!(e["error"].as_str().unwrap().contains("make an account"));
+    let (_, ane) = account(&server, "Ane");
+    // Nor can a guest be asked.
+    let (code, e) = ask(&server, &ane, "Iker");
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (404, Some("friends_no_such_account"))
+    );
+}
+
+#[test]
+fn friends_are_made_when_both_agree_and_either_may_end_it() {
+    let server = Server::start("friends-agree", roomy());
+    let (ane_id, ane) = account(&server, "Ane");
+    let (bea_id, bea) = account(&server, "Bea");
+    let (code, r) = ask(&server, &ane, "bea");
+    assert_eq!(
+        (code, r["status"].as_str()),
+        (200, Some("requested")),
+        "{r}"
+    );
+    assert_eq!(
+        nicknames(&list(&server, &ane)["friends"]),
+        Vec::<&str>::new()
+    );
+    assert_eq!(nicknames(&list(&server, &ane)["outgoing"]), ["Bea"]);
+    assert_eq!(nicknames(&list(&server, &bea)["incoming"]), ["Ane"]);
+    assert_eq!(
+        nicknames(&list(&server, &bea)["friends"]),
+        Vec::<&str>::new()
+    );
+    // Asking oneself is refused.
+    assert_eq!(ask(&server, &ane, "Ane").0, 400);
+    // Bea accepts by asking back: friends, both ways, no request left.
+    let (code, r) = ask(&server, &bea, "Ane");
+    assert_eq!((code, r["status"].as_str()), (200, Some("friends")));
+    for t in [&ane, &bea] {
+        let l = list(&server, t);
+        assert_eq!(l["friends"].as_array().unwrap().len(), 1, "{l}");
+        assert_eq!(l["incoming"], json!([]));
+        assert_eq!(l["outgoing"], json!([]));
+    }
+    // Either ends it, for both.
+    let (code, _) = server.api(
+        "DELETE",
+        &format!("/api/friends/{bea_id}"),
+        Some(&ane),
+        None,
+    );
+    assert_eq!(code, 200);
+    assert_eq!(list(&server, &bea)["friends"], json!([]));
+    // A request declined is gone; a second decline finds nothing.
+    ask(&server, &bea, "Ane");
+    let path = format!("/api/friends/requests/{bea_id}");
+    assert_eq!(server.api("DELETE", &path, Some(&ane), None).0, 200);
+    assert_eq!(list(&server, &bea)["outgoing"], json!([]));
+    assert_eq!(server.api("DELETE", &path, Some(&ane), None).0, 404);
+    let _ = ane_id;
+}
+
+#[test]
+fn a_friend_is_shown_online_and_at_which_table() {
+    let server = Server::start("friends-online", roomy());
+    let (_, ane) = account(&server, "Ane");
+    let (_, bea) = account(&server, "Bea");
+    ask(&server, &ane, "Bea");
+    ask(&server, &bea, "Ane");
+    let f = &list(&server, &ane)["friends"][0];
+    assert_eq!(
+        (f["online"].as_bool(), &f["table"]),
+        (Some(false), &Value::Null)
+    );
+    let table = server.table(&bea, json!({"game": "mus", "pace_ms": 0, "seat": 0}));
+    let mut ws = server.ws(&table, Some(&bea));
+    read_of(&mut ws, "state");
+    let f = &list(&server, &ane)["friends"][0];
+    assert_eq!(f["online"], true, "{f}");
+    assert_eq!(f["table"], json!({"id": table, "game": "mus"}));
+}
+
+#[test]
+fn an_invitation_is_seen_only_by_the_invitee_and_only_from_a_friend() {
+    let server = Server::start("friends-invite", roomy());
+    let (_, ane) = account(&server, "Ane");
+    let (_, bea) = account(&server, "Bea");
+    let (_, cid) = account(&server, "Cid");
+    for other in ["Bea", "Cid"] {
+        ask(&server, &ane, other);
+    }
+    ask(&server, &bea, "Ane");
+    ask(&server, &cid, "Ane");
+    let table = server.table(&ane, json!({"game": "mus", "pace_ms": 0, "seat": 0}));
+    let path = format!("/api/tables/{table}/invitations");
+    let (code, inv) = server.api("POST", &path, Some(&ane), Some(json!({"nickname": "Bea"})));
+    assert_eq!(code, 200, "{inv}");
+    let got = list(&server, &bea)["invitations"].clone();
+    assert_eq!(got[0]["table"], table.as_str(), "{got}");
+    assert_eq!(got[0]["from"]["nickname"], "Ane");
+    assert_eq!(got[0]["game"], "mus");
+    assert_eq!(list(&server, &cid)["invitations"], json!([]));
+    assert_eq!(list(&server, &ane)["invitations"], json!([]));
+    // Bea and Cid are not friends of each other: no invitation between them.
+    let (code, e) = server.api("POST", &path, Some(&bea), Some(json!({"nickname": "Cid"})));
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (403, Some("friends_not_friends"))
+    );
+    // An unknown table is a 404.
+    let (code, _) = server.api(
+        "POST",
+        "/api/tables/nosuchtb/invitations",
+        Some(&ane),
+        Some(json!({"nickname": "Bea"})),
+    );
+    assert_eq!(code, 404);
+    // Only the invitee (or the one who invited) may dismiss it.
+    let dismiss = format!("/api/invitations/{}", inv["id"]);
+    assert_eq!(server.api("DELETE", &dismiss, Some(&cid), None).0, 404);
+    assert_eq!(server.api("DELETE", &dismiss, Some(&bea), None).0, 200);
+    assert_eq!(list(&server, &bea)["invitations"], json!([]));
+}
+
+#[test]
+fn requests_and_invitations_are_rate_capped() {
+    let server = Server::start("friends-rate", roomy());
+    let (_, ane) = account(&server, "Ane");
+    let names: Vec<String> = (0..=tapete_server::friends::RATE_BURST)
+        .map(|i| format!("P{i}"))
+        .collect();
+    for n in &names {
+        account(&server, n);
+    }
+    let mut codes = Vec::new();
+    for n in &names {
+        codes.push(ask(&server, &ane, n).0);
+    }
+    assert_eq!(codes.iter().filter(|c| **c == 200).count(), names.len() - 1);
+    assert_eq!(*codes.last().unwrap(), 429, "{codes:?}");
+    let (_, e) = ask(&server, &ane, &names[0]);
+    assert!(e["error"].as_str().unwrap().contains("try again in"), "{e}");
+}
+
+#[test]
+fn a_schema_5_database_upgrades_in_place_and_keeps_its_people() {
+    // A database as the release before chat and friends wrote it: today's schema without
+    // the new tables, version 5.
+    let server = Server::start("friends-v5", roomy());
+    let (ane_id, ane) = account(&server, "Ane");
+    let guest = server.player("Iker");
+    let table = server.table(&guest, json!({"game": "mus", "pace_ms": 0, "seat": 0}));
+    let db = server.db.clone();
+    drop(server);
+    let c = rusqlite::Connection::open(&db).unwrap();
+    c.execute_batch(
+        "DROP TABLE chat; DROP TABLE mutes; DROP TABLE reports; DROP TABLE friends;
+         DROP TABLE friend_requests; DROP TABLE invitations; PRAGMA user_version = 5;",
+    )
+    .unwrap();
+    drop(c);
+    let server = Server::on(db.clone(), roomy());
+    let (code, me) = server.api("GET", "/api/me", Some(&ane), None);
+    assert_eq!((code, me["id"].as_i64()), (200, Some(ane_id)));
+    assert_eq!(server.api("GET", "/api/me", Some(&guest), None).0, 200);
+    assert_eq!(
+        server
+            .api("GET", &format!("/api/tables/{table}"), None, None)
+            .0,
+        200
+    );
+    assert_eq!(list(&server, &ane)["friends"], json!([]));
+    drop(server);
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let version: i64 = c
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, tapete_server::store::SCHEMA_VERSION);
+    // Opened again at version 6, nothing changes.
+    drop(c);
+    let server = Server::on(db, roomy());
+    assert_eq!(server.api("GET", "/api/me", Some(&ane), None).0, 200);
+}

@@ -5,6 +5,7 @@ import { topbar, el, clear, api, me, register, toast, t } from './common.js';
 import { has } from './i18n.js';
 import { gameModule } from './games.js';
 import { cardEl } from './cards.js';
+import { friendsPanel } from './friends.js';
 
 topbar('lobby');
 const app = document.getElementById('app');
@@ -216,6 +217,7 @@ async function renderTables() {
 (async () => {
   player = await me();
   renderIdentity();
+  idPanel.after(friendsPanel(player));
   try {
     // The form is drawn once every game's module is in: a form drawn earlier (a nickname
     // picked meanwhile) would be replaced under the person's hands.

@@ -508,4 +508,50 @@ mod tests {
         assert_eq!(s.friends.len(), 1);
         assert_eq!(stored(&db, ids[1]).await.unwrap().friends[0].id, me);
     }
+
+    fn table(id: &str, status: &str, player: i64) -> TableInfo {
+        TableInfo {
+            id: id.into(),
+            game: "mus".into(),
+            rules: serde_json::Value::Null,
+            status: status.into(),
+            created: 0,
+            creator: None,
+            bot: "basico".into(),
+            pace_ms: 0,
+            away_s: 30,
+            hold_s: 10,
+            turn_s: 0,
+            actions: 0,
+            seats: vec![crate::table::SeatInfo {
+                seat: 0,
+                player: Some(crate::table::PlayerRef {
+                    id: player,
+                    nickname: "x".into(),
+                }),
+                bot: None,
+                connected: true,
+                away: false,
+            }],
+            outcome: None,
+        }
+    }
+
+    #[test]
+    fn where_a_friend_sits_is_told_only_for_a_game_on_at_a_table_not_private() {
+        let at = seated_at(&[
+            table("open", crate::table::PLAYING, 1),
+            table("over", crate::table::FINISHED, 2),
+            table("wait", crate::table::WAITING, 3),
+        ]);
+        assert_eq!(at.get(&1), Some(&("open".into(), "mus".into())));
+        assert_eq!(at.get(&2), None, "a finished game is not where one is");
+        assert_eq!(at.get(&3).map(|t| t.0.as_str()), Some("wait"));
+        let tables = [table("p", crate::table::PLAYING, 4)];
+        assert_eq!(
+            seated_at(&tables).contains_key(&4),
+            !is_private(&tables[0]),
+            "a private table is never told"
+        );
+    }
 }

@@ -54,6 +54,10 @@ test('two accounts become friends; one invites the other, who joins from the lob
     await b.page.getByTestId('invitation-join').click();
     await b.page.waitForURL(new RegExp(`/t/${id}$`));
     await b.page.getByTestId('status').waitFor();
+    // Joining answered the invitation: the lobby shows it no more.
+    await b.page.goto(`${BASE}/`);
+    await b.page.getByTestId('friend').first().waitFor();
+    assert.equal(await b.page.getByTestId('invitation').count(), 0);
     assert.deepEqual(a.errors, []);
     assert.deepEqual(b.errors, []);
   } finally {

@@ -55,7 +55,12 @@ export function friendsPanel(player) {
         body.append(el('div', { class: 'friend-row invitation', 'data-testid': 'invitation', 'data-table': inv.table },
           el('span', {}, t('friends.invites_you', { name: inv.from.nickname, game: gameName(inv.game) })),
           el('span', { class: 'spacer' }),
-          el('a', { class: 'btn small primary', href: `/t/${encodeURIComponent(inv.table)}`, 'data-testid': 'invitation-join', onclick: () => { api('DELETE', `/api/invitations/${inv.id}`).catch(() => {}); } }, t('friends.join')),
+          el('a', { class: 'btn small primary', href: `/t/${encodeURIComponent(inv.table)}`, 'data-testid': 'invitation-join', onclick: async (e) => {
+            // Answered: the invitation goes, then the page goes to the table.
+            e.preventDefault();
+            await api('DELETE', `/api/invitations/${inv.id}`).catch(() => {});
+            location.href = `/t/${encodeURIComponent(inv.table)}`;
+          } }, t('friends.join')),
           el('button', { class: 'btn small', type: 'button', 'data-testid': 'invitation-dismiss', onclick: () => act(() => api('DELETE', `/api/invitations/${inv.id}`), draw) }, t('friends.dismiss'))));
       }
     }

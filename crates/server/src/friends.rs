@@ -59,8 +59,14 @@ pub struct Here<'a> {
 }
 
 impl Presence {
+    /// Runs `f` on the map, first forgetting those long gone once it holds many, so it
+    /// holds about the people online, however many came and went.
     fn with<T>(&self, f: impl FnOnce(&mut HashMap<i64, (usize, Instant)>) -> T) -> T {
         let mut m = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+        if m.len() > 1000 {
+            let now = Instant::now();
+            m.retain(|_, (n, at)| *n > 0 || now.duration_since(*at) < ONLINE_FOR);
+        }
         f(&mut m)
     }
 
@@ -81,10 +87,6 @@ impl Presence {
     pub fn touch(&self, player: i64) {
         self.with(|m| {
             let now = Instant::now();
-            // Forgets those long gone, so the map holds only people online.
-            if m.len() > 1000 {
-                m.retain(|_, (n, at)| *n > 0 || now.duration_since(*at) < ONLINE_FOR);
-            }
             m.entry(player).or_insert((0, now)).1 = now;
         });
     }
@@ -462,6 +464,13 @@ mod tests {
         p.with(|m| m.get_mut(&2).unwrap().1 -= ONLINE_FOR * 2);
         assert!(p.is_online(2), "one connection still open");
         drop(b);
+        // Many people came and went long ago: the map forgets them.
+        for id in 10..2010 {
+            drop(p.enter(id));
+        }
+        p.with(|m| m.values_mut().for_each(|e| e.1 -= ONLINE_FOR * 2));
+        p.touch(5);
+        assert!(p.with(|m| m.len()) < 10);
     }
 
     #[tokio::test]

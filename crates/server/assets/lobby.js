@@ -7,6 +7,7 @@ import { gameModule } from './games.js';
 import { cardEl } from './cards.js';
 import { ratedField, ratedBadge } from './ratings.js';
 import { privateField, tableLink } from './invite.js';
+import { friendsPanel } from './friends.js';
 
 topbar('lobby');
 const app = document.getElementById('app');
@@ -227,6 +228,7 @@ async function renderTables() {
 (async () => {
   player = await me();
   renderIdentity();
+  idPanel.after(friendsPanel(player));
   try {
     // The form is drawn once every game's module is in: a form drawn earlier (a nickname
     // picked meanwhile) would be replaced under the person's hands.

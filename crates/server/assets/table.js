@@ -11,6 +11,8 @@ import { dockPadding } from './kit.js';
 import { ratedBadge, seatLinks } from './ratings.js';
 import { renderLine, lineClass } from './story.js';
 import { inviteOf, withInvite, inviteControl, keptSeat, keepControl, otraControl, rematchNotice } from './invite.js';
+import { chatPanel, chatState, chatMessage } from './chat.js';
+import { invitePanel } from './friends.js';
 
 topbar('table');
 window.addEventListener('resize', dockPadding);
@@ -27,7 +29,7 @@ const gameMain = el('div', { 'data-testid': 'game' });
 const gameSide = el('div');
 const logBox = el('div', { class: 'log', 'data-testid': 'lines' });
 const logPanel = el('div', { class: 'panel' }, el('h3', {}, t('table.calls'), ' ', el('span', { class: 'muted small' }, t('table.calls_when'))), logBox);
-app.append(bar, clockBox, banner, notice, el('div', { class: 'tablegrid' }, el('div', {}, gameMain), el('div', { class: 'side' }, gameSide, logPanel)));
+app.append(bar, clockBox, banner, notice, el('div', { class: 'tablegrid' }, el('div', {}, gameMain), el('div', { class: 'side' }, gameSide, logPanel, chatPanel(send), invitePanel(tableId))));
 
 let st = null;          // the last state
 let mod = null;         // the game module
@@ -82,6 +84,7 @@ function connect() {
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === 'state') onState(msg);
     else if (msg.type === 'table') onTable(msg.table);
+    else if (chatMessage(msg)) { /* the chat's */ }
     else if (msg.type === 'error' && msg.ask) {
       // A question (a move to the other side, say): the same message with `confirm` goes on.
       if (confirm(askText(msg))) send(msg.ask);
@@ -175,6 +178,7 @@ async function onState(msg) {
   else if (Array.isArray(msg.more)) story = story.concat(msg.more).slice(-MAX_LINES);
   st = { ...msg, lines: story };
   delete st.more;
+  chatState(st);
   clockAt = performance.now();
   if (!mod || mod.name !== st.table.game) mod = await gameModule(st.table.game);
   render();

@@ -28,6 +28,7 @@ use std::time::Duration;
 use tower::ServiceExt;
 
 mod accounts;
+mod friends;
 mod friends_tables;
 mod players;
 
@@ -130,6 +131,14 @@ pub fn router(hub: Arc<Hub>) -> Router {
             delete(friends_tables::free_seat),
         )
         .route("/api/tables/{id}/rematch", post(friends_tables::rematch))
+        .route("/api/tables/{id}/invitations", post(friends::invite))
+        .route("/api/friends", get(friends::list).post(friends::ask))
+        .route("/api/friends/{player}", delete(friends::remove))
+        .route(
+            "/api/friends/requests/{player}",
+            delete(friends::drop_request),
+        )
+        .route("/api/invitations/{id}", delete(friends::dismiss))
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/replay/{n}", get(replay_step))
         .route("/api/players/{id}/games", get(player_games))

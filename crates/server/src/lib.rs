@@ -32,7 +32,9 @@
 //! passwords hashed at once and failed logins.
 
 mod account;
+pub mod chat;
 pub mod client;
+pub mod friends;
 mod http;
 pub mod lang;
 pub mod loadtest;
@@ -265,6 +267,8 @@ pub struct Hub {
     replay_cache: SmallCache<StoredTable>,
     /// What the connections' queues hold.
     gauges: Arc<outbox::Gauges>,
+    /// Who is online, and the rate of friend requests and invitations.
+    social: friends::Social,
 }
 
 impl Hub {
@@ -285,6 +289,7 @@ impl Hub {
             // Bots never take every core: one is left for people and the server.
             bot_threads: Arc::new(tokio::sync::Semaphore::new(cores.saturating_sub(1).max(1))),
             gauges: gauges.clone(),
+            chat_rates: Arc::default(),
         };
         Hub {
             kinds,
@@ -305,6 +310,7 @@ impl Hub {
             replay_cache: SmallCache::new(32),
             limits,
             gauges,
+            social: friends::Social::default(),
         }
     }
 

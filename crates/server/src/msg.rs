@@ -39,6 +39,20 @@ pub enum ClientMsg {
     },
     /// Keep-alive; answered with `pong`.
     Ping {},
+    /// Write in the table's chat (the players' channel when seated, else the spectators').
+    Chat { text: String },
+    /// Mute (`on`, the default) or unmute a person's chat messages, for oneself.
+    Mute {
+        player: i64,
+        #[serde(default = "yes")]
+        on: bool,
+    },
+    /// Report chat message `n` of this table to the operator.
+    Report { n: u64 },
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Walks a JSON document only to refuse an object that names a key twice: serde would
@@ -113,7 +127,7 @@ pub fn decode(text: &str) -> Result<ClientMsg, String> {
     let msg: ClientMsg = serde_json::from_value(value).map_err(|e| {
         let e = e.to_string();
         if e.starts_with("unknown variant") {
-            format!("{e} (messages are sit, stand, start, next, act and ping)")
+            format!("{e} (messages are sit, stand, start, next, back, act, ping, chat, mute and report)")
         } else {
             format!("bad message: {e}")
         }
@@ -196,6 +210,30 @@ mod tests {
         assert_eq!(decode(r#"{"type":"start"}"#), Ok(ClientMsg::Start {}));
         assert_eq!(decode(r#"{"type":"next"}"#), Ok(ClientMsg::Next {}));
         assert_eq!(decode(r#"{"type":"ping"}"#), Ok(ClientMsg::Ping {}));
+        assert_eq!(
+            decode(r#"{"type":"chat","text":"hola"}"#),
+            Ok(ClientMsg::Chat {
+                text: "hola".into()
+            })
+        );
+        assert_eq!(
+            decode(r#"{"type":"mute","player":7}"#),
+            Ok(ClientMsg::Mute {
+                player: 7,
+                on: true
+            })
+        );
+        assert_eq!(
+            decode(r#"{"type":"mute","player":7,"on":false}"#),
+            Ok(ClientMsg::Mute {
+                player: 7,
+                on: false
+            })
+        );
+        assert_eq!(
+            decode(r#"{"type":"report","n":3}"#),
+            Ok(ClientMsg::Report { n: 3 })
+        );
         assert_eq!(
             decode(r#"{"type":"act","action":"envido 5","id":12}"#),
             Ok(ClientMsg::Act {
@@ -296,6 +334,9 @@ mod tests {
                         ClientMsg::Back {} => serde_json::json!({"type":"back"}),
                         ClientMsg::Ping {} => serde_json::json!({"type":"ping"}),
                         ClientMsg::Act { action, id } => serde_json::json!({"type":"act","action":action,"id":id}),
+                        ClientMsg::Chat { text } => serde_json::json!({"type":"chat","text":text}),
+                        ClientMsg::Mute { player, on } => serde_json::json!({"type":"mute","player":player,"on":on}),
+                        ClientMsg::Report { n } => serde_json::json!({"type":"report","n":n}),
                     };
                     prop_assert_eq!(decode(&again.to_string()), Ok(msg));
                 }

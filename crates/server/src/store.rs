@@ -44,7 +44,9 @@ const GROUP: usize = 512;
 /// 6: rated tables (`tables.rated`, and each rated game's players when it started in
 /// `rated_seats`), every rated player's rating per game (`ratings`) and its history
 /// (`rating_history`), see [`crate::rating`]; friends' tables (`private_tables`,
-/// `reserved_seats`, `rematches`).
+/// `reserved_seats`, `rematches`); table chat (`chat`: each table's last messages), mutes
+/// (`mutes`), reports of chat messages (`reports`), friends (`friends`, both ways), friend
+/// requests (`friend_requests`) and invitations to a table (`invitations`).
 pub const SCHEMA_VERSION: i64 = 6;
 
 /// How hard each answer waits for the disk.
@@ -213,6 +215,57 @@ CREATE TABLE IF NOT EXISTS rating_history (
     PRIMARY KEY (table_id, who)
 );
 CREATE INDEX IF NOT EXISTS rating_history_who ON rating_history(game, who, at);
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    channel TEXT NOT NULL,
+    player INTEGER NOT NULL REFERENCES players(id),
+    nickname TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
+CREATE TABLE IF NOT EXISTS mutes (
+    player INTEGER NOT NULL REFERENCES players(id),
+    muted INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (player, muted)
+);
+CREATE TABLE IF NOT EXISTS reports (
+    id INTEGER PRIMARY KEY,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    channel TEXT NOT NULL,
+    author INTEGER NOT NULL,
+    author_nickname TEXT NOT NULL,
+    text TEXT NOT NULL,
+    written INTEGER NOT NULL,
+    reporter INTEGER NOT NULL REFERENCES players(id),
+    at INTEGER NOT NULL,
+    UNIQUE (table_id, n, reporter)
+);
+CREATE TABLE IF NOT EXISTS friends (
+    player INTEGER NOT NULL REFERENCES players(id),
+    friend INTEGER NOT NULL REFERENCES players(id),
+    since INTEGER NOT NULL,
+    PRIMARY KEY (player, friend)
+);
+CREATE TABLE IF NOT EXISTS friend_requests (
+    from_player INTEGER NOT NULL REFERENCES players(id),
+    to_player INTEGER NOT NULL REFERENCES players(id),
+    at INTEGER NOT NULL,
+    PRIMARY KEY (from_player, to_player)
+);
+CREATE INDEX IF NOT EXISTS friend_requests_to ON friend_requests(to_player);
+CREATE TABLE IF NOT EXISTS invitations (
+    id INTEGER PRIMARY KEY,
+    from_player INTEGER NOT NULL REFERENCES players(id),
+    to_player INTEGER NOT NULL REFERENCES players(id),
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    at INTEGER NOT NULL,
+    UNIQUE (from_player, to_player, table_id)
+);
+CREATE INDEX IF NOT EXISTS invitations_to ON invitations(to_player);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL

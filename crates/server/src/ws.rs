@@ -157,15 +157,32 @@ pub async fn upgrade(
                 .into_response();
         }
     }
+    // The people this person mutes in chat, for the table to leave out of what it sends.
+    let muted = match &player {
+        Some(p) => match crate::chat::mutes_of(&hub.db, p.id).await {
+            Ok(m) => Some((p.id, m)),
+            Err(e) => {
+                eprintln!("mutes of {}: {e}", p.id);
+                Some((p.id, Default::default()))
+            }
+        },
+        None => None,
+    };
     let conn = hub.conn_id();
     let idle = hub.limits.ws_idle;
     let (max_queued, gauges) = (hub.limits.queued_bytes_per_conn, hub.gauges.clone());
     ws.max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| {
+        .on_upgrade(move |socket| async move {
+            // Online while connected (friends see it).
+            let _here = player.as_ref().map(|p| hub.social.presence.enter(p.id));
+            if let Some((player, muted)) = muted {
+                let _ = handle.tx.send(Cmd::Mutes { player, muted });
+            }
             run(
                 socket, handle, conn, player, ended, idle, max_queued, gauges,
             )
+            .await
         })
 }
 

@@ -397,3 +397,58 @@ fn a_websocket_that_never_reads_holds_a_bounded_queue_and_is_let_go_while_the_ta
     // And nothing is held for it any more: what is queued is the watcher's, at most.
     assert!(server.gauges.queued_bytes() <= bound);
 }
+
+#[test]
+fn a_chat_flood_and_huge_messages_leave_the_table_and_its_frames_bounded() {
+    use tapete_server::chat::{BURST, KEEP, MAX_BYTES};
+    let server = Server::start("chat-flood", crate::support::roomy());
+    let ane = server.player("Ane");
+    let id = server.table(&ane, json!({"game": "mus", "pace_ms": 0, "seat": 0}));
+    let long = "ñ".repeat(MAX_BYTES / 2);
+    // Many people each flood the table with messages of the largest size, sent raw as
+    // fast as the socket takes them: each gets its burst, the rest is refused.
+    let people = KEEP / BURST as usize + 5;
+    for i in 0..people {
+        let token = server.player(&format!("flood{i}"));
+        let mut ws = server.ws(&id, Some(&token));
+        read_of(&mut ws, "chat_history");
+        for _ in 0..30 {
+            let m = json!({"type": "chat", "text": long}).to_string();
+            ws.send(Message::Text(m.into())).unwrap();
+        }
+        // A message far past the bounds is refused whole, and the connection goes on.
+        let huge = json!({"type": "chat", "text": "x".repeat(60_000)}).to_string();
+        ws.send(Message::Text(huge.into())).unwrap();
+        let (mut refused_huge, mut mine) = (false, 0);
+        while !refused_huge || mine < BURST {
+            let m = read(&mut ws).expect("the connection stays open");
+            if m["type"] == "chat" && m["line"]["nickname"] == format!("flood{i}") {
+                mine += 1;
+            }
+            refused_huge |= m["type"] == "error"
+                && m["message"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("message too large");
+        }
+    }
+    // A newcomer gets the last KEEP messages once, in one frame of bounded size.
+    let mut ws = server.ws(&id, None);
+    let h = read_of(&mut ws, "chat_history");
+    assert_eq!(h["lines"].as_array().unwrap().len(), KEEP);
+    // Messages are numbered as accepted: each person's burst, no more.
+    assert_eq!(h["lines"][KEEP - 1]["n"], people * BURST as usize);
+    let bytes = h.to_string().len();
+    assert!(bytes < KEEP * (MAX_BYTES + 200), "{bytes} bytes of history");
+    // The table stores no more than it keeps.
+    let db = server.db.clone();
+    let most = server.gauges.most_queued_bytes();
+    assert!(most <= Limits::default().queued_bytes_per_conn, "{most}");
+    drop(ws);
+    drop(server);
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let stored: i64 = c
+        .query_row("SELECT count(*) FROM chat", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(stored, KEEP as i64);
+}

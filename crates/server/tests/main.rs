@@ -2,7 +2,9 @@
 //! (one link instead of one per file).
 
 mod accounts;
+mod chat;
 mod friends;
+mod friends_tables;
 mod generic;
 mod hostile;
 mod i18n;

@@ -42,6 +42,7 @@ mod friends;
 mod pacing;
 pub(crate) mod rated;
 mod seating;
+mod talk;
 
 pub use friends::{Ask, FriendsInfo, Refusal};
 
@@ -49,6 +50,7 @@ use frames::{Conn, Connections};
 use friends::Friends;
 use pacing::Pacing;
 use seating::Seating;
+use talk::Talk;
 
 /// A person at the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -114,6 +116,8 @@ pub enum Cmd {
         seat: Seat,
         action: Option<String>,
     },
+    /// The people `player` mutes in chat, sent just before their connection's `Connect`.
+    Mutes { player: i64, muted: HashSet<i64> },
     /// Start the game now, bots in the empty seats (a table created with `start`).
     Begin {
         reply: oneshot::Sender<Result<(), String>>,
@@ -176,6 +180,8 @@ pub struct TableEnv {
     pub bot_threads: Arc<Semaphore>,
     /// Where connections closed for not keeping up are counted.
     pub gauges: Arc<crate::outbox::Gauges>,
+    /// Chat messages and reports per person, over every table.
+    pub chat_rates: Arc<crate::chat::Rates>,
 }
 
 /// How long a finished table nobody is connected to keeps its task.
@@ -210,6 +216,7 @@ struct Actor {
     friends: Friends,
     pacing: Pacing,
     conns: Connections,
+    talk: Talk,
     info: Arc<RwLock<TableInfo>>,
     me: mpsc::UnboundedSender<Cmd>,
 }
@@ -271,6 +278,7 @@ pub fn spawn(
         friends,
         pacing: Pacing::new(start),
         conns: Connections::new(start),
+        talk: Talk::default(),
         info: Arc::new(RwLock::new(TableInfo {
             id: String::new(),
             game: String::new(),
@@ -325,6 +333,7 @@ impl Actor {
                 }
             }
         }
+        self.load_chat().await;
         self.after_change().await;
         loop {
             let wake = self.next_wake();
@@ -343,6 +352,7 @@ impl Actor {
                     close,
                 }) => self.connect(conn, player, out, close),
                 Some(Cmd::Disconnect { conn }) => self.disconnect(conn),
+                Some(Cmd::Mutes { player, muted }) => self.set_mutes(player, muted),
                 Some(Cmd::Client { conn, msg }) => self.client(conn, msg).await,
                 Some(Cmd::BotDone { n, seat, action }) => self.bot_done(n, seat, action).await,
                 Some(Cmd::Begin { reply }) => {
@@ -390,6 +400,9 @@ impl Actor {
     async fn client(&mut self, conn: u64, msg: ClientMsg) {
         match msg {
             ClientMsg::Ping {} => self.send(conn, json!({"type": "pong"})),
+            ClientMsg::Chat { text } => self.chat(conn, text).await,
+            ClientMsg::Mute { player, on } => self.mute(conn, player, on).await,
+            ClientMsg::Report { n } => self.report(conn, n).await,
             ClientMsg::Sit { seat, confirm } => {
                 if let Some((question, about)) = self.other_side(conn, seat).filter(|_| !confirm) {
                     // Asked, not refused for good: the same move with `confirm` is granted.
@@ -588,6 +601,7 @@ impl Actor {
         }
         self.tick_clocks();
         let (state, info, newcomers) = self.conns.take_owed();
+        let chat_newcomers = newcomers.clone();
         if state {
             self.publish_info();
             self.broadcast();
@@ -617,6 +631,7 @@ impl Actor {
                 }
             }
         }
+        self.chat_after_change(&chat_newcomers);
         self.schedule_bot();
     }
 }
@@ -953,6 +968,7 @@ mod tests {
             max_watchers: 10,
             bot_threads: Arc::new(Semaphore::new(1)),
             gauges: Arc::default(),
+            chat_rates: Arc::default(),
         };
         let kind = tapete_host::kind_of::<tapete_host::test_race::RaceHost>();
         let stored = StoredTable {

@@ -1,0 +1,355 @@
+//! Table chat: what people write at a table, in two channels — the seated players' and the
+//! spectators' — its bounds, its storage, mutes and reports.
+//!
+//! Everything a player writes is public to the whole table (spectators too), as words at a
+//! real table are: there is no private partner channel (a game's own signals, Mus's señas,
+//! stay the game's). The spectators' channel is shown to spectators only while the game is
+//! on, so nobody seated is told what a spectator saw; once the game is over both channels
+//! are shown to everybody.
+//!
+//! Bounds: a message is at most [`MAX_CHARS`] characters and [`MAX_BYTES`] bytes once
+//! cleaned (control characters stripped, line breaks and tabs made spaces, trimmed); each
+//! person may write [`BURST`] messages at once, then [`PER_MINUTE`] a minute, over every
+//! table; a table keeps its last [`KEEP`] messages (in memory and stored), sent once to a
+//! connection when it opens, then each new one as it comes. A person mutes at most
+//! [`MAX_MUTES`] others, and reports at most [`REPORT_BURST`] messages at once, then
+//! [`REPORTS_PER_HOUR`] an hour.
+
+use crate::limit::RateLimiter;
+use crate::store::{now, Db, DbResult};
+use rusqlite::params;
+use serde::Serialize;
+use std::collections::{HashSet, VecDeque};
+
+/// Most characters in one message.
+pub const MAX_CHARS: usize = 300;
+/// Most bytes (UTF-8) in one message.
+pub const MAX_BYTES: usize = 600;
+/// Messages one person may write at once.
+pub const BURST: u32 = 5;
+/// Messages one person may write a minute once the burst is spent.
+pub const PER_MINUTE: f64 = 20.0;
+/// Messages a table keeps (and sends a connection when it opens).
+pub const KEEP: usize = 200;
+/// People one person may mute.
+pub const MAX_MUTES: usize = 200;
+/// Reports one person may send at once.
+pub const REPORT_BURST: u32 = 5;
+/// Reports one person may send an hour once the burst is spent.
+pub const REPORTS_PER_HOUR: f64 = 10.0;
+
+/// Who a message is for: the people seated, or the spectators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    Players,
+    Spectators,
+}
+
+impl Channel {
+    fn as_str(self) -> &'static str {
+        match self {
+            Channel::Players => "players",
+            Channel::Spectators => "spectators",
+        }
+    }
+
+    fn parse(s: &str) -> Channel {
+        if s == "players" {
+            Channel::Players
+        } else {
+            Channel::Spectators
+        }
+    }
+}
+
+/// One message as stored and sent: `{n, channel, player, nickname, text, at}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChatLine {
+    /// Its number at its table, from 1.
+    pub n: u64,
+    pub channel: Channel,
+    pub player: i64,
+    pub nickname: String,
+    pub text: String,
+    /// When it was written (seconds since the epoch).
+    pub at: i64,
+}
+
+/// Whether a connection sees a channel: the players' always; the spectators' when it holds
+/// no seat, or once the game is over.
+pub fn sees(channel: Channel, seated: bool, finished: bool) -> bool {
+    channel == Channel::Players || !seated || finished
+}
+
+/// A message as sent: control characters stripped (line breaks and tabs become spaces),
+/// trimmed, and within the bounds; or why not, with its machine code.
+pub fn clean(raw: &str) -> Result<String, (&'static str, String)> {
+    let text: String = raw
+        .chars()
+        .filter_map(|c| match c {
+            '\n' | '\r' | '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect();
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(("chat_empty", "empty message: write something".into()));
+    }
+    let chars = text.chars().count();
+    if chars > MAX_CHARS || text.len() > MAX_BYTES {
+        return Err((
+            "chat_too_long",
+            format!(
+                "message too long ({chars} characters, {} bytes): at most {MAX_CHARS} \
+                 characters and {MAX_BYTES} bytes",
+                text.len()
+            ),
+        ));
+    }
+    Ok(text.to_string())
+}
+
+/// The rates shared by every table: messages and reports per person.
+pub struct Rates {
+    pub messages: RateLimiter<i64>,
+    pub reports: RateLimiter<i64>,
+}
+
+impl Default for Rates {
+    fn default() -> Self {
+        Rates {
+            messages: RateLimiter::new(BURST, PER_MINUTE),
+            reports: RateLimiter::new(REPORT_BURST, REPORTS_PER_HOUR / 60.0),
+        }
+    }
+}
+
+/// A table's recent messages, the last [`KEEP`].
+#[derive(Debug, Default)]
+pub struct Room {
+    lines: VecDeque<ChatLine>,
+    next: u64,
+}
+
+impl Room {
+    /// A room holding these stored messages (oldest first).
+    pub fn restore(lines: Vec<ChatLine>) -> Room {
+        let next = lines.iter().map(|l| l.n).max().unwrap_or(0) + 1;
+        let mut lines: VecDeque<ChatLine> = lines.into();
+        while lines.len() > KEEP {
+            lines.pop_front();
+        }
+        Room { lines, next }
+    }
+
+    /// The next message, numbered (not yet kept: see [`Room::keep`]).
+    pub fn line(&self, channel: Channel, player: i64, nickname: &str, text: String) -> ChatLine {
+        ChatLine {
+            n: self.next.max(1),
+            channel,
+            player,
+            nickname: nickname.to_string(),
+            text,
+            at: now(),
+        }
+    }
+
+    /// Keeps a message (once stored), forgetting the oldest past [`KEEP`].
+    pub fn keep(&mut self, line: ChatLine) {
+        self.next = line.n + 1;
+        self.lines.push_back(line);
+        while self.lines.len() > KEEP {
+            self.lines.pop_front();
+        }
+    }
+
+    pub fn find(&self, n: u64) -> Option<&ChatLine> {
+        self.lines.iter().find(|l| l.n == n)
+    }
+
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The messages a connection may see, oldest first: its channels, nobody it muted.
+    pub fn visible<'a>(
+        &'a self,
+        seated: bool,
+        finished: bool,
+        muted: &'a HashSet<i64>,
+    ) -> impl Iterator<Item = &'a ChatLine> + 'a {
+        self.lines
+            .iter()
+            .filter(move |l| sees(l.channel, seated, finished) && !muted.contains(&l.player))
+    }
+}
+
+/// A table's stored messages, oldest first.
+pub async fn load(db: &Db, table: String) -> DbResult<Vec<ChatLine>> {
+    db.call(move |c| {
+        let mut st = c.prepare(
+            "SELECT n, channel, player, nickname, text, at FROM chat WHERE table_id = ?1
+             ORDER BY n DESC LIMIT ?2",
+        )?;
+        let mut lines: Vec<ChatLine> = st
+            .query_map(params![table, KEEP as i64], |r| {
+                Ok(ChatLine {
+                    n: r.get::<_, i64>(0)?.max(0) as u64,
+                    channel: Channel::parse(&r.get::<_, String>(1)?),
+                    player: r.get(2)?,
+                    nickname: r.get(3)?,
+                    text: r.get(4)?,
+                    at: r.get(5)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        lines.reverse();
+        Ok(lines)
+    })
+    .await
+}
+
+/// Stores a message with its table, forgetting the table's older ones past [`KEEP`].
+pub async fn store(db: &Db, table: String, line: ChatLine) -> DbResult<()> {
+    db.call(move |c| {
+        c.execute(
+            "INSERT INTO chat (table_id, n, channel, player, nickname, text, at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                table,
+                line.n as i64,
+                line.channel.as_str(),
+                line.player,
+                line.nickname,
+                line.text,
+                line.at
+            ],
+        )?;
+        c.execute(
+            "DELETE FROM chat WHERE table_id = ?1 AND n <= ?2",
+            params![table, line.n as i64 - KEEP as i64],
+        )?;
+        Ok(())
+    })
+    .await
+}
+
+/// The people `player` muted.
+pub async fn mutes_of(db: &Db, player: i64) -> DbResult<HashSet<i64>> {
+    db.call(move |c| {
+        let mut st = c.prepare("SELECT muted FROM mutes WHERE player = ?1 LIMIT ?2")?;
+        let set = st
+            .query_map(params![player, MAX_MUTES as i64], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(set)
+    })
+    .await
+}
+
+/// `player` mutes (`on`) or unmutes `other`. `Ok(false)`: they already mute [`MAX_MUTES`]
+/// people.
+pub async fn set_mute(db: &Db, player: i64, other: i64, on: bool) -> DbResult<bool> {
+    db.call(move |c| {
+        if !on {
+            c.execute(
+                "DELETE FROM mutes WHERE player = ?1 AND muted = ?2",
+                params![player, other],
+            )?;
+            return Ok(true);
+        }
+        let n: i64 = c.query_row(
+            "SELECT count(*) FROM mutes WHERE player = ?1 AND muted != ?2",
+            params![player, other],
+            |r| r.get(0),
+        )?;
+        if n >= MAX_MUTES as i64 {
+            return Ok(false);
+        }
+        c.execute(
+            "INSERT OR IGNORE INTO mutes (player, muted, at) VALUES (?1, ?2, ?3)",
+            params![player, other, now()],
+        )?;
+        Ok(true)
+    })
+    .await
+}
+
+/// Stores `reporter`'s report of a message of `table`, for the operator (a message
+/// reported twice by one person is stored once).
+pub async fn report(db: &Db, table: String, line: ChatLine, reporter: i64) -> DbResult<()> {
+    db.call(move |c| {
+        c.execute(
+            "INSERT OR IGNORE INTO reports
+                 (table_id, n, channel, author, author_nickname, text, written, reporter, at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                table,
+                line.n as i64,
+                line.channel.as_str(),
+                line.player,
+                line.nickname,
+                line.text,
+                line.at,
+                reporter,
+                now()
+            ],
+        )?;
+        Ok(())
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_strips_controls_and_bounds_the_text() {
+        assert_eq!(
+            clean("  hola\u{7}\u{1b}[31m\nmus  ").unwrap(),
+            "hola[31m mus"
+        );
+        assert_eq!(clean(" \t\n ").unwrap_err().0, "chat_empty");
+        assert_eq!(clean("\u{0}\u{1}").unwrap_err().0, "chat_empty");
+        assert!(clean(&"a".repeat(MAX_CHARS)).is_ok());
+        assert_eq!(
+            clean(&"a".repeat(MAX_CHARS + 1)).unwrap_err().0,
+            "chat_too_long"
+        );
+        // 201 characters of three bytes each: within the characters, over the bytes.
+        assert_eq!(clean(&"€".repeat(201)).unwrap_err().0, "chat_too_long");
+    }
+
+    #[test]
+    fn a_room_keeps_the_last_messages_and_hides_what_one_may_not_see() {
+        let mut room = Room::default();
+        for i in 0..(KEEP + 10) {
+            let ch = if i % 2 == 0 {
+                Channel::Players
+            } else {
+                Channel::Spectators
+            };
+            let l = room.line(ch, (i % 3) as i64, "x", format!("m{i}"));
+            room.keep(l);
+        }
+        assert_eq!(room.len(), KEEP);
+        assert!(room.find(10).is_none());
+        assert_eq!(room.find((KEEP + 10) as u64).unwrap().text, "m209");
+        let none = HashSet::new();
+        assert!(room
+            .visible(true, false, &none)
+            .all(|l| l.channel == Channel::Players));
+        assert_eq!(room.visible(true, true, &none).count(), KEEP);
+        assert_eq!(room.visible(false, false, &none).count(), KEEP);
+        let muted: HashSet<i64> = [0].into();
+        assert!(room.visible(false, false, &muted).all(|l| l.player != 0));
+        let again = Room::restore(room.visible(false, false, &none).cloned().collect());
+        assert_eq!(again.line(Channel::Players, 1, "x", "y".into()).n, 211);
+    }
+}

@@ -1,0 +1,249 @@
+//! The friends' API (accounts only): the list with who is online and where, requests
+//! (both agree), removing a friend, invitations to a table. See [`crate::friends`] for the
+//! rules and bounds.
+
+use super::{caller_session, ApiError, ApiResult};
+use crate::friends::{self, Asked, Person};
+use crate::table::FINISHED;
+use crate::{account, Hub, Session};
+use axum::extract::rejection::{JsonRejection, PathRejection};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// A person named by nickname.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Nickname {
+    nickname: String,
+}
+
+/// The caller's session, if it is an account's (guests are told to make one).
+async fn account_caller(hub: &Hub, headers: &HeaderMap) -> Result<Session, ApiError> {
+    let s = caller_session(hub, headers).await?;
+    if !s.account {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "friends are for accounts: make an account (it keeps your nickname and games) to \
+             add friends and invite them",
+        )
+        .code("friends_account_only"));
+    }
+    Ok(s)
+}
+
+fn db_error(e: crate::store::DbError) -> ApiError {
+    ApiError::internal(e)
+}
+
+/// The account of a nickname, or a 404 that says so.
+async fn account_named(hub: &Hub, nickname: &str) -> Result<Person, ApiError> {
+    let key = account::nickname_key(nickname.trim());
+    friends::account_of(&hub.db, key)
+        .await
+        .map_err(db_error)?
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "no account is called `{}`: check the nickname (guests cannot be friends)",
+                    nickname.trim()
+                ),
+            )
+            .code("friends_no_such_account")
+        })
+}
+
+/// A request or an invitation spends one of the caller's tokens.
+fn rate(hub: &Hub, player: i64) -> Result<(), ApiError> {
+    hub.social.rate.take(player).map_err(|s| {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "too many friend requests and invitations: at most {} at once, then {} a \
+                 minute; try again in {s} s",
+                friends::RATE_BURST,
+                friends::RATE_PER_MINUTE
+            ),
+        )
+        .retry_after(s)
+    })
+}
+
+/// `GET /api/friends`: friends (online, and at which public table), requests received and
+/// sent, invitations received.
+pub(super) async fn list(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<Value> {
+    let me = account_caller(&hub, &headers).await?;
+    // The lobby asks for this while it is open: its person is online.
+    hub.social.presence.touch(me.player.id);
+    let stored = friends::stored(&hub.db, me.player.id)
+        .await
+        .map_err(db_error)?;
+    let at = friends::seated_at(&hub.all_tables());
+    let list: Vec<Value> = stored
+        .friends
+        .iter()
+        .map(|f| {
+            let online = hub.social.presence.is_online(f.id);
+            let table = at
+                .get(&f.id)
+                .map(|(id, game)| json!({"id": id, "game": game}));
+            json!({"id": f.id, "nickname": f.nickname, "online": online, "table": table})
+        })
+        .collect();
+    Ok(Json(json!({
+        "friends": list,
+        "incoming": stored.incoming,
+        "outgoing": stored.outgoing,
+        "invitations": stored.invitations,
+    })))
+}
+
+/// `POST /api/friends {"nickname"}`: asks an account to be friends, or accepts its request.
+pub(super) async fn ask(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    body: Result<Json<Nickname>, JsonRejection>,
+) -> ApiResult<Value> {
+    let me = account_caller(&hub, &headers).await?;
+    let Json(body) = body?;
+    let other = account_named(&hub, &body.nickname).await?;
+    if other.id == me.player.id {
+        return Err(ApiError::bad("you cannot be your own friend").code("friends_self"));
+    }
+    rate(&hub, me.player.id)?;
+    match friends::ask(&hub.db, me.player.id, other.id)
+        .await
+        .map_err(db_error)?
+    {
+        Asked::Requested => Ok(Json(json!({"status": "requested", "friend": other}))),
+        Asked::Friends => Ok(Json(json!({"status": "friends", "friend": other}))),
+        Asked::Refused(code, m) => Err(ApiError::new(StatusCode::CONFLICT, m).code(code)),
+    }
+}
+
+fn other_id(path: Result<Path<i64>, PathRejection>) -> Result<i64, ApiError> {
+    path.map(|Path(id)| id)
+        .map_err(|_| ApiError::bad("write the person as their number: /api/friends/ID"))
+}
+
+/// `DELETE /api/friends/requests/{player}`: declines a request received, or cancels one sent.
+pub(super) async fn drop_request(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    path: Result<Path<i64>, PathRejection>,
+) -> ApiResult<Value> {
+    let me = account_caller(&hub, &headers).await?;
+    let other = other_id(path)?;
+    if friends::drop_request(&hub.db, me.player.id, other)
+        .await
+        .map_err(db_error)?
+    {
+        Ok(Json(json!({"ok": true})))
+    } else {
+        Err(
+            ApiError::new(StatusCode::NOT_FOUND, "no friend request between you two")
+                .code("friends_no_request"),
+        )
+    }
+}
+
+/// `DELETE /api/friends/{player}`: ends a friendship (both ways).
+pub(super) async fn remove(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    path: Result<Path<i64>, PathRejection>,
+) -> ApiResult<Value> {
+    let me = account_caller(&hub, &headers).await?;
+    let other = other_id(path)?;
+    if friends::remove(&hub.db, me.player.id, other)
+        .await
+        .map_err(db_error)?
+    {
+        Ok(Json(json!({"ok": true})))
+    } else {
+        Err(
+            ApiError::new(StatusCode::NOT_FOUND, "they are not your friend")
+                .code("friends_not_friends"),
+        )
+    }
+}
+
+/// `POST /api/tables/{id}/invitations {"nickname"}`: invites a friend to a table that is
+/// not over.
+pub(super) async fn invite(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    path: Result<Path<String>, PathRejection>,
+    body: Result<Json<Nickname>, JsonRejection>,
+) -> ApiResult<Value> {
+    let me = account_caller(&hub, &headers).await?;
+    let Path(table) = path?;
+    let Json(body) = body?;
+    let info = match hub
+        .table_or_load(&table)
+        .await
+        .map_err(ApiError::internal)?
+    {
+        Some(h) => h.info(),
+        None => {
+            return Err(
+                ApiError::new(StatusCode::NOT_FOUND, format!("no table `{table}`"))
+                    .code("table_not_found"),
+            )
+        }
+    };
+    if info.status == FINISHED {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "this table's game is over: invite them to a new table",
+        )
+        .code("game_over"));
+    }
+    let other = account_named(&hub, &body.nickname).await?;
+    if other.id == me.player.id {
+        return Err(ApiError::bad("you cannot invite yourself").code("friends_self"));
+    }
+    rate(&hub, me.player.id)?;
+    match friends::invite(&hub.db, me.player.id, other.id, table.clone())
+        .await
+        .map_err(db_error)?
+    {
+        Ok(id) => Ok(Json(json!({"id": id, "table": table, "to": other}))),
+        Err((code, m)) => {
+            let status = if code == "friends_not_friends" {
+                StatusCode::FORBIDDEN
+            } else {
+                StatusCode::CONFLICT
+            };
+            Err(ApiError::new(status, m).code(code))
+        }
+    }
+}
+
+/// `DELETE /api/invitations/{id}`: dismisses an invitation received (or withdraws one sent).
+pub(super) async fn dismiss(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    path: Result<Path<i64>, PathRejection>,
+) -> ApiResult<Value> {
+    let me = account_caller(&hub, &headers).await?;
+    let id = path
+        .map(|Path(id)| id)
+        .map_err(|_| ApiError::bad("write the invitation as its number: /api/invitations/ID"))?;
+    if friends::dismiss(&hub.db, me.player.id, id)
+        .await
+        .map_err(db_error)?
+    {
+        Ok(Json(json!({"ok": true})))
+    } else {
+        Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no invitation {id} of yours"),
+        )
+        .code("friends_no_invitation"))
+    }
+}

@@ -1,0 +1,224 @@
+//! The table's part in its chat ([`crate::chat`]): messages checked, stored, then sent to
+//! the connections that may see them; the recent ones sent once to a connection when it
+//! opens; mutes and reports.
+
+use super::*;
+use crate::chat::{self, Channel, ChatLine, Room};
+
+/// A table's chat: its recent messages, and whom each connected person mutes.
+#[derive(Default)]
+pub(super) struct Talk {
+    pub(super) room: Room,
+    /// The people each connected person mutes (loaded when they connect).
+    muted: HashMap<i64, HashSet<i64>>,
+    /// Whether the seated have been sent the spectators' channel after the end.
+    end_shown: bool,
+    /// Nobody: whom a person without mutes mutes.
+    no_one: HashSet<i64>,
+}
+
+impl Actor {
+    /// Whether connection `c` holds a seat.
+    fn conn_seated(&self, c: &Conn) -> bool {
+        c.player
+            .as_ref()
+            .is_some_and(|p| self.seat_of(p.id).is_some())
+    }
+
+    fn muted_by(&self, c: &Conn) -> &HashSet<i64> {
+        c.player
+            .as_ref()
+            .and_then(|p| self.talk.muted.get(&p.id))
+            .unwrap_or(&self.talk.no_one)
+    }
+
+    fn chat_error(&mut self, conn: u64, code: &str, message: String, wait_s: Option<u64>) {
+        let mut m = json!({"type": "error", "code": code, "message": message});
+        if let Some(s) = wait_s {
+            m["wait_s"] = json!(s);
+        }
+        self.send(conn, m);
+    }
+
+    /// Loads the table's stored messages (when its task starts).
+    pub(super) async fn load_chat(&mut self) {
+        match chat::load(&self.env.db, self.row.id.clone()).await {
+            Ok(lines) => self.talk.room = Room::restore(lines),
+            Err(e) => eprintln!("table {}: chat not loaded: {e}", self.row.id),
+        }
+    }
+
+    /// The people `player` mutes, loaded before their connection arrives. Only people
+    /// connected are remembered.
+    pub(super) fn set_mutes(&mut self, player: i64, muted: HashSet<i64>) {
+        let conns = &self.conns;
+        self.talk
+            .muted
+            .retain(|p, _| *p == player || conns.is_connected(*p));
+        self.talk.muted.insert(player, muted);
+    }
+
+    /// Someone writes: checked (a nickname, the text, their rate), stored, then sent to
+    /// whoever may see it.
+    pub(super) async fn chat(&mut self, conn: u64, text: String) {
+        let Some(p) = self.player_of(conn) else {
+            let m = "pick a nickname first to write at the table".to_string();
+            return self.chat_error(conn, "chat_no_nickname", m, None);
+        };
+        let text = match chat::clean(&text) {
+            Ok(t) => t,
+            Err((code, m)) => return self.chat_error(conn, code, m, None),
+        };
+        if let Err(wait) = self.env.chat_rates.messages.take(p.id) {
+            let m = format!(
+                "too many chat messages: at most {} at once, then {} a minute; wait {wait} s",
+                chat::BURST,
+                chat::PER_MINUTE
+            );
+            return self.chat_error(conn, "chat_rate_limited", m, Some(wait));
+        }
+        let channel = if self.seat_of(p.id).is_some() {
+            Channel::Players
+        } else {
+            Channel::Spectators
+        };
+        let line = self.talk.room.line(channel, p.id, &p.nickname, text);
+        if let Err(e) = chat::store(&self.env.db, self.row.id.clone(), line.clone()).await {
+            let m = format!("could not save the message ({e}); nothing was sent");
+            return self.chat_error(conn, "internal", m, None);
+        }
+        self.talk.room.keep(line.clone());
+        let finished = self.row.status == FINISHED;
+        let text: Arc<str> = json!({"type": "chat", "line": line}).to_string().into();
+        let to: Vec<u64> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| {
+                chat::sees(line.channel, self.conn_seated(c), finished)
+                    && !self.muted_by(c).contains(&line.player)
+            })
+            .map(|(id, _)| id)
+            .collect();
+        for id in to {
+            self.send_text(id, text.clone());
+        }
+    }
+
+    /// The recent messages connection `id` may see, and whom its person mutes.
+    fn history(&self, id: u64) -> Option<Arc<str>> {
+        let c = self.conns.get(id)?;
+        let finished = self.row.status == FINISHED;
+        let muted = self.muted_by(c);
+        let lines: Vec<&ChatLine> = self
+            .talk
+            .room
+            .visible(self.conn_seated(c), finished, muted)
+            .collect();
+        let mut muted: Vec<i64> = muted.iter().copied().collect();
+        muted.sort_unstable();
+        Some(
+            json!({"type": "chat_history", "lines": lines, "muted": muted})
+                .to_string()
+                .into(),
+        )
+    }
+
+    fn send_history(&mut self, ids: &[u64]) {
+        for id in ids {
+            if let Some(m) = self.history(*id) {
+                self.send_text(*id, m);
+            }
+        }
+    }
+
+    /// After every change: newcomers get the recent messages once; when the game has just
+    /// ended, the seated get both channels.
+    pub(super) fn chat_after_change(&mut self, newcomers: &[u64]) {
+        self.send_history(newcomers);
+        if self.row.status == FINISHED && !self.talk.end_shown {
+            self.talk.end_shown = true;
+            let seated: Vec<u64> = self
+                .conns
+                .iter()
+                .filter(|(id, c)| !newcomers.contains(id) && self.conn_seated(c))
+                .map(|(id, _)| id)
+                .collect();
+            self.send_history(&seated);
+        }
+    }
+
+    /// The person on `conn` mutes (`on`) or unmutes `other`: stored for them, and every
+    /// connection of theirs at this table is sent the messages it now shows.
+    pub(super) async fn mute(&mut self, conn: u64, other: i64, on: bool) {
+        let Some(p) = self.player_of(conn) else {
+            let m = "pick a nickname first to mute someone".to_string();
+            return self.chat_error(conn, "chat_no_nickname", m, None);
+        };
+        if other == p.id {
+            let m = "you cannot mute yourself".to_string();
+            return self.chat_error(conn, "chat_mute_self", m, None);
+        }
+        match chat::set_mute(&self.env.db, p.id, other, on).await {
+            Ok(true) => {}
+            Ok(false) => {
+                let m = format!(
+                    "you already mute {} people: unmute someone first",
+                    chat::MAX_MUTES
+                );
+                return self.chat_error(conn, "chat_too_many_mutes", m, None);
+            }
+            Err(e) => {
+                let m = format!("could not save the mute ({e}); nothing changed");
+                return self.chat_error(conn, "internal", m, None);
+            }
+        }
+        let set = self.talk.muted.entry(p.id).or_default();
+        if on {
+            set.insert(other);
+        } else {
+            set.remove(&other);
+        }
+        let mine: Vec<u64> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| c.player.as_ref().is_some_and(|q| q.id == p.id))
+            .map(|(id, _)| id)
+            .collect();
+        self.send_history(&mine);
+    }
+
+    /// The person on `conn` reports message `n` of this table: stored for the operator.
+    pub(super) async fn report(&mut self, conn: u64, n: u64) {
+        let Some(p) = self.player_of(conn) else {
+            let m = "pick a nickname first to report a message".to_string();
+            return self.chat_error(conn, "chat_no_nickname", m, None);
+        };
+        let finished = self.row.status == FINISHED;
+        let seated = self.conns.get(conn).is_some_and(|c| self.conn_seated(c));
+        // Only a message one may see can be reported (a seated player cannot probe the
+        // spectators' channel by number).
+        let Some(line) = self
+            .talk
+            .room
+            .find(n)
+            .filter(|l| chat::sees(l.channel, seated, finished))
+            .cloned()
+        else {
+            let m = format!("there is no message {n} at this table (or it is too old)");
+            return self.chat_error(conn, "chat_no_such_message", m, None);
+        };
+        if let Err(wait) = self.env.chat_rates.reports.take(p.id) {
+            let m = format!(
+                "too many reports: at most {} at once, then {} an hour; wait {wait} s",
+                chat::REPORT_BURST,
+                chat::REPORTS_PER_HOUR
+            );
+            return self.chat_error(conn, "chat_report_rate_limited", m, Some(wait));
+        }
+        if let Err(e) = chat::report(&self.env.db, self.row.id.clone(), line, p.id).await {
+            let m = format!("could not save the report ({e}); try again");
+            return self.chat_error(conn, "internal", m, None);
+        }
+        self.send(conn, json!({"type": "chat_reported", "n": n}));
+    }
+}

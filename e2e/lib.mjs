@@ -2,6 +2,7 @@
 // steps, and a player that always clicks a legal action.
 
 import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { after } from 'node:test';
 import { join } from 'node:path';
@@ -481,4 +482,27 @@ export async function playTikki(page, memo = {}) {
   }
   await page.waitForFunction((x) => window.tapete.state.n > x, n, { timeout: 15000 });
   return { action, picked };
+}
+
+/** Starts a `tapete serve` of the test's own (BIN) and answers { proc, url } once it says where it listens. */
+export function serve(addr, db) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(BIN, ['serve', '--addr', addr, '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+/);
+      if (m) resolve({ proc, url: m[0] });
+    });
+    proc.on('exit', (code) => reject(new Error(`tapete serve exited (${code}): ${out}`)));
+  });
+}
+
+/** Stops a server `serve` started, at once (SIGKILL), as a crash would. */
+export function kill(proc) {
+  return new Promise((resolve) => {
+    proc.removeAllListeners('exit');
+    proc.on('exit', resolve);
+    proc.kill('SIGKILL');
+  });
 }

@@ -3,33 +3,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBrowser, BIN, createMusTable, playOne, playToOurBet, waitOffer, state } from '../lib.mjs';
-
-/** Starts `tapete serve` and answers { proc, url } once it says where it listens. */
-function serve(addr, db) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(BIN, ['serve', '--addr', addr, '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+/);
-      if (m) resolve({ proc, url: m[0] });
-    });
-    proc.on('exit', (code) => reject(new Error(`tapete serve exited (${code}): ${out}`)));
-  });
-}
-
-function kill(proc) {
-  return new Promise((resolve) => {
-    proc.removeAllListeners('exit');
-    proc.on('exit', resolve);
-    proc.kill('SIGKILL');
-  });
-}
+import { openBrowser, serve, kill, createMusTable, playOne, playToOurBet, waitOffer, state } from '../lib.mjs';
 
 test('a server restart mid-hand: the page reconnects and the hand goes on', { timeout: 180000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'tapete-restart-'));

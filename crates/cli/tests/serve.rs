@@ -88,7 +88,11 @@ impl Server {
         if let MaybeTlsStream::Plain(s) = socket.get_ref() {
             s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
         }
-        Client { socket, last: None }
+        Client {
+            socket,
+            last: None,
+            story: Vec::new(),
+        }
     }
 }
 
@@ -102,6 +106,9 @@ impl Drop for Server {
 struct Client {
     socket: WebSocket<MaybeTlsStream<TcpStream>>,
     last: Option<Value>,
+    /// The narration so far, as a page keeps it: a state brings it whole (`lines`) or the
+    /// lines added since this connection's last state (`more`).
+    story: Vec<Value>,
 }
 
 impl Client {
@@ -122,8 +129,19 @@ impl Client {
             assert!(Instant::now() < deadline, "only pings for 20 s");
             match self.socket.read().expect("a message before the timeout") {
                 Message::Text(t) => {
-                    let v: Value = serde_json::from_str(t.as_str()).expect("JSON");
+                    let mut v: Value = serde_json::from_str(t.as_str()).expect("JSON");
                     if v["type"] == "state" {
+                        // Each state read here carries the whole story in `lines`.
+                        if let Some(all) = v["lines"].as_array() {
+                            self.story = all.clone();
+                        } else if let Some(more) = v["more"].as_array() {
+                            self.story.extend(more.iter().cloned());
+                        } else {
+                            panic!("a state without its narration: {v}");
+                        }
+                        let n = self.story.len();
+                        self.story.drain(..n.saturating_sub(200));
+                        v["lines"] = Value::Array(self.story.clone());
                         self.last = Some(v.clone());
                     }
                     return v;

@@ -156,7 +156,15 @@ function langSwitch() {
  * On a narrow screen the links fold into a menu button named after the current page, so the
  * bar keeps one line and the player's name whole.
  */
+/** The installable app: a service worker that shows the offline page when the server
+ * cannot be reached (see sw.js). Browsers allow it on https and on this machine only. */
+function installable() {
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register('/sw.js').catch(() => { /* the site works without it */ });
+}
+
 export function topbar(active) {
+  installable();
   const link = ([href, text, key, testid]) => el('a', { href, class: key === active ? 'active' : '', 'data-testid': testid }, text);
   const games = el('span', { class: 'navgames', 'data-testid': 'nav-games' });
   const nav = el('nav', { id: 'topnav', 'data-testid': 'nav', 'aria-label': t('nav.label') }, link(['/', t('nav.lobby'), 'lobby']), games,

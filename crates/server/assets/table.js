@@ -9,7 +9,7 @@ import { gameModule } from './games.js';
 import { has } from './i18n.js';
 import { dockPadding } from './kit.js';
 import { ratedBadge, seatLinks } from './ratings.js';
-import { renderLine, lineClass } from './story.js';
+import { renderLine, lineClass, lineText } from './story.js';
 import { inviteOf, withInvite, inviteControl, keptSeat, keepControl, otraControl, rematchNotice } from './invite.js';
 import { chatPanel, chatState, chatMessage } from './chat.js';
 import { invitePanel } from './friends.js';
@@ -28,8 +28,11 @@ let clockAt = 0;        // when the last state (and its clock) arrived, by this 
 const gameMain = el('div', { 'data-testid': 'game' });
 const gameSide = el('div');
 const logBox = el('div', { class: 'log', 'data-testid': 'lines' });
+// For screen readers: each new line of the narration, and "your turn", read out as they come
+// (the log itself is redrawn whole on every state, so it is not the live region).
+const live = el('div', { class: 'sr-only', role: 'log', 'aria-live': 'polite', 'data-testid': 'live' });
 const logPanel = el('div', { class: 'panel' }, el('h3', {}, t('table.calls'), ' ', el('span', { class: 'muted small' }, t('table.calls_when'))), logBox);
-app.append(bar, clockBox, banner, notice, el('div', { class: 'tablegrid' }, el('div', {}, gameMain), el('div', { class: 'side' }, gameSide, logPanel, chatPanel(send), invitePanel(tableId))));
+app.append(live, bar, clockBox, banner, notice, el('div', { class: 'tablegrid' }, el('div', {}, gameMain), el('div', { class: 'side' }, gameSide, logPanel, chatPanel(send), invitePanel(tableId))));
 
 let st = null;          // the last state
 let mod = null;         // the game module
@@ -174,8 +177,11 @@ const MAX_LINES = 200;
 async function onState(msg) {
   // States only grow: ignore an older one arriving late.
   if (st && msg.n < st.n && msg.table && st.table && msg.table.status === st.table.status) return;
+  const first = !st;
   if (Array.isArray(msg.lines)) story = msg.lines;
   else if (Array.isArray(msg.more)) story = story.concat(msg.more).slice(-MAX_LINES);
+  // What is new is read out; a whole story (a first state, a new hand) is there to read.
+  if (!first && Array.isArray(msg.more)) tellLive(msg.more);
   st = { ...msg, lines: story };
   delete st.more;
   chatState(st);
@@ -267,6 +273,84 @@ function seatControls(s) {
   return null;
 }
 
+/** Reads `lines` (narration) or a text out in the live region, keeping its last few. */
+function tellLive(lines) {
+  const told = storyContext();
+  for (const line of lines) {
+    const text = typeof line === 'string' ? line : lineText(line, told);
+    if (text) live.append(el('div', {}, text));
+  }
+  while (live.childElementCount > 12) live.firstElementChild.remove();
+}
+
+// The optional sound on your turn: off unless the person turns it on (kept in this browser).
+const SOUND_KEY = 'tapete.sound';
+let beeps = 0; // sounds played (for the tests)
+const soundOn = () => { try { return localStorage.getItem(SOUND_KEY) === 'on'; } catch { return false; } };
+let audio = null;
+/** A short soft two-note chime. */
+function chime() {
+  beeps++;
+  try {
+    audio = audio || new AudioContext();
+    const now = audio.currentTime;
+    [660, 880].forEach((f, i) => {
+      const o = audio.createOscillator();
+      const g = audio.createGain();
+      o.frequency.value = f;
+      g.gain.setValueAtTime(0.0001, now + i * 0.12);
+      g.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.25);
+      o.connect(g).connect(audio.destination);
+      o.start(now + i * 0.12);
+      o.stop(now + i * 0.12 + 0.3);
+    });
+  } catch { /* no sound here */ }
+}
+function soundToggle() {
+  const on = soundOn();
+  return el('button', {
+    class: `btn small ghost sound ${on ? 'on' : ''}`, 'data-testid': 'sound', 'aria-pressed': on ? 'true' : 'false',
+    title: tr(on ? 'table.sound_on' : 'table.sound_off'), 'aria-label': tr('table.sound'),
+    onclick: () => {
+      try { localStorage.setItem(SOUND_KEY, on ? 'off' : 'on'); } catch { /* private mode */ }
+      if (!on) chime();
+      render();
+    },
+  }, on ? '🔔' : '🔕');
+}
+let wasTurn = false;
+
+/**
+ * What has the keyboard's focus in the game, to find again after a redraw: its test id and
+ * the attributes that tell it from its siblings.
+ */
+function focusKey() {
+  const a = document.activeElement;
+  if (!a || a === document.body || !app.contains(a)) return null;
+  const ds = a.dataset || {};
+  return { inGame: gameMain.contains(a), testid: ds.testid, action: ds.action, card: ds.card, index: ds.index };
+}
+
+/** Gives the focus back after a redraw: to the same control, else (in the game) to its first action. */
+function refocus(k) {
+  if (!k) return;
+  const a = document.activeElement;
+  if (a && a !== document.body && app.contains(a)) return;
+  const esc = (v) => CSS.escape(String(v));
+  let sel = k.testid ? `[data-testid="${esc(k.testid)}"]` : null;
+  if (sel && k.action) sel += `[data-action="${esc(k.action)}"]`;
+  if (sel && k.card) sel += `[data-card="${esc(k.card)}"]`;
+  if (sel && k.index !== undefined && !k.card) sel += `[data-index="${esc(k.index)}"]`;
+  let target = sel ? app.querySelector(sel) : null;
+  if (target && (target.disabled || target.getAttribute('tabindex') === '-1')) target = null;
+  if (!target && k.inGame) {
+    target = gameMain.querySelector('[data-testid="actions"] button:not([disabled])')
+      || gameMain.querySelector('button:not([disabled]), [role="button"][tabindex="0"]');
+  }
+  if (target) target.focus({ preventScroll: true });
+}
+
 /** The tab's icon: the usual one, or the one with a dot while it is your turn. */
 function turnIcon(turn) {
   const link = document.querySelector('link[rel="icon"]');
@@ -274,14 +358,31 @@ function turnIcon(turn) {
   if (link && link.getAttribute('href') !== href) link.setAttribute('href', href);
 }
 
+// The last control of the page that had the focus: a control the page disables as it sends
+// (so that nothing is sent twice) drops the focus before the answer redraws the page.
+let lastFocus = null;
+app.addEventListener('focusin', () => { lastFocus = focusKey(); });
+
 function render() {
   if (!st) return;
+  const focus = focusKey() || (document.activeElement === document.body ? lastFocus : null);
+  drawTable();
+  refocus(focus);
+}
+
+function drawTable() {
   const t = st.table;
   const you = st.you || {};
-  // Your turn shows on the tab itself (its title and icon), so a person in another tab sees it.
+  // Your turn shows on the tab itself (its title and icon), so a person in another tab sees it;
+  // it is read out, and chimes when the person asked for a sound.
   const turn = Array.isArray(st.legal) && st.legal.length > 0 && !(st.outcome || t.outcome);
   document.title = `${turn ? `${tr('table.turn_title')} · ` : ''}${mod && mod.title ? mod.title : t.game} · ${t.id} · tapete`;
   turnIcon(turn);
+  if (turn && !wasTurn) {
+    tellLive([tr('table.live_turn')]);
+    if (soundOn()) chime();
+  }
+  wasTurn = turn;
 
   // ---- the bar: title, status, share, start, stand ----
   clear(bar);
@@ -292,6 +393,7 @@ function render() {
   if (ratedMark) bar.append(ratedMark);
   bar.append(el('span', { class: 'spacer' }));
   if (mod && mod.rulesSummary) bar.append(el('span', { class: 'muted small rules-sum' }, mod.rulesSummary(t.rules)));
+  bar.append(soundToggle());
   bar.append(el('a', { class: 'btn small', href: `/rules/${encodeURIComponent(t.game)}`, target: '_blank', 'data-testid': 'rules-link' }, tr('table.how_to_play')));
   bar.append(inviteControl(t) || el('button', {
     class: 'btn small', 'data-testid': 'share', onclick: async () => {
@@ -410,4 +512,4 @@ document.addEventListener('visibilitychange', () => {
   if (!gone && document.visibilityState === 'visible' && (!ws || ws.readyState === WebSocket.CLOSED)) { attempts = 0; connect(); }
 });
 // For the tests: where the page stands.
-window.tapete = { get state() { return st; }, get connection() { return connState; }, get connects() { return connects; }, get connLog() { return [...connLog]; } };
+window.tapete = { get state() { return st; }, get beeps() { return beeps; }, get connection() { return connState; }, get connects() { return connects; }, get connLog() { return [...connLog]; } };

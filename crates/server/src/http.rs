@@ -105,6 +105,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/", get(|| page("index.html")))
         .route("/t/{id}", get(|| page("table.html")))
         .route("/replay/{id}", get(|| page("replay.html")))
+        // The service worker, at the top so that it may serve every page (see sw.js).
+        .route("/sw.js", get(|| page("sw.js")))
         .route("/{page}", get(named_page))
         .route("/rules/{game}", get(rules_page))
         .route("/assets/{file}", get(asset))
@@ -269,6 +271,7 @@ fn content_type(name: &str) -> &'static str {
         "svg" => "image/svg+xml",
         "png" => "image/png",
         "json" => "application/json",
+        "webmanifest" => "application/manifest+json",
         "ico" => "image/x-icon",
         "woff2" => "font/woff2",
         _ => "application/octet-stream",
@@ -330,6 +333,7 @@ fn html_page(status: StatusCode, lang: Lang, title: &str, body: &str) -> Respons
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1, viewport-fit=cover\">\n\
          <meta name=\"theme-color\" content=\"#17231b\">\n<title>{} · tapete</title>\n\
          <link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\">\n\
+         <link rel=\"manifest\" href=\"/assets/manifest.webmanifest\">\n\
          <link rel=\"stylesheet\" href=\"/assets/style.css\">\n\
          <script type=\"module\" src=\"/assets/doc.js\"></script>\n</head>\n<body>\n\
          <main class=\"page\" id=\"app\">\n{body}</main>\n</body>\n</html>\n",

@@ -72,12 +72,9 @@ fn duel(a: &str, b: &str, rules: &MusRules, n: u64, seed: u64) -> u64 {
 fn experto_beats_basico() {
     let rules = one_game_rules();
     let n = 100;
-    for (a, b, floor) in [("experto", "basico", 0.58)] {
-        let w = duel(a, b, &rules, n, 10_000);
-        let rate = w as f64 / n as f64;
-        println!("{a} vs {b}: {w}/{n} = {rate:.3}");
-        assert!(rate > floor, "{a} won only {w} of {n} against {b}");
-    }
+    let w = duel("experto", "basico", &rules, n, 10_000);
+    println!("experto vs basico: {w}/{n}");
+    assert!(w > 58, "experto won only {w} of {n} against basico");
 }
 
 // ---- targeted decisions -----------------------------------------------------------------

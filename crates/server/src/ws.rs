@@ -118,45 +118,18 @@ pub async fn upgrade(
         revoked: hub.revoked.subscribe(),
         db: hub.db.clone(),
     });
-    let handle = match hub.table_or_load(&id).await {
-        Ok(Some(h)) => h,
-        Ok(None) => {
-            return (
-                StatusCode::NOT_FOUND,
-                Json(json!({"error": format!("no table `{id}`"), "code": "table_not_found"})),
-            )
-                .into_response()
-        }
-        Err(e) => {
-            eprintln!("table {id}: {e}");
-            return (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                Json(json!({"error": "internal error: the table could not be opened", "code": "internal"})),
-            )
-                .into_response();
-        }
-    };
     // A private table is, to whoever may not see it, a table that does not exist.
     let invite = q.get("invite").map(String::as_str);
     let viewer = player.as_ref().map(|p| p.id);
-    match crate::http::may_see(&hub, &handle.info(), viewer, invite).await {
-        Ok(true) => {}
-        Ok(false) => {
-            return (
-                StatusCode::NOT_FOUND,
-                Json(json!({"error": format!("no table `{id}`"), "code": "table_not_found"})),
-            )
-                .into_response()
-        }
-        Err(e) => {
-            eprintln!("table {id}: {e}");
-            return (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                Json(json!({"error": "internal error: the table could not be opened", "code": "internal"})),
-            )
-                .into_response();
-        }
-    }
+    let handle = match hub.table_or_load(&id).await {
+        Ok(Some(h)) => match crate::http::may_see(&hub, &h.info(), viewer, invite).await {
+            Ok(true) => h,
+            Ok(false) => return no_table(&id),
+            Err(e) => return cannot_open(&id, e),
+        },
+        Ok(None) => return no_table(&id),
+        Err(e) => return cannot_open(&id, e),
+    };
     // The people this person mutes in chat, for the table to leave out of what it sends.
     let muted = match &player {
         Some(p) => match crate::chat::mutes_of(&hub.db, p.id).await {
@@ -372,4 +345,23 @@ mod tests {
         let again = (0..100).filter(|_| b.take()).count();
         assert!((9..=11).contains(&again), "{again}");
     }
+}
+
+/// The answer for a table that does not exist (or that this person may not see).
+fn no_table(id: &str) -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        Json(json!({"error": format!("no table `{id}`"), "code": "table_not_found"})),
+    )
+        .into_response()
+}
+
+/// The answer for a table that could not be opened (the reason goes to the log).
+fn cannot_open(id: &str, e: impl std::fmt::Display) -> Response {
+    eprintln!("table {id}: {e}");
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        Json(json!({"error": "internal error: the table could not be opened", "code": "internal"})),
+    )
+        .into_response()
 }

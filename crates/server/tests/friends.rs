@@ -4,21 +4,6 @@
 use crate::support::{read_of, roomy, Server};
 use serde_json::{json, Value};
 
-/// Makes an account; returns (id, token).
-fn account(server: &Server, nickname: &str) -> (i64, String) {
-    let (code, a) = server.api(
-        "POST",
-        "/api/accounts",
-        None,
-        Some(json!({"nickname": nickname, "password": "sota de copas"})),
-    );
-    assert_eq!(code, 200, "{a}");
-    (
-        a["id"].as_i64().unwrap(),
-        a["token"].as_str().unwrap().to_string(),
-    )
-}
-
 fn list(server: &Server, token: &str) -> Value {
     let (code, l) = server.api("GET", "/api/friends", Some(token), None);
     assert_eq!(code, 200, "{l}");
@@ -52,7 +37,7 @@ fn guests_are_told_to_make_an_account() {
         (403, Some("friends_account_only"))
     );
     assert!(e["error"].as_str().unwrap().contains("make an account"));
-    let (_, ane) = account(&server, "Ane");
+    let (_, ane) = server.account("Ane");
     // Nor can a guest be asked.
     let (code, e) = ask(&server, &ane, "Iker");
     assert_eq!(
@@ -64,8 +49,8 @@ fn guests_are_told_to_make_an_account() {
 #[test]
 fn friends_are_made_when_both_agree_and_either_may_end_it() {
     let server = Server::start("friends-agree", roomy());
-    let (ane_id, ane) = account(&server, "Ane");
-    let (bea_id, bea) = account(&server, "Bea");
+    let (ane_id, ane) = server.account("Ane");
+    let (bea_id, bea) = server.account("Bea");
     let (code, r) = ask(&server, &ane, "bea");
     assert_eq!(
         (code, r["status"].as_str()),
@@ -114,8 +99,8 @@ fn friends_are_made_when_both_agree_and_either_may_end_it() {
 #[test]
 fn a_friend_is_shown_online_and_at_which_table() {
     let server = Server::start("friends-online", roomy());
-    let (_, ane) = account(&server, "Ane");
-    let (_, bea) = account(&server, "Bea");
+    let (_, ane) = server.account("Ane");
+    let (_, bea) = server.account("Bea");
     ask(&server, &ane, "Bea");
     ask(&server, &bea, "Ane");
     let f = &list(&server, &ane)["friends"][0];
@@ -134,9 +119,9 @@ fn a_friend_is_shown_online_and_at_which_table() {
 #[test]
 fn an_invitation_is_seen_only_by_the_invitee_and_only_from_a_friend() {
     let server = Server::start("friends-invite", roomy());
-    let (_, ane) = account(&server, "Ane");
-    let (_, bea) = account(&server, "Bea");
-    let (_, cid) = account(&server, "Cid");
+    let (_, ane) = server.account("Ane");
+    let (_, bea) = server.account("Bea");
+    let (_, cid) = server.account("Cid");
     for other in ["Bea", "Cid"] {
         ask(&server, &ane, other);
     }
@@ -176,12 +161,12 @@ fn an_invitation_is_seen_only_by_the_invitee_and_only_from_a_friend() {
 #[test]
 fn requests_and_invitations_are_rate_capped() {
     let server = Server::start("friends-rate", roomy());
-    let (_, ane) = account(&server, "Ane");
+    let (_, ane) = server.account("Ane");
     let names: Vec<String> = (0..=tapete_server::friends::RATE_BURST)
         .map(|i| format!("P{i}"))
         .collect();
     for n in &names {
-        account(&server, n);
+        server.account(n);
     }
     let mut codes = Vec::new();
     for n in &names {
@@ -198,7 +183,7 @@ fn a_schema_5_database_upgrades_in_place_and_keeps_its_people() {
     // A database as the release before chat and friends wrote it: today's schema without
     // the new tables, version 5.
     let server = Server::start("friends-v5", roomy());
-    let (ane_id, ane) = account(&server, "Ane");
+    let (ane_id, ane) = server.account("Ane");
     let guest = server.player("Iker");
     let table = server.table(&guest, json!({"game": "mus", "pace_ms": 0, "seat": 0}));
     let db = server.db.clone();

@@ -6,21 +6,6 @@ use serde_json::{json, Value};
 use std::time::Duration;
 use tapete_server::Limits;
 
-/// Makes an account; returns (id, token).
-fn account(server: &Server, nickname: &str) -> (i64, String) {
-    let (code, a) = server.api(
-        "POST",
-        "/api/accounts",
-        None,
-        Some(json!({"nickname": nickname, "password": "a long password"})),
-    );
-    assert_eq!(code, 200, "{a}");
-    (
-        a["id"].as_i64().unwrap(),
-        a["token"].as_str().unwrap().to_string(),
-    )
-}
-
 /// A connection's answer: the WebSocket, or the HTTP status of the refusal and its body.
 fn try_ws(server: &Server, path: &str) -> Result<Ws, (u16, Value)> {
     let url = format!("ws://{}{path}", server.addr);
@@ -214,7 +199,7 @@ fn a_seat_kept_for_an_account_is_taken_by_that_account_alone() {
     let server = Server::start("friends-reserve", roomy());
     let ane = server.player("Ane");
     let bea = server.player("Bea");
-    let (mikel_id, mikel) = account(&server, "mikel");
+    let (mikel_id, mikel) = server.account("mikel");
     let mut body = json!({"game": "ring", "seats": 3, "reserve": {"1": "Mikel"}});
     // Refused at creation: an unknown account, a seat the table lacks, the creator's seat.
     for (reserve, status, code) in [
@@ -470,7 +455,7 @@ fn otra_starts_at_its_time_with_the_bot_for_who_did_not_accept() {
 fn a_schema_5_database_upgrades_in_place_and_keeps_everything() {
     let server = Server::start("friends-upgrade", roomy());
     let (ane_id, ane) = server.player_with_id("Ane");
-    let (mikel_id, _) = account(&server, "mikel");
+    let (mikel_id, _) = server.account("mikel");
     let id = server.table(&ane, json!({"game": "ring", "seats": 3}));
     let db = server.db.clone();
     drop(server);
@@ -496,7 +481,7 @@ fn a_schema_5_database_upgrades_in_place_and_keeps_everything() {
             "POST",
             "/api/sessions",
             None,
-            Some(json!({"nickname": "mikel", "password": "a long password"})),
+            Some(json!({"nickname": "mikel", "password": "sota de copas"})),
         );
         assert_eq!((code, s["id"].as_i64()), (200, Some(mikel_id)), "{s}");
         // The new tables are there: a private table with a kept seat is stored.

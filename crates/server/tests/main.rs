@@ -13,3 +13,4 @@ mod pages;
 mod ratings;
 mod seats;
 mod support;
+mod upgrade;

@@ -9,20 +9,6 @@ use std::time::{Duration, Instant};
 use tapete_server::rating::{update, Rated, SeatResult, SCALE};
 use tapete_server::store::Db;
 
-fn sign_up(server: &Server, nickname: &str) -> (i64, String) {
-    let (code, a) = server.api(
-        "POST",
-        "/api/accounts",
-        None,
-        Some(json!({"nickname": nickname, "password": "correct horse battery"})),
-    );
-    assert_eq!(code, 200, "{a}");
-    (
-        a["id"].as_i64().unwrap(),
-        a["token"].as_str().unwrap().into(),
-    )
-}
-
 /// A rated ring table of `seats` seats made by `token` at seat 0 (not started).
 fn rated_table(server: &Server, token: &str, seats: usize) -> String {
     server.table(
@@ -86,7 +72,7 @@ fn guests_are_refused_a_rated_table_and_its_seats() {
     );
     assert!(error_of(&e).contains("account"), "{e}");
 
-    let (_, ane) = sign_up(&server, "Ane");
+    let (_, ane) = server.account("Ane");
     let id = rated_table(&server, &ane, 3);
     let (_, t) = server.api("GET", &format!("/api/tables/{id}"), None, None);
     assert_eq!(t["rated"], true);
@@ -117,7 +103,7 @@ fn guests_are_refused_a_rated_table_and_its_seats() {
 #[test]
 fn a_rated_game_rates_every_seat_by_place_once_even_across_a_restart() {
     let server = Server::start("rated-places", roomy());
-    let (ane_id, ane) = sign_up(&server, "Ane");
+    let (ane_id, ane) = server.account("Ane");
     let (id, end) = rated_game(&server, &ane);
     // What the crate says for these places (ties share one), from the defaults.
     let places: Vec<u32> = serde_json::from_value(end["outcome"]["places"].clone()).unwrap();
@@ -185,8 +171,8 @@ fn a_rated_game_rates_every_seat_by_place_once_even_across_a_restart() {
 #[test]
 fn a_player_who_leaves_a_rated_game_gets_its_result_and_an_abandonment() {
     let server = Server::start("rated-leave", roomy());
-    let (ane_id, ane) = sign_up(&server, "Ane");
-    let (bea_id, bea) = sign_up(&server, "Bea");
+    let (ane_id, ane) = server.account("Ane");
+    let (bea_id, bea) = server.account("Bea");
     let id = rated_table(&server, &ane, 3);
     let mut bws = server.ws(&id, Some(&bea));
     send(&mut bws, json!({"type": "sit", "seat": 1}));
@@ -217,7 +203,7 @@ fn a_player_who_leaves_a_rated_game_gets_its_result_and_an_abandonment() {
 #[test]
 fn the_leaderboard_lists_accounts_from_ten_rated_games_with_the_bots_beside() {
     let server = Server::start("rated-board", roomy());
-    let (ane_id, ane) = sign_up(&server, "Ane");
+    let (ane_id, ane) = server.account("Ane");
     for _ in 0..9 {
         rated_game(&server, &ane);
     }
@@ -260,7 +246,7 @@ fn page(server: &Server, path: &str) -> (u16, String) {
 #[test]
 fn unknown_players_games_and_bot_levels_are_404s() {
     let server = Server::start("rated-404", roomy());
-    let (_, _ane) = sign_up(&server, "Ane");
+    let (_, _ane) = server.account("Ane");
     let (_, _guest) = server.player_with_id("Gus");
     for (path, code) in [
         ("/api/players/999999", "player_not_found"),
@@ -306,7 +292,7 @@ fn unknown_players_games_and_bot_levels_are_404s() {
 #[test]
 fn a_schema_5_database_upgrades_in_place_and_keeps_its_tables_and_accounts() {
     let server = Server::start("rated-upgrade", roomy());
-    let (ane_id, ane) = sign_up(&server, "Ane");
+    let (ane_id, ane) = server.account("Ane");
     let table = server.table(&ane, json!({"game": "ring"}));
     let db_path = server.db.clone();
     drop(server);
@@ -334,7 +320,7 @@ fn a_schema_5_database_upgrades_in_place_and_keeps_its_tables_and_accounts() {
         "POST",
         "/api/sessions",
         None,
-        Some(json!({"nickname": "Ane", "password": "correct horse battery"})),
+        Some(json!({"nickname": "Ane", "password": "sota de copas"})),
     );
     assert_eq!(code, 200);
     // And it rates from now on.
@@ -357,7 +343,7 @@ fn a_schema_5_database_upgrades_in_place_and_keeps_its_tables_and_accounts() {
 #[test]
 fn a_rated_mus_game_rates_its_partnerships_as_teams() {
     let server = Server::start("rated-mus", roomy());
-    let (ane_id, ane) = sign_up(&server, "Ane");
+    let (ane_id, ane) = server.account("Ane");
     let table = server.table(
         &ane,
         json!({"game": "mus", "rated": true, "start": true, "bot": "random"}),

@@ -126,6 +126,21 @@ impl Server {
         self.player_with_id(nickname).1
     }
 
+    /// Makes an account of `nickname` (a password of the right length); its (id, token).
+    pub fn account(&self, nickname: &str) -> (i64, String) {
+        let (code, a) = self.api(
+            "POST",
+            "/api/accounts",
+            None,
+            Some(json!({"nickname": nickname, "password": "sota de copas"})),
+        );
+        assert_eq!(code, 200, "{a}");
+        (
+            a["id"].as_i64().unwrap(),
+            a["token"].as_str().unwrap().to_string(),
+        )
+    }
+
     pub fn player_with_id(&self, nickname: &str) -> (i64, String) {
         let (code, p) = self.api(
             "POST",

@@ -332,21 +332,6 @@ async fn write(
     let _ = sink.close().await;
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bucket_allows_a_burst_then_the_rate() {
-        let mut b = Bucket::new();
-        let taken = (0..100).filter(|_| b.take()).count();
-        assert_eq!(taken, BURST as usize);
-        b.at -= std::time::Duration::from_millis(500);
-        let again = (0..100).filter(|_| b.take()).count();
-        assert!((9..=11).contains(&again), "{again}");
-    }
-}
-
 /// The answer for a table that does not exist (or that this person may not see).
 fn no_table(id: &str) -> Response {
     (
@@ -364,4 +349,19 @@ fn cannot_open(id: &str, e: impl std::fmt::Display) -> Response {
         Json(json!({"error": "internal error: the table could not be opened", "code": "internal"})),
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bucket_allows_a_burst_then_the_rate() {
+        let mut b = Bucket::new();
+        let taken = (0..100).filter(|_| b.take()).count();
+        assert_eq!(taken, BURST as usize);
+        b.at -= std::time::Duration::from_millis(500);
+        let again = (0..100).filter(|_| b.take()).count();
+        assert!((9..=11).contains(&again), "{again}");
+    }
 }

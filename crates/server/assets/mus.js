@@ -173,11 +173,11 @@ function phaseTitle(v) {
   const p = v.phase || {};
   switch (p.phase) {
     case 'mus': return v.mus_rounds > 0 ? `¿Mus? (${t('mus.rounds', { count: v.mus_rounds })})` : '¿Mus?';
-    case 'discard': return 'Descarte';
+    case 'discard': return t('mus.phase.discard');
     case 'senas': return 'Señas';
     case 'declare': return t('mus.declaring', { lance: LANCE_NAMES[p.lance] });
     case 'bet': return LANCE_NAMES[p.lance] || p.lance;
-    case 'over': return 'Fin de la partida';
+    case 'over': return t('mus.phase.over');
     default: return '';
   }
 }
@@ -293,14 +293,14 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
   if (gameWon) {
     const p = gameWon.pair % 2;
     after = el('div', { class: 'ct-after game', 'data-testid': 'counting-game' },
-      `¡Juego${gameWon.ordago ? ' por órdago' : ''} para ${side.name(p)}! ${side.name(0)} ${gameWon.piedras[0]} – ${side.name(1)} ${gameWon.piedras[1]}`);
+      t(gameWon.ordago ? 'mus.juego_won_ordago' : 'mus.juego_won', { side: side.name(p), score: `${side.name(0)} ${gameWon.piedras[0]} – ${side.name(1)} ${gameWon.piedras[1]}` }));
   } else {
     const sc = (v.scores && v.scores.piedras) || [0, 0];
     after = el('div', { class: 'ct-after' }, `Tanteo: ${order.map((p) => `${side.name(p)} ${sc[p]}`).join(' – ')}`);
   }
   const next = nextButton(st, { over: !!(v.phase && v.phase.phase === 'over'), onNext });
   const center = el('div', { class: 'ct-center' },
-    el('div', { class: 'phase-title' }, `La cuenta · mano ${h.hand}`),
+    el('div', { class: 'phase-title' }, t('mus.cuenta_hand', { hand: h.hand })),
     cards ? null : el('div', { class: 'small muted-felt' }, t('mus.not_shown')),
     rows, cuenta, after);
   return el('div', { class: 'counting', 'data-testid': 'counting' },
@@ -473,7 +473,7 @@ function render({ main, side: sidePanel }, st, ctx) {
     actions.append(el('button', {
       class: 'btn primary', 'data-testid': 'discard-confirm', 'data-action': match ? match.a : '', disabled: !match,
       onclick: () => match && sendAction(match.a),
-    }, ui.selected.size ? `Descarto ${ui.selected.size}` : 'Descarto'));
+    }, ui.selected.size ? t('mus.discard_button_n', { n: ui.selected.size }) : t('mus.discard_button')));
     if (ui.selected.size) actions.append(el('button', { class: 'btn small ghost', onclick: () => { ui.selected.clear(); rerender(); } }, t('mus.clear')));
   } else {
     const simple = legal.filter((x) => !/^(envido|reenvido) \d+$/.test(x) && !x.startsWith('seña '));
@@ -564,7 +564,7 @@ function cuentaPanel(v, { pairName, ctx }) {
   const h = v.last_hand;
   if (!h) return null;
   const panel = el('div', { class: 'panel cuenta', 'data-testid': 'cuenta' });
-  panel.append(el('h3', {}, `La cuenta · mano ${h.hand}`));
+  panel.append(el('h3', {}, t('mus.cuenta_hand', { hand: h.hand })));
   const showdown = (h.log || []).find((e) => e.type === 'showdown');
   const cards = h.cards || (showdown && showdown.cards);
   if (cards) {

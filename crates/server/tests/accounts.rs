@@ -202,6 +202,16 @@ fn a_guest_who_makes_an_account_keeps_its_id_games_and_tables() {
     let (code, t) = server.api("GET", &format!("/api/tables/{open}"), None, None);
     assert_eq!(code, 200);
     assert_eq!(t["seats"][0]["player"]["id"], id, "{t}");
+    // The open table shows the account's name ("Ane", no longer the guest's "ane").
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (_, t) = server.api("GET", &format!("/api/tables/{open}"), None, None);
+        if t["seats"][0]["player"]["nickname"] == "Ane" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the table still says {t}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     // An unknown token is not a guest to upgrade.
     let (code, e) = server.api(
         "POST",

@@ -85,6 +85,24 @@ impl Hub {
                 s.account = true;
             }
         }
+        // The tables open now show the new name at once (stored ones read it when loaded).
+        let open: Vec<_> = match self.tables.read() {
+            Ok(t) => t.values().cloned().collect(),
+            Err(_) => Vec::new(),
+        };
+        for handle in open {
+            let info = handle.info();
+            if info
+                .seats
+                .iter()
+                .any(|s| s.player.as_ref().is_some_and(|p| p.id == player))
+            {
+                let _ = handle.tx.send(crate::table::Cmd::Renamed {
+                    player,
+                    nickname: nickname.to_string(),
+                });
+            }
+        }
     }
 
     /// Refuses a failed login while the address or the nickname has failed too often.

@@ -119,6 +119,15 @@ impl Connections {
         Some(c)
     }
 
+    /// `player` is now called `nickname` on their connections.
+    pub(super) fn rename(&mut self, player: i64, nickname: &str) {
+        for p in self.conns.values_mut().filter_map(|c| c.player.as_mut()) {
+            if p.id == player {
+                p.nickname = nickname.to_string();
+            }
+        }
+    }
+
     /// `id` has been sent the narration of the last frame, of `telling`.
     pub(super) fn told(&mut self, id: u64, telling: u64) {
         let n = self.story.len();

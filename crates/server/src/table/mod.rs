@@ -118,6 +118,8 @@ pub enum Cmd {
     },
     /// The people `player` mutes in chat, sent just before their connection's `Connect`.
     Mutes { player: i64, muted: HashSet<i64> },
+    /// `player` is now called `nickname` (a guest who made an account under a new name).
+    Renamed { player: i64, nickname: String },
     /// Start the game now, bots in the empty seats (a table created with `start`).
     Begin {
         reply: oneshot::Sender<Result<(), String>>,
@@ -353,6 +355,11 @@ impl Actor {
                 }) => self.connect(conn, player, out, close),
                 Some(Cmd::Disconnect { conn }) => self.disconnect(conn),
                 Some(Cmd::Mutes { player, muted }) => self.set_mutes(player, muted),
+                Some(Cmd::Renamed { player, nickname }) => {
+                    self.seating.rename(player, &nickname);
+                    self.conns.rename(player, &nickname);
+                    self.conns.owe_info();
+                }
                 Some(Cmd::Client { conn, msg }) => self.client(conn, msg).await,
                 Some(Cmd::BotDone { n, seat, action }) => self.bot_done(n, seat, action).await,
                 Some(Cmd::Begin { reply }) => {

@@ -224,6 +224,15 @@ impl Seating {
     /// The people at the seats as the table shows them: a nickname already shown at an
     /// earlier seat for another person gets a number, "Ane (2)", so two guests of one
     /// name can be told apart.
+    /// `player` is now called `nickname`: at their seat and in their request.
+    pub(super) fn rename(&mut self, player: i64, nickname: &str) {
+        let people = self.seats.iter_mut().flatten();
+        let asking = self.pending.values_mut().map(|(p, _)| p);
+        for p in people.chain(asking).filter(|p| p.id == player) {
+            p.nickname = nickname.to_string();
+        }
+    }
+
     pub(super) fn shown_players(&self) -> Vec<Option<PlayerRef>> {
         let mut seen: Vec<(String, Vec<i64>)> = Vec::new();
         self.seats

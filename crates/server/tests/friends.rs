@@ -151,6 +151,30 @@ fn an_invitation_is_seen_only_by_the_invitee_and_only_from_a_friend() {
         Some(json!({"nickname": "Bea"})),
     );
     assert_eq!(code, 404);
+    // Nor can a private table be found by inviting to it without its link: to Ane, who never
+    // sat there, it is a table that does not exist.
+    let hidden = server.api(
+        "POST",
+        "/api/tables",
+        Some(&cid),
+        Some(json!({"game": "mus", "private": true})),
+    );
+    assert_eq!(hidden.0, 200, "{}", hidden.1);
+    let hidden_path = format!(
+        "/api/tables/{}/invitations",
+        hidden.1["id"].as_str().unwrap()
+    );
+    let (code, e) = server.api(
+        "POST",
+        &hidden_path,
+        Some(&ane),
+        Some(json!({"nickname": "Bea"})),
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (404, Some("table_not_found")),
+        "{e}"
+    );
     // Only the invitee (or the one who invited) may dismiss it.
     let dismiss = format!("/api/invitations/{}", inv["id"]);
     assert_eq!(server.api("DELETE", &dismiss, Some(&cid), None).0, 404);

@@ -125,6 +125,19 @@ pub(super) async fn ask(
     }
 }
 
+/// `{"ok": true}` when something was there to end, else 404 with `message` and `code`.
+fn ok_or_missing(
+    done: crate::store::DbResult<bool>,
+    message: &str,
+    code: &'static str,
+) -> ApiResult<Value> {
+    if done.map_err(db_error)? {
+        Ok(Json(json!({"ok": true})))
+    } else {
+        Err(ApiError::new(StatusCode::NOT_FOUND, message).code(code))
+    }
+}
+
 fn other_id(path: Result<Path<i64>, PathRejection>) -> Result<i64, ApiError> {
     path.map(|Path(id)| id)
         .map_err(|_| ApiError::bad("write the person as their number: /api/friends/ID"))
@@ -138,17 +151,12 @@ pub(super) async fn drop_request(
 ) -> ApiResult<Value> {
     let me = account_caller(&hub, &headers).await?;
     let other = other_id(path)?;
-    if friends::drop_request(&hub.db, me.player.id, other)
-        .await
-        .map_err(db_error)?
-    {
-        Ok(Json(json!({"ok": true})))
-    } else {
-        Err(
-            ApiError::new(StatusCode::NOT_FOUND, "no friend request between you two")
-                .code("friends_no_request"),
-        )
-    }
+    let done = friends::drop_request(&hub.db, me.player.id, other).await;
+    ok_or_missing(
+        done,
+        "no friend request between you two",
+        "friends_no_request",
+    )
 }
 
 /// `DELETE /api/friends/{player}`: ends a friendship (both ways).
@@ -159,17 +167,8 @@ pub(super) async fn remove(
 ) -> ApiResult<Value> {
     let me = account_caller(&hub, &headers).await?;
     let other = other_id(path)?;
-    if friends::remove(&hub.db, me.player.id, other)
-        .await
-        .map_err(db_error)?
-    {
-        Ok(Json(json!({"ok": true})))
-    } else {
-        Err(
-            ApiError::new(StatusCode::NOT_FOUND, "they are not your friend")
-                .code("friends_not_friends"),
-        )
-    }
+    let done = friends::remove(&hub.db, me.player.id, other).await;
+    ok_or_missing(done, "they are not your friend", "friends_not_friends")
 }
 
 /// `POST /api/tables/{id}/invitations {"nickname"}`: invites a friend to a table that is
@@ -183,19 +182,24 @@ pub(super) async fn invite(
     let me = account_caller(&hub, &headers).await?;
     let Path(table) = path?;
     let Json(body) = body?;
+    let no_table = || {
+        ApiError::new(StatusCode::NOT_FOUND, format!("no table `{table}`")).code("table_not_found")
+    };
     let info = match hub
         .table_or_load(&table)
         .await
         .map_err(ApiError::internal)?
     {
         Some(h) => h.info(),
-        None => {
-            return Err(
-                ApiError::new(StatusCode::NOT_FOUND, format!("no table `{table}`"))
-                    .code("table_not_found"),
-            )
-        }
+        None => return Err(no_table()),
     };
+    // A private table is, to whoever may not see it, a table that does not exist.
+    if !super::may_see(&hub, &info, Some(me.player.id), None)
+        .await
+        .map_err(ApiError::internal)?
+    {
+        return Err(no_table());
+    }
     if info.status == FINISHED {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -234,16 +238,10 @@ pub(super) async fn dismiss(
     let id = path
         .map(|Path(id)| id)
         .map_err(|_| ApiError::bad("write the invitation as its number: /api/invitations/ID"))?;
-    if friends::dismiss(&hub.db, me.player.id, id)
-        .await
-        .map_err(db_error)?
-    {
-        Ok(Json(json!({"ok": true})))
-    } else {
-        Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            format!("no invitation {id} of yours"),
-        )
-        .code("friends_no_invitation"))
-    }
+    let done = friends::dismiss(&hub.db, me.player.id, id).await;
+    ok_or_missing(
+        done,
+        &format!("no invitation {id} of yours"),
+        "friends_no_invitation",
+    )
 }

@@ -291,11 +291,18 @@ impl Actor {
         });
         let story = self.conns.story();
         let lines = match c.told {
-            Some((telling, told)) if telling == frame.telling && told <= story.len() => frame
-                .more
-                .entry(told)
-                .or_insert_with(|| format!(r#""more":{}"#, wire_lines(&story[told..])))
-                .clone(),
+            // Only what a page keeps: a connection far behind gets the latest lines whole.
+            Some((telling, told))
+                if telling == frame.telling
+                    && told <= story.len()
+                    && story.len() - told <= MAX_LINES =>
+            {
+                frame
+                    .more
+                    .entry(told)
+                    .or_insert_with(|| format!(r#""more":{}"#, wire_lines(&story[told..])))
+                    .clone()
+            }
             _ => frame
                 .lines
                 .get_or_insert_with(|| format!(r#""lines":{}"#, recent_lines(story)))

@@ -7,6 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, register, createMusTable } from '../lib.mjs';
 
+async function waitFor(cond, what) {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
+  assert.ok(cond(), what);
+}
+
 test('a silent link is closed after 25 s and the page reconnects', { timeout: 90000 }, async () => {
   const b = await openBrowser();
   try {
@@ -17,11 +22,18 @@ test('a silent link is closed after 25 s and the page reconnects', { timeout: 90
     let links = 0;
     let silent = false;
     const fromPage = [];
+    let pongs = 0;
+    let forwarded = 0;
     await page.routeWebSocket(/\/ws\//, (ws) => {
       const n = ++links;
       const server = ws.connectToServer();
       ws.onMessage((m) => { if (n === 1) fromPage.push(String(m)); if (!(silent && n === 1)) server.send(m); });
-      server.onMessage((m) => { if (!(silent && n === 1)) ws.send(m); });
+      server.onMessage((m) => {
+        if (silent && n === 1) return;
+        if (n === 1 && JSON.parse(String(m)).type === 'pong') pongs++;
+        if (n === 1) forwarded++;
+        ws.send(m);
+      });
     });
     await page.clock.install();
     await page.goto(page.url());
@@ -30,7 +42,12 @@ test('a silent link is closed after 25 s and the page reconnects', { timeout: 90
 
     // Pings go out every 10 s while the link is quiet.
     await page.clock.runFor(21000);
-    assert.ok(fromPage.filter((m) => JSON.parse(m).type === 'ping').length >= 2, `pings: ${fromPage.join(' ')}`);
+    const pings = fromPage.filter((m) => JSON.parse(m).type === 'ping').length;
+    assert.ok(pings >= 2, `pings: ${fromPage.join(' ')}`);
+    // The pongs travel in real time while the page's clock stands still: the silence starts
+    // only once the last ping is answered, so the 25 s count from that answer.
+    await waitFor(() => pongs >= pings, 'every ping answered');
+    await page.waitForFunction((n) => window.tapete.heard >= n, forwarded);
     assert.equal(await page.evaluate(() => window.tapete.connection), 'on', 'answered pings keep the link');
 
     // Now nothing arrives any more, though the link is not closed.

@@ -47,6 +47,7 @@ let gone = false;       // the table does not exist: no more reconnecting
 let nextId = 1;
 let connState = 'connecting';
 let connects = 0;       // WebSockets opened so far (for the tests)
+let heardCount = 0;     // messages heard over every link (for the tests)
 const connLog = [];     // the link's last states, in order (for the tests)
 
 // A ping every PING_MS keeps the link busy; a link silent for DEAD_MS is dead.
@@ -82,6 +83,7 @@ function connect() {
   };
   sock.onmessage = (ev) => {
     lastHeard = Date.now();
+    heardCount++;
     if (!heard) { heard = true; attempts = 0; }
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
@@ -512,4 +514,4 @@ document.addEventListener('visibilitychange', () => {
   if (!gone && document.visibilityState === 'visible' && (!ws || ws.readyState === WebSocket.CLOSED)) { attempts = 0; connect(); }
 });
 // For the tests: where the page stands.
-window.tapete = { get state() { return st; }, get beeps() { return beeps; }, get connection() { return connState; }, get connects() { return connects; }, get connLog() { return [...connLog]; } };
+window.tapete = { get state() { return st; }, get beeps() { return beeps; }, get connection() { return connState; }, get connects() { return connects; }, get connLog() { return [...connLog]; }, get heard() { return heardCount; } };

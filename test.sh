@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Every test of tapete: the Rust tests (`cargo test --workspace`) and the browser tests
-# (`e2e/run.sh`, headless Debian chromium), arranged for a 2-core machine. One build serves
-# both: the browser tests start on the `tapete` binary as soon as it is built, while the
-# rest of the tests compile (at a lower priority, so the pages' timers keep their pace);
-# the Rust tests then run beside them. The browser tests' output follows the Rust tests'.
-# Arguments go to `cargo test` (e.g. `bash test.sh -- --skip slow`).
+# Every test of tapete: the Rust tests and the browser tests (`e2e/run.sh`, headless Debian
+# chromium), arranged for a 2-core machine. One build serves both. The browser tests start
+# on the `tapete` binary as soon as it is built, while the rest compiles at a lower priority
+# (so the pages' timers keep their pace). Each Rust test binary runs as soon as it is built
+# (one at a time while the build goes on, then as many as there are cores), so that no core
+# waits on the slowest test of one binary; the doc tests follow. The browser tests' output
+# comes last. With arguments, the Rust tests are `cargo test --workspace ARGS` after the
+# build instead (e.g. `bash test.sh -- --skip slow`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")" && pwd)"
 cd "$root"
@@ -16,8 +18,9 @@ start=$SECONDS
 step() { echo "== $1 (at $((SECONDS - start)) s)"; }
 build_pid=""
 e2e_pid=""
+declare -A running=() # pid -> index of the test binary it runs
 cleanup() {
-  for pid in "$build_pid" "$e2e_pid"; do
+  for pid in "$build_pid" "$e2e_pid" "${!running[@]}"; do
     if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
       kill "$pid" 2>/dev/null || true
       wait "$pid" 2>/dev/null || true
@@ -33,6 +36,69 @@ start_e2e() {
   e2e_pid=$!
 }
 
+cores="$(nproc 2>/dev/null || echo 2)"
+[ "$cores" -ge 1 ] || cores=1
+pipeline=1
+[ "$#" -eq 0 ] || pipeline=0
+
+# The test binaries cargo has reported built so far: "executable<TAB>package dir" lines of
+# the test profile's artifacts, in the order they were built.
+bins=()
+dirs=()
+declare -A known=()
+collect() {
+  local line exe manifest
+  while IFS= read -r line; do
+    exe="$(sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' <<<"$line")"
+    manifest="$(sed -n 's/.*"manifest_path":"\([^"]*\)".*/\1/p' <<<"$line")"
+    if [ -n "$exe" ] && [ -z "${known[$exe]:-}" ]; then
+      known[$exe]=1
+      bins+=("$exe")
+      dirs+=("$(dirname "$manifest")")
+    fi
+  done < <(grep '"reason":"compiler-artifact"' "$logs/build.json" | grep '"test":true},"features"' || true)
+}
+
+# Runs test binary number $1 in its package's folder (as `cargo test` does), its output to
+# a file of its own.
+next=0
+failed=0
+launch() {
+  local i="$1"
+  (
+    cd "${dirs[$i]}"
+    CARGO_MANIFEST_DIR="${dirs[$i]}" exec "${bins[$i]}"
+  ) >"$logs/test-$i.log" 2>&1 &
+  running[$!]="$i"
+}
+# Shows the output of every binary that has ended (all of it when it failed).
+reap() {
+  local pid i status name
+  for pid in "${!running[@]}"; do
+    if kill -0 "$pid" 2>/dev/null; then continue; fi
+    status=0
+    wait "$pid" || status=$?
+    i="${running[$pid]}"
+    unset "running[$pid]"
+    name="${bins[$i]#"$target"/debug/deps/}"
+    if [ "$status" -eq 0 ]; then
+      echo "-- ${dirs[$i]#"$root"/} ${name%-*}: $(grep -h '^test result' "$logs/test-$i.log" | tail -n1)"
+    else
+      failed=1
+      echo "-- ${dirs[$i]#"$root"/} ${name%-*}: FAILED (exit $status)"
+      cat "$logs/test-$i.log"
+    fi
+  done
+}
+# Starts what is built, up to $1 binaries at once.
+fill() {
+  collect
+  while [ "$next" -lt "${#bins[@]}" ] && [ "${#running[@]}" -lt "$1" ]; do
+    launch "$next"
+    next=$((next + 1))
+  done
+}
+
 step "building every test"
 # The binary's artifact message (`"executable": ".../debug/tapete"`) says it is ready.
 nice -n 10 cargo test --workspace --no-run --message-format=json-render-diagnostics \
@@ -41,6 +107,11 @@ build_pid=$!
 while kill -0 "$build_pid" 2>/dev/null; do
   if [ -z "$e2e_pid" ] && grep -q '"executable":"[^"]*/debug/tapete"' "$logs/build.json"; then
     start_e2e
+  fi
+  if [ "$pipeline" -eq 1 ]; then
+    # One binary at a time while the build has the cores.
+    reap
+    fill 1
   fi
   sleep 1
 done
@@ -55,9 +126,22 @@ if [ -z "$e2e_pid" ]; then
   start_e2e
 fi
 
-step "cargo test --workspace"
 rust=0
-cargo test --workspace "$@" || rust=$?
+if [ "$pipeline" -eq 1 ]; then
+  step "built; the remaining test binaries, $cores at a time"
+  fill "$cores"
+  while [ "${#running[@]}" -gt 0 ]; do
+    sleep 0.5
+    reap
+    fill "$cores"
+  done
+  step "doc tests"
+  cargo test --workspace --doc --quiet || failed=1
+  rust="$failed"
+else
+  step "cargo test --workspace $*"
+  cargo test --workspace "$@" || rust=$?
+fi
 
 step "Rust tests done; waiting for the browser tests"
 e2e=0

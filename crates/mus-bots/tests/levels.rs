@@ -36,9 +36,9 @@ fn every_level_plays_legal_games_in_every_variant() {
         ..one_game_rules()
     };
     for level in ["avanzado", "experto"] {
-        legal_games(level, &ocho, 6);
-        legal_games(level, &senas, 2);
-        legal_games(level, &cuatro, 2);
+        legal_games(level, &ocho, 4);
+        legal_games(level, &senas, 1);
+        legal_games(level, &cuatro, 1);
     }
 }
 

@@ -88,7 +88,9 @@ fn maestro_plays_whole_games_with_legal_actions() {
         let rules = MusRules {
             mode,
             senas: true,
-            real31: mode == Mode::CuatroReyes,
+            // 31 real has no leyes tables compiled in: every hand's leyes would be counted
+            // here, which the levels' tests already do (experto plays 31 real there).
+            real31: false,
             juegos: 3,
             vacas: 1,
             target: 30,

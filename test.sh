@@ -59,9 +59,14 @@ collect() {
   done < <(grep '"reason":"compiler-artifact"' "$logs/build.json" | grep '"test":true},"features"' || true)
 }
 
+# The name of test binary number $1 without cargo's hash, e.g. `mus_bots`.
+binary_name() {
+  local name="${bins[$1]##*/}"
+  echo "${name%-*}"
+}
+
 # Runs test binary number $1 in its package's folder (as `cargo test` does), its output to
 # a file of its own.
-next=0
 failed=0
 launch() {
   local i="$1"
@@ -80,22 +85,43 @@ reap() {
     wait "$pid" || status=$?
     i="${running[$pid]}"
     unset "running[$pid]"
-    name="${bins[$i]#"$target"/debug/deps/}"
+    name="$(binary_name "$i")"
+    took[$name]=$((SECONDS - started[$i]))
     if [ "$status" -eq 0 ]; then
-      echo "-- ${dirs[$i]#"$root"/} ${name%-*}: $(grep -h '^test result' "$logs/test-$i.log" | tail -n1)"
+      echo "-- ${dirs[$i]#"$root"/} $name: $(grep -h '^test result' "$logs/test-$i.log" | tail -n1)"
     else
       failed=1
-      echo "-- ${dirs[$i]#"$root"/} ${name%-*}: FAILED (exit $status)"
+      echo "-- ${dirs[$i]#"$root"/} $name: FAILED (exit $status)"
       cat "$logs/test-$i.log"
     fi
   done
 }
-# Starts what is built, up to $1 binaries at once.
+# How long each binary took last time ("name seconds" lines), so that the longest start
+# first; one never timed counts as the longest.
+times="$target/test-times.txt"
+declare -A took=()
+if [ -f "$times" ]; then
+  while read -r name secs; do took[$name]="$secs"; done <"$times" || true
+fi
+declare -A started=() # index -> the second it started
+# Starts what is built, up to $1 binaries at once, the longest first.
 fill() {
   collect
-  while [ "$next" -lt "${#bins[@]}" ] && [ "${#running[@]}" -lt "$1" ]; do
-    launch "$next"
-    next=$((next + 1))
+  local i best best_secs secs
+  while [ "${#running[@]}" -lt "$1" ]; do
+    best=""
+    best_secs=-1
+    for ((i = 0; i < ${#bins[@]}; i++)); do
+      [ -z "${started[$i]:-}" ] || continue
+      secs="${took[$(binary_name "$i")]:-100000}"
+      if [ "$secs" -gt "$best_secs" ]; then
+        best="$i"
+        best_secs="$secs"
+      fi
+    done
+    [ -n "$best" ] || return 0
+    started[$best]="$SECONDS"
+    launch "$best"
   done
 }
 
@@ -135,6 +161,7 @@ if [ "$pipeline" -eq 1 ]; then
     reap
     fill "$cores"
   done
+  for name in "${!took[@]}"; do echo "$name ${took[$name]}"; done >"$times"
   step "doc tests"
   cargo test --workspace --doc --quiet || failed=1
   rust="$failed"

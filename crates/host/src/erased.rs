@@ -69,7 +69,16 @@ pub trait TableGame: Send + Sync {
     fn view(&self, seat: Option<Seat>) -> Value;
     /// The story of the previous and the current hand as told to `seat` (or a spectator):
     /// narrated from the events as they happened.
-    fn lines(&self, seat: Option<Seat>) -> Vec<Line>;
+    fn lines(&self, seat: Option<Seat>) -> Vec<Line> {
+        self.lines_from(seat, 0)
+    }
+    /// [`TableGame::lines`] from line `from` on: what was added since a story of `from`
+    /// lines, as long as [`TableGame::story_mark`]'s hand count has not changed.
+    fn lines_from(&self, seat: Option<Seat>, from: usize) -> Vec<Line>;
+    /// How far `seat`'s story has gone, without copying it: the hands begun (each drops
+    /// the hand before the last from the story) and the lines it holds now. A table
+    /// compares marks after every action and copies only the lines added.
+    fn story_mark(&self, seat: Option<Seat>) -> (u64, usize);
     /// What a page is sent of `seat`'s view ([`Host::page_view`]) as JSON text, made
     /// without an intermediate JSON tree where the game keeps the view as it is: what a
     /// table sends every seat after every action.
@@ -82,8 +91,13 @@ pub trait TableGame: Send + Sync {
     fn full_view(&self) -> Value;
     /// See [`Host::score_rows`]: a header row, then one row per side.
     fn score_rows(&self) -> Vec<Vec<String>>;
-    /// A copy of the game, to try an action before it is stored.
+    /// A copy of the game.
     fn clone_box(&self) -> Box<dyn TableGame>;
+    /// What `action` by `seat` would lead to, without changing anything: the outcome if
+    /// it ends the game, and whether the game is then at a hand's boundary. Cheaper than
+    /// applying it to a copy (the stories stay where they are): a table learns this
+    /// before it stores the action, and applies it once stored.
+    fn preview(&self, seat: Seat, action: &str) -> Result<(Option<Outcome>, bool), String>;
     /// A decision for the bot `bot` at `seat`, packed to run on another thread: it holds
     /// only that seat's view and legal actions, never the game.
     fn bot_job(&self, seat: Seat, bot: &str, seed: u64) -> Result<BotJob, String>;
@@ -143,6 +157,7 @@ impl<H: Host> Kind for KindOf<H> {
             story.push(Story {
                 previous: Vec::new(),
                 current: n.opening(&game),
+                hands: 0,
             });
             narrators.push(n);
         }
@@ -173,6 +188,8 @@ impl<H: Host> Kind for KindOf<H> {
 struct Story {
     previous: Vec<Line>,
     current: Vec<Line>,
+    /// Hands begun so far: how many times `current` became `previous`.
+    hands: u64,
 }
 
 struct Erased<H: Host> {
@@ -256,6 +273,7 @@ impl<H: Host> TableGame for Erased<H> {
             for e in &events {
                 if narrator.begins_hand(e) {
                     story.previous = std::mem::take(&mut story.current);
+                    story.hands += 1;
                 }
                 let lines = narrator.lines(e);
                 if audience == spectators {
@@ -269,9 +287,18 @@ impl<H: Host> TableGame for Erased<H> {
     fn view(&self, seat: Option<Seat>) -> Value {
         serde_json::to_value(self.seat_view(seat)).unwrap_or(Value::Null)
     }
-    fn lines(&self, seat: Option<Seat>) -> Vec<Line> {
+    fn lines_from(&self, seat: Option<Seat>, from: usize) -> Vec<Line> {
         let s = &self.story[self.audience(seat)];
-        s.previous.iter().chain(&s.current).cloned().collect()
+        s.previous
+            .iter()
+            .chain(&s.current)
+            .skip(from)
+            .cloned()
+            .collect()
+    }
+    fn story_mark(&self, seat: Option<Seat>) -> (u64, usize) {
+        let s = &self.story[self.audience(seat)];
+        (s.hands, s.previous.len() + s.current.len())
     }
     fn view_text(&self, seat: Option<Seat>) -> String {
         serde_json::to_string(&H::page_view(&self.seat_view(seat)))
@@ -291,6 +318,12 @@ impl<H: Host> TableGame for Erased<H> {
     }
     fn clone_box(&self) -> Box<dyn TableGame> {
         Box::new(self.clone())
+    }
+    fn preview(&self, seat: Seat, action: &str) -> Result<(Option<Outcome>, bool), String> {
+        let parsed = H::parse_action(action)?;
+        let mut next = self.game.clone();
+        next.apply(seat, &parsed).map_err(|e| e.to_string())?;
+        Ok((next.outcome(), H::at_boundary(&next)))
     }
     fn bot_job(&self, seat: Seat, bot: &str, seed: u64) -> Result<BotJob, String> {
         let mut b = H::make_bot(bot)?;

@@ -344,8 +344,10 @@ async fn client(
         // last state seen is the last one stored.
         let left = deadline.saturating_duration_since(Instant::now());
         let draining = left.is_zero();
+        // Quiet means no frame for 2 s: an action sent just before the deadline may be
+        // stored and told late on a loaded machine.
         let wait = if draining {
-            Duration::from_millis(500)
+            Duration::from_secs(2)
         } else {
             left
         };

@@ -36,6 +36,9 @@ pub(super) struct Connections {
     /// before the last), so that lines already sent are sent again only then.
     story: Vec<Line>,
     telling: u64,
+    /// The game's [`TableGame::story_mark`] when `story` was taken (`None` before the
+    /// start): an unchanged hand count means the story only grew.
+    mark: Option<(u64, usize)>,
 }
 
 impl Connections {
@@ -49,6 +52,7 @@ impl Connections {
             info_owed: false,
             story: Vec::new(),
             telling: 0,
+            mark: None,
         }
     }
 
@@ -57,14 +61,40 @@ impl Connections {
         &self.story
     }
 
-    /// Takes the narration a frame will carry: its telling, and how many of its lines
-    /// were in the telling's frames before (lines after those are new).
-    pub(super) fn tell(&mut self, lines: Vec<Line>) -> u64 {
-        let n = self.story.len();
-        if lines.len() < n || lines[..n] != self.story[..] {
-            self.telling += 1;
+    /// Takes the narration a frame will carry and returns its telling. `mark` is the
+    /// game's [`TableGame::story_mark`] (`None`: not started, nothing to tell) and
+    /// `lines_from(k)` its story from line `k` on. Within one hand count only the added
+    /// lines are copied; otherwise the whole story is taken, and its telling moves on
+    /// unless it merely grew.
+    pub(super) fn tell(
+        &mut self,
+        mark: Option<(u64, usize)>,
+        lines_from: impl Fn(usize) -> Vec<Line>,
+    ) -> u64 {
+        let Some((hands, len)) = mark else {
+            if !self.story.is_empty() {
+                self.telling += 1;
+                self.story.clear();
+            }
+            self.mark = None;
+            return self.telling;
+        };
+        match self.mark {
+            Some((h, n)) if h == hands && n == self.story.len() && len >= n => {
+                if len > n {
+                    self.story.extend(lines_from(n));
+                }
+            }
+            _ => {
+                let lines = lines_from(0);
+                let n = self.story.len();
+                if lines.len() < n || lines[..n] != self.story[..] {
+                    self.telling += 1;
+                }
+                self.story = lines;
+            }
         }
-        self.story = lines;
+        self.mark = Some((hands, len));
         self.telling
     }
 
@@ -252,12 +282,10 @@ impl Actor {
             .collect();
         // Before the start the game is only a placeholder (the deal's seed is chosen at the
         // start): nothing has happened to tell.
-        let story = if self.row.status == WAITING {
-            Vec::new()
-        } else {
-            self.game.lines(None)
-        };
-        let telling = self.conns.tell(story);
+        let mark = (self.row.status != WAITING).then(|| self.game.story_mark(None));
+        let telling = self
+            .conns
+            .tell(mark, |from| self.game.lines_from(None, from));
         Frame {
             clock: json!(clock).to_string(),
             info: serde_json::to_string(&self.table_info()).unwrap_or_else(|_| "null".into()),

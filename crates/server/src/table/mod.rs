@@ -552,26 +552,28 @@ impl Actor {
         let was_boundary = self.game.at_boundary();
         // The outcome is known before the write, so that the last action and the
         // finished status are stored together.
-        let mut next = self.game.clone_box();
-        next.apply(seat, &text)
+        let (outcome, boundary) = self
+            .game
+            .preview(seat, &text)
             .map_err(|e| format!("internal error: a checked action was refused: {e}"))?;
-        let outcome = next
-            .outcome()
-            .map(|o| serde_json::to_value(o).unwrap_or(Value::Null));
-        let new_hand = outcome.is_none() && next.at_boundary() && !was_boundary;
+        let outcome = outcome.map(|o| serde_json::to_value(o).unwrap_or(Value::Null));
+        let new_hand = outcome.is_none() && boundary && !was_boundary;
         self.env
             .db
             .append_action(
                 self.row.id.clone(),
                 n,
                 seat,
-                text,
+                text.clone(),
                 outcome.clone(),
                 new_hand,
             )
             .await
             .map_err(|e| format!("could not save the action ({e}); nothing changed"))?;
-        self.game = next;
+        // Stored: the same action on the same game, as previewed.
+        self.game
+            .apply(seat, &text)
+            .map_err(|e| format!("internal error: a stored action was refused: {e}"))?;
         self.n = n;
         self.conns.owe_state();
         // The seat has played: if its turn goes on, its clock starts again.
@@ -816,22 +818,45 @@ mod tests {
                 .num("n", i)
                 .line(format!("line {i}"))
         };
+        // A story as a game keeps it: its hand count and its lines.
+        let tell = |c: &mut Connections, hands: u64, lines: Vec<tapete_host::story::Line>| {
+            c.tell(Some((hands, lines.len())), |from| lines[from..].to_vec())
+        };
         let mut c = Connections::new(Instant::now());
-        let first = c.tell(vec![line(0), line(1)]);
         assert_eq!(
-            c.tell(vec![line(0), line(1), line(2)]),
+            c.tell(None, |_| Vec::new()),
+            0,
+            "nothing told before the start"
+        );
+        let first = tell(&mut c, 0, vec![line(0), line(1)]);
+        assert_eq!(
+            tell(&mut c, 0, vec![line(0), line(1), line(2)]),
             first,
             "lines added"
         );
         assert_eq!(
-            c.tell(vec![line(0), line(1), line(2)]),
+            tell(&mut c, 0, vec![line(0), line(1), line(2)]),
             first,
             "nothing new"
         );
+        assert_eq!(
+            c.story(),
+            &[line(0), line(1), line(2)],
+            "the added line taken"
+        );
         // A new hand drops the hand before the last: the story is told again.
-        let second = c.tell(vec![line(2), line(3)]);
+        let second = tell(&mut c, 1, vec![line(2), line(3)]);
         assert_ne!(second, first);
-        assert_ne!(c.tell(vec![line(2), line(9)]), second, "a line changed");
+        assert_eq!(c.story(), &[line(2), line(3)]);
+        assert_ne!(
+            tell(&mut c, 2, vec![line(2), line(9)]),
+            second,
+            "a line changed"
+        );
+        // A new hand whose story merely grew the last one keeps its telling.
+        let third = tell(&mut c, 2, vec![line(2), line(9)]);
+        assert_eq!(tell(&mut c, 3, vec![line(2), line(9), line(4)]), third);
+        assert_eq!(c.story(), &[line(2), line(9), line(4)]);
     }
 
     /// The next state Ane's connection is sent (other messages skipped), parsed.

@@ -320,7 +320,11 @@ async fn client(
     seed: u64,
     shared: SharedRef,
 ) -> Result<(), String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(&url)
+    // States are a few KiB: the library's 128 KiB read buffer, zeroed on every read,
+    // would make the clients measure themselves more than the server.
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(32 * 1024);
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(&url, Some(config), true)
         .await
         .map_err(|e| format!("connect {url}: {e}"))?;
     let mut bucket = crate::ws::Bucket::with(crate::ws::RATE * 0.9, crate::ws::BURST / 2.0);

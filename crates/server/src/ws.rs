@@ -28,6 +28,8 @@ const MAX_REFUSED: u32 = 200;
 /// Frames beyond this are not even read (the decoder refuses anything over
 /// [`msg::MAX_MESSAGE`] with an error; this only bounds memory).
 const MAX_FRAME: usize = 64 * 1024;
+/// What one read of a WebSocket takes at most; a larger frame takes several reads.
+const READ_BUFFER: usize = 8 * 1024;
 /// Messages queued for a client before it counts as too slow and is closed: room for the
 /// answers to a whole burst, and a few states. Their bytes are bounded too
 /// ([`crate::Limits::queued_bytes_per_conn`]).
@@ -146,6 +148,9 @@ pub async fn upgrade(
     let (max_queued, gauges) = (hub.limits.queued_bytes_per_conn, hub.gauges.clone());
     ws.max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
+        // A person's messages are small: the library's 128 KiB default read buffer is
+        // zeroed on every read and held per connection.
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| async move {
             // Online while connected (friends see it).
             let _here = player.as_ref().map(|p| hub.social.presence.enter(p.id));

@@ -88,6 +88,9 @@ test('a Spanish browser sees the lobby and a Mus table in Spanish; the switch ma
     await page.reload();
     await page.getByTestId('share').waitFor();
     assert.equal((await page.getByTestId('share').textContent()).trim(), 'Share link');
+    // The Mus table's score in English too: no Spanish word there but the game's own terms.
+    await page.getByTestId('score').waitFor();
+    assert.match(await page.getByTestId('score').textContent(), /^Score/);
     await page.goto(`${BASE}/`);
     await page.getByTestId('create').waitFor();
     assert.equal((await page.getByTestId('create').textContent()).trim(), 'Create table');

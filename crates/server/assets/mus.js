@@ -288,7 +288,7 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
       el('span', { class: `ct-pts ${got.length ? '' : 'muted'}` }, got.length ? got : '–')));
   }
   const cuenta = el('div', { class: 'ct-cuenta', 'data-testid': 'counting-cuenta', 'data-piedras': total.join(',') },
-    'La cuenta: ', order.map((p, i) => [i ? ' · ' : '', el('b', { class: p === side.myPair ? 'us' : 'them' }, `${side.name(p)} +${total[p]}`)]));
+    `${t('mus.cuenta_sum')} `, order.map((p, i) => [i ? ' · ' : '', el('b', { class: p === side.myPair ? 'us' : 'them' }, `${side.name(p)} +${total[p]}`)]));
   let after;
   if (gameWon) {
     const p = gameWon.pair % 2;
@@ -296,7 +296,7 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
       t(gameWon.ordago ? 'mus.juego_won_ordago' : 'mus.juego_won', { side: side.name(p), score: `${side.name(0)} ${gameWon.piedras[0]} – ${side.name(1)} ${gameWon.piedras[1]}` }));
   } else {
     const sc = (v.scores && v.scores.piedras) || [0, 0];
-    after = el('div', { class: 'ct-after' }, `Tanteo: ${order.map((p) => `${side.name(p)} ${sc[p]}`).join(' – ')}`);
+    after = el('div', { class: 'ct-after' }, t('mus.score_line', { score: order.map((p) => `${side.name(p)} ${sc[p]}`).join(' – ') }));
   }
   const next = nextButton(st, { over: !!(v.phase && v.phase.phase === 'over'), onNext });
   const center = el('div', { class: 'ct-center' },
@@ -536,7 +536,7 @@ function scoreboard(v, { seated, myPair, pairName, ctx, fin }) {
   const order = fin ? [0, 1] : seated ? [myPair, 1 - myPair] : [0, 1];
   const piedras = fin ? fin.piedras : sc.piedras;
   const panel = el('div', { class: 'panel', 'data-testid': 'score', 'data-piedras': [piedras[0], piedras[1]].join(','), 'data-games': sc.games.join(','), 'data-vacas': sc.vacas.join(',') });
-  panel.append(el('h3', {}, fin ? t('mus.final') : 'Tanteo', ' ', el('span', { class: 'muted small' }, `· ${t('mus.game_to', { n: target })}`)));
+  panel.append(el('h3', {}, fin ? t('mus.final') : t('mus.score'), ' ', el('span', { class: 'muted small' }, `· ${t('mus.game_to', { n: target })}`)));
   const grid = el('div', { class: 'score' },
     el('span', { class: 'hdr' }, ''), el('span', { class: 'hdr' }, 'piedras'), el('span', { class: 'hdr' }, 'juegos'), el('span', { class: 'hdr' }, 'vacas'));
   for (const pair of order) {

@@ -2,7 +2,8 @@
 //! actions: no peeking, ever.
 //!
 //! Choose one by name with [`by_name`]: `random`, `basico`, `avanzado`, `experto`,
-//! `maestro` (with its budget: `maestro:iters=500`, `maestro:ms=200`), an opponent style (`conservador`,
+//! `maestro` (with its budget: `maestro:iters=500`, `maestro:ms=200`), the threshold family
+//! [`umbral`] (`umbral:tight`, `umbral:loose`, `umbral:seed=N`), an opponent style (`conservador`,
 //! `agresivo`, `farolero`, `pasivo`, `cortamus`: experto's reading with one trait changed
 //! and no read of the table, see [`policy::style`]), or `cmd:COMMAND` for an outside program speaking the bot protocol
 //! (`docs/bot-protocol.md`), e.g. `cmd:python3 mus_bot.py`.
@@ -23,12 +24,14 @@ pub mod maestro;
 pub mod policy;
 pub mod read;
 pub mod strength;
+pub mod umbral;
 
 pub use avanzado::Avanzado;
 pub use basico::Basico;
 pub use experto::Experto;
 pub use maestro::Maestro;
 pub use tapete_mus::bots::RandomMus;
+pub use umbral::Umbral;
 
 use std::time::Duration;
 use tapete_mus::MusGame;
@@ -37,7 +40,8 @@ use tapete_table::{Bot, ProcessBot, ProcessOptions};
 /// Names of every level, weakest first.
 pub const LEVELS: &[&str] = &["random", "basico", "avanzado", "experto", "maestro"];
 
-/// Every built-in player: the levels, then the opponent styles ([`policy::STYLES`]).
+/// Every built-in player: the levels, the opponent styles ([`policy::STYLES`]), then the
+/// threshold family [`umbral`] (`umbral:tight`, `umbral:loose`, `umbral:seed=N`, …).
 pub const PLAYERS: &[&str] = &[
     "random",
     "basico",
@@ -49,6 +53,7 @@ pub const PLAYERS: &[&str] = &[
     "farolero",
     "pasivo",
     "cortamus",
+    "umbral",
 ];
 
 /// The bot called `name`, or an error listing the names. A level may carry parameters
@@ -68,6 +73,7 @@ pub fn by_name(name: &str) -> Result<Box<dyn Bot<MusGame>>, String> {
         "avanzado" => Ok(Box::new(Avanzado::default())),
         "experto" => Ok(Box::new(Experto::default())),
         "maestro" => Ok(Box::new(maestro_params(params)?)),
+        "umbral" => Ok(Box::new(umbral::umbral_params(params)?)),
         other => match policy::style(other) {
             Some(style) => Ok(Box::new(Experto::fixed(style))),
             None => Err(format!(

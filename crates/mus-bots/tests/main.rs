@@ -7,3 +7,4 @@ mod levels;
 mod maestro;
 mod styles;
 mod table_read;
+mod umbral;

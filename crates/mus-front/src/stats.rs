@@ -24,6 +24,14 @@ pub struct LanceStats {
     pub ordago: u64,
     /// Accepted órdagos won by each side.
     pub ordago_won: [u64; 2],
+    /// Órdagos thrown by each side (accepted or not).
+    pub ordago_thrown: [u64; 2],
+    /// Órdagos accepted by each side (thrown by the other).
+    pub ordago_accepted_by: [u64; 2],
+    /// Of the órdagos each side threw and saw accepted, how many it won.
+    pub ordago_thrower_won: [u64; 2],
+    /// Of the órdagos each side accepted, how many it won.
+    pub ordago_accepter_won: [u64; 2],
     /// Times a bet was declined.
     pub declined: u64,
     /// Times everybody passed.
@@ -65,6 +73,10 @@ impl LanceStats {
         for s in 0..2 {
             self.opened[s] += o.opened[s];
             self.ordago_won[s] += o.ordago_won[s];
+            self.ordago_thrown[s] += o.ordago_thrown[s];
+            self.ordago_accepted_by[s] += o.ordago_accepted_by[s];
+            self.ordago_thrower_won[s] += o.ordago_thrower_won[s];
+            self.ordago_accepter_won[s] += o.ordago_accepter_won[s];
         }
     }
 }
@@ -80,10 +92,11 @@ pub struct MusStats {
     pub actions: u64,
     pub piedras: [u64; 2],
     pub lances: [LanceStats; 5],
-    /// Within one game: the lance being bet, whether its betting is open, and the lance
-    /// of an accepted órdago.
+    /// Within one game: the lance being bet, whether its betting is open, the side that
+    /// threw an órdago in it, and the lance and thrower's side of an accepted órdago.
     current: Option<(usize, bool)>,
-    ordago_lance: Option<usize>,
+    thrower: Option<usize>,
+    ordago_lance: Option<(usize, usize)>,
 }
 
 impl MusStats {
@@ -92,7 +105,24 @@ impl MusStats {
         match e {
             Event::HandStarted { .. } => self.hands += 1,
             Event::Scored { pair, piedras, .. } => self.piedras[side(*pair)] += u64::from(*piedras),
-            Event::LanceStarted { lance } => self.current = Some((lance_index(*lance), false)),
+            Event::LanceStarted { lance } => {
+                self.current = Some((lance_index(*lance), false));
+                self.thrower = None;
+            }
+            Event::Said {
+                seat,
+                action: Action::Ordago,
+            } if self.current.is_some() => {
+                let by = side(*seat % 2);
+                if let Some((l, opened)) = &mut self.current {
+                    if !*opened {
+                        *opened = true;
+                        self.lances[*l].opened[by] += 1;
+                    }
+                    self.lances[*l].ordago_thrown[by] += 1;
+                }
+                self.thrower = Some(by);
+            }
             Event::Said { seat, action } => {
                 if let (Some((l, opened)), Action::Envido(_) | Action::Ordago) =
                     (&mut self.current, action)
@@ -108,15 +138,25 @@ impl MusStats {
                 self.lances[l].add(status);
                 self.current = None;
                 if *status == LanceStatus::OrdagoAccepted {
-                    self.ordago_lance = Some(l);
+                    let thrower = self.thrower.unwrap_or(0);
+                    self.lances[l].ordago_accepted_by[1 - thrower] += 1;
+                    self.ordago_lance = Some((l, thrower));
                 }
+                self.thrower = None;
             }
             Event::GameWon {
                 pair, ordago: true, ..
             } => {
-                self.ordago_wins[side(*pair)] += 1;
-                if let Some(l) = self.ordago_lance.take() {
-                    self.lances[l].ordago_won[side(*pair)] += 1;
+                let won = side(*pair);
+                self.ordago_wins[won] += 1;
+                if let Some((l, thrower)) = self.ordago_lance.take() {
+                    let s = &mut self.lances[l];
+                    s.ordago_won[won] += 1;
+                    if won == thrower {
+                        s.ordago_thrower_won[won] += 1;
+                    } else {
+                        s.ordago_accepter_won[won] += 1;
+                    }
                 }
             }
             _ => {}
@@ -183,6 +223,10 @@ pub fn to_json(t: &MusStats) -> Map<String, Value> {
                 "accepted": s.accepted,
                 "ordago": s.ordago,
                 "ordago_won": ab(s.ordago_won),
+                "ordago_thrown": ab(s.ordago_thrown),
+                "ordago_accepted_by": ab(s.ordago_accepted_by),
+                "ordago_thrower_won": ab(s.ordago_thrower_won),
+                "ordago_accepter_won": ab(s.ordago_accepter_won),
                 "declined": s.declined,
                 "en_paso": s.en_paso,
                 "unbet": s.unbet,
@@ -223,7 +267,37 @@ pub fn to_text(t: &MusStats, sides: [&str; 2]) -> String {
         pct(t.ordago_total(), t.games)
     ));
     out.push_str(&lance_table(t, sides));
+    out.push_str(&ordago_line(t, sides));
     out
+}
+
+/// One line on who threw and who accepted the órdagos, per lance that saw one:
+/// `órdagos (thrown A/B, accepted A/B, thrower won A/B, accepter won A/B): grande 3/1 1/0 …`.
+fn ordago_line(t: &MusStats, sides: [&str; 2]) -> String {
+    let ab = |x: [u64; 2]| format!("{}/{}", x[0], x[1]);
+    let parts: Vec<String> = Lance::ALL
+        .iter()
+        .map(|&l| (l, &t.lances[lance_index(l)]))
+        .filter(|(_, s)| s.ordago_thrown != [0, 0])
+        .map(|(l, s)| {
+            format!(
+                "{} {} {} {} {}",
+                l.name(),
+                ab(s.ordago_thrown),
+                ab(s.ordago_accepted_by),
+                ab(s.ordago_thrower_won),
+                ab(s.ordago_accepter_won)
+            )
+        })
+        .collect();
+    let (a, b) = (sides[0], sides[1]);
+    if parts.is_empty() {
+        return "órdagos: none thrown\n".into();
+    }
+    format!(
+        "órdagos (thrown {a}/{b}, accepted {a}/{b}, thrower won {a}/{b}, accepter won {a}/{b}): {}\n",
+        parts.join("; ")
+    )
 }
 
 /// The per-lance table; `sides` names the two sides of the per-side columns.
@@ -258,4 +332,77 @@ fn lance_table(t: &MusStats, sides: [&str; 2]) -> String {
         ]);
     }
     table(&rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand-built game, seats swapped (side A holds pair 1): pair 1 throws an órdago at
+    /// grande that pair 0 lets go; at pares pair 0 opens, pair 1 answers with an órdago, pair 0
+    /// accepts it and pair 1 wins it.
+    #[test]
+    fn ordagos_are_counted_by_who_threw_and_who_accepted() {
+        let mut t = MusStats::default();
+        let side = |pair: usize| (pair % 2) ^ 1;
+        let said = |seat, action| Event::Said { seat, action };
+        let events = [
+            Event::LanceStarted {
+                lance: Lance::Grande,
+            },
+            said(0, Action::Paso),
+            said(1, Action::Ordago),
+            said(2, Action::NoQuiero),
+            said(0, Action::NoQuiero),
+            Event::LanceSettled {
+                lance: Lance::Grande,
+                status: LanceStatus::Declined {
+                    pair: 1,
+                    piedras: 1,
+                },
+            },
+            Event::LanceStarted {
+                lance: Lance::Pares,
+            },
+            said(0, Action::Envido(2)),
+            said(1, Action::Ordago),
+            said(2, Action::NoQuiero),
+            said(0, Action::Quiero),
+            Event::LanceSettled {
+                lance: Lance::Pares,
+                status: LanceStatus::OrdagoAccepted,
+            },
+            Event::GameWon {
+                pair: 1,
+                ordago: true,
+                piedras: [0, 40],
+            },
+        ];
+        for e in &events {
+            t.event(e, side);
+        }
+        let g = &t.lances[lance_index(Lance::Grande)];
+        assert_eq!((g.ordago_thrown, g.ordago_accepted_by), ([1, 0], [0, 0]));
+        let p = &t.lances[lance_index(Lance::Pares)];
+        assert_eq!(p.ordago_thrown, [1, 0]);
+        assert_eq!(p.ordago_accepted_by, [0, 1]);
+        assert_eq!(p.ordago_won, [1, 0]);
+        assert_eq!(
+            (p.ordago_thrower_won, p.ordago_accepter_won),
+            ([1, 0], [0, 0])
+        );
+        assert_eq!(p.opened, [0, 1]);
+        let json = to_json(&t);
+        let pares = &json["lances"]["pares"];
+        assert_eq!(pares["ordago_thrown"], json!({"a": 1, "b": 0}));
+        assert_eq!(pares["ordago_accepted_by"], json!({"a": 0, "b": 1}));
+        assert_eq!(pares["ordago_thrower_won"], json!({"a": 1, "b": 0}));
+        assert_eq!(pares["ordago_accepter_won"], json!({"a": 0, "b": 0}));
+        assert_eq!(pares["ordago_won"], json!({"a": 1, "b": 0}));
+        let text = to_text(&t, ["A", "B"]);
+        assert!(
+            text.contains("grande 1/0 0/0 0/0 0/0; pares 1/0 0/1 1/0 0/0"),
+            "{text}"
+        );
+    }
 }

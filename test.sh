@@ -2,9 +2,9 @@
 # Every test of tapete: the Rust tests and the browser tests (`e2e/run.sh`, headless Debian
 # chromium), arranged for a 2-core machine. One build serves both. The browser tests start
 # on the `tapete` binary as soon as it is built, while the rest compiles at a lower priority
-# (so the pages' timers keep their pace). Each Rust test binary runs as soon as it is built
-# (one at a time while the build goes on, then as many as there are cores), so that no core
-# waits on the slowest test of one binary; the doc tests follow. The browser tests' output
+# (so the pages' timers keep their pace). Each Rust test binary runs as soon as it and the
+# tapete binary are built (one at a time while the build goes on, then as many as there
+# are cores), so that no core waits on the slowest test of one binary; the doc tests follow. The browser tests' output
 # comes last. With arguments, the Rust tests are `cargo test --workspace ARGS` after the
 # build instead (e.g. `bash test.sh -- --skip slow`).
 set -euo pipefail
@@ -134,8 +134,9 @@ while kill -0 "$build_pid" 2>/dev/null; do
   if [ -z "$e2e_pid" ] && grep -q '"executable":"[^"]*/debug/tapete"' "$logs/build.json"; then
     start_e2e
   fi
-  if [ "$pipeline" -eq 1 ]; then
-    # One binary at a time while the build has the cores.
+  # One binary at a time while the build has the cores, once the tapete binary is built:
+  # the CLI's tests run it, and cargo may finish them first.
+  if [ "$pipeline" -eq 1 ] && [ -n "$e2e_pid" ]; then
     reap
     fill 1
   fi

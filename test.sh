@@ -41,8 +41,9 @@ cores="$(nproc 2>/dev/null || echo 2)"
 pipeline=1
 [ "$#" -eq 0 ] || pipeline=0
 
-# The test binaries cargo has reported built so far: "executable<TAB>package dir" lines of
-# the test profile's artifacts, in the order they were built.
+# The test binaries cargo has reported built so far (the test profile's artifacts with an
+# executable), in the order they were built: their paths in `bins`, their packages'
+# folders in `dirs`.
 bins=()
 dirs=()
 declare -A known=()

@@ -109,27 +109,18 @@ impl MusStats {
                 self.current = Some((lance_index(*lance), false));
                 self.thrower = None;
             }
-            Event::Said {
-                seat,
-                action: Action::Ordago,
-            } if self.current.is_some() => {
-                let by = side(*seat % 2);
-                if let Some((l, opened)) = &mut self.current {
-                    if !*opened {
-                        *opened = true;
-                        self.lances[*l].opened[by] += 1;
-                    }
-                    self.lances[*l].ordago_thrown[by] += 1;
-                }
-                self.thrower = Some(by);
-            }
             Event::Said { seat, action } => {
                 if let (Some((l, opened)), Action::Envido(_) | Action::Ordago) =
                     (&mut self.current, action)
                 {
+                    let by = side(*seat % 2);
                     if !*opened {
                         *opened = true;
-                        self.lances[*l].opened[side(*seat % 2)] += 1;
+                        self.lances[*l].opened[by] += 1;
+                    }
+                    if *action == Action::Ordago {
+                        self.lances[*l].ordago_thrown[by] += 1;
+                        self.thrower = Some(by);
                     }
                 }
             }

@@ -36,9 +36,9 @@ pub(super) struct Connections {
     /// before the last), so that lines already sent are sent again only then.
     story: Vec<Line>,
     telling: u64,
-    /// The game's [`TableGame::story_mark`] when `story` was taken (`None` before the
-    /// start): an unchanged hand count means the story only grew.
-    mark: Option<(u64, usize)>,
+    /// The hand count of the game's [`TableGame::story_mark`] when `story` was taken
+    /// (`None` before the start): while it stays the same, the story only grows.
+    hands: Option<u64>,
 }
 
 impl Connections {
@@ -52,7 +52,7 @@ impl Connections {
             info_owed: false,
             story: Vec::new(),
             telling: 0,
-            mark: None,
+            hands: None,
         }
     }
 
@@ -76,25 +76,25 @@ impl Connections {
                 self.telling += 1;
                 self.story.clear();
             }
-            self.mark = None;
+            self.hands = None;
             return self.telling;
         };
-        match self.mark {
-            Some((h, n)) if h == hands && n == self.story.len() && len >= n => {
+        let n = self.story.len();
+        match self.hands {
+            Some(h) if h == hands && len >= n => {
                 if len > n {
                     self.story.extend(lines_from(n));
                 }
             }
             _ => {
                 let lines = lines_from(0);
-                let n = self.story.len();
                 if lines.len() < n || lines[..n] != self.story[..] {
                     self.telling += 1;
                 }
                 self.story = lines;
             }
         }
-        self.mark = Some((hands, len));
+        self.hands = Some(hands);
         self.telling
     }
 

@@ -19,9 +19,22 @@ step() { echo "== $1 (at $((SECONDS - start)) s)"; }
 build_pid=""
 e2e_pid=""
 declare -A running=() # pid -> index of the test binary it runs
+# The pids of the processes whose parent is $1 (each job below is a subshell that waits
+# on its command to record the command's status).
+children() {
+  local stat rest
+  for stat in /proc/[0-9]*/stat; do
+    read -r rest <"$stat" 2>/dev/null || continue
+    rest="${rest##*) }" # after the command's name: "state ppid ..."
+    rest="${rest#* }"
+    [ "${rest%% *}" != "$1" ] || { stat="${stat#/proc/}"; echo "${stat%/stat}"; }
+  done
+}
 cleanup() {
+  local pid child
   for pid in "$build_pid" "$e2e_pid" "${!running[@]}"; do
     if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      for child in $(children "$pid"); do kill "$child" 2>/dev/null || true; done
       kill "$pid" 2>/dev/null || true
       wait "$pid" 2>/dev/null || true
     fi
@@ -32,7 +45,11 @@ trap cleanup EXIT INT TERM
 
 start_e2e() {
   step "browser tests started (their output follows the Rust tests')"
-  TAPETE_BIN="$target/debug/tapete" bash e2e/run.sh >"$logs/e2e.log" 2>&1 &
+  (
+    status=0
+    TAPETE_BIN="$target/debug/tapete" bash e2e/run.sh || status=$?
+    echo "$status" >"$logs/e2e.rc"
+  ) >"$logs/e2e.log" 2>&1 &
   e2e_pid=$!
 }
 
@@ -47,33 +64,41 @@ pipeline=1
 bins=()
 dirs=()
 declare -A known=()
+read_lines=0 # the lines of build.json read so far
 collect() {
-  local line exe manifest
+  local line
+  # A line still being written (no newline yet) is read again next time.
   while IFS= read -r line; do
-    exe="$(sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' <<<"$line")"
-    manifest="$(sed -n 's/.*"manifest_path":"\([^"]*\)".*/\1/p' <<<"$line")"
-    if [ -n "$exe" ] && [ -z "${known[$exe]:-}" ]; then
+    read_lines=$((read_lines + 1))
+    [[ "$line" == *'"reason":"compiler-artifact"'* && "$line" == *'"test":true},"features"'* ]] || continue
+    [[ "$line" =~ \"executable\":\"([^\"]*)\" ]] || continue
+    local exe="${BASH_REMATCH[1]}"
+    [[ "$line" =~ \"manifest_path\":\"([^\"]*)\" ]] || continue
+    if [ -z "${known[$exe]:-}" ]; then
       known[$exe]=1
       bins+=("$exe")
-      dirs+=("$(dirname "$manifest")")
+      dirs+=("${BASH_REMATCH[1]%/*}")
     fi
-  done < <(grep '"reason":"compiler-artifact"' "$logs/build.json" | grep '"test":true},"features"' || true)
+  done < <(tail -n "+$((read_lines + 1))" "$logs/build.json")
 }
-
-# The name of test binary number $1 without cargo's hash, e.g. `mus_bots`.
+# Sets `name` to the name of test binary number $1 without cargo's hash, e.g. `mus_bots`
+# (a variable, not output: the loops below fork as little as they can).
 binary_name() {
-  local name="${bins[$1]##*/}"
-  echo "${name%-*}"
+  name="${bins[$1]##*/}"
+  name="${name%-*}"
 }
 
 # Runs test binary number $1 in its package's folder (as `cargo test` does), its output to
-# a file of its own.
+# a file of its own and its exit status to another: bash's `wait` forgets a job's status
+# once the job's pid is used again, and pids wrap within a run.
 failed=0
 launch() {
   local i="$1"
   (
     cd "${dirs[$i]}"
-    CARGO_MANIFEST_DIR="${dirs[$i]}" exec "${bins[$i]}"
+    status=0
+    CARGO_MANIFEST_DIR="${dirs[$i]}" "${bins[$i]}" || status=$?
+    echo "$status" >"$logs/test-$i.rc"
   ) >"$logs/test-$i.log" 2>&1 &
   running[$!]="$i"
 }
@@ -81,12 +106,16 @@ launch() {
 reap() {
   local pid i status name
   for pid in "${!running[@]}"; do
-    if kill -0 "$pid" 2>/dev/null; then continue; fi
-    status=0
-    wait "$pid" || status=$?
     i="${running[$pid]}"
+    if [ ! -s "$logs/test-$i.rc" ]; then
+      if kill -0 "$pid" 2>/dev/null; then continue; fi
+      # Gone without a status (killed): a failure.
+      [ -s "$logs/test-$i.rc" ] || echo 1 >"$logs/test-$i.rc"
+    fi
+    wait "$pid" 2>/dev/null || true
+    status="$(<"$logs/test-$i.rc")"
     unset "running[$pid]"
-    name="$(binary_name "$i")"
+    binary_name "$i"
     took[$name]=$((SECONDS - started[$i]))
     if [ "$status" -eq 0 ]; then
       echo "-- ${dirs[$i]#"$root"/} $name: $(grep -h '^test result' "$logs/test-$i.log" | tail -n1)"
@@ -108,13 +137,14 @@ declare -A started=() # index -> the second it started
 # Starts what is built, up to $1 binaries at once, the longest first.
 fill() {
   collect
-  local i best best_secs secs
+  local i best best_secs secs name
   while [ "${#running[@]}" -lt "$1" ]; do
     best=""
     best_secs=-1
     for ((i = 0; i < ${#bins[@]}; i++)); do
       [ -z "${started[$i]:-}" ] || continue
-      secs="${took[$(binary_name "$i")]:-100000}"
+      binary_name "$i"
+      secs="${took[$name]:-100000}"
       if [ "$secs" -gt "$best_secs" ]; then
         best="$i"
         best_secs="$secs"
@@ -128,10 +158,14 @@ fill() {
 
 step "building every test"
 # The binary's artifact message (`"executable": ".../debug/tapete"`) says it is ready.
-nice -n 10 cargo test --workspace --no-run --message-format=json-render-diagnostics \
-  >"$logs/build.json" &
+(
+  status=0
+  nice -n 10 cargo test --workspace --no-run --message-format=json-render-diagnostics \
+    >"$logs/build.json" || status=$?
+  echo "$status" >"$logs/build.rc"
+) &
 build_pid=$!
-while kill -0 "$build_pid" 2>/dev/null; do
+while [ ! -s "$logs/build.rc" ] && kill -0 "$build_pid" 2>/dev/null; do
   if [ -z "$e2e_pid" ] && grep -q '"executable":"[^"]*/debug/tapete"' "$logs/build.json"; then
     start_e2e
   fi
@@ -143,8 +177,9 @@ while kill -0 "$build_pid" 2>/dev/null; do
   fi
   sleep 1
 done
-build=0
-wait "$build_pid" || build=$?
+wait "$build_pid" 2>/dev/null || true
+[ -s "$logs/build.rc" ] || echo 1 >"$logs/build.rc"
+build="$(<"$logs/build.rc")"
 build_pid=""
 if [ "$build" -ne 0 ]; then
   echo "test.sh: the build failed" >&2
@@ -173,8 +208,11 @@ else
 fi
 
 step "Rust tests done; waiting for the browser tests"
-e2e=0
-wait "$e2e_pid" || e2e=$?
+while [ ! -s "$logs/e2e.rc" ] && kill -0 "$e2e_pid" 2>/dev/null; do sleep 1; done
+wait "$e2e_pid" 2>/dev/null || true
+# Gone without a status (killed): a failure.
+[ -s "$logs/e2e.rc" ] || echo 1 >"$logs/e2e.rc"
+e2e="$(<"$logs/e2e.rc")"
 e2e_pid=""
 step "browser tests done (bash e2e/run.sh); their output:"
 cat "$logs/e2e.log"

@@ -20,8 +20,9 @@ describe('Mus: every action in reach at three sizes, the bar one height through 
         let hand = null;
         let decisions = 0;
         let cuentas = 0;
-        // A whole hand, and the next one into its decisions (the last hand's cuenta beside the felt).
-        for (let i = 0; i < 200 && (memo.countings || 0) < 2 && !(cuentas && heights.length >= 2); i++) {
+        // A whole hand, and the next one into its decisions (the last hand's cuenta beside the felt);
+        // a hand or two more when a juego ended by an órdago left no cuenta to show.
+        for (let i = 0; i < 300 && (memo.countings || 0) < 4 && !(cuentas && heights.length >= 2); i++) {
           const what = await waitOffer(page);
           if (what === 'over') break;
           const st = await state(page);

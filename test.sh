@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # Every test of tapete: the Rust tests and the browser tests (`e2e/run.sh`, headless Debian
 # chromium), arranged for a 2-core machine. One build serves both. The browser tests start
-# on the `tapete` binary as soon as it is built, while the rest compiles and runs at a lower
-# priority: the browser tests wait on the pages' timers and want a core the moment they
-# wake, the rest fills the time between. Each Rust test binary runs as soon as it and the
+# on the `tapete` binary as soon as it is built, while the rest compiles at a lower priority
+# (so the pages' timers keep their pace). Each Rust test binary runs as soon as it and the
 # tapete binary are built (one at a time while the build goes on, then as many as there
-# are cores), so that no core waits on the slowest test of one binary; the doc tests
-# follow. The browser tests' output comes last. With arguments, the Rust tests are
-# `cargo test --workspace ARGS` after the build instead (e.g. `bash test.sh -- --skip slow`).
+# are cores), so that no core waits on the slowest test of one binary; the doc tests follow. The browser tests' output
+# comes last. With arguments, the Rust tests are `cargo test --workspace ARGS` after the
+# build instead (e.g. `bash test.sh -- --skip slow`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")" && pwd)"
 cd "$root"
@@ -98,7 +97,7 @@ launch() {
   (
     cd "${dirs[$i]}"
     status=0
-    CARGO_MANIFEST_DIR="${dirs[$i]}" nice -n 10 "${bins[$i]}" || status=$?
+    CARGO_MANIFEST_DIR="${dirs[$i]}" "${bins[$i]}" || status=$?
     echo "$status" >"$logs/test-$i.rc"
   ) >"$logs/test-$i.log" 2>&1 &
   running[$!]="$i"
@@ -201,7 +200,7 @@ if [ "$pipeline" -eq 1 ]; then
   done
   for name in "${!took[@]}"; do echo "$name ${took[$name]}"; done >"$times"
   step "doc tests"
-  nice -n 10 cargo test --workspace --doc --quiet || failed=1
+  cargo test --workspace --doc --quiet || failed=1
   rust="$failed"
 else
   step "cargo test --workspace $*"

@@ -284,8 +284,15 @@ fn endless_long_lines_stop_the_program_at_the_first() {
 fn streaming_garbage_is_stopped_by_the_deadline() {
     let dir = scratch("garbage");
     // Short bad answers without end, and answers allowed without end: only the time limit
-    // can end the decision. The program reads its stdin (the errors sent back) all along.
-    let mut b = bot(&dir, "yes garbage & exec cat >/dev/null", 500, u32::MAX);
+    // can end the decision. The program reads its stdin (the errors sent back) all along;
+    // a shell loop writes slowly enough that its reader keeps up with the longer errors
+    // even on a loaded machine (`yes` could outrun it into the unread cap instead).
+    let mut b = bot(
+        &dir,
+        "while :; do echo garbage; done & exec cat >/dev/null",
+        500,
+        u32::MAX,
+    );
     let start = Instant::now();
     assert!([1, 2].contains(&decide(&mut b)));
     let took = start.elapsed();

@@ -183,6 +183,58 @@ fn an_invitation_is_seen_only_by_the_invitee_and_only_from_a_friend() {
 }
 
 #[test]
+fn an_invitation_opens_a_private_table_to_the_invitee_alone() {
+    let server = Server::start("friends-invite-private", roomy());
+    let (_, ane) = server.account("Ane");
+    let (_, bea) = server.account("Bea");
+    let (_, cid) = server.account("Cid");
+    ask(&server, &cid, "Ane");
+    ask(&server, &ane, "Cid");
+    let (code, t) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&cid),
+        Some(json!({"game": "mus", "private": true, "pace_ms": 0})),
+    );
+    assert_eq!(code, 200, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    let path = format!("/api/tables/{id}");
+    assert_eq!(server.api("GET", &path, Some(&ane), None).0, 404);
+    let (code, inv) = server.api(
+        "POST",
+        &format!("{path}/invitations"),
+        Some(&cid),
+        Some(json!({"nickname": "Ane"})),
+    );
+    assert_eq!(code, 200, "{inv}");
+    // The invitation is the link: Ane sees the table and may sit; Bea still may not.
+    let (code, seen) = server.api("GET", &path, Some(&ane), None);
+    assert_eq!(
+        (code, seen["id"].as_str()),
+        (200, Some(id.as_str())),
+        "{seen}"
+    );
+    assert_eq!(server.api("GET", &path, Some(&bea), None).0, 404);
+    assert_eq!(server.api("GET", &path, None, None).0, 404);
+    let mut ws = server.ws(&id, Some(&ane));
+    read_of(&mut ws, "state");
+    // Dismissed, it no longer opens the table to someone who never sat there.
+    let (_, dan) = server.account("Dan");
+    ask(&server, &cid, "Dan");
+    ask(&server, &dan, "Cid");
+    let (_, inv) = server.api(
+        "POST",
+        &format!("{path}/invitations"),
+        Some(&cid),
+        Some(json!({"nickname": "Dan"})),
+    );
+    assert_eq!(server.api("GET", &path, Some(&dan), None).0, 200);
+    let dismiss = format!("/api/invitations/{}", inv["id"]);
+    assert_eq!(server.api("DELETE", &dismiss, Some(&dan), None).0, 200);
+    assert_eq!(server.api("GET", &path, Some(&dan), None).0, 404);
+}
+
+#[test]
 fn requests_and_invitations_are_rate_capped() {
     let server = Server::start("friends-rate", roomy());
     let (_, ane) = server.account("Ane");

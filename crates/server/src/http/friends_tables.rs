@@ -53,8 +53,8 @@ pub(super) async fn viewer(hub: &Hub, headers: &HeaderMap) -> Option<PlayerRef> 
 }
 
 /// Whether `player` (or a visitor) may see a table: a public one, anyone; a private one,
-/// whoever brings its secret, its creator, the account a seat is kept for, and everybody
-/// who ever sat there.
+/// whoever brings its secret, its creator, the account a seat is kept for, everybody
+/// who ever sat there and whoever holds a live invitation to it.
 pub(crate) async fn may_see(
     hub: &Hub,
     info: &TableInfo,
@@ -93,8 +93,9 @@ async fn allowed(
     if creator == Some(p) || kept.contains(&p) {
         return Ok(true);
     }
+    let since = crate::store::now() - crate::friends::INVITATION_TTL;
     hub.db
-        .has_sat(id.to_string(), p)
+        .sat_or_invited(id.to_string(), p, since)
         .await
         .map_err(|e| e.to_string())
 }

@@ -140,14 +140,22 @@ impl Db {
         .await
     }
 
-    /// Whether `player` has ever sat at `table` (they keep access to a private table).
-    pub async fn has_sat(&self, table: String, player: i64) -> DbResult<bool> {
+    /// Whether `player` has ever sat at `table` or holds an invitation to it made at or
+    /// after `invited_since` (seconds since the epoch): either opens a private table to them.
+    pub async fn sat_or_invited(
+        &self,
+        table: String,
+        player: i64,
+        invited_since: i64,
+    ) -> DbResult<bool> {
         self.call(move |c| {
             Ok(c.query_row(
-                "SELECT count(*) FROM table_players WHERE table_id = ?1 AND player = ?2",
-                params![table, player],
-                |r| r.get::<_, i64>(0),
-            )? > 0)
+                "SELECT EXISTS (SELECT 1 FROM table_players WHERE table_id = ?1 AND player = ?2)
+                     OR EXISTS (SELECT 1 FROM invitations
+                                WHERE table_id = ?1 AND to_player = ?2 AND at >= ?3)",
+                params![table, player, invited_since],
+                |r| r.get::<_, bool>(0),
+            )?)
         })
         .await
     }

@@ -19,7 +19,8 @@ use crate::limit::RateLimiter;
 use crate::store::{now, Db, DbResult};
 use rusqlite::params;
 use serde::Serialize;
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
 
 /// Most characters in one message.
 pub const MAX_CHARS: usize = 300;
@@ -123,6 +124,76 @@ impl Default for Rates {
             messages: RateLimiter::new(BURST, PER_MINUTE),
             reports: RateLimiter::new(REPORT_BURST, REPORTS_PER_HOUR / 60.0),
         }
+    }
+}
+
+/// Whom each person connected anywhere mutes, shared by every table: a mute made at one
+/// table holds at once at every other table where that person is.
+///
+/// A person's entry lives while they have a connection open ([`Mutes::enter`]); it is
+/// loaded from the database when their first connection opens.
+#[derive(Default)]
+pub struct Mutes {
+    book: Mutex<HashMap<i64, Muting>>,
+}
+
+/// One person's entry in [`Mutes`]: their open connections, and whom they mute.
+type Muting = (usize, Arc<HashSet<i64>>);
+
+/// One connection's hold on its person's entry; dropping it lets the entry go with the
+/// person's last connection.
+pub struct MutesHeld {
+    mutes: Arc<Mutes>,
+    player: i64,
+}
+
+impl Mutes {
+    fn with<T>(&self, f: impl FnOnce(&mut HashMap<i64, Muting>) -> T) -> T {
+        f(&mut self.book.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// A connection of `player` opens, who mutes `stored` (read from the database before):
+    /// an entry already held by another connection is the newer one and stays.
+    pub fn enter(self: &Arc<Self>, player: i64, stored: HashSet<i64>) -> MutesHeld {
+        self.with(|m| {
+            m.entry(player).or_insert_with(|| (0, Arc::new(stored))).0 += 1;
+        });
+        MutesHeld {
+            mutes: self.clone(),
+            player,
+        }
+    }
+
+    /// Whom `player` mutes (nobody when they have no connection open).
+    pub fn of(&self, player: i64) -> Option<Arc<HashSet<i64>>> {
+        self.with(|m| m.get(&player).map(|(_, set)| set.clone()))
+    }
+
+    /// `player` mutes (`on`) or unmutes `other`, as just stored.
+    pub fn set(&self, player: i64, other: i64, on: bool) {
+        self.with(|m| {
+            if let Some((_, set)) = m.get_mut(&player) {
+                let set = Arc::make_mut(set);
+                if on {
+                    set.insert(other);
+                } else {
+                    set.remove(&other);
+                }
+            }
+        })
+    }
+}
+
+impl Drop for MutesHeld {
+    fn drop(&mut self) {
+        self.mutes.with(|m| {
+            if let Some(e) = m.get_mut(&self.player) {
+                e.0 -= 1;
+                if e.0 == 0 {
+                    m.remove(&self.player);
+                }
+            }
+        })
     }
 }
 

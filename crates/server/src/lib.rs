@@ -290,6 +290,7 @@ impl Hub {
             bot_threads: Arc::new(tokio::sync::Semaphore::new(cores.saturating_sub(1).max(1))),
             gauges: gauges.clone(),
             chat_rates: Arc::default(),
+            chat_mutes: Arc::default(),
         };
         Hub {
             kinds,

@@ -154,9 +154,7 @@ pub async fn upgrade(
         .on_upgrade(move |socket| async move {
             // Online while connected (friends see it).
             let _here = player.as_ref().map(|p| hub.social.presence.enter(p.id));
-            if let Some((player, muted)) = muted {
-                let _ = handle.tx.send(Cmd::Mutes { player, muted });
-            }
+            let _mutes = muted.map(|(player, muted)| hub.env.chat_mutes.enter(player, muted));
             run(
                 socket, handle, conn, player, ended, idle, max_queued, gauges,
             )

@@ -103,6 +103,28 @@ fn spectators_words_never_reach_a_seated_player_while_the_game_is_on() {
 }
 
 #[test]
+fn sitting_down_or_standing_up_sends_the_history_of_the_channels_one_now_reads() {
+    let server = Server::start("chat-sit", roomy());
+    let (id, ane) = ring_table(&server);
+    let (mut a, _) = join(&server, &id, Some(&ane));
+    let bea = server.player("Bea");
+    let (mut b, _) = join(&server, &id, Some(&bea));
+    say(&mut a, "buenas");
+    next_chat(&mut a);
+    assert_eq!(next_chat(&mut b)["line"]["text"], "buenas");
+    say(&mut b, "she holds the nine");
+    assert_eq!(next_chat(&mut b)["line"]["channel"], "spectators");
+    // Bea sits: her history is now the players' channel alone, without waiting for a reload.
+    send(&mut b, json!({"type": "sit", "seat": 1}));
+    let h = read_of(&mut b, "chat_history");
+    assert_eq!(texts(&h), ["buenas"]);
+    // She stands up again: a spectator reads both channels.
+    send(&mut b, json!({"type": "stand"}));
+    let h = read_of(&mut b, "chat_history");
+    assert_eq!(texts(&h), ["buenas", "she holds the nine"]);
+}
+
+#[test]
 fn messages_are_bounded_cleaned_and_rate_capped() {
     let server = Server::start("chat-caps", roomy());
     let (id, ane) = ring_table(&server);
@@ -226,6 +248,35 @@ fn a_muted_person_is_not_shown_and_a_report_is_stored_for_the_operator() {
         rows,
         [(id, "spam spam".into(), "Ane".into(), "Cid".into())],
         "one report, stored once however often it was sent"
+    );
+}
+
+#[test]
+fn a_mute_holds_at_once_at_every_table_the_person_is_at() {
+    let server = Server::start("chat-mute-everywhere", roomy());
+    let (one, ane) = ring_table(&server);
+    let two = server.table(
+        &ane,
+        json!({"game": "ring", "seats": 2, "rules": {"hands": 1}, "seat": 0, "pace_ms": 0}),
+    );
+    let bea = server.player("Bea");
+    let (mut a1, _) = join(&server, &one, Some(&ane));
+    let (mut a2, _) = join(&server, &two, Some(&ane));
+    let (mut b1, _) = join(&server, &one, Some(&bea));
+    let (mut b2, _) = join(&server, &two, Some(&bea));
+    say(&mut a1, "spam");
+    let ane_id = next_chat(&mut a1)["line"]["player"].as_i64().unwrap();
+    assert_eq!(next_chat(&mut b1)["line"]["text"], "spam");
+    // Bea mutes Ane at table one; at table two, still open, Ane's next line does not reach her.
+    send(&mut b1, json!({"type": "mute", "player": ane_id}));
+    read_of(&mut b1, "chat_history");
+    say(&mut a2, "more spam");
+    assert_eq!(next_chat(&mut a2)["line"]["text"], "more spam");
+    say(&mut b2, "hola");
+    assert_eq!(
+        next_chat(&mut b2)["line"]["text"],
+        "hola",
+        "Bea is not sent Ane's line at the other table"
     );
 }
 

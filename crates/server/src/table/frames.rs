@@ -14,6 +14,9 @@ pub(super) struct Conn {
     /// The narration this connection has: how many lines of which telling (see
     /// [`Connections::tell`]); `None` before its first state.
     pub(super) told: Option<(u64, usize)>,
+    /// Whether the chat history it was last sent was a seated person's (`None`: none yet):
+    /// sitting down or standing up changes the channels it may read.
+    pub(super) chat_seated: Option<bool>,
 }
 
 /// The connections open to the table and what they are owed: their first state, a new
@@ -104,6 +107,13 @@ impl Connections {
 
     pub(super) fn is_empty(&self) -> bool {
         self.conns.is_empty()
+    }
+
+    /// Records which chat history connection `conn` was sent (a seated person's or not).
+    pub(super) fn set_chat_seated(&mut self, conn: u64, seated: bool) {
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.chat_seated = Some(seated);
+        }
     }
 
     /// Since when nobody is connected.
@@ -407,6 +417,7 @@ mod tests {
                 out,
                 _close: close,
                 told: None,
+                chat_seated: None,
             },
             inbox,
             closed,

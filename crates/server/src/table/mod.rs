@@ -116,8 +116,6 @@ pub enum Cmd {
         seat: Seat,
         action: Option<String>,
     },
-    /// The people `player` mutes in chat, sent just before their connection's `Connect`.
-    Mutes { player: i64, muted: HashSet<i64> },
     /// `player` is now called `nickname` (a guest who made an account under a new name).
     Renamed { player: i64, nickname: String },
     /// Start the game now, bots in the empty seats (a table created with `start`).
@@ -184,6 +182,8 @@ pub struct TableEnv {
     pub gauges: Arc<crate::outbox::Gauges>,
     /// Chat messages and reports per person, over every table.
     pub chat_rates: Arc<crate::chat::Rates>,
+    /// Whom each connected person mutes, over every table.
+    pub chat_mutes: Arc<crate::chat::Mutes>,
 }
 
 /// How long a finished table nobody is connected to keeps its task.
@@ -354,7 +354,6 @@ impl Actor {
                     close,
                 }) => self.connect(conn, player, out, close),
                 Some(Cmd::Disconnect { conn }) => self.disconnect(conn),
-                Some(Cmd::Mutes { player, muted }) => self.set_mutes(player, muted),
                 Some(Cmd::Renamed { player, nickname }) => {
                     self.seating.rename(player, &nickname);
                     self.conns.rename(player, &nickname);
@@ -394,8 +393,12 @@ impl Actor {
         }
     }
 
+    /// Whether the table's task may end: nobody connected for long enough, and no rated
+    /// game under way (the bots play it out for the people gone, so that it is rated).
     fn idle_over(&self) -> bool {
+        let rated_under_way = self.row.rated && self.row.status == PLAYING;
         !self.pacing.bot_busy()
+            && !rated_under_way
             && self.friends_wake().is_none()
             && self.conns.is_empty()
             && self
@@ -1001,6 +1004,7 @@ mod tests {
             bot_threads: Arc::new(Semaphore::new(1)),
             gauges: Arc::default(),
             chat_rates: Arc::default(),
+            chat_mutes: Arc::default(),
         };
         let kind = tapete_host::kind_of::<tapete_host::test_race::RaceHost>();
         let stored = StoredTable {

@@ -329,6 +329,7 @@ impl Actor {
                 out,
                 _close: close,
                 told: None,
+                chat_seated: None,
             },
         );
     }

@@ -5,16 +5,13 @@
 use super::*;
 use crate::chat::{self, Channel, ChatLine, Room};
 
-/// A table's chat: its recent messages, and whom each connected person mutes.
+/// A table's chat: its recent messages (whom each person mutes is shared by every table,
+/// in [`TableEnv::chat_mutes`]).
 #[derive(Default)]
 pub(super) struct Talk {
     pub(super) room: Room,
-    /// The people each connected person mutes (loaded when they connect).
-    muted: HashMap<i64, HashSet<i64>>,
     /// Whether the seated have been sent the spectators' channel after the end.
     end_shown: bool,
-    /// Nobody: whom a person without mutes mutes.
-    no_one: HashSet<i64>,
 }
 
 impl Actor {
@@ -25,11 +22,12 @@ impl Actor {
             .is_some_and(|p| self.seat_of(p.id).is_some())
     }
 
-    fn muted_by(&self, c: &Conn) -> &HashSet<i64> {
+    /// Whom the person on connection `c` mutes.
+    fn muted_by(&self, c: &Conn) -> Arc<HashSet<i64>> {
         c.player
             .as_ref()
-            .and_then(|p| self.talk.muted.get(&p.id))
-            .unwrap_or(&self.talk.no_one)
+            .and_then(|p| self.env.chat_mutes.of(p.id))
+            .unwrap_or_default()
     }
 
     fn chat_error(&mut self, conn: u64, code: &str, message: String, wait_s: Option<u64>) {
@@ -46,16 +44,6 @@ impl Actor {
             Ok(lines) => self.talk.room = Room::restore(lines),
             Err(e) => eprintln!("table {}: chat not loaded: {e}", self.row.id),
         }
-    }
-
-    /// The people `player` mutes, loaded before their connection arrives. Only people
-    /// connected are remembered.
-    pub(super) fn set_mutes(&mut self, player: i64, muted: HashSet<i64>) {
-        let conns = &self.conns;
-        self.talk
-            .muted
-            .retain(|p, _| *p == player || conns.is_connected(*p));
-        self.talk.muted.insert(player, muted);
     }
 
     /// Someone writes: checked (a nickname, the text, their rate), stored, then sent to
@@ -112,7 +100,7 @@ impl Actor {
         let lines: Vec<&ChatLine> = self
             .talk
             .room
-            .visible(self.conn_seated(c), finished, muted)
+            .visible(self.conn_seated(c), finished, &muted)
             .collect();
         let mut muted: Vec<i64> = muted.iter().copied().collect();
         muted.sort_unstable();
@@ -126,15 +114,28 @@ impl Actor {
     fn send_history(&mut self, ids: &[u64]) {
         for id in ids {
             if let Some(m) = self.history(*id) {
+                let seated = self.conns.get(*id).is_some_and(|c| self.conn_seated(c));
+                self.conns.set_chat_seated(*id, seated);
                 self.send_text(*id, m);
             }
         }
     }
 
-    /// After every change: newcomers get the recent messages once; when the game has just
-    /// ended, the seated get both channels.
+    /// After every change: newcomers get the recent messages once, and so does whoever sat
+    /// down or stood up since their last (the channels they may read changed); when the
+    /// game has just ended, the seated get both channels.
     pub(super) fn chat_after_change(&mut self, newcomers: &[u64]) {
         self.send_history(newcomers);
+        let moved: Vec<u64> = self
+            .conns
+            .iter()
+            .filter(|(id, c)| {
+                !newcomers.contains(id)
+                    && c.chat_seated.is_some_and(|was| was != self.conn_seated(c))
+            })
+            .map(|(id, _)| id)
+            .collect();
+        self.send_history(&moved);
         if self.row.status == FINISHED && !self.talk.end_shown {
             self.talk.end_shown = true;
             let seated: Vec<u64> = self
@@ -172,12 +173,7 @@ impl Actor {
                 return self.chat_error(conn, "internal", m, None);
             }
         }
-        let set = self.talk.muted.entry(p.id).or_default();
-        if on {
-            set.insert(other);
-        } else {
-            set.remove(&other);
-        }
+        self.env.chat_mutes.set(p.id, other, on);
         let mine: Vec<u64> = self
             .conns
             .iter()

@@ -201,6 +201,47 @@ fn a_player_who_leaves_a_rated_game_gets_its_result_and_an_abandonment() {
 }
 
 #[test]
+fn a_rated_game_everybody_left_is_played_out_by_the_bots_and_rated() {
+    let server = Server::start("rated-all-left", roomy());
+    let (ane_id, ane) = server.account("Ane");
+    let (bea_id, bea) = server.account("Bea");
+    let id = server.table(
+        &ane,
+        json!({"game": "ring", "seats": 3, "rated": true, "pace_ms": 0, "hold_s": 0,
+               "away_s": 0}),
+    );
+    let mut bws = server.ws(&id, Some(&bea));
+    send(&mut bws, json!({"type": "sit", "seat": 1}));
+    state_until(&mut bws, |s| {
+        s["table"]["seats"][1]["player"]["id"] == bea_id
+    });
+    let mut ws = server.ws(&id, Some(&ane));
+    send(&mut ws, json!({"type": "start"}));
+    state_until(&mut bws, |s| s["table"]["status"] == "playing");
+    // Both close the page: nobody is connected, and the game still ends, rated.
+    drop((ws, bws));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let p = profile(&server, ane_id);
+        let played = p["ratings"]
+            .as_array()
+            .and_then(|r| r.iter().find(|g| g["game"] == "ring"))
+            .map(|g| g["played"].clone());
+        if played == Some(json!(1)) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the game was not played out: {p}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(ring_rating(&profile(&server, bea_id))["played"], 1);
+    let (_, t) = server.api("GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(t["status"], "finished", "{t}");
+}
+
+#[test]
 fn the_leaderboard_lists_accounts_from_ten_rated_games_with_the_bots_beside() {
     let server = Server::start("rated-board", roomy());
     let (ane_id, ane) = server.account("Ane");

@@ -34,6 +34,10 @@ function whyText(reason) {
 }
 
 const LANCE_NAMES = { grande: 'Grande', chica: 'Chica', pares: 'Pares', juego: 'Juego', punto: 'Punto' };
+// Why piedras were scored (`ScoreReason`), in the narration's own phrases.
+const scoredWhy = (e) => (e.reason === 'cuenta' && e.lance === 'punto'
+  ? t('story.mus.reason.punto')
+  : t(`story.mus.reason.${e.reason}`, { lance: String(e.lance).toLowerCase() }));
 const POSITION = ['mano', '2º', '3º', 'postre'];
 const SENA_WORDS = {
   ninguna: 'ninguna', dos_reyes: 'dos reyes', tres_reyes: 'tres reyes', dos_pitos: 'dos pitos',
@@ -154,7 +158,7 @@ function statusText(status, pairName) {
     case 'ordago_accepted': return 'órdago';
     case 'declined': return `no quiero · ${pairName(status.pair)} +${status.piedras}`;
     case 'unbet': return `${pairName(status.pair)}, sin envite`;
-    case 'void': return 'no se juega';
+    case 'void': return t('mus.not_played');
     default: return '';
   }
 }
@@ -277,7 +281,7 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
     const w = winners.get(l);
     const pts = byLance[l] || [0, 0];
     const how = s ? shortStatus(s) : '';
-    const who = w ? (w.seat === null || w.seat === undefined ? 'no se juega' : ctx.seatName(w.seat)) : '';
+    const who = w ? (w.seat === null || w.seat === undefined ? t('mus.not_played') : ctx.seatName(w.seat)) : '';
     const why = w && w.seat !== null && w.seat !== undefined ? String(w.reason || '') : '';
     // Who got the piedras: the side's name when it is short (nosotros, ellos), else its colour.
     const got = order.filter((p) => pts[p] > 0).map((p) => el('span', { class: `ct-got ${p === side.myPair ? 'us' : 'them'}`, title: `${side.name(p)} +${pts[p]}` },
@@ -582,12 +586,12 @@ function cuentaPanel(v, { pairName, ctx }) {
   if (showdown) {
     for (const w of showdown.winners || []) {
       ul.append(el('li', {}, el('b', {}, LANCE_NAMES[w.lance]), ': ',
-        w.seat === null || w.seat === undefined ? 'no se juega' : `${ctx.seatName(w.seat)} (${whyText(w.reason)})`));
+        w.seat === null || w.seat === undefined ? t('mus.not_played') : `${ctx.seatName(w.seat)} (${whyText(w.reason)})`));
     }
   }
   for (const e of h.log || []) {
     if (e.type === 'scored') {
-      ul.append(el('li', { class: 'muted' }, `${pairName(e.pair)} +${e.piedras} ${e.piedras === 1 ? 'piedra' : 'piedras'} · ${e.lance} (${String(e.reason).replace('_', ' ')})`));
+      ul.append(el('li', { class: 'muted' }, `${pairName(e.pair)} +${e.piedras} ${e.piedras === 1 ? 'piedra' : 'piedras'} · ${scoredWhy(e)}`));
     } else if (e.type === 'game_won') {
       ul.append(el('li', {}, el('b', {}, `${t('mus.juego_for', { side: pairName(e.pair) })}${e.ordago ? ' (órdago)' : ''}: ${pairName(0)} ${e.piedras[0]} – ${pairName(1)} ${e.piedras[1]}`)));
     }

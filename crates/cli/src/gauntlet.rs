@@ -12,6 +12,7 @@ use clap::Args;
 use serde_json::json;
 use std::time::Instant;
 use tapete_host::{row, Host, Visitor};
+use tapete_table::arena::{wilson_interval, Z95};
 
 /// What `tapete gauntlet GAME` takes besides the table options.
 #[derive(Args, Debug)]
@@ -19,9 +20,11 @@ use tapete_host::{row, Host, Visitor};
     after_help = "Each opponent is an arena of its own (seats as in `tapete arena`), every one \
 from the same --seed, so each line can be run again alone with `tapete arena`. Without \
 --against, A meets every built-in player of the game but itself and the search levels \
-(maestro: name it in --against, it takes far longer).\n\nExamples:\n  tapete gauntlet mus --a \
-experto --games 2000\n  tapete gauntlet mus --a maestro:iters=300 --against \
-experto,conservador,agresivo --games 500 --json"
+(maestro: name it in --against, it takes far longer). A family drawn from seeds plays a \
+sample of its members (Mus: umbral:30 is umbral:seed=1 to umbral:seed=30), with a line for \
+the whole sample after theirs.\n\nExamples:\n  tapete gauntlet mus --a experto --games \
+2000\n  tapete gauntlet mus --a maestro:iters=300 --against experto,conservador,agresivo \
+--games 500 --json\n  tapete gauntlet mus --a experto --against umbral:30 --games 400"
 )]
 pub struct GauntletArgs {
     /// The player measured: a level of the game (cmd:COMMAND for an outside program).
@@ -51,22 +54,37 @@ struct Gauntlet<'a> {
     json: bool,
 }
 
-/// The opponents: as given, or every built-in player but `a` and the search levels.
-fn opponents<H: Host>(a: &str, against: &[String]) -> CliResult<Vec<String>> {
-    let given: Vec<String> = against
-        .iter()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
+/// The opponents: as given (a sample such as `umbral:30` standing for its members, see
+/// [`Host::sample`]), or every built-in player but `a` and the search levels.
+/// Each as (the name given, the players it stands for).
+fn opponents<H: Host>(a: &str, against: &[String]) -> CliResult<Vec<(String, Vec<String>)>> {
+    // The list is split at commas, which also part a level's parameters
+    // (`umbral:ordago=0.8,cut=always`): a `KEY=VALUE` with no level before it goes back
+    // to the name before.
+    let mut names: Vec<String> = Vec::new();
+    for s in against.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        match names.last_mut() {
+            Some(last) if s.contains('=') && !s.contains(':') => {
+                last.push(',');
+                last.push_str(s);
+            }
+            _ => names.push(s.to_string()),
+        }
+    }
+    let mut given = Vec::new();
+    for s in names {
+        let members = H::sample(&s).map_err(CliError::usage)?;
+        given.push((s, members));
+    }
     if !given.is_empty() {
         return Ok(given);
     }
     let level = |s: &str| s.split(':').next().unwrap_or("").trim().to_lowercase();
     let mine = level(a);
-    let all: Vec<String> = H::bot_names()
+    let all: Vec<(String, Vec<String>)> = H::bot_names()
         .iter()
         .filter(|n| **n != mine && **n != "maestro")
-        .map(|n| n.to_string())
+        .map(|n| (n.to_string(), vec![n.to_string()]))
         .collect();
     if all.is_empty() {
         return Err(CliError::usage(format!(
@@ -77,9 +95,11 @@ fn opponents<H: Host>(a: &str, against: &[String]) -> CliResult<Vec<String>> {
     Ok(all)
 }
 
-/// One opponent's line of the table.
+/// One opponent's line of the table, or a sample's as a whole.
 struct Line {
     b: String,
+    /// How many players the line sums (more than one: a whole sample).
+    members: usize,
     games: u64,
     /// Games stopped unfinished (not counted in the win rate).
     unfinished: u64,
@@ -87,6 +107,29 @@ struct Line {
     rate: f64,
     ci: (f64, f64),
     seconds: f64,
+}
+
+/// A sample's members summed into one line: its games and wins together, the interval
+/// over all of them.
+fn pool(name: &str, members: &[Line]) -> Line {
+    let games = members.iter().map(|l| l.games).sum();
+    let unfinished = members.iter().map(|l| l.unfinished).sum();
+    let wins = members.iter().map(|l| l.wins).sum();
+    let finished = games - unfinished;
+    Line {
+        b: name.to_string(),
+        members: members.len(),
+        games,
+        unfinished,
+        wins,
+        rate: if finished == 0 {
+            0.0
+        } else {
+            wins as f64 / finished as f64
+        },
+        ci: wilson_interval(wins, finished, Z95),
+        seconds: members.iter().map(|l| l.seconds).sum(),
+    }
 }
 
 impl Visitor for Gauntlet<'_> {
@@ -111,35 +154,43 @@ impl Visitor for Gauntlet<'_> {
         let rivals = opponents::<H>(&me, &a.against)?;
         games::check_bot::<H>(&me)?;
         crate::sim::check_command(&me)?;
-        for b in &rivals {
+        for b in rivals.iter().flat_map(|(_, m)| m) {
             games::check_bot::<H>(b)?;
             crate::sim::check_command(b)?;
         }
         let named = a.against.iter().any(|s| !s.trim().is_empty());
-        let mut lines = Vec::with_capacity(rivals.len());
+        let mut lines: Vec<Line> = Vec::new();
         let mut fair = 0.5;
-        for b in rivals {
-            let bots = [me.clone(), b.clone()];
-            let start = Instant::now();
-            let report = run_games::<H>(&a.run.spec::<H>(&rules, seats, &bots, p.json))?;
-            if !p.json {
-                eprintln!(
-                    "{me} against {b}: {} of {} ({})",
-                    report.wins[0],
-                    report.finished(),
-                    percent(report.a_win_rate())
-                );
+        for (name, members) in rivals {
+            let first = lines.len();
+            for b in members {
+                let bots = [me.clone(), b.clone()];
+                let start = Instant::now();
+                let report = run_games::<H>(&a.run.spec::<H>(&rules, seats, &bots, p.json))?;
+                if !p.json {
+                    eprintln!(
+                        "{me} against {b}: {} of {} ({})",
+                        report.wins[0],
+                        report.finished(),
+                        percent(report.a_win_rate())
+                    );
+                }
+                fair = report.fair_share();
+                lines.push(Line {
+                    b,
+                    games: report.games,
+                    unfinished: report.unfinished.len() as u64,
+                    members: 1,
+                    wins: report.wins[0],
+                    rate: report.a_win_rate(),
+                    ci: report.ci95(),
+                    seconds: start.elapsed().as_secs_f64(),
+                });
             }
-            fair = report.fair_share();
-            lines.push(Line {
-                b,
-                games: report.games,
-                unfinished: report.unfinished.len() as u64,
-                wins: report.wins[0],
-                rate: report.a_win_rate(),
-                ci: report.ci95(),
-                seconds: start.elapsed().as_secs_f64(),
-            });
+            if lines.len() - first > 1 {
+                let pooled = pool(&name, &lines[first..]);
+                lines.push(pooled);
+            }
         }
         if p.json {
             let v = json!({
@@ -150,8 +201,18 @@ impl Visitor for Gauntlet<'_> {
                 "rules": rules,
                 "fair_share": fair,
                 "against": if named { "as given" } else { "every built-in player but A and the search levels" },
-                "opponents": lines.iter().map(|l| json!({
+                "opponents": lines.iter().filter(|l| l.members == 1).map(|l| json!({
                     "b": l.b,
+                    "games": l.games,
+                    "unfinished": l.unfinished,
+                    "a_wins": l.wins,
+                    "a_win_rate": l.rate,
+                    "ci95": [l.ci.0, l.ci.1],
+                    "seconds": l.seconds,
+                })).collect::<Vec<_>>(),
+                "samples": lines.iter().filter(|l| l.members > 1).map(|l| json!({
+                    "name": l.b,
+                    "members": l.members,
                     "games": l.games,
                     "unfinished": l.unfinished,
                     "a_wins": l.wins,
@@ -168,8 +229,13 @@ impl Visitor for Gauntlet<'_> {
             rows[0].insert(2, "unfinished".to_string());
         }
         for l in &lines {
+            let who = if l.members > 1 {
+                format!("{} (all {})", l.b, l.members)
+            } else {
+                l.b.clone()
+            };
             let mut r = row![
-                l.b,
+                who,
                 l.games,
                 l.wins,
                 percent(l.rate),
@@ -180,7 +246,11 @@ impl Visitor for Gauntlet<'_> {
             }
             rows.push(r);
         }
-        let names: Vec<&str> = lines.iter().map(|l| l.b.as_str()).collect();
+        let names: Vec<&str> = lines
+            .iter()
+            .filter(|l| l.members == 1)
+            .map(|l| l.b.as_str())
+            .collect();
         let whom = if named {
             format!("{me} against {}", names.join(", "))
         } else {
@@ -204,7 +274,10 @@ impl Visitor for Gauntlet<'_> {
                 a.run.max_actions
             ));
         }
-        let worst = lines.iter().min_by(|x, y| x.rate.total_cmp(&y.rate));
+        let worst = lines
+            .iter()
+            .filter(|l| l.members == 1)
+            .min_by(|x, y| x.rate.total_cmp(&y.rate));
         if let Some(w) = worst {
             out.push_str(&format!(
                 "\nweakest against {}: {} (95% interval {} – {})\n",

@@ -307,6 +307,76 @@ fn incidents_show_in_the_text_report() {
 }
 
 #[test]
+fn a_gauntlet_plays_a_sample_of_umbral_members_and_sums_them() {
+    let out = tapete(&[
+        "gauntlet",
+        "mus",
+        "--a",
+        "basico",
+        "--against",
+        "umbral:3,random,umbral:tight,cut=never",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--target",
+        "30",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let names: Vec<&str> = v["opponents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["b"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "umbral:seed=1",
+            "umbral:seed=2",
+            "umbral:seed=3",
+            "random",
+            "umbral:tight,cut=never"
+        ]
+    );
+    let sample = &v["samples"][0];
+    assert_eq!(sample["name"], "umbral:3");
+    assert_eq!(u(&sample["members"]), 3);
+    assert_eq!(u(&sample["games"]), 12);
+    let members = &v["opponents"].as_array().unwrap()[..3];
+    let wins: u64 = members.iter().map(|l| u(&l["a_wins"])).sum();
+    assert_eq!(u(&sample["a_wins"]), wins);
+    assert_eq!(
+        v["samples"].as_array().unwrap().len(),
+        1,
+        "random and umbral:tight,cut=never are one player each"
+    );
+    // A sample too large, or of a player that is no family, is refused by name.
+    let out = tapete(&[
+        "gauntlet",
+        "mus",
+        "--a",
+        "basico",
+        "--against",
+        "umbral:0",
+        "--games",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("umbral:0: a sample is from 1 to 1000"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_gauntlet_is_one_arena_per_opponent() {
     // Each line equals the arena of the same pair and seed.
     let out = tapete(&[

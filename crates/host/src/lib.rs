@@ -78,6 +78,12 @@ pub trait Host: Send + Sync + 'static {
     fn bot_names() -> &'static [&'static str];
     /// The level a new table gets when none is chosen.
     fn default_bot() -> &'static str;
+    /// The players a name stands for in a population (a gauntlet's opponents): a family
+    /// of players drawn from seeds may take a sample size (Mus: `umbral:30`, thirty
+    /// members, each a name [`Host::make_bot`] accepts); any other name is itself.
+    fn sample(name: &str) -> Result<Vec<String>, String> {
+        Ok(vec![name.to_string()])
+    }
     /// A computer player by name (one of [`Host::bot_names`], possibly with parameters),
     /// or an error naming the choices. Outside programs (`cmd:`) are the caller's to make.
     fn make_bot(name: &str) -> Result<Box<dyn Bot<Self::G>>, String>;

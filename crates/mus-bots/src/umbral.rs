@@ -22,7 +22,8 @@
 //! `umbral:loose`, `umbral:seed=N` (every threshold drawn from its range by a seeded RNG:
 //! a reproducible random member of the family), and `key=value` overrides, e.g.
 //! `umbral:ordago=0.8,call=0.6,cut=always`. It uses no randomness while playing: the same
-//! view gives the same action.
+//! view gives the same action. In a population, `umbral:K` is a sample of K members,
+//! `umbral:seed=1` to `umbral:seed=K` ([`sample`]).
 
 use crate::leyes_cache::{base, Odds};
 use rand::{Rng, SeedableRng};
@@ -264,6 +265,32 @@ impl Bot<MusGame> for Umbral {
             Phase::Bet { lance } => self.bet_action(view, lance, legal),
             _ => first(),
         }
+    }
+}
+
+/// Most members one sample (`umbral:K`) may name.
+pub const MAX_SAMPLE: u64 = 1000;
+
+/// The members a sample name stands for: `umbral:K` is `umbral:seed=1` … `umbral:seed=K`
+/// (K from 1 to [`MAX_SAMPLE`]); `None` for any other name.
+pub fn sample(name: &str) -> Result<Option<Vec<String>>, String> {
+    let Some((level, k)) = name.trim().split_once(':') else {
+        return Ok(None);
+    };
+    let k = k.trim();
+    if !level.trim().eq_ignore_ascii_case("umbral")
+        || k.is_empty()
+        || !k.chars().all(|c| c.is_ascii_digit())
+    {
+        return Ok(None);
+    }
+    match k.parse::<u64>() {
+        Ok(n) if (1..=MAX_SAMPLE).contains(&n) => {
+            Ok(Some((1..=n).map(|i| format!("umbral:seed={i}")).collect()))
+        }
+        _ => Err(format!(
+            "umbral:{k}: a sample is from 1 to {MAX_SAMPLE} members (umbral:seed=N names one)"
+        )),
     }
 }
 

@@ -83,6 +83,10 @@ impl Host for MusHost {
         "avanzado"
     }
 
+    fn sample(name: &str) -> Result<Vec<String>, String> {
+        Ok(tapete_mus_bots::umbral::sample(name)?.unwrap_or_else(|| vec![name.to_string()]))
+    }
+
     fn make_bot(name: &str) -> Result<Box<dyn Bot<MusGame>>, String> {
         if name.trim().to_lowercase().starts_with("cmd:") {
             return Err("outside programs are not a built-in level".into());

@@ -58,6 +58,20 @@ test('a finished game, otra, and the same people at the new table', { timeout: 3
     await a.page.getByTestId('otra').click();
     await a.page.waitForURL((u) => u.pathname !== `/t/${made.id}`);
     const next = new URL(a.page.url()).pathname.split('/')[2];
+    // While Bea is awaited, Ane's page counts down to the start, second by second.
+    const secs = () => a.page.evaluate(() => {
+      const e = document.querySelector('[data-testid="rematch-wait"]');
+      const m = e && e.textContent.match(/\d+/);
+      return m ? Number(m[0]) : null;
+    });
+    await a.page.getByTestId('rematch-wait').waitFor();
+    const first = await secs();
+    assert.ok(first > 2, `the countdown starts from the wait: ${first}`);
+    await a.page.waitForFunction((f) => {
+      const e = document.querySelector('[data-testid="rematch-wait"]');
+      const m = e && e.textContent.match(/\d+/);
+      return m && Number(m[0]) < f;
+    }, first, { timeout: 3000 });
     // Bea is offered it on the finished table, and accepts.
     await b.page.getByTestId('otra-offer').waitFor();
     await b.page.getByTestId('otra').click();

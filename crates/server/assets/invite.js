@@ -100,11 +100,18 @@ export function otraControl(table, player) {
   return el('button', { class: 'btn small gold', 'data-testid': 'otra', onclick: ask }, t('rematch.ask'));
 }
 
-/** Under a waiting rematch: who is awaited, and when it starts anyway. */
+/** Under a waiting rematch: who is awaited, and when it starts anyway (counted down each
+ * second while the notice is on the page). */
 export function rematchNotice(table) {
   if (table.status !== 'waiting' || !table.rematch_of || !table.starts_at) return null;
-  const secs = Math.max(0, Math.round(table.starts_at - Date.now() / 1000));
-  return el('div', { class: 'notice', 'data-testid': 'rematch-wait' }, t('rematch.waiting', { s: secs }));
+  const left = () => t('rematch.waiting', { s: Math.max(0, Math.round(table.starts_at - Date.now() / 1000)) });
+  const notice = el('div', { class: 'notice', 'data-testid': 'rematch-wait' }, left());
+  const tick = setInterval(() => {
+    // Drawn anew (or gone): this one stops.
+    if (!notice.isConnected) { clearInterval(tick); return; }
+    notice.textContent = left();
+  }, 1000);
+  return notice;
 }
 
 /** The lobby's "private table" field: a table seen only through its invitation link. */

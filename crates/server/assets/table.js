@@ -439,7 +439,7 @@ function drawTable() {
       el('button', { class: 'btn small primary', 'data-testid': 'back', onclick: () => send({ type: 'back' }) }, tr('table.im_back'))));
   } else if (!player && t.status !== 'finished') {
     notice.append(nicknameNotice());
-  } else if (rematchNotice(t)) {
+  } else if (t.status === 'waiting' && t.rematch_of && t.starts_at) {
     notice.append(rematchNotice(t));
   } else if (t.status === 'waiting') {
     notice.append(el('div', { class: 'notice' }, ...clockWords(tr('table.waiting_notice', { bot: '\u0000' }), el('b', {}, t.bot || ''))));

@@ -43,6 +43,22 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = Limits::default().max_db_bytes >> 20,
           value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub max_db_mb: u64,
+    /// Passwords hashed or checked at once (Argon2id: 19 MiB and one core each); more wait.
+    #[arg(long, default_value_t = Limits::default().password_hashes as u32,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub password_hashes: u32,
+    /// Logins and sign-ups that may wait for a turn to hash; one more is answered 503.
+    #[arg(long, default_value_t = Limits::default().password_queue as u32,
+          value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub password_queue: u32,
+    /// Failed logins one address may make at once, then as many a minute (429 past it).
+    #[arg(long, default_value_t = Limits::default().failed_logins_per_addr,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub failed_logins_per_addr: u32,
+    /// Failed logins to one nickname at once, then one a minute, whoever tries.
+    #[arg(long, default_value_t = Limits::default().failed_logins_per_account,
+          value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    pub failed_logins_per_account: u32,
 }
 
 fn durability(text: &str) -> CliResult<Durability> {
@@ -66,6 +82,10 @@ pub fn run(a: &ServeArgs, json: bool) -> CliResult {
     config.limits.conns_per_addr = a.max_conns_per_addr as usize;
     config.limits.creates_per_minute = a.creates_per_minute;
     config.limits.max_db_bytes = a.max_db_mb << 20;
+    config.limits.password_hashes = a.password_hashes as usize;
+    config.limits.password_queue = a.password_queue as usize;
+    config.limits.failed_logins_per_addr = a.failed_logins_per_addr;
+    config.limits.failed_logins_per_account = a.failed_logins_per_account;
     rt.block_on(tapete_server::serve(
         config,
         |addr, restored| {

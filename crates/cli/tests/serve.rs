@@ -595,6 +595,43 @@ fn the_loadtest_plays_checks_every_record_and_reports() {
 }
 
 #[test]
+fn the_account_limits_are_flags_of_serve() {
+    let db = temp_db("logins");
+    let server = Server::start_with(
+        &db,
+        &["--failed-logins-per-account", "2", "--password-hashes", "1"],
+        Stdio::null(),
+    );
+    let (code, a) = server.api(
+        "POST",
+        "/api/accounts",
+        None,
+        Some(json!({"nickname": "Ane", "password": "a good long password"})),
+    );
+    assert_eq!(code, 200, "{a}");
+    let wrong = || {
+        server.api(
+            "POST",
+            "/api/sessions",
+            None,
+            Some(json!({"nickname": "Ane", "password": "not the password"})),
+        )
+    };
+    assert_eq!(wrong().0, 401);
+    assert_eq!(wrong().0, 401);
+    let (code, e) = wrong();
+    assert_eq!(code, 429, "the third failure is over the flag's two: {e}");
+    // Out of range, refused by name before anything starts.
+    let out = Command::new(env!("CARGO_BIN_EXE_tapete"))
+        .args(["serve", "--password-hashes", "0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--password-hashes"), "{err}");
+}
+
+#[test]
 fn a_full_disk_is_said_in_words_and_the_table_backs_off() {
     let db = temp_db("full");
     let log_path = db.with_file_name("server.err");

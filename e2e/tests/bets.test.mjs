@@ -57,8 +57,14 @@ test('the envido amount resets after each bet; órdago apart and confirmed', { t
 
     // Órdago: on a phone, not next to +; one tap only arms it, the second plays it.
     const ordago = page.locator('[data-testid="action"][data-action="órdago"]');
-    const plus = await page.getByTestId('amount-up').boundingBox();
-    const o = await ordago.boundingBox();
+    // Both boxes from one drawing of the page (a new frame may redraw the bar in between).
+    const { plus, o } = await page.waitForFunction(() => {
+      const p = document.querySelector('[data-testid="amount-up"]');
+      const a = document.querySelector('[data-testid="action"][data-action="órdago"]');
+      if (!p || !a) return null;
+      const box = (e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+      return { plus: box(p), o: box(a) };
+    }).then((h) => h.jsonValue());
     const apart = o.y >= plus.y + plus.height + 12 || o.x >= plus.x + plus.width + 24 || o.x + o.width <= plus.x - 24;
     assert.ok(apart, `órdago apart from +: ${JSON.stringify({ plus, o })}`);
     const before = sent.length;

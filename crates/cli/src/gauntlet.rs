@@ -109,6 +109,22 @@ struct Line {
     seconds: f64,
 }
 
+impl Line {
+    /// The line as JSON, its opponent's name under `key`.
+    fn json(&self, key: &str) -> serde_json::Value {
+        let mut v = json!({
+            "games": self.games,
+            "unfinished": self.unfinished,
+            "a_wins": self.wins,
+            "a_win_rate": self.rate,
+            "ci95": [self.ci.0, self.ci.1],
+            "seconds": self.seconds,
+        });
+        v[key] = json!(self.b);
+        v
+    }
+}
+
 /// A sample's members summed into one line: its games and wins together, the interval
 /// over all of them.
 fn pool(name: &str, members: &[Line]) -> Line {
@@ -201,25 +217,12 @@ impl Visitor for Gauntlet<'_> {
                 "rules": rules,
                 "fair_share": fair,
                 "against": if named { "as given" } else { "every built-in player but A and the search levels" },
-                "opponents": lines.iter().filter(|l| l.members == 1).map(|l| json!({
-                    "b": l.b,
-                    "games": l.games,
-                    "unfinished": l.unfinished,
-                    "a_wins": l.wins,
-                    "a_win_rate": l.rate,
-                    "ci95": [l.ci.0, l.ci.1],
-                    "seconds": l.seconds,
-                })).collect::<Vec<_>>(),
-                "samples": lines.iter().filter(|l| l.members > 1).map(|l| json!({
-                    "name": l.b,
-                    "members": l.members,
-                    "games": l.games,
-                    "unfinished": l.unfinished,
-                    "a_wins": l.wins,
-                    "a_win_rate": l.rate,
-                    "ci95": [l.ci.0, l.ci.1],
-                    "seconds": l.seconds,
-                })).collect::<Vec<_>>(),
+                "opponents": lines.iter().filter(|l| l.members == 1).map(|l| l.json("b")).collect::<Vec<_>>(),
+                "samples": lines.iter().filter(|l| l.members > 1).map(|l| {
+                    let mut v = l.json("name");
+                    v["members"] = json!(l.members);
+                    v
+                }).collect::<Vec<_>>(),
             });
             return emit(&format!("{v}\n"));
         }

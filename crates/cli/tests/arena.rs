@@ -306,6 +306,26 @@ fn incidents_show_in_the_text_report() {
     assert!(text.contains("a random player takes the seat"), "{text}");
 }
 
+/// A successful command's JSON answer.
+fn ok_json(out: &std::process::Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// The opponents a gauntlet's JSON names, in order.
+fn opponent_names(v: &Value) -> Vec<&str> {
+    v["opponents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["b"].as_str().unwrap())
+        .collect()
+}
+
 #[test]
 fn a_gauntlet_plays_a_sample_of_umbral_members_and_sums_them() {
     let out = tapete(&[
@@ -323,18 +343,8 @@ fn a_gauntlet_plays_a_sample_of_umbral_members_and_sums_them() {
         "30",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
-    let names: Vec<&str> = v["opponents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["b"].as_str().unwrap())
-        .collect();
+    let v = ok_json(&out);
+    let names = opponent_names(&v);
     assert_eq!(
         names,
         [
@@ -415,18 +425,8 @@ fn a_gauntlet_is_one_arena_per_opponent() {
 
     // Without --against: every built-in player but itself and maestro, styles included.
     let out = tapete(&["gauntlet", "mus", "--a", "basico", "--games", "1", "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
-    let names: Vec<&str> = v["opponents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["b"].as_str().unwrap())
-        .collect();
+    let v = ok_json(&out);
+    let names = opponent_names(&v);
     assert!(
         names.contains(&"experto") && names.contains(&"cortamus"),
         "{names:?}"

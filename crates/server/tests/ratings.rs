@@ -32,6 +32,20 @@ fn play_to_the_end(ws: &mut Ws) -> Value {
     }
 }
 
+/// Bea sits at seat 1 of table `id`, then its creator (`ane`, at seat 0) starts it:
+/// their connections (Ane's, Bea's) once it is under way.
+fn start_with_bea(server: &Server, id: &str, ane: &str, bea: (i64, &str)) -> (Ws, Ws) {
+    let mut bws = server.ws(id, Some(bea.1));
+    send(&mut bws, json!({"type": "sit", "seat": 1}));
+    state_until(&mut bws, |s| {
+        s["table"]["seats"][1]["player"]["id"] == bea.0
+    });
+    let mut ws = server.ws(id, Some(ane));
+    send(&mut ws, json!({"type": "start"}));
+    state_until(&mut bws, |s| s["table"]["status"] == "playing");
+    (ws, bws)
+}
+
 /// Makes a rated table of three seats, sits its creator, starts it and plays it out.
 fn rated_game(server: &Server, token: &str) -> (String, Value) {
     let id = rated_table(server, token, 3);
@@ -174,14 +188,7 @@ fn a_player_who_leaves_a_rated_game_gets_its_result_and_an_abandonment() {
     let (ane_id, ane) = server.account("Ane");
     let (bea_id, bea) = server.account("Bea");
     let id = rated_table(&server, &ane, 3);
-    let mut bws = server.ws(&id, Some(&bea));
-    send(&mut bws, json!({"type": "sit", "seat": 1}));
-    state_until(&mut bws, |s| {
-        s["table"]["seats"][1]["player"]["id"] == bea_id
-    });
-    let mut ws = server.ws(&id, Some(&ane));
-    send(&mut ws, json!({"type": "start"}));
-    state_until(&mut bws, |s| s["table"]["status"] == "playing");
+    let (mut ws, mut bws) = start_with_bea(&server, &id, &ane, (bea_id, &bea));
     // Bea leaves at once: the bot plays her seat.
     send(&mut bws, json!({"type": "stand"}));
     // Nobody else takes a seat of the game under way, not even Bea another one.
@@ -210,14 +217,7 @@ fn a_rated_game_everybody_left_is_played_out_by_the_bots_and_rated() {
         json!({"game": "ring", "seats": 3, "rated": true, "pace_ms": 0, "hold_s": 0,
                "away_s": 0}),
     );
-    let mut bws = server.ws(&id, Some(&bea));
-    send(&mut bws, json!({"type": "sit", "seat": 1}));
-    state_until(&mut bws, |s| {
-        s["table"]["seats"][1]["player"]["id"] == bea_id
-    });
-    let mut ws = server.ws(&id, Some(&ane));
-    send(&mut ws, json!({"type": "start"}));
-    state_until(&mut bws, |s| s["table"]["status"] == "playing");
+    let (ws, bws) = start_with_bea(&server, &id, &ane, (bea_id, &bea));
     // Both close the page: nobody is connected, and the game still ends, rated.
     drop((ws, bws));
     let deadline = Instant::now() + Duration::from_secs(30);

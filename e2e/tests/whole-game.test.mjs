@@ -23,13 +23,32 @@ test('a whole game against three bots, played by clicking legal actions', { time
     const memo = {};
     const played = [];
     const deadline = Date.now() + 240000;
+    // The narration box shows the story's lines, each once; within a hand a new state adds
+    // rows without drawing the old ones anew (a row marked before is still there).
+    const story = () => page.evaluate(() => {
+      const rows = [...document.querySelectorAll('[data-testid="lines"] > div')];
+      const s = window.tapete.state;
+      const marked = rows.some((r) => r.dataset.kept === 'yes');
+      if (rows.length) rows[rows.length - 1].dataset.kept = 'yes';
+      return { rows: rows.length, lines: s.lines.length, hand: `${s.view.game_number}-${s.view.hand_number}`, n: s.n, marked };
+    });
+    let before = null;
+    let keptSeen = 0;
     for (;;) {
       assert.ok(Date.now() < deadline, `the game did not end in time; played ${played.length}: ${played.slice(-10).join(', ')}`);
       const r = await playOne(page, memo);
       if (r.over) break;
       if (r.action) played.push(r.action);
+      const now = await story();
+      assert.equal(now.rows, now.lines, `one row a line: ${JSON.stringify(now)}`);
+      if (before && before.hand === now.hand && now.n > before.n && now.lines < 200) {
+        assert.ok(now.marked, `the rows drawn before stay: ${JSON.stringify({ before, now })}`);
+        keptSeen++;
+      }
+      before = now;
     }
     assert.ok(played.length > 0, 'the player acted');
+    assert.ok(keptSeen > 0, 'a hand went on over several states');
 
     // A finished match offers no next hand; the counting of the last hand, if it is still
     // up, offers a new table instead.

@@ -149,6 +149,7 @@ function noSuchTable() {
   clear(banner); banner.className = 'hidden';
   clear(notice);
   clear(gameMain); clear(gameSide); clear(logBox);
+  drawnLines = [];
   notice.append(el('div', { class: 'panel', 'data-testid': 'no-such-table' },
     el('h1', {}, t('table.no_such')),
     el('p', {}, t('table.no_such_text', { id: tableId })),
@@ -467,15 +468,41 @@ function drawTable() {
   if (mod) mod.render({ main: gameMain, side: gameSide }, st, ctx);
   dockPadding();
 
-  // ---- the narration ----
+  drawStory();
+}
+
+// What the narration box shows: the lines drawn (the state's own line objects, which a
+// state with `more` carries over) and the names they were told with. A state whose lines
+// go on from those draws only its new ones: a fast table sends a state per action, and
+// the whole story (up to 200 lines) drawn anew each time kept phones and the tests'
+// browser busy.
+let drawnLines = [];
+let drawnWith = '';
+
+function drawStory() {
   const atBottom = logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight < 30;
-  clear(logBox);
+  const lines = st.lines || [];
   const told = storyContext();
-  for (const line of st.lines || []) {
+  const seats = (st.table && st.table.seats) || [];
+  const names = JSON.stringify([mySeat(), seats.map((_, i) => seatName(i))]);
+  // How many drawn lines the story has let go of at its start (-1: it does not go on from them).
+  const shift = lines.length && drawnLines.length ? drawnLines.indexOf(lines[0]) : -1;
+  const kept = shift >= 0 ? drawnLines.length - shift : 0;
+  const goesOn = names === drawnWith && shift >= 0 && kept <= lines.length
+    && logBox.childElementCount === drawnLines.length
+    && lines.slice(0, kept).every((l, i) => l === drawnLines[shift + i]);
+  if (goesOn) {
+    for (let i = 0; i < shift; i++) logBox.firstElementChild.remove();
+  } else {
+    clear(logBox);
+  }
+  for (const line of lines.slice(goesOn ? kept : 0)) {
     const row = el('div', { class: lineClass(line) });
     row.innerHTML = renderLine(line, told);
     logBox.append(row);
   }
+  drawnLines = lines.slice();
+  drawnWith = names;
   if (atBottom || logBox.dataset.first !== 'no') { logBox.scrollTop = logBox.scrollHeight; logBox.dataset.first = 'no'; }
 }
 

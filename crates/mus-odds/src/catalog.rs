@@ -18,8 +18,9 @@ pub struct Entry {
     pub jugada: Jugada,
     /// Cards of each rank.
     pub counts: Counts,
-    /// (rank index, how many) for the ranks it holds: at most 4 factors per weight.
-    parts: Vec<(usize, usize)>,
+    /// Its weight's factors as places in a [`DeckTable`]: `rank * 5 + how many` for each
+    /// rank it holds, padded with place 0 (C(n, 0) = 1) to four.
+    slots: [u8; 4],
     /// Strength per lance (higher is better): grande, chica, pares (0 = none).
     pub grande: u32,
     pub chica: u32,
@@ -55,18 +56,37 @@ impl Entry {
     /// Ways to deal this jugada from a deck with `deck` cards per rank.
     #[inline]
     pub fn weight(&self, deck: &Counts) -> u64 {
-        let mut w = 1u64;
-        for &(r, k) in &self.parts {
-            w *= binomial(deck[r] as usize, k);
-        }
-        w
+        self.weight_in(&deck_table(deck))
+    }
+
+    /// As [`Entry::weight`], from the deck's table of binomials: four lookups, no branch
+    /// (the counting asks this of every jugada for each of many decks).
+    #[inline]
+    pub fn weight_in(&self, t: &DeckTable) -> u64 {
+        let [a, b, c, d] = self.slots;
+        t[a as usize] * t[b as usize] * t[c as usize] * t[d as usize]
     }
 
     /// True when a deck with `deck` cards per rank can deal it.
     #[inline]
     pub fn fits(&self, deck: &Counts) -> bool {
-        self.parts.iter().all(|&(r, k)| deck[r] as usize >= k)
+        self.counts.iter().zip(deck).all(|(k, n)| k <= n)
     }
+}
+
+/// A deck's binomials, `t[rank * 5 + k]` = C(cards of that rank, k) for k up to 4: a
+/// jugada's weight is the product of four of them ([`Entry::weight_in`]).
+pub type DeckTable = [u64; 50];
+
+/// The binomials of a deck with `deck` cards per rank.
+pub fn deck_table(deck: &Counts) -> DeckTable {
+    let mut t = [0u64; 50];
+    for (r, &n) in deck.iter().enumerate() {
+        for k in 0..5 {
+            t[r * 5 + k] = binomial(n as usize, k);
+        }
+    }
+    t
 }
 
 /// All jugadas of a mode (330 or 715), in the engine's grande order, high to low.
@@ -87,15 +107,15 @@ impl Catalog {
                 for r in j.ranks() {
                     counts[r as usize] += 1;
                 }
-                let parts = (0..10)
-                    .filter(|&r| counts[r] > 0)
-                    .map(|r| (r, counts[r] as usize))
-                    .collect();
+                let mut slots = [0u8; 4];
+                for (slot, r) in slots.iter_mut().zip((0..10).filter(|&r| counts[r] > 0)) {
+                    *slot = (r * 5) as u8 + counts[r];
+                }
                 let juego = rules::juego_strength(j, real31);
                 Entry {
                     jugada: j,
                     counts,
-                    parts,
+                    slots,
                     grande: rules::grande(j),
                     chica: rules::chica(j),
                     pares: rules::pares_strength(j),

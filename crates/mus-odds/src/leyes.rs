@@ -9,7 +9,7 @@
 //! strength per lance, with prefix sums, so each opponent pair needs only a few lookups
 //! per lance and position.
 
-use crate::catalog::{minus, Catalog, Counts, Entry, JUEGO_BASE};
+use crate::catalog::{deck_table, minus, Catalog, Counts, Entry, JUEGO_BASE};
 use serde::Serialize;
 use std::collections::HashMap;
 use tapete_mus::Jugada;
@@ -254,8 +254,12 @@ impl PartnerSums {
             .iter_mut()
             .chain([&mut self.cum_pc, &mut self.cum_jc])
         {
-            for i in 1..c.len() {
-                c[i] += c[i - 1];
+            // The running sum stays in a register (reading back c[i - 1] waits on the
+            // store just made).
+            let mut run = 0;
+            for x in c.iter_mut() {
+                run += *x;
+                *x = run;
             }
         }
     }
@@ -340,17 +344,21 @@ pub fn exact_from_deck(
     // The opponents' jugada pairs (next, prev), grouped by the deck they leave.
     let mut groups: HashMap<u64, Group> = HashMap::new();
     let key = |c: &Counts| c.iter().fold(0u64, |acc, &x| (acc << 4) | x as u64);
+    let t0 = deck_table(deck);
     for (ia, a) in entries.iter().enumerate() {
-        if !cond.allows(Relation::Next, a) || !a.fits(deck) {
+        // A weight of 0: the deck cannot deal it.
+        let wa = a.weight_in(&t0);
+        if wa == 0 || !cond.allows(Relation::Next, a) {
             continue;
         }
-        let wa = a.weight(deck);
         let d1 = minus(deck, a);
+        let t1 = deck_table(&d1);
         for (ib, b) in entries.iter().enumerate() {
-            if !cond.allows(Relation::Prev, b) || !b.fits(&d1) {
+            let wb = b.weight_in(&t1);
+            if wb == 0 || !cond.allows(Relation::Prev, b) {
                 continue;
             }
-            let w = wa * b.weight(&d1);
+            let w = wa * wb;
             let d2 = if pi.is_some() { [0; 10] } else { minus(&d1, b) };
             groups
                 .entry(key(&d2))
@@ -367,17 +375,20 @@ pub fn exact_from_deck(
     for (d2, pairs) in groups.values() {
         match pi {
             Some(p) => sums.fill(cat, &orders, std::iter::once((p, 1))),
-            None => sums.fill(
-                cat,
-                &orders,
-                entries.iter().enumerate().map(|(i, x)| {
-                    if cond.allows(Relation::Partner, x) && x.fits(d2) {
-                        (i, x.weight(d2))
-                    } else {
-                        (i, 0)
-                    }
-                }),
-            ),
+            None => {
+                let t = deck_table(d2);
+                sums.fill(
+                    cat,
+                    &orders,
+                    entries.iter().enumerate().map(|(i, x)| {
+                        if cond.allows(Relation::Partner, x) {
+                            (i, x.weight_in(&t))
+                        } else {
+                            (i, 0)
+                        }
+                    }),
+                )
+            }
         }
         if sums.total == 0 {
             continue;
@@ -638,11 +649,11 @@ fn known_partner(
     for (ia, a) in entries.iter().enumerate() {
         let Some(ca) = next[ia] else { continue };
         let wa = a.weight(deck);
-        let d1 = minus(deck, a);
+        let t1 = deck_table(&minus(deck, a));
         let row = &mut matrix[ca * n..(ca + 1) * n];
         for (ib, b) in entries.iter().enumerate() {
             if let Some(cb) = prev[ib] {
-                row[cb] += wa * b.weight(&d1);
+                row[cb] += wa * b.weight_in(&t1);
             }
         }
     }

@@ -57,7 +57,8 @@ pub fn tables(mode: Mode) -> Tables {
         count,
         probability: count as f64 / total as f64,
     };
-    let counted: Vec<(&Entry, u64)> = cat.entries.iter().map(|e| (e, e.weight(&deck))).collect();
+    let t = crate::catalog::deck_table(&deck);
+    let counted: Vec<(&Entry, u64)> = cat.entries.iter().map(|e| (e, e.weight_in(&t))).collect();
     let sum = |f: &dyn Fn(&Entry) -> bool| -> u64 {
         counted.iter().filter(|(e, _)| f(e)).map(|(_, w)| w).sum()
     };

@@ -71,10 +71,12 @@ if (process.env.NODE_TEST_CONTEXT || /\.test\.mjs$/.test(process.argv[1] || ''))
  * The pages are told the person prefers reduced motion, so the felt's looping pulses do not
  * keep the renderer painting while a test waits; `locale` is the browser's language.
  */
-export async function openBrowser({ width = 1200, height = 900, locale = 'en-US' } = {}) {
+export async function openBrowser({ width = 1200, height = 900, locale = 'en-US', serviceWorkers = 'block' } = {}) {
   const browser = await launch();
-  // The pages speak the browser's language: English unless a test asks for another.
-  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', locale });
+  // The pages speak the browser's language: English unless a test asks for another. The
+  // site's service worker (the offline page) is installed only where a test asks for it:
+  // installing it in every context costs the browser's CPU and no other test reads it.
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', locale, serviceWorkers });
   const page = await context.newPage();
   if (process.env.TAPETE_ASSETS) await serveAssetsFrom(context, process.env.TAPETE_ASSETS);
   const errors = [];

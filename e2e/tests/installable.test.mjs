@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { BASE, openBrowser, serve, kill } from '../lib.mjs';
 
 test('installable: a manifest with its icons, a service worker, an offline page', { timeout: 60000 }, async () => {
-  const b = await openBrowser({ locale: 'es-ES' });
+  const b = await openBrowser({ locale: 'es-ES', serviceWorkers: 'allow' });
   try {
     const { page } = b;
     for (const path of ['/', '/history', '/solitaire', '/account']) {

@@ -263,7 +263,7 @@ fn a_bot_that_exits_is_replaced_and_its_last_words_reported() {
     let bot = script(&dir, "exits.sh", "echo 'no cards for me' >&2\nexit 3\n");
     misbehaving(&format!("sh {bot}"), "no cards for me", &[]);
     // The program that cannot even start stops the arena: no results stand in for it.
-    let out = tapete(&[
+    let err = refused(&[
         "arena",
         "mus",
         "--a",
@@ -273,8 +273,6 @@ fn a_bot_that_exits_is_replaced_and_its_last_words_reported() {
         "--games",
         "2",
     ]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot start the program"), "{err}");
 }
 
@@ -304,6 +302,13 @@ fn incidents_show_in_the_text_report() {
         "{text}"
     );
     assert!(text.contains("a random player takes the seat"), "{text}");
+}
+
+/// Runs a command that must fail; answers what it said on stderr.
+fn refused(args: &[&str]) -> String {
+    let out = tapete(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// A successful command's JSON answer.
@@ -368,7 +373,7 @@ fn a_gauntlet_plays_a_sample_of_umbral_members_and_sums_them() {
         "random and umbral:tight,cut=never are one player each"
     );
     // A sample too large, or of a player that is no family, is refused by name.
-    let out = tapete(&[
+    let err = refused(&[
         "gauntlet",
         "mus",
         "--a",
@@ -378,8 +383,6 @@ fn a_gauntlet_plays_a_sample_of_umbral_members_and_sums_them() {
         "--games",
         "1",
     ]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("umbral:0: a sample is from 1 to 1000"),
         "{err}"

@@ -46,11 +46,22 @@ test('Tikki: a whole 3-player game against two bots, played through the page', {
 
     // ---- the deal: seven cards each, the others' as backs, the stock as the view says ----
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="my-card"]').length === 7);
-    st = await state(page);
-    assert.deepEqual(sorted(await page.$$eval('[data-testid="my-card"]', (cs) => cs.map((c) => c.dataset.card))), sorted(st.view.hand));
-    assert.equal(await page.getByTestId('stock').getAttribute('data-count'), String(st.view.stock));
-    for (const s of [1, 2]) assert.equal(await page.getByTestId(`backs-${s}`).getAttribute('data-count'), String(st.view.hand_sizes[s]));
-    assert.equal(await page.getByTestId(`dealer-${st.view.dealer}`).count(), 1, 'the dealer is marked');
+    // The page and its state read at one moment: the bots may lay a card at any time.
+    const dealt = await page.evaluate(() => {
+      const v = window.tapete.state.view;
+      const attr = (id, a) => { const e = document.querySelector(`[data-testid="${id}"]`); return e && e.getAttribute(a); };
+      return {
+        view: v,
+        mine: [...document.querySelectorAll('[data-testid="my-card"]')].map((c) => c.dataset.card),
+        stock: attr('stock', 'data-count'),
+        backs: [1, 2].map((s) => attr(`backs-${s}`, 'data-count')),
+        dealer: document.querySelectorAll(`[data-testid="dealer-${v.dealer}"]`).length,
+      };
+    });
+    assert.deepEqual(sorted(dealt.mine), sorted(dealt.view.hand));
+    assert.equal(dealt.stock, String(dealt.view.stock));
+    assert.deepEqual(dealt.backs, [1, 2].map((s) => String(dealt.view.hand_sizes[s])));
+    assert.equal(dealt.dealer, 1, 'the dealer is marked');
 
     const memo = {};
     const played = [];

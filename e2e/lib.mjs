@@ -167,12 +167,22 @@ export async function playOne(page, memo = {}) {
     return { next: true };
   }
   if (what === 'discard') {
-    await page.getByTestId('my-card').first().click();
-    const confirm = page.getByTestId('discard-confirm');
-    await page.waitForFunction(() => {
+    // A card picked by an earlier call (the page then redrawn under it) stays picked: a
+    // second click would put it back and leave nothing to discard.
+    const picked = () => page.evaluate(() => {
       const b = document.querySelector('[data-testid="discard-confirm"]');
-      return !b || !b.disabled;
+      return b ? !b.disabled : null;
     });
+    if ((await picked()) === false) await page.getByTestId('my-card').first().click({ timeout: 3000 }).catch(() => {});
+    const confirm = page.getByTestId('discard-confirm');
+    try {
+      await page.waitForFunction(() => {
+        const b = document.querySelector('[data-testid="discard-confirm"]');
+        return !b || !b.disabled;
+      }, null, { timeout: 3000 });
+    } catch {
+      return { action: null }; // look again
+    }
     if (await confirm.count() === 0) return { action: null };
     const action = await confirm.getAttribute('data-action');
     await confirm.click();

@@ -92,29 +92,23 @@ impl Actor {
         }
     }
 
-    /// The recent messages connection `id` may see, and whom its person mutes.
-    fn history(&self, id: u64) -> Option<Arc<str>> {
+    /// The recent messages connection `id` may see, and whom its person mutes; with
+    /// whether they were chosen for a seated person.
+    fn history(&self, id: u64) -> Option<(Arc<str>, bool)> {
         let c = self.conns.get(id)?;
         let finished = self.row.status == FINISHED;
+        let seated = self.conn_seated(c);
         let muted = self.muted_by(c);
-        let lines: Vec<&ChatLine> = self
-            .talk
-            .room
-            .visible(self.conn_seated(c), finished, &muted)
-            .collect();
+        let lines: Vec<&ChatLine> = self.talk.room.visible(seated, finished, &muted).collect();
         let mut muted: Vec<i64> = muted.iter().copied().collect();
         muted.sort_unstable();
-        Some(
-            json!({"type": "chat_history", "lines": lines, "muted": muted})
-                .to_string()
-                .into(),
-        )
+        let text = json!({"type": "chat_history", "lines": lines, "muted": muted}).to_string();
+        Some((text.into(), seated))
     }
 
     fn send_history(&mut self, ids: &[u64]) {
         for id in ids {
-            if let Some(m) = self.history(*id) {
-                let seated = self.conns.get(*id).is_some_and(|c| self.conn_seated(c));
+            if let Some((m, seated)) = self.history(*id) {
                 self.conns.set_chat_seated(*id, seated);
                 self.send_text(*id, m);
             }

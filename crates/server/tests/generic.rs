@@ -418,7 +418,8 @@ fn the_load_test_plays_any_game_at_its_seat_count() {
         game: "ring".into(),
         games: support::games(),
         tables: 2,
-        duration: Duration::from_secs(2),
+        // Long enough for a game to end on a loaded machine (2 s was not, once in CI).
+        duration: Duration::from_secs(4),
         db: Some(server.db.clone()),
         seed: 3,
     };

@@ -292,7 +292,7 @@ impl Maestro {
         let best = tally.best()?;
         if best != 0 {
             // Too few worlds to tell noise from a better move: experto's choice stands.
-            let n = tally.values[best].len().min(tally.values[0].len());
+            let n = tally.worlds(best).min(tally.worlds(0));
             let (m, se) = tally.paired(best, 0);
             if n < RACING.min_worlds || m - self.keep * se <= 0.0 {
                 return Some(candidates[0]);

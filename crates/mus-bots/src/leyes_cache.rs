@@ -202,6 +202,21 @@ pub fn base(mode: Mode, real31: bool, hand: Jugada) -> HandOdds4 {
     leyes(mode, real31, hand, &Conditions::default()).unwrap_or_default()
 }
 
+/// The chance that the pair of whoever holds `cards` at `position` (0 = mano) wins
+/// `lance`, from those four cards alone (partner unknown, nothing declared): the one
+/// number a threshold player bets and answers by. `None` without four cards.
+pub fn lance_chance(
+    cards: &[tapete_cards::Card],
+    position: usize,
+    lance: Lance,
+    mode: Mode,
+    real31: bool,
+) -> Option<f64> {
+    let four: [tapete_cards::Card; 4] = cards.try_into().ok()?;
+    let j = Jugada::from_cards(&four, mode);
+    Some(base(mode, real31, j)[position.min(3)].lance(lance))
+}
+
 /// Dense index of a jugada: its four ranks, 4 bits each (the grande key), below 65536.
 pub fn dense(j: Jugada) -> usize {
     rules::grande(j) as usize

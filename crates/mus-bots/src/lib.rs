@@ -106,7 +106,9 @@ pub fn command_bot(command: &str, timeout: Duration) -> Result<ProcessBot<MusGam
 /// `read=on|off` (read each rival's habits this match, the default, or play every rival as
 /// the rollout policy; see [`maestro`]) and `ordago=evidence|policy` (with the read, a
 /// rival answers our órdagos by the folds it has shown, the default, or as the rollout
-/// policy from the start). Empty gives the defaults.
+/// policy from the start) and `robust=on|off` (an órdago of ours valued by its worst case
+/// over the answer models the evidence leaves, the default, or by the read alone). Empty
+/// gives the defaults.
 pub fn maestro_params(params: &str) -> Result<Maestro, String> {
     let mut m = Maestro::default();
     let (mut ms, mut iters) = (None, None);
@@ -149,6 +151,16 @@ pub fn maestro_params(params: &str) -> Result<Maestro, String> {
                     ))
                 }
             },
+            Some(("robust", v)) => match v.trim() {
+                "on" => m.robust = true,
+                "off" => m.robust = false,
+                _ => {
+                    return Err(format!(
+                        "maestro:robust={v}: valuing our órdagos by their worst case is on \
+                         (the default) or off"
+                    ))
+                }
+            },
             Some(("policy", name)) => {
                 m.rollout = maestro::Policy::by_name(name.trim()).ok_or_else(|| {
                     format!(
@@ -159,8 +171,9 @@ pub fn maestro_params(params: &str) -> Result<Maestro, String> {
             _ => {
                 return Err(format!(
                     "`maestro:{params}`: maestro takes iters=N, ms=N (or both: N rollouts \
-                     unless the milliseconds pass first), policy=LEVEL, read=on|off and \
-                     ordago=evidence|policy, comma-separated, e.g. maestro:iters=500,policy=avanzado"
+                     unless the milliseconds pass first), policy=LEVEL, read=on|off, \
+                     ordago=evidence|policy and robust=on|off, comma-separated, \
+                     e.g. maestro:iters=500,policy=avanzado"
                 ))
             }
         }

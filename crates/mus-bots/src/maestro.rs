@@ -42,12 +42,18 @@
 //! player's, who reads an órdago as the strong hand it usually is. It is on by default;
 //! `maestro:read=off` plays every rival as the rollout policy.
 //!
-//! The budget is a number of rollouts (`maestro:iters=N`, reproducible), time
-//! (`maestro:ms=N`, checked between rollouts) or both (`maestro:iters=N,ms=M`: N rollouts
-//! unless M milliseconds pass first). The default is [`DEFAULT_BUDGET`]: 256 rollouts
-//! within a second, so it plays the same on every machine fast enough. Decisions with one
-//! legal action return at once; señas are chosen directly (the most telling one the hand
-//! allows). The player uses only its view and its rng.
+//! **Robust bets** ([`Maestro::robust`], on by default). What the rollout players answer
+//! is one guess at the rivals, and folds to envites say little about how a pair answers
+//! an órdago: a careful player folds weak hands to both and accepts exactly when it holds
+//! a strong one. So a bet of ours (an envite, a raise, an órdago) is played out in every
+//! world against several answers at once — the rollout players' (and the read's, for an
+//! órdago), and the [`ANSWER_MODELS`]: rivals accepting from a lance chance of 0.5, 0.65,
+//! 0.8 or 0.9 of their own four cards, and rivals who never accept — and it is worth its
+//! worst model's mean ([`race_models`]). It is made only when it pays against whoever the
+//! rivals turn out to be. The evidence narrows the models, so the read takes over only as
+//! it is earned: each answer shown this match (accepted, or declined and the hand later
+//! shown) rules out the thresholds it contradicts ([`TableRead::answer_thresholds`]),
+//! órdagos and envites apart.
 
 mod belief;
 mod value;
@@ -57,6 +63,7 @@ pub use crate::strength::percentile;
 pub use value::win_chance;
 
 use crate::basico::{discard, Basico};
+use crate::leyes_cache::lance_chance;
 use crate::{Avanzado, Experto};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -66,7 +73,7 @@ use tapete_mus::rules::Lance;
 use tapete_mus::view::Phase;
 use tapete_mus::Resample;
 use tapete_mus::{Action, MusGame, MusView, Sena};
-use tapete_table::search::{race, Racing};
+use tapete_table::search::{race_models, Racing};
 use tapete_table::{Bot, Game, Seat};
 
 /// Default rollouts per decision: enough to separate the candidates in most betting spots,
@@ -102,6 +109,17 @@ const RACING: Racing = Racing {
     race_z: 2.5,
     time_share: 0.92,
 };
+/// The answer models a bet of ours is valued against ([`Maestro::robust`]): a rival pair
+/// that accepts (sees an envite, accepts an órdago) when either answering seat's chance of
+/// winning the lance, from its own four cards, is at least this — loose (0.5), middling,
+/// tight (0.8), very tight — and one that never accepts ([`NEVER`]).
+pub const ANSWER_MODELS: [f64; 5] = [0.5, 0.65, 0.8, 0.9, NEVER];
+/// The thrower models an answer of ours to an órdago is valued against
+/// ([`Maestro::robust`]): a rival who throws one only when its chance of winning the
+/// lance, from its own four cards, is at least this.
+pub const THROW_MODELS: [f64; 4] = [0.7, 0.8, 0.9, 0.95];
+/// The threshold of a rival that never accepts a bet: above every chance.
+pub const NEVER: f64 = 2.0;
 /// Deals drawn per world when calls were heard, one kept by its likelihood.
 const BELIEF_DRAWS: usize = 8;
 /// A rollout stops after this many actions whatever happens (a hand takes a few dozen).
@@ -183,6 +201,13 @@ pub struct Maestro {
     pub read: bool,
     /// How a rival answers an órdago of ours in the rollouts, when it reads the table.
     pub answers: Answers,
+    /// Whether a bet of ours (envite, raise, órdago) is valued by its worst case
+    /// (`maestro:robust=on`, the default): against the rollout players' answer (and the
+    /// read's, for an órdago) and against each of [`ANSWER_MODELS`] the rivals' shown
+    /// answers this match have not ruled out ([`TableRead::answer_thresholds`]), so it is
+    /// made only when it pays whoever the rivals turn out to be. Off, the rollout players
+    /// and the read alone answer it.
+    pub robust: bool,
     /// What it has seen of the others this match.
     pub table: TableRead,
 }
@@ -205,6 +230,7 @@ impl Maestro {
             rollout: Policy::Experto(Experto::default()),
             read: true,
             answers: Answers::Evidence,
+            robust: true,
             table: TableRead::default(),
         }
     }
@@ -238,16 +264,79 @@ impl Maestro {
             });
             (&self.table, trust)
         });
-        let tally = race(
+        let read = table.map_or(Answer::Policy, |(t, trust)| Answer::Read(t, trust));
+        // The answer models a bet of ours is also valued against (none unless robust), for
+        // envites and raises and for órdagos.
+        let models: [Vec<f64>; 2] = std::array::from_fn(|ordago| match self.robust {
+            true if self.read => self
+                .table
+                .answer_thresholds(1 - us, ordago == 1, &ANSWER_MODELS),
+            true => ANSWER_MODELS.to_vec(),
+            false => Vec::new(),
+        });
+        // Facing an órdago: who threw it, in which lance, and the thrower models that
+        // stand (none unless robust).
+        let thrown = match (view.phase, view.bet) {
+            (Phase::Bet { lance }, Some(b)) if self.robust && b.ordago && b.pair != us => {
+                last_ordago(view).map(|thrower| {
+                    let models = if self.read {
+                        self.table.throw_thresholds(thrower, &THROW_MODELS)
+                    } else {
+                        THROW_MODELS.to_vec()
+                    };
+                    (thrower, lance, models)
+                })
+            }
+            _ => None,
+        };
+        let tally = race_models(
             &RACING,
             self.budget,
             candidates.len(),
             rng,
             |rng| sample_world(view, &calls, &readings, rng),
-            |world, i, r| {
-                let mut bots = policies.clone();
+            |world, i, r, out| {
                 let start = (seat, candidates[i].clone());
-                rollout(world.clone(), start, us, &mut bots, table, r)
+                let stream = r.clone();
+                out.push(rollout(
+                    world.clone(),
+                    start.clone(),
+                    us,
+                    &mut policies.clone(),
+                    read,
+                    r,
+                ));
+                if let Some((thrower, lance, throws)) = &thrown {
+                    // Each thrower model allows only the worlds where the thrower's hand
+                    // reaches its threshold.
+                    let v = out[0];
+                    let p = seat_chance(world, *thrower, *lance).unwrap_or(1.0);
+                    out.extend(throws.iter().map(|&t| if p >= t { v } else { f64::NAN }));
+                    return;
+                }
+                let models = match start.1 {
+                    Action::Ordago => &models[1],
+                    Action::Envido(_) | Action::Reenvido(_) => &models[0],
+                    _ => return,
+                };
+                // Each model accepts or declines as the answering rivals' chances say; the
+                // two outcomes are played once each, on the same stream as the first.
+                let best = answering_chance(world, &start, us);
+                let mut outcomes: [Option<f64>; 2] = [None, None];
+                for &t in models {
+                    let accept = best.is_some_and(|p| p >= t);
+                    let v = *outcomes[usize::from(accept)].get_or_insert_with(|| {
+                        rollout(
+                            world.clone(),
+                            start.clone(),
+                            us,
+                            &mut policies.clone(),
+                            Answer::Forced(accept),
+                            &mut stream.clone(),
+                        )
+                    });
+                    out.push(v);
+                }
             },
         );
         let best = tally.best()?;
@@ -441,21 +530,78 @@ fn sample_world(
     None
 }
 
+/// How the rivals answer the órdago being searched in a rollout.
+#[derive(Clone, Copy)]
+enum Answer<'a> {
+    /// As the rollout players at their seats.
+    Policy,
+    /// As the table read says ([`Answers::Evidence`]), for an órdago: as the rollout
+    /// player with the chance given for its pair, else without fear.
+    Read(&'a TableRead, [f64; 2]),
+    /// The first rival to answer accepts (sees it: `true`), or every one declines.
+    Forced(bool),
+}
+
+/// The seat that threw the last órdago heard this hand.
+fn last_ordago(view: &MusView) -> Option<Seat> {
+    view.log
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::Said {
+                seat,
+                action: Action::Ordago,
+            } => Some(*seat),
+            Event::HandStarted { .. } => Some(usize::MAX),
+            _ => None,
+        })
+        .filter(|&s| s < 4)
+}
+
+/// `seat`'s chance of winning `lance` in `world`, from its own four cards.
+fn seat_chance(world: &MusGame, seat: Seat, lance: Lance) -> Option<f64> {
+    let v = world.view_without_history(seat);
+    let rules = &v.rules;
+    lance_chance(&v.cards, v.position?, lance, rules.mode, rules.real31)
+}
+
+/// The best chance of winning the lance, from its own four cards, among the rivals who
+/// will have to answer `first` (a bet of pair `us`) in `world`; `None` when none has.
+fn answering_chance(world: &MusGame, first: &(Seat, Action), us: usize) -> Option<f64> {
+    let mut g = world.clone();
+    g.apply(first.0, &first.1).ok()?;
+    let rules = g.rules().clone();
+    (0..4)
+        .filter_map(|s| {
+            let v = g.view_without_history(s);
+            let (lance, _) = bet_against(&v, s, us)?;
+            lance_chance(&v.cards, v.position?, lance, rules.mode, rules.real31)
+        })
+        .reduce(f64::max)
+}
+
 /// Plays `first` (a seat and its action) in `game`, then the rest of the hand with `bots`
-/// at the seats; the value for pair `us` (see [`value::win_chance`]). With a `table`, when
-/// `first` is an órdago the rivals answer it as the table read says.
+/// at the seats; the value for pair `us` (see [`value::win_chance`]). The rivals answer
+/// `first`, when it is a bet, as `answer` says (the read only for an órdago).
 fn rollout(
     mut game: MusGame,
     first: (Seat, Action),
     us: usize,
     bots: &mut [Policy; 4],
-    table: Option<(&TableRead, [f64; 2])>,
+    answer: Answer,
     rng: &mut ChaCha8Rng,
 ) -> f64 {
     let target = game.rules().target;
-    // Only the órdago being decided is answered by the table read: a later one in the
-    // rollout is the rollout policy's, which maestro would search again before throwing.
-    let table = table.filter(|_| first.1 == Action::Ordago);
+    // Only the bet being decided is answered by `answer`: a later one in the rollout is
+    // the rollout policy's, which maestro would search again before making it.
+    let answer = match (answer, &first.1) {
+        (Answer::Read(..), Action::Ordago) | (Answer::Forced(_), _) => answer,
+        _ => Answer::Policy,
+    };
+    let first_lance = match game.view_without_history(first.0).phase {
+        Phase::Bet { lance } => Some(lance),
+        _ => None,
+    };
     let mut next = Some(first);
     for _ in 0..MAX_ROLLOUT_STEPS {
         let (s, a) = match next.take() {
@@ -469,8 +615,9 @@ fn rollout(
                     [only] => only.clone(),
                     _ => {
                         let v = game.view_without_history(s);
-                        match (table, ordago_against(&v, s, us)) {
-                            (Some((t, trust)), Some(lance)) => {
+                        let facing = bet_against(&v, s, us).filter(|b| Some(b.0) == first_lance);
+                        match (answer, facing) {
+                            (Answer::Read(t, trust), Some((lance, true))) => {
                                 if rng.gen_bool(trust[s % 2]) {
                                     bots[s % 4].act(&v, &legal, rng)
                                 } else if t.accepts_without_fear(&v, lance, rng) {
@@ -479,6 +626,8 @@ fn rollout(
                                     Action::NoQuiero
                                 }
                             }
+                            (Answer::Forced(true), Some(_)) => Action::Quiero,
+                            (Answer::Forced(false), Some(_)) => Action::NoQuiero,
                             _ => bots[s % 4].act(&v, &legal, rng),
                         }
                     }
@@ -505,13 +654,12 @@ fn rollout(
     win_chance(p[us], p[1 - us], target)
 }
 
-/// The lance of an órdago of pair `us` that `seat`, a rival, has to answer now.
-fn ordago_against(view: &MusView, seat: Seat, us: usize) -> Option<Lance> {
+/// The lance of a bet of pair `us` that `seat`, a rival, has to answer now, and whether
+/// the bet is an órdago.
+fn bet_against(view: &MusView, seat: Seat, us: usize) -> Option<(Lance, bool)> {
     match (view.phase, view.bet) {
-        (Phase::Bet { lance }, Some(b))
-            if seat % 2 != us && b.ordago && b.pair == us && b.answers(seat) =>
-        {
-            Some(lance)
+        (Phase::Bet { lance }, Some(b)) if seat % 2 != us && b.pair == us && b.answers(seat) => {
+            Some((lance, b.ordago))
         }
         _ => None,
     }

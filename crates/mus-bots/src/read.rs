@@ -23,6 +23,7 @@
 //!
 //! All of it comes from the view: the public log and the cards shown at the counting.
 
+use crate::leyes_cache::lance_chance;
 use crate::policy::{
     Ctx, Exploit, Style, BLUFF_MAX, FOLD_HIGH, FOLD_LOW, FOLD_PRIOR, FOLD_PRIOR_WEIGHT,
     RAISE_FAROL_MAX, RAISE_FOLD_HIGH, RAISE_FOLD_LOW, RAISE_FOLD_PRIOR, RAISE_FOLD_PRIOR_WEIGHT,
@@ -57,6 +58,12 @@ const BLUFF_Z: f64 = 2.0;
 const LIGHT_ORDAGO: f64 = 0.8;
 /// How far above the best hand a seat has folded with it is assumed to accept an órdago.
 const FOLD_MARGIN: f64 = 0.02;
+/// How far from an órdago-answer threshold a shown answer must fall to contradict it (a
+/// player's thresholds are not exact).
+const MODEL_MARGIN: f64 = 0.05;
+/// Shown answers contradicting an órdago-answer threshold that rule it out: one could be a
+/// player's whim, or the score.
+const MODEL_RULED_OUT: usize = 2;
 
 /// One seat's habits this match.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -77,6 +84,13 @@ pub struct SeatRecord {
     pub ordago_answers: Vec<(bool, Option<f64>)>,
     /// Percentiles of its shown hands when it declined a bet (envite or órdago).
     pub declined: Vec<f64>,
+    /// Its answers to órdagos with the hand shown: accepted or not, with the chance its
+    /// four cards gave its pair to win the lance ([`crate::leyes_cache::lance_chance`]).
+    pub ordago_chances: Vec<(bool, f64)>,
+    /// The same for its answers to envites and raises (seen or raised: accepted).
+    pub envite_chances: Vec<(bool, f64)>,
+    /// The lance chances of its shown hands when it threw an órdago.
+    pub ordago_throw_chances: Vec<f64>,
 }
 
 impl SeatRecord {
@@ -231,6 +245,11 @@ impl TableRead {
             hand.cards
                 .map(|c| percentile(c[seat], lance, rules.mode, rules.real31))
         };
+        let chance = |seat: Seat, lance: Lance| {
+            let cards: Vec<_> = hand.cards?[seat].iter().collect();
+            let position = (seat + 4 - hand.mano) % 4;
+            lance_chance(&cards, position, lance, rules.mode, rules.real31)
+        };
         let mut lance = None;
         // The pair of the standing bet, and whether it is an órdago.
         let mut bet: Option<(usize, bool)> = None;
@@ -292,6 +311,7 @@ impl TableRead {
                             if let Some((pair, false)) = bet {
                                 if pair != s % 2 {
                                     r.envites_answered += 1;
+                                    r.envite_chances.extend(chance(s, l).map(|p| (true, p)));
                                 }
                             }
                             r.bets.extend(pct(s, l));
@@ -301,9 +321,11 @@ impl TableRead {
                             if let Some((pair, false)) = bet {
                                 if pair != s % 2 {
                                     r.envites_answered += 1;
+                                    r.envite_chances.extend(chance(s, l).map(|p| (true, p)));
                                 }
                             }
                             r.ordagos.extend(pct(s, l));
+                            r.ordago_throw_chances.extend(chance(s, l));
                             bet = Some((s % 2, true));
                         }
                         (Action::Quiero | Action::NoQuiero, Some(l)) => {
@@ -313,13 +335,17 @@ impl TableRead {
                             }
                             match bet {
                                 Some((pair, true)) if pair != s % 2 => {
-                                    r.ordago_answers.push((accepted, pct(s, l)))
+                                    r.ordago_answers.push((accepted, pct(s, l)));
+                                    if let Some(p) = chance(s, l) {
+                                        r.ordago_chances.push((accepted, p));
+                                    }
                                 }
                                 Some((pair, false)) if pair != s % 2 => {
                                     r.envites_answered += 1;
                                     if !accepted {
                                         r.envites_declined += 1;
                                     }
+                                    r.envite_chances.extend(chance(s, l).map(|p| (accepted, p)));
                                 }
                                 _ => {}
                             }
@@ -383,6 +409,65 @@ impl TableRead {
             && self.seats[seat % 4]
                 .ordago_threshold()
                 .is_none_or(|t| percentile(cards, lance, rules.mode, rules.real31) >= t)
+    }
+
+    /// Which of the answer `thresholds` the seats of `pair` (seat % 2) have not been seen
+    /// contradicting this match, for órdagos (`ordago`) or for envites and raises. A
+    /// threshold `t` models a rival pair that accepts when either answering seat's
+    /// [`lance_chance`] is at least `t` (above 1: one that never accepts); a shown answer
+    /// contradicts it when it accepted below `t` or declined at or above it, by more than
+    /// [`MODEL_MARGIN`], and [`MODEL_RULED_OUT`] contradictions rule it out. With no
+    /// threshold left (the two seats answer too differently for one), all of them stand:
+    /// the evidence picks none.
+    pub fn answer_thresholds(&self, pair: usize, ordago: bool, thresholds: &[f64]) -> Vec<f64> {
+        let answers: Vec<(bool, f64)> = (0..4)
+            .filter(|s| s % 2 == pair % 2)
+            .flat_map(|s| {
+                let r = &self.seats[s];
+                if ordago {
+                    &r.ordago_chances
+                } else {
+                    &r.envite_chances
+                }
+            })
+            .copied()
+            .collect();
+        let standing: Vec<f64> = thresholds
+            .iter()
+            .copied()
+            .filter(|&t| {
+                let against = answers
+                    .iter()
+                    .filter(|&&(accepted, p)| {
+                        if accepted {
+                            p < t - MODEL_MARGIN
+                        } else {
+                            p >= t + MODEL_MARGIN
+                        }
+                    })
+                    .count();
+                against < MODEL_RULED_OUT
+            })
+            .collect();
+        if standing.is_empty() {
+            thresholds.to_vec()
+        } else {
+            standing
+        }
+    }
+
+    /// Which of the órdago-throwing `thresholds` `seat` has not been seen contradicting
+    /// this match. A threshold `t` models a rival that throws an órdago only when its
+    /// [`lance_chance`] is at least `t`; [`MODEL_RULED_OUT`] shown órdagos below `t` by more
+    /// than [`MODEL_MARGIN`] rule it out. All may go: a seat seen throwing light órdagos
+    /// is no tight thrower.
+    pub fn throw_thresholds(&self, seat: Seat, thresholds: &[f64]) -> Vec<f64> {
+        let shown = &self.seats[seat % 4].ordago_throw_chances;
+        thresholds
+            .iter()
+            .copied()
+            .filter(|&t| shown.iter().filter(|&&p| p < t - MODEL_MARGIN).count() < MODEL_RULED_OUT)
+            .collect()
     }
 
     /// Folds of `pair` (seat % 2) seen this match: envites it let go, and no quieros its

@@ -25,7 +25,7 @@
 //! view gives the same action. In a population, `umbral:K` is a sample of K members,
 //! `umbral:seed=1` to `umbral:seed=K` ([`sample`]).
 
-use crate::leyes_cache::{base, Odds};
+use crate::leyes_cache::{base, lance_chance, Odds};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tapete_cards::CardSet;
@@ -149,9 +149,10 @@ impl Umbral {
     }
 
     /// The chance its pair wins `lance` with the hand it holds in `view` (what every
-    /// betting decision compares with a threshold).
+    /// betting decision compares with a threshold; [`crate::leyes_cache::lance_chance`]).
     pub fn p(view: &MusView, lance: Lance) -> Option<f64> {
-        Self::odds(view).map(|(o, _)| o.lance(lance))
+        let rules = &view.rules;
+        lance_chance(&view.cards, view.position?, lance, rules.mode, rules.real31)
     }
 
     fn bet_action(&self, view: &MusView, lance: Lance, legal: &[Action]) -> Action {

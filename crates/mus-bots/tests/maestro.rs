@@ -76,7 +76,10 @@ fn parses_its_budgets() {
         bots::maestro_params("ordago=policy").unwrap().answers,
         Answers::Policy
     );
-    for bad in ["read=maybe", "ordago=never"] {
+    // Its órdagos are valued by their worst case unless told otherwise.
+    assert!(plain.robust);
+    assert!(!bots::maestro_params("robust=off").unwrap().robust);
+    for bad in ["read=maybe", "ordago=never", "robust=maybe"] {
         let e = bots::maestro_params(bad).err().unwrap();
         assert!(e.contains(bad), "{bad}: {e}");
     }

@@ -6,6 +6,7 @@ use crate::common;
 
 use tapete_cards::{rng_from_seed, CardSet};
 use tapete_mus::{Action, Lance, Mode, MusGame, MusRules, MusView};
+use tapete_mus_bots::leyes_cache::lance_chance;
 use tapete_mus_bots::maestro::{percentile, PairAnswers, Reading, SeatRecord, TableRead};
 use tapete_mus_bots::{policy, Basico, Experto, Maestro};
 use tapete_table::{Bot, Game};
@@ -75,6 +76,61 @@ fn a_finished_hand_is_recorded_once() {
     let th = t.seats[1].ordago_threshold().unwrap();
     assert!(th > declined && th < declined + 0.05, "{declined} {th}");
     assert_eq!(t.seats[2].ordago_threshold(), None);
+}
+
+#[test]
+fn a_shown_ordago_answer_keeps_its_hands_lance_chance() {
+    let g = declined_ordago();
+    let view = g.view(0);
+    let shown = view.last_hand.as_ref().unwrap().cards.unwrap();
+    let mut t = TableRead::default();
+    t.observe(&view);
+    for seat in [1, 3] {
+        let cards: Vec<_> = shown[seat].iter().collect();
+        // Seat 0 is mano: seat s sits at position s.
+        let p = lance_chance(&cards, seat, Lance::Grande, Mode::OchoReyes, false).unwrap();
+        assert_eq!(t.seats[seat].ordago_chances[0], (false, p));
+        assert!((0.0..=1.0).contains(&p));
+    }
+    assert!(t.seats[0].ordago_chances.is_empty() && t.seats[2].ordago_chances.is_empty());
+}
+
+#[test]
+fn shown_ordago_answers_rule_out_the_thresholds_they_contradict() {
+    const MODELS: [f64; 5] = [0.5, 0.65, 0.8, 0.9, 2.0];
+    let mut t = TableRead::default();
+    assert_eq!(
+        t.answer_thresholds(1, true, &MODELS),
+        MODELS,
+        "no evidence: every model"
+    );
+    // A tight pair: declines at 0.72 and 0.75, accepts at 0.85 and 0.9.
+    t.seats[1].ordago_chances = vec![(false, 0.75), (true, 0.85)];
+    t.seats[3].ordago_chances = vec![(false, 0.72), (true, 0.9)];
+    assert_eq!(t.answer_thresholds(1, true, &MODELS), [0.8, 0.9]);
+    // The other pair's record counts for nothing.
+    t.seats[0].ordago_chances = vec![(true, 0.1), (true, 0.2)];
+    assert_eq!(t.answer_thresholds(1, true, &MODELS), [0.8, 0.9]);
+    assert_eq!(
+        t.answer_thresholds(0, true, &MODELS),
+        [0.5, 0.65, 0.8, 0.9, 2.0]
+    );
+    // Two acceptances below 0.85 rule out 0.9; one below 0.75 does not rule out 0.8.
+    t.seats[3]
+        .ordago_chances
+        .extend([(true, 0.75), (true, 0.8)]);
+    assert_eq!(t.answer_thresholds(1, true, &MODELS), [0.8]);
+    t.seats[1].ordago_chances.push((true, 0.6));
+    assert_eq!(t.answer_thresholds(1, true, &MODELS), [0.8]);
+    // Answers no single threshold explains leave them all standing.
+    let mut mixed = TableRead::default();
+    mixed.seats[1].ordago_chances = vec![(true, 0.1), (true, 0.2), (false, 0.99), (false, 0.98)];
+    assert_eq!(mixed.answer_thresholds(1, true, &MODELS), MODELS);
+    // Answers to envites are a record of their own.
+    assert_eq!(t.answer_thresholds(1, false, &MODELS), MODELS);
+    t.seats[3].envite_chances = vec![(true, 0.55), (true, 0.6)];
+    assert_eq!(t.answer_thresholds(1, false, &MODELS), [0.5, 0.65]);
+    assert_eq!(t.answer_thresholds(1, true, &MODELS), [0.8]);
 }
 
 /// Seat 1's view of an órdago seat 0 threw at grande, on the deal of `seed`, at 0–0.
@@ -185,6 +241,7 @@ fn habits_change_the_reading_and_the_rollout_player() {
         ordagos: vec![0.5, 0.55],
         ordago_answers: vec![],
         declined: vec![],
+        ..SeatRecord::default()
     };
     let r = t.reading(1);
     let d = Reading::default();

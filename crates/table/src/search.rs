@@ -14,6 +14,11 @@
 //!   clearly negative is dropped, and the search stops when one is left or the [`Budget`]
 //!   is spent. The caller decides from the [`Tally`] (e.g. a default move that stands
 //!   unless another is better by a clear margin).
+//! - [`race_models`]: the same race when a candidate's worth depends on how the others
+//!   play and several models of them are in doubt: a rollout gives one value per model
+//!   (NaN where the world is impossible under that model), and a candidate is worth its
+//!   worst model's mean, so the choice holds whichever model is true (a robust choice,
+//!   not a bet on one reading of the table).
 //! - [`halving`]: sequential halving, for rollouts cheap enough to give every candidate
 //!   its share: the budget is split over rounds and the worse half dropped after each.
 
@@ -35,21 +40,48 @@ pub struct Racing {
     pub time_share: f64,
 }
 
-/// What a [`race`] learnt: each candidate's value in every world it was played in (the
-/// worlds are common: candidate `i`'s `k`-th value and candidate `j`'s come from the same
-/// world), and the candidates still in the race.
+/// What a [`race`] learnt: each candidate's values in every world it was played in, by
+/// model (one model in a plain [`race`]; the worlds are common: candidate `i`'s `k`-th
+/// value and candidate `j`'s come from the same world), and the candidates still in the
+/// race. A candidate is worth the mean of its worst model, and compared through that
+/// model's values.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tally {
-    /// Values by candidate, one per world it was played in.
-    pub values: Vec<Vec<f64>>,
+    /// Values by candidate, then by model, one per world it was played in.
+    pub values: Vec<Vec<Vec<f64>>>,
     /// The candidates not dropped, by index.
     pub active: Vec<usize>,
 }
 
 impl Tally {
-    /// The mean value of candidate `i` (0 before any world).
+    /// The model of candidate `i` with the lowest mean among those with a possible world
+    /// (the first on a tie; 0 before any world).
+    pub fn worst(&self, i: usize) -> usize {
+        self.values[i]
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.iter().any(|x| !x.is_nan()))
+            .min_by(|a, b| mean(a.1).total_cmp(&mean(b.1)).then(a.0.cmp(&b.0)))
+            .map_or(0, |(m, _)| m)
+    }
+
+    /// Candidate `i`'s values under its worst model, one per world (NaN where that model
+    /// rules the world out).
+    pub fn series(&self, i: usize) -> &[f64] {
+        self.values[i]
+            .get(self.worst(i))
+            .map_or(&[][..], Vec::as_slice)
+    }
+
+    /// How many worlds candidate `i` was played in.
+    pub fn worlds(&self, i: usize) -> usize {
+        self.series(i).len()
+    }
+
+    /// The mean value of candidate `i` under its worst model, over the worlds that model
+    /// allows (0 before any world).
     pub fn mean(&self, i: usize) -> f64 {
-        self.values[i].iter().sum::<f64>() / self.values[i].len().max(1) as f64
+        mean(self.series(i))
     }
 
     /// The active candidate of the highest mean among those played at least once (the
@@ -58,14 +90,14 @@ impl Tally {
         self.active
             .iter()
             .copied()
-            .filter(|&i| !self.values[i].is_empty())
+            .filter(|&i| self.worlds(i) > 0)
             .max_by(|&a, &b| self.mean(a).total_cmp(&self.mean(b)))
     }
 
-    /// Mean and standard error of candidate `a`'s value minus `b`'s over the worlds both
-    /// were played in (see [`paired`]).
+    /// Mean and standard error of candidate `a`'s value minus `b`'s, each under its worst
+    /// model, over the worlds both were played in (see [`paired`]).
     pub fn paired(&self, a: usize, b: usize) -> (f64, f64) {
-        paired(&self.values[a], &self.values[b])
+        paired(self.series(a), self.series(b))
     }
 
     /// Drops the candidates clearly worse than the leader by their paired differences
@@ -79,26 +111,51 @@ impl Tally {
         else {
             return;
         };
-        let n = self.values[best].len();
-        let values = &self.values;
-        self.active.retain(|&i| {
-            if i == best || values[i].len() != n || n < 2 {
-                return true;
-            }
-            let (m, se) = paired(&values[i], &values[best]);
-            m + z * se >= 0.0
-        });
+        let n = self.worlds(best);
+        let keep: Vec<bool> = self
+            .active
+            .iter()
+            .map(|&i| {
+                if i == best || self.worlds(i) != n || n < 2 {
+                    return true;
+                }
+                let (m, se) = self.paired(i, best);
+                m + z * se >= 0.0
+            })
+            .collect();
+        let mut keep = keep.into_iter();
+        self.active.retain(|_| keep.next().unwrap_or(true));
+    }
+
+    /// Adds one world's values of candidate `i`, one per model.
+    fn push(&mut self, i: usize, row: &[f64]) {
+        let models = &mut self.values[i];
+        if models.len() < row.len() {
+            models.resize(row.len(), Vec::new());
+        }
+        for (m, &v) in row.iter().enumerate() {
+            models[m].push(v);
+        }
     }
 }
 
-/// Mean and standard error of `a - b` over the first worlds both saw (paired samples); an
-/// infinite error below two.
+/// The mean of the values that are not NaN (0 when none is).
+fn mean(v: &[f64]) -> f64 {
+    let (sum, n) = v
+        .iter()
+        .filter(|x| !x.is_nan())
+        .fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+    sum / n.max(1) as f64
+}
+
+/// Mean and standard error of `a - b` over the first worlds both saw (paired samples),
+/// leaving out a world where either is NaN; an infinite error below two.
 pub fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
-    let n = a.len().min(b.len());
+    let diffs = a.iter().zip(b).map(|(x, y)| x - y).filter(|d| !d.is_nan());
+    let n = diffs.clone().count();
     if n < 2 {
         return (0.0, f64::INFINITY);
     }
-    let diffs = a.iter().zip(b).map(|(x, y)| x - y);
     let m = diffs.clone().sum::<f64>() / n as f64;
     let var = diffs.map(|d| (d - m) * (d - m)).sum::<f64>() / (n - 1) as f64;
     (m, (var / n as f64).sqrt())
@@ -125,8 +182,26 @@ pub fn race<W>(
     budget: Budget,
     candidates: usize,
     rng: &mut ChaCha8Rng,
-    mut world: impl FnMut(&mut ChaCha8Rng) -> Option<W>,
+    world: impl FnMut(&mut ChaCha8Rng) -> Option<W>,
     mut rollout: impl FnMut(&W, usize, &mut ChaCha8Rng) -> f64,
+) -> Tally {
+    race_models(racing, budget, candidates, rng, world, |w, i, r, out| {
+        out.push(rollout(w, i, r))
+    })
+}
+
+/// [`race`] with models: `rollout(world, candidate, stream, out)` pushes the candidate's
+/// value in this world under each model of the others it is evaluated against (the same
+/// number of values in every world; one when the candidate does not depend on them), and
+/// a candidate is worth its worst model's mean. Each call counts as one rollout of the
+/// budget.
+pub fn race_models<W>(
+    racing: &Racing,
+    budget: Budget,
+    candidates: usize,
+    rng: &mut ChaCha8Rng,
+    mut world: impl FnMut(&mut ChaCha8Rng) -> Option<W>,
+    mut rollout: impl FnMut(&W, usize, &mut ChaCha8Rng, &mut Vec<f64>),
 ) -> Tally {
     let (deadline, max_rollouts) = limits(budget, Instant::now(), racing.time_share);
     let out_of_budget =
@@ -138,6 +213,7 @@ pub fn race<W>(
     let mut rollouts = 0usize;
     let mut worlds = 0usize;
     let mut next_race = racing.min_worlds;
+    let mut rows: Vec<Vec<f64>> = vec![Vec::new(); candidates];
     'worlds: while tally.active.len() > 1 || worlds == 0 {
         if out_of_budget(rollouts) {
             break;
@@ -146,17 +222,17 @@ pub fn race<W>(
             break;
         };
         let seed: u64 = rng.gen();
-        let mut row = Vec::with_capacity(tally.active.len());
-        for &i in &tally.active {
-            if !row.is_empty() && out_of_budget(rollouts) {
+        for (k, &i) in tally.active.iter().enumerate() {
+            if k > 0 && out_of_budget(rollouts) {
                 break 'worlds;
             }
             let mut r = ChaCha8Rng::seed_from_u64(seed);
-            row.push(rollout(&w, i, &mut r));
+            rows[i].clear();
+            rollout(&w, i, &mut r, &mut rows[i]);
             rollouts += 1;
         }
-        for (&i, v) in tally.active.iter().zip(row) {
-            tally.values[i].push(v);
+        for &i in &tally.active.clone() {
+            tally.push(i, &rows[i]);
         }
         worlds += 1;
         if worlds >= next_race {
@@ -263,7 +339,7 @@ mod tests {
         );
         assert_eq!(t.best(), Some(3));
         assert_eq!(t.active, vec![3]);
-        assert!(t.values[3].len() < 100, "{}", t.values[3].len());
+        assert!(t.worlds(3) < 100, "{}", t.worlds(3));
         let (m, _) = t.paired(3, 0);
         assert!((m - 0.3).abs() < 1e-9, "{m}");
     }
@@ -278,7 +354,7 @@ mod tests {
             |_| Some(()),
             |_, _, r| r.gen(),
         );
-        let played: usize = t.values.iter().map(Vec::len).sum();
+        let played: usize = (0..3).map(|i| t.worlds(i)).sum();
         assert_eq!(played, 6, "a world cut short is not counted");
         let none = race(
             &RACING,
@@ -292,8 +368,65 @@ mod tests {
     }
 
     #[test]
+    fn a_candidate_is_worth_its_worst_model() {
+        // Candidate 0 is worth 0.5 whatever the others do; candidate 1 is worth 0.9 under
+        // one model and 0.3 under the other: its worst case loses, though its average
+        // (0.6) would win.
+        let t = race_models(
+            &RACING,
+            Budget::Iters(400),
+            2,
+            &mut rng(),
+            |r| Some(r.gen::<f64>() / 100.0),
+            |w, i, _, out| match i {
+                0 => out.push(0.5 + w),
+                _ => out.extend([0.9 + w, 0.3 + w]),
+            },
+        );
+        assert_eq!(t.best(), Some(0));
+        assert_eq!(t.worst(1), 1);
+        assert_eq!(t.values[1].len(), 2);
+        let (m, se) = t.paired(1, 0);
+        assert!((m + 0.2).abs() < 1e-9 && se < 1e-9, "{m} {se}");
+        assert_eq!(t.active, vec![0], "the worst case is raced too");
+    }
+
+    #[test]
+    fn a_model_counts_only_the_worlds_it_allows() {
+        // Candidate 1 is worth 0.6 in every world, but 0.2 under a model that allows only
+        // the worlds above 0.5 (NaN elsewhere); candidate 0 is worth 0.4 everywhere.
+        let t = race_models(
+            &RACING,
+            Budget::Iters(200),
+            2,
+            &mut rng(),
+            |r| Some(r.gen::<f64>()),
+            |w, i, _, out| match i {
+                0 => out.push(0.4),
+                _ => out.extend([0.6, if *w > 0.5 { 0.2 } else { f64::NAN }]),
+            },
+        );
+        assert_eq!(t.worst(1), 1);
+        assert!((t.mean(1) - 0.2).abs() < 1e-9);
+        assert_eq!(t.best(), Some(0));
+        let (m, se) = t.paired(1, 0);
+        assert!((m + 0.2).abs() < 1e-9 && se < 1e-9, "{m} {se}");
+        // A model that allows no world is no worst case.
+        let none = race_models(
+            &RACING,
+            Budget::Iters(20),
+            1,
+            &mut rng(),
+            |_| Some(()),
+            |_, _, _, out| out.extend([0.5, f64::NAN]),
+        );
+        assert_eq!((none.worst(0), none.mean(0)), (0, 0.5));
+    }
+
+    #[test]
     fn paired_errors_need_two_worlds() {
         assert_eq!(paired(&[1.0], &[0.0]), (0.0, f64::INFINITY));
+        assert_eq!(paired(&[1.0, f64::NAN], &[0.0, 0.0]), (0.0, f64::INFINITY));
         let (m, se) = paired(&[1.0, 2.0, 3.0], &[0.0, 0.0, 1.0]);
         assert!((m - 5.0 / 3.0).abs() < 1e-12 && se > 0.0);
     }

@@ -50,10 +50,14 @@
 //! órdago), and the [`ANSWER_MODELS`]: rivals accepting from a lance chance of 0.5, 0.65,
 //! 0.8 or 0.9 of their own four cards, and rivals who never accept — and it is worth its
 //! worst model's mean ([`race_models`]). It is made only when it pays against whoever the
-//! rivals turn out to be. The evidence narrows the models, so the read takes over only as
-//! it is earned: each answer shown this match (accepted, or declined and the hand later
-//! shown) rules out the thresholds it contradicts ([`TableRead::answer_thresholds`]),
-//! órdagos and envites apart.
+//! rivals turn out to be. Facing a bet, each answer is also valued in the worlds where
+//! the bettor's own cards reach 0.5, 0.65 or 0.8 for an envite ([`BET_MODELS`]), 0.7 to
+//! 0.95 for an órdago ([`THROW_MODELS`]), and is worth the worst of those too: a rival's
+//! órdago may be as strong as a tight player's. The evidence narrows the models, so the
+//! read takes over only as it is earned: each answer and each bet shown this match rules
+//! out the thresholds it contradicts ([`TableRead::answer_thresholds`],
+//! [`TableRead::bet_thresholds`]), and once the rivals' answers leave one threshold
+//! standing, that threshold answers our bets in place of the rollout players.
 
 mod belief;
 mod value;
@@ -92,7 +96,7 @@ pub const DEFAULT_BUDGET: Budget = Budget::ItersWithin {
 
 /// How many standard errors a candidate must beat the rollout policy's own choice by to be
 /// played instead.
-const KEEP_DEFAULT_Z: f64 = 1.0;
+const KEEP_DEFAULT_Z: f64 = 2.0;
 /// The same for a choice that stakes the game (throwing or accepting an órdago). Its loss
 /// comes from rare deals — the rival accepts, or throws, only with a hand near the top — so
 /// a few hundred worlds often miss it and make the mean look better than it is.
@@ -114,10 +118,12 @@ const RACING: Racing = Racing {
 /// winning the lance, from its own four cards, is at least this — loose (0.5), middling,
 /// tight (0.8), very tight — and one that never accepts ([`NEVER`]).
 pub const ANSWER_MODELS: [f64; 5] = [0.5, 0.65, 0.8, 0.9, NEVER];
-/// The thrower models an answer of ours to an órdago is valued against
+/// The bettor models an answer of ours to an órdago is valued against
 /// ([`Maestro::robust`]): a rival who throws one only when its chance of winning the
 /// lance, from its own four cards, is at least this.
 pub const THROW_MODELS: [f64; 4] = [0.7, 0.8, 0.9, 0.95];
+/// The same for an answer to an envite or a raise.
+pub const BET_MODELS: [f64; 3] = [0.5, 0.65, 0.8];
 /// The threshold of a rival that never accepts a bet: above every chance.
 pub const NEVER: f64 = 2.0;
 /// Deals drawn per world when calls were heard, one kept by its likelihood.
@@ -274,19 +280,19 @@ impl Maestro {
             true => ANSWER_MODELS.to_vec(),
             false => Vec::new(),
         });
-        // Facing an órdago: who threw it, in which lance, and the thrower models that
+        // Facing a bet: who made it, in which lance, and the bettor models that
         // stand (none unless robust).
         let thrown = match (view.phase, view.bet) {
-            (Phase::Bet { lance }, Some(b)) if self.robust && b.ordago && b.pair != us => {
-                last_ordago(view).map(|thrower| {
+            (Phase::Bet { lance }, Some(b)) if self.robust && b.pair != us => last_bettor(view)
+                .map(|bettor| {
+                    let all: &[f64] = if b.ordago { &THROW_MODELS } else { &BET_MODELS };
                     let models = if self.read {
-                        self.table.throw_thresholds(thrower, &THROW_MODELS)
+                        self.table.bet_thresholds(bettor, b.ordago, all)
                     } else {
-                        THROW_MODELS.to_vec()
+                        all.to_vec()
                     };
-                    (thrower, lance, models)
-                })
-            }
+                    (bettor, lance, models)
+                }),
             _ => None,
         };
         let tally = race_models(
@@ -298,27 +304,30 @@ impl Maestro {
             |world, i, r, out| {
                 let start = (seat, candidates[i].clone());
                 let stream = r.clone();
-                out.push(rollout(
+                let v = rollout(
                     world.clone(),
                     start.clone(),
                     us,
                     &mut policies.clone(),
                     read,
                     r,
-                ));
-                if let Some((thrower, lance, throws)) = &thrown {
-                    // Each thrower model allows only the worlds where the thrower's hand
-                    // reaches its threshold.
-                    let v = out[0];
-                    let p = seat_chance(world, *thrower, *lance).unwrap_or(1.0);
-                    out.extend(throws.iter().map(|&t| if p >= t { v } else { f64::NAN }));
-                    return;
-                }
+                );
                 let models = match start.1 {
-                    Action::Ordago => &models[1],
-                    Action::Envido(_) | Action::Reenvido(_) => &models[0],
-                    _ => return,
+                    Action::Ordago => &models[1][..],
+                    Action::Envido(_) | Action::Reenvido(_) => &models[0][..],
+                    _ => &[],
                 };
+                // Once the rivals' shown answers leave one model standing, it is the read
+                // of them: the rollout players' answer no longer counts.
+                if models.len() != 1 {
+                    out.push(v);
+                }
+                if let Some((bettor, lance, bets)) = &thrown {
+                    // Each bettor model allows only the worlds where the bettor's hand
+                    // reaches its threshold.
+                    let p = seat_chance(world, *bettor, *lance).unwrap_or(1.0);
+                    out.extend(bets.iter().map(|&t| if p >= t { v } else { f64::NAN }));
+                }
                 // Each model accepts or declines as the answering rivals' chances say; the
                 // two outcomes are played once each, on the same stream as the first.
                 let best = answering_chance(world, &start, us);
@@ -542,15 +551,15 @@ enum Answer<'a> {
     Forced(bool),
 }
 
-/// The seat that threw the last órdago heard this hand.
-fn last_ordago(view: &MusView) -> Option<Seat> {
+/// The seat that made the last bet (envite, raise, órdago) heard this hand.
+fn last_bettor(view: &MusView) -> Option<Seat> {
     view.log
         .iter()
         .rev()
         .find_map(|e| match e {
             Event::Said {
                 seat,
-                action: Action::Ordago,
+                action: Action::Ordago | Action::Envido(_) | Action::Reenvido(_),
             } => Some(*seat),
             Event::HandStarted { .. } => Some(usize::MAX),
             _ => None,

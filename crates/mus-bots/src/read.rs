@@ -91,6 +91,8 @@ pub struct SeatRecord {
     pub envite_chances: Vec<(bool, f64)>,
     /// The lance chances of its shown hands when it threw an órdago.
     pub ordago_throw_chances: Vec<f64>,
+    /// The lance chances of its shown hands when it opened or raised (not órdago).
+    pub bet_chances: Vec<f64>,
 }
 
 impl SeatRecord {
@@ -315,6 +317,7 @@ impl TableRead {
                                 }
                             }
                             r.bets.extend(pct(s, l));
+                            r.bet_chances.extend(chance(s, l));
                             bet = Some((s % 2, false));
                         }
                         (Action::Ordago, Some(l)) => {
@@ -456,13 +459,18 @@ impl TableRead {
         }
     }
 
-    /// Which of the órdago-throwing `thresholds` `seat` has not been seen contradicting
-    /// this match. A threshold `t` models a rival that throws an órdago only when its
-    /// [`lance_chance`] is at least `t`; [`MODEL_RULED_OUT`] shown órdagos below `t` by more
-    /// than [`MODEL_MARGIN`] rule it out. All may go: a seat seen throwing light órdagos
-    /// is no tight thrower.
-    pub fn throw_thresholds(&self, seat: Seat, thresholds: &[f64]) -> Vec<f64> {
-        let shown = &self.seats[seat % 4].ordago_throw_chances;
+    /// Which of the betting `thresholds` `seat` has not been seen contradicting this match,
+    /// for órdagos (`ordago`) or for envites and raises. A threshold `t` models a rival
+    /// that bets only when its [`lance_chance`] is at least `t`; [`MODEL_RULED_OUT`] shown
+    /// bets below `t` by more than [`MODEL_MARGIN`] rule it out. All may go: a seat seen
+    /// betting light is no tight bettor.
+    pub fn bet_thresholds(&self, seat: Seat, ordago: bool, thresholds: &[f64]) -> Vec<f64> {
+        let r = &self.seats[seat % 4];
+        let shown = if ordago {
+            &r.ordago_throw_chances
+        } else {
+            &r.bet_chances
+        };
         thresholds
             .iter()
             .copied()

@@ -70,6 +70,9 @@ enum Command {
     /// One player against every other (every level and style, or a list): the table of
     /// win rates with 95% intervals.
     Gauntlet(games::GameArgs),
+    /// Sum the shards of an arena run (`tapete arena … --shard I/N --json`, played apart)
+    /// into the whole run's results.
+    Merge(arena::MergeArgs),
     /// Re-run a recorded game and tell it action by action.
     Replay(replay::ReplayArgs),
     /// Serve the online table: play in the browser with friends, bots in empty seats.
@@ -133,6 +136,7 @@ fn main() -> ExitCode {
         Command::Sim(a) => sim::run(&a, json),
         Command::Arena(a) => arena::run(&a, json),
         Command::Gauntlet(a) => gauntlet::run(&a, json),
+        Command::Merge(a) => arena::merge_shards(&a, json),
         Command::Replay(a) => replay::run(&a, json),
         Command::Serve(a) => serve::run(&a, json),
         Command::Loadtest(a) => serve::loadtest(&a, json),

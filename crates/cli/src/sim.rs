@@ -101,6 +101,8 @@ pub(crate) struct RunSpec<'a, H: Host> {
     pub bots: &'a [String; 2],
     pub bot_timeout: Duration,
     pub games: u64,
+    /// Number of the first game (a shard of a larger run starts further on).
+    pub first: u64,
     pub seed: u64,
     pub threads: Option<usize>,
     pub layout: Layout,
@@ -130,6 +132,7 @@ pub(crate) fn run_games<H: Host>(spec: &RunSpec<H>) -> CliResult<ArenaReport<H::
         rules: spec.rules.clone(),
         seats: spec.seats,
         games: spec.games,
+        first: spec.first,
         seed: spec.seed,
         threads: spec.threads,
         max_actions: spec.max_actions,
@@ -203,6 +206,7 @@ impl Visitor for Sim<'_> {
             bots: &levels,
             bot_timeout: a.bot_timeout,
             games: a.games,
+            first: 0,
             seed: a.seed,
             threads: a.threads,
             layout: if partners {

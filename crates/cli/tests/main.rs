@@ -3,6 +3,7 @@
 
 mod arena;
 mod arena_records;
+mod arena_shards;
 mod bot_signals;
 mod calibrate;
 mod chinchon;

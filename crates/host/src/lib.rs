@@ -48,7 +48,10 @@ pub trait Host: Send + Sync + 'static {
     type Narrator: Narrate<Self::G> + Clone + Send + Sync;
     /// What a simulation or an arena counts from the events beyond wins (Mus: lances,
     /// piedras, órdagos); `()` for nothing.
-    type Stats: tapete_table::arena::Observer<Self::G>;
+    /// They serialize, so that an arena's shards played apart can be merged.
+    type Stats: tapete_table::arena::Observer<Self::G>
+        + serde::Serialize
+        + serde::de::DeserializeOwned;
 
     /// The name used on the command line, in the API, in records and in the database
     /// (`"mus"`): the game's own.

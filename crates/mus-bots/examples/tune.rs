@@ -82,6 +82,7 @@ fn main() -> Result<(), String> {
         },
         seats: 4,
         games,
+        first: 0,
         seed,
         threads: None,
         max_actions: 100_000,

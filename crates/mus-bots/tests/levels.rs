@@ -48,6 +48,7 @@ fn duel(a: &str, b: &str, rules: &MusRules, n: u64, seed: u64) -> u64 {
         rules: rules.clone(),
         seats: 4,
         games: n,
+        first: 0,
         seed,
         threads: None,
         max_actions: 200_000,

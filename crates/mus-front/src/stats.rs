@@ -1,7 +1,7 @@
 //! What `tapete sim mus` and `tapete arena mus` count from the public events: hands,
 //! piedras, órdagos, and how each lance went, per side.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use tapete_host::row;
 use tapete_host::text::{pct, ratio, table};
@@ -10,7 +10,7 @@ use tapete_table::arena::{Fixture, Observer};
 use tapete_table::Seat;
 
 /// Counts of how one lance went, over all games. Per-side arrays are `[A, B]`.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct LanceStats {
     /// Times the lance was settled (played, bet or not, or void).
     pub settled: u64,
@@ -84,7 +84,7 @@ impl LanceStats {
 /// Mus statistics from the public events, summed over games. Per-side arrays are indexed
 /// by arena side (`[A, B]`); in a simulation, where seats never swap, that is
 /// `[pair 0–2, pair 1–3]`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct MusStats {
     pub games: u64,
     pub ordago_wins: [u64; 2],
@@ -94,8 +94,11 @@ pub struct MusStats {
     pub lances: [LanceStats; 5],
     /// Within one game: the lance being bet, whether its betting is open, the side that
     /// threw an órdago in it, and the lance and thrower's side of an accepted órdago.
+    #[serde(skip)]
     current: Option<(usize, bool)>,
+    #[serde(skip)]
     thrower: Option<usize>,
+    #[serde(skip)]
     ordago_lance: Option<(usize, usize)>,
 }
 

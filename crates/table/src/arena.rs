@@ -18,11 +18,11 @@ use crate::{play_out, Bot, Game, PlayError, Record, Seat};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// One of the two sides of an arena.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Side {
     A,
     B,
@@ -91,7 +91,7 @@ pub fn bot_seed(seed: u64) -> u64 {
 }
 
 /// Where the two sides sit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Layout {
     /// Partners: A at the even seats and B at the odd ones, swapped every other game.
@@ -164,6 +164,10 @@ pub struct ArenaConfig<G: Game> {
     pub seats: usize,
     /// Games to play.
     pub games: u64,
+    /// Number of the first game played: games `first` to `first + games - 1` are played
+    /// (0 for a whole run; a shard of a larger run starts further on). Game `i` sits its
+    /// sides as [`Layout`] says for game `i`.
+    pub first: u64,
     /// Seed of game 0; game `i` uses `seed + i`.
     pub seed: u64,
     /// Worker threads (`None`: one per CPU).
@@ -202,7 +206,7 @@ impl<G: Game> Observer<G> for () {
 }
 
 /// Something a bot reported during one game (see [`Bot::incidents`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Incident {
     /// Number of the game.
     pub game: u64,
@@ -216,8 +220,9 @@ pub struct Incident {
     pub message: String,
 }
 
-/// What an arena produced.
-#[derive(Clone, Debug)]
+/// What an arena produced. It serializes whole, so that the reports of shards of one run
+/// played apart (on other machines) can be read back and merged ([`ArenaReport::merge`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ArenaReport<T> {
     /// Games played, finished or not.
     pub games: u64,
@@ -255,6 +260,37 @@ pub struct ArenaReport<T> {
 }
 
 impl<T> ArenaReport<T> {
+    /// Adds the report of other games of the same run (another shard): sums, the
+    /// unfinished games and incidents kept in game order, the seconds summed (machine
+    /// time, not wall time) and the threads too.
+    pub fn merge<G: Game>(&mut self, other: ArenaReport<T>)
+    where
+        T: Observer<G>,
+    {
+        self.games += other.games;
+        self.draws += other.draws;
+        for s in 0..2 {
+            self.wins[s] += other.wins[s];
+            self.first[s] += other.first[s];
+        }
+        if self.seat_wins.len() < other.seat_wins.len() {
+            self.seat_wins.resize(other.seat_wins.len(), 0);
+        }
+        for (a, b) in self.seat_wins.iter_mut().zip(&other.seat_wins) {
+            *a += b;
+        }
+        self.a_place_sum += other.a_place_sum;
+        self.placed += other.placed;
+        self.actions += other.actions;
+        self.stats.merge(other.stats);
+        self.unfinished.extend(other.unfinished);
+        self.unfinished.sort_unstable();
+        self.incidents.extend(other.incidents);
+        self.incidents.sort_by_key(|i| (i.game, i.seat));
+        self.seconds += other.seconds;
+        self.threads += other.threads;
+    }
+
     /// Games that ended: the games played but the unfinished ones.
     pub fn finished(&self) -> u64 {
         self.games - self.unfinished.len() as u64
@@ -414,7 +450,7 @@ where
     let threads = pool.current_num_threads();
     let start = Instant::now();
     let total: Result<Partial<T>, ArenaError> = pool.install(|| {
-        (0..config.games)
+        (config.first..config.first.saturating_add(config.games))
             .into_par_iter()
             .map(|index| {
                 let r = play_one::<G, T, F>(config, index, &make_bot, keep);
@@ -642,6 +678,7 @@ mod tests {
             rules: (),
             seats: 2,
             games: 10,
+            first: 0,
             seed: 3,
             threads: Some(2),
             max_actions: 100,
@@ -675,6 +712,7 @@ mod tests {
             rules: (),
             seats: 2,
             games: 10,
+            first: 0,
             seed: 3,
             threads: Some(2),
             max_actions: 3,
@@ -764,6 +802,7 @@ mod tests {
             rules: (),
             seats: 3,
             games: 9,
+            first: 0,
             seed,
             threads: Some(2),
             max_actions: 10,

@@ -89,6 +89,7 @@ fn main() -> Result<(), String> {
             rules: TikkiRules::default(),
             seats: SEATS,
             games,
+            first: 0,
             seed,
             threads: Some(threads.max(1)),
             max_actions: 100_000,

@@ -77,6 +77,7 @@ pub fn duel(a: &str, b: &str, seats: usize, games: u64, seed: u64) -> u64 {
         rules: ChinchonRules::default(),
         seats,
         games,
+        first: 0,
         seed,
         threads: None,
         max_actions: 20_000,

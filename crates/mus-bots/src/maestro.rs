@@ -48,8 +48,8 @@
 //! a strong one. So a bet of ours (an envite, a raise, an órdago) is played out in every
 //! world against several answers at once — the rollout players' (and the read's, for an
 //! órdago), and the [`ANSWER_MODELS`]: rivals accepting from a lance chance of 0.5, 0.65,
-//! 0.8 or 0.9 of their own four cards, and rivals who never accept — and it is worth its
-//! worst model's mean ([`race_models`]). It is made only when it pays against whoever the
+//! 0.8 or 0.9 of their own four cards — and it is worth its worst model's mean
+//! ([`race_models`]). It is made only when it pays against whoever the
 //! rivals turn out to be. Facing a bet, each answer is also valued in the worlds where
 //! the bettor's own cards reach 0.5, 0.65 or 0.8 for an envite ([`BET_MODELS`]), 0.7 to
 //! 0.95 for an órdago ([`THROW_MODELS`]), and is worth the worst of those too: a rival's
@@ -116,16 +116,15 @@ const RACING: Racing = Racing {
 /// The answer models a bet of ours is valued against ([`Maestro::robust`]): a rival pair
 /// that accepts (sees an envite, accepts an órdago) when either answering seat's chance of
 /// winning the lance, from its own four cards, is at least this — loose (0.5), middling,
-/// tight (0.8), very tight — and one that never accepts ([`NEVER`]).
-pub const ANSWER_MODELS: [f64; 5] = [0.5, 0.65, 0.8, 0.9, NEVER];
+/// tight (0.8), very tight. None of them never accepts: such a rival cannot punish a bet, and
+/// valuing every bet by it would value each at its deje, giving up the bets that win.
+pub const ANSWER_MODELS: [f64; 4] = [0.5, 0.65, 0.8, 0.9];
 /// The bettor models an answer of ours to an órdago is valued against
 /// ([`Maestro::robust`]): a rival who throws one only when its chance of winning the
 /// lance, from its own four cards, is at least this.
 pub const THROW_MODELS: [f64; 4] = [0.7, 0.8, 0.9, 0.95];
 /// The same for an answer to an envite or a raise.
 pub const BET_MODELS: [f64; 3] = [0.5, 0.65, 0.8];
-/// The threshold of a rival that never accepts a bet: above every chance.
-pub const NEVER: f64 = 2.0;
 /// Deals drawn per world when calls were heard, one kept by its likelihood.
 const BELIEF_DRAWS: usize = 8;
 /// A rollout stops after this many actions whatever happens (a hand takes a few dozen).

@@ -259,6 +259,30 @@ pub struct ArenaReport<T> {
     pub threads: usize,
 }
 
+impl<T: Default> ArenaReport<T> {
+    /// The report of no game yet, of a run set up as `config`.
+    fn empty<G: Game>(config: &ArenaConfig<G>) -> ArenaReport<T> {
+        ArenaReport {
+            games: 0,
+            wins: [0; 2],
+            draws: 0,
+            unfinished: Vec::new(),
+            first: [0; 2],
+            seat_wins: Vec::new(),
+            a_place_sum: 0,
+            placed: 0,
+            actions: 0,
+            seats: config.seats,
+            layout: config.layout,
+            max_actions: config.max_actions,
+            stats: T::default(),
+            incidents: Vec::new(),
+            seconds: 0.0,
+            threads: 0,
+        }
+    }
+}
+
 impl<T> ArenaReport<T> {
     /// Adds the report of other games of the same run (another shard): sums, the
     /// unfinished games and incidents kept in game order, the seconds summed (machine
@@ -369,39 +393,6 @@ pub enum ArenaError {
     },
 }
 
-/// Sums over some games, before they are merged into a report.
-struct Partial<T> {
-    games: u64,
-    wins: [u64; 2],
-    draws: u64,
-    unfinished: Vec<(u64, u64)>,
-    first: [u64; 2],
-    seat_wins: Vec<u64>,
-    a_place_sum: u64,
-    placed: u64,
-    actions: u64,
-    stats: T,
-    incidents: Vec<Incident>,
-}
-
-impl<T: Default> Default for Partial<T> {
-    fn default() -> Self {
-        Partial {
-            games: 0,
-            wins: [0; 2],
-            draws: 0,
-            unfinished: Vec::new(),
-            first: [0; 2],
-            seat_wins: Vec::new(),
-            a_place_sum: 0,
-            placed: 0,
-            actions: 0,
-            stats: T::default(),
-            incidents: Vec::new(),
-        }
-    }
-}
-
 /// A rayon pool of `threads` workers (all cores when `None`; at least one).
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
     let mut pool = rayon::ThreadPoolBuilder::new();
@@ -449,7 +440,7 @@ where
     let pool = thread_pool(config.threads).map_err(ArenaError::Threads)?;
     let threads = pool.current_num_threads();
     let start = Instant::now();
-    let total: Result<Partial<T>, ArenaError> = pool.install(|| {
+    let total: Result<ArenaReport<T>, ArenaError> = pool.install(|| {
         (config.first..config.first.saturating_add(config.games))
             .into_par_iter()
             .map(|index| {
@@ -457,53 +448,19 @@ where
                 progress();
                 r
             })
-            .try_reduce(Partial::default, |mut x: Partial<T>, y| {
-                x.games += y.games;
-                x.draws += y.draws;
-                x.unfinished.extend(y.unfinished);
-                for s in 0..2 {
-                    x.wins[s] += y.wins[s];
-                    x.first[s] += y.first[s];
-                }
-                if x.seat_wins.len() < y.seat_wins.len() {
-                    x.seat_wins.resize(y.seat_wins.len(), 0);
-                }
-                for (a, b) in x.seat_wins.iter_mut().zip(&y.seat_wins) {
-                    *a += b;
-                }
-                x.a_place_sum += y.a_place_sum;
-                x.placed += y.placed;
-                x.actions += y.actions;
-                x.stats.merge(y.stats);
-                x.incidents.extend(y.incidents);
-                Ok(x)
-            })
+            .try_reduce(
+                || ArenaReport::empty(config),
+                |mut x, y| {
+                    x.merge::<G>(y);
+                    Ok(x)
+                },
+            )
     });
     let mut total = total?;
-    total.incidents.sort_by_key(|i| (i.game, i.seat));
-    total.unfinished.sort_unstable();
-    Ok(ArenaReport {
-        games: total.games,
-        wins: total.wins,
-        draws: total.draws,
-        unfinished: total.unfinished,
-        first: total.first,
-        seat_wins: {
-            let mut w = total.seat_wins;
-            w.resize(config.seats, 0);
-            w
-        },
-        a_place_sum: total.a_place_sum,
-        placed: total.placed,
-        actions: total.actions,
-        seats: config.seats,
-        layout: config.layout,
-        max_actions: config.max_actions,
-        stats: total.stats,
-        incidents: total.incidents,
-        seconds: start.elapsed().as_secs_f64(),
-        threads,
-    })
+    total.seat_wins.resize(config.seats, 0);
+    total.seconds = start.elapsed().as_secs_f64();
+    total.threads = threads;
+    Ok(total)
 }
 
 /// Plays game `index` of the arena.
@@ -512,7 +469,7 @@ fn play_one<G, T, F>(
     index: u64,
     make_bot: &F,
     keep: &KeepRecord<'_, G>,
-) -> Result<Partial<T>, ArenaError>
+) -> Result<ArenaReport<T>, ArenaError>
 where
     G: Game,
     T: Observer<G>,
@@ -570,10 +527,10 @@ where
         seed,
         reason,
     })?;
-    let mut p = Partial {
+    let mut p = ArenaReport {
         games: 1,
         incidents,
-        ..Partial::default()
+        ..ArenaReport::empty(config)
     };
     p.first[fixture.side_of(0).index()] += 1;
     p.actions = record.actions.len() as u64;

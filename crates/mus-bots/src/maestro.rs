@@ -555,15 +555,14 @@ fn last_bettor(view: &MusView) -> Option<Seat> {
     view.log
         .iter()
         .rev()
+        .take_while(|e| !matches!(e, Event::HandStarted { .. }))
         .find_map(|e| match e {
             Event::Said {
                 seat,
                 action: Action::Ordago | Action::Envido(_) | Action::Reenvido(_),
             } => Some(*seat),
-            Event::HandStarted { .. } => Some(usize::MAX),
             _ => None,
         })
-        .filter(|&s| s < 4)
 }
 
 /// `seat`'s chance of winning `lance` in `world`, from its own four cards.

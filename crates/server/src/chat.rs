@@ -16,8 +16,8 @@
 //! [`REPORTS_PER_HOUR`] an hour.
 
 use crate::limit::RateLimiter;
+use crate::store::params;
 use crate::store::{now, Db, DbResult};
-use rusqlite::params;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -343,7 +343,7 @@ pub async fn set_mute(db: &Db, player: i64, other: i64, on: bool) -> DbResult<bo
             return Ok(false);
         }
         c.execute(
-            "INSERT OR IGNORE INTO mutes (player, muted, at) VALUES (?1, ?2, ?3)",
+            "INSERT INTO mutes (player, muted, at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
             params![player, other, now()],
         )?;
         Ok(true)
@@ -356,9 +356,9 @@ pub async fn set_mute(db: &Db, player: i64, other: i64, on: bool) -> DbResult<bo
 pub async fn report(db: &Db, table: String, line: ChatLine, reporter: i64) -> DbResult<()> {
     db.call(move |c| {
         c.execute(
-            "INSERT OR IGNORE INTO reports
+            "INSERT INTO reports
                  (table_id, n, channel, author, author_nickname, text, written, reporter, at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT DO NOTHING",
             params![
                 table,
                 line.n as i64,

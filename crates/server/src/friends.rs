@@ -14,8 +14,8 @@
 
 use crate::limit::RateLimiter;
 use crate::store::{now, Db, DbResult};
+use crate::store::{params, Connection, OptionalExtension};
 use crate::table::TableInfo;
-use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -194,7 +194,7 @@ fn are_friends(c: &Connection, a: i64, b: i64) -> DbResult<bool> {
 /// The account of a nickname key (`None`: no account has it).
 pub async fn account_of(db: &Db, key: String) -> DbResult<Option<Person>> {
     db.call(move |c| {
-        Ok(c.query_row(
+        c.query_row(
             "SELECT p.id, p.nickname FROM accounts a JOIN players p ON p.id = a.player
              WHERE a.nick_key = ?1",
             [key],
@@ -205,7 +205,7 @@ pub async fn account_of(db: &Db, key: String) -> DbResult<Option<Person>> {
                 })
             },
         )
-        .optional()?)
+        .optional()
     })
     .await
 }
@@ -298,7 +298,8 @@ pub async fn ask(db: &Db, from: i64, to: i64) -> DbResult<Asked> {
             )?;
             for (a, b) in [(from, to), (to, from)] {
                 c.execute(
-                    "INSERT OR IGNORE INTO friends (player, friend, since) VALUES (?1, ?2, ?3)",
+                    "INSERT INTO friends (player, friend, since) VALUES (?1, ?2, ?3)
+                     ON CONFLICT DO NOTHING",
                     params![a, b, now()],
                 )?;
             }
@@ -407,12 +408,13 @@ pub async fn invite(
             let m = "they have too many invitations waiting: try again later".to_string();
             return Ok(Err(("friends_too_many_invitations", m)));
         }
-        c.execute(
+        let id = c.query_row(
             "INSERT INTO invitations (from_player, to_player, table_id, at)
-             VALUES (?1, ?2, ?3, ?4)",
+             VALUES (?1, ?2, ?3, ?4) RETURNING id",
             params![from, to, table, now()],
+            |r| r.get(0),
         )?;
-        Ok(Ok(c.last_insert_rowid()))
+        Ok(Ok(id))
     })
     .await
 }

@@ -22,8 +22,8 @@
 //! same transaction as the end of the game ([`rate_table`], called from the storage's
 //! finishing writes), and once per table: a table is rated exactly once, whatever crashes.
 
+use crate::store::{params, Connection, OptionalExtension};
 use crate::store::{Db, DbError, DbResult};
-use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
 use skillratings::MultiTeamOutcome;
@@ -425,13 +425,13 @@ impl Db {
     /// A player's nickname and whether it is an account.
     pub async fn player_kind(&self, id: i64) -> DbResult<Option<(String, bool)>> {
         self.call(move |c| {
-            Ok(c.query_row(
+            c.query_row(
                 "SELECT p.nickname, a.player IS NOT NULL FROM players p
                  LEFT JOIN accounts a ON a.player = p.id WHERE p.id = ?1",
                 [id],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
-            .optional()?)
+            .optional()
         })
         .await
     }

@@ -15,7 +15,6 @@
 //! the same database is refused; the schema carries a version, and a database written by
 //! a newer tapete is refused rather than misread.
 
-use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -23,13 +22,16 @@ use std::sync::mpsc;
 use tokio::sync::oneshot;
 
 mod friends;
+pub mod sql;
 pub use friends::{FriendsRow, NewRematch};
+pub(crate) use sql::params;
+pub use sql::{Connection, OptionalExtension};
 
 /// What a job leaves to do once its transaction is committed (or failed to commit).
 type Done = Box<dyn FnOnce(Result<(), DbError>) + Send>;
 /// A job runs on the connection inside the group's transaction, or is told why the
 /// transaction could not begin.
-type Job = Box<dyn FnOnce(Result<&mut Connection, DbError>) -> Done + Send>;
+type Job = Box<dyn FnOnce(Result<&Connection, DbError>) -> Done + Send>;
 
 /// Most jobs committed together.
 const GROUP: usize = 512;
@@ -313,8 +315,9 @@ const MIGRATE_5: &str = "ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DE
 /// Statements that start a table's hand memory again: only the people seated now have
 /// seen a seat of the new hand. `?1` is the table.
 const NEW_HAND_SEATS: &str = "DELETE FROM hand_seats WHERE table_id = ?1";
-const SEATED_HAND_SEATS: &str = "INSERT OR REPLACE INTO hand_seats (table_id, player, seat)
-    SELECT table_id, player, seat FROM seats WHERE table_id = ?1 AND player IS NOT NULL";
+const SEATED_HAND_SEATS: &str = "INSERT INTO hand_seats (table_id, player, seat)
+    SELECT table_id, player, seat FROM seats WHERE table_id = ?1 AND player IS NOT NULL
+    ON CONFLICT (table_id, player) DO UPDATE SET seat = excluded.seat";
 
 /// A table as stored.
 #[derive(Clone, Debug)]
@@ -372,22 +375,18 @@ pub struct PlayedGame {
 }
 
 /// Stored JSON that does not parse is an error, never a silent default.
-fn json_column(column: usize, text: &str) -> rusqlite::Result<Value> {
-    serde_json::from_str(text).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, Box::new(e))
-    })
+fn json_column(column: usize, text: &str) -> DbResult<Value> {
+    serde_json::from_str(text).map_err(|e| DbError(format!("column {column}: {e}")))
 }
 
-fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
+fn row_of(r: &sql::Row) -> DbResult<TableRow> {
     let rules: String = r.get(2)?;
     let outcome: Option<String> = r.get(10)?;
     let rules = json_column(2, &rules)?;
     // Options are an object (`null` for a game without any); the game checks the rest.
     if !(rules.is_object() || rules.is_null()) {
-        return Err(rusqlite::Error::FromSqlConversionFailure(
-            2,
-            rusqlite::types::Type::Text,
-            "the stored rules are not a JSON object".into(),
+        return Err(DbError(
+            "column 2: the stored rules are not a JSON object".into(),
         ));
     }
     Ok(TableRow {
@@ -412,13 +411,11 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableRow> {
 
 /// A stored seat count, which must be at least 1 (a table of no seats is a broken row,
 /// never a default).
-fn seat_count(n: i64) -> rusqlite::Result<usize> {
+fn seat_count(n: i64) -> DbResult<usize> {
     usize::try_from(n).ok().filter(|n| *n >= 1).ok_or_else(|| {
-        rusqlite::Error::FromSqlConversionFailure(
-            13,
-            rusqlite::types::Type::Integer,
-            format!("the stored seat count {n} is not a number of seats").into(),
-        )
+        DbError(format!(
+            "column 13: the stored seat count {n} is not a number of seats"
+        ))
     })
 }
 
@@ -457,7 +454,7 @@ fn take_lock(db: &Path) -> DbResult<File> {
 /// Brings the schema to [`SCHEMA_VERSION`], refusing a newer one, and proves the file can
 /// be written (a read-only file or a full disk must stop the server at start, not at the
 /// first action).
-fn prepare(conn: &mut Connection, durability: Durability) -> DbResult<()> {
+fn prepare(conn: &mut rusqlite::Connection, durability: Durability) -> DbResult<()> {
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if version > SCHEMA_VERSION {
@@ -544,10 +541,7 @@ fn not_writable(e: rusqlite::Error) -> DbError {
 
 /// Runs one job in a savepoint of the open transaction: its writes stay only if it
 /// succeeds.
-fn in_savepoint<T>(
-    c: &mut Connection,
-    f: impl FnOnce(&mut Connection) -> DbResult<T>,
-) -> DbResult<T> {
+fn in_savepoint<T>(c: &Connection, f: impl FnOnce(&Connection) -> DbResult<T>) -> DbResult<T> {
     c.execute_batch("SAVEPOINT job")?;
     let r = f(c);
     let end = if r.is_ok() {
@@ -561,7 +555,7 @@ fn in_savepoint<T>(
 
 /// The database thread: takes every waiting job, runs them in one transaction, commits
 /// once and then answers them all.
-fn serve_jobs(mut conn: Connection, rx: mpsc::Receiver<Option<Job>>, lock: File) {
+fn serve_jobs(conn: Box<Connection>, rx: mpsc::Receiver<Option<Job>>, lock: Option<File>) {
     let mut stop = false;
     while let Ok(Some(first)) = rx.recv() {
         let mut jobs = vec![first];
@@ -575,17 +569,15 @@ fn serve_jobs(mut conn: Connection, rx: mpsc::Receiver<Option<Job>>, lock: File)
                 Err(_) => break,
             }
         }
-        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
-            let e = DbError::from(e);
+        if let Err(e) = conn.begin() {
             for job in jobs {
                 job(Err(e.clone()))(Err(e.clone()));
             }
             continue;
         }
-        let done: Vec<Done> = jobs.into_iter().map(|job| job(Ok(&mut conn))).collect();
-        let committed = conn.execute_batch("COMMIT").map_err(|e| {
+        let done: Vec<Done> = jobs.into_iter().map(|job| job(Ok(&*conn))).collect();
+        let committed = conn.execute_batch("COMMIT").inspect_err(|_| {
             let _ = conn.execute_batch("ROLLBACK");
-            DbError::from(e)
         });
         for d in done {
             d(committed.clone());
@@ -612,7 +604,7 @@ impl Db {
     /// grows past that size: writes beyond it fail like a full disk.
     pub fn open_with(path: &Path, durability: Durability, max_bytes: Option<u64>) -> DbResult<Db> {
         let lock = take_lock(path)?;
-        let mut conn = Connection::open(path)?;
+        let mut conn = rusqlite::Connection::open(path)?;
         prepare(&mut conn, durability)?;
         if let Some(max) = max_bytes {
             let page: u64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
@@ -625,7 +617,7 @@ impl Db {
         let (tx, rx) = mpsc::channel::<Option<Job>>();
         let thread = std::thread::Builder::new()
             .name("tapete-db".into())
-            .spawn(move || serve_jobs(conn, rx, lock))
+            .spawn(move || serve_jobs(Box::new(conn), rx, Some(lock)))
             .map_err(|e| DbError(e.to_string()))?;
         Ok(Db {
             tx,
@@ -648,12 +640,12 @@ impl Db {
     /// writes are committed.
     pub async fn call<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&mut Connection) -> DbResult<T> + Send + 'static,
+        f: impl FnOnce(&Connection) -> DbResult<T> + Send + 'static,
     ) -> DbResult<T> {
         let (tx, rx) = oneshot::channel();
         self.tx
             .send(Some(Box::new(
-                move |c: Result<&mut Connection, DbError>| -> Done {
+                move |c: Result<&Connection, DbError>| -> Done {
                     let r = c.and_then(|c| in_savepoint(c, f));
                     Box::new(move |committed: Result<(), DbError>| {
                         let _ = tx.send(committed.and(r));
@@ -740,13 +732,13 @@ impl Db {
     /// The account of a nickname key: its player, nickname and password hash.
     pub async fn account_by_key(&self, key: String) -> DbResult<Option<(i64, String, String)>> {
         self.call(move |c| {
-            Ok(c.query_row(
+            c.query_row(
                 "SELECT p.id, p.nickname, a.password_hash FROM accounts a
                  JOIN players p ON p.id = a.player WHERE a.nick_key = ?1",
                 [key],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
-            .optional()?)
+            .optional()
         })
         .await
     }
@@ -754,12 +746,12 @@ impl Db {
     /// An account's password hash (`None`: the player is a guest).
     pub async fn password_hash(&self, player: i64) -> DbResult<Option<String>> {
         self.call(move |c| {
-            Ok(c.query_row(
+            c.query_row(
                 "SELECT password_hash FROM accounts WHERE player = ?1",
                 [player],
                 |r| r.get(0),
             )
-            .optional()?)
+            .optional()
         })
         .await
     }
@@ -804,7 +796,7 @@ impl Db {
     /// The session of a token (by its hash).
     pub async fn session_by_token(&self, token_hash: String) -> DbResult<Option<SessionOf>> {
         self.call(move |c| {
-            Ok(c.query_row(
+            c.query_row(
                 "SELECT s.id, p.id, p.nickname, a.player IS NOT NULL FROM sessions s
                  JOIN players p ON p.id = s.player
                  LEFT JOIN accounts a ON a.player = p.id
@@ -819,7 +811,7 @@ impl Db {
                     })
                 },
             )
-            .optional()?)
+            .optional()
         })
         .await
     }
@@ -872,12 +864,10 @@ impl Db {
     /// A player's nickname.
     pub async fn player(&self, id: i64) -> DbResult<Option<String>> {
         self.call(move |c| {
-            Ok(
-                c.query_row("SELECT nickname FROM players WHERE id = ?1", [id], |r| {
-                    r.get(0)
-                })
-                .optional()?,
-            )
+            c.query_row("SELECT nickname FROM players WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()
         })
         .await
     }
@@ -924,7 +914,8 @@ impl Db {
         self.call(move |c| {
             match seat {
                 Some(s) => c.execute(
-                    "INSERT OR REPLACE INTO pending_seats (table_id, player, seat) VALUES (?1, ?2, ?3)",
+                    "INSERT INTO pending_seats (table_id, player, seat) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (table_id, player) DO UPDATE SET seat = excluded.seat",
                     params![table, player, s as i64],
                 )?,
                 None => c.execute(
@@ -948,7 +939,8 @@ impl Db {
             )?;
             if let Some(p) = player {
                 tx.execute(
-                    "INSERT OR IGNORE INTO table_players (table_id, player, seat) VALUES (?1, ?2, ?3)",
+                    "INSERT INTO table_players (table_id, player, seat) VALUES (?1, ?2, ?3)
+                     ON CONFLICT DO NOTHING",
                     params![table, p, seat as i64],
                 )?;
                 tx.execute(
@@ -956,7 +948,8 @@ impl Db {
                     params![table, p],
                 )?;
                 tx.execute(
-                    "INSERT OR REPLACE INTO hand_seats (table_id, player, seat) VALUES (?1, ?2, ?3)",
+                    "INSERT INTO hand_seats (table_id, player, seat) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (table_id, player) DO UPDATE SET seat = excluded.seat",
                     params![table, p, seat as i64],
                 )?;
             }
@@ -1031,7 +1024,7 @@ impl Db {
         self.call(|c| {
             let ids: Vec<String> = c
                 .prepare("SELECT id FROM tables WHERE status != 'finished' ORDER BY created")?
-                .query_map([], |r| r.get(0))?
+                .query_map((), |r| r.get(0))?
                 .collect::<Result<_, _>>()?;
             Ok(ids
                 .into_iter()
@@ -1117,21 +1110,21 @@ fn key_taken(c: &Connection, key: &str) -> DbResult<bool> {
 }
 
 fn insert_player(c: &Connection, nickname: &str, token_hash: &str) -> DbResult<i64> {
-    c.execute(
-        "INSERT INTO players (nickname, token_hash, created) VALUES (?1, ?2, ?3)",
+    Ok(c.query_row(
+        "INSERT INTO players (nickname, token_hash, created) VALUES (?1, ?2, ?3) RETURNING id",
         params![nickname, token_hash, now()],
-    )?;
-    Ok(c.last_insert_rowid())
+        |r| r.get(0),
+    )?)
 }
 
 fn insert_session(c: &Connection, player: i64, token_hash: &str, agent: &str) -> DbResult<i64> {
     let t = now();
-    c.execute(
+    Ok(c.query_row(
         "INSERT INTO sessions (token_hash, player, created, last_used, agent)
-         VALUES (?1, ?2, ?3, ?3, ?4)",
+         VALUES (?1, ?2, ?3, ?3, ?4) RETURNING id",
         params![token_hash, player, t, agent],
-    )?;
-    Ok(c.last_insert_rowid())
+        |r| r.get(0),
+    )?)
 }
 
 /// Inserts a table with its seats (the people seated are remembered as having sat there).
@@ -1172,7 +1165,8 @@ fn insert_table(tx: &Connection, row: &TableRow, seats: &[Option<i64>]) -> DbRes
         )?;
         if let Some(p) = p {
             tx.execute(
-                "INSERT OR IGNORE INTO table_players (table_id, player, seat) VALUES (?1, ?2, ?3)",
+                "INSERT INTO table_players (table_id, player, seat) VALUES (?1, ?2, ?3)
+                     ON CONFLICT DO NOTHING",
                 params![row.id, p, seat as i64],
             )?;
         }

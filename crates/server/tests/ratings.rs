@@ -372,7 +372,7 @@ fn a_schema_5_database_upgrades_in_place_and_keeps_its_tables_and_accounts() {
     let version = rt.block_on(async {
         let db = Db::open(&db_path).unwrap();
         let v = db
-            .call(|c| Ok(c.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))?))
+            .call(|c| Ok(c.query_row("PRAGMA user_version", (), |r| r.get::<_, i64>(0))?))
             .await
             .unwrap();
         db.close().await;
@@ -425,7 +425,7 @@ fn a_rated_mus_game_rates_its_partnerships_as_teams() {
                 )?;
                 let bot: (f64, f64) = c.query_row(
                     "SELECT mu, sigma FROM ratings WHERE who = 'b:random' AND game = 'mus'",
-                    [],
+                    (),
                     |r| Ok((r.get(0)?, r.get(1)?)),
                 )?;
                 Ok((rows, mine, bot))

@@ -3,7 +3,7 @@
 
 use super::{insert_table, now, DbError, DbResult, TableRow};
 use crate::store::Db;
-use rusqlite::{params, Connection, OptionalExtension};
+use crate::store::{params, Connection, OptionalExtension};
 
 /// A table's friends' part as stored.
 #[derive(Clone, Debug, Default)]
@@ -117,8 +117,8 @@ impl Db {
         self.call(move |c| {
             match player {
                 Some(p) => c.execute(
-                    "INSERT OR REPLACE INTO reserved_seats (table_id, seat, player)
-                     VALUES (?1, ?2, ?3)",
+                    "INSERT INTO reserved_seats (table_id, seat, player) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (table_id, seat) DO UPDATE SET player = excluded.player",
                     params![table, seat as i64, p],
                 )?,
                 None => c.execute(

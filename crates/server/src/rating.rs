@@ -199,8 +199,9 @@ pub fn rate_table(c: &Connection, table: &str) -> DbResult<()> {
         c.execute(
             "INSERT INTO ratings (game, who, player, bot, mu, sigma, games, won, abandoned, updated)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?8, ?9)
-             ON CONFLICT (game, who) DO UPDATE SET mu = ?5, sigma = ?6, games = games + 1,
-                 won = won + ?7, abandoned = abandoned + ?8, updated = ?9",
+             ON CONFLICT (game, who) DO UPDATE SET mu = ?5, sigma = ?6,
+                 games = ratings.games + 1, won = ratings.won + ?7,
+                 abandoned = ratings.abandoned + ?8, updated = ?9",
             params![
                 game,
                 who.key(),
@@ -215,8 +216,9 @@ pub fn rate_table(c: &Connection, table: &str) -> DbResult<()> {
         )?;
         c.execute(
             "INSERT INTO rating_history (table_id, who, game, player, mu, sigma, place, won,
-                                         abandoned, at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                         abandoned, at, seq)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
+                     (SELECT coalesce(max(seq), 0) + 1 FROM rating_history WHERE who = ?2))",
             params![
                 table,
                 who.key(),
@@ -305,7 +307,7 @@ fn ratings_of(c: &Connection, who: &str) -> DbResult<Vec<GameRating>> {
         let mut history: Vec<HistoryPoint> = c
             .prepare(
                 "SELECT at, table_id, mu, sigma FROM rating_history WHERE game = ?1 AND who = ?2
-                 ORDER BY at DESC, rowid DESC LIMIT ?3",
+                 ORDER BY at DESC, seq DESC LIMIT ?3",
             )?
             .query_map(params![game, who, HISTORY], |r| {
                 Ok(HistoryPoint {
@@ -348,7 +350,7 @@ fn recent_rated(c: &Connection, who: &str) -> DbResult<Vec<RatedGame>> {
     let rows = c
         .prepare(
             "SELECT table_id, game, at, place, won, abandoned, mu FROM rating_history
-             WHERE who = ?1 ORDER BY at DESC, rowid DESC LIMIT 20",
+             WHERE who = ?1 ORDER BY at DESC, seq DESC LIMIT 20",
         )?
         .query_map([who], |r| {
             Ok(RatedGame {

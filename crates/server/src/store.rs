@@ -22,6 +22,7 @@ use std::sync::mpsc;
 use tokio::sync::oneshot;
 
 mod friends;
+pub mod pg;
 pub mod sql;
 pub use friends::{FriendsRow, NewRematch};
 pub(crate) use sql::params;
@@ -49,7 +50,9 @@ const GROUP: usize = 512;
 /// `reserved_seats`, `rematches`); table chat (`chat`: each table's last messages), mutes
 /// (`mutes`), reports of chat messages (`reports`), friends (`friends`, both ways), friend
 /// requests (`friend_requests`) and invitations to a table (`invitations`).
-pub const SCHEMA_VERSION: i64 = 6;
+/// 7: each rating history row numbers its player's rows in order (`seq`), which both
+/// SQLite and PostgreSQL can sort by.
+pub const SCHEMA_VERSION: i64 = 7;
 
 /// How hard each answer waits for the disk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -214,6 +217,7 @@ CREATE TABLE IF NOT EXISTS rating_history (
     won INTEGER NOT NULL,
     abandoned INTEGER NOT NULL,
     at INTEGER NOT NULL,
+    seq INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, who)
 );
 CREATE INDEX IF NOT EXISTS rating_history_who ON rating_history(game, who, at);
@@ -311,6 +315,17 @@ INSERT OR IGNORE INTO sessions (token_hash, player, created, last_used, agent)
 /// What a database of schema version 5 or older lacks: whether a table is rated. Tables
 /// made before were not.
 const MIGRATE_5: &str = "ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;";
+
+/// What a database of schema version 6 or older lacks: the order of each player's
+/// rating history, which until then was SQLite's row order.
+const MIGRATE_6: &str = "
+ALTER TABLE rating_history ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+UPDATE rating_history SET seq = rowid;
+";
+
+/// Indexes on columns a migration may add: made after the migrations.
+pub(crate) const LATE_INDEXES: &str =
+    "CREATE INDEX IF NOT EXISTS rating_history_seq ON rating_history(who, seq);";
 
 /// Statements that start a table's hand memory again: only the people seated now have
 /// seen a seat of the new hand. `?1` is the table.
@@ -518,6 +533,15 @@ fn prepare(conn: &mut rusqlite::Connection, durability: Durability) -> DbResult<
     if has_rated == 0 {
         tx.execute_batch(MIGRATE_5).map_err(not_writable)?;
     }
+    let has_seq: i64 = tx.query_row(
+        "SELECT count(*) FROM pragma_table_info('rating_history') WHERE name = 'seq'",
+        [],
+        |r| r.get(0),
+    )?;
+    if has_seq == 0 {
+        tx.execute_batch(MIGRATE_6).map_err(not_writable)?;
+    }
+    tx.execute_batch(LATE_INDEXES).map_err(not_writable)?;
     if old || (1..=2).contains(&version) {
         tx.execute_batch(MIGRATE_2).map_err(not_writable)?;
     }
@@ -555,7 +579,11 @@ fn in_savepoint<T>(c: &Connection, f: impl FnOnce(&Connection) -> DbResult<T>) -
 
 /// The database thread: takes every waiting job, runs them in one transaction, commits
 /// once and then answers them all.
-fn serve_jobs(conn: Box<Connection>, rx: mpsc::Receiver<Option<Job>>, lock: Option<File>) {
+fn serve_jobs(
+    conn: Box<dyn sql::Conn + Send>,
+    rx: mpsc::Receiver<Option<Job>>,
+    lock: Option<File>,
+) {
     let mut stop = false;
     while let Ok(Some(first)) = rx.recv() {
         let mut jobs = vec![first];
@@ -576,8 +604,8 @@ fn serve_jobs(conn: Box<Connection>, rx: mpsc::Receiver<Option<Job>>, lock: Opti
             continue;
         }
         let done: Vec<Done> = jobs.into_iter().map(|job| job(Ok(&*conn))).collect();
-        let committed = conn.execute_batch("COMMIT").inspect_err(|_| {
-            let _ = conn.execute_batch("ROLLBACK");
+        let committed = conn.batch_raw("COMMIT").inspect_err(|_| {
+            let _ = conn.batch_raw("ROLLBACK");
         });
         for d in done {
             d(committed.clone());
@@ -601,8 +629,12 @@ impl Db {
 
     /// Opens the database at `path`: takes its lock file, brings its schema up to date,
     /// checks it can be written, and starts its thread. With `max_bytes` the file never
-    /// grows past that size: writes beyond it fail like a full disk.
+    /// grows past that size: writes beyond it fail like a full disk. A `path` that is a
+    /// `postgres://` URL opens that PostgreSQL database instead (see [`Db::open_postgres`]).
     pub fn open_with(path: &Path, durability: Durability, max_bytes: Option<u64>) -> DbResult<Db> {
+        if let Some(url) = path.to_str().filter(|p| pg::is_url(p)) {
+            return Db::open_postgres(url);
+        }
         let lock = take_lock(path)?;
         let mut conn = rusqlite::Connection::open(path)?;
         prepare(&mut conn, durability)?;
@@ -614,11 +646,40 @@ impl Db {
                 |_| Ok(()),
             )?;
         }
+        Db::start(move || Ok(Box::new(conn)), Some(lock))
+    }
+
+    /// Opens a PostgreSQL database shared by several servers: its schema brought up to
+    /// date, every commit durable (`synchronous_commit = on`). No lock file: the nodes
+    /// share the database, and each table has one owner by its lease.
+    pub fn open_postgres(url: &str) -> DbResult<Db> {
+        let url = url.to_owned();
+        Db::start(move || Ok(Box::new(pg::PgConn::open(&url)?)), None)
+    }
+
+    /// Starts the database thread on the connection `open` makes there (PostgreSQL's
+    /// blocking client must not be made on the runtime's threads).
+    fn start(
+        open: impl FnOnce() -> DbResult<Box<dyn sql::Conn + Send>> + Send + 'static,
+        lock: Option<File>,
+    ) -> DbResult<Db> {
         let (tx, rx) = mpsc::channel::<Option<Job>>();
+        let (opened_tx, opened) = mpsc::sync_channel(1);
         let thread = std::thread::Builder::new()
             .name("tapete-db".into())
-            .spawn(move || serve_jobs(Box::new(conn), rx, Some(lock)))
+            .spawn(move || match open() {
+                Ok(conn) => {
+                    let _ = opened_tx.send(Ok(()));
+                    serve_jobs(conn, rx, lock)
+                }
+                Err(e) => {
+                    let _ = opened_tx.send(Err(e));
+                }
+            })
             .map_err(|e| DbError(e.to_string()))?;
+        opened
+            .recv()
+            .map_err(|_| DbError("the database thread stopped".into()))??;
         Ok(Db {
             tx,
             thread: std::sync::Arc::new(std::sync::Mutex::new(Some(thread))),

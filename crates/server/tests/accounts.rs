@@ -364,7 +364,7 @@ fn failed_logins_are_bounded_per_account_and_per_address() {
 
 #[test]
 fn the_database_holds_hashes_never_passwords_or_tokens() {
-    let server = Server::start("accounts-bytes", roomy());
+    let server = Server::start_file("accounts-bytes", roomy());
     let password = "Contraseña-Muy-Secreta-7";
     let (_, token) = sign_up(&server, "Ane", password);
     let (_, guest) = server.player_with_id("Jon");

@@ -176,7 +176,7 @@ fn messages_are_stored_with_the_table_and_shown_after_a_restart() {
 
 #[test]
 fn a_muted_person_is_not_shown_and_a_report_is_stored_for_the_operator() {
-    let server = Server::start("chat-mute", roomy());
+    let server = Server::start_file("chat-mute", roomy());
     let (id, ane) = ring_table(&server);
     let (mut a, _) = join(&server, &id, Some(&ane));
     let cid = server.player("Cid");

@@ -258,7 +258,7 @@ fn requests_and_invitations_are_rate_capped() {
 fn a_schema_5_database_upgrades_in_place_and_keeps_its_people() {
     // A database as the release before chat and friends wrote it: today's schema without
     // the new tables, version 5.
-    let server = Server::start("friends-v5", roomy());
+    let server = Server::start_file("friends-v5", roomy());
     let (ane_id, ane) = server.account("Ane");
     let guest = server.player("Iker");
     let table = server.table(&guest, json!({"game": "mus", "pace_ms": 0, "seat": 0}));

@@ -453,7 +453,7 @@ fn otra_starts_at_its_time_with_the_bot_for_who_did_not_accept() {
 
 #[test]
 fn a_schema_5_database_upgrades_in_place_and_keeps_everything() {
-    let server = Server::start("friends-upgrade", roomy());
+    let server = Server::start_file("friends-upgrade", roomy());
     let (ane_id, ane) = server.player_with_id("Ane");
     let (mikel_id, _) = server.account("mikel");
     let id = server.table(&ane, json!({"game": "ring", "seats": 3}));

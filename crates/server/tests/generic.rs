@@ -40,7 +40,7 @@ fn the_lobby_lists_every_game_with_its_seats_bots_and_tools() {
 
 #[test]
 fn a_table_is_made_for_a_seat_count_in_its_games_range() {
-    let server = Server::start("seat-counts", roomy());
+    let server = Server::start_file("seat-counts", roomy());
     let ane = server.player("Ane");
     let create = |body: Value| server.api("POST", "/api/tables", Some(&ane), Some(body));
 
@@ -412,7 +412,7 @@ fn pages_are_asset_files() {
 
 #[test]
 fn the_load_test_plays_any_game_at_its_seat_count() {
-    let server = Server::start("load", roomy());
+    let server = Server::start_file("load", roomy());
     let opts = tapete_server::loadtest::LoadOptions {
         addr: server.addr,
         game: "ring".into(),
@@ -451,7 +451,7 @@ fn the_load_test_plays_any_game_at_its_seat_count() {
 
 #[test]
 fn a_new_table_keeps_its_options_to_what_people_play_and_old_tables_still_open() {
-    let server = Server::start("bounds", roomy());
+    let server = Server::start_file("bounds", roomy());
     let ane = server.player("Ane");
     let ask = |rules: Value| {
         server.api(

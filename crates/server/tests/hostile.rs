@@ -401,7 +401,7 @@ fn a_websocket_that_never_reads_holds_a_bounded_queue_and_is_let_go_while_the_ta
 #[test]
 fn a_chat_flood_and_huge_messages_leave_the_table_and_its_frames_bounded() {
     use tapete_server::chat::{BURST, KEEP, MAX_BYTES};
-    let server = Server::start("chat-flood", crate::support::roomy());
+    let server = Server::start_file("chat-flood", crate::support::roomy());
     let ane = server.player("Ane");
     let id = server.table(&ane, json!({"game": "mus", "pace_ms": 0, "seat": 0}));
     let long = "ñ".repeat(MAX_BYTES / 2);

@@ -116,7 +116,7 @@ fn guests_are_refused_a_rated_table_and_its_seats() {
 
 #[test]
 fn a_rated_game_rates_every_seat_by_place_once_even_across_a_restart() {
-    let server = Server::start("rated-places", roomy());
+    let server = Server::start_file("rated-places", roomy());
     let (ane_id, ane) = server.account("Ane");
     let (id, end) = rated_game(&server, &ane);
     // What the crate says for these places (ties share one), from the defaults.
@@ -332,7 +332,7 @@ fn unknown_players_games_and_bot_levels_are_404s() {
 
 #[test]
 fn a_schema_5_database_upgrades_in_place_and_keeps_its_tables_and_accounts() {
-    let server = Server::start("rated-upgrade", roomy());
+    let server = Server::start_file("rated-upgrade", roomy());
     let (ane_id, ane) = server.account("Ane");
     let table = server.table(&ane, json!({"game": "ring"}));
     let db_path = server.db.clone();
@@ -378,12 +378,59 @@ fn a_schema_5_database_upgrades_in_place_and_keeps_its_tables_and_accounts() {
         db.close().await;
         v
     });
-    assert_eq!(version, 6);
+    assert_eq!(version, tapete_server::store::SCHEMA_VERSION);
+}
+
+#[test]
+fn a_schema_6_database_numbers_its_rating_history_in_its_old_order() {
+    let server = Server::start_file("rated-v6", roomy());
+    let (ane_id, ane) = server.account("Ane");
+    rated_game(&server, &ane);
+    rated_game(&server, &ane);
+    let before = profile(&server, ane_id);
+    let db_path = server.db.clone();
+    drop(server);
+    // Schema 6 ordered a player's history by SQLite's row order: no `seq`.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let db = Db::open(&db_path).unwrap();
+        db.call(|c| {
+            c.execute_batch(
+                "DROP INDEX rating_history_seq; ALTER TABLE rating_history DROP COLUMN seq;
+                 PRAGMA user_version = 6;",
+            )?;
+            Ok(())
+        })
+        .await
+        .unwrap();
+        db.close().await;
+    });
+    let server = Server::on(db_path.clone(), roomy());
+    assert_eq!(profile(&server, ane_id), before);
+    rated_game(&server, &ane);
+    let after = profile(&server, ane_id);
+    assert_eq!(ring_rating(&after)["played"], 3);
+    drop(server);
+    let c = rusqlite::Connection::open(&db_path).unwrap();
+    let (ane_rows, out_of_order): (i64, i64) = c
+        .query_row(
+            "SELECT (SELECT count(*) FROM rating_history WHERE who = ?1),
+                    (SELECT count(*) FROM rating_history a JOIN rating_history b
+                     ON a.who = b.who AND a.rowid < b.rowid AND a.seq >= b.seq)",
+            [format!("p{ane_id}")],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(ane_rows, 3);
+    assert_eq!(
+        out_of_order, 0,
+        "every player's rows numbered in the order they came"
+    );
 }
 
 #[test]
 fn a_rated_mus_game_rates_its_partnerships_as_teams() {
-    let server = Server::start("rated-mus", roomy());
+    let server = Server::start_file("rated-mus", roomy());
     let (ane_id, ane) = server.account("Ane");
     let table = server.table(
         &ane,

@@ -497,7 +497,7 @@ fn storage_refuses_what_it_cannot_trust() {
 
 #[test]
 fn a_stored_log_that_is_over_makes_a_finished_table() {
-    let server = Server::start("over", Limits::default());
+    let server = Server::start_file("over", Limits::default());
     let ane = server.player("Ane");
     let id = server.table(
         &ane,

@@ -30,6 +30,29 @@ pub fn games() -> Vec<std::sync::Arc<dyn tapete_server::Kind>> {
     games
 }
 
+/// A new, empty database `t_<pid>_<name>` on the PostgreSQL server of `base` (its
+/// maintenance database's URL); its URL.
+pub fn fresh_postgres(base: &str, name: &str) -> PathBuf {
+    let db: String = format!("t_{}_{name}", std::process::id())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .take(60)
+        .collect();
+    let mut c = postgres::Client::connect(base, postgres::NoTls)
+        .unwrap_or_else(|e| panic!("TAPETE_TEST_PG={base}: {e}"));
+    c.batch_execute(&format!("DROP DATABASE IF EXISTS {db}"))
+        .unwrap();
+    c.batch_execute(&format!("CREATE DATABASE {db}")).unwrap();
+    let (head, _) = base.rsplit_once('/').expect("a URL ending in /database");
+    PathBuf::from(format!("{head}/{db}"))
+}
+
 pub struct Server {
     pub addr: SocketAddr,
     pub db: PathBuf,
@@ -43,7 +66,18 @@ pub struct Server {
 }
 
 impl Server {
+    /// A server of its own for the test `name`: on a fresh PostgreSQL database when
+    /// `TAPETE_TEST_PG` names a server's maintenance database (a URL), else on a fresh
+    /// SQLite file.
     pub fn start(name: &str, limits: Limits) -> Server {
+        match std::env::var("TAPETE_TEST_PG") {
+            Ok(base) if !base.is_empty() => Server::on(fresh_postgres(&base, name), limits),
+            _ => Server::start_file(name, limits),
+        }
+    }
+
+    /// A server on a fresh SQLite file, for the tests that look into the file.
+    pub fn start_file(name: &str, limits: Limits) -> Server {
         let dir =
             std::env::temp_dir().join(format!("tapete-hostile-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

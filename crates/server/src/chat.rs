@@ -288,7 +288,9 @@ pub async fn load(db: &Db, table: String) -> DbResult<Vec<ChatLine>> {
 
 /// Stores a message with its table, forgetting the table's older ones past [`KEEP`].
 pub async fn store(db: &Db, table: String, line: ChatLine) -> DbResult<()> {
+    let fence = db.fence(&table)?;
     db.call(move |c| {
+        crate::store::lease::check(c, &fence)?;
         c.execute(
             "INSERT INTO chat (table_id, n, channel, player, nickname, text, at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

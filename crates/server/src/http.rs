@@ -166,12 +166,19 @@ pub fn router(hub: Arc<Hub>) -> Router {
 /// `{"error": …, "code": …}`. The sentence is for programs and the docs; the pages show the
 /// person their catalog's words for the code (`error.<code>`), the sentence when they have
 /// none. A 429 or 503 may say when to ask again (`Retry-After`, in seconds).
-pub struct ApiError(StatusCode, String, &'static str, Option<u64>);
+pub struct ApiError(
+    StatusCode,
+    String,
+    &'static str,
+    Option<u64>,
+    /// The server to ask instead (`node`), for a table another server runs.
+    Option<String>,
+);
 
 impl ApiError {
     /// An error whose code follows from its status (`not_found`, `bad_request`, …).
     fn new(status: StatusCode, msg: impl Into<String>) -> ApiError {
-        ApiError(status, msg.into(), status_code(status), None)
+        ApiError(status, msg.into(), status_code(status), None, None)
     }
     /// The same error, saying to ask again in `seconds`.
     fn retry_after(mut self, seconds: u64) -> ApiError {
@@ -204,6 +211,24 @@ impl ApiError {
     }
 }
 
+impl From<crate::Unloaded> for ApiError {
+    fn from(e: crate::Unloaded) -> Self {
+        match e {
+            crate::Unloaded::Elsewhere(node) => {
+                let mut e = ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!("the table is run by the server {node}: ask there (`?node={node}`)"),
+                )
+                .code("table_moved")
+                .retry_after(1);
+                e.4 = Some(node);
+                e
+            }
+            crate::Unloaded::Failed(msg) => ApiError::internal(msg),
+        }
+    }
+}
+
 /// The code of an error that has no more precise one: its status, in words.
 fn status_code(status: StatusCode) -> &'static str {
     match status {
@@ -222,6 +247,9 @@ fn status_code(status: StatusCode) -> &'static str {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut body = json!({ "error": self.1, "code": self.2 });
+        if let Some(node) = &self.4 {
+            body["node"] = json!(node);
+        }
         let mut res = match self.3 {
             Some(s) => {
                 body["retry_after"] = json!(s);
@@ -885,6 +913,11 @@ async fn create_table(
         hand_seats: Vec::new(),
         friends,
     };
+    // A new table is this server's to run (with PostgreSQL, by its lease).
+    hub.db
+        .claim(stored.row.id.clone())
+        .await
+        .map_err(ApiError::internal)?;
     let handle = hub.start_table(stored).map_err(ApiError::internal)?;
     if req.start {
         handle
@@ -956,7 +989,7 @@ async fn replay(
     let handle = hub
         .table_or_load(&id)
         .await
-        .map_err(ApiError::internal)?
+        .map_err(ApiError::from)?
         .ok_or_else(|| {
             ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")).code("table_not_found")
         })?;

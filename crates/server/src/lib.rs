@@ -58,6 +58,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
+use store::lease::Claim;
 use store::{Db, Durability, StoredTable};
 use table::{PlayerRef, TableEnv, TableHandle};
 
@@ -66,7 +67,12 @@ use table::{PlayerRef, TableEnv, TableHandle};
 #[derive(Clone)]
 pub struct Config {
     pub addr: SocketAddr,
+    /// A SQLite file, or a `postgres://` URL of a database several servers share.
     pub db: PathBuf,
+    /// This server's name among those sharing a PostgreSQL database (the leases it holds
+    /// and the `node` a client is sent to say it); by default the host's name and the
+    /// process id. Unused with SQLite.
+    pub node: Option<String>,
     pub durability: Durability,
     pub limits: Limits,
     /// The games the server offers, in lobby order (`tapete_catalog::kinds()`). Stored
@@ -87,6 +93,7 @@ impl Config {
         Config {
             addr,
             db,
+            node: None,
             durability: Durability::default(),
             limits: Limits::default(),
             games,
@@ -113,7 +120,8 @@ impl std::fmt::Debug for Config {
         let games: Vec<&str> = self.games.iter().map(|k| k.name()).collect();
         f.debug_struct("Config")
             .field("addr", &self.addr)
-            .field("db", &self.db)
+            .field("db", &store::shown(&self.db))
+            .field("node", &self.node)
             .field("durability", &self.durability)
             .field("limits", &self.limits)
             .field("games", &games)
@@ -358,6 +366,13 @@ impl Hub {
                 if let Ok(mut t) = hub.tables.write() {
                     t.remove(&key);
                 }
+                // Anyone may run it when it is asked for again.
+                let db = hub.db.clone();
+                tokio::spawn(async move {
+                    if let Err(e) = db.release(key.clone()).await {
+                        eprintln!("table {key}: letting go of its lease: {e}");
+                    }
+                });
             }
         });
         let handle = table::spawn(self.env.clone(), kind, stored, on_idle)?;
@@ -365,8 +380,10 @@ impl Hub {
         Ok(handle)
     }
 
-    /// A running table, or a stored one (a finished game, say) started on demand.
-    async fn table_or_load(self: &Arc<Self>, id: &str) -> Result<Option<TableHandle>, String> {
+    /// A running table, or a stored one (a finished game, say) started on demand. With
+    /// several servers on one database, a stored table is started only once this node
+    /// holds its lease; a table another node runs is [`Unloaded::Elsewhere`].
+    async fn table_or_load(self: &Arc<Self>, id: &str) -> Result<Option<TableHandle>, Unloaded> {
         if let Some(h) = self.table(id) {
             if !h.tx.is_closed() {
                 return Ok(Some(h));
@@ -378,20 +395,82 @@ impl Hub {
                 return Ok(Some(h));
             }
         }
-        match self
-            .db
-            .table(id.to_string())
-            .await
-            .map_err(|e| e.to_string())?
-        {
+        let failed = |e: store::DbError| Unloaded::Failed(e.to_string());
+        match self.db.claim(id.to_string()).await.map_err(failed)? {
+            Claim::Missing => return Ok(None),
+            Claim::Elsewhere(node) => return Err(Unloaded::Elsewhere(node)),
+            Claim::Held(_) => {}
+        }
+        // Read after the lease is ours: the log as the last owner left it.
+        match self.db.table(id.to_string()).await.map_err(failed)? {
             None => Ok(None),
-            Some(stored) => self.start_table(stored).map(Some),
+            Some(stored) => self.start_table(stored).map(Some).map_err(Unloaded::Failed),
+        }
+    }
+
+    /// Stops the tables whose lease this node lost (it was paused or cut off while another
+    /// took them): their connections close, and the people reconnect to the new owner.
+    fn leave(&self, lost: &[String]) {
+        for id in lost {
+            let handle = self.tables.write().ok().and_then(|mut t| t.remove(id));
+            if let Some(h) = handle {
+                let _ = h.tx.send(table::Cmd::Leave);
+            }
+        }
+    }
+
+    /// Renews this node's leases, stops the tables it lost, and takes the tables of
+    /// nodes that stopped renewing theirs (they died): every [`store::lease::RENEW_EVERY`].
+    async fn keep_leases(self: Arc<Self>) {
+        let mut tick = tokio::time::interval(store::lease::RENEW_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            match self.db.renew().await {
+                Ok(lost) => self.leave(&lost),
+                Err(e) => eprintln!("renewing leases: {e}"),
+            }
+            if let Err(e) = self.adopt(false).await {
+                eprintln!("taking orphaned tables: {e}");
+            }
+        }
+    }
+
+    /// Takes and starts the tables whose owner stopped renewing (with `mine`, and those
+    /// leased to this node's name: at its start); how many.
+    async fn adopt(self: &Arc<Self>, mine: bool) -> Result<usize, String> {
+        let mut n = 0;
+        let mut seen = std::collections::HashSet::new();
+        loop {
+            let orphans = self.db.orphans(64, mine).await.map_err(|e| e.to_string())?;
+            // Tables this node already took are listed again (their leases are its own).
+            let orphans: Vec<String> = orphans
+                .into_iter()
+                .filter(|t| seen.insert(t.clone()))
+                .collect();
+            let found = orphans.len();
+            for id in orphans {
+                match self.table_or_load(&id).await {
+                    Ok(Some(_)) => n += 1,
+                    Ok(None) | Err(Unloaded::Elsewhere(_)) => {}
+                    Err(Unloaded::Failed(e)) => eprintln!("table {id} not taken over: {e}"),
+                }
+            }
+            if found < 64 {
+                return Ok(n);
+            }
         }
     }
 
     /// Restarts every unfinished table from storage, exactly where it was. A table that
     /// cannot be restored is reported and left alone; the others start.
+    ///
+    /// With several servers on one database, a node starts only the tables nobody runs
+    /// (whose owner stopped renewing their leases); the others start when asked for.
     pub async fn restore(self: &Arc<Self>) -> Result<usize, String> {
+        if self.db.node().is_some() {
+            return self.adopt(true).await;
+        }
         let stored = self
             .db
             .unfinished_tables()
@@ -411,6 +490,24 @@ impl Hub {
     }
 }
 
+/// Why a table could not be had on this server.
+#[derive(Debug)]
+pub enum Unloaded {
+    /// Another server of the same database runs it (by its lease): ask that one.
+    Elsewhere(String),
+    /// It could not be read or started (the reason is for the log).
+    Failed(String),
+}
+
+impl std::fmt::Display for Unloaded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unloaded::Elsewhere(node) => write!(f, "the table is run by the server {node}"),
+            Unloaded::Failed(e) => f.write_str(e),
+        }
+    }
+}
+
 /// Opens the database, restores the tables and serves until `shutdown` resolves.
 /// `ready` is called with the bound address once the server accepts connections.
 pub async fn serve(
@@ -420,12 +517,21 @@ pub async fn serve(
 ) -> Result<(), String> {
     check_games(&config.games)?;
     check_odds(&config.odds)?;
-    let db = Db::open_with(
-        &config.db,
-        config.durability,
-        Some(config.limits.max_db_bytes),
-    )
-    .map_err(|e| format!("{}: {e}", config.db.display()))?;
+    let db = match config.db.to_str().filter(|p| store::pg::is_url(p)) {
+        Some(url) => {
+            let node = config
+                .node
+                .clone()
+                .unwrap_or_else(store::lease::default_node);
+            Db::open_postgres(url, &node)
+        }
+        None => Db::open_with(
+            &config.db,
+            config.durability,
+            Some(config.limits.max_db_bytes),
+        ),
+    }
+    .map_err(|e| format!("{}: {e}", store::shown(&config.db)))?;
     let hub = Arc::new(Hub::new(
         db,
         config.games.clone(),
@@ -433,6 +539,9 @@ pub async fn serve(
         config.limits.clone(),
         config.gauges.clone(),
     ));
+    if hub.db.node().is_some() {
+        tokio::spawn(hub.clone().keep_leases());
+    }
     let restored = match hub.restore().await {
         Ok(n) => n,
         Err(e) => {

@@ -22,6 +22,7 @@ use std::sync::mpsc;
 use tokio::sync::oneshot;
 
 mod friends;
+pub mod lease;
 pub mod pg;
 pub mod sql;
 pub use friends::{FriendsRow, NewRematch};
@@ -81,6 +82,8 @@ pub struct Db {
     /// Jobs; `None` asks the thread to stop (see [`Db::close`]).
     tx: mpsc::Sender<Option<Job>>,
     thread: std::sync::Arc<std::sync::Mutex<Option<std::thread::JoinHandle<()>>>>,
+    /// This node's leases when several servers share the database (PostgreSQL).
+    leases: Option<std::sync::Arc<lease::Leases>>,
 }
 
 /// A storage failure, in words.
@@ -629,12 +632,8 @@ impl Db {
 
     /// Opens the database at `path`: takes its lock file, brings its schema up to date,
     /// checks it can be written, and starts its thread. With `max_bytes` the file never
-    /// grows past that size: writes beyond it fail like a full disk. A `path` that is a
-    /// `postgres://` URL opens that PostgreSQL database instead (see [`Db::open_postgres`]).
+    /// grows past that size: writes beyond it fail like a full disk.
     pub fn open_with(path: &Path, durability: Durability, max_bytes: Option<u64>) -> DbResult<Db> {
-        if let Some(url) = path.to_str().filter(|p| pg::is_url(p)) {
-            return Db::open_postgres(url);
-        }
         let lock = take_lock(path)?;
         let mut conn = rusqlite::Connection::open(path)?;
         prepare(&mut conn, durability)?;
@@ -652,9 +651,12 @@ impl Db {
     /// Opens a PostgreSQL database shared by several servers: its schema brought up to
     /// date, every commit durable (`synchronous_commit = on`). No lock file: the nodes
     /// share the database, and each table has one owner by its lease.
-    pub fn open_postgres(url: &str) -> DbResult<Db> {
+    /// `node` names this server to the others (the leases it holds say it).
+    pub fn open_postgres(url: &str, node: &str) -> DbResult<Db> {
         let url = url.to_owned();
-        Db::start(move || Ok(Box::new(pg::PgConn::open(&url)?)), None)
+        let mut db = Db::start(move || Ok(Box::new(pg::PgConn::open(&url)?)), None)?;
+        db.leases = Some(lease::leases_of(node.to_owned()));
+        Ok(db)
     }
 
     /// Starts the database thread on the connection `open` makes there (PostgreSQL's
@@ -683,6 +685,7 @@ impl Db {
         Ok(Db {
             tx,
             thread: std::sync::Arc::new(std::sync::Mutex::new(Some(thread))),
+            leases: None,
         })
     }
 
@@ -953,7 +956,9 @@ impl Db {
     /// Starts a waiting table: its status and the seed of its deal, chosen only now; the
     /// people seated now are the ones who see the first hand.
     pub async fn start_table(&self, table: String, seed: u64) -> DbResult<()> {
+        let fence = self.fence(&table)?;
         self.call(move |c| {
+            lease::check(c, &fence)?;
             c.execute(
                 "UPDATE tables SET status = 'playing', seed = ?2 WHERE id = ?1",
                 params![table, seed as i64],
@@ -972,7 +977,9 @@ impl Db {
         player: i64,
         seat: Option<usize>,
     ) -> DbResult<()> {
+        let fence = self.fence(&table)?;
         self.call(move |c| {
+            lease::check(c, &fence)?;
             match seat {
                 Some(s) => c.execute(
                     "INSERT INTO pending_seats (table_id, player, seat) VALUES (?1, ?2, ?3)
@@ -993,7 +1000,9 @@ impl Db {
     /// having held that seat this hand (see [`StoredTable::hand_seats`]) in the same
     /// transaction, so no restart can forget what they saw.
     pub async fn set_seat(&self, table: String, seat: usize, player: Option<i64>) -> DbResult<()> {
+        let fence = self.fence(&table)?;
         self.call(move |tx| {
+            lease::check(tx, &fence)?;
             tx.execute(
                 "UPDATE seats SET player = ?3 WHERE table_id = ?1 AND seat = ?2",
                 params![table, seat as i64, player],
@@ -1033,7 +1042,9 @@ impl Db {
         finished: Option<Value>,
         new_hand: bool,
     ) -> DbResult<()> {
+        let fence = self.fence(&table)?;
         self.call(move |c| {
+            lease::check(c, &fence)?;
             c.execute(
                 "INSERT INTO actions (table_id, n, seat, action) VALUES (?1, ?2, ?3, ?4)",
                 params![table, n as i64, seat as i64, action],
@@ -1065,7 +1076,9 @@ impl Db {
         status: &'static str,
         outcome: Option<Value>,
     ) -> DbResult<()> {
+        let fence = self.fence(&table)?;
         self.call(move |c| {
+            lease::check(c, &fence)?;
             let finished = (status == "finished").then(now);
             c.execute(
                 "UPDATE tables SET status = ?2, outcome = ?3, finished = ?4 WHERE id = ?1",
@@ -1354,4 +1367,9 @@ pub fn now() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
+}
+
+/// The database as a person may see it: a file's path, or a URL without its password.
+pub fn shown(db: &Path) -> String {
+    pg::redacted(&db.to_string_lossy())
 }

@@ -130,6 +130,9 @@ pub async fn upgrade(
             Err(e) => return cannot_open(&id, e),
         },
         Ok(None) => return no_table(&id),
+        Err(e @ crate::Unloaded::Elsewhere(_)) => {
+            return crate::http::ApiError::from(e).into_response()
+        }
         Err(e) => return cannot_open(&id, e),
     };
     // The people this person mutes in chat, for the table to leave out of what it sends.

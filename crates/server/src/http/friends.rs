@@ -185,11 +185,7 @@ pub(super) async fn invite(
     let no_table = || {
         ApiError::new(StatusCode::NOT_FOUND, format!("no table `{table}`")).code("table_not_found")
     };
-    let info = match hub
-        .table_or_load(&table)
-        .await
-        .map_err(ApiError::internal)?
-    {
+    let info = match hub.table_or_load(&table).await.map_err(ApiError::from)? {
         Some(h) => h.info(),
         None => return Err(no_table()),
     };

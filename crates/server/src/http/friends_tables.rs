@@ -135,7 +135,7 @@ pub(super) async fn visible_table(
     let handle = hub
         .table_or_load(id)
         .await
-        .map_err(ApiError::internal)?
+        .map_err(ApiError::from)?
         .ok_or_else(|| no_table(id))?;
     let info = handle.info();
     let player = match info.friends.private {
@@ -409,7 +409,7 @@ pub(super) async fn rematch(
                     let handle = hub
                         .table_or_load(&new)
                         .await
-                        .map_err(ApiError::internal)?
+                        .map_err(ApiError::from)?
                         .ok_or_else(|| ApiError::internal(format!("rematch {new} not stored")))?;
                     // Alone with the bots: nobody to wait for.
                     if handle.info().friends.reserved.iter().all(Option::is_none) {
@@ -427,7 +427,7 @@ pub(super) async fn rematch(
     let handle = hub
         .table_or_load(&made)
         .await
-        .map_err(ApiError::internal)?
+        .map_err(ApiError::from)?
         .ok_or_else(|| ApiError::internal(format!("rematch {made} not stored")))?;
     handle.ask(Ask::Accept { player }).await.map_err(refused)?;
     Ok(Json(with_invite(&handle.info(), true)))

@@ -19,6 +19,20 @@ pub fn is_url(db: &str) -> bool {
     db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
+/// The URL without its password, to be shown or logged.
+pub fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    match rest.split_once('@') {
+        Some((user, host)) if user.contains(':') => {
+            let name = user.split(':').next().unwrap_or("");
+            format!("{scheme}://{name}:***@{host}")
+        }
+        _ => url.to_owned(),
+    }
+}
+
 /// A connection, its prepared statements, and how to connect again after losing it.
 pub struct PgConn {
     config: postgres::Config,
@@ -71,7 +85,7 @@ impl PgConn {
     pub fn open(url: &str) -> DbResult<PgConn> {
         let config: postgres::Config = url
             .parse()
-            .map_err(|e| DbError(format!("`{url}` is not a PostgreSQL URL: {e}")))?;
+            .map_err(|e| DbError(format!("`{}` is not a PostgreSQL URL: {e}", redacted(url))))?;
         let mut client = connect(&config)?;
         let mut tx = client.transaction()?;
         // One number for tapete's schema lock: nodes starting together wait in turn.

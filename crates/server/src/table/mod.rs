@@ -127,6 +127,9 @@ pub enum Cmd {
         ask: Ask,
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
+    /// Stop now: another server took the table (this one lost its lease). The
+    /// connections close, and the people reconnect to the new owner.
+    Leave,
 }
 
 /// How to reach a running table.
@@ -369,6 +372,7 @@ impl Actor {
                     };
                     let _ = reply.send(r);
                 }
+                Some(Cmd::Leave) => break,
                 Some(Cmd::Friends { ask, reply }) => {
                     let r = self.friends_ask(ask).await;
                     // The answer carries the table as it is now.

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tapete_host::row;
 use tapete_server::loadtest::{LoadOptions, LoadReport};
-use tapete_server::store::Durability;
+use tapete_server::store::{shown, Durability};
 use tapete_server::{Config, Limits};
 
 /// Arguments of `tapete serve`.
@@ -24,9 +24,19 @@ pub struct ServeArgs {
     /// Address to listen on (port 0 picks a free one).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// The SQLite database (created on first start).
+    /// The database: a SQLite file (created on first start), or a PostgreSQL database
+    /// several servers share (postgres://user:password@host/db; see docs/deploy.md).
     #[arg(long, default_value = "tapete.db")]
     pub db: PathBuf,
+    /// This server's name among those sharing a PostgreSQL database (the balancer's name
+    /// for it: clients sent to another server are told its name); by default the host's
+    /// name and the process id.
+    #[arg(long, value_parser = node_name)]
+    pub node: Option<String>,
+    /// The balancer's address (HAProxy with send-proxy): its connections start with a
+    /// PROXY line naming the client, whom the per-address limits then count.
+    #[arg(long)]
+    pub proxy: Option<std::net::IpAddr>,
     /// full: every acknowledged action survives a power cut; normal: a crash loses
     /// nothing, a power cut may lose the last actions (faster on slow disks).
     #[arg(long, default_value = "full", value_parser = ["full", "normal"])]
@@ -61,6 +71,16 @@ pub struct ServeArgs {
     pub failed_logins_per_account: u32,
 }
 
+/// A node name: 1 to 64 letters, digits, `-` and `_` (it goes into URLs and logs).
+fn node_name(text: &str) -> Result<String, String> {
+    let ok = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if (1..=64).contains(&text.len()) && text.chars().all(ok) {
+        Ok(text.to_owned())
+    } else {
+        Err("a node name is 1 to 64 letters, digits, - and _".into())
+    }
+}
+
 fn durability(text: &str) -> CliResult<Durability> {
     text.parse().map_err(CliError::input)
 }
@@ -79,6 +99,8 @@ pub fn run(a: &ServeArgs, json: bool) -> CliResult {
     let mut config = Config::new(a.addr, a.db.clone(), tapete_catalog::kinds());
     config.odds = vec![std::sync::Arc::new(crate::odds::SolitaireOdds)];
     config.durability = durability(&a.durability)?;
+    config.node = a.node.clone();
+    config.proxy = a.proxy;
     config.limits.conns_per_addr = a.max_conns_per_addr as usize;
     config.limits.creates_per_minute = a.creates_per_minute;
     config.limits.max_db_bytes = a.max_db_mb << 20;
@@ -91,12 +113,12 @@ pub fn run(a: &ServeArgs, json: bool) -> CliResult {
         |addr, restored| {
             let url = format!("http://{addr}/");
             let line = if json {
-                serde_json::json!({"url": url, "db": db.display().to_string(), "restored": restored})
+                serde_json::json!({"url": url, "db": shown(&db), "restored": restored})
                     .to_string()
             } else {
                 format!(
                     "tapete is serving at {url}  (database {}, {restored} tables restored; Ctrl-C stops)",
-                    db.display()
+                    shown(&db)
                 )
             };
             let _ = emit(&format!("{line}\n"));

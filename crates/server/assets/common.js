@@ -15,8 +15,11 @@ export function setToken(t) {
 }
 
 export class ApiError extends Error {
-  /** `code`: the server's machine code of the error (`table_not_found`…), '' if none. */
-  constructor(status, message, code = '') { super(message); this.status = status; this.code = code; }
+  /**
+   * `code`: the server's machine code of the error (`table_not_found`…), '' if none;
+   * `node`: for `table_moved`, the server that runs the table.
+   */
+  constructor(status, message, code = '', node = '') { super(message); this.status = status; this.code = code; this.node = node; }
 }
 
 /**
@@ -48,7 +51,8 @@ export async function api(method, path, body) {
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!res.ok) {
     const code = (data && data.code) || '';
-    throw new ApiError(res.status, errorText(code, (data && data.error) || `${res.status} ${res.statusText}`), code);
+    const node = (data && typeof data.node === 'string') ? data.node : '';
+    throw new ApiError(res.status, errorText(code, (data && data.error) || `${res.status} ${res.statusText}`), code, node);
   }
   return data;
 }

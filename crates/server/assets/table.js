@@ -44,6 +44,7 @@ let pingTimer = null;
 let watchTimer = null;
 let lastHeard = 0;      // when the open link last brought anything (ms)
 let gone = false;       // the table does not exist: no more reconnecting
+let node = '';          // the server that runs the table, when the balancer must be told
 let nextId = 1;
 let connState = 'connecting';
 let connects = 0;       // WebSockets opened so far (for the tests)
@@ -57,7 +58,8 @@ const DEAD_MS = 25000;
 function wsUrl() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const token = getToken();
-  const path = `/ws/${encodeURIComponent(tableId)}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+  const query = [token && `token=${encodeURIComponent(token)}`, node && `node=${encodeURIComponent(node)}`].filter(Boolean).join('&');
+  const path = `/ws/${encodeURIComponent(tableId)}${query ? `?${query}` : ''}`;
   return `${proto}//${location.host}${withInvite(path, tableId)}`;
 }
 
@@ -137,6 +139,8 @@ async function tableMissing() {
     await api('GET', withInvite(`/api/tables/${encodeURIComponent(tableId)}`, tableId));
     return false;
   } catch (e) {
+    // Another server runs the table now (its first one went away): ask the balancer for it.
+    if (e.code === 'table_moved' && e.node) { node = e.node; attempts = 0; }
     return e.status === 404;
   }
 }

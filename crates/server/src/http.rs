@@ -99,6 +99,20 @@ async fn security_headers(req: Request, next: axum::middleware::Next) -> Respons
     res
 }
 
+/// Which server answered (`X-Tapete-Node`), when several share one database: for the
+/// operator's logs and the cluster's tests.
+async fn node_header(
+    State(hub): State<Arc<Hub>>,
+    req: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let mut res = next.run(req).await;
+    if let Some(v) = hub.db.node().and_then(|n| HeaderValue::from_str(n).ok()) {
+        res.headers_mut().insert("x-tapete-node", v);
+    }
+    res
+}
+
 /// The API's routes, pages and files.
 pub fn router(hub: Arc<Hub>) -> Router {
     Router::new()
@@ -159,6 +173,10 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(16 * 1024))
         .layer(axum::middleware::from_fn(security_headers))
+        .layer(axum::middleware::from_fn_with_state(
+            hub.clone(),
+            node_header,
+        ))
         .with_state(hub)
 }
 

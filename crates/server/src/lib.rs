@@ -43,6 +43,7 @@ mod limit;
 pub mod markdown;
 pub mod msg;
 pub mod outbox;
+pub mod proxy;
 pub mod rating;
 pub mod store;
 pub mod table;
@@ -73,6 +74,9 @@ pub struct Config {
     /// and the `node` a client is sent to say it); by default the host's name and the
     /// process id. Unused with SQLite.
     pub node: Option<String>,
+    /// The balancer's address: its connections start with a PROXY line naming the
+    /// client (HAProxy's `send-proxy`), whose address every per-address limit counts.
+    pub proxy: Option<std::net::IpAddr>,
     pub durability: Durability,
     pub limits: Limits,
     /// The games the server offers, in lobby order (`tapete_catalog::kinds()`). Stored
@@ -94,6 +98,7 @@ impl Config {
             addr,
             db,
             node: None,
+            proxy: None,
             durability: Durability::default(),
             limits: Limits::default(),
             games,
@@ -122,6 +127,7 @@ impl std::fmt::Debug for Config {
             .field("addr", &self.addr)
             .field("db", &store::shown(&self.db))
             .field("node", &self.node)
+            .field("proxy", &self.proxy)
             .field("durability", &self.durability)
             .field("limits", &self.limits)
             .field("games", &games)
@@ -580,13 +586,32 @@ pub async fn serve(
                 }
             },
         };
+        let router = router.clone();
+        let limits = limits.clone();
+        if Some(peer.ip()) == config.proxy {
+            // The balancer's: the client's address comes first, then its bytes.
+            // (Reading it here keeps a slow sender from holding up the accepts.)
+            let conns = conns.clone();
+            tokio::spawn(async move {
+                let mut stream = stream;
+                let peer = match proxy::read_header(&mut stream).await {
+                    Ok(Some(client)) => client,
+                    Ok(None) => peer,
+                    Err(_) => return,
+                };
+                let Some(guard) = conns.enter(peer.ip()) else {
+                    return;
+                };
+                http::serve_connection(stream, peer, router, &limits).await;
+                drop(guard);
+            });
+            continue;
+        }
         let Some(guard) = conns.enter(peer.ip()) else {
             // Over the address's share: closed at once, before a byte is read.
             drop(stream);
             continue;
         };
-        let router = router.clone();
-        let limits = limits.clone();
         tokio::spawn(async move {
             http::serve_connection(stream, peer, router, &limits).await;
             drop(guard);

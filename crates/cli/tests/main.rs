@@ -7,6 +7,7 @@ mod arena_shards;
 mod bot_signals;
 mod calibrate;
 mod chinchon;
+mod cluster;
 mod common;
 mod eval;
 mod json_and_options;

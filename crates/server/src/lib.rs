@@ -420,6 +420,7 @@ impl Hub {
         for id in lost {
             let handle = self.tables.write().ok().and_then(|mut t| t.remove(id));
             if let Some(h) = handle {
+                eprintln!("table {id}: another server holds it now; stopped here");
                 let _ = h.tx.send(table::Cmd::Leave);
             }
         }

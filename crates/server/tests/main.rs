@@ -8,6 +8,7 @@ mod friends_tables;
 mod generic;
 mod hostile;
 mod i18n;
+mod leases;
 mod legacy;
 mod pages;
 mod ratings;

@@ -4,7 +4,8 @@
 //! expiry) taken by compare-and-set — free, expired, or the same node's — each taking
 //! raising the epoch. The node renews its leases every few seconds; a node that dies
 //! stops renewing, and once its leases expire another node takes its tables and replays
-//! their logs, as a restart does.
+//! their logs, as a restart does. A table whose task ended (nobody at it) is let go: its
+//! row stays, held by nobody (`node = ''`), so its epochs keep rising.
 //!
 //! **Fencing.** Every write of a table's state checks, in its own transaction, that the
 //! lease row still names this node and the epoch it took (`FOR SHARE`: a taking waits for
@@ -194,7 +195,8 @@ impl Db {
         Ok(lost)
     }
 
-    /// Lets go of `table`'s lease (its task ended): any node may take it when asked.
+    /// Lets go of `table`'s lease (its task ended): any node may take it when asked, and
+    /// none takes it unasked.
     pub async fn release(&self, table: String) -> DbResult<()> {
         let Some(l) = self.leases.clone() else {
             return Ok(());
@@ -204,9 +206,12 @@ impl Db {
         };
         l.set(&table, None);
         let node = l.node.clone();
+        // The row stays, free, so that the next taking raises its epoch: epochs never go
+        // back, and no old holder's epoch can ever match again.
         self.call(move |c| {
             c.execute(
-                "DELETE FROM leases WHERE table_id = ?1 AND node = ?2 AND epoch = ?3",
+                "UPDATE leases SET node = '', expires = 0
+                 WHERE table_id = ?1 AND node = ?2 AND epoch = ?3",
                 params![table, node, epoch],
             )?;
             Ok(())
@@ -233,14 +238,16 @@ impl Db {
         self.call(move |c| {
             c.execute(
                 &format!(
-                    "DELETE FROM leases WHERE expires < {NOW_MS} AND table_id IN
+                    "UPDATE leases SET node = '', expires = 0
+                     WHERE node <> '' AND expires < {NOW_MS} AND table_id IN
                      (SELECT id FROM tables WHERE status = 'finished')"
                 ),
                 (),
             )?;
             c.prepare(&format!(
                 "SELECT l.table_id FROM leases l JOIN tables t ON t.id = l.table_id
-                 WHERE l.expires < {NOW_MS} OR l.node = ?2 ORDER BY l.expires LIMIT ?1"
+                 WHERE l.node <> '' AND (l.expires < {NOW_MS} OR l.node = ?2)
+                 ORDER BY l.expires LIMIT ?1"
             ))?
             .query_map(params![limit as i64, me], |r| r.get(0))?
             .collect()

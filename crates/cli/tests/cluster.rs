@@ -1,0 +1,590 @@
+//! Three `tapete serve` nodes sharing one PostgreSQL database behind HAProxy
+//! (deploy/haproxy.cfg), through the real binary: a person plays Mus, Chinchón and tikki
+//! tables while the node running them is killed (`kill -9`) mid-hand, again and again; a
+//! node stopped (SIGSTOP) past its lease finds its tables taken and its clients gone when
+//! it wakes; two nodes asked for one orphaned table at once give it one owner.
+//!
+//! They need PostgreSQL and HAProxy: `deploy/test-postgres.sh` runs them (in CI too), with
+//! `TAPETE_TEST_PG` naming a PostgreSQL server's maintenance database.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+const NEEDS: &str = "needs PostgreSQL and HAProxy: deploy/test-postgres.sh runs it";
+
+/// A fresh database on the test's PostgreSQL server; its URL.
+fn fresh_database(name: &str) -> String {
+    let base = std::env::var("TAPETE_TEST_PG").expect(NEEDS);
+    let db = format!("c_{}_{name}", std::process::id());
+    let mut c = postgres::Client::connect(&base, postgres::NoTls).expect("PostgreSQL answers");
+    c.batch_execute(&format!("DROP DATABASE IF EXISTS {db}"))
+        .unwrap();
+    c.batch_execute(&format!("CREATE DATABASE {db}")).unwrap();
+    let (head, _) = base.rsplit_once('/').expect("a URL ending in /database");
+    format!("{head}/{db}")
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+struct Node {
+    name: String,
+    port: u16,
+    child: Option<Child>,
+}
+
+impl Node {
+    fn start(db: &str, name: &str, port: u16) -> Node {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tapete"))
+            .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db", db])
+            .args(["--node", name, "--proxy", "127.0.0.1"])
+            .args([
+                "--max-conns-per-addr",
+                "10000",
+                "--creates-per-minute",
+                "100000",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("tapete serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .expect("the node prints its address");
+        assert!(line.contains("serving at"), "{line}");
+        Node {
+            name: name.into(),
+            port,
+            child: Some(child),
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.as_ref().expect("running").id()
+    }
+
+    /// `kill -9`: the node dies at once, mid-write or not.
+    fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            c.kill().unwrap();
+            c.wait().unwrap();
+        }
+    }
+
+    fn signal(&self, sig: &str) {
+        let ok = Command::new("kill")
+            .args([sig, &self.pid().to_string()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        if self.child.is_some() {
+            self.signal("-CONT");
+        }
+        self.kill();
+    }
+}
+
+struct Cluster {
+    db: String,
+    nodes: Vec<Node>,
+    haproxy: Child,
+    front: String,
+}
+
+impl Cluster {
+    fn start(name: &str) -> Cluster {
+        let db = fresh_database(name);
+        let nodes: Vec<Node> = (1..=3)
+            .map(|i| Node::start(&db, &format!("n{i}"), free_port()))
+            .collect();
+        let front = free_port();
+        let cfg = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/haproxy.cfg");
+        let haproxy = Command::new("haproxy")
+            .args(["-db", "-f", cfg])
+            .env("TAPETE_FRONT", format!("127.0.0.1:{front}"))
+            .env("TAPETE_N1", format!("127.0.0.1:{}", nodes[0].port))
+            .env("TAPETE_N2", format!("127.0.0.1:{}", nodes[1].port))
+            .env("TAPETE_N3", format!("127.0.0.1:{}", nodes[2].port))
+            .env("TAPETE_CONNS_PER_ADDR", "10000")
+            .env("TAPETE_REQS_PER_ADDR", "100000")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("haproxy starts (apt-get install haproxy)");
+        let cluster = Cluster {
+            db,
+            nodes,
+            haproxy,
+            front: format!("http://127.0.0.1:{front}"),
+        };
+        cluster.wait_all_up();
+        cluster
+    }
+
+    /// Until HAProxy has sent requests to every node (its checks see each one up).
+    fn wait_all_up(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut seen = std::collections::HashSet::new();
+        while seen.len() < 3 {
+            assert!(
+                Instant::now() < deadline,
+                "HAProxy never reached all three nodes"
+            );
+            if let Ok(r) = tapete_server::client::get(&format!("{}/api/games", self.front)) {
+                if let Some(n) = r.header("x-tapete-node") {
+                    seen.insert(n.to_string());
+                }
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn node(&mut self, name: &str) -> &mut Node {
+        self.nodes.iter_mut().find(|n| n.name == name).unwrap()
+    }
+
+    fn api(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        api_at(&self.front, method, path, token, body)
+    }
+
+    /// The node holding `table`'s lease, read from the database.
+    fn owner(&self, table: &str) -> Option<String> {
+        let mut c = postgres::Client::connect(&self.db, postgres::NoTls).unwrap();
+        c.query_opt("SELECT node FROM leases WHERE table_id = $1", &[&table])
+            .unwrap()
+            .map(|r| r.get(0))
+    }
+
+    /// The actions stored for `table`.
+    fn stored_actions(&self, table: &str) -> i64 {
+        let mut c = postgres::Client::connect(&self.db, postgres::NoTls).unwrap();
+        c.query_one(
+            "SELECT count(*) FROM actions WHERE table_id = $1",
+            &[&table],
+        )
+        .unwrap()
+        .get(0)
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = self.haproxy.kill();
+        let _ = self.haproxy.wait();
+    }
+}
+
+fn api_at(
+    base: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let r =
+        tapete_server::client::request_as(method, &format!("{base}{path}"), token, body.as_ref())
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+    (r.status, r.json().unwrap_or(Value::Null))
+}
+
+/// What reading a link gave.
+enum Read {
+    Message(Value),
+    Closed,
+    /// Nothing within the read timeout.
+    Silent,
+}
+
+struct Client {
+    socket: WebSocket<MaybeTlsStream<TcpStream>>,
+    last: Option<Value>,
+}
+
+/// A person's link to a table through HAProxy, found as the page finds it: a refused
+/// WebSocket sends it to ask for the table, and a `table_moved` answer names the node to
+/// ask HAProxy for (`?node=`). Tries for up to 40 s (a dead owner's lease lasts 10).
+fn connect(front: &str, table: &str, token: &str) -> Client {
+    let deadline = Instant::now() + Duration::from_secs(40);
+    let mut node = String::new();
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "no node would serve table {table}"
+        );
+        let ws = front.replacen("http://", "ws://", 1);
+        let url = format!("{ws}/ws/{table}?token={token}&node={node}");
+        if let Ok((socket, _)) = tungstenite::connect(url) {
+            if let MaybeTlsStream::Plain(s) = socket.get_ref() {
+                s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+            }
+            return Client { socket, last: None };
+        }
+        let (code, e) = api_at(
+            front,
+            "GET",
+            &format!("/api/tables/{table}"),
+            Some(token),
+            None,
+        );
+        if code == 503 && e["code"] == "table_moved" {
+            node = e["node"].as_str().unwrap().to_string();
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
+impl Client {
+    fn send(&mut self, v: Value) {
+        self.socket
+            .send(Message::Text(v.to_string().into()))
+            .expect("send");
+    }
+
+    /// The next message (`None`: the link closed; a read timeout is a failure).
+    fn next(&mut self) -> Option<Value> {
+        loop {
+            match self.read() {
+                Read::Message(v) => return Some(v),
+                Read::Closed => return None,
+                Read::Silent => panic!("nothing for 20 s"),
+            }
+        }
+    }
+
+    fn read(&mut self) -> Read {
+        loop {
+            match self.socket.read() {
+                Ok(Message::Text(t)) => {
+                    let v: Value = serde_json::from_str(t.as_str()).expect("JSON");
+                    if v["type"] == "state" {
+                        self.last = Some(v.clone());
+                    }
+                    return Read::Message(v);
+                }
+                Ok(Message::Close(_)) => return Read::Closed,
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return Read::Silent
+                }
+                Err(_) => return Read::Closed,
+                Ok(_) => continue,
+            }
+        }
+    }
+
+    fn state_until(&mut self, mut done: impl FnMut(&Value) -> bool) -> Value {
+        if let Some(s) = self.last.clone().filter(|s| done(s)) {
+            return s;
+        }
+        loop {
+            let v = self.next().expect("the link stays open");
+            if v["type"] == "state" && done(&v) {
+                return v;
+            }
+        }
+    }
+}
+
+fn legal(state: &Value) -> Vec<String> {
+    state["legal"]
+        .as_array()
+        .map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
+fn held_for_me(state: &Value) -> bool {
+    let me = &state["you"]["seat"];
+    !me.is_null()
+        && state["hold"]["waiting"]
+            .as_array()
+            .is_some_and(|w| w.contains(me))
+}
+
+/// Plays our decisions (the first legal action; passes in Mus) until `more` of our own
+/// actions are acknowledged, and stops at our next decision: a state that waits for us.
+fn play(c: &mut Client, more: usize) -> Value {
+    let mut done = 0;
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        assert!(Instant::now() < deadline, "the game did not come to us");
+        let s =
+            c.state_until(|s| !legal(s).is_empty() || !s["outcome"].is_null() || held_for_me(s));
+        if !s["outcome"].is_null() {
+            return s;
+        }
+        if legal(&s).is_empty() {
+            c.send(json!({"type": "next"}));
+            c.last = None;
+            continue;
+        }
+        if done == more {
+            return s;
+        }
+        let l = legal(&s);
+        let pick = ["no hay mus", "paso", "no quiero"]
+            .iter()
+            .find_map(|p| l.iter().find(|a| a == p))
+            .unwrap_or(&l[0])
+            .clone();
+        let n = s["n"].as_u64().unwrap();
+        std::thread::sleep(Duration::from_millis(55));
+        c.send(json!({"type": "act", "action": pick, "id": n}));
+        loop {
+            let m = c.next().expect("an answer to the action");
+            if m["type"] == "ack" {
+                assert_eq!(m["n"], n + 1, "{m}");
+                break;
+            }
+            assert_ne!(m["type"], "error", "{m}");
+        }
+        done += 1;
+        c.last = None;
+    }
+}
+
+#[test]
+#[ignore = "needs PostgreSQL and HAProxy: deploy/test-postgres.sh runs it"]
+fn tables_survive_kill_9_of_their_node_again_and_again_through_haproxy() {
+    let mut cluster = Cluster::start("failover");
+    let (code, p) = cluster.api(
+        "POST",
+        "/api/players",
+        None,
+        Some(json!({"nickname": "Ane"})),
+    );
+    assert_eq!(code, 200, "{p}");
+    let token = p["token"].as_str().unwrap().to_string();
+    let mut tables = Vec::new();
+    for body in [
+        json!({"game": "mus", "rules": {"target": 40, "juegos": 1}, "bot": "basico"}),
+        json!({"game": "chinchon"}),
+        json!({"game": "tikki"}),
+    ] {
+        let mut body = body;
+        body["pace_ms"] = json!(0);
+        body["hold_s"] = json!(0);
+        body["start"] = json!(true);
+        let (code, t) = cluster.api("POST", "/api/tables", Some(&token), Some(body));
+        assert_eq!(code, 200, "{t}");
+        let id = t["id"].as_str().unwrap().to_string();
+        let c = connect(&cluster.front, &id, &token);
+        tables.push((id, c));
+    }
+    for round in 0..3 {
+        // Into each game, to one of our own decisions.
+        let mut before = Vec::new();
+        for (id, c) in &mut tables {
+            let s = play(c, 3);
+            assert!(
+                s["outcome"].is_null(),
+                "table {id} ended too soon for this test"
+            );
+            assert_eq!(
+                cluster.stored_actions(id),
+                s["n"].as_i64().unwrap(),
+                "acknowledged = stored"
+            );
+            before.push(s);
+        }
+        // Kill the node that runs the first table (by the round, another each time).
+        let (first, _) = &tables[round % tables.len()];
+        let victim = cluster.owner(first).expect("a leased table");
+        let killed_at = Instant::now();
+        cluster.node(&victim).kill();
+        for ((id, c), b) in tables.iter_mut().zip(&before) {
+            // The person's page reconnects by itself: here, as it does.
+            *c = connect(&cluster.front, id, &token);
+            let after = c.state_until(|_| true);
+            assert_eq!(
+                after["n"], b["n"],
+                "table {id}: every acknowledged action, no more"
+            );
+            assert_eq!(
+                after["view"], b["view"],
+                "table {id}: the same seat sees the same"
+            );
+            assert_eq!(after["legal"], b["legal"], "table {id}");
+            assert_eq!(after["you"], b["you"], "table {id}");
+            assert_ne!(
+                cluster.owner(id).as_deref(),
+                Some(victim.as_str()),
+                "table {id}"
+            );
+        }
+        assert!(
+            killed_at.elapsed() < Duration::from_secs(40),
+            "failover took {:?}",
+            killed_at.elapsed()
+        );
+        // The dead node comes back (under its name) for the next round.
+        let port = cluster.node(&victim).port;
+        let db = cluster.db.clone();
+        *cluster.node(&victim) = Node::start(&db, &victim, port);
+        cluster.wait_all_up();
+    }
+    // And the games go on.
+    for (_, c) in &mut tables {
+        play(c, 2);
+    }
+}
+
+#[test]
+#[ignore = "needs PostgreSQL and HAProxy: deploy/test-postgres.sh runs it"]
+fn a_node_stopped_past_its_lease_is_fenced_and_its_clients_move() {
+    let mut cluster = Cluster::start("fencing");
+    let (_, p) = cluster.api(
+        "POST",
+        "/api/players",
+        None,
+        Some(json!({"nickname": "Bea"})),
+    );
+    let token = p["token"].as_str().unwrap().to_string();
+    let (code, t) = cluster.api(
+        "POST",
+        "/api/tables",
+        Some(&token),
+        Some(json!({"game": "mus", "bot": "basico", "pace_ms": 0, "hold_s": 0, "start": true})),
+    );
+    assert_eq!(code, 200, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    let mut old = connect(&cluster.front, &id, &token);
+    let before = play(&mut old, 2);
+    let n = before["n"].as_u64().unwrap();
+    let frozen = cluster.owner(&id).unwrap();
+    let frozen_url = cluster.node(&frozen).url();
+    cluster.node(&frozen).signal("-STOP");
+    // Past its lease (10 s): another node takes the table when the page asks again.
+    std::thread::sleep(Duration::from_secs(12));
+    let mut new = connect(&cluster.front, &id, &token);
+    let s = new.state_until(|_| true);
+    assert_eq!(s["n"], n);
+    let owner = cluster.owner(&id).unwrap();
+    assert_ne!(owner, frozen);
+    let after = play(&mut new, 1);
+    let m = after["n"].as_u64().unwrap();
+    assert!(m > n);
+    // The frozen node wakes: it must not write, and its client is let go.
+    cluster.node(&frozen).signal("-CONT");
+    if let MaybeTlsStream::Plain(s) = old.socket.get_ref() {
+        s.set_read_timeout(Some(Duration::from_secs(1))).unwrap();
+    }
+    let mut gone = false;
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while Instant::now() < deadline {
+        match old.read() {
+            Read::Closed => {
+                gone = true;
+                break;
+            }
+            Read::Message(v) if v["type"] == "ack" => {
+                panic!("the fenced node acknowledged an action: {v}")
+            }
+            Read::Message(_) | Read::Silent => {}
+        }
+    }
+    assert!(gone, "the fenced node kept its client");
+    assert_eq!(
+        cluster.stored_actions(&id),
+        m as i64,
+        "the log is the new owner's alone"
+    );
+    // Asked directly, the woken node sends the person to the owner.
+    let (code, e) = api_at(
+        &frozen_url,
+        "GET",
+        &format!("/api/tables/{id}"),
+        Some(&token),
+        None,
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (503, Some("table_moved")),
+        "{e}"
+    );
+    assert_eq!(e["node"], owner.as_str());
+    // The game goes on with its owner.
+    play(&mut new, 1);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL and HAProxy: deploy/test-postgres.sh runs it"]
+fn two_nodes_asked_for_one_orphaned_table_give_it_one_owner() {
+    let mut cluster = Cluster::start("race");
+    let (_, p) = cluster.api(
+        "POST",
+        "/api/players",
+        None,
+        Some(json!({"nickname": "Cai"})),
+    );
+    let token = p["token"].as_str().unwrap().to_string();
+    let (code, t) = cluster.api(
+        "POST",
+        "/api/tables",
+        Some(&token),
+        Some(json!({"game": "tikki", "pace_ms": 0, "hold_s": 0})),
+    );
+    assert_eq!(code, 200, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    let dead = cluster.owner(&id).unwrap();
+    cluster.node(&dead).kill();
+    // The lease runs out; both survivors are asked at the same moment.
+    std::thread::sleep(Duration::from_secs(11));
+    let others: Vec<String> = cluster
+        .nodes
+        .iter()
+        .filter(|n| n.name != dead)
+        .map(|n| n.url())
+        .collect();
+    let answers: Vec<(u16, Value)> = std::thread::scope(|s| {
+        let asks: Vec<_> = others
+            .iter()
+            .map(|url| {
+                let (id, token) = (&id, &token);
+                s.spawn(move || api_at(url, "GET", &format!("/api/tables/{id}"), Some(token), None))
+            })
+            .collect();
+        asks.into_iter().map(|a| a.join().unwrap()).collect()
+    });
+    let owner = cluster.owner(&id).unwrap();
+    assert_ne!(owner, dead);
+    let served = answers.iter().filter(|(c, _)| *c == 200).count();
+    let sent = answers
+        .iter()
+        .filter(|(c, e)| *c == 503 && e["node"] == owner.as_str())
+        .count();
+    assert_eq!(
+        (served, sent),
+        (1, 1),
+        "one serves it, the other names it: {answers:?}"
+    );
+}

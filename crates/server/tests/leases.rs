@@ -1,0 +1,137 @@
+//! One owner per table on PostgreSQL, at the store: two nodes racing for a table's lease
+//! give it one owner, and a node whose lease another took (it was paused past its expiry)
+//! has its writes refused in their transaction. `deploy/test-postgres.sh` runs them.
+
+use crate::support::fresh_postgres;
+use serde_json::json;
+use tapete_server::store::lease::{Claim, NOT_OWNER};
+use tapete_server::store::{Db, TableRow};
+
+fn row(id: &str) -> TableRow {
+    TableRow {
+        id: id.into(),
+        game: "ring".into(),
+        seats: 2,
+        rules: json!({}),
+        seed: 7,
+        creator: None,
+        bot: "random".into(),
+        pace_ms: 0,
+        status: "playing".into(),
+        created: 0,
+        finished: None,
+        outcome: None,
+        away_s: 30,
+        hold_s: 10,
+        turn_s: 0,
+        rated: false,
+    }
+}
+
+/// Two nodes on one fresh database, and a plain client to play the clock.
+fn two_nodes(name: &str) -> (String, Db, Db) {
+    let base =
+        std::env::var("TAPETE_TEST_PG").expect("needs PostgreSQL: deploy/test-postgres.sh runs it");
+    let url = fresh_postgres(&base, name).to_string_lossy().into_owned();
+    let (a, b) = (
+        Db::open_postgres(&url, "a").unwrap(),
+        Db::open_postgres(&url, "b").unwrap(),
+    );
+    (url, a, b)
+}
+
+/// Ends every lease now, as if its node had stopped renewing long ago.
+fn expire_all(url: &str) {
+    sql(url, "UPDATE leases SET expires = 0");
+}
+
+/// Runs one statement on its own client (on a thread of its own: the blocking client
+/// must not run on the test's runtime); the first column of the first row, if any.
+fn sql(url: &str, statement: &str) -> Option<i64> {
+    let (url, statement) = (url.to_owned(), statement.to_owned());
+    std::thread::spawn(move || {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        c.query(&statement, &[]).unwrap().first().map(|r| r.get(0))
+    })
+    .join()
+    .unwrap()
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
+fn a_node_whose_lease_was_taken_cannot_write_and_learns_it_lost_the_table() {
+    let (url, a, b) = two_nodes("fence");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        a.create_table(row("t1"), vec![None, None]).await.unwrap();
+        assert_eq!(a.claim("t1".into()).await.unwrap(), Claim::Held(1));
+        assert_eq!(
+            b.claim("t1".into()).await.unwrap(),
+            Claim::Elsewhere("a".into())
+        );
+        assert_eq!(b.claim("nope".into()).await.unwrap(), Claim::Missing);
+        // b holds no lease on t1: refused before the database is asked.
+        let e = b
+            .append_action("t1".into(), 1, 0, "x".into(), None, false)
+            .await;
+        assert!(e.unwrap_err().0.contains(NOT_OWNER));
+        a.append_action("t1".into(), 1, 0, "x".into(), None, false)
+            .await
+            .unwrap();
+        // a is paused past its lease; b takes the table.
+        expire_all(&url);
+        assert_eq!(b.claim("t1".into()).await.unwrap(), Claim::Held(2));
+        // a wakes and writes with its old epoch: refused in the transaction.
+        let e = a
+            .append_action("t1".into(), 2, 1, "y".into(), None, false)
+            .await;
+        assert!(e.unwrap_err().0.contains(NOT_OWNER));
+        let e = a.set_seat("t1".into(), 1, None).await;
+        assert!(e.unwrap_err().0.contains(NOT_OWNER));
+        assert_eq!(a.renew().await.unwrap(), vec!["t1".to_string()]);
+        b.append_action("t1".into(), 2, 1, "z".into(), None, false)
+            .await
+            .unwrap();
+        assert_eq!(b.renew().await.unwrap(), Vec::<String>::new());
+        let t = b.table("t1".into()).await.unwrap().unwrap();
+        assert_eq!(t.actions, vec![(0, "x".to_string()), (1, "z".to_string())]);
+        // b lets go (its task ended): a may take it again at once.
+        b.release("t1".into()).await.unwrap();
+        assert_eq!(a.claim("t1".into()).await.unwrap(), Claim::Held(3));
+        a.close().await;
+        b.close().await;
+    });
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
+fn two_nodes_racing_for_an_expired_lease_give_it_one_owner() {
+    let (url, a, b) = two_nodes("race");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        a.create_table(row("t2"), vec![None, None]).await.unwrap();
+        a.claim("t2".into()).await.unwrap();
+        for round in 0..20 {
+            expire_all(&url);
+            let (x, y) = tokio::join!(a.claim("t2".into()), b.claim("t2".into()));
+            let (x, y) = (x.unwrap(), y.unwrap());
+            let held = [&x, &y]
+                .iter()
+                .filter(|c| matches!(c, Claim::Held(_)))
+                .count();
+            assert_eq!(held, 1, "round {round}: {x:?} {y:?}");
+            let winner = if matches!(x, Claim::Held(_)) {
+                "a"
+            } else {
+                "b"
+            };
+            let loser = if winner == "a" { &y } else { &x };
+            assert_eq!(loser, &Claim::Elsewhere(winner.into()), "round {round}");
+        }
+        // Twenty takings, each one epoch on.
+        let epoch = sql(&url, "SELECT epoch FROM leases WHERE table_id = 't2'");
+        assert_eq!(epoch, Some(21));
+        a.close().await;
+        b.close().await;
+    });
+}

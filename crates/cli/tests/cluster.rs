@@ -268,12 +268,10 @@ impl Client {
 
     /// The next message (`None`: the link closed; a read timeout is a failure).
     fn next(&mut self) -> Option<Value> {
-        loop {
-            match self.read() {
-                Read::Message(v) => return Some(v),
-                Read::Closed => return None,
-                Read::Silent => panic!("nothing for 20 s"),
-            }
+        match self.read() {
+            Read::Message(v) => Some(v),
+            Read::Closed => None,
+            Read::Silent => panic!("nothing for 20 s"),
         }
     }
 

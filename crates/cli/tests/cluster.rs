@@ -398,6 +398,29 @@ fn tables_survive_kill_9_of_their_node_again_and_again_through_haproxy() {
         let c = connect(&cluster.front, &id, &token);
         tables.push((id, c));
     }
+    // Every node's lobby lists every table, whichever node runs it.
+    let ids: Vec<String> = tables.iter().map(|(id, _)| id.clone()).collect();
+    for node in &cluster.nodes {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let (_, listed) = api_at(&node.url(), "GET", "/api/tables", None, None);
+            let listed: Vec<&str> = listed
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|t| t["id"].as_str())
+                .collect();
+            if ids.iter().all(|id| listed.contains(&id.as_str())) {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}'s lobby lists {listed:?}",
+                node.name
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
     for round in 0..3 {
         // Into each game, to one of our own decisions.
         let mut before = Vec::new();

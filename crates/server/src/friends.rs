@@ -91,6 +91,16 @@ impl Presence {
         });
     }
 
+    /// Everyone online now (to tell the other servers of a shared database).
+    pub fn online_now(&self) -> Vec<i64> {
+        self.with(|m| {
+            m.iter()
+                .filter(|(_, (n, at))| *n > 0 || at.elapsed() < ONLINE_FOR)
+                .map(|(p, _)| *p)
+                .collect()
+        })
+    }
+
     pub fn is_online(&self, player: i64) -> bool {
         self.with(|m| {
             m.get(&player)

@@ -738,7 +738,8 @@ async fn game_kinds(State(hub): State<Arc<Hub>>) -> Json<Value> {
 
 async fn open_tables(State(hub): State<Arc<Hub>>) -> Json<Vec<TableInfo>> {
     let mut tables: Vec<TableInfo> = hub
-        .all_tables()
+        .tables_everywhere()
+        .await
         .into_iter()
         .filter(|t| t.status != FINISHED && !t.friends.private)
         .collect();

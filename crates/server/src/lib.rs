@@ -34,6 +34,7 @@
 mod account;
 pub mod chat;
 pub mod client;
+mod cluster;
 pub mod friends;
 mod http;
 pub mod lang;
@@ -283,6 +284,8 @@ pub struct Hub {
     gauges: Arc<outbox::Gauges>,
     /// Who is online, and the rate of friend requests and invitations.
     social: friends::Social,
+    /// What this server publishes and reads of the others on its database.
+    board: cluster::Board,
 }
 
 impl Hub {
@@ -326,6 +329,7 @@ impl Hub {
             limits,
             gauges,
             social: friends::Social::default(),
+            board: cluster::Board::default(),
         }
     }
 
@@ -548,6 +552,7 @@ pub async fn serve(
     ));
     if hub.db.node().is_some() {
         tokio::spawn(hub.clone().keep_leases());
+        tokio::spawn(hub.clone().publish_board());
     }
     let restored = match hub.restore().await {
         Ok(n) => n,

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use tokio::sync::oneshot;
 
+pub mod board;
 mod friends;
 pub mod lease;
 pub mod pg;

@@ -82,18 +82,15 @@ pub(super) async fn list(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> Api
     let stored = friends::stored(&hub.db, me.player.id)
         .await
         .map_err(db_error)?;
-    let at = friends::seated_at(&hub.all_tables());
-    let list: Vec<Value> = stored
-        .friends
-        .iter()
-        .map(|f| {
-            let online = hub.social.presence.is_online(f.id);
-            let table = at
-                .get(&f.id)
-                .map(|(id, game)| json!({"id": id, "game": game}));
-            json!({"id": f.id, "nickname": f.nickname, "online": online, "table": table})
-        })
-        .collect();
+    let at = friends::seated_at(&hub.tables_everywhere().await);
+    let mut list: Vec<Value> = Vec::with_capacity(stored.friends.len());
+    for f in &stored.friends {
+        let online = hub.online(f.id).await;
+        let table = at
+            .get(&f.id)
+            .map(|(id, game)| json!({"id": id, "game": game}));
+        list.push(json!({"id": f.id, "nickname": f.nickname, "online": online, "table": table}));
+    }
     Ok(Json(json!({
         "friends": list,
         "incoming": stored.incoming,

@@ -61,13 +61,29 @@ pub(super) fn schema() -> String {
         .replace(" REAL", " DOUBLE PRECISION")
 }
 
-/// What PostgreSQL alone keeps: which node owns which table (see `lease`).
+/// What PostgreSQL alone keeps: which node owns which table (see `lease`), and each
+/// running table's description and who is online at each node, for every node's lobby
+/// and friends' lists (see `board`).
 const PG_ONLY: &str = "
 CREATE TABLE IF NOT EXISTS leases (
     table_id TEXT PRIMARY KEY,
     node TEXT NOT NULL,
     epoch BIGINT NOT NULL,
     expires BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS live_tables (
+    table_id TEXT PRIMARY KEY,
+    node TEXT NOT NULL,
+    info TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS nodes (
+    node TEXT PRIMARY KEY,
+    seen BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS online (
+    node TEXT NOT NULL,
+    player BIGINT NOT NULL,
+    PRIMARY KEY (node, player)
 );
 ";
 

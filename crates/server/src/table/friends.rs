@@ -7,7 +7,7 @@ use super::*;
 use crate::store::FriendsRow;
 
 /// The friends' part of a table's description.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct FriendsInfo {
     /// Seen only through its invitation link, or by the people who sat there.
     pub private: bool,

@@ -27,7 +27,7 @@
 use crate::msg::ClientMsg;
 use crate::outbox::OutSender;
 use crate::store::{now, Db, StoredTable, TableRow};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, RwLock};
@@ -53,14 +53,14 @@ use seating::Seating;
 use talk::Talk;
 
 /// A person at the server.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerRef {
     pub id: i64,
     pub nickname: String,
 }
 
 /// One seat as the lobby and the table page show it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SeatInfo {
     pub seat: Seat,
     pub player: Option<PlayerRef>,
@@ -71,8 +71,9 @@ pub struct SeatInfo {
     pub away: bool,
 }
 
-/// A table's public description.
-#[derive(Clone, Debug, Serialize)]
+/// A table's public description (shared between servers through the database, when
+/// several serve one lobby).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TableInfo {
     pub id: String,
     pub game: String,

@@ -1,0 +1,141 @@
+//! What a server shows of the others sharing its PostgreSQL database: the lobby lists
+//! every node's tables and the friends' list knows who is online anywhere (through the
+//! rows each node publishes, see [`crate::store::board`]). With SQLite there are no
+//! others: the lobby is this server's tables.
+
+use crate::table::TableInfo;
+use crate::Hub;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long a node reuses what it read of the others (the pages ask every 5 s).
+const FRESH_FOR: Duration = Duration::from_secs(1);
+/// Who is online is written every this many publishings.
+const ONLINE_EVERY: u32 = 5;
+
+type Cached<T> = Mutex<Option<(Instant, Arc<T>)>>;
+
+/// The last descriptions this node published, and what it last read of everyone's.
+#[derive(Default)]
+pub struct Board {
+    published: Mutex<HashMap<String, String>>,
+    tables: Cached<Vec<TableInfo>>,
+    online: Cached<HashSet<i64>>,
+}
+
+fn fresh<T>(c: &Cached<T>) -> Option<Arc<T>> {
+    let c = c.lock().ok()?;
+    c.as_ref()
+        .filter(|(at, _)| at.elapsed() < FRESH_FOR)
+        .map(|(_, v)| v.clone())
+}
+
+fn keep<T>(c: &Cached<T>, v: Arc<T>) {
+    if let Ok(mut c) = c.lock() {
+        *c = Some((Instant::now(), v));
+    }
+}
+
+impl Hub {
+    /// Every running table of every server on this database: this server's as they are
+    /// now, the others' as they last published them (this server's alone with SQLite, or
+    /// when the others cannot be read).
+    pub(crate) async fn tables_everywhere(&self) -> Vec<TableInfo> {
+        let mut tables = self.all_tables();
+        if self.db.node().is_none() {
+            return tables;
+        }
+        let others = match fresh(&self.board.tables) {
+            Some(t) => t,
+            None => {
+                let t: Vec<TableInfo> = match self.db.live_tables().await {
+                    Ok(rows) => rows
+                        .iter()
+                        .filter_map(|r| serde_json::from_str::<TableInfo>(r).ok())
+                        .collect(),
+                    Err(e) => {
+                        eprintln!("reading the other servers' tables: {e}");
+                        Vec::new()
+                    }
+                };
+                let t = Arc::new(t);
+                keep(&self.board.tables, t.clone());
+                t
+            }
+        };
+        let here: HashSet<String> = tables.iter().map(|t| t.id.clone()).collect();
+        tables.extend(others.iter().filter(|t| !here.contains(&t.id)).cloned());
+        tables
+    }
+
+    /// Whether `player` is online at this server or any other on its database.
+    pub(crate) async fn online(&self, player: i64) -> bool {
+        if self.social.presence.is_online(player) {
+            return true;
+        }
+        if self.db.node().is_none() {
+            return false;
+        }
+        let online = match fresh(&self.board.online) {
+            Some(o) => o,
+            None => {
+                let o = Arc::new(match self.db.online_anywhere().await {
+                    Ok(v) => v.into_iter().collect(),
+                    Err(e) => {
+                        eprintln!("reading who is online: {e}");
+                        HashSet::new()
+                    }
+                });
+                keep(&self.board.online, o.clone());
+                o
+            }
+        };
+        online.contains(&player)
+    }
+
+    /// Writes, every [`crate::store::board::PUBLISH_EVERY`], what changed of this server's
+    /// tables and (less often) who is online here, for the other servers.
+    pub(crate) async fn publish_board(self: Arc<Self>) {
+        let mut tick = tokio::time::interval(crate::store::board::PUBLISH_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut n: u32 = 0;
+        loop {
+            tick.tick().await;
+            let now: HashMap<String, String> = self
+                .all_tables()
+                .into_iter()
+                .filter_map(|t| Some((t.id.clone(), serde_json::to_string(&t).ok()?)))
+                .collect();
+            let (changed, gone) = {
+                let last = self
+                    .board
+                    .published
+                    .lock()
+                    .map(|l| l.clone())
+                    .unwrap_or_default();
+                let changed: Vec<(String, String)> = now
+                    .iter()
+                    .filter(|(id, info)| last.get(*id) != Some(*info))
+                    .map(|(id, info)| (id.clone(), info.clone()))
+                    .collect();
+                let gone: Vec<String> = last
+                    .keys()
+                    .filter(|id| !now.contains_key(*id))
+                    .cloned()
+                    .collect();
+                (changed, gone)
+            };
+            let online = n.is_multiple_of(ONLINE_EVERY).then(|| self.social.presence.online_now());
+            n = n.wrapping_add(1);
+            match self.db.publish(changed, gone, online).await {
+                Ok(()) => {
+                    if let Ok(mut l) = self.board.published.lock() {
+                        *l = now;
+                    }
+                }
+                Err(e) => eprintln!("publishing this server's tables: {e}"),
+            }
+        }
+    }
+}

@@ -3,11 +3,13 @@
 # cluster made by pg_virtualenv, since PostgreSQL refuses to run as root), three
 # `tapete serve` nodes on loopback sharing it, and HAProxy in front (deploy/haproxy.cfg).
 # It serves until Ctrl-C, then stops them all; with a command after `--`, it runs that
-# command against the cluster (TAPETE_CLUSTER_URL is HAProxy's address) and stops them all
-# when it ends, with its status.
+# command against the cluster (TAPETE_CLUSTER_URL is HAProxy's address, TAPETE_CLUSTER_DB
+# the database's URL, TAPETE_CLUSTER_DIR holds the logs and each process's pid) and stops
+# them all when it ends, with its status.
 #
 #   deploy/cluster.sh                       # http://127.0.0.1:8080/ until Ctrl-C
-#   deploy/cluster.sh --port 9000 -- tapete loadtest --url http://127.0.0.1:9000 --tables 100
+#   deploy/cluster.sh --port 9000 -- sh -c \
+#     'tapete loadtest --addr 127.0.0.1:9000 --db "$TAPETE_CLUSTER_DB" --tables 100'
 #
 # Options: --port P (HAProxy's port; the nodes take P+1..P+3), --bin PATH (the tapete
 # binary; by default target/release/tapete, built if missing), --dir DIR (logs; a new
@@ -61,6 +63,7 @@ for i in 1 2 3; do
   "$bin" serve --addr "127.0.0.1:$((port + i))" --db "$db" --node "n$i" --proxy 127.0.0.1 \
     --max-conns-per-addr 100000 --creates-per-minute 1000000 >"$dir/n$i.log" 2>&1 &
   pids+=("$!")
+  echo "$!" >"$dir/n$i.pid"
 done
 TAPETE_FRONT="127.0.0.1:$port" TAPETE_N1="127.0.0.1:$((port + 1))" \
   TAPETE_N2="127.0.0.1:$((port + 2))" TAPETE_N3="127.0.0.1:$((port + 3))" \
@@ -68,6 +71,7 @@ TAPETE_FRONT="127.0.0.1:$port" TAPETE_N1="127.0.0.1:$((port + 1))" \
   TAPETE_REQS_PER_ADDR="${TAPETE_REQS_PER_ADDR:-1000000}" \
   haproxy -db -f "$root/deploy/haproxy.cfg" >"$dir/haproxy.log" 2>&1 &
 pids+=("$!")
+echo "$!" >"$dir/haproxy.pid"
 
 url="http://127.0.0.1:$port"
 # Each node, then HAProxy (whose checks see a node up after two answers, a second apart).
@@ -82,7 +86,7 @@ done
 sleep 2
 echo "tapete cluster at $url/ (nodes n1-n3 on ports $((port + 1))-$((port + 3)), PostgreSQL $(psql -Atc 'show server_version' postgres); logs in $dir)"
 if [ "$#" -gt 0 ]; then
-  TAPETE_CLUSTER_URL="$url" TAPETE_CLUSTER_DIR="$dir" "$@"
+  TAPETE_CLUSTER_URL="$url" TAPETE_CLUSTER_DB="$db" TAPETE_CLUSTER_DIR="$dir" "$@"
 else
   echo "Ctrl-C stops it all."
   while :; do sleep 3600 & wait "$!"; done

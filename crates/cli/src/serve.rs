@@ -148,7 +148,8 @@ pub struct LoadtestArgs {
     /// A running server to drive (default: one started here).
     #[arg(long)]
     pub addr: Option<SocketAddr>,
-    /// With --addr: that server's database, to replay every record at the end.
+    /// With --addr: that server's database (a SQLite file, or the postgres:// URL of a
+    /// cluster's), to replay every record at the end.
     #[arg(long, requires = "addr")]
     pub db: Option<PathBuf>,
     /// How long to play, in seconds.

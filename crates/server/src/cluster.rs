@@ -126,7 +126,9 @@ impl Hub {
                     .collect();
                 (changed, gone)
             };
-            let online = n.is_multiple_of(ONLINE_EVERY).then(|| self.social.presence.online_now());
+            let online = n
+                .is_multiple_of(ONLINE_EVERY)
+                .then(|| self.social.presence.online_now());
             n = n.wrapping_add(1);
             match self.db.publish(changed, gone, online).await {
                 Ok(()) => {

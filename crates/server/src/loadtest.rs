@@ -150,20 +150,22 @@ fn lock(s: &SharedRef) -> std::sync::MutexGuard<'_, Shared> {
     s.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// A blocking JSON request (run off the async runtime).
+/// A blocking JSON request (run off the async runtime); the answer and the server that
+/// gave it (`X-Tapete-Node`, behind a balancer).
 fn request(
     base: &str,
     method: &str,
     path: &str,
     token: Option<&str>,
     body: Option<Value>,
-) -> Result<Value, String> {
+) -> Result<(Value, Option<String>), String> {
     let r = crate::client::request_as(method, &format!("{base}{path}"), token, body.as_ref())
         .map_err(|e| format!("{method} {path}: {e}"))?;
     if r.status >= 400 {
         return Err(format!("{method} {path}: {} {}", r.status, r.text()));
     }
-    r.json().map_err(|e| format!("{path}: {e}"))
+    let node = r.header("x-tapete-node").map(str::to_owned);
+    Ok((r.json().map_err(|e| format!("{path}: {e}"))?, node))
 }
 
 async fn request_async(
@@ -172,7 +174,7 @@ async fn request_async(
     path: String,
     token: Option<String>,
     body: Option<Value>,
-) -> Result<Value, String> {
+) -> Result<(Value, Option<String>), String> {
     tokio::task::spawn_blocking(move || request(&base, method, &path, token.as_deref(), body))
         .await
         .map_err(|e| e.to_string())?
@@ -198,7 +200,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
     // Players first: one per seat of every table.
     let mut tokens = Vec::new();
     for i in 0..opts.tables * seats {
-        let p = request_async(
+        let (p, _) = request_async(
             base.clone(),
             "POST",
             "/api/players".into(),
@@ -255,7 +257,10 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
         max: pct(1.0),
     };
     let replayed = match &opts.db {
-        Some(path) => Some(check_records(path, &opts.games, &s.last_seen)?),
+        Some(path) => {
+            let logs = stored_logs(path, s.last_seen.keys().cloned().collect()).await?;
+            Some(check_records(logs, &opts.games, &s.last_seen))
+        }
         None => None,
     };
     Ok(LoadReport {
@@ -287,7 +292,7 @@ async fn play_table(
     let rules = json!({});
     let body = json!({"game": game, "seats": tokens.len(), "rules": rules, "pace_ms": 0,
                       "seat": 0});
-    let info = request_async(
+    let (info, node) = request_async(
         base.to_string(),
         "POST",
         "/api/tables".into(),
@@ -297,9 +302,11 @@ async fn play_table(
     .await?;
     let id = info["id"].as_str().ok_or("no table id")?.to_string();
     let ws_base = base.replacen("http://", "ws://", 1);
+    // Behind a balancer, the node that made the table runs it: ask for that one.
+    let node = node.map(|n| format!("&node={n}")).unwrap_or_default();
     let mut clients = Vec::new();
     for (seat, token) in tokens.iter().enumerate() {
-        let url = format!("{ws_base}/ws/{id}?token={token}");
+        let url = format!("{ws_base}/ws/{id}?token={token}{node}");
         let (id, shared) = (id.clone(), shared.clone());
         clients.push(tokio::spawn(async move {
             client(url, id, seat, deadline, seed ^ seat as u64, shared).await
@@ -423,18 +430,74 @@ async fn client(
     Ok(())
 }
 
-/// Replays every table the clients played from the database and compares each seat's
-/// view with the last one its client received.
-fn check_records(
-    db: &Path,
-    kinds: &[Arc<dyn Kind>],
-    seen: &HashMap<String, HashMap<usize, (u64, String)>>,
-) -> Result<ReplayCheck, String> {
+/// A table as stored: its game, rules, seed, seat count and actions (or why it could
+/// not be read).
+type StoredLog = Result<(String, Value, u64, usize, Vec<(usize, String)>), String>;
+
+/// The stored logs of tables `ids`: from the SQLite file (read-only, beside the running
+/// server) or the PostgreSQL database a cluster shares.
+async fn stored_logs(db: &Path, ids: Vec<String>) -> Result<HashMap<String, StoredLog>, String> {
+    if let Some(url) = db.to_str().filter(|d| crate::store::pg::is_url(d)) {
+        let store = crate::store::Db::open_postgres(url, "loadtest")
+            .map_err(|e| format!("{}: {e}", crate::store::shown(db)))?;
+        let mut logs = HashMap::new();
+        for id in ids {
+            let log = match store.table(id.clone()).await {
+                Ok(Some(t)) => Ok((t.row.game, t.row.rules, t.row.seed, t.row.seats, t.actions)),
+                Ok(None) => Err("not stored".to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+            logs.insert(id, log);
+        }
+        store.close().await;
+        return Ok(logs);
+    }
+    let db = db.to_path_buf();
+    tokio::task::spawn_blocking(move || sqlite_logs(&db, ids))
+        .await
+        .map_err(|e| e.to_string())?
+}
+
+fn sqlite_logs(db: &Path, ids: Vec<String>) -> Result<HashMap<String, StoredLog>, String> {
     let conn = rusqlite::Connection::open_with_flags(
         db,
         rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|e| format!("{}: {e}", db.display()))?;
+    let mut logs = HashMap::new();
+    for id in ids {
+        let row: Result<(String, String, i64, i64), _> = conn.query_row(
+            "SELECT game, rules, seed, seats FROM tables WHERE id = ?1",
+            [&id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        );
+        let log = match row {
+            Ok((game, rules, seed, seats)) => {
+                let actions: Vec<(usize, String)> = conn
+                    .prepare("SELECT seat, action FROM actions WHERE table_id = ?1 ORDER BY n")
+                    .and_then(|mut st| {
+                        st.query_map([&id], |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?)))?
+                            .collect()
+                    })
+                    .map_err(|e| e.to_string())?;
+                serde_json::from_str::<Value>(&rules)
+                    .map(|rules| (game, rules, seed as u64, seats.max(0) as usize, actions))
+                    .map_err(|e| format!("stored rules: {e}"))
+            }
+            Err(e) => Err(e.to_string()),
+        };
+        logs.insert(id, log);
+    }
+    Ok(logs)
+}
+
+/// Replays every table the clients played from its stored log and compares each seat's
+/// view with the last one its client received.
+fn check_records(
+    logs: HashMap<String, StoredLog>,
+    kinds: &[Arc<dyn Kind>],
+    seen: &HashMap<String, HashMap<usize, (u64, String)>>,
+) -> ReplayCheck {
     let mut check = ReplayCheck {
         tables: 0,
         matched: 0,
@@ -442,15 +505,14 @@ fn check_records(
     };
     for (id, seats) in seen {
         check.tables += 1;
-        let row: Result<(String, String, i64, i64), _> = conn.query_row(
-            "SELECT game, rules, seed, seats FROM tables WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-        );
-        let (game, rules, seed, count) = match row {
-            Ok(r) => r,
-            Err(e) => {
+        let (game, rules, seed, count, actions) = match logs.get(id) {
+            Some(Ok(l)) => l.clone(),
+            Some(Err(e)) => {
                 check.mismatches.push(format!("{id}: {e}"));
+                continue;
+            }
+            None => {
+                check.mismatches.push(format!("{id}: not read"));
                 continue;
             }
         };
@@ -458,21 +520,7 @@ fn check_records(
             check.mismatches.push(format!("{id}: unknown game {game}"));
             continue;
         };
-        let actions: Vec<(usize, String)> = conn
-            .prepare("SELECT seat, action FROM actions WHERE table_id = ?1 ORDER BY n")
-            .and_then(|mut st| {
-                st.query_map([id], |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?)))?
-                    .collect()
-            })
-            .map_err(|e| e.to_string())?;
-        let rules: Value = match serde_json::from_str(&rules) {
-            Ok(r) => r,
-            Err(e) => {
-                check.mismatches.push(format!("{id}: stored rules: {e}"));
-                continue;
-            }
-        };
-        let mut g = match kind.new_game(&rules, count.max(0) as usize, seed as u64) {
+        let mut g = match kind.new_game(&rules, count, seed) {
             Ok(g) => g,
             Err(e) => {
                 check.mismatches.push(format!("{id}: {e}"));
@@ -527,5 +575,5 @@ fn check_records(
             check.matched += 1;
         }
     }
-    Ok(check)
+    check
 }

@@ -158,6 +158,10 @@ pub struct LoadtestArgs {
     /// Seed of the clients' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Milliseconds each client waits before it acts, as a person reading the table
+    /// (0: as fast as the server lets a connection act).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub think_ms: u64,
     /// The durability of the server started here (see `tapete serve --help`).
     #[arg(long, default_value = "full", value_parser = ["full", "normal"])]
     pub durability: String,
@@ -235,6 +239,7 @@ pub fn loadtest(a: &LoadtestArgs, json: bool) -> CliResult {
             duration: Duration::from_secs(a.seconds),
             db,
             seed: a.seed,
+            think: Duration::from_millis(a.think_ms),
         };
         let report = tapete_server::loadtest::run(opts)
             .await
@@ -269,6 +274,7 @@ fn text(r: &LoadReport) -> String {
         row!["game", &r.game],
         row!["tables", r.tables],
         row!["clients", r.clients],
+        row!["thinking", format!("{} ms", r.think_ms)],
         row!["seconds", format!("{:.1}", r.seconds)],
         row!["actions", r.actions],
         row!["actions per second", format!("{:.0}", r.actions_per_second)],

@@ -39,6 +39,9 @@ pub struct LoadOptions {
     pub db: Option<PathBuf>,
     /// Seed of the clients' choices.
     pub seed: u64,
+    /// How long each client waits before it acts, as a person reads the table (zero: as
+    /// fast as the server lets a connection act, to find the most it can take).
+    pub think: Duration,
 }
 
 impl std::fmt::Debug for LoadOptions {
@@ -63,6 +66,8 @@ pub struct LoadReport {
     /// Seats at each table (one client each).
     pub seats: usize,
     pub clients: usize,
+    /// Milliseconds each client waited before acting.
+    pub think_ms: u64,
     /// How long the clients played (actions are sent until then).
     pub seconds: f64,
     /// Actions acknowledged by the server.
@@ -221,11 +226,21 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
         let players: Vec<String> = players.to_vec();
         let (base, shared) = (base.clone(), shared.clone());
         let name = opts.game.clone();
+        let think = opts.think;
         let seed = opts.seed ^ (t as u64).wrapping_mul(0x9E37_79B9);
         groups.push(tokio::spawn(async move {
             let mut game = 0u64;
             while Instant::now() < deadline {
-                let r = play_table(&base, &name, &players, deadline, seed ^ game, &shared).await;
+                let r = play_table(
+                    &base,
+                    &name,
+                    &players,
+                    deadline,
+                    think,
+                    seed ^ game,
+                    &shared,
+                )
+                .await;
                 if let Err(e) = r {
                     lock(&shared).error(e);
                     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -268,6 +283,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
         tables: opts.tables,
         seats,
         clients: opts.tables * seats,
+        think_ms: opts.think.as_millis() as u64,
         seconds,
         actions: s.actions,
         actions_per_second: s.actions as f64 / seconds.max(1e-9),
@@ -285,6 +301,7 @@ async fn play_table(
     game: &str,
     tokens: &[String],
     deadline: Instant,
+    think: Duration,
     seed: u64,
     shared: &SharedRef,
 ) -> Result<(), String> {
@@ -309,7 +326,7 @@ async fn play_table(
         let url = format!("{ws_base}/ws/{id}?token={token}{node}");
         let (id, shared) = (id.clone(), shared.clone());
         clients.push(tokio::spawn(async move {
-            client(url, id, seat, deadline, seed ^ seat as u64, shared).await
+            client(url, id, seat, deadline, think, seed ^ seat as u64, shared).await
         }));
     }
     for c in clients {
@@ -324,6 +341,7 @@ async fn client(
     table: String,
     seat: usize,
     deadline: Instant,
+    think: Duration,
     seed: u64,
     shared: SharedRef,
 ) -> Result<(), String> {
@@ -350,6 +368,9 @@ async fn client(
     // One action at a time: a state that arrives while ours is in flight may still
     // offer the same decision.
     let mut in_flight = false;
+    // The decision this client is thinking over (when, at which state, among what): a
+    // newer state replaces it, so it never acts on a state gone by.
+    let mut thinking: Option<(Instant, u64, Vec<String>)> = None;
     loop {
         // After the deadline: no more actions, but read until the table is quiet, so the
         // last state seen is the last one stored.
@@ -359,12 +380,36 @@ async fn client(
         // stored and told late on a loaded machine.
         let wait = if draining {
             Duration::from_secs(2)
+        } else if let Some((at, _, _)) = &thinking {
+            at.saturating_duration_since(Instant::now()).min(left)
         } else {
             left
         };
         let frame = match tokio::time::timeout(wait, ws.next()).await {
             Err(_) if draining => break,
-            Err(_) => continue,
+            Err(_) => {
+                if let Some((at, n, legal)) = thinking.take() {
+                    if Instant::now() < at {
+                        thinking = Some((at, n, legal));
+                    } else {
+                        let action = &legal[rng.gen_range(0..legal.len())];
+                        tokio::time::sleep(bucket.wait()).await;
+                        bucket.take();
+                        next_id += 1;
+                        sent.insert(next_id, Instant::now());
+                        acted_at = n;
+                        in_flight = true;
+                        ws.send(Message::Text(
+                            json!({"type":"act","action":action,"id":next_id})
+                                .to_string()
+                                .into(),
+                        ))
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    }
+                }
+                continue;
+            }
             Ok(None) => return Err(format!("table {table} seat {seat}: the server closed")),
             Ok(Some(Err(e))) => return Err(format!("table {table} seat {seat}: {e}")),
             Ok(Some(Ok(f))) => f,
@@ -404,24 +449,13 @@ async fn client(
                     break;
                 }
                 let legal = msg.legal;
+                thinking = None;
                 if draining || legal.is_empty() || acted_at == n || in_flight {
                     continue;
                 }
-                let action = &legal[rng.gen_range(0..legal.len())];
-                // As fast as the server allows a connection, never faster.
-                tokio::time::sleep(bucket.wait()).await;
-                bucket.take();
-                next_id += 1;
-                sent.insert(next_id, Instant::now());
-                acted_at = n;
-                in_flight = true;
-                ws.send(Message::Text(
-                    json!({"type":"act","action":action,"id":next_id})
-                        .to_string()
-                        .into(),
-                ))
-                .await
-                .map_err(|e| e.to_string())?;
+                // Acted on when the thinking time is over (at once without one), unless
+                // a newer state comes first.
+                thinking = Some((Instant::now() + think, n, legal));
             }
             _ => {}
         }

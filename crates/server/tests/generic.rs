@@ -422,6 +422,7 @@ fn the_load_test_plays_any_game_at_its_seat_count() {
         duration: Duration::from_secs(4),
         db: Some(server.db.clone()),
         seed: 3,
+        think: Duration::ZERO,
     };
     let rt = tokio::runtime::Runtime::new().unwrap();
     let report = rt

@@ -224,6 +224,9 @@ enum Read {
 struct Client {
     socket: WebSocket<MaybeTlsStream<TcpStream>>,
     last: Option<Value>,
+    /// Every view this person was sent, by the action count it came at, and their seat.
+    views: Vec<(u64, Value)>,
+    seat: Option<u64>,
 }
 
 /// A person's link to a table through HAProxy, found as the page finds it: a refused
@@ -243,7 +246,12 @@ fn connect(front: &str, table: &str, token: &str) -> Client {
             if let MaybeTlsStream::Plain(s) = socket.get_ref() {
                 s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
             }
-            return Client { socket, last: None };
+            return Client {
+                socket,
+                last: None,
+                views: Vec::new(),
+                seat: None,
+            };
         }
         let (code, e) = api_at(
             front,
@@ -282,6 +290,12 @@ impl Client {
                     let v: Value = serde_json::from_str(t.as_str()).expect("JSON");
                     if v["type"] == "state" {
                         self.last = Some(v.clone());
+                        if let (Some(n), Some(seat)) = (v["n"].as_u64(), v["you"]["seat"].as_u64())
+                        {
+                            assert!(self.seat.is_none_or(|s| s == seat), "one seat: {v}");
+                            self.seat = Some(seat);
+                            self.views.push((n, v["view"].clone()));
+                        }
                     }
                     return Read::Message(v);
                 }
@@ -444,7 +458,9 @@ fn tables_survive_kill_9_of_their_node_again_and_again_through_haproxy() {
         cluster.node(&victim).kill();
         for ((id, c), b) in tables.iter_mut().zip(&before) {
             // The person's page reconnects by itself: here, as it does.
+            let seen = std::mem::take(&mut c.views);
             *c = connect(&cluster.front, id, &token);
+            c.views = seen;
             let after = c.state_until(|_| true);
             assert_eq!(
                 after["n"], b["n"],
@@ -476,6 +492,56 @@ fn tables_survive_kill_9_of_their_node_again_and_again_through_haproxy() {
     // And the games go on.
     for (_, c) in &mut tables {
         play(c, 2);
+    }
+    // No frame showed the person more than their seat's view: every view they were sent
+    // is their seat's view of the stored log at that action, replayed.
+    for (id, c) in &tables {
+        assert_only_their_views(&cluster, id, c);
+    }
+}
+
+/// Replays `table`'s stored log and checks each view `c` was sent against its seat's.
+fn assert_only_their_views(cluster: &Cluster, table: &str, c: &Client) {
+    let mut db = postgres::Client::connect(&cluster.db, postgres::NoTls).unwrap();
+    let row = db
+        .query_one(
+            "SELECT game, rules, seed, seats FROM tables WHERE id = $1",
+            &[&table],
+        )
+        .unwrap();
+    let (game, rules, seed, seats): (String, String, i64, i64) =
+        (row.get(0), row.get(1), row.get(2), row.get(3));
+    let actions: Vec<(i64, String)> = db
+        .query(
+            "SELECT seat, action FROM actions WHERE table_id = $1 ORDER BY n",
+            &[&table],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    let kind = tapete_catalog::kinds()
+        .into_iter()
+        .find(|k| k.name() == game)
+        .unwrap();
+    let rules: Value = serde_json::from_str(&rules).unwrap();
+    let mut g = kind.new_game(&rules, seats as usize, seed as u64).unwrap();
+    let seat = c.seat.expect("a seat") as usize;
+    let mut views = c.views.clone();
+    assert!(views.len() >= 10, "table {table}: only {} views seen", views.len());
+    views.sort_by_key(|(n, _)| *n);
+    let mut applied = 0u64;
+    for (n, view) in views {
+        while applied < n {
+            let (s, a) = &actions[applied as usize];
+            g.apply(*s as usize, a).unwrap();
+            applied += 1;
+        }
+        let theirs: Value = serde_json::from_str(&g.view_text(Some(seat))).unwrap();
+        assert_eq!(
+            view, theirs,
+            "table {table}: the view sent at action {n} is seat {seat}'s"
+        );
     }
 }
 

@@ -462,6 +462,12 @@ fn tables_survive_kill_9_of_their_node_again_and_again_through_haproxy() {
             *c = connect(&cluster.front, id, &token);
             c.views = seen;
             let after = c.state_until(|_| true);
+            let resumed = killed_at.elapsed();
+            eprintln!("round {round}: table {id} resumed {resumed:?} after its node died");
+            assert!(
+                resumed <= Duration::from_secs(15),
+                "table {id}: {resumed:?}"
+            );
             assert_eq!(
                 after["n"], b["n"],
                 "table {id}: every acknowledged action, no more"
@@ -478,11 +484,6 @@ fn tables_survive_kill_9_of_their_node_again_and_again_through_haproxy() {
                 "table {id}"
             );
         }
-        assert!(
-            killed_at.elapsed() < Duration::from_secs(40),
-            "failover took {:?}",
-            killed_at.elapsed()
-        );
         // The dead node comes back (under its name) for the next round.
         let port = cluster.node(&victim).port;
         let db = cluster.db.clone();
@@ -528,7 +529,11 @@ fn assert_only_their_views(cluster: &Cluster, table: &str, c: &Client) {
     let mut g = kind.new_game(&rules, seats as usize, seed as u64).unwrap();
     let seat = c.seat.expect("a seat") as usize;
     let mut views = c.views.clone();
-    assert!(views.len() >= 10, "table {table}: only {} views seen", views.len());
+    assert!(
+        views.len() >= 10,
+        "table {table}: only {} views seen",
+        views.len()
+    );
     views.sort_by_key(|(n, _)| *n);
     let mut applied = 0u64;
     for (n, view) in views {

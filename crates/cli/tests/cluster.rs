@@ -8,7 +8,7 @@
 //! `TAPETE_TEST_PG` naming a PostgreSQL server's maintenance database.
 
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -113,6 +113,12 @@ struct Cluster {
 
 impl Cluster {
     fn start(name: &str) -> Cluster {
+        Cluster::start_with(name, 10_000, 100_000)
+    }
+
+    /// A cluster whose balancer lets one address hold `conns` connections and make
+    /// `reqs` requests in 10 s, over all the nodes.
+    fn start_with(name: &str, conns: u32, reqs: u32) -> Cluster {
         let db = fresh_database(name);
         let nodes: Vec<Node> = (1..=3)
             .map(|i| Node::start(&db, &format!("n{i}"), free_port()))
@@ -125,8 +131,8 @@ impl Cluster {
             .env("TAPETE_N1", format!("127.0.0.1:{}", nodes[0].port))
             .env("TAPETE_N2", format!("127.0.0.1:{}", nodes[1].port))
             .env("TAPETE_N3", format!("127.0.0.1:{}", nodes[2].port))
-            .env("TAPETE_CONNS_PER_ADDR", "10000")
-            .env("TAPETE_REQS_PER_ADDR", "100000")
+            .env("TAPETE_CONNS_PER_ADDR", conns.to_string())
+            .env("TAPETE_REQS_PER_ADDR", reqs.to_string())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -678,5 +684,46 @@ fn two_nodes_asked_for_one_orphaned_table_give_it_one_owner() {
         (served, sent),
         (1, 1),
         "one serves it, the other names it: {answers:?}"
+    );
+}
+
+#[test]
+#[ignore = "needs PostgreSQL and HAProxy: deploy/test-postgres.sh runs it"]
+fn one_address_is_bounded_across_all_the_nodes() {
+    let cluster = Cluster::start_with("flood", 16, 60);
+    let front = cluster.front.trim_start_matches("http://").to_string();
+    // Thirty connections held open at once from one address: the balancer answers on
+    // sixteen, whichever nodes they would reach, and closes the rest.
+    let mut conns: Vec<TcpStream> = (0..30)
+        .map(|_| TcpStream::connect(&front).expect("connects"))
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut answered = 0;
+    for c in &mut conns {
+        c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let _ = c.write_all(b"GET /api/games HTTP/1.1\r\nHost: tapete\r\n\r\n");
+        let mut head = [0u8; 12];
+        if c.read_exact(&mut head).is_ok() && head.starts_with(b"HTTP/1.1 200") {
+            answered += 1;
+        }
+    }
+    assert_eq!(
+        answered, 16,
+        "the connections one address may hold over all the nodes"
+    );
+    drop(conns);
+    // And its request rate: past it, 429 whichever node would have answered.
+    let codes: Vec<u16> = (0..60)
+        .map(|_| {
+            tapete_server::client::get(&format!("{}/api/games", cluster.front))
+                .map(|r| r.status)
+                .unwrap_or(0)
+        })
+        .collect();
+    let ok = codes.iter().filter(|c| **c == 200).count();
+    assert!(codes.contains(&429), "{codes:?}");
+    assert!(
+        ok + answered <= 61,
+        "{ok} answered past the rate: {codes:?}"
     );
 }

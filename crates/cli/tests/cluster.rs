@@ -179,6 +179,25 @@ impl Cluster {
         api_at(&self.front, method, path, token, body)
     }
 
+    /// A new guest called `nickname`; its token.
+    fn person(&self, nickname: &str) -> String {
+        let (code, p) = self.api(
+            "POST",
+            "/api/players",
+            None,
+            Some(json!({ "nickname": nickname })),
+        );
+        assert_eq!(code, 200, "{p}");
+        p["token"].as_str().unwrap().to_string()
+    }
+
+    /// A new table made by `token` through the balancer; its id.
+    fn table(&self, token: &str, body: Value) -> String {
+        let (code, t) = self.api("POST", "/api/tables", Some(token), Some(body));
+        assert_eq!(code, 200, "{t}");
+        t["id"].as_str().unwrap().to_string()
+    }
+
     /// The node holding `table`'s lease, read from the database.
     fn owner(&self, table: &str) -> Option<String> {
         let mut c = postgres::Client::connect(&self.db, postgres::NoTls).unwrap();
@@ -394,14 +413,7 @@ fn play(c: &mut Client, more: usize) -> Value {
 #[ignore = "needs PostgreSQL and HAProxy: deploy/test-postgres.sh runs it"]
 fn tables_survive_kill_9_of_their_node_again_and_again_through_haproxy() {
     let mut cluster = Cluster::start("failover");
-    let (code, p) = cluster.api(
-        "POST",
-        "/api/players",
-        None,
-        Some(json!({"nickname": "Ane"})),
-    );
-    assert_eq!(code, 200, "{p}");
-    let token = p["token"].as_str().unwrap().to_string();
+    let token = cluster.person("Ane");
     let mut tables = Vec::new();
     for body in [
         json!({"game": "mus", "rules": {"target": 40, "juegos": 1}, "bot": "basico"}),
@@ -412,9 +424,7 @@ fn tables_survive_kill_9_of_their_node_again_and_again_through_haproxy() {
         body["pace_ms"] = json!(0);
         body["hold_s"] = json!(0);
         body["start"] = json!(true);
-        let (code, t) = cluster.api("POST", "/api/tables", Some(&token), Some(body));
-        assert_eq!(code, 200, "{t}");
-        let id = t["id"].as_str().unwrap().to_string();
+        let id = cluster.table(&token, body);
         let c = connect(&cluster.front, &id, &token);
         tables.push((id, c));
     }
@@ -560,21 +570,11 @@ fn assert_only_their_views(cluster: &Cluster, table: &str, c: &Client) {
 #[ignore = "needs PostgreSQL and HAProxy: deploy/test-postgres.sh runs it"]
 fn a_node_stopped_past_its_lease_is_fenced_and_its_clients_move() {
     let mut cluster = Cluster::start("fencing");
-    let (_, p) = cluster.api(
-        "POST",
-        "/api/players",
-        None,
-        Some(json!({"nickname": "Bea"})),
+    let token = cluster.person("Bea");
+    let id = cluster.table(
+        &token,
+        json!({"game": "mus", "bot": "basico", "pace_ms": 0, "hold_s": 0, "start": true}),
     );
-    let token = p["token"].as_str().unwrap().to_string();
-    let (code, t) = cluster.api(
-        "POST",
-        "/api/tables",
-        Some(&token),
-        Some(json!({"game": "mus", "bot": "basico", "pace_ms": 0, "hold_s": 0, "start": true})),
-    );
-    assert_eq!(code, 200, "{t}");
-    let id = t["id"].as_str().unwrap().to_string();
     let mut old = connect(&cluster.front, &id, &token);
     let before = play(&mut old, 2);
     let n = before["n"].as_u64().unwrap();
@@ -638,21 +638,8 @@ fn a_node_stopped_past_its_lease_is_fenced_and_its_clients_move() {
 #[ignore = "needs PostgreSQL and HAProxy: deploy/test-postgres.sh runs it"]
 fn two_nodes_asked_for_one_orphaned_table_give_it_one_owner() {
     let mut cluster = Cluster::start("race");
-    let (_, p) = cluster.api(
-        "POST",
-        "/api/players",
-        None,
-        Some(json!({"nickname": "Cai"})),
-    );
-    let token = p["token"].as_str().unwrap().to_string();
-    let (code, t) = cluster.api(
-        "POST",
-        "/api/tables",
-        Some(&token),
-        Some(json!({"game": "tikki", "pace_ms": 0, "hold_s": 0})),
-    );
-    assert_eq!(code, 200, "{t}");
-    let id = t["id"].as_str().unwrap().to_string();
+    let token = cluster.person("Cai");
+    let id = cluster.table(&token, json!({"game": "tikki", "pace_ms": 0, "hold_s": 0}));
     let dead = cluster.owner(&id).unwrap();
     cluster.node(&dead).kill();
     // The lease runs out; both survivors are asked at the same moment.

@@ -20,11 +20,22 @@ export function keepInvite(id, invite) {
   try { if (invite) localStorage.setItem(KEY(id), invite); } catch { /* private mode */ }
 }
 
-/** `path` with table `id`'s secret as `invite=` when this browser has one. */
+// The server that runs each table, once one said so (`table_moved`: several servers share
+// the tables, and the balancer sends `?node=NAME` to that one).
+const nodes = new Map();
+
+/** Notes that table `id` is run by the server `node`. */
+export function setNode(id, node) { if (node) nodes.set(id, node); }
+
+/**
+ * `path` with table `id`'s secret as `invite=` when this browser has one, and the server
+ * that runs it as `node=` when one said so.
+ */
 export function withInvite(path, id) {
-  const invite = inviteOf(id);
-  if (!invite) return path;
-  return `${path}${path.includes('?') ? '&' : '?'}invite=${encodeURIComponent(invite)}`;
+  const query = [['invite', inviteOf(id)], ['node', nodes.get(id) || '']]
+    .filter(([, v]) => v).map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
+  if (!query.length) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${query.join('&')}`;
 }
 
 /** The page of table `id`, with its secret for a private one. */
@@ -45,9 +56,18 @@ export function inviteControl(table) {
   }, t('private.copy'));
 }
 
-/** Calls the API on table `id` (its secret added); a refusal is told in the page's words. */
+/**
+ * Calls the API on table `id` (its secret added, asked again once at the server that runs
+ * it if another answered); a refusal is told in the page's words.
+ */
 async function call(method, path, id, body) {
-  try { return await api(method, withInvite(path, id), body); } catch (x) {
+  try {
+    try { return await api(method, withInvite(path, id), body); } catch (x) {
+      if (x.code !== 'table_moved' || !x.node) throw x;
+      setNode(id, x.node);
+      return await api(method, withInvite(path, id), body);
+    }
+  } catch (x) {
     const key = [`reserve.error.${x.code}`, `rematch.error.${x.code}`].find((k) => x.code && has(k));
     toast(key ? t(key) : x.message, 'error');
     return null;

@@ -10,7 +10,7 @@ import { has } from './i18n.js';
 import { dockPadding } from './kit.js';
 import { ratedBadge, seatLinks } from './ratings.js';
 import { renderLine, lineClass, lineText } from './story.js';
-import { inviteOf, withInvite, inviteControl, keptSeat, keepControl, otraControl, rematchNotice } from './invite.js';
+import { inviteOf, withInvite, setNode, inviteControl, keptSeat, keepControl, otraControl, rematchNotice } from './invite.js';
 import { chatPanel, chatState, chatMessage } from './chat.js';
 import { invitePanel } from './friends.js';
 
@@ -44,7 +44,6 @@ let pingTimer = null;
 let watchTimer = null;
 let lastHeard = 0;      // when the open link last brought anything (ms)
 let gone = false;       // the table does not exist: no more reconnecting
-let node = '';          // the server that runs the table, when the balancer must be told
 let nextId = 1;
 let connState = 'connecting';
 let connects = 0;       // WebSockets opened so far (for the tests)
@@ -58,8 +57,7 @@ const DEAD_MS = 25000;
 function wsUrl() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const token = getToken();
-  const query = [token && `token=${encodeURIComponent(token)}`, node && `node=${encodeURIComponent(node)}`].filter(Boolean).join('&');
-  const path = `/ws/${encodeURIComponent(tableId)}${query ? `?${query}` : ''}`;
+  const path = `/ws/${encodeURIComponent(tableId)}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
   return `${proto}//${location.host}${withInvite(path, tableId)}`;
 }
 
@@ -140,7 +138,7 @@ async function tableMissing() {
     return false;
   } catch (e) {
     // Another server runs the table now (its first one went away): ask the balancer for it.
-    if (e.code === 'table_moved' && e.node) { node = e.node; attempts = 0; }
+    if (e.code === 'table_moved' && e.node) { setNode(tableId, e.node); attempts = 0; }
     return e.status === 404;
   }
 }

@@ -73,6 +73,7 @@ use crate::leyes_cache::lance_chance;
 use crate::{Avanzado, Experto};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
 use tapete_cards::CardSet;
 use tapete_mus::events::Event;
 use tapete_mus::rules::Lance;
@@ -264,6 +265,7 @@ impl Maestro {
         seat: Seat,
         candidates: &[Action],
         default: Option<usize>,
+        budget: Budget,
         rng: &mut ChaCha8Rng,
     ) -> Option<Action> {
         let calls = belief::calls(&view.log, seat);
@@ -340,7 +342,7 @@ impl Maestro {
         };
         let tally = race_models(
             &RACING,
-            self.budget,
+            budget,
             candidates.len(),
             rng,
             |rng| sample_world(view, &calls, &readings, rng),
@@ -441,6 +443,7 @@ impl Maestro {
 
 impl Bot<MusGame> for Maestro {
     fn act(&mut self, view: &MusView, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
+        let start = Instant::now();
         self.table.observe(view);
         if let Policy::Experto(e) = &mut self.rollout {
             e.observe(view);
@@ -470,7 +473,17 @@ impl Bot<MusGame> for Maestro {
             return candidates[0].clone();
         }
         let default = candidates.iter().position(|a| *a == own);
-        match self.search(view, seat, &candidates, default, rng) {
+        // The time spent reading the table comes out of the search's.
+        let spent = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let budget = match self.budget {
+            Budget::Millis(ms) => Budget::Millis(ms.saturating_sub(spent).max(1)),
+            Budget::ItersWithin { iters, ms } => Budget::ItersWithin {
+                iters,
+                ms: ms.saturating_sub(spent).max(1),
+            },
+            b => b,
+        };
+        match self.search(view, seat, &candidates, default, budget, rng) {
             Some(a) if legal.contains(&a) => a,
             _ => own,
         }

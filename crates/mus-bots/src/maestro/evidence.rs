@@ -21,11 +21,11 @@ use tapete_mus::{Action, MusGame, MusView};
 use tapete_table::{Bot, Game, Seat};
 
 /// Worlds dealt to weigh one answer.
-const WORLDS: usize = 96;
+const WORLDS: usize = 48;
 /// Worlds dealt to weigh one call of a rival where no bet stood.
-const BETTOR_WORLDS: usize = 48;
+const BETTOR_WORLDS: usize = 24;
 /// Fewest worlds that must replay the calls up to the bet for the answer to count.
-const MIN_WORLDS: usize = 16;
+const MIN_WORLDS: usize = 12;
 /// The floor and ceiling of a model's chance of any answer: a rival misplays, reads the
 /// score, or is no threshold player at all, so one answer never rules a model out.
 const EPS: f64 = 0.1;

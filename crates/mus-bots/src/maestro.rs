@@ -57,7 +57,11 @@
 //! read takes over only as it is earned: each answer and each bet shown this match rules
 //! out the thresholds it contradicts ([`TableRead::answer_thresholds`],
 //! [`TableRead::bet_thresholds`]), and once the rivals' answers leave one threshold
-//! standing, that threshold answers our bets in place of the rollout players.
+//! standing, that threshold answers our bets in place of the rollout players. The calls
+//! whose cards stay hidden count too ([`Evidence`]): every answer to a bet of ours, and
+//! every rival's bet or paso where no bet stood, is weighed in worlds dealt from our view
+//! at the time, and a model (the rollout players' answer among them) far less likely than
+//! the best one is dropped.
 
 mod belief;
 mod evidence;

@@ -107,8 +107,11 @@ pub fn command_bot(command: &str, timeout: Duration) -> Result<ProcessBot<MusGam
 /// the rollout policy; see [`maestro`]) and `ordago=evidence|policy` (with the read, a
 /// rival answers our órdagos by the folds it has shown, the default, or as the rollout
 /// policy from the start) and `robust=on|off` (an órdago of ours valued by its worst case
-/// over the answer models the evidence leaves, the default, or by the read alone). Empty
-/// gives the defaults.
+/// over the answer models the evidence leaves, the default, or by the read alone) and
+/// `evidence=on|off` (the rivals' answers, cards shown or not, weigh those models, the
+/// default, or only shown answers rule them out) and `bets=on|off` (the rivals' bets and
+/// pasos weigh the models of their bets, the default, or only shown bets rule them out).
+/// Empty gives the defaults.
 pub fn maestro_params(params: &str) -> Result<Maestro, String> {
     let mut m = Maestro::default();
     let (mut ms, mut iters) = (None, None);
@@ -161,6 +164,26 @@ pub fn maestro_params(params: &str) -> Result<Maestro, String> {
                     ))
                 }
             },
+            Some(("evidence", v)) => match v.trim() {
+                "on" => m.weigh_answers = true,
+                "off" => m.weigh_answers = false,
+                _ => {
+                    return Err(format!(
+                        "maestro:evidence={v}: weighing the answer models by every answer \
+                         of the rivals is on (the default) or off (shown answers only)"
+                    ))
+                }
+            },
+            Some(("bets", v)) => match v.trim() {
+                "on" => m.weigh_bets = true,
+                "off" => m.weigh_bets = false,
+                _ => {
+                    return Err(format!(
+                        "maestro:bets={v}: weighing the bettor models by every call of \
+                         the rivals is on (the default) or off (shown bets only)"
+                    ))
+                }
+            },
             Some(("policy", name)) => {
                 m.rollout = maestro::Policy::by_name(name.trim()).ok_or_else(|| {
                     format!(
@@ -172,7 +195,8 @@ pub fn maestro_params(params: &str) -> Result<Maestro, String> {
                 return Err(format!(
                     "`maestro:{params}`: maestro takes iters=N, ms=N (or both: N rollouts \
                      unless the milliseconds pass first), policy=LEVEL, read=on|off, \
-                     ordago=evidence|policy and robust=on|off, comma-separated, \
+                     ordago=evidence|policy, robust=on|off, evidence=on|off and bets=on|off, \
+                     comma-separated, \
                      e.g. maestro:iters=500,policy=avanzado"
                 ))
             }

@@ -57,13 +57,19 @@
 //! read takes over only as it is earned: each answer and each bet shown this match rules
 //! out the thresholds it contradicts ([`TableRead::answer_thresholds`],
 //! [`TableRead::bet_thresholds`]), and once the rivals' answers leave one threshold
-//! standing, that threshold answers our bets in place of the rollout players.
+//! standing, that threshold answers our bets in place of the rollout players. The calls
+//! whose cards stay hidden count too ([`Evidence`]): every answer to a bet of ours, and
+//! every rival's bet or paso where no bet stood, is weighed in worlds dealt from our view
+//! at the time, and a model (the rollout players' answer among them) far less likely than
+//! the best one is dropped.
 
 mod belief;
+mod evidence;
 mod value;
 
 pub use crate::read::{PairAnswers, Reading, SeatRecord, TableRead};
 pub use crate::strength::percentile;
+pub use evidence::Evidence;
 pub use value::win_chance;
 
 use crate::basico::{discard, Basico};
@@ -71,6 +77,7 @@ use crate::leyes_cache::lance_chance;
 use crate::{Avanzado, Experto};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
 use tapete_cards::CardSet;
 use tapete_mus::events::Event;
 use tapete_mus::rules::Lance;
@@ -213,8 +220,19 @@ pub struct Maestro {
     /// made only when it pays whoever the rivals turn out to be. Off, the rollout players
     /// and the read alone answer it.
     pub robust: bool,
+    /// Whether the rivals' answers to our bets, cards shown or not, weigh the answer models
+    /// (`maestro:evidence=on`, the default; [`Evidence`]): a model they make much less
+    /// likely than the best one leaves the worst case. Off, only shown answers rule models
+    /// out.
+    pub weigh_answers: bool,
+    /// Whether each rival's calls where no bet stood (its bets and its pasos) weigh the
+    /// bettor models of its bets (`maestro:bets=on`, the default; [`Evidence`]). Off, only
+    /// its shown bets rule them out.
+    pub weigh_bets: bool,
     /// What it has seen of the others this match.
     pub table: TableRead,
+    /// The answer models' likelihoods from the rivals' answers this match.
+    pub evidence: Evidence,
 }
 
 impl Maestro {
@@ -236,7 +254,10 @@ impl Maestro {
             read: true,
             answers: Answers::Evidence,
             robust: true,
+            weigh_answers: true,
+            weigh_bets: true,
             table: TableRead::default(),
+            evidence: Evidence::default(),
         }
     }
 
@@ -248,17 +269,12 @@ impl Maestro {
         seat: Seat,
         candidates: &[Action],
         default: Option<usize>,
+        budget: Budget,
         rng: &mut ChaCha8Rng,
     ) -> Option<Action> {
         let calls = belief::calls(&view.log, seat);
         let us = seat % 2;
-        let readings: [Reading; 4] = std::array::from_fn(|s| {
-            if self.read && s % 2 != us {
-                self.table.reading(s)
-            } else {
-                Reading::default()
-            }
-        });
+        let readings = self.readings(us);
         let policies = self.policies(us);
         // The chance, by pair, that a rival answers our órdago as the rollout player (the
         // evidence of its folds), fixed for the whole search.
@@ -271,13 +287,37 @@ impl Maestro {
         });
         let read = table.map_or(Answer::Policy, |(t, trust)| Answer::Read(t, trust));
         // The answer models a bet of ours is also valued against (none unless robust), for
-        // envites and raises and for órdagos.
-        let models: [Vec<f64>; 2] = std::array::from_fn(|ordago| match self.robust {
-            true if self.read => self
-                .table
-                .answer_thresholds(1 - us, ordago == 1, &ANSWER_MODELS),
-            true => ANSWER_MODELS.to_vec(),
-            false => Vec::new(),
+        // envites and raises and for órdagos, and whether the rollout players' answer is
+        // one of them.
+        let models: [(Vec<f64>, bool); 2] = std::array::from_fn(|kind| {
+            let ordago = kind == 1;
+            match self.robust {
+                true if self.read => {
+                    let shown = self.table.answer_thresholds(1 - us, ordago, &ANSWER_MODELS);
+                    if self.weigh_answers {
+                        let standing = self.evidence.standing(ordago);
+                        let kept: Vec<f64> = ANSWER_MODELS
+                            .iter()
+                            .zip(standing)
+                            .filter(|&(t, s)| s && shown.contains(t))
+                            .map(|(&t, _)| t)
+                            .collect();
+                        // An órdago's own answer is the read's, which these answers do
+                        // not judge: it goes once one threshold alone is left.
+                        let policy = if ordago { kept.len() != 1 } else { standing[4] };
+                        if kept.is_empty() && !policy {
+                            (shown, true)
+                        } else {
+                            (kept, policy)
+                        }
+                    } else {
+                        let policy = shown.len() != 1;
+                        (shown, policy)
+                    }
+                }
+                true => (ANSWER_MODELS.to_vec(), true),
+                false => (Vec::new(), true),
+            }
         });
         // Facing a bet: who made it, in which lance, and the bettor models that
         // stand (none unless robust).
@@ -286,7 +326,17 @@ impl Maestro {
                 .map(|bettor| {
                     let all: &[f64] = if b.ordago { &THROW_MODELS } else { &BET_MODELS };
                     let models = if self.read {
-                        self.table.bet_thresholds(bettor, b.ordago, all)
+                        let shown = self.table.bet_thresholds(bettor, b.ordago, all);
+                        if self.weigh_bets {
+                            let standing = self.evidence.bettor_standing(bettor, b.ordago, all);
+                            all.iter()
+                                .zip(standing)
+                                .filter(|&(t, s)| s && shown.contains(t))
+                                .map(|(&t, _)| t)
+                                .collect()
+                        } else {
+                            shown
+                        }
                     } else {
                         all.to_vec()
                     };
@@ -296,7 +346,7 @@ impl Maestro {
         };
         let tally = race_models(
             &RACING,
-            self.budget,
+            budget,
             candidates.len(),
             rng,
             |rng| sample_world(view, &calls, &readings, rng),
@@ -311,14 +361,14 @@ impl Maestro {
                     read,
                     r,
                 );
-                let models = match start.1 {
-                    Action::Ordago => &models[1][..],
-                    Action::Envido(_) | Action::Reenvido(_) => &models[0][..],
-                    _ => &[],
+                let (models, policy) = match start.1 {
+                    Action::Ordago => (&models[1].0[..], models[1].1),
+                    Action::Envido(_) | Action::Reenvido(_) => (&models[0].0[..], models[0].1),
+                    _ => (&[][..], true),
                 };
-                // Once the rivals' shown answers leave one model standing, it is the read
-                // of them: the rollout players' answer no longer counts.
-                if models.len() != 1 {
+                // Once the evidence rules the rollout players' answer out (or leaves one
+                // threshold standing), it no longer counts.
+                if policy {
                     out.push(v);
                 }
                 if let Some((bettor, lance, bets)) = &thrown {
@@ -370,6 +420,17 @@ impl Maestro {
 }
 
 impl Maestro {
+    /// How the belief reads each seat's calls: the rivals' by the table read.
+    fn readings(&self, us: usize) -> [Reading; 4] {
+        std::array::from_fn(|s| {
+            if self.read && s % 2 != us {
+                self.table.reading(s)
+            } else {
+                Reading::default()
+            }
+        })
+    }
+
     /// The players of the rollouts by seat: the rollout policy, with each rival's habits
     /// when it reads the table and the policy is experto's (which keeps its own read of the
     /// table: its faroles follow how often each pair folds).
@@ -386,9 +447,17 @@ impl Maestro {
 
 impl Bot<MusGame> for Maestro {
     fn act(&mut self, view: &MusView, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
+        let start = Instant::now();
         self.table.observe(view);
         if let Policy::Experto(e) = &mut self.rollout {
             e.observe(view);
+        }
+        if let Some(seat) = view
+            .seat
+            .filter(|_| self.robust && self.read && (self.weigh_answers || self.weigh_bets))
+        {
+            let (readings, policies) = (self.readings(seat % 2), self.policies(seat % 2));
+            self.evidence.observe(view, seat, &readings, &policies);
         }
         if legal.len() <= 1 {
             return legal.first().cloned().unwrap_or(Action::Paso);
@@ -408,7 +477,17 @@ impl Bot<MusGame> for Maestro {
             return candidates[0].clone();
         }
         let default = candidates.iter().position(|a| *a == own);
-        match self.search(view, seat, &candidates, default, rng) {
+        // The time spent reading the table comes out of the search's.
+        let spent = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let budget = match self.budget {
+            Budget::Millis(ms) => Budget::Millis(ms.saturating_sub(spent).max(1)),
+            Budget::ItersWithin { iters, ms } => Budget::ItersWithin {
+                iters,
+                ms: ms.saturating_sub(spent).max(1),
+            },
+            b => b,
+        };
+        match self.search(view, seat, &candidates, default, budget, rng) {
             Some(a) if legal.contains(&a) => a,
             _ => own,
         }

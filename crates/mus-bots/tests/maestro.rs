@@ -79,7 +79,15 @@ fn parses_its_budgets() {
     // Its órdagos are valued by their worst case unless told otherwise.
     assert!(plain.robust);
     assert!(!bots::maestro_params("robust=off").unwrap().robust);
-    for bad in ["read=maybe", "ordago=never", "robust=maybe"] {
+    // Every answer of the rivals weighs the answer models unless told otherwise.
+    assert!(plain.weigh_answers);
+    assert!(!bots::maestro_params("evidence=off").unwrap().weigh_answers);
+    for bad in [
+        "read=maybe",
+        "ordago=never",
+        "robust=maybe",
+        "evidence=maybe",
+    ] {
         let e = bots::maestro_params(bad).err().unwrap();
         assert!(e.contains(bad), "{bad}: {e}");
     }

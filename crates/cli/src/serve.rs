@@ -27,7 +27,12 @@ pub struct ServeArgs {
     /// The database: a SQLite file (created on first start), or a PostgreSQL database
     /// several servers share (postgres://user:password@host/db; see docs/deploy.md). From
     /// the environment (TAPETE_DB), a password stays out of the process list.
-    #[arg(long, env = "TAPETE_DB", hide_env_values = true, default_value = "tapete.db")]
+    #[arg(
+        long,
+        env = "TAPETE_DB",
+        hide_env_values = true,
+        default_value = "tapete.db"
+    )]
     pub db: PathBuf,
     /// This server's name among those sharing a PostgreSQL database (the balancer's name
     /// for it: clients sent to another server are told its name); by default the host's

@@ -377,9 +377,9 @@ impl Hub {
                     t.remove(&key);
                 }
                 // Anyone may run it when it is asked for again.
-                let db = hub.db.clone();
+                let release = hub.db.release(key.clone());
                 tokio::spawn(async move {
-                    if let Err(e) = db.release(key.clone()).await {
+                    if let Err(e) = release.await {
                         eprintln!("table {key}: letting go of its lease: {e}");
                     }
                 });

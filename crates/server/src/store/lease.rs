@@ -196,27 +196,31 @@ impl Db {
     }
 
     /// Lets go of `table`'s lease (its task ended): any node may take it when asked, and
-    /// none takes it unasked.
-    pub async fn release(&self, table: String) -> DbResult<()> {
-        let Some(l) = self.leases.clone() else {
-            return Ok(());
-        };
-        let Some(epoch) = l.epoch(&table) else {
-            return Ok(());
-        };
-        l.set(&table, None);
-        let node = l.node.clone();
-        // The row stays, free, so that the next taking raises its epoch: epochs never go
-        // back, and no old holder's epoch can ever match again.
-        self.call(move |c| {
-            c.execute(
-                "UPDATE leases SET node = '', expires = 0
-                 WHERE table_id = ?1 AND node = ?2 AND epoch = ?3",
-                params![table, node, epoch],
-            )?;
-            Ok(())
-        })
-        .await
+    /// none takes it unasked. This node forgets the lease at once, before the returned
+    /// write runs, so a taking of the table again in between keeps its new lease.
+    pub fn release(&self, table: String) -> impl std::future::Future<Output = DbResult<()>> {
+        let held = self.leases.as_ref().and_then(|l| {
+            let epoch = l.epoch(&table)?;
+            l.set(&table, None);
+            Some((l.node.clone(), epoch))
+        });
+        let db = self.clone();
+        async move {
+            let Some((node, epoch)) = held else {
+                return Ok(());
+            };
+            // The row stays, free, so that the next taking raises its epoch: epochs never
+            // go back, and no old holder's epoch can ever match again.
+            db.call(move |c| {
+                c.execute(
+                    "UPDATE leases SET node = '', expires = 0
+                     WHERE table_id = ?1 AND node = ?2 AND epoch = ?3",
+                    params![table, node, epoch],
+                )?;
+                Ok(())
+            })
+            .await
+        }
     }
 
     /// Forgets a lease this node no longer holds (it stopped the table).

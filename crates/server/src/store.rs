@@ -656,7 +656,7 @@ impl Db {
     pub fn open_postgres(url: &str, node: &str) -> DbResult<Db> {
         let url = url.to_owned();
         let mut db = Db::start(move || Ok(Box::new(pg::PgConn::open(&url)?)), None)?;
-        db.leases = Some(lease::leases_of(node.to_owned()));
+        db.leases = Some(std::sync::Arc::new(lease::Leases::new(node.to_owned())));
         Ok(db)
     }
 

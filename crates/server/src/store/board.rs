@@ -6,6 +6,7 @@
 //! within seconds. The pages ask again every
 //! few seconds, so the database is the only channel the nodes need.
 
+use super::lease::NOW_MS;
 use super::{Db, DbResult};
 use crate::store::params;
 use std::time::Duration;
@@ -15,9 +16,6 @@ pub const PUBLISH_EVERY: Duration = Duration::from_secs(1);
 
 /// A node not seen for this long is gone (its people are not online through it).
 pub const NODE_GONE_MS: i64 = 10_000;
-
-/// The database's clock, in milliseconds.
-const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
 impl Db {
     /// Writes this node's changes: `changed` tables' descriptions (JSON), `gone` tables it

@@ -20,7 +20,7 @@
 use super::{sql::Connection, Db, DbError, DbResult};
 use crate::store::{params, OptionalExtension};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// How long a lease lasts without renewal.
@@ -31,8 +31,8 @@ pub const RENEW_EVERY: Duration = Duration::from_secs(3);
 /// The words of a refused write: the table is another node's now.
 pub const NOT_OWNER: &str = "this server no longer holds the table";
 
-/// The database's clock, in milliseconds.
-const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+/// The database's clock, in milliseconds (PostgreSQL's words: leases exist only there).
+pub(super) const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
 /// This node's name and the epochs of the leases it holds.
 pub struct Leases {
@@ -248,21 +248,28 @@ impl Db {
                 ),
                 (),
             )?;
-            c.prepare(&format!(
-                "SELECT l.table_id FROM leases l JOIN tables t ON t.id = l.table_id
-                 WHERE l.node <> '' AND (l.expires < {NOW_MS} OR l.node = ?2)
-                 ORDER BY l.expires LIMIT ?1"
-            ))?
-            .query_map(params![limit as i64, me], |r| r.get(0))?
-            .collect()
+            // The expired ones come from the index of held leases; a node's own (at its
+            // start only) are few.
+            let mut st = match &me {
+                None => c.prepare(&format!(
+                    "SELECT table_id FROM leases WHERE node <> '' AND expires < {NOW_MS}
+                     ORDER BY expires LIMIT ?1"
+                ))?,
+                Some(_) => c.prepare(&format!(
+                    "SELECT table_id FROM leases
+                     WHERE node <> '' AND (expires < {NOW_MS} OR node = ?2)
+                     ORDER BY expires LIMIT ?1"
+                ))?,
+            };
+            match me {
+                None => st.query_map([limit as i64], |r| r.get(0))?.collect(),
+                Some(me) => st
+                    .query_map(params![limit as i64, me], |r| r.get(0))?
+                    .collect(),
+            }
         })
         .await
     }
-}
-
-/// The leases of one node; shared by every copy of its [`Db`].
-pub(super) fn leases_of(node: String) -> Arc<Leases> {
-    Arc::new(Leases::new(node))
 }
 
 /// A node name for a server not given one: the host's name and the process's id.

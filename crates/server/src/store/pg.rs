@@ -71,6 +71,9 @@ CREATE TABLE IF NOT EXISTS leases (
     epoch BIGINT NOT NULL,
     expires BIGINT NOT NULL
 );
+-- The leases someone holds, by expiry: each node looks for expired ones every few
+-- seconds, and must not read every table's row to find them.
+CREATE INDEX IF NOT EXISTS leases_held ON leases(expires) WHERE node <> '';
 CREATE TABLE IF NOT EXISTS live_tables (
     table_id TEXT PRIMARY KEY,
     node TEXT NOT NULL,

@@ -34,6 +34,15 @@ pub use tapete_mus::bots::RandomMus;
 pub use umbral::Umbral;
 
 use std::time::Duration;
+use tapete_mus::Action;
+
+/// Whether `action` bets: an envite, a raise or an órdago (what a rival must answer).
+pub(crate) fn is_bet(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Envido(_) | Action::Reenvido(_) | Action::Ordago
+    )
+}
 use tapete_mus::MusGame;
 use tapete_table::{Bot, ProcessBot, ProcessOptions};
 

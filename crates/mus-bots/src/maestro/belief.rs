@@ -95,10 +95,7 @@ pub fn calls(log: &[Event], me: Seat) -> Vec<Call> {
             }
             Event::LanceSettled { .. } => lance = None,
             Event::Said { seat, action } => {
-                let bet_call = matches!(
-                    action,
-                    Action::Envido(_) | Action::Reenvido(_) | Action::Ordago
-                );
+                let bet_call = crate::is_bet(action);
                 let mus_call = matches!(action, Action::Mus | Action::NoHayMus);
                 if *seat != me && ((lance.is_some() && !mus_call) || (mus_call && i >= round_start))
                 {

@@ -81,10 +81,7 @@ fn openings(log: &[Event], us: usize) -> Vec<Opening> {
             Event::LanceSettled { .. } => lance = None,
             Event::Said { seat, action } => {
                 let Some(l) = lance else { continue };
-                let bet = matches!(
-                    action,
-                    Action::Envido(_) | Action::Reenvido(_) | Action::Ordago
-                );
+                let bet = crate::is_bet(action);
                 if seat % 2 != us && !standing && (bet || *action == Action::Paso) {
                     out.push(Opening {
                         at: i,
@@ -136,10 +133,7 @@ fn answered(log: &[Event], us: usize) -> Vec<Answered> {
             }
             Event::Said { seat, action } => {
                 let Some(l) = lance else { continue };
-                let bet = matches!(
-                    action,
-                    Action::Envido(_) | Action::Reenvido(_) | Action::Ordago
-                );
+                let bet = crate::is_bet(action);
                 if seat % 2 == us {
                     if bet {
                         pending = Some((i, l, *action == Action::Ordago));
@@ -348,10 +342,7 @@ fn bettor_likelihoods(
         };
         let legal = g.legal_actions(o.seat);
         let act = bots[o.seat % 4].act(&v, &legal, rng);
-        let policy_bet = matches!(
-            act,
-            Action::Envido(_) | Action::Reenvido(_) | Action::Ordago
-        );
+        let policy_bet = crate::is_bet(&act);
         n += 1;
         for (k, said) in [(0, o.bet), (1, o.ordago)] {
             for (h, &t) in hits[k].iter_mut().zip(models[k]) {
@@ -404,10 +395,7 @@ fn policy_accepts(mut g: MusGame, us: usize, bots: &mut [Policy; 4], rng: &mut C
         }
         let legal = g.legal_actions(s);
         let act = bots[s % 4].act(&v, &legal, rng);
-        if matches!(
-            act,
-            Action::Quiero | Action::Envido(_) | Action::Reenvido(_) | Action::Ordago
-        ) {
+        if act == Action::Quiero || crate::is_bet(&act) {
             return true;
         }
         if g.apply(s, &act).is_err() {

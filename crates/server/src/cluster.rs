@@ -16,10 +16,11 @@ const ONLINE_EVERY: u32 = 5;
 
 type Cached<T> = Mutex<Option<(Instant, Arc<T>)>>;
 
-/// The last descriptions this node published, and what it last read of everyone's.
+/// Which writes of each table's description this node published (the table task's
+/// counter, by its address, and its count), and what it last read of everyone's.
 #[derive(Default)]
 pub struct Board {
-    published: Mutex<HashMap<String, String>>,
+    published: Mutex<HashMap<String, (usize, u64)>>,
     tables: Cached<Vec<TableInfo>>,
     online: Cached<HashSet<i64>>,
 }
@@ -102,30 +103,40 @@ impl Hub {
         let mut n: u32 = 0;
         loop {
             tick.tick().await;
-            let now: HashMap<String, String> = self
-                .all_tables()
-                .into_iter()
-                .filter_map(|t| Some((t.id.clone(), serde_json::to_string(&t).ok()?)))
+            // Only the tables whose description was written since the last round are
+            // serialized: an idle table costs a counter read.
+            let handles: Vec<(String, crate::table::TableHandle)> = self
+                .tables
+                .read()
+                .map(|t| t.iter().map(|(id, h)| (id.clone(), h.clone())).collect())
+                .unwrap_or_default();
+            let last = self
+                .board
+                .published
+                .lock()
+                .map(|l| l.clone())
+                .unwrap_or_default();
+            let mut now: HashMap<String, (usize, u64)> = HashMap::with_capacity(handles.len());
+            let mut changed = Vec::new();
+            for (id, h) in handles {
+                // A table started again has a new counter: its count says nothing.
+                let count = (
+                    Arc::as_ptr(&h.changes) as usize,
+                    h.changes.load(std::sync::atomic::Ordering::Acquire),
+                );
+                if last.get(&id) != Some(&count) {
+                    let Ok(info) = serde_json::to_string(&h.info()) else {
+                        continue;
+                    };
+                    changed.push((id.clone(), info));
+                }
+                now.insert(id, count);
+            }
+            let gone: Vec<String> = last
+                .keys()
+                .filter(|id| !now.contains_key(*id))
+                .cloned()
                 .collect();
-            let (changed, gone) = {
-                let last = self
-                    .board
-                    .published
-                    .lock()
-                    .map(|l| l.clone())
-                    .unwrap_or_default();
-                let changed: Vec<(String, String)> = now
-                    .iter()
-                    .filter(|(id, info)| last.get(*id) != Some(*info))
-                    .map(|(id, info)| (id.clone(), info.clone()))
-                    .collect();
-                let gone: Vec<String> = last
-                    .keys()
-                    .filter(|id| !now.contains_key(*id))
-                    .cloned()
-                    .collect();
-                (changed, gone)
-            };
             let online = n
                 .is_multiple_of(ONLINE_EVERY)
                 .then(|| self.social.presence.online_now());

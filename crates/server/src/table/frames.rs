@@ -268,6 +268,7 @@ impl Actor {
             Ok(mut w) => *w = info,
             Err(p) => *p.into_inner() = info,
         }
+        self.changes.fetch_add(1, Ordering::Release);
     }
 
     /// What every connection's state shares, made once per change: the table's

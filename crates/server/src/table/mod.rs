@@ -30,6 +30,7 @@ use crate::store::{now, Db, StoredTable, TableRow};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tapete_host::{Kind, TableGame};
@@ -138,6 +139,8 @@ pub enum Cmd {
 pub struct TableHandle {
     pub tx: mpsc::UnboundedSender<Cmd>,
     pub info: Arc<RwLock<TableInfo>>,
+    /// How many times `info` was written: a reader that saw this count has seen it all.
+    pub changes: Arc<AtomicU64>,
 }
 
 impl TableHandle {
@@ -224,6 +227,8 @@ struct Actor {
     conns: Connections,
     talk: Talk,
     info: Arc<RwLock<TableInfo>>,
+    /// Counts the writes of `info` (see [`TableHandle::changes`]).
+    changes: Arc<AtomicU64>,
     me: mpsc::UnboundedSender<Cmd>,
 }
 
@@ -303,12 +308,14 @@ pub fn spawn(
             rated: false,
             friends: FriendsInfo::default(),
         })),
+        changes: Arc::default(),
         me: tx.clone(),
     };
     actor.publish_info();
     let handle = TableHandle {
         tx,
         info: actor.info.clone(),
+        changes: actor.changes.clone(),
     };
     tokio::spawn(actor.run(rx, on_idle));
     Ok(handle)

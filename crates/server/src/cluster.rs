@@ -1,7 +1,8 @@
 //! What a server shows of the others sharing its PostgreSQL database: the lobby lists
-//! every node's tables and the friends' list knows who is online anywhere (through the
-//! rows each node publishes, see [`crate::store::board`]). With SQLite there are no
-//! others: the lobby is this server's tables.
+//! every node's tables and the friends' list knows who is online anywhere and where (the
+//! rows each node publishes, see [`crate::store::board`], followed by LISTEN/NOTIFY into
+//! memory, see [`crate::store::listen`]). With SQLite there are no others: the lobby is
+//! this server's tables.
 
 use crate::table::TableInfo;
 use crate::Hub;
@@ -9,9 +10,10 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How long a node reuses what it read of the others (the pages ask every 5 s).
+/// How long a node reuses what it read of the others while it is not listening (the
+/// pages ask every 5 s).
 const FRESH_FOR: Duration = Duration::from_secs(1);
-/// Who is online is written every this many publishings.
+/// Who is online is written when it changes, and at least every this many publishings.
 const ONLINE_EVERY: u32 = 5;
 
 type Cached<T> = Mutex<Option<(Instant, Arc<T>)>>;
@@ -21,6 +23,7 @@ type Cached<T> = Mutex<Option<(Instant, Arc<T>)>>;
 #[derive(Default)]
 pub struct Board {
     published: Mutex<HashMap<String, (usize, u64)>>,
+    online_published: Mutex<Vec<i64>>,
     tables: Cached<Vec<TableInfo>>,
     online: Cached<HashSet<i64>>,
 }
@@ -47,9 +50,15 @@ impl Hub {
         if self.db.node().is_none() {
             return tables;
         }
-        let others = match fresh(&self.board.tables) {
-            Some(t) => t,
-            None => {
+        let mirrored = self.db.mirror().and_then(|m| m.tables());
+        let others = match (mirrored, fresh(&self.board.tables)) {
+            (Some(rows), _) => Arc::new(
+                rows.iter()
+                    .filter_map(|r| serde_json::from_str::<TableInfo>(r).ok())
+                    .collect(),
+            ),
+            (None, Some(t)) => t,
+            (None, None) => {
                 let t: Vec<TableInfo> = match self.db.live_tables().await {
                     Ok(rows) => rows
                         .iter()
@@ -77,6 +86,9 @@ impl Hub {
         }
         if self.db.node().is_none() {
             return false;
+        }
+        if let Some(o) = self.db.mirror().and_then(|m| m.online()) {
+            return o.contains(&player);
         }
         let online = match fresh(&self.board.online) {
             Some(o) => o,
@@ -137,14 +149,24 @@ impl Hub {
                 .filter(|id| !now.contains_key(*id))
                 .cloned()
                 .collect();
-            let online = n
-                .is_multiple_of(ONLINE_EVERY)
-                .then(|| self.social.presence.online_now());
+            let mut people = self.social.presence.online_now();
+            people.sort_unstable();
+            let last_people = self
+                .board
+                .online_published
+                .lock()
+                .map(|l| l.clone())
+                .unwrap_or_default();
+            let online =
+                (n.is_multiple_of(ONLINE_EVERY) || people != last_people).then(|| people.clone());
             n = n.wrapping_add(1);
             match self.db.publish(changed, gone, online).await {
                 Ok(()) => {
                     if let Ok(mut l) = self.board.published.lock() {
                         *l = now;
+                    }
+                    if let Ok(mut l) = self.board.online_published.lock() {
+                        *l = people;
                     }
                 }
                 Err(e) => eprintln!("publishing this server's tables: {e}"),

@@ -24,6 +24,7 @@ use tokio::sync::oneshot;
 pub mod board;
 mod friends;
 pub mod lease;
+pub mod listen;
 pub mod pg;
 pub mod sql;
 pub use friends::{FriendsRow, NewRematch};
@@ -85,6 +86,8 @@ pub struct Db {
     thread: std::sync::Arc<std::sync::Mutex<Option<std::thread::JoinHandle<()>>>>,
     /// This node's leases when several servers share the database (PostgreSQL).
     leases: Option<std::sync::Arc<lease::Leases>>,
+    /// The other servers' tables and people, as they notify them (PostgreSQL).
+    mirror: Option<std::sync::Arc<listen::Mirror>>,
 }
 
 /// A storage failure, in words.
@@ -654,9 +657,18 @@ impl Db {
     /// share the database, and each table has one owner by its lease.
     /// `node` names this server to the others (the leases it holds say it).
     pub fn open_postgres(url: &str, node: &str) -> DbResult<Db> {
+        let config: postgres::Config = url.parse().map_err(|e| {
+            DbError(format!(
+                "`{}` is not a PostgreSQL URL: {e}",
+                pg::redacted(url)
+            ))
+        })?;
         let url = url.to_owned();
         let mut db = Db::start(move || Ok(Box::new(pg::PgConn::open(&url)?)), None)?;
         db.leases = Some(std::sync::Arc::new(lease::Leases::new(node.to_owned())));
+        let mirror = std::sync::Arc::new(listen::Mirror::default());
+        listen::start(config, node.to_owned(), &mirror);
+        db.mirror = Some(mirror);
         Ok(db)
     }
 
@@ -687,6 +699,7 @@ impl Db {
             tx,
             thread: std::sync::Arc::new(std::sync::Mutex::new(Some(thread))),
             leases: None,
+            mirror: None,
         })
     }
 

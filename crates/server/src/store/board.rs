@@ -1,10 +1,11 @@
 //! What the servers sharing a PostgreSQL database show of each other: each node's running
 //! tables (their descriptions, for every node's lobby) and the people connected to it (for
 //! friends' lists). Each node writes its own rows every [`PUBLISH_EVERY`], and when it
-//! was last seen; a table's row counts while its node's lease on it is alive, a person's
-//! while the node was seen within [`NODE_GONE_MS`], so a dead node's rows stop counting
-//! within seconds. The pages ask again every
-//! few seconds, so the database is the only channel the nodes need.
+//! was last seen, and notifies the others of what it changed (LISTEN/NOTIFY, see
+//! [`super::listen`]): they keep the others' rows in memory. Read directly (while a
+//! node's listening connection is down), a table's row counts while its node's lease on
+//! it is alive, a person's while the node was seen within [`NODE_GONE_MS`], so a dead
+//! node's rows stop counting within seconds.
 
 use super::lease::NOW_MS;
 use super::{Db, DbResult};
@@ -29,6 +30,15 @@ impl Db {
         let Some(node) = self.node().map(str::to_owned) else {
             return Ok(());
         };
+        let notices = super::listen::payloads(
+            &node,
+            &changed
+                .iter()
+                .map(|(id, _)| id.clone())
+                .chain(gone.iter().cloned())
+                .collect::<Vec<_>>(),
+            online.is_some(),
+        );
         self.call(move |c| {
             c.execute(
                 &format!(
@@ -59,9 +69,23 @@ impl Db {
                     )?;
                 }
             }
+            // Told at the commit, with the rows: a node that reads them on the notice
+            // finds them written.
+            for payload in notices {
+                c.execute(
+                    "SELECT pg_notify(?1, ?2)",
+                    params![super::listen::CHANNEL, payload],
+                )?;
+            }
             Ok(())
         })
         .await
+    }
+
+    /// The other servers' tables and people as they notify them, when several servers
+    /// share the database.
+    pub fn mirror(&self) -> Option<&super::listen::Mirror> {
+        self.mirror.as_deref()
     }
 
     /// The descriptions (JSON) of the tables running on any node whose lease is alive.

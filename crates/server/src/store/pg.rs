@@ -90,7 +90,8 @@ CREATE TABLE IF NOT EXISTS online (
 );
 ";
 
-fn connect(config: &postgres::Config) -> DbResult<Client> {
+/// A new connection to the database of `config`, committing synchronously.
+pub(super) fn connect(config: &postgres::Config) -> DbResult<Client> {
     let mut client = config
         .connect(NoTls)
         .map_err(|e| DbError(format!("cannot connect to PostgreSQL: {e}")))?;

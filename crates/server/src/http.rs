@@ -32,7 +32,7 @@ mod friends;
 mod friends_tables;
 mod players;
 
-pub(crate) use friends_tables::{may_see, InviteQuery};
+pub(crate) use friends_tables::{may_see, unloaded, InviteQuery};
 
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 

@@ -131,7 +131,9 @@ pub async fn upgrade(
         },
         Ok(None) => return no_table(&id),
         Err(e @ crate::Unloaded::Elsewhere(_)) => {
-            return crate::http::ApiError::from(e).into_response()
+            return crate::http::unloaded(&hub, &id, e, viewer, invite)
+                .await
+                .into_response()
         }
         Err(e) => return cannot_open(&id, e),
     };

@@ -182,9 +182,10 @@ pub(super) async fn invite(
     let no_table = || {
         ApiError::new(StatusCode::NOT_FOUND, format!("no table `{table}`")).code("table_not_found")
     };
-    let info = match hub.table_or_load(&table).await.map_err(ApiError::from)? {
-        Some(h) => h.info(),
-        None => return Err(no_table()),
+    let info = match hub.table_or_load(&table).await {
+        Ok(Some(h)) => h.info(),
+        Ok(None) => return Err(no_table()),
+        Err(e) => return Err(super::unloaded(&hub, &table, e, Some(me.player.id), None).await),
     };
     // A private table is, to whoever may not see it, a table that does not exist.
     if !super::may_see(&hub, &info, Some(me.player.id), None)

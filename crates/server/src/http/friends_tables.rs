@@ -108,21 +108,55 @@ pub(super) async fn check_stored(
     headers: &HeaderMap,
     invite: Option<&str>,
 ) -> Result<(), ApiError> {
-    let Some(secret) = stored.friends.invite.as_deref() else {
+    if stored.friends.invite.is_none() {
         return Ok(());
-    };
-    let kept: Vec<i64> = stored.friends.reserved.iter().map(|(_, p, _)| *p).collect();
+    }
     let player = viewer(hub, headers).await.map(|p| p.id);
-    let id = &stored.row.id;
-    let creator = stored.row.creator;
-    if allowed(hub, id, creator, Some(secret), &kept, player, invite)
+    if may_see_stored(hub, stored, player, invite)
         .await
         .map_err(ApiError::internal)?
     {
         Ok(())
     } else {
-        Err(no_table(id))
+        Err(no_table(&stored.row.id))
     }
+}
+
+/// [`may_see`] on a table as stored.
+async fn may_see_stored(
+    hub: &Hub,
+    stored: &StoredTable,
+    player: Option<i64>,
+    invite: Option<&str>,
+) -> Result<bool, String> {
+    let secret = stored.friends.invite.as_deref();
+    let kept: Vec<i64> = stored.friends.reserved.iter().map(|(_, p, _)| *p).collect();
+    let (id, creator) = (&stored.row.id, stored.row.creator);
+    allowed(hub, id, creator, secret, &kept, player, invite).await
+}
+
+/// Why a table could not be had here, as an answer. A table another server runs is
+/// `table_moved` (with where) only to whoever may see it: to anyone else a private table
+/// is, there as here, a table that does not exist.
+pub(crate) async fn unloaded(
+    hub: &Hub,
+    id: &str,
+    e: crate::Unloaded,
+    player: Option<i64>,
+    invite: Option<&str>,
+) -> ApiError {
+    if let crate::Unloaded::Elsewhere(_) = &e {
+        match hub.db.table(id.to_owned()).await {
+            Ok(Some(stored)) => match may_see_stored(hub, &stored, player, invite).await {
+                Ok(true) => {}
+                Ok(false) => return no_table(id),
+                Err(msg) => return ApiError::internal(msg),
+            },
+            Ok(None) => return no_table(id),
+            Err(msg) => return ApiError::internal(msg),
+        }
+    }
+    ApiError::from(e)
 }
 
 /// A table the request may see, else the answer of a table that does not exist.
@@ -132,11 +166,13 @@ pub(super) async fn visible_table(
     headers: &HeaderMap,
     invite: Option<&str>,
 ) -> Result<TableHandle, ApiError> {
-    let handle = hub
-        .table_or_load(id)
-        .await
-        .map_err(ApiError::from)?
-        .ok_or_else(|| no_table(id))?;
+    let handle = match hub.table_or_load(id).await {
+        Ok(h) => h.ok_or_else(|| no_table(id))?,
+        Err(e) => {
+            let player = viewer(hub, headers).await.map(|p| p.id);
+            return Err(unloaded(hub, id, e, player, invite).await);
+        }
+    };
     let info = handle.info();
     let player = match info.friends.private {
         true => viewer(hub, headers).await.map(|p| p.id),

@@ -384,7 +384,9 @@ impl Db {
         table: String,
         seats: Vec<(usize, Option<i64>)>,
     ) -> DbResult<()> {
+        let fence = self.fence(&table)?;
         self.call(move |c| {
+            crate::store::lease::check(c, &fence)?;
             c.execute("DELETE FROM rated_seats WHERE table_id = ?1", [&table])?;
             for (seat, (team, player)) in seats.iter().enumerate() {
                 c.execute(

@@ -5,7 +5,7 @@
 use crate::support::fresh_postgres;
 use serde_json::json;
 use tapete_server::store::lease::{Claim, NOT_OWNER};
-use tapete_server::store::{Db, TableRow};
+use tapete_server::store::{Db, NewRematch, TableRow};
 
 fn row(id: &str) -> TableRow {
     TableRow {
@@ -88,6 +88,28 @@ fn a_node_whose_lease_was_taken_cannot_write_and_learns_it_lost_the_table() {
         assert!(e.unwrap_err().0.contains(NOT_OWNER));
         let e = a.set_seat("t1".into(), 1, None).await;
         assert!(e.unwrap_err().0.contains(NOT_OWNER));
+        // Nor the friends' table writes: kept seats, the rated roster, the rematch.
+        let e = a.set_reserved("t1".into(), 1, Some(7)).await;
+        assert!(e.unwrap_err().0.contains(NOT_OWNER));
+        let e = a.clear_reserved("t1".into()).await;
+        assert!(e.unwrap_err().0.contains(NOT_OWNER));
+        let e = a
+            .save_roster("t1".into(), vec![(0, Some(7)), (1, None)])
+            .await;
+        assert!(e.unwrap_err().0.contains(NOT_OWNER));
+        let rematch = NewRematch {
+            row: row("t1b"),
+            seats: vec![None, None],
+            reserved: Vec::new(),
+            invite: None,
+            starts_at: 0,
+        };
+        let e = a.create_rematch("t1".into(), rematch).await;
+        assert!(e.unwrap_err().0.contains(NOT_OWNER));
+        assert_eq!(
+            sql(&url, "SELECT count(*) FROM tables WHERE id = 't1b'"),
+            Some(0)
+        );
         assert_eq!(a.renew().await.unwrap(), vec!["t1".to_string()]);
         b.append_action("t1".into(), 2, 1, "z".into(), None, false)
             .await
@@ -131,6 +153,62 @@ fn two_nodes_racing_for_an_expired_lease_give_it_one_owner() {
         // Twenty takings, each one epoch on.
         let epoch = sql(&url, "SELECT epoch FROM leases WHERE table_id = 't2'");
         assert_eq!(epoch, Some(21));
+        a.close().await;
+        b.close().await;
+    });
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
+fn a_node_learns_the_others_changes_by_notice_within_a_round() {
+    let (_url, a, b) = two_nodes("notify");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let mirror = b.mirror().expect("PostgreSQL keeps a mirror");
+        let until = |what: &str, done: &dyn Fn() -> bool| {
+            let start = std::time::Instant::now();
+            while !done() {
+                assert!(
+                    start.elapsed() < std::time::Duration::from_secs(3),
+                    "{what}"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            start.elapsed()
+        };
+        until("b listens", &|| mirror.is_listening());
+        assert_eq!(mirror.tables(), Some(vec![]));
+        let info = r#"{"id":"t9","game":"ring"}"#.to_string();
+        a.publish(vec![("t9".into(), info.clone())], vec![], Some(vec![5, 6]))
+            .await
+            .unwrap();
+        // Told by notice: no lease is read, and well within the lobby's second.
+        let took = until("b mirrors a's table and people", &|| {
+            mirror.tables() == Some(vec![info.clone()])
+                && mirror
+                    .online()
+                    .is_some_and(|o| o.contains(&5) && o.contains(&6))
+        });
+        assert!(took < std::time::Duration::from_secs(1), "{took:?}");
+        a.publish(vec![], vec!["t9".into()], Some(vec![6]))
+            .await
+            .unwrap();
+        until(
+            "b forgets the table a ended and the person who left",
+            &|| {
+                mirror.tables() == Some(vec![])
+                    && mirror
+                        .online()
+                        .is_some_and(|o| !o.contains(&5) && o.contains(&6))
+            },
+        );
+        // Its own changes are not in its mirror of the others.
+        b.publish(vec![("t8".into(), info.clone())], vec![], Some(vec![7]))
+            .await
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert_eq!(mirror.tables(), Some(vec![]));
+        assert!(mirror.online().is_some_and(|o| !o.contains(&7)));
         a.close().await;
         b.close().await;
     });

@@ -114,7 +114,9 @@ impl Db {
         seat: usize,
         player: Option<i64>,
     ) -> DbResult<()> {
+        let fence = self.fence(&table)?;
         self.call(move |c| {
+            super::lease::check(c, &fence)?;
             match player {
                 Some(p) => c.execute(
                     "INSERT INTO reserved_seats (table_id, seat, player) VALUES (?1, ?2, ?3)
@@ -133,7 +135,9 @@ impl Db {
 
     /// Lets every kept seat of a table go (it starts: they go to the bot).
     pub async fn clear_reserved(&self, table: String) -> DbResult<()> {
+        let fence = self.fence(&table)?;
         self.call(move |c| {
+            super::lease::check(c, &fence)?;
             c.execute("DELETE FROM reserved_seats WHERE table_id = ?1", [table])?;
             Ok(())
         })
@@ -195,7 +199,10 @@ impl Db {
         old: String,
         new: NewRematch,
     ) -> DbResult<Result<String, String>> {
+        // Made by the node that runs the old table, as the old table's own write.
+        let fence = self.fence(&old)?;
         self.call(move |c| {
+            super::lease::check(c, &fence)?;
             let made: Option<String> = c
                 .query_row(
                     "SELECT new_table FROM rematches WHERE table_id = ?1",

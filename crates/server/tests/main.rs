@@ -10,6 +10,7 @@ mod hostile;
 mod i18n;
 mod leases;
 mod legacy;
+mod nodes;
 mod pages;
 mod ratings;
 mod seats;

@@ -93,6 +93,12 @@ impl Server {
     }
 
     pub fn on(db: PathBuf, limits: Limits) -> Server {
+        Server::on_node(db, limits, None)
+    }
+
+    /// A server on `db` named `node` among the servers sharing it (PostgreSQL).
+    pub fn on_node(db: PathBuf, limits: Limits, node: Option<&str>) -> Server {
+        let node = node.map(str::to_owned);
         let (db2, limits2) = (db.clone(), limits.clone());
         let gauges = std::sync::Arc::new(tapete_server::outbox::Gauges::default());
         let gauges2 = gauges.clone();
@@ -106,6 +112,7 @@ impl Server {
                 .unwrap();
             let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db, games());
             config.limits = limits;
+            config.node = node;
             config.odds = odds();
             config.gauges = gauges2;
             let r = rt.block_on(tapete_server::serve(

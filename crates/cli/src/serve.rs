@@ -55,7 +55,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = Limits::default().creates_per_minute,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub creates_per_minute: u32,
-    /// Largest size of the database, in MiB: past it writes fail as on a full disk.
+    /// Largest size of the database, in MiB: past it writes fail as on a full disk (on PostgreSQL, nothing new is stored; measured every 5 s).
     #[arg(long, default_value_t = Limits::default().max_db_bytes >> 20,
           value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub max_db_mb: u64,

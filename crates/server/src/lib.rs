@@ -534,7 +534,7 @@ pub async fn serve(
                 .node
                 .clone()
                 .unwrap_or_else(store::lease::default_node);
-            Db::open_postgres(url, &node)
+            Db::open_postgres(url, &node, Some(config.limits.max_db_bytes))
         }
         None => Db::open_with(
             &config.db,

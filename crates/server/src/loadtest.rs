@@ -472,7 +472,7 @@ type StoredLog = Result<(String, Value, u64, usize, Vec<(usize, String)>), Strin
 /// server) or the PostgreSQL database a cluster shares.
 async fn stored_logs(db: &Path, ids: Vec<String>) -> Result<HashMap<String, StoredLog>, String> {
     if let Some(url) = db.to_str().filter(|d| crate::store::pg::is_url(d)) {
-        let store = crate::store::Db::open_postgres(url, "loadtest")
+        let store = crate::store::Db::open_postgres(url, "loadtest", None)
             .map_err(|e| format!("{}: {e}", crate::store::shown(db)))?;
         let mut logs = HashMap::new();
         for id in ids {

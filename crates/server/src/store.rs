@@ -655,8 +655,10 @@ impl Db {
     /// Opens a PostgreSQL database shared by several servers: its schema brought up to
     /// date, every commit durable (`synchronous_commit = on`). No lock file: the nodes
     /// share the database, and each table has one owner by its lease.
-    /// `node` names this server to the others (the leases it holds say it).
-    pub fn open_postgres(url: &str, node: &str) -> DbResult<Db> {
+    /// `node` names this server to the others (the leases it holds say it). Past
+    /// `max_bytes` nothing new is stored (a new player, table, action or message fails
+    /// as on a full disk), but leases and what each node runs are still kept.
+    pub fn open_postgres(url: &str, node: &str, max_bytes: Option<u64>) -> DbResult<Db> {
         let config: postgres::Config = url.parse().map_err(|e| {
             DbError(format!(
                 "`{}` is not a PostgreSQL URL: {e}",
@@ -664,7 +666,10 @@ impl Db {
             ))
         })?;
         let url = url.to_owned();
-        let mut db = Db::start(move || Ok(Box::new(pg::PgConn::open(&url)?)), None)?;
+        let mut db = Db::start(
+            move || Ok(Box::new(pg::PgConn::open(&url, max_bytes)?)),
+            None,
+        )?;
         db.leases = Some(std::sync::Arc::new(lease::Leases::new(node.to_owned())));
         let mirror = std::sync::Arc::new(listen::Mirror::default());
         listen::start(config, node.to_owned(), &mirror);

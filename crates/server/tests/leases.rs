@@ -34,8 +34,8 @@ fn two_nodes(name: &str) -> (String, Db, Db) {
         std::env::var("TAPETE_TEST_PG").expect("needs PostgreSQL: deploy/test-postgres.sh runs it");
     let url = fresh_postgres(&base, name).to_string_lossy().into_owned();
     let (a, b) = (
-        Db::open_postgres(&url, "a").unwrap(),
-        Db::open_postgres(&url, "b").unwrap(),
+        Db::open_postgres(&url, "a", None).unwrap(),
+        Db::open_postgres(&url, "b", None).unwrap(),
     );
     (url, a, b)
 }
@@ -211,5 +211,35 @@ fn a_node_learns_the_others_changes_by_notice_within_a_round() {
         assert!(mirror.online().is_some_and(|o| !o.contains(&7)));
         a.close().await;
         b.close().await;
+    });
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
+fn past_its_largest_size_a_database_stores_nothing_new_but_keeps_its_leases() {
+    let (url, a, b) = two_nodes("full");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        a.create_table(row("t1"), vec![None, None]).await.unwrap();
+        b.close().await;
+        // Any database is past one byte.
+        let full = Db::open_postgres(&url, "c", Some(1)).unwrap();
+        assert_eq!(full.claim("t1".into()).await.unwrap(), Claim::Held(1));
+        let e = full.create_table(row("t2"), vec![None, None]).await;
+        assert!(e.unwrap_err().0.contains("database is full"));
+        let e = full
+            .append_action("t1".into(), 1, 0, "x".into(), None, false)
+            .await;
+        assert!(e.unwrap_err().0.contains("database is full"));
+        full.publish(vec![("t1".into(), "{}".into())], vec![], Some(vec![1]))
+            .await
+            .unwrap();
+        assert_eq!(full.renew().await.unwrap(), Vec::<String>::new());
+        // What is there is still read, and nothing half-written.
+        let t = full.table("t1".into()).await.unwrap().unwrap();
+        assert!(t.actions.is_empty());
+        assert_eq!(sql(&url, "SELECT count(*) FROM tables"), Some(1));
+        full.close().await;
+        a.close().await;
     });
 }

@@ -11,8 +11,9 @@ use super::sql::{dollar_params, Conn, Row, SqlValue, ToSql};
 use super::{DbError, DbResult, LATE_INDEXES, SCHEMA, SCHEMA_VERSION};
 use postgres::types::{ToSql as PgToSql, Type};
 use postgres::{Client, NoTls, Statement};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 /// Whether `--db` names a PostgreSQL database rather than a file.
 pub fn is_url(db: &str) -> bool {
@@ -38,7 +39,19 @@ pub struct PgConn {
     config: postgres::Config,
     client: RefCell<Client>,
     statements: RefCell<HashMap<String, Statement>>,
+    /// The database's largest size: past it nothing new is stored (see [`PgConn::full`]).
+    max_bytes: Option<u64>,
+    /// Whether the database was past `max_bytes` when last measured, and when that was.
+    full: Cell<(bool, Option<Instant>)>,
 }
+
+/// How often the database's size is measured (once per transaction at most).
+const SIZE_EVERY: Duration = Duration::from_secs(5);
+
+/// The tables that keep the servers' coordination (leases, what each runs, who is
+/// online): bounded by what runs now, and written even when the database is full, so a
+/// full database never costs a table its owner.
+const COORDINATION: [&str; 4] = ["leases", "nodes", "online", "live_tables"];
 
 impl From<postgres::Error> for DbError {
     fn from(e: postgres::Error) -> Self {
@@ -101,8 +114,9 @@ pub(super) fn connect(config: &postgres::Config) -> DbResult<Client> {
 
 impl PgConn {
     /// Connects to `url`, brings the schema up to date (one node at a time, under an
-    /// advisory lock) and refuses a database written by a newer tapete.
-    pub fn open(url: &str) -> DbResult<PgConn> {
+    /// advisory lock) and refuses a database written by a newer tapete. With `max_bytes`,
+    /// once the database is larger nothing new is stored (rows are still updated).
+    pub fn open(url: &str, max_bytes: Option<u64>) -> DbResult<PgConn> {
         let config: postgres::Config = url
             .parse()
             .map_err(|e| DbError(format!("`{}` is not a PostgreSQL URL: {e}", redacted(url))))?;
@@ -141,7 +155,60 @@ impl PgConn {
             config,
             client: RefCell::new(client),
             statements: RefCell::new(HashMap::new()),
+            max_bytes,
+            full: Cell::new((false, None)),
         })
+    }
+
+    /// Refuses `sql` when it would store something new (an `INSERT` outside the
+    /// coordination tables) in a database past its largest size, as a full disk would.
+    fn refuse_when_full(&self, sql: &str) -> DbResult<()> {
+        if !self.full.get().0 {
+            return Ok(());
+        }
+        let words: Vec<String> = sql
+            .split_whitespace()
+            .take(3)
+            .map(|w| w.to_ascii_lowercase())
+            .collect();
+        let grows = words.first().is_some_and(|w| w == "insert")
+            && !words
+                .get(2)
+                .is_some_and(|t| COORDINATION.iter().any(|c| t.starts_with(c)));
+        if grows {
+            return Err(DbError(format!(
+                "the database is full: it is past its largest size ({} MiB, --max-db-mb)",
+                self.max_bytes.unwrap_or(0) >> 20
+            )));
+        }
+        Ok(())
+    }
+
+    /// Measures the database's size against `max_bytes`, at most every [`SIZE_EVERY`].
+    fn measure(&self) -> DbResult<()> {
+        let Some(max) = self.max_bytes else {
+            return Ok(());
+        };
+        let (full, at) = self.full.get();
+        if at.is_some_and(|t| t.elapsed() < SIZE_EVERY) {
+            return Ok(());
+        }
+        let size: i64 = self
+            .client
+            .try_borrow_mut()
+            .map_err(|_| DbError("the database connection is busy".into()))?
+            .query_one("SELECT pg_database_size(current_database())", &[])?
+            .get(0);
+        let now_full = size.max(0) as u64 > max;
+        if now_full && !full {
+            eprintln!(
+                "the database is past its largest size ({} MiB > {} MiB): nothing new is stored",
+                size >> 20,
+                max >> 20
+            );
+        }
+        self.full.set((now_full, Some(Instant::now())));
+        Ok(())
     }
 
     fn statement(&self, client: &mut Client, sql: &str) -> DbResult<Statement> {
@@ -259,11 +326,13 @@ fn row_of(r: &postgres::Row) -> DbResult<Row> {
 
 impl Conn for PgConn {
     fn exec_raw(&self, sql: &str, args: &[&dyn ToSql]) -> DbResult<usize> {
+        self.refuse_when_full(sql)?;
         let n = self.run(sql, args, |c, st, a| c.execute(st, a))?;
         Ok(n as usize)
     }
 
     fn query_raw(&self, sql: &str, args: &[&dyn ToSql]) -> DbResult<Vec<Row>> {
+        self.refuse_when_full(sql)?;
         let rows = self.run(sql, args, |c, st, a| c.query(st, a))?;
         rows.iter().map(row_of).collect()
     }
@@ -283,6 +352,7 @@ impl Conn for PgConn {
             *self.client.borrow_mut() = connect(&self.config)?;
             self.statements.borrow_mut().clear();
         }
+        self.measure()?;
         self.batch_raw("BEGIN")
     }
 }

@@ -243,3 +243,47 @@ fn past_its_largest_size_a_database_stores_nothing_new_but_keeps_its_leases() {
         a.close().await;
     });
 }
+
+#[test]
+#[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
+fn a_node_renews_many_leases_in_chunks_and_names_exactly_the_ones_it_lost() {
+    let (url, a, b) = two_nodes("renew");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let ids: Vec<String> = (0..2_300).map(|i| format!("r{i:05}")).collect();
+        let mut jobs = tokio::task::JoinSet::new();
+        for id in ids.clone() {
+            let a = a.clone();
+            jobs.spawn(async move {
+                a.create_table(row(&id), vec![None, None]).await.unwrap();
+                assert_eq!(a.claim(id).await.unwrap(), Claim::Held(1));
+            });
+        }
+        while let Some(j) = jobs.join_next().await {
+            j.unwrap();
+        }
+        assert_eq!(a.renew().await.unwrap(), Vec::<String>::new());
+        // Three of them, one in each chunk of a thousand, are taken by b.
+        sql(
+            &url,
+            "UPDATE leases SET expires = 0 WHERE table_id IN ('r00007', 'r01500', 'r02299')",
+        );
+        for t in ["r00007", "r01500", "r02299"] {
+            assert_eq!(b.claim(t.into()).await.unwrap(), Claim::Held(2));
+        }
+        let before = sql(&url, "SELECT min(expires) FROM leases WHERE node = 'a'").unwrap();
+        let mut lost = a.renew().await.unwrap();
+        lost.sort();
+        assert_eq!(lost, ["r00007", "r01500", "r02299"]);
+        // Every other lease of a was renewed.
+        let after = sql(&url, "SELECT min(expires) FROM leases WHERE node = 'a'").unwrap();
+        assert!(after > before, "{before} {after}");
+        assert_eq!(
+            sql(&url, "SELECT count(*) FROM leases WHERE node = 'a'"),
+            Some(2_297)
+        );
+        assert_eq!(a.renew().await.unwrap(), Vec::<String>::new());
+        a.close().await;
+        b.close().await;
+    });
+}

@@ -24,6 +24,8 @@ type Cached<T> = Mutex<Option<(Instant, Arc<T>)>>;
 pub struct Board {
     published: Mutex<HashMap<String, (usize, u64)>>,
     online_published: Mutex<Vec<i64>>,
+    /// The others' tables as last read from the mirror, by its version.
+    mirrored: Mutex<Option<(u64, Arc<Vec<TableInfo>>)>>,
     tables: Cached<Vec<TableInfo>>,
     online: Cached<HashSet<i64>>,
 }
@@ -50,13 +52,8 @@ impl Hub {
         if self.db.node().is_none() {
             return tables;
         }
-        let mirrored = self.db.mirror().and_then(|m| m.tables());
-        let others = match (mirrored, fresh(&self.board.tables)) {
-            (Some(rows), _) => Arc::new(
-                rows.iter()
-                    .filter_map(|r| serde_json::from_str::<TableInfo>(r).ok())
-                    .collect(),
-            ),
+        let others = match (self.mirrored(), fresh(&self.board.tables)) {
+            (Some(t), _) => t,
             (None, Some(t)) => t,
             (None, None) => {
                 let t: Vec<TableInfo> = match self.db.live_tables().await {
@@ -77,6 +74,29 @@ impl Hub {
         let here: HashSet<String> = tables.iter().map(|t| t.id.clone()).collect();
         tables.extend(others.iter().filter(|t| !here.contains(&t.id)).cloned());
         tables
+    }
+
+    /// The other nodes' tables from the mirror (`None` while it is not listening),
+    /// parsed again only when the mirror changed.
+    fn mirrored(&self) -> Option<Arc<Vec<TableInfo>>> {
+        let mirror = self.db.mirror()?;
+        let version = mirror.version()?;
+        if let Some((v, t)) = self.board.mirrored.lock().ok()?.as_ref() {
+            if *v == version {
+                return Some(t.clone());
+            }
+        }
+        let t: Arc<Vec<TableInfo>> = Arc::new(
+            mirror
+                .tables()?
+                .iter()
+                .filter_map(|r| serde_json::from_str::<TableInfo>(r).ok())
+                .collect(),
+        );
+        if let Ok(mut m) = self.board.mirrored.lock() {
+            *m = Some((version, t.clone()));
+        }
+        Some(t)
     }
 
     /// Whether `player` is online at this server or any other on its database.

@@ -178,6 +178,7 @@ fn a_node_learns_the_others_changes_by_notice_within_a_round() {
         };
         until("b listens", &|| mirror.is_listening());
         assert_eq!(mirror.tables(), Some(vec![]));
+        let v0 = mirror.version().unwrap();
         let info = r#"{"id":"t9","game":"ring"}"#.to_string();
         a.publish(vec![("t9".into(), info.clone())], vec![], Some(vec![5, 6]))
             .await
@@ -190,6 +191,7 @@ fn a_node_learns_the_others_changes_by_notice_within_a_round() {
                     .is_some_and(|o| o.contains(&5) && o.contains(&6))
         });
         assert!(took < std::time::Duration::from_secs(1), "{took:?}");
+        assert!(mirror.version().unwrap() > v0);
         a.publish(vec![], vec!["t9".into()], Some(vec![6]))
             .await
             .unwrap();

@@ -76,6 +76,10 @@ pub struct Mirror {
 #[derive(Default)]
 struct State {
     listening: bool,
+    /// Raised on every change of what [`Mirror::tables`] or [`Mirror::online`] says.
+    version: u64,
+    /// The nodes heard lately, as last counted.
+    alive: Vec<String>,
     /// Table id → (node, description as JSON).
     tables: HashMap<String, (String, String)>,
     online: HashMap<String, HashSet<i64>>,
@@ -122,6 +126,13 @@ impl Mirror {
                 .flat_map(|(_, people)| people.iter().copied())
                 .collect(),
         )
+    }
+
+    /// A number that changes whenever what this mirror says changes (`None` while not
+    /// listening): a reader may keep what it made of the last answer until it does.
+    pub fn version(&self) -> Option<u64> {
+        let s = self.state.lock().ok()?;
+        s.listening.then_some(s.version)
     }
 
     /// Whether the listening connection is up (and the mirror whole).
@@ -178,7 +189,9 @@ fn listen(config: &postgres::Config, me: &str, weak: &Weak<Mirror>) -> DbResult<
             .state
             .lock()
             .map_err(|_| super::DbError("the mirror's lock is poisoned".into()))?;
+        let version = s.version + 1;
         *s = whole;
+        s.version = version;
         s.listening = true;
     }
     loop {
@@ -280,6 +293,7 @@ fn apply(client: &mut Client, me: &str, m: &Mirror, notices: Vec<Notice>) -> DbR
     for n in &notices {
         s.heard.insert(n.node.clone(), now);
     }
+    let changed = !ids.is_empty() || !people.is_empty();
     for id in ids {
         match rows.remove(&id) {
             Some((node, info)) if node != me => {
@@ -291,6 +305,17 @@ fn apply(client: &mut Client, me: &str, m: &Mirror, notices: Vec<Notice>) -> DbR
         }
     }
     s.online.extend(people);
+    let mut alive: Vec<String> = s
+        .heard
+        .keys()
+        .filter(|n| s.alive(n, now))
+        .cloned()
+        .collect();
+    alive.sort_unstable();
+    if changed || alive != s.alive {
+        s.alive = alive;
+        s.version += 1;
+    }
     // Nodes gone for long are forgotten, with what they ran.
     let long_gone: Vec<String> = s
         .heard

@@ -161,7 +161,7 @@ fn two_nodes_racing_for_an_expired_lease_give_it_one_owner() {
 #[test]
 #[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
 fn a_node_learns_the_others_changes_by_notice_within_a_round() {
-    let (_url, a, b) = two_nodes("notify");
+    let (url, a, b) = two_nodes("notify");
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let mirror = b.mirror().expect("PostgreSQL keeps a mirror");
@@ -204,6 +204,25 @@ fn a_node_learns_the_others_changes_by_notice_within_a_round() {
                         .is_some_and(|o| !o.contains(&5) && o.contains(&6))
             },
         );
+        // Its listening connection cut, it connects again and reads everything anew.
+        sql(
+            &url,
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+             WHERE application_name = 'tapete-listen'",
+        );
+        // (t10 is a's by its lease, so reading everything anew finds it too.)
+        a.create_table(row("t10"), vec![None, None]).await.unwrap();
+        assert_eq!(a.claim("t10".into()).await.unwrap(), Claim::Held(1));
+        a.publish(vec![("t10".into(), info.clone())], vec![], None)
+            .await
+            .unwrap();
+        until("b mirrors a's table after listening again", &|| {
+            mirror.tables() == Some(vec![info.clone()])
+        });
+        a.publish(vec![], vec!["t10".into()], None).await.unwrap();
+        until("and follows the notices again", &|| {
+            mirror.tables() == Some(vec![])
+        });
         // Its own changes are not in its mirror of the others.
         b.publish(vec![("t8".into(), info.clone())], vec![], Some(vec![7]))
             .await

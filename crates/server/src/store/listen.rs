@@ -149,26 +149,26 @@ impl Mirror {
 
 /// Starts the thread that listens for the other nodes' notices for `me`, connecting (and
 /// after a loss reconnecting) with `config`. It ends once the mirror is dropped.
-pub fn start(config: postgres::Config, me: String, mirror: &Arc<Mirror>) {
+pub fn start(mut config: postgres::Config, me: String, mirror: &Arc<Mirror>) {
+    // Named, so an operator (or a test) can tell it in pg_stat_activity.
+    config.application_name("tapete-listen");
     let weak = Arc::downgrade(mirror);
     let _ = std::thread::Builder::new()
         .name("tapete-listen".into())
         .spawn(move || {
             let mut failing = false;
             loop {
-                match listen(&config, &me, &weak) {
-                    Ok(()) => return,
-                    Err(e) => {
-                        if !failing {
-                            eprintln!("listening for the other servers: {e}; trying again");
-                        }
-                        failing = true;
+                let r = listen(&config, &me, &weak);
+                let Some(m) = weak.upgrade() else { return };
+                if let Err(e) = r {
+                    // Said once per outage: the first failure after listening, or ever.
+                    if m.is_listening() || !failing {
+                        eprintln!("listening for the other servers: {e}; trying again");
                     }
+                    failing = true;
                 }
-                match weak.upgrade() {
-                    Some(m) => m.set_listening(false),
-                    None => return,
-                }
+                m.set_listening(false);
+                drop(m);
                 std::thread::sleep(Duration::from_secs(1));
             }
         });

@@ -389,9 +389,11 @@ fn a_websocket_that_never_reads_holds_a_bounded_queue_and_is_let_go_while_the_ta
     // The table plays on for the watcher that reads.
     let on = state_until(&mut watcher, |s| s["n"].as_u64() > Some(n + 10));
     assert!(on["outcome"].is_null());
-    // The silent client's socket is closed: reading it now meets its end.
+    // The silent client's socket is closed: reading it now meets its end, after what the
+    // kernels still hold for it, which its tiny window lets through slowly on a loaded
+    // machine (it once took more than 10 s with every core busy).
     assert!(
-        closed_within(&mut silent, Duration::from_secs(10)),
+        closed_within(&mut silent, Duration::from_secs(40)),
         "the server closes the socket of a client it let go"
     );
     // And nothing is held for it any more: what is queued is the watcher's, at most.

@@ -99,8 +99,12 @@ test('a Spanish browser sees the lobby and a Mus table in Spanish; the switch ma
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
     assert.match(await page.title(), /How to play/);
     // And back to Spanish, from the server's page.
+    // The switch reloads the page: wait for the new one's title, not only its lang
+    // attribute, which comes first in the document.
     await page.getByTestId('lang-es').click();
-    await page.waitForFunction(() => document.documentElement.lang === 'es');
+    await page.waitForFunction(() => document.documentElement.lang === 'es'
+      && /Cómo se juega/.test(document.title));
+    await page.waitForLoadState('load');
     assert.match(await page.title(), /Cómo se juega/);
     assert.deepEqual(b.errors, [], 'no script errors');
   } finally {

@@ -8,8 +8,9 @@
 //!    and órdago; for a discard, the `basico` discard and its neighbours (one card more or
 //!    one fewer); mus or no hay mus. The choice the rollout policy itself would make is
 //!    always among them, and it stands unless the search finds a candidate better by a
-//!    clear margin — a wider one for throwing or accepting an órdago, whose cost hides in
-//!    rare deals a small budget may never sample.
+//!    clear margin under every model of the rivals it weighs (see *Robust bets*) — a wider
+//!    margin for throwing or accepting an órdago, whose cost hides in rare deals a small
+//!    budget may never sample.
 //! 2. **Worlds.** Each iteration deals a determinization with
 //!    [`MusGame::resample`] — the unseen cards at random, respecting the declarations and
 //!    the partner's seña — and, when other players have bet or answered this hand, keeps
@@ -62,6 +63,14 @@
 //! every rival's bet or paso where no bet stood, is weighed in worlds dealt from our view
 //! at the time, and a model (the rollout players' answer among them) far less likely than
 //! the best one is dropped.
+//!
+//! The worst case picks the best candidate, but replacing the rollout player's own choice
+//! asks more: the candidate must beat it under each model that stands, not merely at the
+//! model each likes least. A bet valued against five models would otherwise be judged by
+//! whichever of them (a caller who sees only the hands that beat it, a bettor who bets only
+//! the top fifth) dislikes it, while the paso or the fold beside it answers to one, and the
+//! search would give up the rollout player's bets, calibrated on real answers, against
+//! every rival the likelier models describe.
 
 mod belief;
 mod evidence;
@@ -344,6 +353,16 @@ impl Maestro {
                 }),
             _ => None,
         };
+        // The answer models a candidate is valued against, and whether the rollout players'
+        // answer is one of them: none for a candidate that is no bet of ours.
+        let answer_models = |a: &Action| -> (&[f64], bool) {
+            match a {
+                Action::Ordago => (&models[1].0[..], models[1].1),
+                Action::Envido(_) | Action::Reenvido(_) => (&models[0].0[..], models[0].1),
+                _ => (&[][..], true),
+            }
+        };
+        let bettors = thrown.as_ref().map_or(0, |t| t.2.len());
         let tally = race_models(
             &RACING,
             budget,
@@ -361,11 +380,7 @@ impl Maestro {
                     read,
                     r,
                 );
-                let (models, policy) = match start.1 {
-                    Action::Ordago => (&models[1].0[..], models[1].1),
-                    Action::Envido(_) | Action::Reenvido(_) => (&models[0].0[..], models[0].1),
-                    _ => (&[][..], true),
-                };
+                let (models, policy) = answer_models(&start.1);
                 // Once the evidence rules the rollout players' answer out (or leaves one
                 // threshold standing), it no longer counts.
                 if policy {
@@ -398,24 +413,89 @@ impl Maestro {
             },
         );
         let best = tally.best()?;
-        // The rollout policy's own choice stands unless the search shows something better:
-        // a small budget should not turn noise into decisions. A game-staking choice must
-        // show it by a wider margin, even when the racing has already dropped the default.
-        let stakes_game = stakes_game(view, &candidates[best]);
-        if let Some(d) =
-            default.filter(|&d| d != best && (stakes_game || tally.active.contains(&d)))
-        {
-            let z = if stakes_game {
+        // The rollout policy's own choice stands unless the search shows something better
+        // under every model of the rivals (see `beats_under_every_model`): a small budget
+        // should not turn noise into decisions, nor one model's guess into a departure from
+        // a choice the others favour. A game-staking choice must show it by a wider margin.
+        if let Some(d) = default.filter(|&d| d != best) {
+            let z = if stakes_game(view, &candidates[best]) {
                 KEEP_DEFAULT_Z_ORDAGO
             } else {
                 KEEP_DEFAULT_Z
             };
-            let (m, se) = tally.paired(best, d);
-            if m - z * se <= 0.0 {
+            let layout = |i: usize| model_layout(answer_models(&candidates[i]), bettors);
+            if !beats_under_every_model(&tally, (best, &layout(best)), (d, &layout(d)), z) {
                 return Some(candidates[d].clone());
             }
         }
         Some(candidates[best].clone())
+    }
+}
+
+/// A model of the rivals a candidate's rollouts were valued under, in [`race_models`]'
+/// series.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Model {
+    /// The rollout players (and the read, for an órdago of ours).
+    Policy,
+    /// The bettor model of this index in the list that stands ([`BET_MODELS`],
+    /// [`THROW_MODELS`]).
+    Bettor(usize),
+    /// The answer model of this threshold ([`ANSWER_MODELS`]).
+    Answer(f64),
+}
+
+/// The models of a candidate's series in the order the search pushes them: the rollout
+/// players when they count, the `bettors` bettor models, then the answer models.
+fn model_layout((answers, policy): (&[f64], bool), bettors: usize) -> Vec<Model> {
+    let mut out = Vec::with_capacity(1 + bettors + answers.len());
+    if policy {
+        out.push(Model::Policy);
+    }
+    out.extend((0..bettors).map(Model::Bettor));
+    out.extend(answers.iter().map(|&t| Model::Answer(t)));
+    out
+}
+
+/// Whether candidate `a` beats candidate `b` by `z` standard errors of their paired
+/// difference under every model both were valued under. A candidate that is no bet of
+/// ours (no answer models) is worth its rollout players' value under each answer model:
+/// how the rivals would answer a bet it does not make changes nothing. With no model in
+/// common, each candidate is taken at its worst model.
+///
+/// Comparing each candidate only at its own worst model lets one model decide: a bet
+/// valued against five models is judged by whichever of them (a tight caller, a tight
+/// bettor) likes it least, while a paso, valued against one, is not, so the search would
+/// give up the rollout player's calibrated bets against rivals whom the other, likelier
+/// models describe. Departing from that choice asks for evidence under every model.
+fn beats_under_every_model(
+    tally: &tapete_table::search::Tally,
+    (a, la): (usize, &[Model]),
+    (b, lb): (usize, &[Model]),
+    z: f64,
+) -> bool {
+    let series = |i: usize, layout: &[Model], m: Model| -> Option<&[f64]> {
+        let at = layout.iter().position(|x| *x == m).or_else(|| {
+            let bets = layout.iter().any(|x| matches!(x, Model::Answer(_)));
+            (matches!(m, Model::Answer(_)) && !bets)
+                .then(|| layout.iter().position(|x| *x == Model::Policy))
+                .flatten()
+        })?;
+        tally.values[i].get(at).map(Vec::as_slice)
+    };
+    let mut compared = false;
+    for &m in la.iter().chain(lb.iter()) {
+        if let (Some(x), Some(y)) = (series(a, la, m), series(b, lb, m)) {
+            let (mean, se) = tapete_table::search::paired(x, y);
+            if mean - z * se <= 0.0 {
+                return false;
+            }
+            compared = true;
+        }
+    }
+    compared || {
+        let (mean, se) = tally.paired(a, b);
+        mean - z * se > 0.0
     }
 }
 
@@ -748,5 +828,65 @@ fn bet_against(view: &MusView, seat: Seat, us: usize) -> Option<(Lance, bool)> {
             Some((lance, b.ordago))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tapete_table::search::Tally;
+
+    /// Four worlds' values around `mean`, spread so that a paired difference of 0.1 is
+    /// many standard errors.
+    fn around(mean: f64) -> Vec<f64> {
+        [0.0, 0.01, -0.01, 0.005].iter().map(|d| mean + d).collect()
+    }
+
+    #[test]
+    fn a_paso_replaces_a_bet_only_if_it_wins_under_every_model() {
+        // Candidate 0 bets, valued under the rollout players and two answer models;
+        // candidate 1 passes, valued under the rollout players alone.
+        let bet = model_layout((&[0.5, 0.8], true), 0);
+        let paso = model_layout((&[], true), 0);
+        let tally = |policy: f64, loose: f64, tight: f64| Tally {
+            values: vec![
+                vec![around(policy), around(loose), around(tight)],
+                vec![around(0.5)],
+            ],
+            active: vec![0, 1],
+        };
+        // The bet's worst model (the tight caller) likes it less than the paso, but the
+        // others like it more: the bet stands.
+        let t = tally(0.6, 0.6, 0.4);
+        assert!(!beats_under_every_model(&t, (1, &paso), (0, &bet), 2.0));
+        // Worse than the paso under every model: the paso replaces it.
+        let t = tally(0.4, 0.45, 0.3);
+        assert!(beats_under_every_model(&t, (1, &paso), (0, &bet), 2.0));
+    }
+
+    #[test]
+    fn bettor_models_are_compared_world_for_world() {
+        // Facing a bet, both answers are valued under the rollout players and one bettor
+        // model; the second wins under the first only.
+        let layout = model_layout((&[], true), 1);
+        let t = Tally {
+            values: vec![
+                vec![around(0.5), around(0.5)],
+                vec![around(0.6), around(0.45)],
+            ],
+            active: vec![0, 1],
+        };
+        assert!(!beats_under_every_model(
+            &t,
+            (1, &layout),
+            (0, &layout),
+            2.0
+        ));
+        assert!(!beats_under_every_model(
+            &t,
+            (0, &layout),
+            (1, &layout),
+            2.0
+        ));
     }
 }

@@ -146,12 +146,14 @@ pub(crate) async fn unloaded(
     invite: Option<&str>,
 ) -> ApiError {
     if let crate::Unloaded::Elsewhere(_) = &e {
-        match hub.db.table(id.to_owned()).await {
-            Ok(Some(stored)) => match may_see_stored(hub, &stored, player, invite).await {
-                Ok(true) => {}
-                Ok(false) => return no_table(id),
-                Err(msg) => return ApiError::internal(msg),
-            },
+        match hub.db.visibility(id.to_owned()).await {
+            Ok(Some((creator, secret, kept))) => {
+                match allowed(hub, id, creator, secret.as_deref(), &kept, player, invite).await {
+                    Ok(true) => {}
+                    Ok(false) => return no_table(id),
+                    Err(msg) => return ApiError::internal(msg),
+                }
+            }
             Ok(None) => return no_table(id),
             Err(msg) => return ApiError::internal(msg),
         }

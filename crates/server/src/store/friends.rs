@@ -133,6 +133,38 @@ impl Db {
         .await
     }
 
+    /// Who may see `table`, as stored: its creator, its invitation secret (`None`: a
+    /// public table) and the accounts seats are kept for; `None` when there is no such
+    /// table. The log is not read.
+    pub async fn visibility(
+        &self,
+        table: String,
+    ) -> DbResult<Option<(Option<i64>, Option<String>, Vec<i64>)>> {
+        self.call(move |c| {
+            let Some(creator) = c
+                .query_row("SELECT creator FROM tables WHERE id = ?1", [&table], |r| {
+                    r.get::<_, Option<i64>>(0)
+                })
+                .optional()?
+            else {
+                return Ok(None);
+            };
+            let secret: Option<String> = c
+                .query_row(
+                    "SELECT invite FROM private_tables WHERE table_id = ?1",
+                    [&table],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            let kept: Vec<i64> = c
+                .prepare("SELECT player FROM reserved_seats WHERE table_id = ?1")?
+                .query_map([&table], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            Ok(Some((creator, secret, kept)))
+        })
+        .await
+    }
+
     /// Lets every kept seat of a table go (it starts: they go to the bot).
     pub async fn clear_reserved(&self, table: String) -> DbResult<()> {
         let fence = self.fence(&table)?;

@@ -51,6 +51,9 @@ test('sign up keeping a guest\'s table, log in elsewhere, end a session, log out
 
     // Another browser: a wrong password is told in the dialog, then the right one logs in.
     await b.page.goto(`${BASE}/`);
+    // The bar is drawn once the page's words are in and its account links once /api/me
+    // answers: only then does the phone's menu button tell whether the links are folded.
+    await b.page.getByTestId('nav-login').waitFor({ state: 'attached' });
     if (await b.page.getByTestId('nav-toggle').isVisible()) await b.page.getByTestId('nav-toggle').click();
     await b.page.getByTestId('nav-login').click();
     await b.page.getByTestId('login-nickname').fill(nick.toUpperCase());

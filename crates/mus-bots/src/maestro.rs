@@ -71,6 +71,15 @@
 //! the top fifth) dislikes it, while the paso or the fold beside it answers to one, and the
 //! search would give up the rollout player's bets, calibrated on real answers, against
 //! every rival the likelier models describe.
+//!
+//! A choice that stakes the game (throwing or accepting an órdago), or gives up a stake the
+//! rollout player would make, must also pay when the rest of the game favours us: each
+//! model is valued a second time with the end of the hand scored for a pair
+//! [`STRONG_EDGE`] stronger than the other ([`value::win_chance_with_edge`]). Between even
+//! pairs the game is a coin toss after a declined órdago, so accepting one with a lance won
+//! three times in four looks good; against a pair we beat nine games in ten, declining keeps
+//! most of that. Against rivals no stronger than us the gate costs little: a stake worth
+//! taking between even pairs with a nearly sure lance pays under both.
 
 mod belief;
 mod evidence;
@@ -79,7 +88,7 @@ mod value;
 pub use crate::read::{PairAnswers, Reading, SeatRecord, TableRead};
 pub use crate::strength::percentile;
 pub use evidence::Evidence;
-pub use value::win_chance;
+pub use value::{win_chance, win_chance_with_edge};
 
 use crate::basico::{discard, Basico};
 use crate::leyes_cache::lance_chance;
@@ -145,6 +154,10 @@ pub const BET_MODELS: [f64; 3] = [0.5, 0.65, 0.8];
 const BELIEF_DRAWS: usize = 8;
 /// A rollout stops after this many actions whatever happens (a hand takes a few dozen).
 const MAX_ROLLOUT_STEPS: usize = 400;
+/// The edge of the stronger continuation a game-staking departure must also pay under
+/// ([`value::win_chance_with_edge`]): a pair winning 80% of the hands where one scores
+/// more, worth 0.89 from 0–0, about as experto fares against `random`.
+const STRONG_EDGE: f64 = 0.3;
 
 /// The players maestro imagines at every seat of a rollout: its model of the others and of
 /// itself for the rest of the hand. Their own choice is also the one maestro keeps unless
@@ -372,7 +385,10 @@ impl Maestro {
             |world, i, r, out| {
                 let start = (seat, candidates[i].clone());
                 let stream = r.clone();
-                let v = rollout(
+                // The values under the stronger continuation, pushed after the others in
+                // the same order.
+                let mut strong = Vec::new();
+                let (v, vs) = rollout(
                     world.clone(),
                     start.clone(),
                     us,
@@ -385,20 +401,29 @@ impl Maestro {
                 // threshold standing), it no longer counts.
                 if policy {
                     out.push(v);
+                    strong.push(vs);
                 }
                 if let Some((bettor, lance, bets)) = &thrown {
                     // Each bettor model allows only the worlds where the bettor's hand
                     // reaches its threshold.
                     let p = seat_chance(world, *bettor, *lance).unwrap_or(1.0);
-                    out.extend(bets.iter().map(|&t| if p >= t { v } else { f64::NAN }));
+                    for &t in bets {
+                        let (x, y) = if p >= t {
+                            (v, vs)
+                        } else {
+                            (f64::NAN, f64::NAN)
+                        };
+                        out.push(x);
+                        strong.push(y);
+                    }
                 }
                 // Each model accepts or declines as the answering rivals' chances say; the
                 // two outcomes are played once each, on the same stream as the first.
                 let best = answering_chance(world, &start, us);
-                let mut outcomes: [Option<f64>; 2] = [None, None];
+                let mut outcomes: [Option<(f64, f64)>; 2] = [None, None];
                 for &t in models {
                     let accept = best.is_some_and(|p| p >= t);
-                    let v = *outcomes[usize::from(accept)].get_or_insert_with(|| {
+                    let (v, vs) = *outcomes[usize::from(accept)].get_or_insert_with(|| {
                         rollout(
                             world.clone(),
                             start.clone(),
@@ -409,7 +434,9 @@ impl Maestro {
                         )
                     });
                     out.push(v);
+                    strong.push(vs);
                 }
+                out.append(&mut strong);
             },
         );
         let best = tally.best()?;
@@ -418,12 +445,13 @@ impl Maestro {
         // should not turn noise into decisions, nor one model's guess into a departure from
         // a choice the others favour. A game-staking choice must show it by a wider margin.
         if let Some(d) = default.filter(|&d| d != best) {
-            let z = if stakes_game(view, &candidates[best]) {
+            let stakes = stakes_game(view, &candidates[best]) || stakes_game(view, &candidates[d]);
+            let z = if stakes {
                 KEEP_DEFAULT_Z_ORDAGO
             } else {
                 KEEP_DEFAULT_Z
             };
-            let layout = |i: usize| model_layout(answer_models(&candidates[i]), bettors);
+            let layout = |i: usize| model_layout(answer_models(&candidates[i]), bettors, stakes);
             if !beats_under_every_model(&tally, (best, &layout(best)), (d, &layout(d)), z) {
                 return Some(candidates[d].clone());
             }
@@ -433,9 +461,19 @@ impl Maestro {
 }
 
 /// A model of the rivals a candidate's rollouts were valued under, in [`race_models`]'
-/// series.
+/// series, and of the rest of the game: between even pairs, or (`Strong`) for a pair
+/// [`STRONG_EDGE`] stronger.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Model {
+    /// A model below under the stronger continuation.
+    Strong(Rivals),
+    /// A model below between even pairs.
+    Even(Rivals),
+}
+
+/// A model of the rivals.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Rivals {
     /// The rollout players (and the read, for an órdago of ours).
     Policy,
     /// The bettor model of this index in the list that stands ([`BET_MODELS`],
@@ -446,19 +484,26 @@ enum Model {
 }
 
 /// The models of a candidate's series in the order the search pushes them: the rollout
-/// players when they count, the `bettors` bettor models, then the answer models.
-fn model_layout((answers, policy): (&[f64], bool), bettors: usize) -> Vec<Model> {
-    let mut out = Vec::with_capacity(1 + bettors + answers.len());
+/// players when they count, the `bettors` bettor models, then the answer models, all
+/// between even pairs, then the same again under the stronger continuation, which count
+/// only when `strong` (a choice that stakes the game, or gives up a stake).
+fn model_layout((answers, policy): (&[f64], bool), bettors: usize, strong: bool) -> Vec<Model> {
+    let mut rivals = Vec::with_capacity(1 + bettors + answers.len());
     if policy {
-        out.push(Model::Policy);
+        rivals.push(Rivals::Policy);
     }
-    out.extend((0..bettors).map(Model::Bettor));
-    out.extend(answers.iter().map(|&t| Model::Answer(t)));
+    rivals.extend((0..bettors).map(Rivals::Bettor));
+    rivals.extend(answers.iter().map(|&t| Rivals::Answer(t)));
+    let mut out: Vec<Model> = rivals.iter().map(|&r| Model::Even(r)).collect();
+    if strong {
+        out.extend(rivals.iter().map(|&r| Model::Strong(r)));
+    }
     out
 }
 
 /// Whether candidate `a` beats candidate `b` by `z` standard errors of their paired
-/// difference under every model both were valued under. A candidate that is no bet of
+/// difference under every model both were valued under (of the rivals, and of the rest
+/// of the game when the layouts give it). A candidate that is no bet of
 /// ours (no answer models) is worth its rollout players' value under each answer model:
 /// how the rivals would answer a bet it does not make changes nothing. With no model in
 /// common, each candidate is taken at its worst model.
@@ -476,9 +521,19 @@ fn beats_under_every_model(
 ) -> bool {
     let series = |i: usize, layout: &[Model], m: Model| -> Option<&[f64]> {
         let at = layout.iter().position(|x| *x == m).or_else(|| {
-            let bets = layout.iter().any(|x| matches!(x, Model::Answer(_)));
-            (matches!(m, Model::Answer(_)) && !bets)
-                .then(|| layout.iter().position(|x| *x == Model::Policy))
+            let bets = layout.iter().any(|x| {
+                matches!(
+                    x,
+                    Model::Even(Rivals::Answer(_)) | Model::Strong(Rivals::Answer(_))
+                )
+            });
+            let policy = match m {
+                Model::Even(Rivals::Answer(_)) => Model::Even(Rivals::Policy),
+                Model::Strong(Rivals::Answer(_)) => Model::Strong(Rivals::Policy),
+                _ => return None,
+            };
+            (!bets)
+                .then(|| layout.iter().position(|x| *x == policy))
                 .flatten()
         })?;
         tally.values[i].get(at).map(Vec::as_slice)
@@ -747,7 +802,8 @@ fn answering_chance(world: &MusGame, first: &(Seat, Action), us: usize) -> Optio
 }
 
 /// Plays `first` (a seat and its action) in `game`, then the rest of the hand with `bots`
-/// at the seats; the value for pair `us` (see [`value::win_chance`]). The rivals answer
+/// at the seats; the value for pair `us` (see [`value::win_chance`]) between even pairs
+/// and, second, for a pair [`STRONG_EDGE`] stronger than the other. The rivals answer
 /// `first`, when it is a bet, as `answer` says (the read only for an órdago).
 fn rollout(
     mut game: MusGame,
@@ -756,7 +812,7 @@ fn rollout(
     bots: &mut [Policy; 4],
     answer: Answer,
     rng: &mut ChaCha8Rng,
-) -> f64 {
+) -> (f64, f64) {
     let target = game.rules().target;
     // Only the bet being decided is answered by `answer`: a later one in the rollout is
     // the rollout policy's, which maestro would search again before making it.
@@ -806,7 +862,8 @@ fn rollout(
         };
         for e in &events {
             if let Event::GameWon { pair, .. } = e {
-                return if *pair == us { 1.0 } else { 0.0 };
+                let v = if *pair == us { 1.0 } else { 0.0 };
+                return (v, v);
             }
         }
         if events
@@ -817,7 +874,10 @@ fn rollout(
         }
     }
     let p = game.scores().piedras;
-    win_chance(p[us], p[1 - us], target)
+    (
+        win_chance(p[us], p[1 - us], target),
+        win_chance_with_edge(p[us], p[1 - us], target, STRONG_EDGE),
+    )
 }
 
 /// The lance of a bet of pair `us` that `seat`, a rival, has to answer now, and whether
@@ -846,8 +906,8 @@ mod tests {
     fn a_paso_replaces_a_bet_only_if_it_wins_under_every_model() {
         // Candidate 0 bets, valued under the rollout players and two answer models;
         // candidate 1 passes, valued under the rollout players alone.
-        let bet = model_layout((&[0.5, 0.8], true), 0);
-        let paso = model_layout((&[], true), 0);
+        let bet = model_layout((&[0.5, 0.8], true), 0, false);
+        let paso = model_layout((&[], true), 0, false);
         let tally = |policy: f64, loose: f64, tight: f64| Tally {
             values: vec![
                 vec![around(policy), around(loose), around(tight)],
@@ -868,7 +928,7 @@ mod tests {
     fn bettor_models_are_compared_world_for_world() {
         // Facing a bet, both answers are valued under the rollout players and one bettor
         // model; the second wins under the first only.
-        let layout = model_layout((&[], true), 1);
+        let layout = model_layout((&[], true), 1, false);
         let t = Tally {
             values: vec![
                 vec![around(0.5), around(0.5)],
@@ -888,5 +948,33 @@ mod tests {
             (1, &layout),
             2.0
         ));
+    }
+
+    #[test]
+    fn a_stake_must_also_pay_when_the_rest_of_the_game_favours_us() {
+        // Facing an órdago, valued under the rollout players: accepting (0) against
+        // declining (1), between even pairs and then for a stronger pair. Accepting wins
+        // or loses the game outright, so its values are the same under both; declining is
+        // worth more when the rest of the game favours us.
+        let t = Tally {
+            values: vec![
+                vec![around(0.7), around(0.7)],
+                vec![around(0.55), around(0.85)],
+            ],
+            active: vec![0, 1],
+        };
+        let even = model_layout((&[], true), 0, false);
+        assert!(beats_under_every_model(&t, (0, &even), (1, &even), 3.0));
+        let both = model_layout((&[], true), 0, true);
+        assert!(!beats_under_every_model(&t, (0, &both), (1, &both), 3.0));
+        // Better under both continuations: the accept replaces the fold.
+        let t = Tally {
+            values: vec![
+                vec![around(0.95), around(0.95)],
+                vec![around(0.55), around(0.85)],
+            ],
+            active: vec![0, 1],
+        };
+        assert!(beats_under_every_model(&t, (0, &both), (1, &both), 3.0));
     }
 }

@@ -444,6 +444,11 @@ const ORDAGO_MANO: f64 = 191.0;
 /// …and hands the other pair won by one.
 const ORDAGO_OTHER: f64 = 104.0;
 
+/// The largest edge a table is built for: a pair winning 90% of the hands that score.
+pub const MAX_EDGE: f64 = 0.4;
+/// The edges tables are built for, in steps of [`EDGE_STEP`] from 0 to [`MAX_EDGE`].
+const EDGE_STEP: f64 = 0.05;
+
 /// `table[ours][theirs]`: chance of winning the game from that score, before a hand whose
 /// mano may be either pair.
 struct Table {
@@ -452,16 +457,24 @@ struct Table {
 }
 
 impl Table {
-    fn build(target: u8) -> Table {
+    /// The table for pairs that win the hands where one scores more than the other with
+    /// chance `0.5 + edge` and `0.5 - edge` (the same hands, the bigger side to the
+    /// stronger pair more often).
+    fn build(target: u8, edge: f64) -> Table {
         let t = target as usize;
         let kept: f64 = HAND_GAINS.iter().map(|&(_, _, c)| c as f64).sum();
         // Either pair is mano half the time: symmetric gains, and an órdago to each side.
         let ordago = (ORDAGO_MANO + ORDAGO_OTHER) / 2.0 / SAMPLE_HANDS;
         let scale = (1.0 - 2.0 * ordago) / kept / 2.0;
+        let tilt = |gu: u8, gt: u8| match gu.cmp(&gt) {
+            std::cmp::Ordering::Greater => 1.0 + 2.0 * edge,
+            std::cmp::Ordering::Less => 1.0 - 2.0 * edge,
+            std::cmp::Ordering::Equal => 1.0,
+        };
         let mut win = vec![vec![0.0; t]; t];
         for a in (0..t).rev() {
             for b in (0..t).rev() {
-                let mut v = ordago;
+                let mut v = ordago * (1.0 + 2.0 * edge);
                 for &(g1, g2, c) in HAND_GAINS {
                     for (gu, gt) in [(g1, g2), (g2, g1)] {
                         let (na, nb) = (a + gu as usize, b + gt as usize);
@@ -472,7 +485,7 @@ impl Table {
                             // Every hand scores something, so (na, nb) is a later state.
                             (false, false) => win[na][nb],
                         };
-                        v += scale * c as f64 * w;
+                        v += scale * c as f64 * tilt(gu, gt) * w;
                     }
                 }
                 win[a][b] = v;
@@ -483,17 +496,38 @@ impl Table {
 }
 
 /// The chance that the pair with `ours` piedras wins the game against `theirs`, to
-/// `target`; 1 or 0 once a pair has reached it.
+/// `target`, between evenly matched pairs; 1 or 0 once a pair has reached it.
 pub fn win_chance(ours: u8, theirs: u8, target: u8) -> f64 {
-    static TABLES: OnceLock<[Table; 2]> = OnceLock::new();
+    win_chance_with_edge(ours, theirs, target, 0.0)
+}
+
+/// The same for a pair `edge` stronger than the other: it wins the hands where one pair
+/// scores more with chance `0.5 + edge` (0 to [`MAX_EDGE`], rounded to a step of 0.05).
+///
+/// Against a weaker pair the rest of the game is worth more than an even race, so staking
+/// it on one lance (throwing or accepting an órdago, a big envite) must win that lance more
+/// often to pay.
+pub fn win_chance_with_edge(ours: u8, theirs: u8, target: u8, edge: f64) -> f64 {
+    static TABLES: OnceLock<Vec<Table>> = OnceLock::new();
     if ours >= target {
         return 1.0;
     }
     if theirs >= target {
         return 0.0;
     }
-    let tables = TABLES.get_or_init(|| [Table::build(30), Table::build(40)]);
-    match tables.iter().find(|t| t.target == target) {
+    let steps = (MAX_EDGE / EDGE_STEP).round() as usize;
+    let tables = TABLES.get_or_init(|| {
+        (0..=steps)
+            .flat_map(|k| [30, 40].map(|t| Table::build(t, k as f64 * EDGE_STEP)))
+            .collect()
+    });
+    let k = (edge.clamp(0.0, MAX_EDGE) / EDGE_STEP).round() as usize;
+    match tables
+        .iter()
+        .skip(2 * k)
+        .take(2)
+        .find(|t| t.target == target)
+    {
         Some(t) => t.win[ours as usize][theirs as usize],
         // An unknown target: a plain race on the piedras each pair still needs.
         None => {
@@ -522,5 +556,40 @@ mod tests {
         }
         assert_eq!(win_chance(40, 3, 40), 1.0);
         assert_eq!(win_chance(3, 40, 40), 0.0);
+    }
+
+    #[test]
+    fn an_edge_raises_the_whole_table_and_keeps_its_order() {
+        for target in [30, 40] {
+            let mut last = win_chance(0, 0, target);
+            for k in 1..=8 {
+                let e = k as f64 * 0.05;
+                let now = win_chance_with_edge(0, 0, target, e);
+                assert!(now > last + 0.01, "edge {e}: {now} after {last}");
+                assert!(now < 1.0);
+                last = now;
+                for a in 0..target - 1 {
+                    let (x, y) = (
+                        win_chance_with_edge(a, 7, target, e),
+                        win_chance(a, 7, target),
+                    );
+                    assert!(x >= y, "{a}-7 to {target}, edge {e}: {x} < {y}");
+                    assert!(win_chance_with_edge(a + 1, 7, target, e) >= x);
+                    assert!(
+                        win_chance_with_edge(7, a + 1, target, e)
+                            <= win_chance_with_edge(7, a, target, e)
+                    );
+                }
+            }
+            // Beyond the largest edge, the largest; below none, none.
+            assert_eq!(
+                win_chance_with_edge(3, 9, target, 0.9),
+                win_chance_with_edge(3, 9, target, MAX_EDGE)
+            );
+            assert_eq!(
+                win_chance_with_edge(3, 9, target, -0.3),
+                win_chance(3, 9, target)
+            );
+        }
     }
 }

@@ -7,6 +7,7 @@
 //! They need PostgreSQL and HAProxy: `deploy/test-postgres.sh` runs them (in CI too), with
 //! `TAPETE_TEST_PG` naming a PostgreSQL server's maintenance database.
 
+use crate::common::{choose, held_for_me, legal};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
@@ -352,21 +353,6 @@ impl Client {
     }
 }
 
-fn legal(state: &Value) -> Vec<String> {
-    state["legal"]
-        .as_array()
-        .map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect())
-        .unwrap_or_default()
-}
-
-fn held_for_me(state: &Value) -> bool {
-    let me = &state["you"]["seat"];
-    !me.is_null()
-        && state["hold"]["waiting"]
-            .as_array()
-            .is_some_and(|w| w.contains(me))
-}
-
 /// Plays our decisions (the first legal action; passes in Mus) until `more` of our own
 /// actions are acknowledged, and stops at our next decision: a state that waits for us.
 fn play(c: &mut Client, more: usize) -> Value {
@@ -387,12 +373,7 @@ fn play(c: &mut Client, more: usize) -> Value {
         if done == more {
             return s;
         }
-        let l = legal(&s);
-        let pick = ["no hay mus", "paso", "no quiero"]
-            .iter()
-            .find_map(|p| l.iter().find(|a| a == p))
-            .unwrap_or(&l[0])
-            .clone();
+        let pick = choose(&legal(&s));
         let n = s["n"].as_u64().unwrap();
         std::thread::sleep(Duration::from_millis(55));
         c.send(json!({"type": "act", "action": pick, "id": n}));

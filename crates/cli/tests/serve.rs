@@ -2,6 +2,7 @@
 //! loses nothing; seats see only their own cards; bad messages are answered and change
 //! nothing; the solitaire odds answer as the command does and refuse what they must.
 
+use crate::common::{choose, held_for_me, legal};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
@@ -183,34 +184,6 @@ fn temp_db(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir.join("t.db")
-}
-
-fn legal(state: &Value) -> Vec<String> {
-    state["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap().to_string())
-        .collect()
-}
-
-/// A quick, always legal choice: pass or decline where possible, else the first.
-fn choose(legal: &[String]) -> String {
-    for pref in ["no hay mus", "paso", "no quiero"] {
-        if let Some(a) = legal.iter().find(|a| *a == pref) {
-            return a.clone();
-        }
-    }
-    legal[0].clone()
-}
-
-/// Whether the end of a hand is held for this connection's `next`.
-fn held_for_me(state: &Value) -> bool {
-    let me = &state["you"]["seat"];
-    !me.is_null()
-        && state["hold"]["waiting"]
-            .as_array()
-            .is_some_and(|w| w.contains(me))
 }
 
 /// Plays every decision offered until `stop` holds for a state (or the game ends),

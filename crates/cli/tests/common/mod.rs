@@ -1,4 +1,5 @@
-//! Running the `tapete` binary from the tests, and their temporary files.
+//! Running the `tapete` binary from the tests, their temporary files, and reading the
+//! states a server sends.
 #![allow(dead_code)]
 
 use serde_json::Value;
@@ -59,4 +60,36 @@ pub fn input_error(args: &[&str]) -> String {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!stdout.contains("NaN"), "{stdout}");
     String::from_utf8(out.stderr).expect("utf-8")
+}
+
+/// The legal actions of a server's state for its reader (none when it has none).
+pub fn legal(state: &Value) -> Vec<String> {
+    state["legal"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A quick, always legal choice: pass or decline where possible, else the first.
+pub fn choose(legal: &[String]) -> String {
+    for pref in ["no hay mus", "paso", "no quiero"] {
+        if let Some(a) = legal.iter().find(|a| *a == pref) {
+            return a.clone();
+        }
+    }
+    legal[0].clone()
+}
+
+/// Whether the end of a hand is held for this connection's `next`.
+pub fn held_for_me(state: &Value) -> bool {
+    let me = &state["you"]["seat"];
+    !me.is_null()
+        && state["hold"]["waiting"]
+            .as_array()
+            .is_some_and(|w| w.contains(me))
 }

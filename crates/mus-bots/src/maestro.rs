@@ -122,9 +122,9 @@ pub const DEFAULT_BUDGET: Budget = Budget::ItersWithin {
 /// How many standard errors a candidate must beat the rollout policy's own choice by to be
 /// played instead.
 const KEEP_DEFAULT_Z: f64 = 2.0;
-/// The same for a choice that stakes the game (throwing or accepting an órdago). Its loss
+/// The same when either choice stakes the game (throwing or accepting an órdago). Its loss
 /// comes from rare deals — the rival accepts, or throws, only with a hand near the top — so
-/// a few hundred worlds often miss it and make the mean look better than it is.
+/// a few hundred worlds often miss it and make the mean look better or worse than it is.
 const KEEP_DEFAULT_Z_ORDAGO: f64 = 3.0;
 /// The largest envite or raise searched besides 2 and 4: the one that would carry the pair
 /// to the target. Bigger ones mostly test how the rollout players fold, not the hand.
@@ -443,7 +443,8 @@ impl Maestro {
         // The rollout policy's own choice stands unless the search shows something better
         // under every model of the rivals (see `beats_under_every_model`): a small budget
         // should not turn noise into decisions, nor one model's guess into a departure from
-        // a choice the others favour. A game-staking choice must show it by a wider margin.
+        // a choice the others favour. Staking the game, or giving up experto's stake, must
+        // show it by a wider margin and under the stronger continuation too.
         if let Some(d) = default.filter(|&d| d != best) {
             let stakes = stakes_game(view, &candidates[best]) || stakes_game(view, &candidates[d]);
             let z = if stakes {

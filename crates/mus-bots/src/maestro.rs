@@ -88,7 +88,7 @@ mod value;
 pub use crate::read::{PairAnswers, Reading, SeatRecord, TableRead};
 pub use crate::strength::percentile;
 pub use evidence::Evidence;
-pub use value::{win_chance, win_chance_with_edge};
+pub use value::{win_chance, win_chance_with_edge, MAX_EDGE};
 
 use crate::basico::{discard, Basico};
 use crate::leyes_cache::lance_chance;

@@ -444,7 +444,8 @@ const ORDAGO_MANO: f64 = 191.0;
 /// …and hands the other pair won by one.
 const ORDAGO_OTHER: f64 = 104.0;
 
-/// The largest edge a table is built for: a pair winning 90% of the hands that score.
+/// The largest edge a table is built for: a pair winning 90% of the hands where one pair
+/// scores more.
 pub const MAX_EDGE: f64 = 0.4;
 /// The edges tables are built for, in steps of [`EDGE_STEP`] from 0 to [`MAX_EDGE`].
 const EDGE_STEP: f64 = 0.05;

@@ -397,7 +397,7 @@ fn tables_survive_kill_9_of_their_node_again_and_again_through_haproxy() {
     let token = cluster.person("Ane");
     let mut tables = Vec::new();
     for body in [
-        json!({"game": "mus", "rules": {"target": 40, "juegos": 1}, "bot": "basico"}),
+        json!({"game": "mus", "rules": {"target": 40, "juegos": 3, "vacas": 3}, "bot": "basico"}),
         json!({"game": "chinchon"}),
         json!({"game": "tikki"}),
     ] {

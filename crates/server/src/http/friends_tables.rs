@@ -112,9 +112,16 @@ pub(super) async fn check_stored(
         return Ok(());
     }
     let player = viewer(hub, headers).await.map(|p| p.id);
-    if may_see_stored(hub, stored, player, invite)
-        .await
-        .map_err(ApiError::internal)?
+    if may_see_friends(
+        hub,
+        &stored.row.id,
+        stored.row.creator,
+        &stored.friends,
+        player,
+        invite,
+    )
+    .await
+    .map_err(ApiError::internal)?
     {
         Ok(())
     } else {
@@ -122,17 +129,26 @@ pub(super) async fn check_stored(
     }
 }
 
-/// [`may_see`] on a table as stored.
-async fn may_see_stored(
+/// [`allowed`] from a table's creator and its friends' part as stored.
+async fn may_see_friends(
     hub: &Hub,
-    stored: &StoredTable,
+    id: &str,
+    creator: Option<i64>,
+    friends: &FriendsRow,
     player: Option<i64>,
     invite: Option<&str>,
 ) -> Result<bool, String> {
-    let secret = stored.friends.invite.as_deref();
-    let kept: Vec<i64> = stored.friends.reserved.iter().map(|(_, p, _)| *p).collect();
-    let (id, creator) = (&stored.row.id, stored.row.creator);
-    allowed(hub, id, creator, secret, &kept, player, invite).await
+    let kept: Vec<i64> = friends.reserved.iter().map(|(_, p, _)| *p).collect();
+    allowed(
+        hub,
+        id,
+        creator,
+        friends.invite.as_deref(),
+        &kept,
+        player,
+        invite,
+    )
+    .await
 }
 
 /// Why a table could not be had here, as an answer. A table another server runs is
@@ -147,8 +163,8 @@ pub(crate) async fn unloaded(
 ) -> ApiError {
     if let crate::Unloaded::Elsewhere(_) = &e {
         match hub.db.visibility(id.to_owned()).await {
-            Ok(Some((creator, secret, kept))) => {
-                match allowed(hub, id, creator, secret.as_deref(), &kept, player, invite).await {
+            Ok(Some((creator, friends))) => {
+                match may_see_friends(hub, id, creator, &friends, player, invite).await {
                     Ok(true) => {}
                     Ok(false) => return no_table(id),
                     Err(msg) => return ApiError::internal(msg),

@@ -133,34 +133,23 @@ impl Db {
         .await
     }
 
-    /// Who may see `table`, as stored: its creator, its invitation secret (`None`: a
-    /// public table) and the accounts seats are kept for; `None` when there is no such
-    /// table. The log is not read.
-    pub async fn visibility(
-        &self,
-        table: String,
-    ) -> DbResult<Option<(Option<i64>, Option<String>, Vec<i64>)>> {
+    /// Who may see `table`, as stored: its creator and its friends' part (the invitation
+    /// secret, the seats kept); `None` when there is no such table. The log is not read.
+    pub async fn visibility(&self, table: String) -> DbResult<Option<(Option<i64>, FriendsRow)>> {
         self.call(move |c| {
-            let Some(creator) = c
-                .query_row("SELECT creator FROM tables WHERE id = ?1", [&table], |r| {
-                    r.get::<_, Option<i64>>(0)
-                })
+            let Some((creator, seats)) = c
+                .query_row(
+                    "SELECT creator, seats FROM tables WHERE id = ?1",
+                    [&table],
+                    |r| Ok((r.get::<_, Option<i64>>(0)?, r.get::<_, i64>(1)?)),
+                )
                 .optional()?
             else {
                 return Ok(None);
             };
-            let secret: Option<String> = c
-                .query_row(
-                    "SELECT invite FROM private_tables WHERE table_id = ?1",
-                    [&table],
-                    |r| r.get(0),
-                )
-                .optional()?;
-            let kept: Vec<i64> = c
-                .prepare("SELECT player FROM reserved_seats WHERE table_id = ?1")?
-                .query_map([&table], |r| r.get(0))?
-                .collect::<Result<_, _>>()?;
-            Ok(Some((creator, secret, kept)))
+            let seats = usize::try_from(seats)
+                .map_err(|_| DbError(format!("table {table}: {seats} seats")))?;
+            Ok(Some((creator, load(c, &table, seats)?)))
         })
         .await
     }

@@ -24,7 +24,7 @@ use tapete_cards::rng_from_seed;
 use tapete_mus::events::Event;
 use tapete_mus::view::Phase;
 use tapete_mus::{Action, MusGame, MusRules};
-use tapete_mus_bots::maestro::win_chance;
+use tapete_mus_bots::maestro::{hand_step, win_chance, HandStep};
 use tapete_mus_bots::{maestro_params, policy, umbral, Experto, Maestro, RandomMus, Umbral};
 use tapete_table::{Bot, Game, Seat};
 
@@ -98,16 +98,10 @@ fn finish(
             }
         };
         let Ok(events) = g.apply(s, &a) else { break };
-        for e in &events {
-            if let Event::GameWon { pair, .. } = e {
-                return if *pair == us { 1.0 } else { 0.0 };
-            }
-        }
-        if events
-            .iter()
-            .any(|e| matches!(e, Event::HandStarted { .. }))
-        {
-            break;
+        match hand_step(&events, us) {
+            HandStep::Decided(won) => return if won { 1.0 } else { 0.0 },
+            HandStep::NextHand => break,
+            HandStep::Going => {}
         }
     }
     let p = g.scores().piedras;

@@ -861,17 +861,13 @@ fn rollout(
         let Ok(events) = game.apply(s, &a) else {
             break;
         };
-        for e in &events {
-            if let Event::GameWon { pair, .. } = e {
-                let v = if *pair == us { 1.0 } else { 0.0 };
+        match hand_step(&events, us) {
+            HandStep::Decided(won) => {
+                let v = if won { 1.0 } else { 0.0 };
                 return (v, v);
             }
-        }
-        if events
-            .iter()
-            .any(|e| matches!(e, Event::HandStarted { .. }))
-        {
-            break;
+            HandStep::NextHand => break,
+            HandStep::Going => {}
         }
     }
     let p = game.scores().piedras;
@@ -879,6 +875,36 @@ fn rollout(
         win_chance(p[us], p[1 - us], target),
         win_chance_with_edge(p[us], p[1 - us], target, STRONG_EDGE),
     )
+}
+
+/// Where a hand played out to its end stands after one action's events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandStep {
+    /// The game was decided: won by the pair asked about (`true`) or lost.
+    Decided(bool),
+    /// The hand ended and the next one was dealt.
+    NextHand,
+    /// The hand goes on.
+    Going,
+}
+
+/// [`HandStep`] of `events` (one action's) for pair `us`: a rollout stops at the first
+/// that is not [`HandStep::Going`].
+pub fn hand_step(events: &[Event], us: usize) -> HandStep {
+    let won = events.iter().find_map(|e| match e {
+        Event::GameWon { pair, .. } => Some(*pair == us),
+        _ => None,
+    });
+    match won {
+        Some(won) => HandStep::Decided(won),
+        None if events
+            .iter()
+            .any(|e| matches!(e, Event::HandStarted { .. })) =>
+        {
+            HandStep::NextHand
+        }
+        None => HandStep::Going,
+    }
 }
 
 /// The lance of a bet of pair `us` that `seat`, a rival, has to answer now, and whether
@@ -949,6 +975,27 @@ mod tests {
             (1, &layout),
             2.0
         ));
+    }
+
+    #[test]
+    fn a_hand_step_reads_the_game_won_before_the_next_hand() {
+        let won = Event::GameWon {
+            pair: 1,
+            ordago: true,
+            piedras: [3, 40],
+        };
+        let next = Event::HandStarted {
+            hand: 2,
+            game: 2,
+            mano: 1,
+        };
+        assert_eq!(
+            hand_step(&[next.clone(), won.clone()], 1),
+            HandStep::Decided(true)
+        );
+        assert_eq!(hand_step(&[won, next.clone()], 0), HandStep::Decided(false));
+        assert_eq!(hand_step(&[next], 0), HandStep::NextHand);
+        assert_eq!(hand_step(&[Event::Served], 0), HandStep::Going);
     }
 
     #[test]

@@ -462,14 +462,14 @@ impl Maestro {
 }
 
 /// A model of the rivals a candidate's rollouts were valued under, in [`race_models`]'
-/// series, and of the rest of the game: between even pairs, or (`Strong`) for a pair
+/// series, and of the rest of the game: between even pairs, or (`strong`) for a pair
 /// [`STRONG_EDGE`] stronger.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Model {
-    /// A model below under the stronger continuation.
-    Strong(Rivals),
-    /// A model below between even pairs.
-    Even(Rivals),
+struct Model {
+    /// Who the rivals are.
+    rivals: Rivals,
+    /// Whether the end of the hand is valued for a pair [`STRONG_EDGE`] stronger.
+    strong: bool,
 }
 
 /// A model of the rivals.
@@ -495,11 +495,11 @@ fn model_layout((answers, policy): (&[f64], bool), bettors: usize, strong: bool)
     }
     rivals.extend((0..bettors).map(Rivals::Bettor));
     rivals.extend(answers.iter().map(|&t| Rivals::Answer(t)));
-    let mut out: Vec<Model> = rivals.iter().map(|&r| Model::Even(r)).collect();
-    if strong {
-        out.extend(rivals.iter().map(|&r| Model::Strong(r)));
-    }
-    out
+    let continuations: &[bool] = if strong { &[false, true] } else { &[false] };
+    continuations
+        .iter()
+        .flat_map(|&strong| rivals.iter().map(move |&rivals| Model { rivals, strong }))
+        .collect()
 }
 
 /// Whether candidate `a` beats candidate `b` by `z` standard errors of their paired
@@ -522,18 +522,12 @@ fn beats_under_every_model(
 ) -> bool {
     let series = |i: usize, layout: &[Model], m: Model| -> Option<&[f64]> {
         let at = layout.iter().position(|x| *x == m).or_else(|| {
-            let bets = layout.iter().any(|x| {
-                matches!(
-                    x,
-                    Model::Even(Rivals::Answer(_)) | Model::Strong(Rivals::Answer(_))
-                )
-            });
-            let policy = match m {
-                Model::Even(Rivals::Answer(_)) => Model::Even(Rivals::Policy),
-                Model::Strong(Rivals::Answer(_)) => Model::Strong(Rivals::Policy),
-                _ => return None,
+            let bets = layout.iter().any(|x| matches!(x.rivals, Rivals::Answer(_)));
+            let policy = Model {
+                rivals: Rivals::Policy,
+                ..m
             };
-            (!bets)
+            (matches!(m.rivals, Rivals::Answer(_)) && !bets)
                 .then(|| layout.iter().position(|x| *x == policy))
                 .flatten()
         })?;

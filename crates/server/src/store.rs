@@ -666,11 +666,13 @@ impl Db {
             ))
         })?;
         let url = url.to_owned();
+        let session = std::sync::Arc::new(lease::NodeSession::new(node.to_owned()));
+        let held = session.clone();
         let mut db = Db::start(
-            move || Ok(Box::new(pg::PgConn::open(&url, max_bytes)?)),
+            move || Ok(Box::new(pg::PgConn::open(&url, max_bytes, Some(held))?)),
             None,
         )?;
-        db.leases = Some(std::sync::Arc::new(lease::Leases::new(node.to_owned())));
+        db.leases = Some(std::sync::Arc::new(lease::Leases::new(session)));
         let mirror = std::sync::Arc::new(listen::Mirror::default());
         listen::start(config, node.to_owned(), &mirror);
         db.mirror = Some(mirror);

@@ -51,6 +51,7 @@ pub mod table;
 mod ws;
 
 pub use tapete_host::{Kind, TableGame};
+pub use ws::{BEAT, BEAT_EVERY};
 
 use limit::{ConnCounter, RateLimiter, SmallCache};
 use serde_json::Value;

@@ -178,7 +178,11 @@ pub fn error_code(message: &str) -> &'static str {
         "too_many_connections"
     } else if m.starts_with("too many messages") {
         "rate_limited"
-    } else if m.starts_with("internal error") || m.starts_with("could not save") {
+    } else if m.starts_with("could not save") {
+        // The database did not answer (down, its connection lost): nothing changed, and
+        // the table sends its state again once it answers.
+        "not_saved"
+    } else if m.starts_with("internal error") {
         "internal"
     } else if m.starts_with("bad message")
         || m.starts_with("message too large")

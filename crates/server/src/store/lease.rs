@@ -8,11 +8,12 @@
 //! **A dead owner, at once.** Each node holds a session-level advisory lock keyed by its
 //! name ([`NodeSession`]) on its store's connection. A process that dies takes its
 //! session with it, and PostgreSQL lets go of the lock within milliseconds: another node
-//! asked for one of its tables (or polling, every [`POLL_EVERY`], for the tables of nodes
-//! whose lock nobody holds) takes it then and replays its log, as a restart does, without
-//! waiting for the lease to expire. A node whose connection is lost takes its lock again
-//! when it connects again; until it does it counts as dead, runs nothing and takes
-//! nothing. **A silent owner, on expiry.** A node frozen or cut off keeps its session
+//! asked for one of its tables takes it then (and a node polling, every [`POLL_EVERY`],
+//! for the tables of nodes whose lock nobody holds, those nobody asked for within
+//! [`ADOPT_AFTER`]) and replays its log, as a restart does, without waiting for the lease
+//! to expire. A node whose connection is lost takes its lock again when it connects
+//! again; until it does it counts as dead, runs nothing and takes nothing.
+//! **A silent owner, on expiry.** A node frozen or cut off keeps its session
 //! for a while: it stops renewing its leases (every [`RENEW_EVERY`], for [`LEASE_TTL`]),
 //! and once they expire another node takes its tables.
 //!
@@ -43,6 +44,12 @@ pub const POLL_EVERY: Duration = Duration::from_secs(1);
 /// table from another: after a database restart every node connects again (within a
 /// poll), takes its lock and renews its leases before anyone counts it dead.
 pub const RECONNECT_GRACE: Duration = Duration::from_secs(5);
+/// A dead node's table nobody asks for is taken by a poll once its owner has been seen
+/// gone this long. Meanwhile its people's pages connect again (within a second), each
+/// through the balancer to the node that then takes it on the spot: the dead node's
+/// tables spread over the others as the balancer hashes them, and each page finds its
+/// table at the first node it reaches.
+pub const ADOPT_AFTER: Duration = Duration::from_secs(2);
 /// How long a starting node waits for its lock (a process of the same name just killed
 /// lets go of it within milliseconds, once PostgreSQL sees its connection close).
 pub const LOCK_WAIT: Duration = Duration::from_secs(5);
@@ -139,11 +146,13 @@ pub const LOCK_LOST: &str =
 /// The database's clock, in milliseconds (PostgreSQL's words: leases exist only there).
 pub(super) const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
-/// This node's name, its hold on the database and the epochs of the leases it holds.
+/// This node's name, its hold on the database, the epochs of the leases it holds, and
+/// since when it has seen each other node gone.
 pub struct Leases {
     pub node: String,
     session: Arc<NodeSession>,
     held: Mutex<HashMap<String, i64>>,
+    gone_since: Mutex<HashMap<String, Instant>>,
 }
 
 /// The answer to asking for a table's lease.
@@ -166,7 +175,22 @@ impl Leases {
             node: session.node.clone(),
             session,
             held: Mutex::new(HashMap::new()),
+            gone_since: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Notes that the nodes `gone` are gone now (and the others not); those seen gone
+    /// for `patience` at least.
+    fn gone_for(&self, gone: &[String], patience: Duration) -> Vec<String> {
+        let Ok(mut since) = self.gone_since.lock() else {
+            return Vec::new();
+        };
+        let now = Instant::now();
+        since.retain(|n, _| gone.contains(n));
+        gone.iter()
+            .filter(|n| now.duration_since(*since.entry((*n).clone()).or_insert(now)) >= patience)
+            .cloned()
+            .collect()
     }
 
     fn epoch(&self, table: &str) -> Option<i64> {
@@ -369,51 +393,59 @@ impl Db {
         }
     }
 
-    /// Unfinished tables with no live owner (at most `limit`): those whose owner is gone
-    /// (no session holds its lock: it died) or stopped renewing (frozen, cut off), for
-    /// this node to take. With `mine`, also those leased to this node's name (a node
-    /// started again under its name takes its tables back at once). Leases of finished
-    /// tables are let go. One poll: a look at `pg_locks` and the index of held leases.
+    /// Unfinished tables with no live owner (at most `limit`), for this node to take:
+    /// those whose owner stopped renewing (frozen, cut off) and those whose owner has been
+    /// gone (no session holds its lock: it died) for [`ADOPT_AFTER`]. With `mine`, also
+    /// those leased to this node's name (a node started again under its name takes its
+    /// tables back at once). Leases of finished tables are let go. One poll: a look at
+    /// `pg_locks` and the indexes of held leases.
     pub async fn orphans(&self, limit: usize, mine: bool) -> DbResult<Vec<String>> {
-        let Some(l) = &self.leases else {
+        let Some(l) = self.leases.clone() else {
             return Ok(Vec::new());
         };
-        let node = l.node.clone();
-        let session = l.session.clone();
         self.call(move |c| {
-            if !session.held() {
+            if !l.session.held() {
                 return Ok(Vec::new());
             }
-            let take = i64::from(session.may_take());
+            let take = i64::from(l.session.may_take());
             // The nodes whose lock no session holds: dead (PostgreSQL ended their
             // session with their process).
-            let gone = |me: usize| {
-                format!(
-                    "SELECT n.node FROM nodes n WHERE n.node <> ?{me} AND {}",
+            let gone: Vec<String> = if take == 1 {
+                c.prepare(&format!(
+                    "SELECT n.node FROM nodes n WHERE n.node <> ?1 AND {}",
                     owner_gone("n.node")
-                )
+                ))?
+                .query_map([&l.node], |r| r.get(0))?
+                .collect::<DbResult<_>>()?
+            } else {
+                Vec::new()
             };
+            let ripe = l.gone_for(&gone, ADOPT_AFTER);
+            let list = |nodes: &[String]| serde_json::Value::from(nodes.to_vec()).to_string();
             c.execute(
                 &format!(
                     "UPDATE leases SET node = '', expires = 0
-                     WHERE node <> '' AND ?2 = 1
-                       AND (expires < {NOW_MS} OR node IN ({}))
-                       AND table_id IN (SELECT id FROM tables WHERE status = 'finished')",
-                    gone(1)
+                     WHERE node <> '' AND ?1 = 1
+                       AND (expires < {NOW_MS}
+                            OR node IN (SELECT json_array_elements_text(?2::text::json)))
+                       AND table_id IN (SELECT id FROM tables WHERE status = 'finished')"
                 ),
-                params![node, take],
+                params![take, list(&gone)],
             )?;
             // The expired ones come from the index of held leases by expiry, a dead
             // node's from the index by node; a node's own (at its start only) are few.
-            let mine = if mine { node.clone() } else { String::new() };
+            let mine = if mine { l.node.clone() } else { String::new() };
             c.prepare(&format!(
                 "SELECT table_id FROM leases
                  WHERE node <> ''
-                   AND ((?3 = 1 AND (expires < {NOW_MS} OR node IN ({}))) OR node = ?4)
-                 ORDER BY expires LIMIT ?1",
-                gone(2)
+                   AND ((?2 = 1 AND (expires < {NOW_MS}
+                         OR node IN (SELECT json_array_elements_text(?3::text::json))))
+                        OR node = ?4)
+                 ORDER BY expires LIMIT ?1"
             ))?
-            .query_map(params![limit as i64, node, take, mine], |r| r.get(0))?
+            .query_map(params![limit as i64, take, list(&ripe), mine], |r| {
+                r.get(0)
+            })?
             .collect()
         })
         .await

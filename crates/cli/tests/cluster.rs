@@ -255,6 +255,8 @@ struct Client {
     /// Every view this person was sent, by the action count it came at, and their seat.
     views: Vec<(u64, Value)>,
     seat: Option<u64>,
+    /// The node a `table_moved` answer last named, which the page keeps asking for.
+    node: String,
 }
 
 /// The page's waits before each new try after a link is lost (`BACKOFF_MS` in table.js).
@@ -265,13 +267,14 @@ const BACKOFF_MS: [u64; 7] = [200, 500, 1000, 2000, 4000, 8000, 10_000];
 /// ask HAProxy for (`?node=`); between tries it waits as the page does. Tries for up to
 /// 40 s (a frozen owner's lease lasts 10).
 fn connect(front: &str, table: &str, token: &str) -> Client {
-    connect_counting(front, table, token).0
+    connect_counting(front, table, token, "").0
 }
 
-/// [`connect`], and the tries it took (the first included).
-fn connect_counting(front: &str, table: &str, token: &str) -> (Client, usize) {
+/// [`connect`] asking first for `node` (the one the page was last sent to), and the tries
+/// it took (the first included).
+fn connect_counting(front: &str, table: &str, token: &str, node: &str) -> (Client, usize) {
     let deadline = Instant::now() + Duration::from_secs(40);
-    let mut node = String::new();
+    let mut node = node.to_owned();
     let mut tries = 0;
     loop {
         assert!(
@@ -290,6 +293,7 @@ fn connect_counting(front: &str, table: &str, token: &str) -> (Client, usize) {
                 last: None,
                 views: Vec::new(),
                 seat: None,
+                node,
             };
             return (client, tries);
         }
@@ -431,7 +435,7 @@ fn fail_over(
 ) -> Failover {
     std::thread::sleep(Duration::from_millis(BACKOFF_MS[0]));
     let seen = std::mem::take(&mut c.views);
-    let (again, tries) = connect_counting(front, id, token);
+    let (again, tries) = connect_counting(front, id, token, &c.node);
     *c = again;
     c.views = seen;
     let after = c.state_until(|_| true);
@@ -857,7 +861,8 @@ fn after_the_database_restarts_every_table_sends_its_state_again_and_its_bots_go
     for (_, c) in &mut tables {
         // What each page saw last (the states sent before the stop).
         if let MaybeTlsStream::Plain(s) = c.socket.get_ref() {
-            s.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
+            s.set_read_timeout(Some(Duration::from_millis(100)))
+                .unwrap();
         }
         while let Read::Message(_) = c.read() {}
         if let MaybeTlsStream::Plain(s) = c.socket.get_ref() {

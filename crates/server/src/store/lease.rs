@@ -443,9 +443,7 @@ impl Db {
                         OR node = ?4)
                  ORDER BY expires LIMIT ?1"
             ))?
-            .query_map(params![limit as i64, take, list(&ripe), mine], |r| {
-                r.get(0)
-            })?
+            .query_map(params![limit as i64, take, list(&ripe), mine], |r| r.get(0))?
             .collect()
         })
         .await

@@ -7,8 +7,8 @@
 //! (`synchronous_commit = on`, and with a synchronous standby for it too): an answer
 //! means the write survives the loss of any one machine.
 
-use super::sql::{dollar_params, Conn, Row, SqlValue, ToSql};
 use super::lease::{NodeSession, LOCK_WAIT};
+use super::sql::{dollar_params, Conn, Row, SqlValue, ToSql};
 use super::{DbError, DbResult, LATE_INDEXES, SCHEMA, SCHEMA_VERSION};
 use postgres::types::{ToSql as PgToSql, Type};
 use postgres::{Client, NoTls, Statement};

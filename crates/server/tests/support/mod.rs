@@ -239,7 +239,10 @@ pub fn read_text(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>) -> Option<String
     loop {
         match ws.read() {
             Ok(Message::Text(t)) if t.as_str() == tapete_server::BEAT => {
-                assert!(std::time::Instant::now() <= deadline, "only heartbeats for 20 s");
+                assert!(
+                    std::time::Instant::now() <= deadline,
+                    "only heartbeats for 20 s"
+                );
             }
             Ok(Message::Text(t)) => return Some(t.as_str().to_string()),
             Ok(Message::Close(_)) => return None,

@@ -1003,7 +1003,9 @@ async fn create_table(
         .claim(stored.row.id.clone())
         .await
         .map_err(ApiError::internal)?;
+    let id = stored.row.id.clone();
     let handle = hub.start_table(stored).map_err(ApiError::internal)?;
+    hub.table_made(peer.ip(), &id);
     if req.start {
         handle
             .begin()

@@ -304,8 +304,10 @@ pub struct Hub {
     new_guests: RateLimiter,
     new_accounts: RateLimiter,
     new_tables: RateLimiter,
-    /// The tables made from each address, and when (the open ones are counted).
-    tables_by_addr: std::sync::Mutex<HashMap<std::net::IpAddr, Vec<(String, std::time::Instant)>>>,
+    /// The tables made from each address (the open ones are counted), each with when it
+    /// was counted while it is being made.
+    tables_by_addr:
+        std::sync::Mutex<HashMap<std::net::IpAddr, Vec<(String, Option<std::time::Instant>)>>>,
     /// Profile, games list and leaderboard reads per address.
     profile_reads: RateLimiter,
     /// Replay steps being built at once.
@@ -387,13 +389,14 @@ impl Hub {
 
     /// Counts the table `id`, about to be made from `ip`, against the address's open tables
     /// on this server (waiting or playing: [`Limits::open_tables_per_addr`]); `Err` with how
-    /// many it has open when that is all it may. A table just counted is open until it
-    /// runs or for the time a request may take, so two made at once are both counted.
+    /// many it has open when that is all it may. A table being made counts until
+    /// [`Hub::table_made`] (or for the time a request may take), so two made at once are
+    /// both counted.
     fn open_table_from(&self, ip: std::net::IpAddr, id: &str) -> Result<(), usize> {
-        const STARTING: Duration = Duration::from_secs(30);
+        const MAKING: Duration = Duration::from_secs(30);
         let now = std::time::Instant::now();
-        let open = |(id, at): &(String, std::time::Instant)| {
-            now.duration_since(*at) < STARTING
+        let open = |(id, making): &(String, Option<std::time::Instant>)| {
+            making.is_some_and(|at| now.duration_since(at) < MAKING)
                 || self.table(id).is_some_and(|h| {
                     !h.tx.is_closed()
                         && h.info
@@ -418,8 +421,22 @@ impl Hub {
         if ids.len() >= self.limits.open_tables_per_addr {
             return Err(ids.len());
         }
-        ids.push((id.to_string(), now));
+        ids.push((id.to_string(), Some(now)));
         Ok(())
+    }
+
+    /// The table `id` counted for `ip` runs: it counts while it runs and is not finished.
+    fn table_made(&self, ip: std::net::IpAddr, id: &str) {
+        let mut by_addr = self
+            .tables_by_addr
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(e) = by_addr
+            .get_mut(&ip)
+            .and_then(|ids| ids.iter_mut().find(|(t, _)| t == id))
+        {
+            e.1 = None;
+        }
     }
 
     /// The kind called `name`.

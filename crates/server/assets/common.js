@@ -17,9 +17,12 @@ export function setToken(t) {
 export class ApiError extends Error {
   /**
    * `code`: the server's machine code of the error (`table_not_found`…), '' if none;
-   * `node`: for `table_moved`, the server that runs the table.
+   * `node`: for `table_moved`, the server that runs the table; `retryAfter`: for a 429 or
+   * 503, the seconds to wait before asking again (0 if the server did not say).
    */
-  constructor(status, message, code = '', node = '') { super(message); this.status = status; this.code = code; this.node = node; }
+  constructor(status, message, code = '', node = '', retryAfter = 0) {
+    super(message); this.status = status; this.code = code; this.node = node; this.retryAfter = retryAfter;
+  }
 }
 
 /**
@@ -36,6 +39,15 @@ export function errorText(code, message) {
 
 /** Calls the JSON API; throws ApiError with the person's words for the error on failure. */
 export async function api(method, path, body) {
+  return (await apiCall(method, path, body)).data;
+}
+
+/**
+ * Calls the JSON API and answers its body with its headers (a list's `Link` to its next
+ * page, say); throws as `api` does.
+ * @returns {Promise<{data: any, headers: Headers}>}
+ */
+export async function apiCall(method, path, body) {
   const headers = { Accept: 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -52,9 +64,10 @@ export async function api(method, path, body) {
   if (!res.ok) {
     const code = (data && data.code) || '';
     const node = (data && typeof data.node === 'string') ? data.node : '';
-    throw new ApiError(res.status, errorText(code, (data && data.error) || `${res.status} ${res.statusText}`), code, node);
+    const wait = (data && Number(data.retry_after)) || Number(res.headers.get('Retry-After')) || 0;
+    throw new ApiError(res.status, errorText(code, (data && data.error) || `${res.status} ${res.statusText}`), code, node, wait);
   }
-  return data;
+  return { data, headers: res.headers };
 }
 
 let mePromise = null;

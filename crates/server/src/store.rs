@@ -54,7 +54,10 @@ const GROUP: usize = 512;
 /// (`mutes`), reports of chat messages (`reports`), friends (`friends`, both ways), friend
 /// requests (`friend_requests`) and invitations to a table (`invitations`).
 /// 7: each rating history row numbers its player's rows in order (`seq`), which both
-/// SQLite and PostgreSQL can sort by.
+/// SQLite and PostgreSQL can sort by. Since, without a new version (an older tapete reads
+/// such a database as before): each account's nickname look (`nickname_looks`), made at
+/// start where it is missing and filled from the accounts (see
+/// [`Db::fill_nickname_looks`]).
 pub const SCHEMA_VERSION: i64 = 7;
 
 /// How hard each answer waits for the disk.

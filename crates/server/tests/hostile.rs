@@ -577,7 +577,7 @@ fn a_flood_of_left_tables_from_many_addresses_keeps_the_tables_people_are_at_on_
 /// stays, and so does a game under way nobody is at.
 #[test]
 fn a_table_that_never_started_goes_soon_after_its_people_left() {
-    let server = Server::start_file(
+    let server = Server::start(
         "waiting-gone",
         Limits {
             idle_waiting_table: Duration::from_millis(600),
@@ -620,15 +620,18 @@ fn a_table_that_never_started_goes_soon_after_its_people_left() {
         (404, Some("table_not_found")),
         "{e}"
     );
-    let c = rusqlite::Connection::open(&server.db).unwrap();
-    let rows: i64 = c
-        .query_row(
-            "SELECT count(*) FROM seats WHERE table_id = ?1",
-            [&left],
-            |r| r.get(0),
-        )
-        .unwrap();
-    assert_eq!(rows, 0, "gone from storage too");
+    // Gone from storage too (a stored table would be loaded again and answered).
+    if !server.db.to_string_lossy().starts_with("postgres") {
+        let c = rusqlite::Connection::open(&server.db).unwrap();
+        let rows: i64 = c
+            .query_row(
+                "SELECT count(*) FROM seats WHERE table_id = ?1",
+                [&left],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(rows, 0);
+    }
     assert!(listed(&kept), "a table with a person at it stays");
     // Its creator has room for another now; a game under way nobody is at stays.
     let playing = server.table(&ane, json!({"game": "mus", "start": true, "pace_ms": 5000}));

@@ -275,6 +275,10 @@ struct Session {
     touched: i64,
 }
 
+/// A table made from an address: its id, and when it was counted while it is being made
+/// (`None` once it runs).
+type Made = (String, Option<std::time::Instant>);
+
 /// Everything the request handlers share: the game kinds, the database and the running
 /// tables.
 pub struct Hub {
@@ -304,10 +308,8 @@ pub struct Hub {
     new_guests: RateLimiter,
     new_accounts: RateLimiter,
     new_tables: RateLimiter,
-    /// The tables made from each address (the open ones are counted), each with when it
-    /// was counted while it is being made.
-    tables_by_addr:
-        std::sync::Mutex<HashMap<std::net::IpAddr, Vec<(String, Option<std::time::Instant>)>>>,
+    /// The tables made from each address (the open ones are counted).
+    tables_by_addr: std::sync::Mutex<HashMap<std::net::IpAddr, Vec<Made>>>,
     /// Profile, games list and leaderboard reads per address.
     profile_reads: RateLimiter,
     /// Replay steps being built at once.
@@ -395,7 +397,7 @@ impl Hub {
     fn open_table_from(&self, ip: std::net::IpAddr, id: &str) -> Result<(), usize> {
         const MAKING: Duration = Duration::from_secs(30);
         let now = std::time::Instant::now();
-        let open = |(id, making): &(String, Option<std::time::Instant>)| {
+        let open = |(id, making): &Made| {
             making.is_some_and(|at| now.duration_since(at) < MAKING)
                 || self.table(id).is_some_and(|h| {
                     !h.tx.is_closed()

@@ -254,4 +254,26 @@ mod tests {
             assert_eq!(serde_json::to_value(c).unwrap(), serde_json::json!(s));
         }
     }
+
+    #[test]
+    fn every_code_has_its_words_in_every_catalog() {
+        for (lang, text) in [
+            ("en", include_str!("../assets/i18n/en.json")),
+            ("es", include_str!("../assets/i18n/es.json")),
+        ] {
+            let catalog: serde_json::Map<String, serde_json::Value> =
+                serde_json::from_str(text).unwrap();
+            let missing: Vec<&str> = Code::ALL
+                .iter()
+                .map(|c| c.as_str())
+                .filter(|c| {
+                    !catalog
+                        .get(&format!("error.{c}"))
+                        .and_then(|v| v.as_str())
+                        .is_some_and(|w| !w.trim().is_empty())
+                })
+                .collect();
+            assert!(missing.is_empty(), "{lang}.json lacks error.{missing:?}");
+        }
+    }
 }

@@ -1170,19 +1170,22 @@ async fn player_games(
                     .and_then(Value::as_array)
                     .map(|w| w.iter().filter_map(Value::as_u64).collect())
                     .unwrap_or_default();
-                let summary = g
-                    .outcome
-                    .as_ref()
-                    .and_then(|o| o.get("summary"))
-                    .cloned()
-                    .unwrap_or(Value::Null);
+                let field = |name: &str| {
+                    g.outcome
+                        .as_ref()
+                        .and_then(|o| o.get(name))
+                        .cloned()
+                        .unwrap_or(Value::Null)
+                };
                 json!({
                     "table": g.table,
                     "game": g.game,
                     "finished": g.finished,
                     "seat": g.seat,
                     "won": winners.contains(&(g.seat as u64)),
-                    "summary": summary,
+                    "winners": winners,
+                    "scores": field("scores"),
+                    "summary": field("summary"),
                     "players": g.players,
                 })
             })

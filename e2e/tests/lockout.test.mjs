@@ -58,7 +58,7 @@ test('a known browser gets in while a stranger holds the nickname shut; the othe
     // Another browser, with the right password, waits: told so in Spanish.
     await logIn(other.page, nick, password);
     await other.page.waitForFunction(() => document.querySelector('[data-testid="account-error"]')?.textContent !== '');
-    assert.match(await other.page.getByTestId('account-error').textContent(), /^Demasiados intentos: espera \d+ s\.$/);
+    assert.match(await other.page.getByTestId('account-error').textContent(), /^Demasiados intentos fallidos: espera \d+ s y vuelve a probar\.$/);
 
     // The owner's browser gets in, as often as she likes.
     for (let i = 0; i < 2; i++) {
@@ -72,7 +72,7 @@ test('a known browser gets in while a stranger holds the nickname shut; the othe
     await other.page.getByTestId('nickname').fill(`Víctim${n}`);
     await other.page.getByTestId('nickname-save').click();
     await other.page.waitForFunction(() => document.querySelector('[data-testid="nickname-error"]')?.textContent !== '');
-    assert.match(await other.page.getByTestId('nickname-error').textContent(), /^Ese apodo es de una cuenta/);
+    assert.match(await other.page.getByTestId('nickname-error').textContent(), /^Ese apodo ya está cogido/);
     assert.deepEqual([...owner.errors, ...other.errors], []);
   } finally {
     await owner.close();

@@ -25,16 +25,24 @@ export class ApiError extends Error {
   }
 }
 
+/** The code a refusal without a code of its own is worded by, from its HTTP status. */
+const STATUS_CODES = {
+  400: 'bad_request', 401: 'unknown_token', 404: 'not_found', 408: 'timeout', 413: 'too_large',
+  429: 'rate_limited', 503: 'busy',
+};
+
 /**
- * An error's words for a person: the catalog's `error.<code>` when it has that code, the
- * server's own sentence otherwise.
+ * An error's words for a person: the catalog's `error.<code>` (every code the server sends
+ * has them, in every language), else the words of its HTTP status; never the server's
+ * English sentence, which is for programs.
  * @param {string | undefined} code
- * @param {string} message
+ * @param {{s?: number, status?: number}} [args] `s`: seconds to wait (`retry_after`)
  */
-export function errorText(code, message) {
-  if (code && has(`error.${code}`)) return t(`error.${code}`);
-  // The ratings' refusals (rated_needs_account…) have their words with the ratings'.
-  return code && has(`rating.error.${code}`) ? t(`rating.error.${code}`) : message;
+export function errorText(code, args = {}) {
+  const s = Number.isFinite(args.s) && args.s > 0 ? args.s : 1;
+  if (code && has(`error.${code}`)) return t(`error.${code}`, { s });
+  const byStatus = STATUS_CODES[args.status || 0];
+  return t(`error.${byStatus || 'internal'}`, { s });
 }
 
 /** Calls the JSON API; throws ApiError with the person's words for the error on failure. */
@@ -65,7 +73,7 @@ export async function apiCall(method, path, body) {
     const code = (data && data.code) || '';
     const node = (data && typeof data.node === 'string') ? data.node : '';
     const wait = (data && Number(data.retry_after)) || Number(res.headers.get('Retry-After')) || 0;
-    throw new ApiError(res.status, errorText(code, (data && data.error) || `${res.status} ${res.statusText}`), code, node, wait);
+    throw new ApiError(res.status, errorText(code, { s: wait || undefined, status: res.status }), code, node, wait);
   }
   return { data, headers: res.headers };
 }

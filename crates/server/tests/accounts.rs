@@ -497,7 +497,7 @@ fn a_stranger_polling_wrong_passwords_never_shuts_out_the_owners_known_device() 
         match code {
             401 => {}
             429 => {
-                assert_eq!(e["code"], "too_many_failed_logins", "{e}");
+                assert_eq!(e["code"], "login_throttled", "{e}");
                 refused += 1;
             }
             _ => panic!("{code}: {e}"),
@@ -519,7 +519,7 @@ fn a_stranger_polling_wrong_passwords_never_shuts_out_the_owners_known_device() 
     for d in [None, Some(beas_device.as_str()), Some("d1.forged.0.0")] {
         let (code, e) = log_in_from(&server, "Ane", "sota de oros", d);
         assert_eq!(code, 429, "{d:?}: {e}");
-        assert_eq!(e["code"], "too_many_failed_logins");
+        assert_eq!(e["code"], "login_throttled");
         assert!(e["retry_after"].as_u64().is_some(), "{e}");
     }
     // Bea's account is not touched by Ane's attacker.
@@ -542,7 +542,7 @@ fn a_stranger_polling_wrong_passwords_never_shuts_out_the_owners_known_device() 
     }
     let (code, e) = change(&session, "rey de espadas", "as de bastos");
     assert_eq!(code, 429, "{e}");
-    assert_eq!(e["code"], "too_many_failed_logins");
+    assert_eq!(e["code"], "login_throttled");
 
     // A known device has a small budget of its own: its own failures spend it.
     for _ in 0..2 {

@@ -16,6 +16,7 @@ use super::{
     token_hash, ApiError, ApiResult,
 };
 use crate::account::{self, Busy};
+use crate::code::Code;
 use crate::limit::{Throttled, Whose};
 use crate::store::{now, AccountRefusal};
 use crate::Hub;
@@ -61,6 +62,7 @@ fn busy(b: Busy) -> ApiError {
     match b {
         Busy::Full => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
+            Code::Busy,
             "the server is busy checking other passwords: try again in a few seconds",
         )
         .retry_after(5),
@@ -72,6 +74,7 @@ fn busy(b: Busy) -> ApiError {
 fn wrong_login() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
+        Code::WrongLogin,
         "wrong nickname or password: check both and try again",
     )
 }
@@ -89,9 +92,9 @@ fn too_many_failures(t: Throttled) -> ApiError {
 fn too_many_wrong(what: String, seconds: u64) -> ApiError {
     ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
+        Code::LoginThrottled,
         format!("{what}: try again in {seconds} s"),
     )
-    .code("too_many_failed_logins")
     .retry_after(seconds)
 }
 
@@ -155,12 +158,14 @@ pub(super) async fn create_account(
             let s = session_for_token(&hub, token).await?.ok_or_else(|| {
                 ApiError::new(
                     StatusCode::UNAUTHORIZED,
+                    Code::UnknownToken,
                     "unknown token: send none to make a new account",
                 )
             })?;
             if s.account {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
+                    Code::AlreadyAccount,
                     "you have an account already: log out first to make another",
                 ));
             }
@@ -173,7 +178,8 @@ pub(super) async fn create_account(
         .map_err(|s| ApiError::too_many(s, "new accounts"))?;
     let Json(body) = body?;
     let nickname = nickname(&body.nickname)?;
-    account::check_password(&body.password).map_err(ApiError::bad)?;
+    account::check_password(&body.password)
+        .map_err(|r| ApiError::refused(StatusCode::BAD_REQUEST, r))?;
     let key = account::nickname_key(&nickname);
     let look = account::nickname_look(&nickname);
     if hub
@@ -206,6 +212,7 @@ pub(super) async fn create_account(
             AccountRefusal::Taken => nickname_taken(&nickname),
             AccountRefusal::AlreadyOne => ApiError::new(
                 StatusCode::CONFLICT,
+                Code::AlreadyAccount,
                 "you have an account already: log out first to make another",
             ),
         })?;
@@ -281,6 +288,7 @@ pub(super) async fn log_in(
 fn guest_keeps_its_session() -> ApiError {
     ApiError::new(
         StatusCode::CONFLICT,
+        Code::GuestKeepsSession,
         "a guest who logs out cannot come back: make an account first (with a password, \
          you can log in again anywhere)",
     )
@@ -333,8 +341,12 @@ pub(super) async fn end_session(
     path: Result<Path<i64>, PathRejection>,
 ) -> ApiResult<Value> {
     let s = caller_session(&hub, &headers).await?;
-    let Path(id) =
-        path.map_err(|_| ApiError::bad("a session is a number, e.g. DELETE /api/sessions/7"))?;
+    let Path(id) = path.map_err(|_| {
+        ApiError::bad(
+            Code::BadRequest,
+            "a session is a number, e.g. DELETE /api/sessions/7",
+        )
+    })?;
     if id == s.id && !s.account {
         return Err(guest_keeps_its_session());
     }
@@ -346,6 +358,7 @@ pub(super) async fn end_session(
     {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
+            Code::SessionNotFound,
             format!("you have no session {id}: GET /api/sessions lists yours"),
         ));
     }
@@ -371,10 +384,12 @@ pub(super) async fn change_password(
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::FORBIDDEN,
+                Code::AccountOnly,
                 "a guest has no password: make an account first",
             )
         })?;
-    account::check_password(&body.new).map_err(ApiError::bad)?;
+    account::check_password(&body.new)
+        .map_err(|r| ApiError::refused(StatusCode::BAD_REQUEST, r))?;
     hub.wrong_old_passwords
         .check(s.id)
         .map_err(|w| too_many_wrong("too many wrong passwords on this session".into(), w))?;
@@ -388,6 +403,7 @@ pub(super) async fn change_password(
         let _ = hub.wrong_old_passwords.take(s.id);
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
+            Code::WrongPassword,
             "the old password is wrong: nothing was changed",
         ));
     }

@@ -17,9 +17,12 @@ export function setToken(t) {
 export class ApiError extends Error {
   /**
    * `code`: the server's machine code of the error (`table_not_found`…), '' if none;
-   * `node`: for `table_moved`, the server that runs the table.
+   * `node`: for `table_moved`, the server that runs the table; `retryAfter`: for a 429 or
+   * 503, the seconds to wait before asking again (0 if the server did not say).
    */
-  constructor(status, message, code = '', node = '') { super(message); this.status = status; this.code = code; this.node = node; }
+  constructor(status, message, code = '', node = '', retryAfter = 0) {
+    super(message); this.status = status; this.code = code; this.node = node; this.retryAfter = retryAfter;
+  }
 }
 
 /** The code a refusal without a code of its own is worded by, from its HTTP status. */
@@ -44,6 +47,15 @@ export function errorText(code, args = {}) {
 
 /** Calls the JSON API; throws ApiError with the person's words for the error on failure. */
 export async function api(method, path, body) {
+  return (await apiCall(method, path, body)).data;
+}
+
+/**
+ * Calls the JSON API and answers its body with its headers (a list's `Link` to its next
+ * page, say); throws as `api` does.
+ * @returns {Promise<{data: any, headers: Headers}>}
+ */
+export async function apiCall(method, path, body) {
   const headers = { Accept: 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -60,10 +72,10 @@ export async function api(method, path, body) {
   if (!res.ok) {
     const code = (data && data.code) || '';
     const node = (data && typeof data.node === 'string') ? data.node : '';
-    const s = data && typeof data.retry_after === 'number' ? data.retry_after : undefined;
-    throw new ApiError(res.status, errorText(code, { s, status: res.status }), code, node);
+    const wait = (data && Number(data.retry_after)) || Number(res.headers.get('Retry-After')) || 0;
+    throw new ApiError(res.status, errorText(code, { s: wait || undefined, status: res.status }), code, node, wait);
   }
-  return data;
+  return { data, headers: res.headers };
 }
 
 let mePromise = null;

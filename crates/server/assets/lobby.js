@@ -1,7 +1,7 @@
 // The lobby: pick a nickname, see the open tables, create a table of any game the server
 // offers (GET /api/games: each with its seat range, bot levels and default options).
 
-import { topbar, el, clear, api, me, register, toast, t } from './common.js';
+import { topbar, el, clear, api, apiCall, me, register, toast, t } from './common.js';
 import { has } from './i18n.js';
 import { gameModule } from './games.js';
 import { cardEl } from './cards.js';
@@ -200,9 +200,30 @@ function seatList(tb) {
   return parts;
 }
 
+/** Pages of the open tables shown: the first, and one more for each "More tables". */
+let pagesShown = 1;
+
+/**
+ * The open tables of the first `pagesShown` pages (those with people at them come first),
+ * whether there are more, and how many there are in all.
+ */
+async function openTables() {
+  const tables = [];
+  let more = false;
+  let total = 0;
+  for (let n = 1; n <= pagesShown; n++) {
+    const { data, headers } = await apiCall('GET', `/api/tables?page=${n}`);
+    tables.push(...data);
+    total = Number(headers.get('X-Total-Count')) || tables.length;
+    more = /rel="next"/.test(headers.get('Link') || '');
+    if (!more) break;
+  }
+  return { tables, more, total };
+}
+
 async function renderTables() {
-  let tables;
-  try { tables = await api('GET', '/api/tables'); } catch (x) { clear(tablesPanel).append(el('h2', {}, t('lobby.open_tables')), el('p', { class: 'error-text' }, x.message)); return; }
+  let tables, more, total;
+  try { ({ tables, more, total } = await openTables()); } catch (x) { clear(tablesPanel).append(el('h2', {}, t('lobby.open_tables')), el('p', { class: 'error-text' }, x.message)); return; }
   clear(tablesPanel);
   tablesPanel.append(el('div', { class: 'row' }, el('h2', {}, t('lobby.open_tables')), el('span', { class: 'spacer' }),
     el('button', { class: 'btn small', onclick: renderTables }, t('lobby.refresh'))));
@@ -223,6 +244,11 @@ async function renderTables() {
       el('td', {}, el('a', { class: `btn small ${mine || free ? 'primary' : ''}`, href: `/t/${tb.id}`, 'data-testid': 'open-table' }, mine ? t('lobby.back') : tb.status === 'waiting' ? t('lobby.join') : t('lobby.watch')))));
   }
   tablesPanel.append(el('table', { class: 'list' }, el('thead', {}, el('tr', {}, el('th', {}, t('lobby.th.game')), el('th', {}, t('lobby.th.seats')), el('th', { class: 'opt' }, t('lobby.th.status')), el('th', {}, ''))), tbody));
+  if (more) {
+    tablesPanel.append(el('div', { class: 'row' },
+      el('span', { class: 'muted small', 'data-testid': 'tables-shown' }, t('lobby.tables_shown', { shown: tables.length, total })),
+      el('button', { class: 'btn small', 'data-testid': 'more-tables', onclick: () => { pagesShown += 1; renderTables(); } }, t('lobby.more_tables'))));
+  }
 }
 
 (async () => {

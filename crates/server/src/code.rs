@@ -113,6 +113,8 @@ codes! {
     BadOptions = "bad_options",
     /// Too many unfinished tables of one person.
     TooManyTables = "too_many_tables",
+    /// Too many open tables made from one address (waiting or playing).
+    TooManyTablesFromAddress = "too_many_tables_from_address",
     /// The game is not over (replays, another game).
     NotFinished = "not_finished",
     /// No such step of a replay.

@@ -498,6 +498,7 @@ mod tests {
                 .create_guest(
                     format!("p{i}"),
                     format!("p{i}"),
+                    format!("p{i}"),
                     format!("h{i}"),
                     String::new(),
                 )

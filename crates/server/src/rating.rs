@@ -263,7 +263,8 @@ pub struct GameRating {
 #[derive(Clone, Debug, Serialize)]
 pub struct HistoryPoint {
     pub at: i64,
-    pub table: String,
+    /// The table played; `null` for a private one, which does not exist to a stranger.
+    pub table: Option<String>,
     pub rating: i64,
     pub deviation: i64,
 }
@@ -306,8 +307,10 @@ fn ratings_of(c: &Connection, who: &str) -> DbResult<Vec<GameRating>> {
     for (game, mu, sigma, played, won, abandoned) in rows {
         let mut history: Vec<HistoryPoint> = c
             .prepare(
-                "SELECT at, table_id, mu, sigma FROM rating_history WHERE game = ?1 AND who = ?2
-                 ORDER BY at DESC, seq DESC LIMIT ?3",
+                "SELECT h.at, CASE WHEN p.table_id IS NULL THEN h.table_id END, h.mu, h.sigma
+                 FROM rating_history h LEFT JOIN private_tables p ON p.table_id = h.table_id
+                 WHERE h.game = ?1 AND h.who = ?2
+                 ORDER BY h.at DESC, h.seq DESC LIMIT ?3",
             )?
             .query_map(params![game, who, HISTORY], |r| {
                 Ok(HistoryPoint {
@@ -346,11 +349,16 @@ pub struct RatedGame {
     pub rating: i64,
 }
 
+/// The last 20 rated games of `who` at tables that are not private (a private table's
+/// game is on no profile, whoever asks).
 fn recent_rated(c: &Connection, who: &str) -> DbResult<Vec<RatedGame>> {
     let rows = c
         .prepare(
-            "SELECT table_id, game, at, place, won, abandoned, mu FROM rating_history
-             WHERE who = ?1 ORDER BY at DESC, seq DESC LIMIT 20",
+            "SELECT h.table_id, h.game, h.at, h.place, h.won, h.abandoned, h.mu
+             FROM rating_history h
+             WHERE h.who = ?1
+               AND NOT EXISTS (SELECT 1 FROM private_tables p WHERE p.table_id = h.table_id)
+             ORDER BY h.at DESC, h.seq DESC LIMIT 20",
         )?
         .query_map([who], |r| {
             Ok(RatedGame {

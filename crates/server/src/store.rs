@@ -54,7 +54,10 @@ const GROUP: usize = 512;
 /// (`mutes`), reports of chat messages (`reports`), friends (`friends`, both ways), friend
 /// requests (`friend_requests`) and invitations to a table (`invitations`).
 /// 7: each rating history row numbers its player's rows in order (`seq`), which both
-/// SQLite and PostgreSQL can sort by.
+/// SQLite and PostgreSQL can sort by. Since, without a new version (an older tapete reads
+/// such a database as before): each account's nickname look (`nickname_looks`), made at
+/// start where it is missing and filled from the accounts (see
+/// [`Db::fill_nickname_looks`]).
 pub const SCHEMA_VERSION: i64 = 7;
 
 /// How hard each answer waits for the disk.
@@ -192,6 +195,11 @@ CREATE TABLE IF NOT EXISTS sessions (
     agent TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_player ON sessions(player);
+CREATE TABLE IF NOT EXISTS nickname_looks (
+    player INTEGER PRIMARY KEY REFERENCES players(id),
+    look TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS nickname_looks_look ON nickname_looks(look);
 CREATE TABLE IF NOT EXISTS rated_seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL,
@@ -741,16 +749,17 @@ impl Db {
     }
 
     /// Adds a guest with its first session, unless an account has the same nickname key
-    /// (`Ok(None)`); returns its id.
+    /// or look (`Ok(None)`); returns its id.
     pub async fn create_guest(
         &self,
         nickname: String,
         key: String,
+        look: String,
         token_hash: String,
         agent: String,
     ) -> DbResult<Option<i64>> {
         self.call(move |c| {
-            if key_taken(c, &key)? {
+            if key_taken(c, &key, &look)? {
                 return Ok(None);
             }
             let id = insert_player(c, &nickname, &token_hash)?;
@@ -761,18 +770,21 @@ impl Db {
     }
 
     /// Makes an account: of the guest `guest` (who keeps its id, history and tables and
-    /// takes `nickname`), or of a new player with a first session `token_hash`.
+    /// takes `nickname`), or of a new player with a first session `token_hash`; refused
+    /// when an account has the nickname's key or its look ([`crate::account::nickname_look`]).
+    #[allow(clippy::too_many_arguments)]
     pub async fn create_account(
         &self,
         nickname: String,
         key: String,
+        look: String,
         password_hash: String,
         guest: Option<i64>,
         token_hash: String,
         agent: String,
     ) -> DbResult<Result<i64, AccountRefusal>> {
         self.call(move |c| {
-            if key_taken(c, &key)? {
+            if key_taken(c, &key, &look)? {
                 return Ok(Err(AccountRefusal::Taken));
             }
             let id = match guest {
@@ -802,14 +814,69 @@ impl Db {
                  VALUES (?1, ?2, ?3, ?4)",
                 params![id, key, password_hash, now()],
             )?;
+            c.execute(
+                "INSERT INTO nickname_looks (player, look) VALUES (?1, ?2)",
+                params![id, look],
+            )?;
             Ok(Ok(id))
         })
         .await
     }
 
-    /// Whether an account has this nickname key (or a look-alike's: the key is one).
-    pub async fn nickname_taken(&self, key: String) -> DbResult<bool> {
-        self.call(move |c| key_taken(c, &key)).await
+    /// Whether an account has this nickname key or this look (a look-alike's).
+    pub async fn nickname_taken(&self, key: String, look: String) -> DbResult<bool> {
+        self.call(move |c| key_taken(c, &key, &look)).await
+    }
+
+    /// Gives every account without one its nickname's look (`look` computes it): the
+    /// accounts made before looks were kept. Two accounts may share a look (made before,
+    /// when only the key was compared): both keep it, and both go on as they were.
+    pub async fn fill_nickname_looks(&self, look: fn(&str) -> String) -> DbResult<usize> {
+        self.call(move |c| {
+            let missing: Vec<(i64, String)> = c
+                .prepare(
+                    "SELECT a.player, p.nickname FROM accounts a JOIN players p ON p.id = a.player
+                     WHERE NOT EXISTS (SELECT 1 FROM nickname_looks l WHERE l.player = a.player)",
+                )?
+                .query_map((), |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            for (player, nickname) in &missing {
+                c.execute(
+                    "INSERT INTO nickname_looks (player, look) VALUES (?1, ?2)
+                     ON CONFLICT (player) DO NOTHING",
+                    params![player, look(nickname)],
+                )?;
+            }
+            Ok(missing.len())
+        })
+        .await
+    }
+
+    /// The server's secret of this name (32 random bytes, made at its first use and kept
+    /// in `meta`, so every server on the database and every restart share it).
+    pub async fn secret(&self, name: &'static str) -> DbResult<Vec<u8>> {
+        self.call(move |c| {
+            let key = format!("secret.{name}");
+            let fresh: [u8; 32] = rand::random();
+            let fresh: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
+            c.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING",
+                params![key, fresh],
+            )?;
+            let hex: String =
+                c.query_row("SELECT value FROM meta WHERE key = ?1", [&key], |r| {
+                    r.get(0)
+                })?;
+            (0..hex.len())
+                .step_by(2)
+                .map(|i| {
+                    hex.get(i..i + 2)
+                        .and_then(|b| u8::from_str_radix(b, 16).ok())
+                        .ok_or_else(|| DbError(format!("meta `{key}` is not hex")))
+                })
+                .collect()
+        })
+        .await
     }
 
     /// The account of a nickname key: its player, nickname and password hash.
@@ -865,15 +932,31 @@ impl Db {
         .await
     }
 
-    /// Starts a session of a player; returns its id.
+    /// Starts a session of a player, and ends its least recently used ones beyond `keep`
+    /// (the new one counted); returns its id and the sessions ended.
     pub async fn create_session(
         &self,
         player: i64,
         token_hash: String,
         agent: String,
-    ) -> DbResult<i64> {
-        self.call(move |c| insert_session(c, player, &token_hash, &agent))
-            .await
+        keep: usize,
+    ) -> DbResult<(i64, Vec<i64>)> {
+        self.call(move |c| {
+            let id = insert_session(c, player, &token_hash, &agent)?;
+            let others: Vec<i64> = c
+                .prepare(
+                    "SELECT id FROM sessions WHERE player = ?1 AND id != ?2
+                     ORDER BY last_used DESC, id DESC",
+                )?
+                .query_map(params![player, id], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            let ended: Vec<i64> = others.into_iter().skip(keep.saturating_sub(1)).collect();
+            for s in &ended {
+                c.execute("DELETE FROM sessions WHERE id = ?1", [s])?;
+            }
+            Ok((id, ended))
+        })
+        .await
     }
 
     /// The session of a token (by its hash).
@@ -1111,6 +1194,50 @@ impl Db {
         .await
     }
 
+    /// Removes a table that never started (its waiting time with nobody there is over):
+    /// its seats, kept seats, invitation secret, invitations and chat with it. Nothing is
+    /// removed (`false`) when it has started after all, or when a chat message of it was
+    /// reported (the operator keeps the report and its table). With several servers, only
+    /// the node holding its lease may remove it, and its lease goes with it.
+    pub async fn drop_waiting_table(&self, table: String) -> DbResult<bool> {
+        let fence = self.fence(&table)?;
+        let shared = self.node().is_some();
+        self.call(move |c| {
+            lease::check(c, &fence)?;
+            let waiting = c
+                .prepare(
+                    "SELECT 1 FROM tables WHERE id = ?1 AND status = 'waiting'
+                     AND NOT EXISTS (SELECT 1 FROM actions WHERE table_id = ?1)
+                     AND NOT EXISTS (SELECT 1 FROM reports WHERE table_id = ?1)
+                     AND NOT EXISTS (SELECT 1 FROM rating_history WHERE table_id = ?1)",
+                )?
+                .exists([&table])?;
+            if !waiting {
+                return Ok(false);
+            }
+            for sql in [
+                "DELETE FROM invitations WHERE table_id = ?1",
+                "DELETE FROM chat WHERE table_id = ?1",
+                "DELETE FROM reserved_seats WHERE table_id = ?1",
+                "DELETE FROM private_tables WHERE table_id = ?1",
+                "DELETE FROM rematches WHERE new_table = ?1 OR table_id = ?1",
+                "DELETE FROM pending_seats WHERE table_id = ?1",
+                "DELETE FROM hand_seats WHERE table_id = ?1",
+                "DELETE FROM rated_seats WHERE table_id = ?1",
+                "DELETE FROM table_players WHERE table_id = ?1",
+                "DELETE FROM seats WHERE table_id = ?1",
+                "DELETE FROM tables WHERE id = ?1",
+            ] {
+                c.execute(sql, [&table])?;
+            }
+            if shared {
+                c.execute("DELETE FROM leases WHERE table_id = ?1", [&table])?;
+            }
+            Ok(true)
+        })
+        .await
+    }
+
     /// Every table not finished, with seats and log, to restore after a restart; a table
     /// that cannot be read is an error of its own (named by its id) and stops no other.
     pub async fn unfinished_tables(&self) -> DbResult<Vec<(String, DbResult<StoredTable>)>> {
@@ -1194,10 +1321,12 @@ pub struct SessionRow {
     pub agent: String,
 }
 
-fn key_taken(c: &Connection, key: &str) -> DbResult<bool> {
+/// Whether an account has this nickname key, or a nickname of this look.
+fn key_taken(c: &Connection, key: &str, look: &str) -> DbResult<bool> {
     Ok(c.query_row(
-        "SELECT count(*) FROM accounts WHERE nick_key = ?1",
-        [key],
+        "SELECT (SELECT count(*) FROM accounts WHERE nick_key = ?1)
+              + (SELECT count(*) FROM nickname_looks WHERE look = ?2)",
+        params![key, look],
         |r| r.get::<_, i64>(0),
     )? > 0)
 }

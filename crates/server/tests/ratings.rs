@@ -516,3 +516,58 @@ fn a_rated_mus_game_rates_its_partnerships_as_teams() {
     assert!((mine.1 - want[&a].uncertainty).abs() < 1e-9);
     assert!((bot.0 - want[&b].rating).abs() < 1e-9, "{bot:?}");
 }
+
+#[test]
+fn a_private_rated_game_is_on_no_profile_and_profiles_are_read_at_a_bounded_rate() {
+    let server = Server::start(
+        "rated-private",
+        tapete_server::Limits {
+            profile_reads_per_minute: 5,
+            ..roomy()
+        },
+    );
+    let (ane_id, ane) = server.account("Ane");
+    let (public, _) = rated_game(&server, &ane);
+    let hidden = server.table(
+        &ane,
+        json!({"game": "ring", "seats": 3, "rated": true, "private": true, "pace_ms": 0,
+               "hold_s": 0}),
+    );
+    let mut ws = server.ws(&hidden, Some(&ane));
+    send(&mut ws, json!({"type": "start"}));
+    play_to_the_end(&mut ws);
+
+    // Rated, and counted, but to a stranger the private table does not exist: its game is
+    // not among the recent ones, and its point of the history names no table.
+    let p = profile(&server, ane_id);
+    assert!(!p.to_string().contains(&hidden), "{p}");
+    let recent: Vec<&Value> = p["recent"].as_array().unwrap().iter().collect();
+    assert_eq!(recent.len(), 1, "{p}");
+    assert_eq!(recent[0]["table"], public.as_str());
+    let r = ring_rating(&p);
+    assert_eq!(r["played"], 2, "{r}");
+    let tables: Vec<&Value> = r["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| &h["table"])
+        .collect();
+    assert_eq!(tables, [&json!(public), &Value::Null], "{r}");
+    // Nor on the bot level's profile, nor by nickname.
+    let (_, bot) = server.api("GET", "/api/bots/random", None, None);
+    assert!(!bot.to_string().contains(&hidden), "{bot}");
+    let (_, by_name) = server.api("GET", "/api/profiles/ane", None, None);
+    assert_eq!(by_name["recent"], p["recent"]);
+
+    // Profiles are public, but read at a bounded rate: five a minute here (three read).
+    let read =
+        || tapete_server::client::get(&server.url(&format!("/api/players/{ane_id}"))).unwrap();
+    assert_eq!(read().status, 200);
+    let (code, _) = server.api("GET", "/api/leaderboard/ring", None, None);
+    assert_eq!(code, 200);
+    let r = read();
+    assert_eq!(r.status, 429, "{}", r.text());
+    assert_eq!(r.json().unwrap()["code"], "rate_limited");
+    let wait: u64 = r.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+}

@@ -178,6 +178,9 @@ pub struct TableEnv {
     pub db: Db,
     /// How long a table nobody is connected to keeps its task (finished tables: 30 s).
     pub idle_end: Duration,
+    /// How long a table that has not started keeps its task with nobody connected; then
+    /// it is removed from storage too (see [`crate::Limits::idle_waiting_table`]).
+    pub waiting_end: Duration,
     /// Connections that hold no seat, per table.
     pub max_watchers: usize,
     /// Bots thinking at once on the whole server, so bots never take every core.
@@ -354,6 +357,7 @@ impl Actor {
         }
         self.load_chat().await;
         self.after_change().await;
+        let mut idle = false;
         loop {
             let wake = self.next_wake();
             let cmd = tokio::select! {
@@ -396,18 +400,26 @@ impl Actor {
                 None => {}
             }
             if self.idle_over() {
+                idle = true;
                 break;
             }
             self.after_change().await;
+        }
+        if idle && self.row.status == WAITING {
+            // A table that never started and that nobody came back to is of no use to
+            // anyone: it goes, from the lobby and from storage, before its lease.
+            if let Err(e) = self.env.db.drop_waiting_table(self.row.id.clone()).await {
+                eprintln!("table {}: removing it: {e}", self.row.id);
+            }
         }
         on_idle();
     }
 
     fn idle_after(&self) -> Duration {
-        if self.row.status == FINISHED {
-            FINISHED_IDLE_END.min(self.env.idle_end)
-        } else {
-            self.env.idle_end
+        match self.row.status.as_str() {
+            FINISHED => FINISHED_IDLE_END.min(self.env.idle_end),
+            WAITING => self.env.waiting_end.min(self.env.idle_end),
+            _ => self.env.idle_end,
         }
     }
 
@@ -1018,7 +1030,13 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let db = Db::open(&dir.join("t.db")).unwrap();
         let ane = db
-            .create_guest("Ane".into(), "ane".into(), "hash".into(), String::new())
+            .create_guest(
+                "Ane".into(),
+                "ane".into(),
+                "ane".into(),
+                "hash".into(),
+                String::new(),
+            )
             .await
             .unwrap()
             .unwrap();
@@ -1044,6 +1062,7 @@ mod tests {
         let env = TableEnv {
             db,
             idle_end: Duration::from_secs(60),
+            waiting_end: Duration::from_secs(60),
             max_watchers: 10,
             bot_threads: Arc::new(Semaphore::new(1)),
             gauges: Arc::default(),

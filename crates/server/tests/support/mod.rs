@@ -96,8 +96,29 @@ impl Server {
         Server::on_node(db, limits, None)
     }
 
+    /// A server for the test `name` that takes this machine for a balancer: a connection
+    /// that starts with a PROXY line is counted as the address it names
+    /// ([`Server::api_from`], [`Server::ws_from`]), any other as this machine's.
+    pub fn behind_proxy(name: &str, limits: Limits) -> Server {
+        let db = match std::env::var("TAPETE_TEST_PG") {
+            Ok(base) if !base.is_empty() => fresh_postgres(&base, name),
+            _ => {
+                let dir = std::env::temp_dir()
+                    .join(format!("tapete-hostile-{}-{name}", std::process::id()));
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::create_dir_all(&dir).unwrap();
+                dir.join("t.db")
+            }
+        };
+        Server::configured(db, limits, None, true)
+    }
+
     /// A server on `db` named `node` among the servers sharing it (PostgreSQL).
     pub fn on_node(db: PathBuf, limits: Limits, node: Option<&str>) -> Server {
+        Server::configured(db, limits, node, false)
+    }
+
+    fn configured(db: PathBuf, limits: Limits, node: Option<&str>, proxied: bool) -> Server {
         let node = node.map(str::to_owned);
         let (db2, limits2) = (db.clone(), limits.clone());
         let gauges = std::sync::Arc::new(tapete_server::outbox::Gauges::default());
@@ -113,6 +134,9 @@ impl Server {
             let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db, games());
             config.limits = limits;
             config.node = node;
+            if proxied {
+                config.proxy = Some("127.0.0.1".parse().unwrap());
+            }
             config.odds = odds();
             config.gauges = gauges2;
             let r = rt.block_on(tapete_server::serve(
@@ -165,6 +189,55 @@ impl Server {
 
     pub fn player(&self, nickname: &str) -> String {
         self.player_with_id(nickname).1
+    }
+
+    /// An API call as if from the address `ip` (a server [`Server::behind_proxy`]): its
+    /// status and JSON body (`Null` when there is none).
+    pub fn api_from(
+        &self,
+        ip: &str,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        use std::io::{Read, Write};
+        let mut s = TcpStream::connect(self.addr).expect("connects");
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let mut head = format!(
+            "PROXY TCP4 {ip} 127.0.0.1 40000 {}\r\n{method} {path} HTTP/1.1\r\nHost: t\r\n\
+             Connection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+            self.addr.port(),
+            body.len()
+        );
+        if let Some(t) = token {
+            head.push_str(&format!("Authorization: Bearer {t}\r\n"));
+        }
+        s.write_all(format!("{head}\r\n{body}").as_bytes()).unwrap();
+        let mut raw = Vec::new();
+        s.read_to_end(&mut raw).expect("an answer");
+        let text = String::from_utf8_lossy(&raw);
+        let (head, rest) = text.split_once("\r\n\r\n").expect("headers");
+        let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap();
+        (status, serde_json::from_str(rest).unwrap_or(Value::Null))
+    }
+
+    /// A WebSocket to a table as if from the address `ip` (see [`Server::api_from`]).
+    pub fn ws_from(&self, ip: &str, table: &str, token: &str) -> Ws {
+        use std::io::Write;
+        let mut s = TcpStream::connect(self.addr).expect("connects");
+        write!(
+            s,
+            "PROXY TCP4 {ip} 127.0.0.1 40000 {}\r\n",
+            self.addr.port()
+        )
+        .unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let url = format!("ws://{}/ws/{table}?token={token}", self.addr);
+        let (socket, _) =
+            tungstenite::client::client(url, MaybeTlsStream::Plain(s)).expect("websocket");
+        socket
     }
 
     /// Makes an account of `nickname` (a password of the right length); its (id, token).
@@ -382,6 +455,8 @@ pub fn roomy() -> Limits {
     Limits {
         creates_per_minute: 1000,
         open_tables_per_player: 1000,
+        open_tables_per_addr: 1000,
+        profile_reads_per_minute: 1000,
         ..Limits::default()
     }
 }

@@ -581,11 +581,26 @@ fn a_table_that_never_started_goes_soon_after_its_people_left() {
         "waiting-gone",
         Limits {
             idle_waiting_table: Duration::from_millis(600),
-            open_tables_per_player: 2,
+            open_tables_per_player: 3,
             ..Limits::default()
         },
     );
     let ane = server.player("Ane");
+    // A private table waits for the friends its link was sent to, however long its
+    // creator is away: it is not removed.
+    let (code, private) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&ane),
+        Some(json!({"game": "mus", "private": true})),
+    );
+    assert_eq!(code, 200, "{private}");
+    let private_id = private["id"].as_str().unwrap().to_string();
+    let invite = private["invite"].as_str().unwrap().to_string();
+    {
+        let mut gone = server.ws(&private_id, Some(&ane));
+        read_of(&mut gone, "state");
+    }
     let left = server.table(&ane, json!({"game": "mus"}));
     let kept = server.table(&ane, json!({"game": "mus"}));
     let (code, e) = server.api(
@@ -633,6 +648,13 @@ fn a_table_that_never_started_goes_soon_after_its_people_left() {
         assert_eq!(rows, 0);
     }
     assert!(listed(&kept), "a table with a person at it stays");
+    let (code, e) = server.api(
+        "GET",
+        &format!("/api/tables/{private_id}?invite={invite}"),
+        None,
+        None,
+    );
+    assert_eq!(code, 200, "a private table waits for its friends: {e}");
     // Its creator has room for another now; a game under way nobody is at stays.
     let playing = server.table(&ane, json!({"game": "mus", "start": true, "pace_ms": 5000}));
     std::thread::sleep(Duration::from_millis(1500));

@@ -93,6 +93,15 @@ impl Friends {
             .position(|p| p.as_ref().is_some_and(|p| p.id == player))
     }
 
+    /// Whether somebody was asked here (a private table's link, a seat kept for a friend, a
+    /// rematch): such a table waits for them as long as any table waits, and is never
+    /// removed for having stood empty.
+    pub(super) fn awaits_someone(&self) -> bool {
+        self.invite.is_some()
+            || self.rematch_of.is_some()
+            || self.reserved.iter().any(Option::is_some)
+    }
+
     fn keep(&mut self, seat: Seat, player: Option<PlayerRef>) {
         if let Some(s) = self.reserved.get_mut(seat) {
             *s = player;

@@ -405,7 +405,7 @@ impl Actor {
             }
             self.after_change().await;
         }
-        if idle && self.row.status == WAITING {
+        if idle && self.row.status == WAITING && !self.friends.awaits_someone() {
             // A table that never started and that nobody came back to is of no use to
             // anyone: it goes, from the lobby and from storage, before its lease.
             if let Err(e) = self.env.db.drop_waiting_table(self.row.id.clone()).await {
@@ -418,7 +418,9 @@ impl Actor {
     fn idle_after(&self) -> Duration {
         match self.row.status.as_str() {
             FINISHED => FINISHED_IDLE_END.min(self.env.idle_end),
-            WAITING => self.env.waiting_end.min(self.env.idle_end),
+            WAITING if !self.friends.awaits_someone() => {
+                self.env.waiting_end.min(self.env.idle_end)
+            }
             _ => self.env.idle_end,
         }
     }

@@ -1,0 +1,78 @@
+// An invitation carries its friend in: in a Spanish browser, Ane makes a private Mus table
+// and invites Bea from it; Bea presses "Unirme" in her lobby and is seated at the table
+// (without its link: the invitation is her way in), and the invitation is gone once she
+// sits. An invitation declined ("Descartar") is gone too, and opens nothing.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, openBrowser, register, makeAccount, befriend, apiAs } from '../lib.mjs';
+
+test('"Unirme" seats the invitee at a private table; declining removes the invitation', { timeout: 60000 }, async () => {
+  const a = await openBrowser({ locale: 'es-ES' });
+  const b = await openBrowser({ width: 390, height: 844, locale: 'es-ES' });
+  const suffix = String(Date.now() % 100000);
+  const [ane, bea] = [`Zorro${suffix}`, `Lince${suffix}`];
+  try {
+    await register(a.page, ane);
+    await makeAccount(a.page, ane);
+    const beaId = await register(b.page, bea);
+    await makeAccount(b.page, bea);
+    await befriend(a.page, ane, b.page, bea);
+
+    // Ane makes a private Mus table from the lobby and invites Bea from the table.
+    await a.page.goto(`${BASE}/`);
+    await a.page.getByTestId('create').waitFor();
+    await a.page.getByTestId('pace').selectOption('0');
+    await a.page.getByTestId('private-table').check();
+    await a.page.getByTestId('create').click();
+    await a.page.waitForURL(/\/t\/[^/?]+\?invite=/);
+    const id = new URL(a.page.url()).pathname.split('/')[2];
+    await a.page.getByTestId('invite-friend').selectOption(bea);
+    await a.page.getByTestId('invite-send').click();
+    await a.page.getByTestId('toast').filter({ hasText: bea }).waitFor();
+
+    // Bea's lobby shows it; "Unirme" takes her to the table, seated.
+    await b.page.goto(`${BASE}/`);
+    const inv = b.page.getByTestId('invitation');
+    await inv.waitFor({ timeout: 8000 });
+    assert.match(await inv.textContent(), new RegExp(`${ane} te invita a su mesa de Mus`));
+    assert.equal((await b.page.getByTestId('invitation-join').textContent()).trim(), 'Unirme');
+    await b.page.getByTestId('invitation-join').click();
+    await b.page.waitForURL(new RegExp(`/t/${id}$`));
+    await b.page.waitForFunction((me) => {
+      const s = window.tapete && window.tapete.state;
+      return s && s.table.seats.some((x) => x.player && x.player.id === me);
+    }, beaId);
+    assert.equal(await b.page.getByTestId('no-such-table').count(), 0);
+    // Ane's table shows her seated too.
+    await a.page.waitForFunction((me) => {
+      const s = window.tapete && window.tapete.state;
+      return s && s.table.seats.some((x) => x.player && x.player.id === me);
+    }, beaId);
+    // Seated, the invitation is answered: her lobby shows it no more.
+    await b.page.goto(`${BASE}/`);
+    await b.page.getByTestId('friend').first().waitFor();
+    assert.equal(await b.page.getByTestId('invitation').count(), 0);
+
+    // Declined, an invitation is gone, and the private table it was for is closed to her.
+    const made = await apiAs(a.page, 'POST', '/api/tables', { game: 'mus', private: true });
+    assert.equal(made.status, 200);
+    const other = made.body.id;
+    assert.equal((await apiAs(a.page, 'POST', `/api/tables/${other}/invitations`, { nickname: bea })).status, 200);
+    await b.page.reload();
+    await b.page.locator(`[data-testid="invitation"][data-table="${other}"]`).waitFor();
+    assert.equal((await b.page.getByTestId('invitation-dismiss').textContent()).trim(), 'Descartar');
+    await b.page.getByTestId('invitation-dismiss').click();
+    await b.page.waitForFunction(() => !document.querySelector('[data-testid="invitation"]'));
+    await b.page.reload();
+    await b.page.getByTestId('friend').first().waitFor();
+    assert.equal(await b.page.getByTestId('invitation').count(), 0);
+    await b.page.goto(`${BASE}/t/${other}`);
+    await b.page.getByTestId('no-such-table').waitFor();
+    assert.deepEqual(a.errors, []);
+    assert.deepEqual(b.errors, []);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});

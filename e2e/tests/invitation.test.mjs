@@ -76,3 +76,54 @@ test('"Unirme" seats the invitee at a private table; declining removes the invit
     await b.close();
   }
 });
+
+test('keeping a seat picks a friend from a list (or any account by nickname); the friend is invited to it', { timeout: 60000 }, async () => {
+  const a = await openBrowser({ locale: 'es-ES' });
+  const b = await openBrowser({ locale: 'es-ES' });
+  const c = await openBrowser({ locale: 'es-ES' });
+  const suffix = String(Date.now() % 100000);
+  const [ane, bea, cid] = [`Garza${suffix}`, `Tejon${suffix}`, `Nutria${suffix}`];
+  let dialogs = 0;
+  a.page.on('dialog', (d) => { dialogs++; d.dismiss().catch(() => {}); });
+  try {
+    for (const [p, n] of [[a.page, ane], [b.page, bea], [c.page, cid]]) {
+      await register(p, n);
+      await makeAccount(p, n);
+    }
+    await befriend(a.page, ane, b.page, bea);
+    // Ane's private table, waiting: seat 1 free.
+    await a.page.goto(`${BASE}/`);
+    await a.page.getByTestId('create').waitFor();
+    await a.page.getByTestId('private-table').check();
+    await a.page.getByTestId('create').click();
+    await a.page.waitForURL(/\/t\/[^/?]+\?invite=/);
+    const id = new URL(a.page.url()).pathname.split('/')[2];
+    await a.page.getByTestId('keep-1').click();
+    const picker = a.page.getByTestId('keep-picker');
+    await picker.waitFor();
+    const listed = (await picker.getByTestId('keep-friend').allTextContents()).map((x) => x.trim());
+    assert.deepEqual(listed, [bea], 'her friends, to pick with one tap');
+    await picker.getByTestId('keep-friend').click();
+    await a.page.getByTestId('toast').filter({ hasText: bea }).waitFor();
+    await a.page.waitForFunction((n) => window.tapete?.state?.table?.reserved?.[1]?.nickname === n, bea);
+    // Anyone else by nickname: Cid is not her friend.
+    await a.page.getByTestId('keep-2').click();
+    await a.page.getByTestId('keep-nickname').fill(cid);
+    await a.page.getByTestId('keep-send').click();
+    await a.page.waitForFunction((n) => window.tapete?.state?.table?.reserved?.[2]?.nickname === n, cid);
+    assert.equal(dialogs, 0, 'no prompt() of the browser');
+
+    // Bea is invited to the seat kept for her: "Unirme" seats her there.
+    await b.page.goto(`${BASE}/`);
+    await b.page.locator(`[data-testid="invitation"][data-table="${id}"]`).waitFor({ timeout: 8000 });
+    await b.page.getByTestId('invitation-join').click();
+    await b.page.waitForURL(new RegExp(`/t/${id}$`));
+    await b.page.waitForFunction((n) => window.tapete?.state?.table?.seats?.[1]?.player?.nickname === n, bea);
+    assert.deepEqual(a.errors, []);
+    assert.deepEqual(b.errors, []);
+  } finally {
+    await a.close();
+    await b.close();
+    await c.close();
+  }
+});

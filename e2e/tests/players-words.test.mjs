@@ -129,3 +129,23 @@ test('a profile shows a lost game of pairs as "perdida", a place otherwise', { t
     await b.close();
   }
 });
+
+test('a Spanish rules page speaks to players; the terminal is a box at its end', { timeout: 30000 }, async () => {
+  const b = await openBrowser({ locale: 'es-ES' });
+  try {
+    const { page } = b;
+    await page.goto(`${BASE}/rules/mus`);
+    const rules = page.getByTestId('rules');
+    await rules.waitFor();
+    const box = rules.locator('aside.box');
+    assert.ok(await box.isVisible(), 'the terminal box is drawn');
+    assert.equal(await rules.evaluate((a) => a.lastElementChild.tagName), 'ASIDE', 'the box is the page\'s end');
+    assert.match(await box.textContent(), /--mode 8reyes/);
+    const text = await rules.evaluate((a) => [...a.children].filter((c) => c.tagName !== 'ASIDE').map((c) => c.textContent).join('\n'));
+    assert.match(text, /mano, segundo, tercero y postre/);
+    for (const dev of ['crates/', '--', 'sitios 0', 'posiciones 0', 'pareja 0–2', 'tapete mus eval']) assert.ok(!text.includes(dev), `"${dev}" outside the box`);
+    assert.deepEqual(b.errors, []);
+  } finally {
+    await b.close();
+  }
+});

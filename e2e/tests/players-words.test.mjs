@@ -23,7 +23,8 @@ test('a Spanish lobby names bot levels and seats as players do; "Entrar" means o
     await register(page, `Ane${Date.now() % 100000}`);
     await page.getByTestId('create').waitFor();
 
-    // Mus: the bot levels and styles by their names, the seats as mano, segundo, tercero, postre.
+    // Mus: the bot levels and styles by their names, the seats as mano, segundo, tercero, postre
+    // (who partners whom said under them).
     const bots = (await page.getByTestId('bot').locator('option').allTextContents()).map((x) => x.trim());
     for (const name of ['Principiante', 'Básico', 'Avanzado', 'Experto', 'Maestro', 'Farolero']) assert.ok(bots.includes(name), `${name} in ${bots}`);
     for (const raw of RAW_BOTS) assert.ok(!bots.includes(raw), `no raw "${raw}" in ${bots}`);
@@ -31,7 +32,8 @@ test('a Spanish lobby names bot levels and seats as players do; "Entrar" means o
     const groups = await page.getByTestId('bot').locator('optgroup').evaluateAll((gs) => gs.map((g) => g.label));
     assert.deepEqual(groups, ['Niveles', 'Estilos de juego']);
     const seats = (await page.getByTestId('seat').locator('option').allTextContents()).map((x) => x.trim());
-    assert.deepEqual(seats, ['Mano (juega con el tercero)', 'Segundo (juega con el postre)', 'Tercero (juega con la mano)', 'Postre (juega con el segundo)']);
+    assert.deepEqual(seats, ['Mano', 'Segundo', 'Tercero', 'Postre']);
+    assert.match(await page.getByTestId('help-seat').textContent(), /la mano habla primero y juega con el tercero; el segundo, con el postre/);
     // Chinchón: places round the table.
     await page.getByTestId('game').selectOption('chinchon');
     await page.waitForFunction(() => document.querySelector('[data-testid="seat"] option')?.textContent.startsWith('1.º'));

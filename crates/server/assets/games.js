@@ -17,6 +17,7 @@
 //   pairName(pair, {seatName, mySeat}) -> string   (optional) a side's name in the narration
 //   resultName(pair, {seatName, mySeat}) -> string (optional) a side's name in a result line
 //   seatLabel(seat, seats) -> string       (optional) the lobby's words for a seat
+//   seatHelp() -> string                   (optional) the lobby's explanation under the seat
 //   sidesText(seatName, seats) -> string   (optional) who played, for the history
 //   resultDetail(outcome, ctx) -> string   (optional) the final score from the outcome alone, for the history
 //

@@ -101,6 +101,7 @@ async function renderCreate() {
   const seatsSel = el('select', { 'data-testid': 'seats' });
   const seatsField = field('seats', t('lobby.f.players'), seatsSel, t('lobby.f.players_help'));
   const seatSel = el('select', { 'data-testid': 'seat' });
+  const seatField = field('seat', t('lobby.f.seat'), seatSel, t('lobby.f.seat_help'));
   const paceSel = el('select', { 'data-testid': 'pace' },
     el('option', { value: 1500 }, t('lobby.pace.slow')), el('option', { value: 700, selected: true }, t('lobby.pace.normal')),
     el('option', { value: 250 }, t('lobby.pace.fast')), el('option', { value: 0 }, t('lobby.pace.instant')));
@@ -152,6 +153,8 @@ async function renderCreate() {
     clear(seatsSel).append(...Array.from({ length: range.max - range.min + 1 }, (_, k) => range.min + k)
       .map((n) => el('option', { value: n, selected: n === range.default }, t('lobby.players', { count: n }))));
     seatsField.classList.toggle('hidden', range.min === range.max);
+    // The seats as the game's players think of them, explained under the field.
+    seatField.querySelector('.opt-help').textContent = mod.seatHelp ? mod.seatHelp() : t('lobby.f.seat_help');
     onSeats();
   };
   // The top bar's game links open the form on their game (/?game=chinchon).
@@ -184,7 +187,7 @@ async function renderCreate() {
     seatsField,
     field('bot', t('lobby.f.bot'), botSel, t('lobby.f.bot_help')),
     field('pace', t('lobby.f.pace'), paceSel, t('lobby.f.pace_help')),
-    field('seat', t('lobby.f.seat'), seatSel, t('lobby.f.seat_help')),
+    seatField,
     field('away', t('lobby.f.away'), awaySel, t('lobby.f.away_help')),
     field('turn', t('lobby.f.turn'), turnSel, t('lobby.f.turn_help')),
     rated.el,

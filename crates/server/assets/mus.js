@@ -636,10 +636,15 @@ function outcomeDetail(st, ctx = {}) {
 
 /**
  * The lobby's words for a seat, as players think of it: its place in the first hand (seat
- * 0 is mano, seat 3 postre) and its partner.
+ * 0 is mano, seat 3 postre); `seatHelp` says who partners whom.
  */
 function seatLabel(i) {
   return t(`mus.seat.${i % 4}`);
+}
+
+/** The lobby's explanation under the seat: the places of the first hand and the partners. */
+function seatHelp() {
+  return t('mus.seat_help');
 }
 
 /** The sides of a finished match, for the history: "Ane y bot 2 vs bot 1 y bot 3". */
@@ -666,4 +671,4 @@ function resultName(pair, { seatName }) {
   return pairNames(seatName, pair);
 }
 
-registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, pairName, resultName, seatLabel, sidesText });
+registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, pairName, resultName, seatLabel, seatHelp, sidesText });

@@ -267,10 +267,10 @@ mod tests {
                 .iter()
                 .map(|c| c.as_str())
                 .filter(|c| {
-                    !catalog
+                    catalog
                         .get(&format!("error.{c}"))
                         .and_then(|v| v.as_str())
-                        .is_some_and(|w| !w.trim().is_empty())
+                        .is_none_or(|w| w.trim().is_empty())
                 })
                 .collect();
             assert!(missing.is_empty(), "{lang}.json lacks error.{missing:?}");

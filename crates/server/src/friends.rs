@@ -435,12 +435,12 @@ pub async fn invite(
 /// invitation, somebody else's, or expired).
 pub async fn invited_to(db: &Db, player: i64, id: i64) -> DbResult<Option<String>> {
     db.call(move |c| {
-        Ok(c.query_row(
+        c.query_row(
             "SELECT table_id FROM invitations WHERE id = ?1 AND to_player = ?2 AND at >= ?3",
             params![id, player, now() - INVITATION_TTL],
             |r| r.get(0),
         )
-        .optional()?)
+        .optional()
     })
     .await
 }

@@ -178,7 +178,10 @@ fn list(
             i += 1;
         }
         let html = to_html(&body.join("\n"), link);
-        let inner = match html.strip_prefix("<p>").and_then(|h| h.strip_suffix("</p>\n")) {
+        let inner = match html
+            .strip_prefix("<p>")
+            .and_then(|h| h.strip_suffix("</p>\n"))
+        {
             Some(text) if !text.contains("<p>") => text.to_string(),
             _ => html,
         };
@@ -399,21 +402,41 @@ mod tests {
     fn a_list_item_may_hold_a_table_a_list_and_paragraphs() {
         let md = "1. **Draw.** Take a card\n   from the stock.\n\n   | say | what |\n   |---|---|\n   | `robo` | draw |\n\n   Then discard.\n2. Close:\n   - normal,\n     with one card;\n   - chinchón.\n\n   Or not.\n3. End.\n\nAfter.";
         let html = to_html(md, &plain);
-        assert!(html.starts_with("<ol>\n<li><p><strong>Draw.</strong> Take a card from the stock.</p>\n<table>"), "{html}");
+        assert!(
+            html.starts_with(
+                "<ol>\n<li><p><strong>Draw.</strong> Take a card from the stock.</p>\n<table>"
+            ),
+            "{html}"
+        );
         assert!(html.contains("<td><code>robo</code></td>"), "{html}");
-        assert!(html.contains("</table>\n<p>Then discard.</p>\n</li>"), "{html}");
+        assert!(
+            html.contains("</table>\n<p>Then discard.</p>\n</li>"),
+            "{html}"
+        );
         assert!(html.contains("<li><p>Close:</p>\n<ul>\n<li>normal, with one card;</li>\n<li>chinchón.</li>\n</ul>\n<p>Or not.</p>\n</li>"), "{html}");
-        assert!(html.contains("<li>End.</li>\n</ol>\n<p>After.</p>"), "{html}");
-        assert!(!html.contains("---"), "no table's rule shown as text: {html}");
+        assert!(
+            html.contains("<li>End.</li>\n</ol>\n<p>After.</p>"),
+            "{html}"
+        );
+        assert!(
+            !html.contains("---"),
+            "no table's rule shown as text: {html}"
+        );
     }
 
     #[test]
     fn a_quoted_block_is_a_box_of_markdown_escaped_as_the_rest() {
         let md = "Before.\n> ### In the terminal\n>\n> | flag | what |\n> |---|---|\n> | `--x` | <b> |\n\nAfter.";
         let html = to_html(md, &plain);
-        assert!(html.contains("<p>Before.</p>\n<aside class=\"box\">"), "{html}");
+        assert!(
+            html.contains("<p>Before.</p>\n<aside class=\"box\">"),
+            "{html}"
+        );
         assert!(html.contains("<h3 id=\"in-the-terminal\">"), "{html}");
-        assert!(html.contains("<td><code>--x</code></td><td>&lt;b&gt;</td>"), "{html}");
+        assert!(
+            html.contains("<td><code>--x</code></td><td>&lt;b&gt;</td>"),
+            "{html}"
+        );
         assert!(html.contains("</aside>\n<p>After.</p>"), "{html}");
     }
 }

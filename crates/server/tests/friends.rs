@@ -341,7 +341,10 @@ fn an_invitation_seats_the_invitee_at_a_private_table_and_lasts_until_they_sit()
     let accept = format!("/api/invitations/{inv}/accept");
     // Nobody but the invitee may use it; to a stranger the table is still no table.
     let (code, e) = server.api("POST", &accept, Some(&bea), None);
-    assert_eq!((code, e["code"].as_str()), (404, Some("friends_no_invitation")));
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (404, Some("friends_no_invitation"))
+    );
     let (code, e) = server.api("GET", &path, Some(&bea), None);
     assert_eq!(code, 404);
     assert_eq!(
@@ -358,7 +361,10 @@ fn an_invitation_seats_the_invitee_at_a_private_table_and_lasts_until_they_sit()
     assert_eq!(seated["seats"][1]["player"]["id"], ane_id, "{seated}");
     assert_eq!(list(&server, &ane)["invitations"], json!([]), "answered");
     let (code, e) = server.api("POST", &accept, Some(&ane), None);
-    assert_eq!((code, e["code"].as_str()), (404, Some("friends_no_invitation")));
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (404, Some("friends_no_invitation"))
+    );
     // She sat there: the table stays open to her; still to nobody else.
     assert_eq!(server.api("GET", &path, Some(&ane), None).0, 200);
     assert_eq!(server.api("GET", &path, Some(&bea), None).0, 404);
@@ -385,7 +391,10 @@ fn an_invitation_seats_the_invitee_at_a_private_table_and_lasts_until_they_sit()
         Some(&fay),
         None,
     );
-    assert_eq!((code, e["code"].as_str()), (404, Some("friends_no_invitation")));
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (404, Some("friends_no_invitation"))
+    );
     assert_eq!(server.api("GET", &path, Some(&fay), None).0, 404);
 }
 
@@ -408,6 +417,8 @@ fn sitting_by_the_table_s_own_seats_answers_the_invitation_too() {
     let mut ws = server.ws(&id, Some(&ane));
     read_of(&mut ws, "state");
     crate::support::send(&mut ws, json!({"type": "sit", "seat": 2}));
-    crate::support::state_until(&mut ws, |s| s["table"]["seats"][2]["player"]["id"] == ane_id);
+    crate::support::state_until(&mut ws, |s| {
+        s["table"]["seats"][2]["player"]["id"] == ane_id
+    });
     assert_eq!(list(&server, &ane)["invitations"], json!([]));
 }

@@ -417,7 +417,11 @@ impl Actor {
     /// `player` sits at `seat`: at once before the start or between hands, else at the
     /// next deal (a seat changes hands only where its new holder sees nothing it would not
     /// show them).
-    pub(super) async fn sit_player(&mut self, player: PlayerRef, seat: Seat) -> Result<(), Refused> {
+    pub(super) async fn sit_player(
+        &mut self,
+        player: PlayerRef,
+        seat: Seat,
+    ) -> Result<(), Refused> {
         if seat >= self.seating.count() {
             return Err(Refused::new(
                 Code::NoSuchSeat,

@@ -1,9 +1,22 @@
 // What every page shares: the player's token, the JSON API, a tiny DOM helper, the top bar
 // (with the language switch), and the words of the catalogs applied to static HTML.
 
-import { t, lang, setLang, LANGS, has } from './i18n.js';
+import { t, lang, setLang, LANGS, has, ordinal } from './i18n.js';
 
-export { t, lang };
+export { t, lang, ordinal };
+
+/** The bot levels (weakest first); any other bot a game offers is a style of play. */
+export const BOT_LEVELS = ['random', 'basico', 'avanzado', 'experto', 'maestro'];
+
+/**
+ * A bot's name in the page's words ("Principiante", "Básico"…, from `bot.<name>`), its
+ * parameters left out; a bot the catalogs do not name shows as the server calls it.
+ * @param {string} bot
+ */
+export function botName(bot) {
+  const base = String(bot || '').split(':')[0].trim().toLowerCase();
+  return base && has(`bot.${base}`) ? t(`bot.${base}`) : String(bot || '');
+}
 
 const TOKEN_KEY = 'tapete.token';
 

@@ -2,7 +2,7 @@
 // accounts with enough rated games, best first, in pages; the bot levels beside them as
 // reference points, each placed where its rating falls among the people.
 
-import { topbar, el, clear, api, t } from './common.js';
+import { topbar, el, clear, api, t, botName } from './common.js';
 import { num } from './i18n.js';
 import { ratingText } from './ratings.js';
 
@@ -37,7 +37,7 @@ app.append(panel);
     const href = r.bot ? `/bot/${encodeURIComponent(r.nickname)}` : `/p/${r.id}`;
     tbody.append(el('tr', { class: r.bot ? 'bot-ref' : '', 'data-testid': r.bot ? 'leaderboard-bot' : 'leaderboard-row' },
       el('td', { class: 'num' }, r.bot ? '' : num.format(r.rank)),
-      el('td', {}, el('a', { href }, r.bot ? t('leaderboard.bot', { level: r.nickname }) : r.nickname)),
+      el('td', {}, el('a', { href }, r.bot ? t('leaderboard.bot', { level: botName(r.nickname) }) : r.nickname)),
       el('td', { class: 'num', 'data-testid': 'leaderboard-rating' }, ratingText(r), el('span', { class: 'muted small' }, ` ± ${r.deviation}`)),
       el('td', { class: 'num opt' }, num.format(r.played)),
       el('td', { class: 'num opt' }, num.format(r.won))));

@@ -1,7 +1,7 @@
 // The lobby: pick a nickname, see the open tables, create a table of any game the server
 // offers (GET /api/games: each with its seat range, bot levels and default options).
 
-import { topbar, el, clear, api, apiCall, me, register, toast, t } from './common.js';
+import { topbar, el, clear, api, apiCall, me, register, toast, t, ordinal, botName, BOT_LEVELS } from './common.js';
 import { has } from './i18n.js';
 import { gameModule } from './games.js';
 import { cardEl } from './cards.js';
@@ -101,6 +101,7 @@ async function renderCreate() {
   const seatsSel = el('select', { 'data-testid': 'seats' });
   const seatsField = field('seats', t('lobby.f.players'), seatsSel, t('lobby.f.players_help'));
   const seatSel = el('select', { 'data-testid': 'seat' });
+  const seatField = field('seat', t('lobby.f.seat'), seatSel, t('lobby.f.seat_help'));
   const paceSel = el('select', { 'data-testid': 'pace' },
     el('option', { value: 1500 }, t('lobby.pace.slow')), el('option', { value: 700, selected: true }, t('lobby.pace.normal')),
     el('option', { value: 250 }, t('lobby.pace.fast')), el('option', { value: 0 }, t('lobby.pace.instant')));
@@ -119,7 +120,7 @@ async function renderCreate() {
   const onSeats = () => {
     const n = Number(seatsSel.value);
     const was = seatSel.value;
-    const label = (i) => (mod && mod.seatLabel ? mod.seatLabel(i, n) : t('seat.n', { n: i }));
+    const label = (i) => (mod && mod.seatLabel ? mod.seatLabel(i, n) : ordinal(i + 1));
     clear(seatSel).append(...Array.from({ length: n }, (_, i) => el('option', { value: i, selected: String(i) === was }, label(i))));
   };
   const onGame = async () => {
@@ -141,10 +142,19 @@ async function renderCreate() {
     }
     if (rest.length) rulesBox.append(el('ul', { class: 'opt-list' }, rest));
     rulesBox.append(el('a', { class: 'small', href: `/rules/${g.name}`, target: '_blank', 'data-testid': 'rules-link' }, t('lobby.how_to_play', { game: g.title || g.name })));
-    clear(botSel).append(...(g.bots || []).map((b) => el('option', { value: b, selected: b === g.default_bot }, b)));
+    // The levels, weakest first, then the styles of play a game may offer besides; each by
+    // its name in the page's words.
+    const option = (b) => el('option', { value: b, selected: b === g.default_bot }, botName(b));
+    const levels = (g.bots || []).filter((b) => BOT_LEVELS.includes(b));
+    const styles = (g.bots || []).filter((b) => !BOT_LEVELS.includes(b));
+    clear(botSel).append(...(styles.length
+      ? [el('optgroup', { label: t('lobby.bot_levels') }, levels.map(option)), el('optgroup', { label: t('lobby.bot_styles') }, styles.map(option))]
+      : levels.map(option)));
     clear(seatsSel).append(...Array.from({ length: range.max - range.min + 1 }, (_, k) => range.min + k)
       .map((n) => el('option', { value: n, selected: n === range.default }, t('lobby.players', { count: n }))));
     seatsField.classList.toggle('hidden', range.min === range.max);
+    // The seats as the game's players think of them, explained under the field.
+    seatField.querySelector('.opt-help').textContent = mod.seatHelp ? mod.seatHelp() : t('lobby.f.seat_help');
     onSeats();
   };
   // The top bar's game links open the form on their game (/?game=chinchon).
@@ -177,7 +187,7 @@ async function renderCreate() {
     seatsField,
     field('bot', t('lobby.f.bot'), botSel, t('lobby.f.bot_help')),
     field('pace', t('lobby.f.pace'), paceSel, t('lobby.f.pace_help')),
-    field('seat', t('lobby.f.seat'), seatSel, t('lobby.f.seat_help')),
+    seatField,
     field('away', t('lobby.f.away'), awaySel, t('lobby.f.away_help')),
     field('turn', t('lobby.f.turn'), turnSel, t('lobby.f.turn_help')),
     rated.el,
@@ -188,13 +198,13 @@ async function renderCreate() {
   await onGame();
 }
 
-/** "Ane, Mikel + 2 bots (avanzado)". */
+/** "Ane, Mikel + 2 bots (Avanzado)". */
 function seatList(tb) {
   const people = tb.seats.filter((s) => s.player).map((s) => s.player.nickname);
   const bots = tb.seats.filter((s) => !s.player);
   const parts = [people.join(', ')];
   if (bots.length) {
-    const levels = [...new Set(bots.map((s) => s.bot).filter(Boolean))].join(', ');
+    const levels = [...new Set(bots.map((s) => s.bot).filter(Boolean))].map(botName).join(', ');
     parts.push(el('span', { class: 'bot' }, `${people.length ? ' + ' : ''}${t('lobby.bots', { count: bots.length })}${levels ? ` (${levels})` : ''}`));
   }
   return parts;

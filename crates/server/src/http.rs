@@ -157,6 +157,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
             delete(friends::drop_request),
         )
         .route("/api/invitations/{id}", delete(friends::dismiss))
+        .route("/api/invitations/{id}/accept", post(friends::accept))
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/replay/{n}", get(replay_step))
         .route("/api/players/{id}/games", get(player_games))

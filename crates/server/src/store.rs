@@ -1119,6 +1119,11 @@ impl Db {
                     "DELETE FROM pending_seats WHERE table_id = ?1 AND player = ?2",
                     params![table, p],
                 )?;
+                // Seated: their invitations to this table are answered.
+                tx.execute(
+                    "DELETE FROM invitations WHERE table_id = ?1 AND to_player = ?2",
+                    params![table, p],
+                )?;
                 tx.execute(
                     "INSERT INTO hand_seats (table_id, player, seat) VALUES (?1, ?2, ?3)
                      ON CONFLICT (table_id, player) DO UPDATE SET seat = excluded.seat",

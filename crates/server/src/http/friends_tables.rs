@@ -227,7 +227,7 @@ pub(super) fn created(info: &TableInfo) -> Value {
 }
 
 /// A refusal of the table's as an API error, its status following its code.
-fn refused(r: Refused) -> ApiError {
+pub(super) fn refused(r: Refused) -> ApiError {
     let status = match r.code {
         Code::NoSuchSeat => StatusCode::BAD_REQUEST,
         Code::Internal => return ApiError::internal(r.message),

@@ -105,6 +105,8 @@ pub enum Cmd {
     Connect {
         conn: u64,
         player: Option<PlayerRef>,
+        /// Where the connection comes from (see [`crate::rating::network`]).
+        addr: Option<String>,
         out: OutSender,
         close: oneshot::Sender<()>,
     },
@@ -226,6 +228,8 @@ struct Actor {
     pacing: Pacing,
     conns: Connections,
     talk: Talk,
+    /// The addresses of the players of a rated game already kept, (player, address).
+    addresses: HashSet<(i64, String)>,
     info: Arc<RwLock<TableInfo>>,
     /// Counts the writes of `info` (see [`TableHandle::changes`]).
     changes: Arc<AtomicU64>,
@@ -290,6 +294,7 @@ pub fn spawn(
         pacing: Pacing::new(start),
         conns: Connections::new(start),
         talk: Talk::default(),
+        addresses: HashSet::new(),
         info: Arc::new(RwLock::new(TableInfo {
             id: String::new(),
             game: String::new(),
@@ -361,9 +366,16 @@ impl Actor {
                 Some(Cmd::Connect {
                     conn,
                     player,
+                    addr,
                     out,
                     close,
-                }) => self.connect(conn, player, out, close),
+                }) => {
+                    let id = player.as_ref().map(|p| p.id);
+                    self.connect(conn, player, addr, out, close);
+                    if let Some(id) = id {
+                        self.note_addresses(id).await;
+                    }
+                }
                 Some(Cmd::Disconnect { conn }) => self.disconnect(conn),
                 Some(Cmd::Renamed { player, nickname }) => {
                     self.seating.rename(player, &nickname);
@@ -473,7 +485,7 @@ impl Actor {
                     }
                     Ok(_) if self.row.status == FINISHED => Err("the game is over".to_string()),
                     Ok(seat) => {
-                        let r = self.play(seat, &action).await;
+                        let r = self.play(seat, &action, false).await;
                         if r.is_ok() {
                             if let Some(p) = self.person_at(seat).map(|p| p.id) {
                                 self.back(p);
@@ -526,6 +538,10 @@ impl Actor {
         let game = self.kind.new_game(&self.row.rules, self.row.seats, seed)?;
         if self.row.rated {
             self.save_roster().await?;
+            let people: Vec<i64> = self.seating.seated().map(|(_, p)| p.id).collect();
+            for id in people {
+                self.note_addresses(id).await;
+            }
         }
         self.env
             .db
@@ -560,8 +576,9 @@ impl Actor {
         Ok(())
     }
 
-    /// Checks, stores and applies one action; returns its number.
-    async fn play(&mut self, seat: Seat, action: &str) -> Result<u64, String> {
+    /// Checks, stores and applies one action, the table's bot's if `by_bot`; returns its
+    /// number.
+    async fn play(&mut self, seat: Seat, action: &str, by_bot: bool) -> Result<u64, String> {
         let text = self.game.check(seat, action)?;
         let n = self.n + 1;
         let was_boundary = self.game.at_boundary();
@@ -575,13 +592,14 @@ impl Actor {
         let new_hand = outcome.is_none() && boundary && !was_boundary;
         self.env
             .db
-            .append_action(
+            .append_action_by(
                 self.row.id.clone(),
                 n,
                 seat,
                 text.clone(),
                 outcome.clone(),
                 new_hand,
+                by_bot && self.row.rated,
             )
             .await
             .map_err(|e| format!("could not save the action ({e}); nothing changed"))?;
@@ -691,6 +709,7 @@ mod tests {
             .send(Cmd::Connect {
                 conn: 1,
                 player: None,
+                addr: None,
                 out: slow_out,
                 close,
             })
@@ -716,6 +735,7 @@ mod tests {
             .send(Cmd::Connect {
                 conn: 2,
                 player: Some(player),
+                addr: None,
                 out,
                 close,
             })

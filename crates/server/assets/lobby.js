@@ -116,8 +116,8 @@ async function renderCreate() {
   const rated = ratedField(player, {
     onChange: (on) => {
       if (rules) rules.el.classList.toggle('hidden', on);
-      const none = turnSel.querySelector('option[value="0"]');
-      none.disabled = on;
+      const none = [...turnSel.options].find((o) => o.value === '0');
+      if (none) none.disabled = on;
       if (on && turnSel.value === '0') turnSel.value = String(TURN_DEFAULT);
     },
   });

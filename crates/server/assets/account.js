@@ -4,7 +4,7 @@
 // a new password, and the sessions with "End session". A guest who creates an account keeps
 // its id, games and tables (its token goes with the request). Errors are shown in the page.
 
-import { api, el, clear, setToken, me, topbar, fmtDate, toast } from './common.js';
+import { api, ApiError, el, clear, setToken, me, topbar, fmtDate, toast } from './common.js';
 import { t } from './i18n.js';
 
 const CSS = `
@@ -28,17 +28,12 @@ function style() {
 }
 
 /**
- * The words for an API error of these forms: the usual ones in the page's language, any
- * other as the server said it.
+ * The words for an error: an API refusal comes worded in the page's language (`api`); any
+ * other error as it is.
  * @param {any} e
  */
 function explain(e) {
-  const wait = /(\d+) s\b/.exec(e.message || '');
-  if (e.status === 429 && wait) return t('account.error.wait', { s: wait[1] });
-  if (e.status === 503) return t('account.error.busy');
-  if (e.status === 409 && /nickname/.test(e.message)) return t('account.error.taken');
-  if (e.status === 400 && /password is \d+ characters/.test(e.message)) return t('account.error.short');
-  return e.message || String(e);
+  return e instanceof ApiError ? e.message : String((e && e.message) || e);
 }
 
 /**

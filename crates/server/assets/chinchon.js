@@ -685,10 +685,13 @@ function outcomeText(outcome, table, you, ctx = {}) {
 /** The final points: "Ane 12 · bot 1 104 (out)". */
 const outcomeDetail = pointsDetail;
 
+/** The final points for the history, from the outcome alone. */
+const resultDetail = (/** @type {any} */ outcome, /** @type {any} */ ctx) => pointsDetail({ view: { scores: outcome.scores } }, ctx);
+
 function seatLabel(i) {
   return `${t('seat.n', { n: i })}${i === 0 ? ', mano' : ''}`;
 }
 
 const sidesText = seatsText;
 
-registerGame({ name: 'chinchon', title: 'Chinchón', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, nameLine, seatLabel, sidesText });
+registerGame({ name: 'chinchon', title: 'Chinchón', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, seatLabel, sidesText });

@@ -22,16 +22,24 @@ export class ApiError extends Error {
   constructor(status, message, code = '', node = '') { super(message); this.status = status; this.code = code; this.node = node; }
 }
 
+/** The code a refusal without a code of its own is worded by, from its HTTP status. */
+const STATUS_CODES = {
+  400: 'bad_request', 401: 'unknown_token', 404: 'not_found', 408: 'timeout', 413: 'too_large',
+  429: 'rate_limited', 503: 'busy',
+};
+
 /**
- * An error's words for a person: the catalog's `error.<code>` when it has that code, the
- * server's own sentence otherwise.
+ * An error's words for a person: the catalog's `error.<code>` (every code the server sends
+ * has them, in every language), else the words of its HTTP status; never the server's
+ * English sentence, which is for programs.
  * @param {string | undefined} code
- * @param {string} message
+ * @param {{s?: number, status?: number}} [args] `s`: seconds to wait (`retry_after`)
  */
-export function errorText(code, message) {
-  if (code && has(`error.${code}`)) return t(`error.${code}`);
-  // The ratings' refusals (rated_needs_account…) have their words with the ratings'.
-  return code && has(`rating.error.${code}`) ? t(`rating.error.${code}`) : message;
+export function errorText(code, args = {}) {
+  const s = Number.isFinite(args.s) && args.s > 0 ? args.s : 1;
+  if (code && has(`error.${code}`)) return t(`error.${code}`, { s });
+  const byStatus = STATUS_CODES[args.status || 0];
+  return t(`error.${byStatus || 'internal'}`, { s });
 }
 
 /** Calls the JSON API; throws ApiError with the person's words for the error on failure. */
@@ -52,7 +60,8 @@ export async function api(method, path, body) {
   if (!res.ok) {
     const code = (data && data.code) || '';
     const node = (data && typeof data.node === 'string') ? data.node : '';
-    throw new ApiError(res.status, errorText(code, (data && data.error) || `${res.status} ${res.statusText}`), code, node);
+    const s = data && typeof data.retry_after === 'number' ? data.retry_after : undefined;
+    throw new ApiError(res.status, errorText(code, { s, status: res.status }), code, node);
   }
   return data;
 }

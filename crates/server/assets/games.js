@@ -17,6 +17,7 @@
 //   pairName(pair, {seatName, mySeat}) -> string   (optional) a side's name in the narration
 //   seatLabel(seat, seats) -> string       (optional) the lobby's words for a seat
 //   sidesText(seatName, seats) -> string   (optional) who played, for the history
+//   resultDetail(outcome, ctx) -> string   (optional) the final score from the outcome alone, for the history
 //
 // A new game's page is its module file alone (assets/<name>.js): the server embeds every
 // file of assets/ and the pages load /assets/<name>.js for a table of game <name>.

@@ -2,7 +2,6 @@
 // the tables it opened with one), the seats kept for friends, and "otra" at a finished game.
 
 import { el, api, toast, t } from './common.js';
-import { has } from './i18n.js';
 
 const KEY = (id) => `tapete.invite.${id}`;
 
@@ -68,8 +67,7 @@ async function call(method, path, id, body) {
       return await api(method, withInvite(path, id), body);
     }
   } catch (x) {
-    const key = [`reserve.error.${x.code}`, `rematch.error.${x.code}`].find((k) => x.code && has(k));
-    toast(key ? t(key) : x.message, 'error');
+    toast(x.message, 'error');
     return null;
   }
 }

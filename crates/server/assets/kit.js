@@ -48,6 +48,7 @@ backWords.label = t('card.back');
  *   pairName?: (pair: number, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
  *   seatLabel?: (seat: number, seats?: number) => string,
  *   sidesText?: (seatName: (seat: number) => string, seats: number) => string,
+ *   resultDetail?: (outcome: {winners: number[], scores: number[], summary?: string}, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
  * }} GameModule
  */
 

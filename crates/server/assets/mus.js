@@ -630,9 +630,18 @@ function sidesText(seatName) {
   return `${seatName(0)} y ${seatName(2)} vs ${seatName(1)} y ${seatName(3)}`;
 }
 
+/**
+ * The final score for the history, from the outcome alone: "vacas 1–0" in pair order (the
+ * side of seats 0 and 2 first, as `sidesText` lists them).
+ */
+function resultDetail(outcome) {
+  const s = outcome && Array.isArray(outcome.scores) ? outcome.scores : [];
+  return s.length >= 2 ? `(vacas ${s[0]}–${s[1]})` : '';
+}
+
 /** A pair as the narration names it: as `sides` does. */
 function pairName(pair, { seatName, mySeat }) {
   return sides(seatName, mySeat).name(pair);
 }
 
-registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, nameLine, pairName, seatLabel, sidesText });
+registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, pairName, seatLabel, sidesText });

@@ -93,7 +93,7 @@ function connect() {
     else if (msg.type === 'error' && msg.ask) {
       // A question (a move to the other side, say): the same message with `confirm` goes on.
       if (confirm(askText(msg))) send(msg.ask);
-    } else if (msg.type === 'error') { toast(errorText(msg.code, msg.message || t('table.refused')), 'error'); if (st) render(); }
+    } else if (msg.type === 'error') { toast(errorText(msg.code, { s: msg.wait_s }), 'error'); if (st) render(); }
   };
   sock.onclose = () => lost(sock, heard);
 }
@@ -103,7 +103,7 @@ function connect() {
  * seats and the score (theirs first); any other, as errors are.
  */
 function askText(msg) {
-  if (msg.code !== 'switch_sides' || !Array.isArray(msg.seats)) return errorText(msg.code, msg.message);
+  if (msg.code !== 'switch_sides' || !Array.isArray(msg.seats)) return errorText(msg.code, { s: msg.wait_s });
   const rows = (Array.isArray(msg.score) ? msg.score : []).filter((r) => Array.isArray(r) && r.length === 3)
     .map(([what, theirs, ours]) => `${has(`score.head.${what}`) ? t(`score.head.${what}`) : what} ${theirs}–${ours}`);
   const now = rows.length ? t('ask.now', { score: rows.join(', ') }) : '';

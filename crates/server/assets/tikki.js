@@ -537,10 +537,13 @@ function outcomeText(outcome, table, you, ctx = {}) {
 /** The final points: "Ane 31 · bot 1 24 · bot 2 18". */
 const outcomeDetail = pointsDetail;
 
+/** The final points for the history, from the outcome alone. */
+const resultDetail = (/** @type {any} */ outcome, /** @type {any} */ ctx) => pointsDetail({ view: { scores: outcome.scores } }, ctx);
+
 function seatLabel(i) {
   return t('seat.n', { n: i });
 }
 
 const sidesText = seatsText;
 
-registerGame({ name: 'tikki', title: 'Tikki', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, nameLine, seatLabel, sidesText });
+registerGame({ name: 'tikki', title: 'Tikki', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, seatLabel, sidesText });

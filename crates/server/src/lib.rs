@@ -35,6 +35,7 @@ mod account;
 pub mod chat;
 pub mod client;
 mod cluster;
+pub mod code;
 pub mod friends;
 mod http;
 pub mod lang;

@@ -1,6 +1,7 @@
 //! One WebSocket per table connection: decodes and rate-limits what the browser sends,
 //! hands it to the table's task, and writes back what the task sends.
 
+use crate::code::Code;
 use crate::http::{session_for_token, token_hash};
 use crate::msg;
 use crate::outbox::{outbox_counted, Gauges, OutReceiver};
@@ -95,7 +96,7 @@ pub async fn upgrade(
     let (Ok(Path(id)), Ok(Query(q))) = (path, query) else {
         return (
             StatusCode::BAD_REQUEST,
-            Json(json!({"error": "write the address as /ws/TABLE?token=TOKEN", "code": "bad_request"})),
+            Json(json!({"error": "write the address as /ws/TABLE?token=TOKEN", "code": Code::BadRequest})),
         )
             .into_response();
     };
@@ -208,9 +209,9 @@ async fn session_end(ended: &mut Option<Ended>) {
     }
 }
 
-fn error(message: impl Into<String>) -> Arc<str> {
+fn error(code: Code, message: impl Into<String>) -> Arc<str> {
     let message = message.into();
-    json!({"type": "error", "message": message, "code": crate::msg::error_code(&message)})
+    json!({"type": "error", "message": message, "code": code})
         .to_string()
         .into()
 }
@@ -255,7 +256,7 @@ async fn run(
             _ = &mut closed => break,
             // The session was ended: say so and close.
             _ = session_end(&mut ended) => {
-                let _ = out.try_send(error("this session was ended (logged out): log in again"));
+                let _ = out.try_send(error(Code::SessionEnded, "this session was ended (logged out): log in again"));
                 break;
             }
             // The writer could not write (the client stopped reading): close.
@@ -283,16 +284,22 @@ async fn run(
             // Said at most once a second: the answers to a flood must not flood back.
             if told.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
                 told = Some(Instant::now());
-                let _ = out.try_send(error(format!(
-                    "too many messages: at most {RATE} per second; the ones over are ignored"
-                )));
+                let _ = out.try_send(error(
+                    Code::RateLimited,
+                    format!(
+                        "too many messages: at most {RATE} per second; the ones over are ignored"
+                    ),
+                ));
             }
             continue;
         }
         let text = match text {
             Message::Text(t) => t,
             _ => {
-                let _ = out.try_send(error("binary messages are not accepted: send JSON text"));
+                let _ = out.try_send(error(
+                    Code::BadMessage,
+                    "binary messages are not accepted: send JSON text",
+                ));
                 continue;
             }
         };
@@ -303,7 +310,7 @@ async fn run(
                 }
             }
             Err(e) => {
-                let _ = out.try_send(error(e));
+                let _ = out.try_send(error(Code::BadMessage, e));
             }
         }
     }
@@ -349,7 +356,7 @@ async fn write(
 fn no_table(id: &str) -> Response {
     (
         StatusCode::NOT_FOUND,
-        Json(json!({"error": format!("no table `{id}`"), "code": "table_not_found"})),
+        Json(json!({"error": format!("no table `{id}`"), "code": Code::TableNotFound})),
     )
         .into_response()
 }
@@ -359,7 +366,7 @@ fn cannot_open(id: &str, e: impl std::fmt::Display) -> Response {
     eprintln!("table {id}: {e}");
     (
         StatusCode::INTERNAL_SERVER_ERROR,
-        Json(json!({"error": "internal error: the table could not be opened", "code": "internal"})),
+        Json(json!({"error": "internal error: the table could not be opened", "code": Code::Internal})),
     )
         .into_response()
 }

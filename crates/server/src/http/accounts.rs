@@ -10,6 +10,7 @@ use super::{
     token_hash, ApiError, ApiResult,
 };
 use crate::account::{self, Busy};
+use crate::code::Code;
 use crate::store::AccountRefusal;
 use crate::Hub;
 use axum::extract::rejection::{JsonRejection, PathRejection};
@@ -42,6 +43,7 @@ fn busy(b: Busy) -> ApiError {
     match b {
         Busy::Full => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
+            Code::Busy,
             "the server is busy checking other passwords: try again in a few seconds",
         )
         .retry_after(5),
@@ -53,6 +55,7 @@ fn busy(b: Busy) -> ApiError {
 fn wrong_login() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
+        Code::WrongLogin,
         "wrong nickname or password: check both and try again",
     )
 }
@@ -60,6 +63,7 @@ fn wrong_login() -> ApiError {
 fn too_many_failures(seconds: u64, whose: &str) -> ApiError {
     ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
+        Code::LoginThrottled,
         format!("too many failed logins {whose}: try again in {seconds} s"),
     )
     .retry_after(seconds)
@@ -135,12 +139,14 @@ pub(super) async fn create_account(
             let s = session_for_token(&hub, token).await?.ok_or_else(|| {
                 ApiError::new(
                     StatusCode::UNAUTHORIZED,
+                    Code::UnknownToken,
                     "unknown token: send none to make a new account",
                 )
             })?;
             if s.account {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
+                    Code::AlreadyAccount,
                     "you have an account already: log out first to make another",
                 ));
             }
@@ -153,7 +159,8 @@ pub(super) async fn create_account(
         .map_err(|s| ApiError::too_many(s, "new accounts"))?;
     let Json(body) = body?;
     let nickname = nickname(&body.nickname)?;
-    account::check_password(&body.password).map_err(ApiError::bad)?;
+    account::check_password(&body.password)
+        .map_err(|r| ApiError::refused(StatusCode::BAD_REQUEST, r))?;
     let key = account::nickname_key(&nickname);
     if hub
         .db
@@ -184,6 +191,7 @@ pub(super) async fn create_account(
             AccountRefusal::Taken => nickname_taken(&nickname),
             AccountRefusal::AlreadyOne => ApiError::new(
                 StatusCode::CONFLICT,
+                Code::AlreadyAccount,
                 "you have an account already: log out first to make another",
             ),
         })?;
@@ -241,6 +249,7 @@ pub(super) async fn log_in(
 fn guest_keeps_its_session() -> ApiError {
     ApiError::new(
         StatusCode::CONFLICT,
+        Code::GuestKeepsSession,
         "a guest who logs out cannot come back: make an account first (with a password, \
          you can log in again anywhere)",
     )
@@ -293,8 +302,12 @@ pub(super) async fn end_session(
     path: Result<Path<i64>, PathRejection>,
 ) -> ApiResult<Value> {
     let s = caller_session(&hub, &headers).await?;
-    let Path(id) =
-        path.map_err(|_| ApiError::bad("a session is a number, e.g. DELETE /api/sessions/7"))?;
+    let Path(id) = path.map_err(|_| {
+        ApiError::bad(
+            Code::BadRequest,
+            "a session is a number, e.g. DELETE /api/sessions/7",
+        )
+    })?;
     if id == s.id && !s.account {
         return Err(guest_keeps_its_session());
     }
@@ -306,6 +319,7 @@ pub(super) async fn end_session(
     {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
+            Code::SessionNotFound,
             format!("you have no session {id}: GET /api/sessions lists yours"),
         ));
     }
@@ -330,10 +344,12 @@ pub(super) async fn change_password(
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::FORBIDDEN,
+                Code::AccountOnly,
                 "a guest has no password: make an account first",
             )
         })?;
-    account::check_password(&body.new).map_err(ApiError::bad)?;
+    account::check_password(&body.new)
+        .map_err(|r| ApiError::refused(StatusCode::BAD_REQUEST, r))?;
     let key = account::nickname_key(&s.player.nickname);
     hub.may_try_login(&peer, &key)?;
     if body.old.len() > account::MAX_PASSWORD_BYTES
@@ -346,6 +362,7 @@ pub(super) async fn change_password(
         hub.login_failed(&peer, &key);
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
+            Code::WrongPassword,
             "the old password is wrong: nothing was changed",
         ));
     }

@@ -3,6 +3,7 @@
 //! [`crate::rating`]); and their pages.
 
 use super::{file, not_found_page, ApiError, ApiResult};
+use crate::code::Code;
 use crate::lang::Lang;
 use crate::rating::{Rated, Ratings, PROVISIONAL_GAMES};
 use crate::{account, Hub, Kind};
@@ -32,9 +33,9 @@ pub(super) async fn account_only(hub: &Hub, player: i64) -> Result<(), ApiError>
     }
     Err(ApiError::new(
         StatusCode::FORBIDDEN,
+        Code::RatedNeedsAccount,
         "only accounts play rated games: make an account or log in first",
-    )
-    .code("rated_needs_account"))
+    ))
 }
 
 /// A rated table plays the game's standard rules: options other than the defaults are
@@ -55,20 +56,26 @@ pub(super) fn standard_rules(kind: &dyn Kind, rules: &Value, seats: usize) -> Re
             .collect(),
         _ => Vec::new(),
     };
-    Err(ApiError::bad(format!(
-        "a rated game plays {}'s standard rules: leave out {} (or make the table unrated)",
-        kind.title(),
-        if changed.is_empty() {
-            "the options".to_string()
-        } else {
-            changed.join(", ")
-        }
+    Err(ApiError::bad(
+        Code::RatedRules,
+        format!(
+            "a rated game plays {}'s standard rules: leave out {} (or make the table unrated)",
+            kind.title(),
+            if changed.is_empty() {
+                "the options".to_string()
+            } else {
+                changed.join(", ")
+            }
+        ),
     ))
-    .code("rated_rules"))
 }
 
 fn player_not_found(what: impl std::fmt::Display) -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, format!("no player {what}")).code("player_not_found")
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        Code::PlayerNotFound,
+        format!("no player {what}"),
+    )
 }
 
 /// A profile's JSON: who, then its ratings and recent rated games (each with its replay).
@@ -112,7 +119,12 @@ pub(super) async fn player(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<i64>, PathRejection>,
 ) -> ApiResult<Value> {
-    let Path(id) = path.map_err(|_| ApiError::bad("a player is a number, e.g. /api/players/7"))?;
+    let Path(id) = path.map_err(|_| {
+        ApiError::bad(
+            Code::BadRequest,
+            "a player is a number, e.g. /api/players/7",
+        )
+    })?;
     profile_of(&hub, id).await
 }
 
@@ -158,9 +170,9 @@ pub(super) async fn bot(
     if games.is_empty() {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
+            Code::BotNotFound,
             format!("no bot level `{level}`: `tapete games` lists them"),
-        )
-        .code("bot_not_found"));
+        ));
     }
     let r = hub
         .db
@@ -193,9 +205,10 @@ pub(super) async fn leaderboard(
     let pages = TOP / PAGE;
     let page = q.page.unwrap_or(1);
     if !(1..=pages).contains(&page) {
-        return Err(ApiError::bad(format!(
-            "no page {page}: a leaderboard has pages 1 to {pages} (the best {TOP})"
-        )));
+        return Err(ApiError::bad(
+            Code::NoSuchPage,
+            format!("no page {page}: a leaderboard has pages 1 to {pages} (the best {TOP})"),
+        ));
     }
     let (players, total) = hub
         .db
@@ -223,9 +236,9 @@ fn unknown_game(hub: &Hub, game: &str) -> ApiError {
     let names: Vec<&str> = hub.kinds.iter().map(|k| k.name()).collect();
     ApiError::new(
         StatusCode::NOT_FOUND,
+        Code::UnknownGame,
         format!("unknown game `{game}`: the games are {}", names.join(", ")),
     )
-    .code("unknown_game")
 }
 
 /// `/@/{nickname}`: an account's profile page (the site's 404 page for any other name).

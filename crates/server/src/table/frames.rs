@@ -221,10 +221,8 @@ impl Actor {
         self.send_text(conn, msg.to_string().into());
     }
 
-    pub(super) fn error(&mut self, conn: u64, message: impl Into<String>, id: Option<u64>) {
-        let message = message.into();
-        let mut m =
-            json!({"type": "error", "message": message, "code": crate::msg::error_code(&message)});
+    pub(super) fn error(&mut self, conn: u64, r: Refused, id: Option<u64>) {
+        let mut m = json!({"type": "error", "message": r.message, "code": r.code});
         if let Some(id) = id {
             m["id"] = json!(id);
         }

@@ -36,20 +36,6 @@ pub enum Ask {
     Offer { table: String },
 }
 
-/// Why an [`Ask`] was refused: a stable code and a sentence.
-#[derive(Debug)]
-pub struct Refusal {
-    pub code: &'static str,
-    pub message: String,
-}
-
-fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
-    Refusal {
-        code,
-        message: message.into(),
-    }
-}
-
 /// The friends' part the task keeps: it holds a kept seat for one account, and only one
 /// seat per account.
 pub(super) struct Friends {
@@ -116,8 +102,8 @@ impl Friends {
 
 impl Actor {
     /// Does what the API asks of the friends' part, in storage first.
-    pub(super) async fn friends_ask(&mut self, ask: Ask) -> Result<(), Refusal> {
-        let saved = |e: crate::store::DbError| refuse("internal", format!("could not save ({e})"));
+    pub(super) async fn friends_ask(&mut self, ask: Ask) -> Result<(), Refused> {
+        let saved = |e: crate::store::DbError| not_saved("the kept seat", e);
         match ask {
             Ask::Offer { table } => {
                 self.friends.rematch = Some(table);
@@ -127,8 +113,8 @@ impl Actor {
             Ask::Reserve { seat, player } => {
                 self.before_start(seat)?;
                 if let Some(p) = self.person_at(seat) {
-                    return Err(refuse(
-                        "seat_taken",
+                    return Err(Refused::new(
+                        Code::SeatTaken,
                         format!("seat {seat} is taken by {}: free it first", p.nickname),
                     ));
                 }
@@ -136,8 +122,8 @@ impl Actor {
                     .seat_of(player.id)
                     .or(self.friends.kept_seat_of(player.id).filter(|s| *s != seat));
                 if let Some(s) = elsewhere {
-                    return Err(refuse(
-                        "already_at_table",
+                    return Err(Refused::new(
+                        Code::AlreadyAtTable,
                         format!(
                             "{} already has seat {s} at this table: free it first",
                             player.nickname
@@ -165,9 +151,7 @@ impl Actor {
                     self.conns.owe_state();
                 }
                 if let Some(p) = self.person_at(seat).cloned() {
-                    self.move_to(p, None)
-                        .await
-                        .map_err(|e| refuse("internal", e))?;
+                    self.move_to(p, None).await?;
                 }
                 Ok(())
             }
@@ -178,12 +162,10 @@ impl Actor {
                 let Some(seat) = self.friends.kept_seat_of(player.id) else {
                     return Ok(());
                 };
-                self.move_to(player.clone(), Some(seat))
-                    .await
-                    .map_err(|e| refuse("internal", e))?;
+                self.move_to(player.clone(), Some(seat)).await?;
                 self.took_seat(player.id).await;
                 if self.all_accepted() {
-                    self.begin().await.map_err(|e| refuse("internal", e))?;
+                    self.begin().await?;
                 }
                 Ok(())
             }
@@ -191,16 +173,16 @@ impl Actor {
     }
 
     /// Seats are kept and freed only before the start, and only seats the table has.
-    fn before_start(&self, seat: Seat) -> Result<(), Refusal> {
+    fn before_start(&self, seat: Seat) -> Result<(), Refused> {
         if self.row.status != WAITING {
-            return Err(refuse(
-                "already_started",
+            return Err(Refused::new(
+                Code::AlreadyStarted,
                 "the game has already started: seats are kept or freed only before it starts",
             ));
         }
         if seat >= self.seating.count() {
-            return Err(refuse(
-                "no_such_seat",
+            return Err(Refused::new(
+                Code::NoSuchSeat,
                 format!(
                     "there is no seat {seat}: seats are 0 to {}",
                     self.seating.count() - 1
@@ -211,9 +193,12 @@ impl Actor {
     }
 
     /// Refuses `player` a seat kept for someone else.
-    pub(super) fn check_kept(&self, player: &PlayerRef, seat: Seat) -> Result<(), String> {
+    pub(super) fn check_kept(&self, player: &PlayerRef, seat: Seat) -> Result<(), Refused> {
         match self.friends.kept_for(seat) {
-            Some(p) if p.id != player.id => Err(format!("seat {seat} is kept for {}", p.nickname)),
+            Some(p) if p.id != player.id => Err(Refused::new(
+                Code::SeatKept,
+                format!("seat {seat} is kept for {}", p.nickname),
+            )),
             _ => Ok(()),
         }
     }

@@ -24,6 +24,7 @@
 //! state or the table's description). Each file also holds the actor's work in that part:
 //! seat changes written to storage first, when the bot acts, what each connection is sent.
 
+use crate::code::{Code, Refused};
 use crate::msg::ClientMsg;
 use crate::outbox::OutSender;
 use crate::store::{now, Db, StoredTable, TableRow};
@@ -45,7 +46,7 @@ pub(crate) mod rated;
 mod seating;
 mod talk;
 
-pub use friends::{Ask, FriendsInfo, Refusal};
+pub use friends::{Ask, FriendsInfo};
 
 use frames::{Conn, Connections};
 use friends::Friends;
@@ -124,12 +125,12 @@ pub enum Cmd {
     Renamed { player: i64, nickname: String },
     /// Start the game now, bots in the empty seats (a table created with `start`).
     Begin {
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), Refused>>,
     },
     /// Something asked of the table's friends' part (kept seats, rematch).
     Friends {
         ask: Ask,
-        reply: oneshot::Sender<Result<(), Refusal>>,
+        reply: oneshot::Sender<Result<(), Refused>>,
     },
     /// Stop now: another server took the table (this one lost its lease). The
     /// connections close, and the people reconnect to the new owner.
@@ -147,20 +148,16 @@ pub struct TableHandle {
 
 impl TableHandle {
     /// Starts a waiting table now.
-    pub async fn begin(&self) -> Result<(), String> {
+    pub async fn begin(&self) -> Result<(), Refused> {
+        let stopped = || Refused::new(Code::Internal, "the table stopped");
         let (reply, answer) = oneshot::channel();
-        self.tx
-            .send(Cmd::Begin { reply })
-            .map_err(|_| "the table stopped".to_string())?;
-        answer.await.map_err(|_| "the table stopped".to_string())?
+        self.tx.send(Cmd::Begin { reply }).map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
     }
 
     /// Asks the table's friends' part something (see [`Ask`]).
-    pub async fn ask(&self, ask: Ask) -> Result<(), Refusal> {
-        let stopped = || Refusal {
-            code: "internal",
-            message: "the table stopped".into(),
-        };
+    pub async fn ask(&self, ask: Ask) -> Result<(), Refused> {
+        let stopped = || Refused::new(Code::Internal, "the table stopped");
         let (reply, answer) = oneshot::channel();
         self.tx
             .send(Cmd::Friends { ask, reply })
@@ -193,6 +190,15 @@ pub struct TableEnv {
     pub chat_rates: Arc<crate::chat::Rates>,
     /// Whom each connected person mutes, over every table.
     pub chat_mutes: Arc<crate::chat::Mutes>,
+}
+
+/// A write of the table's that could not be saved: nothing changed, and the person may
+/// try again (the database is unreachable, or another server holds the table now).
+fn not_saved(what: &str, e: crate::store::DbError) -> Refused {
+    Refused::new(
+        Code::NotSaved,
+        format!("could not save {what} ({e}); nothing changed"),
+    )
 }
 
 /// How long a finished table nobody is connected to keeps its task.
@@ -440,7 +446,7 @@ impl Actor {
             ClientMsg::Sit { seat, confirm } => {
                 if let Some((question, about)) = self.other_side(conn, seat).filter(|_| !confirm) {
                     // Asked, not refused for good: the same move with `confirm` is granted.
-                    let m = json!({"type": "error", "message": question, "code": "switch_sides",
+                    let m = json!({"type": "error", "message": question, "code": Code::SwitchSides,
                                    "seats": about["seats"], "score": about["score"],
                                    "ask": {"type": "sit", "seat": seat, "confirm": true}});
                     self.send(conn, m);
@@ -473,17 +479,26 @@ impl Actor {
             }
             ClientMsg::Act { action, id } => {
                 let seat = match self.player_of(conn) {
-                    None => Err("spectators cannot play: pick a nickname and sit".to_string()),
-                    Some(p) => self
-                        .seat_of(p.id)
-                        .ok_or_else(|| "you are not seated at this table: sit first".to_string()),
+                    None => Err(Refused::new(
+                        Code::PickNickname,
+                        "spectators cannot play: pick a nickname and sit",
+                    )),
+                    Some(p) => self.seat_of(p.id).ok_or_else(|| {
+                        Refused::new(
+                            Code::NotSeated,
+                            "you are not seated at this table: sit first",
+                        )
+                    }),
                 };
                 let result = match seat {
                     Err(e) => Err(e),
-                    Ok(_) if self.row.status == WAITING => {
-                        Err("the game has not started yet".to_string())
+                    Ok(_) if self.row.status == WAITING => Err(Refused::new(
+                        Code::NotStarted,
+                        "the game has not started yet",
+                    )),
+                    Ok(_) if self.row.status == FINISHED => {
+                        Err(Refused::new(Code::GameOver, "the game is over"))
                     }
-                    Ok(_) if self.row.status == FINISHED => Err("the game is over".to_string()),
                     Ok(seat) => {
                         let r = self.play(seat, &action, false).await;
                         if r.is_ok() {
@@ -514,28 +529,37 @@ impl Actor {
         }
     }
 
-    async fn start(&mut self, conn: u64) -> Result<(), String> {
+    async fn start(&mut self, conn: u64) -> Result<(), Refused> {
         let player = self
             .player_of(conn)
-            .ok_or("spectators cannot start the game")?;
+            .ok_or_else(|| Refused::new(Code::PickNickname, "spectators cannot start the game"))?;
         if self.row.status != WAITING {
-            return Err("the game has already started".into());
+            return Err(Refused::new(
+                Code::AlreadyStarted,
+                "the game has already started",
+            ));
         }
         let allowed = match self.row.creator {
             Some(c) => c == player.id,
             None => self.seat_of(player.id).is_some(),
         };
         if !allowed {
-            return Err("only the table's creator can start the game".into());
+            return Err(Refused::new(
+                Code::NotCreator,
+                "only the table's creator can start the game",
+            ));
         }
         self.begin().await
     }
 
     /// Starts the game: the deal's seed is chosen only now, so nobody could have seen a
     /// card while seats were still changing.
-    async fn begin(&mut self) -> Result<(), String> {
+    async fn begin(&mut self) -> Result<(), Refused> {
         let seed: u64 = rand::random();
-        let game = self.kind.new_game(&self.row.rules, self.row.seats, seed)?;
+        let game = self
+            .kind
+            .new_game(&self.row.rules, self.row.seats, seed)
+            .map_err(|e| Refused::new(Code::Internal, format!("internal error: {e}")))?;
         if self.row.rated {
             self.save_roster().await?;
             let people: Vec<i64> = self.seating.seated().map(|(_, p)| p.id).collect();
@@ -547,7 +571,7 @@ impl Actor {
             .db
             .start_table(self.row.id.clone(), seed)
             .await
-            .map_err(|e| format!("could not save the table ({e})"))?;
+            .map_err(|e| not_saved("the table", e))?;
         self.row.seed = seed;
         self.row.status = PLAYING.into();
         self.game = game;
@@ -561,12 +585,12 @@ impl Actor {
         &mut self,
         status: &'static str,
         outcome: Option<Value>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Refused> {
         self.env
             .db
             .set_status(self.row.id.clone(), status, outcome.clone())
             .await
-            .map_err(|e| format!("could not save the table ({e})"))?;
+            .map_err(|e| not_saved("the table", e))?;
         self.row.status = status.into();
         if status == FINISHED {
             self.row.finished = Some(now());
@@ -578,8 +602,16 @@ impl Actor {
 
     /// Checks, stores and applies one action, the table's bot's if `by_bot`; returns its
     /// number.
-    async fn play(&mut self, seat: Seat, action: &str, by_bot: bool) -> Result<u64, String> {
-        let text = self.game.check(seat, action)?;
+    async fn play(&mut self, seat: Seat, action: &str, by_bot: bool) -> Result<u64, Refused> {
+        let text = self.game.check(seat, action).map_err(|e| {
+            let code = if self.game.to_act().contains(&seat) {
+                Code::IllegalAction
+            } else {
+                Code::NotYourTurn
+            };
+            Refused::new(code, e)
+        })?;
+        let internal = |e| Refused::new(Code::Internal, e);
         let n = self.n + 1;
         let was_boundary = self.game.at_boundary();
         // The outcome is known before the write, so that the last action and the
@@ -587,7 +619,7 @@ impl Actor {
         let (outcome, boundary) = self
             .game
             .preview(seat, &text)
-            .map_err(|e| format!("internal error: a checked action was refused: {e}"))?;
+            .map_err(|e| internal(format!("internal error: a checked action was refused: {e}")))?;
         let outcome = outcome.map(|o| serde_json::to_value(o).unwrap_or(Value::Null));
         let new_hand = outcome.is_none() && boundary && !was_boundary;
         self.env
@@ -602,11 +634,11 @@ impl Actor {
                 by_bot && self.row.rated,
             )
             .await
-            .map_err(|e| format!("could not save the action ({e}); nothing changed"))?;
+            .map_err(|e| not_saved("the action", e))?;
         // Stored: the same action on the same game, as previewed.
         self.game
             .apply(seat, &text)
-            .map_err(|e| format!("internal error: a stored action was refused: {e}"))?;
+            .map_err(|e| internal(format!("internal error: a stored action was refused: {e}")))?;
         self.n = n;
         self.conns.owe_state();
         // The seat has played: if its turn goes on, its clock starts again.

@@ -112,8 +112,16 @@ async function renderCreate() {
   const turnSel = el('select', { 'data-testid': 'turn' },
     [0, 30, 60, 120, 300].map((v) => el('option', { value: v, selected: v === TURN_DEFAULT }, v ? duration(v) : t('lobby.no_clock'))));
   const err = el('div', { class: 'error-text' });
-  // A rated game plays the standard rules: their options are put away while it is ticked.
-  const rated = ratedField(player, { onChange: (on) => { if (rules) rules.el.classList.toggle('hidden', on); } });
+  // A rated game plays the standard rules (their options are put away while it is ticked)
+  // and always has a turn clock (its "no clock" is off, and the default taken if chosen).
+  const rated = ratedField(player, {
+    onChange: (on) => {
+      if (rules) rules.el.classList.toggle('hidden', on);
+      const none = [...turnSel.options].find((o) => o.value === '0');
+      if (none) none.disabled = on;
+      if (on && turnSel.value === '0') turnSel.value = String(TURN_DEFAULT);
+    },
+  });
   let rules = null;
 
   let mod = null;

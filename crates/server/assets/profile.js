@@ -1,6 +1,7 @@
 // A player's profile (/@/{nickname} for an account, /p/{id} for anyone) or a bot level's
 // (/bot/{level}): its rating in each game with a chart of its history, its counts of games
-// played, won and abandoned, and its recent rated games with their replays.
+// played, won and abandoned, and its recent rated games with their replays, each saying
+// when the bot played the seat (a win did not count) or why the game was not rated.
 
 import { topbar, el, clear, api, me, fmtDate, t, botName } from './common.js';
 import { num } from './i18n.js';
@@ -70,7 +71,7 @@ function gameCard(r, title) {
   clear(panel).append(
     el('div', { class: 'row' }, el('h1', { 'data-testid': 'profile-name' }, who), el('span', { class: 'badge', 'data-testid': 'profile-kind' }, kind),
       mine && p.id === mine.id ? el('span', { class: 'muted small' }, t('profile.you')) : null));
-  if (p.bot) panel.append(el('p', { class: 'muted small' }, t('profile.bot_help', { games: (p.games || []).map((g) => names[g] || g).join(', ') })));
+  if (p.bot) panel.append(el('p', { class: 'muted small' }, t('profile.bot_help', { games: (p.games || []).map((g) => names[g] || g).join(', '), min: p.provisional_games })));
   if (!p.ratings.length) {
     panel.append(el('div', { class: 'empty', 'data-testid': 'no-ratings' }, p.bot || p.account ? t('profile.no_ratings') : t('profile.guest_help')));
   }
@@ -81,10 +82,15 @@ function gameCard(r, title) {
   const tbody = el('tbody');
   for (const g of p.recent) {
     const result = resultText(g, games[g.game]);
+    // Why a game did not move the rating as its place would: said in words, not only on hover.
+    const why = g.unrated ? t(`profile.unrated.${g.unrated}`) : g.assisted ? t('profile.assisted') : '';
     tbody.append(el('tr', { 'data-testid': 'recent-game', 'data-table': g.table },
       el('td', { class: 'when' }, el('div', {}, fmtDate(g.at)), el('div', { class: 'muted small' }, names[g.game] || g.game)),
       el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}`, 'data-testid': 'recent-result' }, result),
-        g.abandoned ? el('span', { class: 'badge abandoned', 'data-testid': 'abandoned-badge' }, t('profile.result.abandoned')) : null),
+        g.abandoned ? el('span', { class: 'badge abandoned', 'data-testid': 'abandoned-badge' }, t('profile.result.abandoned')) : null,
+        g.unrated ? el('span', { class: 'badge unrated', 'data-testid': 'unrated-badge', 'data-why': g.unrated }, t('profile.result.unrated')) : null,
+        !g.unrated && g.assisted ? el('span', { class: 'badge assisted', 'data-testid': 'assisted-badge' }, t('profile.result.assisted')) : null,
+        why ? el('div', { class: 'muted small', 'data-testid': 'rating-note' }, why) : null),
       el('td', { class: 'num opt' }, String(g.rating)),
       el('td', { class: 'go' }, el('a', { class: 'btn small', href: g.replay, 'data-testid': 'replay-link' }, t('profile.replay')))));
   }

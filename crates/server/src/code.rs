@@ -162,6 +162,8 @@ codes! {
     RatedNeedsAccount = "rated_needs_account",
     /// A rated game plays the game's standard rules.
     RatedRules = "rated_rules",
+    /// A rated game always has a turn clock (`turn_s: 0` asked for one).
+    RatedNeedsClock = "rated_needs_clock",
     /// A rated game under way seats only its own players, each in their seat.
     RatedInPlay = "rated_in_play",
 

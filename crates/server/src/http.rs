@@ -946,6 +946,18 @@ async fn create_table(
             ),
         ));
     }
+    if req.rated && turn_s == 0 {
+        // A player who never acts would hold a rated game for ever.
+        return Err(ApiError::bad(
+            Code::RatedNeedsClock,
+            format!(
+                "a rated table always has a turn clock: leave out turn_s (it is \
+                 {DEFAULT_TURN_S} seconds) or choose {} to {} seconds",
+                TURN_S.start(),
+                TURN_S.end()
+            ),
+        ));
+    }
     let count = req.seats.unwrap_or_else(|| kind.default_seats());
     let range = kind.seat_range();
     if !range.contains(&count) {
@@ -1033,6 +1045,17 @@ async fn create_table(
         .await
         .map_err(ApiError::internal)?;
     let id = stored.row.id.clone();
+    if req.rated {
+        // The creator sits from here, maybe never connecting before the start.
+        hub.db
+            .note_table_address(
+                stored.row.id.clone(),
+                player.id,
+                crate::rating::network(peer.ip()),
+            )
+            .await
+            .map_err(ApiError::internal)?;
+    }
     let handle = hub.start_table(stored).map_err(ApiError::internal)?;
     hub.table_made(peer.ip(), &id);
     if req.start {

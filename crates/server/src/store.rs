@@ -54,11 +54,16 @@ const GROUP: usize = 512;
 /// (`mutes`), reports of chat messages (`reports`), friends (`friends`, both ways), friend
 /// requests (`friend_requests`) and invitations to a table (`invitations`).
 /// 7: each rating history row numbers its player's rows in order (`seq`), which both
-/// SQLite and PostgreSQL can sort by. Since, without a new version (an older tapete reads
-/// such a database as before): each account's nickname look (`nickname_looks`), made at
-/// start where it is missing and filled from the accounts (see
-/// [`Db::fill_nickname_looks`]).
-pub const SCHEMA_VERSION: i64 = 7;
+/// SQLite and PostgreSQL can sort by.
+/// 8: what keeps ratings from being farmed (see [`crate::rating`]): how many decisions the
+/// bot took for each person of a rated game (`rated_seats.helped`), whether a history row's
+/// seat was played by the bot (`assisted`) or why it was not rated (`unrated`), the address
+/// each account was made from (`signup_addresses`) and those each player played a rated
+/// table from until it is rated (`table_addresses`); a rated table always has a turn clock.
+/// Since, without a new version (an older tapete reads such a database as before): each
+/// account's nickname look (`nickname_looks`), made at start where it is missing and filled
+/// from the accounts (see [`Db::fill_nickname_looks`]).
+pub const SCHEMA_VERSION: i64 = 8;
 
 /// How hard each answer waits for the disk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -205,7 +210,20 @@ CREATE TABLE IF NOT EXISTS rated_seats (
     seat INTEGER NOT NULL,
     team INTEGER NOT NULL,
     player INTEGER REFERENCES players(id),
+    helped INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS signup_addresses (
+    player INTEGER PRIMARY KEY REFERENCES players(id),
+    address TEXT NOT NULL,
+    at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS signup_addresses_address ON signup_addresses(address);
+CREATE TABLE IF NOT EXISTS table_addresses (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    player INTEGER NOT NULL REFERENCES players(id),
+    address TEXT NOT NULL,
+    PRIMARY KEY (table_id, player, address)
 );
 CREATE TABLE IF NOT EXISTS ratings (
     game TEXT NOT NULL,
@@ -233,6 +251,8 @@ CREATE TABLE IF NOT EXISTS rating_history (
     abandoned INTEGER NOT NULL,
     at INTEGER NOT NULL,
     seq INTEGER NOT NULL DEFAULT 0,
+    assisted INTEGER NOT NULL DEFAULT 0,
+    unrated TEXT,
     PRIMARY KEY (table_id, who)
 );
 CREATE INDEX IF NOT EXISTS rating_history_who ON rating_history(game, who, at);
@@ -337,6 +357,25 @@ const MIGRATE_6: &str = "
 ALTER TABLE rating_history ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
 UPDATE rating_history SET seq = rowid;
 ";
+
+/// Columns schema version 8 adds to tables an older database already has, as `(table,
+/// column, definition)`: each database adds those it lacks (SQLite after looking, PostgreSQL
+/// with `ADD COLUMN IF NOT EXISTS`). Rows from before get the defaults: no decision taken by
+/// the bot, nothing assisted, everything rated.
+pub(crate) const COLUMNS_8: [(&str, &str, &str); 3] = [
+    ("rated_seats", "helped", "INTEGER NOT NULL DEFAULT 0"),
+    ("rating_history", "assisted", "INTEGER NOT NULL DEFAULT 0"),
+    ("rating_history", "unrated", "TEXT"),
+];
+
+/// What a database of schema version 7 or older lacks in its rows: a rated table not
+/// finished that has no turn clock gets the default one, as every rated table now has.
+pub(crate) fn migrate_7() -> String {
+    format!(
+        "UPDATE tables SET turn_s = {} WHERE rated = 1 AND turn_s = 0 AND status <> 'finished';",
+        crate::http::DEFAULT_TURN_S
+    )
+}
 
 /// Indexes on columns a migration may add: made after the migrations.
 pub(crate) const LATE_INDEXES: &str =
@@ -555,6 +594,22 @@ fn prepare(conn: &mut rusqlite::Connection, durability: Durability) -> DbResult<
     )?;
     if has_seq == 0 {
         tx.execute_batch(MIGRATE_6).map_err(not_writable)?;
+    }
+    for (table, column, definition) in COLUMNS_8 {
+        let has: i64 = tx.query_row(
+            "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2",
+            [table, column],
+            |r| r.get(0),
+        )?;
+        if has == 0 {
+            tx.execute_batch(&format!(
+                "ALTER TABLE {table} ADD COLUMN {column} {definition};"
+            ))
+            .map_err(not_writable)?;
+        }
+    }
+    if version < 8 {
+        tx.execute_batch(&migrate_7()).map_err(not_writable)?;
     }
     tx.execute_batch(LATE_INDEXES).map_err(not_writable)?;
     if old || (1..=2).contains(&version) {
@@ -1149,6 +1204,24 @@ impl Db {
         finished: Option<Value>,
         new_hand: bool,
     ) -> DbResult<()> {
+        self.append_action_by(table, n, seat, action, finished, new_hand, false)
+            .await
+    }
+
+    /// [`Db::append_action`], saying whether the table's bot took the action: at a rated
+    /// table, a decision the bot took for a person of the game is counted against their
+    /// seat (see [`crate::rating::ASSISTED_SHARE`]), in the same transaction.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn append_action_by(
+        &self,
+        table: String,
+        n: u64,
+        seat: usize,
+        action: String,
+        finished: Option<Value>,
+        new_hand: bool,
+        by_bot: bool,
+    ) -> DbResult<()> {
         let fence = self.fence(&table)?;
         self.call(move |c| {
             lease::check(c, &fence)?;
@@ -1156,6 +1229,13 @@ impl Db {
                 "INSERT INTO actions (table_id, n, seat, action) VALUES (?1, ?2, ?3, ?4)",
                 params![table, n as i64, seat as i64, action],
             )?;
+            if by_bot {
+                c.execute(
+                    "UPDATE rated_seats SET helped = helped + 1
+                     WHERE table_id = ?1 AND seat = ?2 AND player IS NOT NULL",
+                    params![table, seat as i64],
+                )?;
+            }
             if new_hand || finished.is_some() {
                 c.execute(NEW_HAND_SEATS, [&table])?;
             }

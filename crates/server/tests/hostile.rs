@@ -488,7 +488,7 @@ fn lobby_pages(server: &Server) -> (Vec<Vec<String>>, usize) {
 /// table is on one page of it.
 #[test]
 fn a_flood_of_left_tables_from_many_addresses_keeps_the_tables_people_are_at_on_top() {
-    let server = Server::behind_proxy("flood", Limits::default());
+    let server = Server::start_behind_proxy("flood", Limits::default());
     let mut real = Vec::new();
     let mut people = Vec::new();
     for i in 0..49 {
@@ -664,7 +664,7 @@ fn a_table_that_never_started_goes_soon_after_its_people_left() {
 
 #[test]
 fn the_tables_an_address_holds_open_are_bounded_and_come_back_as_they_end() {
-    let server = Server::behind_proxy(
+    let server = Server::start_behind_proxy(
         "tables-per-addr",
         Limits {
             open_tables_per_addr: 3,

@@ -217,6 +217,12 @@ pub(super) async fn create_account(
             ),
         })?;
     hub.renamed(id, &nickname);
+    // Where the account was made: accounts made from one address are not rated against
+    // each other. The account stands even if this is not kept (said on the log).
+    let address = crate::rating::network(peer.ip());
+    if let Err(e) = hub.db.note_signup_address(id, address).await {
+        eprintln!("account {id}: its sign-up address was not kept: {e}");
+    }
     // The browser that made the account is one it knows.
     let device = hub.device_for(id, None).await?;
     Ok(Json(

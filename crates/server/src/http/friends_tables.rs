@@ -454,7 +454,12 @@ pub(super) async fn rematch(
                 outcome: None,
                 away_s: info.away_s,
                 hold_s: info.hold_s,
-                turn_s: info.turn_s,
+                // A rated table always has a clock (one made before that rule had none).
+                turn_s: if info.rated && info.turn_s == 0 {
+                    crate::http::DEFAULT_TURN_S
+                } else {
+                    info.turn_s
+                },
                 // Another rated game among the same accounts is rated too.
                 rated: info.rated,
             };

@@ -106,6 +106,8 @@ pub enum Cmd {
     Connect {
         conn: u64,
         player: Option<PlayerRef>,
+        /// Where the connection comes from (see [`crate::rating::network`]).
+        addr: Option<String>,
         out: OutSender,
         close: oneshot::Sender<()>,
     },
@@ -235,6 +237,8 @@ struct Actor {
     pacing: Pacing,
     conns: Connections,
     talk: Talk,
+    /// The addresses of the players of a rated game already kept, (player, address).
+    addresses: HashSet<(i64, String)>,
     info: Arc<RwLock<TableInfo>>,
     /// Counts the writes of `info` (see [`TableHandle::changes`]).
     changes: Arc<AtomicU64>,
@@ -299,6 +303,7 @@ pub fn spawn(
         pacing: Pacing::new(start),
         conns: Connections::new(start),
         talk: Talk::default(),
+        addresses: HashSet::new(),
         info: Arc::new(RwLock::new(TableInfo {
             id: String::new(),
             game: String::new(),
@@ -371,9 +376,16 @@ impl Actor {
                 Some(Cmd::Connect {
                     conn,
                     player,
+                    addr,
                     out,
                     close,
-                }) => self.connect(conn, player, out, close),
+                }) => {
+                    let id = player.as_ref().map(|p| p.id);
+                    self.connect(conn, player, addr, out, close);
+                    if let Some(id) = id {
+                        self.note_addresses(id).await;
+                    }
+                }
                 Some(Cmd::Disconnect { conn }) => self.disconnect(conn),
                 Some(Cmd::Renamed { player, nickname }) => {
                     self.seating.rename(player, &nickname);
@@ -502,7 +514,7 @@ impl Actor {
                         Err(Refused::new(Code::GameOver, "the game is over"))
                     }
                     Ok(seat) => {
-                        let r = self.play(seat, &action).await;
+                        let r = self.play(seat, &action, false).await;
                         if r.is_ok() {
                             if let Some(p) = self.person_at(seat).map(|p| p.id) {
                                 self.back(p);
@@ -564,6 +576,10 @@ impl Actor {
             .map_err(|e| Refused::new(Code::Internal, format!("internal error: {e}")))?;
         if self.row.rated {
             self.save_roster().await?;
+            let people: Vec<i64> = self.seating.seated().map(|(_, p)| p.id).collect();
+            for id in people {
+                self.note_addresses(id).await;
+            }
         }
         self.env
             .db
@@ -598,8 +614,9 @@ impl Actor {
         Ok(())
     }
 
-    /// Checks, stores and applies one action; returns its number.
-    async fn play(&mut self, seat: Seat, action: &str) -> Result<u64, Refused> {
+    /// Checks, stores and applies one action, the table's bot's if `by_bot`; returns its
+    /// number.
+    async fn play(&mut self, seat: Seat, action: &str, by_bot: bool) -> Result<u64, Refused> {
         let text = self.game.check(seat, action).map_err(|e| {
             let code = if self.game.to_act().contains(&seat) {
                 Code::IllegalAction
@@ -621,13 +638,14 @@ impl Actor {
         let new_hand = outcome.is_none() && boundary && !was_boundary;
         self.env
             .db
-            .append_action(
+            .append_action_by(
                 self.row.id.clone(),
                 n,
                 seat,
                 text.clone(),
                 outcome.clone(),
                 new_hand,
+                by_bot && self.row.rated,
             )
             .await
             .map_err(|e| not_saved("the action", e))?;
@@ -737,6 +755,7 @@ mod tests {
             .send(Cmd::Connect {
                 conn: 1,
                 player: None,
+                addr: None,
                 out: slow_out,
                 close,
             })
@@ -762,6 +781,7 @@ mod tests {
             .send(Cmd::Connect {
                 conn: 2,
                 player: Some(player),
+                addr: None,
                 out,
                 close,
             })

@@ -292,6 +292,7 @@ impl Actor {
         &mut self,
         conn: u64,
         player: Option<PlayerRef>,
+        addr: Option<String>,
         out: OutSender,
         close: oneshot::Sender<()>,
     ) {
@@ -339,6 +340,7 @@ impl Actor {
                 player,
                 out,
                 _close: close,
+                addr,
                 told: None,
                 chat_seated: None,
             },
@@ -462,6 +464,7 @@ impl Actor {
         let id = player.id;
         self.move_to(player, Some(seat)).await?;
         self.took_seat(id).await;
+        self.note_addresses(id).await;
         if self.row.status == WAITING && (self.seating.all_taken() || self.all_accepted()) {
             self.begin().await?;
         }

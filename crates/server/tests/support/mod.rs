@@ -61,6 +61,8 @@ pub struct Server {
     /// What the server's connection queues hold, as the server keeps it.
     pub gauges: std::sync::Arc<tapete_server::outbox::Gauges>,
     limits: Limits,
+    /// The balancer whose connections start with a PROXY line (`--proxy`), if any.
+    proxy: Option<std::net::IpAddr>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -85,21 +87,11 @@ impl Server {
         Server::on(dir.join("t.db"), limits)
     }
 
-    /// Stops this server and starts another on the same database.
-    pub fn restart(self) -> Server {
-        let (db, limits) = (self.db.clone(), self.limits.clone());
-        drop(self);
-        Server::on(db, limits)
-    }
-
-    pub fn on(db: PathBuf, limits: Limits) -> Server {
-        Server::on_node(db, limits, None)
-    }
-
-    /// A server for the test `name` that takes this machine for a balancer: a connection
-    /// that starts with a PROXY line is counted as the address it names
-    /// ([`Server::api_from`], [`Server::ws_from`]), any other as this machine's.
-    pub fn behind_proxy(name: &str, limits: Limits) -> Server {
+    /// A server of its own for the test `name` (as [`Server::start`]) that takes this
+    /// host for its balancer (`--proxy 127.0.0.1`): a connection that opens with a PROXY
+    /// line is the address it names ([`Server::api_from`], [`Server::ws_from`]), one that
+    /// does not is this host's.
+    pub fn start_behind_proxy(name: &str, limits: Limits) -> Server {
         let db = match std::env::var("TAPETE_TEST_PG") {
             Ok(base) if !base.is_empty() => fresh_postgres(&base, name),
             _ => {
@@ -110,15 +102,31 @@ impl Server {
                 dir.join("t.db")
             }
         };
-        Server::configured(db, limits, None, true)
+        Server::with(db, limits, None, Some([127, 0, 0, 1].into()))
+    }
+
+    /// Stops this server and starts another on the same database.
+    pub fn restart(self) -> Server {
+        let (db, limits, proxy) = (self.db.clone(), self.limits.clone(), self.proxy);
+        drop(self);
+        Server::with(db, limits, None, proxy)
+    }
+
+    pub fn on(db: PathBuf, limits: Limits) -> Server {
+        Server::on_node(db, limits, None)
     }
 
     /// A server on `db` named `node` among the servers sharing it (PostgreSQL).
     pub fn on_node(db: PathBuf, limits: Limits, node: Option<&str>) -> Server {
-        Server::configured(db, limits, node, false)
+        Server::with(db, limits, node, None)
     }
 
-    fn configured(db: PathBuf, limits: Limits, node: Option<&str>, proxied: bool) -> Server {
+    fn with(
+        db: PathBuf,
+        limits: Limits,
+        node: Option<&str>,
+        proxy: Option<std::net::IpAddr>,
+    ) -> Server {
         let node = node.map(str::to_owned);
         let (db2, limits2) = (db.clone(), limits.clone());
         let gauges = std::sync::Arc::new(tapete_server::outbox::Gauges::default());
@@ -134,9 +142,7 @@ impl Server {
             let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db, games());
             config.limits = limits;
             config.node = node;
-            if proxied {
-                config.proxy = Some("127.0.0.1".parse().unwrap());
-            }
+            config.proxy = proxy;
             config.odds = odds();
             config.gauges = gauges2;
             let r = rt.block_on(tapete_server::serve(
@@ -162,6 +168,7 @@ impl Server {
             gauges,
             db: db2,
             limits: limits2,
+            proxy,
             stop: Some(stop),
             thread: Some(thread),
         }
@@ -187,12 +194,7 @@ impl Server {
         }
     }
 
-    pub fn player(&self, nickname: &str) -> String {
-        self.player_with_id(nickname).1
-    }
-
-    /// An API call as if from the address `ip` (a server [`Server::behind_proxy`]): its
-    /// status and JSON body (`Null` when there is none).
+    /// [`Server::api`] from the client address `ip` (a server [`Server::start_behind_proxy`]).
     pub fn api_from(
         &self,
         ip: &str,
@@ -201,43 +203,59 @@ impl Server {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (u16, Value) {
-        use std::io::{Read, Write};
-        let mut s = TcpStream::connect(self.addr).expect("connects");
-        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        let mut head = format!(
-            "PROXY TCP4 {ip} 127.0.0.1 40000 {}\r\n{method} {path} HTTP/1.1\r\nHost: t\r\n\
-             Connection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
-            self.addr.port(),
-            body.len()
-        );
-        if let Some(t) = token {
-            head.push_str(&format!("Authorization: Bearer {t}\r\n"));
-        }
-        s.write_all(format!("{head}\r\n{body}").as_bytes()).unwrap();
-        let mut raw = Vec::new();
-        s.read_to_end(&mut raw).expect("an answer");
-        let text = String::from_utf8_lossy(&raw);
-        let (head, rest) = text.split_once("\r\n\r\n").expect("headers");
-        let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap();
-        (status, serde_json::from_str(rest).unwrap_or(Value::Null))
+        let from = SocketAddr::new(ip.parse().expect("an address"), 40000);
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let headers: Vec<(&str, &str)> =
+            auth.iter().map(|a| ("Authorization", a.as_str())).collect();
+        let r = tapete_server::client::request_from(
+            Some(from),
+            method,
+            &self.url(path),
+            &headers,
+            body.as_ref(),
+        )
+        .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        (r.status, r.json().unwrap_or(Value::Null))
     }
 
-    /// A WebSocket to a table as if from the address `ip` (see [`Server::api_from`]).
-    pub fn ws_from(&self, ip: &str, table: &str, token: &str) -> Ws {
-        use std::io::Write;
-        let mut s = TcpStream::connect(self.addr).expect("connects");
-        write!(
-            s,
-            "PROXY TCP4 {ip} 127.0.0.1 40000 {}\r\n",
-            self.addr.port()
+    /// Makes an account of `nickname` from the address `ip`; its (id, token).
+    pub fn account_from(&self, ip: &str, nickname: &str) -> (i64, String) {
+        let (code, a) = self.api_from(
+            ip,
+            "POST",
+            "/api/accounts",
+            None,
+            Some(json!({"nickname": nickname, "password": "sota de copas"})),
+        );
+        assert_eq!(code, 200, "{a}");
+        (
+            a["id"].as_i64().unwrap(),
+            a["token"].as_str().unwrap().to_string(),
         )
-        .unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        let url = format!("ws://{}/ws/{table}?token={token}", self.addr);
-        let (socket, _) =
-            tungstenite::client::client(url, MaybeTlsStream::Plain(s)).expect("websocket");
+    }
+
+    /// [`Server::ws`] from the client address `ip` (a server [`Server::start_behind_proxy`]).
+    pub fn ws_from(&self, ip: &str, table: &str, token: Option<&str>) -> Ws {
+        use std::io::Write;
+        let url = match token {
+            Some(t) => format!("ws://{}/ws/{table}?token={t}", self.addr),
+            None => format!("ws://{}/ws/{table}", self.addr),
+        };
+        let from = SocketAddr::new(ip.parse().expect("an address"), 40000);
+        let mut stream = TcpStream::connect(self.addr).expect("the server is there");
+        stream
+            .write_all(tapete_server::client::proxy_line(from, self.addr).as_bytes())
+            .unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let (socket, _) = tungstenite::client::client(url, MaybeTlsStream::Plain(stream))
+            .expect("websocket connects");
         socket
+    }
+
+    pub fn player(&self, nickname: &str) -> String {
+        self.player_with_id(nickname).1
     }
 
     /// Makes an account of `nickname` (a password of the right length); its (id, token).

@@ -84,7 +84,8 @@ for i in 1 2 3; do
     echo "# Starts node n$i of the cluster in $dir (again), in the background."
     printf 'TAPETE_DB=%q %q serve --addr 127.0.0.1:%s --node n%s --proxy 127.0.0.1 \\\n' \
       "$db" "$bin" "$((port + i))" "$i"
-    printf '  --max-conns-per-addr 100000 --creates-per-minute 1000000 >>%q 2>&1 &\n' "$dir/n$i.log"
+    printf '  --max-conns-per-addr 100000 --creates-per-minute 1000000 --open-tables-per-addr 1000000 \\\n'
+    printf '  >>%q 2>&1 &\n' "$dir/n$i.log"
     printf 'echo $! >%q\n' "$dir/n$i.pid"
   } >"$dir/n$i.sh"
   chmod 700 "$dir/n$i.sh"

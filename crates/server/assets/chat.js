@@ -4,7 +4,7 @@
 // text (el() makes text nodes), never as markup. On a phone the panel starts collapsed,
 // with a count of the messages not yet read, so it never hides the cards.
 
-import { el, clear, t, toast } from './common.js';
+import { el, clear, t, toast, errorText } from './common.js';
 
 /** @type {(msg: object) => boolean} */
 let send = () => false;
@@ -71,9 +71,7 @@ export function chatMessage(msg) {
   }
   if (msg.type === 'chat_reported') { toast(t('chat.reported'), ''); return true; }
   if (msg.type === 'error' && typeof msg.code === 'string' && msg.code.startsWith('chat_')) {
-    const key = `chat.error.${msg.code.slice(5)}`;
-    note.textContent = msg.code === 'chat_rate_limited' || msg.code === 'chat_report_rate_limited'
-      ? t(key, { s: msg.wait_s || 1 }) : t(key);
+    note.textContent = errorText(msg.code, { s: msg.wait_s });
     note.classList.add('error-text');
     return true;
   }
@@ -86,7 +84,7 @@ function tabsShown() {
 
 function write() {
   const text = input.value.trim();
-  if (!text) { note.textContent = t('chat.error.empty'); note.classList.add('error-text'); return; }
+  if (!text) { note.textContent = t('error.chat_empty'); note.classList.add('error-text'); return; }
   if (send({ type: 'chat', text })) { input.value = ''; note.textContent = ''; note.classList.remove('error-text'); }
 }
 

@@ -15,8 +15,11 @@
 //   outcomeDetail(st, ctx) -> string       (optional) the final score under the banner
 //   nameLine(line, {seatName, mySeat}) -> string   (optional) a narration line with names on it
 //   pairName(pair, {seatName, mySeat}) -> string   (optional) a side's name in the narration
+//   resultName(pair, {seatName, mySeat}) -> string (optional) a side's name in a result line
 //   seatLabel(seat, seats) -> string       (optional) the lobby's words for a seat
+//   seatHelp() -> string                   (optional) the lobby's explanation under the seat
 //   sidesText(seatName, seats) -> string   (optional) who played, for the history
+//   resultDetail(outcome, ctx) -> string   (optional) the final score from the outcome alone, for the history
 //
 // A new game's page is its module file alone (assets/<name>.js): the server embeds every
 // file of assets/ and the pages load /assets/<name>.js for a table of game <name>.

@@ -43,15 +43,18 @@ app.append(panel);
   for (const g of games) {
     const mod = mods[g.game];
     const seatName = seatNameOf(g.players);
-    // The sides by the players' names ("Ane y bot 2"), in the summary too.
-    const summary = mod && mod.nameLine ? mod.nameLine(g.summary || '', { seatName, mySeat: null }) : g.summary || '';
+    // Who won and the final score, in the page's words and by the players' names.
+    const outcome = { winners: g.winners || [], scores: g.scores || [], summary: g.summary || '' };
+    const ctx = { seatName, mySeat: null };
+    const summary = [mod && mod.outcomeText ? mod.outcomeText(outcome, null, null, ctx) : '',
+      mod && mod.resultDetail ? mod.resultDetail(outcome, ctx) : ''].filter(Boolean).join(' ');
     const n = (g.players || []).length;
     const sidesText = mod && mod.sidesText ? mod.sidesText(seatName, n) : Array.from({ length: n }, (_, s) => seatName(s)).join(', ');
     tbody.append(el('tr', { 'data-testid': 'game-row' },
       el('td', { class: 'when' }, el('div', {}, fmtDate(g.finished)), el('div', { class: 'muted small' }, mod && mod.title ? mod.title : g.game)),
       el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, g.won ? t('history.won') : t('history.lost')),
         el('div', { class: 'small', 'data-testid': 'game-summary' }, summary),
-        / against /.test(summary) ? null : el('div', { class: 'muted small' }, sidesText)),
+        el('div', { class: 'muted small' }, sidesText)),
       el('td', { class: 'go' }, el('a', { class: 'btn small', href: `/replay/${g.table}`, 'data-testid': 'replay-link' }, t('table.replay')))));
   }
   panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'list history' },

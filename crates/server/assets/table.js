@@ -1,7 +1,7 @@
 // The table page, for any game: the WebSocket (with reconnection), seats, start/stand,
 // the narration and the game-over banner. The game's own module draws the felt.
 
-import { topbar, el, clear, me, register, getToken, toast, api, tokenEnded, t, errorText } from './common.js';
+import { topbar, el, clear, me, register, getToken, toast, api, tokenEnded, t, errorText, botName } from './common.js';
 
 // `t` names the table inside the functions that draw it: the catalog's words are `tr` there.
 const tr = t;
@@ -100,7 +100,7 @@ function connect() {
     } else if (msg.type === 'error') {
       // Not saved (the database did not answer): nothing changed, and the table sends its
       // state again once it answers; said, but not as a failure of the person's.
-      toast(errorText(msg.code, msg.message || t('table.refused')), msg.code === 'not_saved' ? '' : 'error');
+      toast(errorText(msg.code, { s: msg.wait_s }), msg.code === 'not_saved' ? '' : 'error');
       if (st) render();
     }
   };
@@ -112,7 +112,7 @@ function connect() {
  * seats and the score (theirs first); any other, as errors are.
  */
 function askText(msg) {
-  if (msg.code !== 'switch_sides' || !Array.isArray(msg.seats)) return errorText(msg.code, msg.message);
+  if (msg.code !== 'switch_sides' || !Array.isArray(msg.seats)) return errorText(msg.code, { s: msg.wait_s });
   const rows = (Array.isArray(msg.score) ? msg.score : []).filter((r) => Array.isArray(r) && r.length === 3)
     .map(([what, theirs, ours]) => `${has(`score.head.${what}`) ? t(`score.head.${what}`) : what} ${theirs}–${ours}`);
   const now = rows.length ? t('ask.now', { score: rows.join(', ') }) : '';
@@ -259,7 +259,12 @@ export function nameSeats(line, name) {
 /** How the narration names seats and sides here (see story.js). */
 function storyContext() {
   const ctx = { seatName, mySeat: mySeat() };
-  return { seatName, pairName: mod && mod.pairName ? (p) => mod.pairName(p, ctx) : undefined, nameText: nameLine };
+  return {
+    seatName,
+    pairName: mod && mod.pairName ? (p) => mod.pairName(p, ctx) : undefined,
+    resultPairName: mod && mod.resultName ? (p) => mod.resultName(p, ctx) : undefined,
+    nameText: nameLine,
+  };
 }
 
 /** A narration line in the table's words: the game's own naming when it has one. */
@@ -461,7 +466,7 @@ function drawTable() {
   } else if (t.status === 'waiting' && t.rematch_of && t.starts_at) {
     notice.append(rematchNotice(t));
   } else if (t.status === 'waiting') {
-    notice.append(el('div', { class: 'notice' }, ...clockWords(tr('table.waiting_notice', { bot: '\u0000' }), el('b', {}, t.bot || ''))));
+    notice.append(el('div', { class: 'notice' }, ...clockWords(tr('table.waiting_notice', { bot: '\u0000' }), el('b', {}, botName(t.bot)))));
   } else if ((you.seat === null || you.seat === undefined) && t.status === 'playing') {
     notice.append(el('div', { class: 'notice' }, tr('table.watching'),
       player ? ` ${tr('table.watching_take')}` : ''));

@@ -15,6 +15,7 @@
 //! [`MAX_MUTES`] others, and reports at most [`REPORT_BURST`] messages at once, then
 //! [`REPORTS_PER_HOUR`] an hour.
 
+use crate::code::Code;
 use crate::limit::RateLimiter;
 use crate::store::params;
 use crate::store::{now, Db, DbResult};
@@ -85,7 +86,7 @@ pub fn sees(channel: Channel, seated: bool, finished: bool) -> bool {
 
 /// A message as sent: control characters stripped (line breaks and tabs become spaces),
 /// trimmed, and within the bounds; or why not, with its machine code.
-pub fn clean(raw: &str) -> Result<String, (&'static str, String)> {
+pub fn clean(raw: &str) -> Result<String, (Code, String)> {
     let text: String = raw
         .chars()
         .filter_map(|c| match c {
@@ -96,12 +97,12 @@ pub fn clean(raw: &str) -> Result<String, (&'static str, String)> {
         .collect();
     let text = text.trim();
     if text.is_empty() {
-        return Err(("chat_empty", "empty message: write something".into()));
+        return Err((Code::ChatEmpty, "empty message: write something".into()));
     }
     let chars = text.chars().count();
     if chars > MAX_CHARS || text.len() > MAX_BYTES {
         return Err((
-            "chat_too_long",
+            Code::ChatTooLong,
             format!(
                 "message too long ({chars} characters, {} bytes): at most {MAX_CHARS} \
                  characters and {MAX_BYTES} bytes",
@@ -388,15 +389,15 @@ mod tests {
             clean("  hola\u{7}\u{1b}[31m\nmus  ").unwrap(),
             "hola[31m mus"
         );
-        assert_eq!(clean(" \t\n ").unwrap_err().0, "chat_empty");
-        assert_eq!(clean("\u{0}\u{1}").unwrap_err().0, "chat_empty");
+        assert_eq!(clean(" \t\n ").unwrap_err().0, Code::ChatEmpty);
+        assert_eq!(clean("\u{0}\u{1}").unwrap_err().0, Code::ChatEmpty);
         assert!(clean(&"a".repeat(MAX_CHARS)).is_ok());
         assert_eq!(
             clean(&"a".repeat(MAX_CHARS + 1)).unwrap_err().0,
-            "chat_too_long"
+            Code::ChatTooLong
         );
         // 201 characters of three bytes each: within the characters, over the bytes.
-        assert_eq!(clean(&"€".repeat(201)).unwrap_err().0, "chat_too_long");
+        assert_eq!(clean(&"€".repeat(201)).unwrap_err().0, Code::ChatTooLong);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Friends, for accounts only: a request by nickname that the other accepts or declines
 //! (both agree), who of one's friends is online and at which public table, and invitations
-//! to one's table.
+//! to one's table, which open it to the invitee (a private one too) and last until they
+//! sit there or decline.
 //!
 //! Online means a live connection to a table now, or one closed or a friends' list asked
 //! for within [`ONLINE_FOR`]. Where a friend sits is shown only for a table that is not
@@ -12,6 +13,7 @@
 //! [`RATE_BURST`] at once, then [`RATE_PER_MINUTE`] a minute. An invitation lasts
 //! [`INVITATION_TTL`] seconds, and ends with its table's game.
 
+use crate::code::Code;
 use crate::limit::RateLimiter;
 use crate::store::{now, Db, DbResult};
 use crate::store::{params, Connection, OptionalExtension};
@@ -171,7 +173,7 @@ pub enum Asked {
     /// The other had asked too (or they were friends already): they are friends.
     Friends,
     /// Refused: why, and its machine code.
-    Refused(&'static str, String),
+    Refused(Code, String),
 }
 
 fn people(c: &Connection, sql: &str, player: i64) -> DbResult<Vec<Person>> {
@@ -294,12 +296,12 @@ pub async fn ask(db: &Db, from: i64, to: i64) -> DbResult<Asked> {
             .is_some();
         if full(from)? {
             let m = format!("you have {MAX_FRIENDS} friends, the most: remove one first");
-            return Ok(Asked::Refused("friends_too_many", m));
+            return Ok(Asked::Refused(Code::FriendsTooMany, m));
         }
         if asked_me {
             if full(to)? {
                 let m = format!("they have {MAX_FRIENDS} friends, the most");
-                return Ok(Asked::Refused("friends_too_many", m));
+                return Ok(Asked::Refused(Code::FriendsTooMany, m));
             }
             c.execute(
                 "DELETE FROM friend_requests WHERE (from_player = ?1 AND to_player = ?2)
@@ -332,12 +334,12 @@ pub async fn ask(db: &Db, from: i64, to: i64) -> DbResult<Asked> {
                 "you have {MAX_REQUESTS_OUT} friend requests waiting for an answer: wait, or \
                  cancel one"
             );
-            return Ok(Asked::Refused("friends_too_many_requests", m));
+            return Ok(Asked::Refused(Code::FriendsTooManyRequests, m));
         }
         let got = "SELECT count(*) FROM friend_requests WHERE to_player = ?1";
         if count(c, got, to)? >= MAX_REQUESTS_IN {
             let m = "they have too many friend requests waiting: try again later".to_string();
-            return Ok(Asked::Refused("friends_too_many_requests", m));
+            return Ok(Asked::Refused(Code::FriendsTooManyRequests, m));
         }
         c.execute(
             "INSERT INTO friend_requests (from_player, to_player, at) VALUES (?1, ?2, ?3)",
@@ -385,11 +387,11 @@ pub async fn invite(
     from: i64,
     to: i64,
     table: String,
-) -> DbResult<Result<i64, (&'static str, String)>> {
+) -> DbResult<Result<i64, (Code, String)>> {
     db.call(move |c| {
         if !are_friends(c, from, to)? {
             let m = "you can invite only your friends: send a friend request first".to_string();
-            return Ok(Err(("friends_not_friends", m)));
+            return Ok(Err((Code::FriendsNotFriends, m)));
         }
         c.execute(
             "DELETE FROM invitations WHERE at < ?1",
@@ -411,12 +413,12 @@ pub async fn invite(
             let m = format!(
                 "you have {MAX_INVITATIONS_OUT} invitations open: wait until they are answered"
             );
-            return Ok(Err(("friends_too_many_invitations", m)));
+            return Ok(Err((Code::FriendsTooManyInvitations, m)));
         }
         let got = "SELECT count(*) FROM invitations WHERE to_player = ?1";
         if count(c, got, to)? >= MAX_INVITATIONS_IN {
             let m = "they have too many invitations waiting: try again later".to_string();
-            return Ok(Err(("friends_too_many_invitations", m)));
+            return Ok(Err((Code::FriendsTooManyInvitations, m)));
         }
         let id = c.query_row(
             "INSERT INTO invitations (from_player, to_player, table_id, at)
@@ -425,6 +427,20 @@ pub async fn invite(
             |r| r.get(0),
         )?;
         Ok(Ok(id))
+    })
+    .await
+}
+
+/// The table of an invitation `player` received that is still open (`None`: no such
+/// invitation, somebody else's, or expired).
+pub async fn invited_to(db: &Db, player: i64, id: i64) -> DbResult<Option<String>> {
+    db.call(move |c| {
+        c.query_row(
+            "SELECT table_id FROM invitations WHERE id = ?1 AND to_player = ?2 AND at >= ?3",
+            params![id, player, now() - INVITATION_TTL],
+            |r| r.get(0),
+        )
+        .optional()
     })
     .await
 }
@@ -497,6 +513,7 @@ mod tests {
                 .create_guest(
                     format!("p{i}"),
                     format!("p{i}"),
+                    format!("p{i}"),
                     format!("h{i}"),
                     String::new(),
                 )
@@ -511,7 +528,7 @@ mod tests {
             if k < MAX_REQUESTS_OUT {
                 assert_eq!(r, Asked::Requested);
             } else {
-                assert!(matches!(r, Asked::Refused("friends_too_many_requests", _)));
+                assert!(matches!(r, Asked::Refused(Code::FriendsTooManyRequests, _)));
             }
         }
         // Everybody asks the last one: past the bound, the rest are refused.

@@ -7,6 +7,7 @@
 //! and its tools are reached through `/api/tools/{game}/{tool}`; odds tools for games the
 //! server does not deal through `/api/odds/{name}`.
 
+use crate::code::{Code, Refused};
 use crate::lang::Lang;
 use crate::store::{now, StoredTable, TableRow};
 use crate::table::{PlayerRef, TableInfo, FINISHED, WAITING};
@@ -61,6 +62,7 @@ pub(crate) async fn serve_connection(
                 Ok(r) => r,
                 Err(_) => Ok(ApiError::new(
                     StatusCode::REQUEST_TIMEOUT,
+                    Code::Timeout,
                     "the request took too long to send or to answer",
                 )
                 .into_response()),
@@ -155,6 +157,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
             delete(friends::drop_request),
         )
         .route("/api/invitations/{id}", delete(friends::dismiss))
+        .route("/api/invitations/{id}/accept", post(friends::accept))
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/replay/{n}", get(replay_step))
         .route("/api/players/{id}/games", get(player_games))
@@ -180,36 +183,41 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .with_state(hub)
 }
 
-/// An API error: a status, a sentence and a stable machine code, sent as
+/// An API error: a status, a stable machine code and a sentence, sent as
 /// `{"error": …, "code": …}`. The sentence is for programs and the docs; the pages show the
-/// person their catalog's words for the code (`error.<code>`), the sentence when they have
-/// none. A 429 or 503 may say when to ask again (`Retry-After`, in seconds).
-pub struct ApiError(
-    StatusCode,
-    String,
-    &'static str,
-    Option<u64>,
+/// person their catalog's words for the code (`error.<code>`). A 429 or 503 may say when to
+/// ask again (`Retry-After`, in seconds).
+pub struct ApiError {
+    status: StatusCode,
+    code: Code,
+    message: String,
+    retry_after: Option<u64>,
     /// The server to ask instead (`node`), for a table another server runs.
-    Option<String>,
-);
+    node: Option<String>,
+}
 
 impl ApiError {
-    /// An error whose code follows from its status (`not_found`, `bad_request`, …).
-    fn new(status: StatusCode, msg: impl Into<String>) -> ApiError {
-        ApiError(status, msg.into(), status_code(status), None, None)
+    fn new(status: StatusCode, code: Code, msg: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: msg.into(),
+            retry_after: None,
+            node: None,
+        }
     }
     /// The same error, saying to ask again in `seconds`.
     fn retry_after(mut self, seconds: u64) -> ApiError {
-        self.3 = Some(seconds);
+        self.retry_after = Some(seconds);
         self
     }
-    fn bad(msg: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, msg)
+    /// A 400 Bad Request.
+    fn bad(code: Code, msg: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, code, msg)
     }
-    /// The same error under a more precise code.
-    fn code(mut self, code: &'static str) -> ApiError {
-        self.2 = code;
-        self
+    /// A refusal of the table's task or the friends' part, with the status its code means.
+    fn refused(status: StatusCode, r: Refused) -> ApiError {
+        ApiError::new(status, r.code, r.message)
     }
     /// A failure of ours: logged in full, answered without its details (a database
     /// message is for the operator, not for whoever asked).
@@ -217,12 +225,14 @@ impl ApiError {
         eprintln!("internal error: {msg}");
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
+            Code::Internal,
             "internal error: the server could not do that now; try again later",
         )
     }
     fn too_many(retry_after: u64, what: &str) -> ApiError {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
+            Code::RateLimited,
             format!("too many {what} from your address: try again in {retry_after} s"),
         )
         .retry_after(retry_after)
@@ -235,11 +245,11 @@ impl From<crate::Unloaded> for ApiError {
             crate::Unloaded::Elsewhere(node) => {
                 let mut e = ApiError::new(
                     StatusCode::SERVICE_UNAVAILABLE,
+                    Code::TableMoved,
                     format!("the table is run by the server {node}: ask there (`?node={node}`)"),
                 )
-                .code("table_moved")
                 .retry_after(1);
-                e.4 = Some(node);
+                e.node = Some(node);
                 e
             }
             crate::Unloaded::Failed(msg) => ApiError::internal(msg),
@@ -247,35 +257,25 @@ impl From<crate::Unloaded> for ApiError {
     }
 }
 
-/// The code of an error that has no more precise one: its status, in words.
-fn status_code(status: StatusCode) -> &'static str {
-    match status {
-        StatusCode::BAD_REQUEST => "bad_request",
-        StatusCode::UNAUTHORIZED => "unauthorized",
-        StatusCode::FORBIDDEN => "forbidden",
-        StatusCode::NOT_FOUND => "not_found",
-        StatusCode::REQUEST_TIMEOUT => "timeout",
-        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
-        StatusCode::TOO_MANY_REQUESTS => "rate_limited",
-        StatusCode::SERVICE_UNAVAILABLE => "busy",
-        _ => "internal",
-    }
-}
-
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut body = json!({ "error": self.1, "code": self.2 });
-        if let Some(node) = &self.4 {
+        let mut body = json!({ "error": self.message, "code": self.code });
+        if let Some(node) = &self.node {
             body["node"] = json!(node);
         }
-        let mut res = match self.3 {
+        let mut res = match self.retry_after {
             Some(s) => {
                 body["retry_after"] = json!(s);
-                (self.0, [(header::RETRY_AFTER, s.to_string())], Json(body)).into_response()
+                (
+                    self.status,
+                    [(header::RETRY_AFTER, s.to_string())],
+                    Json(body),
+                )
+                    .into_response()
             }
-            None => (self.0, Json(body)).into_response(),
+            None => (self.status, Json(body)).into_response(),
         };
-        if self.0 == StatusCode::UNAUTHORIZED {
+        if self.status == StatusCode::UNAUTHORIZED {
             res.headers_mut()
                 .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         }
@@ -286,24 +286,23 @@ impl IntoResponse for ApiError {
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> Self {
         // Too large stays 413; every other body problem is the documented 400.
-        let status = if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            r.status()
+        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(r.status(), Code::TooLarge, r.body_text())
         } else {
-            StatusCode::BAD_REQUEST
-        };
-        ApiError::new(status, r.body_text())
+            ApiError::bad(Code::BadRequest, r.body_text())
+        }
     }
 }
 
 impl From<PathRejection> for ApiError {
     fn from(r: PathRejection) -> Self {
-        ApiError::bad(r.body_text())
+        ApiError::bad(Code::BadRequest, r.body_text())
     }
 }
 
 impl From<QueryRejection> for ApiError {
     fn from(r: QueryRejection) -> Self {
-        ApiError::bad(r.body_text())
+        ApiError::bad(Code::BadRequest, r.body_text())
     }
 }
 
@@ -334,7 +333,12 @@ fn file(name: &str) -> Response {
             *bytes,
         )
             .into_response(),
-        None => ApiError::new(StatusCode::NOT_FOUND, format!("no file `{name}`")).into_response(),
+        None => ApiError::new(
+            StatusCode::NOT_FOUND,
+            Code::NotFound,
+            format!("no file `{name}`"),
+        )
+        .into_response(),
     }
 }
 
@@ -365,7 +369,7 @@ async fn named_page(Path(name): Path<String>, headers: HeaderMap) -> Response {
 /// An unknown address: JSON under `/api/` (a program asked), else a page for people.
 async fn not_found(uri: axum::http::Uri, headers: HeaderMap) -> Response {
     if uri.path().starts_with("/api/") || uri.path() == "/api" {
-        ApiError::new(StatusCode::NOT_FOUND, "no such page or API").into_response()
+        ApiError::new(StatusCode::NOT_FOUND, Code::NotFound, "no such page or API").into_response()
     } else {
         not_found_page(uri.path(), Lang::choose(None, &headers))
     }
@@ -570,7 +574,7 @@ pub(crate) async fn session_for_token(hub: &Hub, token: &str) -> Result<Option<S
 /// The bearer token of a request, if it sends one; a header that is there but not of the
 /// form `Authorization: Bearer TOKEN` is a 401.
 fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
-    let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, m);
+    let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, Code::BadToken, m);
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         return Ok(None);
     };
@@ -585,12 +589,18 @@ fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
 
 /// The session making an API call (`Authorization: Bearer TOKEN`).
 async fn caller_session(hub: &Hub, headers: &HeaderMap) -> Result<Session, ApiError> {
-    let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, m);
-    let token = bearer(headers)?
-        .ok_or_else(|| unauthorized("pick a nickname first (no Authorization header)"))?;
+    let unauthorized = |code, m: &str| ApiError::new(StatusCode::UNAUTHORIZED, code, m);
+    let token = bearer(headers)?.ok_or_else(|| {
+        unauthorized(
+            Code::NeedsPlayer,
+            "pick a nickname first (no Authorization header)",
+        )
+    })?;
     session_for_token(hub, token).await?.ok_or_else(|| {
-        unauthorized("unknown token (it may have been logged out): log in or pick a nickname again")
-            .code("unknown_token")
+        unauthorized(
+            Code::UnknownToken,
+            "unknown token (it may have been logged out): log in or pick a nickname again",
+        )
     })
 }
 
@@ -621,24 +631,29 @@ fn nickname(raw: &str) -> Result<String, ApiError> {
     let n = raw.trim();
     let chars = n.chars().count();
     if chars == 0 {
-        return Err(ApiError::bad("the nickname is empty").code("nickname_empty"));
+        return Err(ApiError::bad(Code::NicknameEmpty, "the nickname is empty"));
     }
     if chars > 24 {
-        return Err(ApiError::bad(format!(
-            "the nickname is {chars} characters long: at most 24"
-        ))
-        .code("nickname_too_long"));
+        return Err(ApiError::bad(
+            Code::NicknameTooLong,
+            format!("the nickname is {chars} characters long: at most 24"),
+        ));
     }
     if n.chars().any(char::is_control) {
-        return Err(ApiError::bad("the nickname has control characters").code("nickname_invalid"));
+        return Err(ApiError::bad(
+            Code::NicknameInvalid,
+            "the nickname has control characters",
+        ));
     }
     if let Some(c) = n.chars().find(|c| invisible(*c)) {
-        return Err(ApiError::bad(format!(
-            "the nickname has an invisible character (U+{:04X}): use letters, digits and \
+        return Err(ApiError::bad(
+            Code::NicknameInvalid,
+            format!(
+                "the nickname has an invisible character (U+{:04X}): use letters, digits and \
              visible signs",
-            c as u32
-        ))
-        .code("nickname_invalid"));
+                c as u32
+            ),
+        ));
     }
     Ok(n.to_string())
 }
@@ -664,6 +679,7 @@ fn agent_of(headers: &HeaderMap) -> String {
 fn nickname_taken(nickname: &str) -> ApiError {
     ApiError::new(
         StatusCode::CONFLICT,
+        Code::NicknameTaken,
         format!(
             "the nickname `{nickname}` belongs to an account (or looks like one that does): \
              choose another, or log in if it is yours"
@@ -677,7 +693,7 @@ async fn create_player(
     headers: HeaderMap,
     body: Result<Json<NewPlayer>, JsonRejection>,
 ) -> ApiResult<Value> {
-    hub.creates
+    hub.new_guests
         .take(peer.ip())
         .map_err(|s| ApiError::too_many(s, "new players"))?;
     let Json(body) = body?;
@@ -688,6 +704,7 @@ async fn create_player(
         .create_guest(
             nickname.clone(),
             account::nickname_key(&nickname),
+            account::nickname_look(&nickname),
             token_hash(&token),
             agent_of(&headers),
         )
@@ -736,16 +753,69 @@ async fn game_kinds(State(hub): State<Arc<Hub>>) -> Json<Value> {
     Json(Value::Array(kinds))
 }
 
-async fn open_tables(State(hub): State<Arc<Hub>>) -> Json<Vec<TableInfo>> {
+/// Tables a page of the lobby's list holds.
+pub const TABLES_PAGE: usize = 50;
+/// The furthest page of the lobby's list one may ask for.
+const MAX_TABLES_PAGE: usize = 10_000;
+
+/// `?page=N` of the lobby's list.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TablesQuery {
+    page: Option<usize>,
+}
+
+/// People seated at a table and connected to it now.
+fn people_here(t: &TableInfo) -> usize {
+    t.seats
+        .iter()
+        .filter(|s| s.player.is_some() && s.connected)
+        .count()
+}
+
+/// `GET /api/tables?page=N`: the open public tables, [`TABLES_PAGE`] a page: those where a
+/// seated person is connected first, then the others, each newest first. So tables made
+/// and left (many of them, from many addresses) never push the tables people are at off
+/// the first page. `Link: <…?page=N+1>; rel="next"` says there is a next page, and
+/// `X-Total-Count` how many tables there are.
+async fn open_tables(
+    State(hub): State<Arc<Hub>>,
+    query: Result<Query<TablesQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = query?;
+    let page = q.page.unwrap_or(1);
+    if !(1..=MAX_TABLES_PAGE).contains(&page) {
+        return Err(ApiError::bad(
+            Code::NoSuchPage,
+            format!("no page {page}: pages are numbered from 1 (to {MAX_TABLES_PAGE} at most)"),
+        ));
+    }
     let mut tables: Vec<TableInfo> = hub
         .tables_everywhere()
         .await
         .into_iter()
         .filter(|t| t.status != FINISHED && !t.friends.private)
         .collect();
-    tables.sort_by(|a, b| b.created.cmp(&a.created).then(a.id.cmp(&b.id)));
-    tables.truncate(200);
-    Json(tables)
+    tables.sort_by(|a, b| {
+        (people_here(b) > 0)
+            .cmp(&(people_here(a) > 0))
+            .then(b.created.cmp(&a.created))
+            .then(a.id.cmp(&b.id))
+    });
+    let total = tables.len();
+    let start = (page - 1) * TABLES_PAGE;
+    let shown: Vec<TableInfo> = tables.into_iter().skip(start).take(TABLES_PAGE).collect();
+    let mut res = Json(shown).into_response();
+    let h = res.headers_mut();
+    h.insert("x-total-count", HeaderValue::from(total));
+    if total > start + TABLES_PAGE {
+        if let Ok(v) =
+            HeaderValue::from_str(&format!("</api/tables?page={}>; rel=\"next\"", page + 1))
+        {
+            h.insert(header::LINK, v);
+        }
+    }
+    Ok(res)
 }
 
 #[derive(Deserialize)]
@@ -808,7 +878,7 @@ async fn create_table(
     if req.rated {
         players::account_only(&hub, player.id).await?;
     }
-    hub.creates
+    hub.new_tables
         .take(peer.ip())
         .map_err(|s| ApiError::too_many(s, "new tables"))?;
     let open = hub
@@ -819,54 +889,74 @@ async fn create_table(
     if open >= hub.limits.open_tables_per_player {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
+            Code::TooManyTables,
             format!(
                 "you have {open} tables that are not finished (at most {}): finish or leave one \
                  first",
                 hub.limits.open_tables_per_player
             ),
-        )
-        .code("too_many_tables"));
+        ));
     }
     let kind = hub.kind(&req.game).ok_or_else(|| {
         let names: Vec<&str> = hub.kinds.iter().map(|k| k.name()).collect();
-        ApiError::bad(format!(
-            "unknown game `{}`: choose {}",
-            req.game,
-            names.join(", ")
-        ))
+        ApiError::bad(
+            Code::UnknownGame,
+            format!("unknown game `{}`: choose {}", req.game, names.join(", ")),
+        )
     })?;
     let bot = req.bot.unwrap_or_else(|| kind.default_bot().to_string());
     if !kind.bot_names().contains(&bot.as_str()) {
-        return Err(ApiError::bad(format!(
-            "`{bot}` is not a bot level: choose one of {}",
-            kind.bot_names().join(", ")
-        )));
+        return Err(ApiError::bad(
+            Code::BotNotFound,
+            format!(
+                "`{bot}` is not a bot level: choose one of {}",
+                kind.bot_names().join(", ")
+            ),
+        ));
     }
     let pace_ms = req.pace_ms.unwrap_or(700);
     if pace_ms > MAX_PACE_MS {
-        return Err(ApiError::bad(format!(
-            "pace_ms {pace_ms} is too slow: at most {MAX_PACE_MS}"
-        )));
+        return Err(ApiError::bad(
+            Code::BadOptions,
+            format!("pace_ms {pace_ms} is too slow: at most {MAX_PACE_MS}"),
+        ));
     }
     let away_s = req.away_s.unwrap_or(30);
     if away_s > MAX_AWAY_S {
-        return Err(ApiError::bad(format!(
-            "away_s {away_s} is too long: at most {MAX_AWAY_S} seconds"
-        )));
+        return Err(ApiError::bad(
+            Code::BadOptions,
+            format!("away_s {away_s} is too long: at most {MAX_AWAY_S} seconds"),
+        ));
     }
     let hold_s = req.hold_s.unwrap_or(10);
     if hold_s > MAX_HOLD_S {
-        return Err(ApiError::bad(format!(
-            "hold_s {hold_s} is too long: at most {MAX_HOLD_S} seconds"
-        )));
+        return Err(ApiError::bad(
+            Code::BadOptions,
+            format!("hold_s {hold_s} is too long: at most {MAX_HOLD_S} seconds"),
+        ));
     }
     let turn_s = req.turn_s.unwrap_or(DEFAULT_TURN_S);
     if turn_s != 0 && !TURN_S.contains(&turn_s) {
-        return Err(ApiError::bad(format!(
-            "turn_s {turn_s} is not a turn clock: 0 (no clock) or {} to {} seconds",
-            TURN_S.start(),
-            TURN_S.end()
-        )));
+        return Err(ApiError::bad(
+            Code::BadOptions,
+            format!(
+                "turn_s {turn_s} is not a turn clock: 0 (no clock) or {} to {} seconds",
+                TURN_S.start(),
+                TURN_S.end()
+            ),
+        ));
+    }
+    if req.rated && turn_s == 0 {
+        // A player who never acts would hold a rated game for ever.
+        return Err(ApiError::bad(
+            Code::RatedNeedsClock,
+            format!(
+                "a rated table always has a turn clock: leave out turn_s (it is \
+                 {DEFAULT_TURN_S} seconds) or choose {} to {} seconds",
+                TURN_S.start(),
+                TURN_S.end()
+            ),
+        ));
     }
     let count = req.seats.unwrap_or_else(|| kind.default_seats());
     let range = kind.seat_range();
@@ -876,31 +966,48 @@ async fn create_table(
         } else {
             format!("{} to {}", range.start(), range.end())
         };
-        return Err(ApiError::bad(format!(
-            "{} is played by {allowed} players: a table of {count} seats cannot be made",
-            kind.title()
-        )));
+        return Err(ApiError::bad(
+            Code::BadOptions,
+            format!(
+                "{} is played by {allowed} players: a table of {count} seats cannot be made",
+                kind.title()
+            ),
+        ));
     }
     let seat = req.seat.unwrap_or(0);
     if seat >= count {
-        return Err(ApiError::bad(format!(
-            "there is no seat {seat}: seats are 0 to {}",
-            count - 1
-        )));
+        return Err(ApiError::bad(
+            Code::NoSuchSeat,
+            format!("there is no seat {seat}: seats are 0 to {}", count - 1),
+        ));
     }
     // The rules with every key filled in, checked for this many seats. No game is made:
     // a table's seed is chosen when it starts.
-    let rules = kind.check_rules(&req.rules, count).map_err(ApiError::bad)?;
+    let rules = kind
+        .check_rules(&req.rules, count)
+        .map_err(|e| ApiError::bad(Code::BadOptions, e))?;
     if req.rated {
         players::standard_rules(kind.as_ref(), &rules, count)?;
     }
     let friends =
         friends_tables::new_friends(&hub, req.private, &req.reserve, count, &player, seat).await?;
+    let id = table_id();
+    hub.open_table_from(peer.ip(), &id).map_err(|open| {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            Code::TooManyTablesFromAddress,
+            format!(
+                "{open} tables made from your address are open (at most {}): play or leave one \
+                 first (a table nobody comes to ends within minutes)",
+                hub.limits.open_tables_per_addr
+            ),
+        )
+    })?;
     let seed: u64 = rand::random();
     let mut seats = vec![None; count];
     seats[seat] = Some(player.id);
     let row = TableRow {
-        id: table_id(),
+        id,
         game: kind.name().to_string(),
         seats: count,
         rules,
@@ -937,7 +1044,20 @@ async fn create_table(
         .claim(stored.row.id.clone())
         .await
         .map_err(ApiError::internal)?;
+    let id = stored.row.id.clone();
+    if req.rated {
+        // The creator sits from here, maybe never connecting before the start.
+        hub.db
+            .note_table_address(
+                stored.row.id.clone(),
+                player.id,
+                crate::rating::network(peer.ip()),
+            )
+            .await
+            .map_err(ApiError::internal)?;
+    }
     let handle = hub.start_table(stored).map_err(ApiError::internal)?;
+    hub.table_made(peer.ip(), &id);
     if req.start {
         handle
             .begin()
@@ -978,16 +1098,20 @@ async fn finished_log(
         .await
         .map_err(ApiError::internal)?
         .ok_or_else(|| {
-            ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")).code("table_not_found")
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                Code::TableNotFound,
+                format!("no table `{id}`"),
+            )
         })?;
     friends_tables::check_stored(hub, &stored, headers, invite).await?;
     if stored.row.status != FINISHED {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
+            Code::NotFinished,
             "the game is not over: a replay shows every hand, so only finished games can be \
              replayed",
-        )
-        .code("not_finished"));
+        ));
     }
     let stored = Arc::new(stored);
     hub.replay_cache.put(id.to_string(), stored.clone());
@@ -1010,7 +1134,11 @@ async fn replay(
         .await
         .map_err(ApiError::from)?
         .ok_or_else(|| {
-            ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")).code("table_not_found")
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                Code::TableNotFound,
+                format!("no table `{id}`"),
+            )
         })?;
     let actions: Vec<Value> = stored
         .actions
@@ -1041,6 +1169,7 @@ async fn replay_step(
     if n > stored.actions.len() {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
+            Code::NoSuchStep,
             format!(
                 "no step {n}: this game has steps 0 to {}",
                 stored.actions.len()
@@ -1056,6 +1185,7 @@ async fn replay_step(
         .map_err(|_| {
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
+                Code::Busy,
                 "the server is busy with other replays: try again in a moment",
             )
         })?
@@ -1089,11 +1219,17 @@ async fn replay_step(
 
 async fn player_games(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<i64>, PathRejection>,
     headers: HeaderMap,
 ) -> ApiResult<Vec<Value>> {
-    let Path(id) =
-        path.map_err(|_| ApiError::bad("a player is a number, e.g. /api/players/7/games"))?;
+    players::may_read(&hub, &peer)?;
+    let Path(id) = path.map_err(|_| {
+        ApiError::bad(
+            Code::BadRequest,
+            "a player is a number, e.g. /api/players/7/games",
+        )
+    })?;
     if hub
         .db
         .player(id)
@@ -1101,10 +1237,11 @@ async fn player_games(
         .map_err(ApiError::internal)?
         .is_none()
     {
-        return Err(
-            ApiError::new(StatusCode::NOT_FOUND, format!("no player {id}"))
-                .code("player_not_found"),
-        );
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            Code::PlayerNotFound,
+            format!("no player {id}"),
+        ));
     }
     let mut games = hub.db.player_games(id).await.map_err(ApiError::internal)?;
     // Private games are listed only to the people who sat there.
@@ -1127,19 +1264,22 @@ async fn player_games(
                     .and_then(Value::as_array)
                     .map(|w| w.iter().filter_map(Value::as_u64).collect())
                     .unwrap_or_default();
-                let summary = g
-                    .outcome
-                    .as_ref()
-                    .and_then(|o| o.get("summary"))
-                    .cloned()
-                    .unwrap_or(Value::Null);
+                let field = |name: &str| {
+                    g.outcome
+                        .as_ref()
+                        .and_then(|o| o.get(name))
+                        .cloned()
+                        .unwrap_or(Value::Null)
+                };
                 json!({
                     "table": g.table,
                     "game": g.game,
                     "finished": g.finished,
                     "seat": g.seat,
                     "won": winners.contains(&(g.seat as u64)),
-                    "summary": summary,
+                    "winners": winners,
+                    "scores": field("scores"),
+                    "summary": field("summary"),
                     "players": g.players,
                 })
             })
@@ -1160,6 +1300,7 @@ async fn game_tool(
         let names: Vec<&str> = hub.kinds.iter().map(|k| k.name()).collect();
         ApiError::new(
             StatusCode::NOT_FOUND,
+            Code::UnknownGame,
             format!("unknown game `{game}`: the games are {}", names.join(", ")),
         )
     })?;
@@ -1179,7 +1320,9 @@ async fn tool_alias(
         .iter()
         .find(|k| k.tools().contains(&tool.as_str()))
         .cloned()
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such page or API"))?;
+        .ok_or_else(|| {
+            ApiError::new(StatusCode::NOT_FOUND, Code::NotFound, "no such page or API")
+        })?;
     run_tool(&hub, kind, &tool, query).await
 }
 
@@ -1197,6 +1340,7 @@ async fn run_tool(
         };
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
+            Code::ToolNotFound,
             format!("{} has no tool `{tool}`: {offered}", kind.title()),
         ));
     }
@@ -1227,6 +1371,7 @@ async fn odds_tool(
             };
             ApiError::new(
                 StatusCode::NOT_FOUND,
+                Code::ToolNotFound,
                 format!("no odds tool `{name}`: {offered}"),
             )
         })?;
@@ -1260,6 +1405,7 @@ async fn calculate(
     .map_err(|_| {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
+            Code::Busy,
             "the server is busy with other calculations: try again in a moment",
         )
     })?
@@ -1271,6 +1417,6 @@ async fn calculate(
     })
     .await
     .map_err(ApiError::internal)?
-    .map_err(ApiError::bad)?;
+    .map_err(|e| ApiError::bad(Code::ToolRefused, e))?;
     Ok(Json(answer))
 }

@@ -143,59 +143,6 @@ pub fn decode(text: &str) -> Result<ClientMsg, String> {
     Ok(msg)
 }
 
-/// The stable machine code of a refusal the table sends (`{"type": "error", "code": …}`),
-/// from its sentence: the pages show the person their catalog's words for the code
-/// (`error.<code>`), the sentence itself when the code is `refused` (no words of its own).
-/// The sentences stay as they are for programs; a new refusal a person meets in play gets
-/// its code here and its words in the catalogs.
-pub fn error_code(message: &str) -> &'static str {
-    let m = message;
-    if m.starts_with("it is not seat ") && m.ends_with("'s turn") || m == "not your turn" {
-        "not_your_turn"
-    } else if m.contains("is not legal now") {
-        "illegal_action"
-    } else if m.starts_with("seat ") && m.contains(" is taken by ") {
-        "seat_taken"
-    } else if m.starts_with("seat ") && m.contains(" is kept for ") {
-        "seat_kept"
-    } else if m.starts_with("there is no seat ") {
-        "no_such_seat"
-    } else if m.starts_with("spectators cannot play") || m.starts_with("pick a nickname first") {
-        "pick_nickname"
-    } else if m.starts_with("you are not seated") {
-        "not_seated"
-    } else if m == "the game has not started yet" {
-        "not_started"
-    } else if m == crate::table::rated::NEEDS_ACCOUNT {
-        "rated_needs_account"
-    } else if m == crate::table::rated::IN_PLAY {
-        "rated_in_play"
-    } else if m == "the game is over" {
-        "game_over"
-    } else if m.starts_with("this table has as many watchers") {
-        "table_full"
-    } else if m.starts_with("you already have ") && m.contains(" connections ") {
-        "too_many_connections"
-    } else if m.starts_with("too many messages") {
-        "rate_limited"
-    } else if m.starts_with("could not save") {
-        // The database did not answer (down, its connection lost): nothing changed, and
-        // the table sends its state again once it answers.
-        "not_saved"
-    } else if m.starts_with("internal error") {
-        "internal"
-    } else if m.starts_with("bad message")
-        || m.starts_with("message too large")
-        || m.starts_with("a message must be")
-        || m.starts_with("the message has no")
-        || m.starts_with("binary messages")
-    {
-        "bad_message"
-    } else {
-        "refused"
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! One WebSocket per table connection: decodes and rate-limits what the browser sends,
 //! hands it to the table's task, and writes back what the task sends.
 
+use crate::code::Code;
 use crate::http::{session_for_token, token_hash};
 use crate::msg;
 use crate::outbox::{outbox_counted, Gauges, OutReceiver};
@@ -8,13 +9,14 @@ use crate::table::{Cmd, PlayerRef, TableHandle};
 use crate::Hub;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
@@ -93,6 +95,7 @@ impl Bucket {
 /// `GET /ws/{table}?token=…`: opens a connection to a table (a spectator without a token).
 pub async fn upgrade(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
     query: Result<Query<HashMap<String, String>>, QueryRejection>,
     ws: WebSocketUpgrade,
@@ -100,7 +103,7 @@ pub async fn upgrade(
     let (Ok(Path(id)), Ok(Query(q))) = (path, query) else {
         return (
             StatusCode::BAD_REQUEST,
-            Json(json!({"error": "write the address as /ws/TABLE?token=TOKEN", "code": "bad_request"})),
+            Json(json!({"error": "write the address as /ws/TABLE?token=TOKEN", "code": Code::BadRequest})),
         )
             .into_response();
     };
@@ -167,8 +170,9 @@ pub async fn upgrade(
             // Online while connected (friends see it).
             let _here = player.as_ref().map(|p| hub.social.presence.enter(p.id));
             let _mutes = muted.map(|(player, muted)| hub.env.chat_mutes.enter(player, muted));
+            let addr = Some(crate::rating::network(peer.ip()));
             run(
-                socket, handle, conn, player, ended, idle, max_queued, gauges,
+                socket, handle, conn, player, addr, ended, idle, max_queued, gauges,
             )
             .await
         })
@@ -212,9 +216,9 @@ async fn session_end(ended: &mut Option<Ended>) {
     }
 }
 
-fn error(message: impl Into<String>) -> Arc<str> {
+fn error(code: Code, message: impl Into<String>) -> Arc<str> {
     let message = message.into();
-    json!({"type": "error", "message": message, "code": crate::msg::error_code(&message)})
+    json!({"type": "error", "message": message, "code": code})
         .to_string()
         .into()
 }
@@ -225,6 +229,7 @@ async fn run(
     table: TableHandle,
     conn: u64,
     player: Option<PlayerRef>,
+    addr: Option<String>,
     mut ended: Option<Ended>,
     idle: Duration,
     max_queued: usize,
@@ -238,6 +243,7 @@ async fn run(
         .send(Cmd::Connect {
             conn,
             player,
+            addr,
             out: out.clone(),
             close,
         })
@@ -257,7 +263,7 @@ async fn run(
             _ = &mut closed => break,
             // The session was ended: say so and close.
             _ = session_end(&mut ended) => {
-                let _ = out.try_send(error("this session was ended (logged out): log in again"));
+                let _ = out.try_send(error(Code::SessionEnded, "this session was ended (logged out): log in again"));
                 break;
             }
             // The writer could not write (the client stopped reading): close.
@@ -285,16 +291,22 @@ async fn run(
             // Said at most once a second: the answers to a flood must not flood back.
             if told.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
                 told = Some(Instant::now());
-                let _ = out.try_send(error(format!(
-                    "too many messages: at most {RATE} per second; the ones over are ignored"
-                )));
+                let _ = out.try_send(error(
+                    Code::RateLimited,
+                    format!(
+                        "too many messages: at most {RATE} per second; the ones over are ignored"
+                    ),
+                ));
             }
             continue;
         }
         let text = match text {
             Message::Text(t) => t,
             _ => {
-                let _ = out.try_send(error("binary messages are not accepted: send JSON text"));
+                let _ = out.try_send(error(
+                    Code::BadMessage,
+                    "binary messages are not accepted: send JSON text",
+                ));
                 continue;
             }
         };
@@ -305,7 +317,7 @@ async fn run(
                 }
             }
             Err(e) => {
-                let _ = out.try_send(error(e));
+                let _ = out.try_send(error(Code::BadMessage, e));
             }
         }
     }
@@ -360,7 +372,7 @@ async fn write(
 fn no_table(id: &str) -> Response {
     (
         StatusCode::NOT_FOUND,
-        Json(json!({"error": format!("no table `{id}`"), "code": "table_not_found"})),
+        Json(json!({"error": format!("no table `{id}`"), "code": Code::TableNotFound})),
     )
         .into_response()
 }
@@ -370,7 +382,7 @@ fn cannot_open(id: &str, e: impl std::fmt::Display) -> Response {
     eprintln!("table {id}: {e}");
     (
         StatusCode::INTERNAL_SERVER_ERROR,
-        Json(json!({"error": "internal error: the table could not be opened", "code": "internal"})),
+        Json(json!({"error": "internal error: the table could not be opened", "code": Code::Internal})),
     )
         .into_response()
 }

@@ -133,6 +133,83 @@ fn api_errors_carry_a_stable_code_beside_their_sentence() {
 }
 
 #[test]
+fn every_refusal_of_accounts_and_tables_has_a_code_of_its_own() {
+    let server = Server::start("i18n-refusals", Limits::default());
+    let check = |(status, v): (u16, Value), want_status: u16, code: &str| {
+        assert_eq!(
+            (status, v["code"].as_str()),
+            (want_status, Some(code)),
+            "{v}"
+        );
+    };
+    let account = |n: &str, p: &str| {
+        server.api(
+            "POST",
+            "/api/accounts",
+            None,
+            Some(json!({ "nickname": n, "password": p })),
+        )
+    };
+    let (status, _) = account("Zorro", "una contraseña larga");
+    assert_eq!(status, 200);
+    // Taken, also by a nickname that only looks the same.
+    check(
+        account("Zorro", "otra contraseña larga"),
+        409,
+        "nickname_taken",
+    );
+    check(
+        account("ZORRO", "otra contraseña larga"),
+        409,
+        "nickname_taken",
+    );
+    check(account("Lince", "corta"), 400, "password_too_short");
+    let login = |n: &str, p: &str| {
+        server.api(
+            "POST",
+            "/api/sessions",
+            None,
+            Some(json!({ "nickname": n, "password": p })),
+        )
+    };
+    check(login("Zorro", "no es esta"), 401, "wrong_login");
+    check(login("NoExiste", "no es esta"), 401, "wrong_login");
+    let ane = server.player("Ane");
+    let table = |rules: Value| server.api("POST", "/api/tables", Some(&ane), Some(rules));
+    check(table(json!({"game": "parchis"})), 400, "unknown_game");
+    check(
+        table(json!({"game": "mus", "bot": "nadie"})),
+        400,
+        "bot_not_found",
+    );
+    check(
+        table(json!({"game": "mus", "seats": 3})),
+        400,
+        "bad_options",
+    );
+    check(
+        table(json!({"game": "mus", "pace_ms": 999_999})),
+        400,
+        "bad_options",
+    );
+    check(
+        table(json!({"game": "mus", "rules": {"target": 7}})),
+        400,
+        "bad_options",
+    );
+    check(
+        server.api(
+            "POST",
+            "/api/friends",
+            Some(&ane),
+            Some(json!({"nickname": "x"})),
+        ),
+        403,
+        "friends_account_only",
+    );
+}
+
+#[test]
 fn table_refusals_carry_a_stable_code_beside_their_sentence() {
     let server = Server::start("i18n-ws", Limits::default());
     let ane = server.player("Ane");
@@ -167,4 +244,57 @@ fn table_refusals_carry_a_stable_code_beside_their_sentence() {
     let mut watcher = server.ws(&id, None);
     let e = refusal(&mut watcher, json!({"type": "sit", "seat": 1}));
     assert_eq!(e["code"], "pick_nickname", "{e}");
+}
+
+#[test]
+fn the_rules_pages_speak_to_players_and_keep_the_terminal_in_a_box_at_the_end() {
+    let server = Server::start("i18n-rules-players", Limits::default());
+    // What only a developer or the terminal reads: the source tree, flags, commands, JSON,
+    // seats and pairs by number.
+    let developer = [
+        "crates/",
+        "--",
+        "<code>tapete ",
+        "JSON",
+        "sitio 0",
+        "sitios 0",
+        "asiento s",
+        "posición 0",
+        "posiciones 0",
+        "pareja 0",
+        "pareja 1",
+        "seat 0",
+        "seats 0",
+        "seat s",
+        "position 0",
+        "positions 0",
+        "pair 0",
+        "pair 1",
+    ];
+    for game in ["mus", "chinchon", "tikki", "solitaire"] {
+        for lang in ["es", "en"] {
+            let path = format!("/rules/{game}?lang={lang}");
+            let (code, html) = page(&server, &path, &[]);
+            assert_eq!(code, 200, "{path}");
+            let article = html
+                .split("data-testid=\"rules\">")
+                .nth(1)
+                .and_then(|a| a.split("</article>").next())
+                .unwrap_or_else(|| panic!("{path}: no rules"));
+            let (rules, boxed) = article
+                .split_once("<aside class=\"box\">")
+                .unwrap_or_else(|| panic!("{path}: no box for the terminal"));
+            for word in developer {
+                assert!(!rules.contains(word), "{path}: `{word}` outside the box");
+            }
+            assert!(
+                boxed.contains("--") && boxed.contains("<code>tapete "),
+                "{path}: the box holds the terminal's options"
+            );
+            assert!(
+                boxed.trim_end().ends_with("</aside>") && !boxed.contains("<h2"),
+                "{path}: the box is the page's end"
+            );
+        }
+    }
 }

@@ -3,8 +3,9 @@
 //! rules and bounds.
 
 use super::{caller_session, ApiError, ApiResult};
+use crate::code::Code;
 use crate::friends::{self, Asked, Person};
-use crate::table::FINISHED;
+use crate::table::{Ask, TableInfo, FINISHED};
 use crate::{account, Hub, Session};
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{Path, State};
@@ -27,10 +28,10 @@ async fn account_caller(hub: &Hub, headers: &HeaderMap) -> Result<Session, ApiEr
     if !s.account {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
+            Code::FriendsAccountOnly,
             "friends are for accounts: make an account (it keeps your nickname and games) to \
              add friends and invite them",
-        )
-        .code("friends_account_only"));
+        ));
     }
     Ok(s)
 }
@@ -48,12 +49,12 @@ async fn account_named(hub: &Hub, nickname: &str) -> Result<Person, ApiError> {
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::NOT_FOUND,
+                Code::FriendsNoSuchAccount,
                 format!(
                     "no account is called `{}`: check the nickname (guests cannot be friends)",
                     nickname.trim()
                 ),
             )
-            .code("friends_no_such_account")
         })
 }
 
@@ -62,6 +63,7 @@ fn rate(hub: &Hub, player: i64) -> Result<(), ApiError> {
     hub.social.rate.take(player).map_err(|s| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
+            Code::RateLimited,
             format!(
                 "too many friend requests and invitations: at most {} at once, then {} a \
                  minute; try again in {s} s",
@@ -109,7 +111,10 @@ pub(super) async fn ask(
     let Json(body) = body?;
     let other = account_named(&hub, &body.nickname).await?;
     if other.id == me.player.id {
-        return Err(ApiError::bad("you cannot be your own friend").code("friends_self"));
+        return Err(ApiError::bad(
+            Code::FriendsSelf,
+            "you cannot be your own friend",
+        ));
     }
     rate(&hub, me.player.id)?;
     match friends::ask(&hub.db, me.player.id, other.id)
@@ -118,7 +123,7 @@ pub(super) async fn ask(
     {
         Asked::Requested => Ok(Json(json!({"status": "requested", "friend": other}))),
         Asked::Friends => Ok(Json(json!({"status": "friends", "friend": other}))),
-        Asked::Refused(code, m) => Err(ApiError::new(StatusCode::CONFLICT, m).code(code)),
+        Asked::Refused(code, m) => Err(ApiError::new(StatusCode::CONFLICT, code, m)),
     }
 }
 
@@ -126,18 +131,22 @@ pub(super) async fn ask(
 fn ok_or_missing(
     done: crate::store::DbResult<bool>,
     message: &str,
-    code: &'static str,
+    code: Code,
 ) -> ApiResult<Value> {
     if done.map_err(db_error)? {
         Ok(Json(json!({"ok": true})))
     } else {
-        Err(ApiError::new(StatusCode::NOT_FOUND, message).code(code))
+        Err(ApiError::new(StatusCode::NOT_FOUND, code, message))
     }
 }
 
 fn other_id(path: Result<Path<i64>, PathRejection>) -> Result<i64, ApiError> {
-    path.map(|Path(id)| id)
-        .map_err(|_| ApiError::bad("write the person as their number: /api/friends/ID"))
+    path.map(|Path(id)| id).map_err(|_| {
+        ApiError::bad(
+            Code::BadRequest,
+            "write the person as their number: /api/friends/ID",
+        )
+    })
 }
 
 /// `DELETE /api/friends/requests/{player}`: declines a request received, or cancels one sent.
@@ -152,7 +161,7 @@ pub(super) async fn drop_request(
     ok_or_missing(
         done,
         "no friend request between you two",
-        "friends_no_request",
+        Code::FriendsNoRequest,
     )
 }
 
@@ -165,7 +174,7 @@ pub(super) async fn remove(
     let me = account_caller(&hub, &headers).await?;
     let other = other_id(path)?;
     let done = friends::remove(&hub.db, me.player.id, other).await;
-    ok_or_missing(done, "they are not your friend", "friends_not_friends")
+    ok_or_missing(done, "they are not your friend", Code::FriendsNotFriends)
 }
 
 /// `POST /api/tables/{id}/invitations {"nickname"}`: invites a friend to a table that is
@@ -180,7 +189,11 @@ pub(super) async fn invite(
     let Path(table) = path?;
     let Json(body) = body?;
     let no_table = || {
-        ApiError::new(StatusCode::NOT_FOUND, format!("no table `{table}`")).code("table_not_found")
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            Code::TableNotFound,
+            format!("no table `{table}`"),
+        )
     };
     let info = match hub.table_or_load(&table).await {
         Ok(Some(h)) => h.info(),
@@ -197,13 +210,16 @@ pub(super) async fn invite(
     if info.status == FINISHED {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
+            Code::GameOver,
             "this table's game is over: invite them to a new table",
-        )
-        .code("game_over"));
+        ));
     }
     let other = account_named(&hub, &body.nickname).await?;
     if other.id == me.player.id {
-        return Err(ApiError::bad("you cannot invite yourself").code("friends_self"));
+        return Err(ApiError::bad(
+            Code::FriendsSelf,
+            "you cannot invite yourself",
+        ));
     }
     rate(&hub, me.player.id)?;
     match friends::invite(&hub.db, me.player.id, other.id, table.clone())
@@ -212,14 +228,51 @@ pub(super) async fn invite(
     {
         Ok(id) => Ok(Json(json!({"id": id, "table": table, "to": other}))),
         Err((code, m)) => {
-            let status = if code == "friends_not_friends" {
+            let status = if code == Code::FriendsNotFriends {
                 StatusCode::FORBIDDEN
             } else {
                 StatusCode::CONFLICT
             };
-            Err(ApiError::new(status, m).code(code))
+            Err(ApiError::new(status, code, m))
         }
     }
+}
+
+/// `POST /api/invitations/{id}/accept`: the invitee comes to the table: seated at the
+/// seat kept for them, else at the first free one (from the next deal once cards are
+/// out), else watching. The invitation is their link until they sit, when it is answered.
+pub(super) async fn accept(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    path: Result<Path<i64>, PathRejection>,
+) -> ApiResult<TableInfo> {
+    let me = account_caller(&hub, &headers).await?;
+    let id = invitation_id(path)?;
+    let Some(table) = friends::invited_to(&hub.db, me.player.id, id)
+        .await
+        .map_err(db_error)?
+    else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            Code::FriendsNoInvitation,
+            format!("no invitation {id} of yours: it was declined, answered or has expired"),
+        ));
+    };
+    let handle = super::friends_tables::visible_table(&hub, &table, &headers, None).await?;
+    handle
+        .ask(Ask::Join { player: me.player })
+        .await
+        .map_err(super::friends_tables::refused)?;
+    Ok(Json(handle.info()))
+}
+
+fn invitation_id(path: Result<Path<i64>, PathRejection>) -> Result<i64, ApiError> {
+    path.map(|Path(id)| id).map_err(|_| {
+        ApiError::bad(
+            Code::BadRequest,
+            "write the invitation as its number: /api/invitations/ID",
+        )
+    })
 }
 
 /// `DELETE /api/invitations/{id}`: dismisses an invitation received (or withdraws one sent).
@@ -229,13 +282,11 @@ pub(super) async fn dismiss(
     path: Result<Path<i64>, PathRejection>,
 ) -> ApiResult<Value> {
     let me = account_caller(&hub, &headers).await?;
-    let id = path
-        .map(|Path(id)| id)
-        .map_err(|_| ApiError::bad("write the invitation as its number: /api/invitations/ID"))?;
+    let id = invitation_id(path)?;
     let done = friends::dismiss(&hub.db, me.player.id, id).await;
     ok_or_missing(
         done,
         &format!("no invitation {id} of yours"),
-        "friends_no_invitation",
+        Code::FriendsNoInvitation,
     )
 }

@@ -7,8 +7,9 @@
 
 use super::{bearer, new_token, session_for_token, table_id, ApiError};
 use crate::account;
+use crate::code::{Code, Refused};
 use crate::store::{now, FriendsRow, NewRematch, StoredTable, TableRow};
-use crate::table::{Ask, PlayerRef, Refusal, TableHandle, TableInfo, FINISHED, WAITING};
+use crate::table::{Ask, PlayerRef, TableHandle, TableInfo, FINISHED, WAITING};
 use crate::Hub;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -43,7 +44,11 @@ fn same_secret(given: &str, kept: &str) -> bool {
 
 /// The answer to a table nobody may know of: the same as to a table that does not exist.
 pub(crate) fn no_table(id: &str) -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, format!("no table `{id}`")).code("table_not_found")
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        Code::TableNotFound,
+        format!("no table `{id}`"),
+    )
 }
 
 /// The person a request comes from, if it names a known session (else a visitor).
@@ -222,13 +227,14 @@ pub(super) fn created(info: &TableInfo) -> Value {
 }
 
 /// A refusal of the table's as an API error, its status following its code.
-fn refused(r: Refusal) -> ApiError {
+pub(super) fn refused(r: Refused) -> ApiError {
     let status = match r.code {
-        "no_such_seat" => StatusCode::BAD_REQUEST,
-        "internal" => return ApiError::internal(r.message),
+        Code::NoSuchSeat => StatusCode::BAD_REQUEST,
+        Code::Internal => return ApiError::internal(r.message),
+        Code::NotSaved => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::CONFLICT,
     };
-    ApiError::new(status, r.message).code(r.code)
+    ApiError::refused(status, r)
 }
 
 /// The account of a nickname, for a seat kept for it.
@@ -242,13 +248,13 @@ async fn account_called(hub: &Hub, nickname: &str) -> Result<PlayerRef, ApiError
         Some((id, nickname, _)) => Ok(PlayerRef { id, nickname }),
         None => Err(ApiError::new(
             StatusCode::NOT_FOUND,
+            Code::UnknownAccount,
             format!(
                 "no account is called `{}`: seats are kept for accounts only; ask your friend \
                  the nickname of theirs",
                 nickname.trim()
             ),
-        )
-        .code("unknown_account")),
+        )),
     }
 }
 
@@ -278,25 +284,29 @@ pub(super) async fn new_friends(
             .ok()
             .filter(|s| *s < seats)
             .ok_or_else(|| {
-                ApiError::bad(format!(
-                    "`reserve` names seat `{seat}`: seats are 0 to {}",
-                    seats - 1
-                ))
-                .code("no_such_seat")
+                ApiError::bad(
+                    Code::NoSuchSeat,
+                    format!(
+                        "`reserve` names seat `{seat}`: seats are 0 to {}",
+                        seats - 1
+                    ),
+                )
             })?;
         if s == creator_seat {
-            return Err(ApiError::bad(format!(
-                "seat {s} is yours: keep another seat for {nickname}"
-            ))
-            .code("seat_taken"));
+            return Err(ApiError::bad(
+                Code::SeatTaken,
+                format!("seat {s} is yours: keep another seat for {nickname}"),
+            ));
         }
         let p = account_called(hub, nickname).await?;
         if p.id == creator.id || reserved.iter().any(|(_, id, _)| *id == p.id) {
-            return Err(ApiError::bad(format!(
-                "{} would have two seats at this table: keep one seat per person",
-                p.nickname
-            ))
-            .code("already_at_table"));
+            return Err(ApiError::bad(
+                Code::AlreadyAtTable,
+                format!(
+                    "{} would have two seats at this table: keep one seat per person",
+                    p.nickname
+                ),
+            ));
         }
         reserved.push((s, p.id, p.nickname));
     }
@@ -312,8 +322,10 @@ type SeatPath = Result<Path<(String, usize)>, PathRejection>;
 
 fn seat_path(path: SeatPath) -> Result<(String, usize), ApiError> {
     path.map(|Path(p)| p).map_err(|_| {
-        ApiError::bad("write the address as /api/tables/TABLE/seats/SEAT, SEAT a number")
-            .code("no_such_seat")
+        ApiError::bad(
+            Code::NoSuchSeat,
+            "write the address as /api/tables/TABLE/seats/SEAT, SEAT a number",
+        )
     })
 }
 
@@ -329,9 +341,9 @@ async fn creator_of(
     if handle.info().creator != Some(player.id) {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
+            Code::NotCreator,
             "only the table's creator can keep or free its seats",
-        )
-        .code("not_creator"));
+        ));
     }
     Ok(handle)
 }
@@ -400,9 +412,9 @@ pub(super) async fn rematch(
     if info.status != FINISHED {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
+            Code::NotFinished,
             "the game is not over: another one is asked for at its end",
-        )
-        .code("not_finished"));
+        ));
     }
     let people: Vec<(usize, i64)> = info
         .seats
@@ -412,9 +424,9 @@ pub(super) async fn rematch(
     let Some(&(mine, _)) = people.iter().find(|(_, p)| *p == player.id) else {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
+            Code::NotAPlayer,
             "only the people seated at the end of the game can ask for another",
-        )
-        .code("not_a_player"));
+        ));
     };
     let made = match info.friends.rematch.clone() {
         Some(new) => new,
@@ -442,7 +454,12 @@ pub(super) async fn rematch(
                 outcome: None,
                 away_s: info.away_s,
                 hold_s: info.hold_s,
-                turn_s: info.turn_s,
+                // A rated table always has a clock (one made before that rule had none).
+                turn_s: if info.rated && info.turn_s == 0 {
+                    crate::http::DEFAULT_TURN_S
+                } else {
+                    info.turn_s
+                },
                 // Another rated game among the same accounts is rated too.
                 rated: info.rated,
             };

@@ -3,16 +3,18 @@
 //! [`crate::rating`]); and their pages.
 
 use super::{file, not_found_page, ApiError, ApiResult};
+use crate::code::Code;
 use crate::lang::Lang;
 use crate::rating::{Rated, Ratings, PROVISIONAL_GAMES};
 use crate::{account, Hub, Kind};
 use axum::extract::rejection::{PathRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 /// Accounts a leaderboard page lists.
@@ -32,9 +34,9 @@ pub(super) async fn account_only(hub: &Hub, player: i64) -> Result<(), ApiError>
     }
     Err(ApiError::new(
         StatusCode::FORBIDDEN,
+        Code::RatedNeedsAccount,
         "only accounts play rated games: make an account or log in first",
-    )
-    .code("rated_needs_account"))
+    ))
 }
 
 /// A rated table plays the game's standard rules: options other than the defaults are
@@ -55,23 +57,39 @@ pub(super) fn standard_rules(kind: &dyn Kind, rules: &Value, seats: usize) -> Re
             .collect(),
         _ => Vec::new(),
     };
-    Err(ApiError::bad(format!(
-        "a rated game plays {}'s standard rules: leave out {} (or make the table unrated)",
-        kind.title(),
-        if changed.is_empty() {
-            "the options".to_string()
-        } else {
-            changed.join(", ")
-        }
+    Err(ApiError::bad(
+        Code::RatedRules,
+        format!(
+            "a rated game plays {}'s standard rules: leave out {} (or make the table unrated)",
+            kind.title(),
+            if changed.is_empty() {
+                "the options".to_string()
+            } else {
+                changed.join(", ")
+            }
+        ),
     ))
-    .code("rated_rules"))
+}
+
+/// Counts a read of a profile, a games list or a leaderboard page against its address:
+/// profiles are public, but nobody lists every player in a moment.
+pub(super) fn may_read(hub: &Hub, peer: &SocketAddr) -> Result<(), ApiError> {
+    hub.profile_reads
+        .take(peer.ip())
+        .map_err(|s| ApiError::too_many(s, "profile reads"))
 }
 
 fn player_not_found(what: impl std::fmt::Display) -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, format!("no player {what}")).code("player_not_found")
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        Code::PlayerNotFound,
+        format!("no player {what}"),
+    )
 }
 
 /// A profile's JSON: who, then its ratings and recent rated games (each with its replay).
+/// Private tables are in neither: their games are not among the recent ones, and their
+/// points of the rating history carry no table (see [`crate::rating`]).
 fn profile_json(head: Value, r: Ratings) -> Value {
     let mut v = head;
     let recent: Vec<Value> = r
@@ -110,9 +128,16 @@ async fn profile_of(hub: &Hub, id: i64) -> ApiResult<Value> {
 /// `GET /api/players/{id}`: a player's profile.
 pub(super) async fn player(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<i64>, PathRejection>,
 ) -> ApiResult<Value> {
-    let Path(id) = path.map_err(|_| ApiError::bad("a player is a number, e.g. /api/players/7"))?;
+    may_read(&hub, &peer)?;
+    let Path(id) = path.map_err(|_| {
+        ApiError::bad(
+            Code::BadRequest,
+            "a player is a number, e.g. /api/players/7",
+        )
+    })?;
     profile_of(&hub, id).await
 }
 
@@ -129,8 +154,10 @@ async fn account_id(hub: &Hub, nickname: &str) -> Result<Option<i64>, ApiError> 
 /// `GET /api/profiles/{nickname}`: an account's profile, by its nickname.
 pub(super) async fn profile(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
 ) -> ApiResult<Value> {
+    may_read(&hub, &peer)?;
     let Path(nickname) = path?;
     let id = account_id(&hub, &nickname)
         .await?
@@ -151,16 +178,18 @@ fn games_of_bot(hub: &Hub, level: &str) -> Vec<&'static str> {
 /// rated, and the games that have it.
 pub(super) async fn bot(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
 ) -> ApiResult<Value> {
+    may_read(&hub, &peer)?;
     let Path(level) = path?;
     let games = games_of_bot(&hub, &level);
     if games.is_empty() {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
+            Code::BotNotFound,
             format!("no bot level `{level}`: `tapete games` lists them"),
-        )
-        .code("bot_not_found"));
+        ));
     }
     let r = hub
         .db
@@ -184,18 +213,21 @@ pub(super) struct PageQuery {
 /// [`TOP`] in all; and every bot level's rating beside them, as reference points.
 pub(super) async fn leaderboard(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
     query: Result<Query<PageQuery>, QueryRejection>,
 ) -> ApiResult<Value> {
+    may_read(&hub, &peer)?;
     let Path(game) = path?;
     let Query(q) = query?;
     let kind = hub.kind(&game).ok_or_else(|| unknown_game(&hub, &game))?;
     let pages = TOP / PAGE;
     let page = q.page.unwrap_or(1);
     if !(1..=pages).contains(&page) {
-        return Err(ApiError::bad(format!(
-            "no page {page}: a leaderboard has pages 1 to {pages} (the best {TOP})"
-        )));
+        return Err(ApiError::bad(
+            Code::NoSuchPage,
+            format!("no page {page}: a leaderboard has pages 1 to {pages} (the best {TOP})"),
+        ));
     }
     let (players, total) = hub
         .db
@@ -223,9 +255,9 @@ fn unknown_game(hub: &Hub, game: &str) -> ApiError {
     let names: Vec<&str> = hub.kinds.iter().map(|k| k.name()).collect();
     ApiError::new(
         StatusCode::NOT_FOUND,
+        Code::UnknownGame,
         format!("unknown game `{game}`: the games are {}", names.join(", ")),
     )
-    .code("unknown_game")
 }
 
 /// `/@/{nickname}`: an account's profile page (the site's 404 page for any other name).

@@ -11,6 +11,8 @@ pub(super) struct Conn {
     pub(super) out: OutSender,
     /// Dropped with the connection: the socket closes.
     pub(super) _close: oneshot::Sender<()>,
+    /// Where it comes from (see [`crate::rating::network`]), for a rated game's record.
+    pub(super) addr: Option<String>,
     /// The narration this connection has: how many lines of which telling (see
     /// [`Connections::tell`]); `None` before its first state.
     pub(super) told: Option<(u64, usize)>,
@@ -219,10 +221,8 @@ impl Actor {
         self.send_text(conn, msg.to_string().into());
     }
 
-    pub(super) fn error(&mut self, conn: u64, message: impl Into<String>, id: Option<u64>) {
-        let message = message.into();
-        let mut m =
-            json!({"type": "error", "message": message, "code": crate::msg::error_code(&message)});
+    pub(super) fn error(&mut self, conn: u64, r: Refused, id: Option<u64>) {
+        let mut m = json!({"type": "error", "message": r.message, "code": r.code});
         if let Some(id) = id {
             m["id"] = json!(id);
         }
@@ -417,6 +417,7 @@ mod tests {
                 player,
                 out,
                 _close: close,
+                addr: None,
                 told: None,
                 chat_seated: None,
             },

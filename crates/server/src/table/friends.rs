@@ -34,20 +34,10 @@ pub enum Ask {
     Accept { player: PlayerRef },
     /// This finished table's rematch was made: offer it.
     Offer { table: String },
-}
-
-/// Why an [`Ask`] was refused: a stable code and a sentence.
-#[derive(Debug)]
-pub struct Refusal {
-    pub code: &'static str,
-    pub message: String,
-}
-
-fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
-    Refusal {
-        code,
-        message: message.into(),
-    }
+    /// `player` comes in through an invitation: to the seat kept for them, else to the
+    /// first seat no person holds, asks for or has kept (once cards are out, from the next
+    /// deal, as any seat); with no such seat they only watch.
+    Join { player: PlayerRef },
 }
 
 /// The friends' part the task keeps: it holds a kept seat for one account, and only one
@@ -107,6 +97,15 @@ impl Friends {
             .position(|p| p.as_ref().is_some_and(|p| p.id == player))
     }
 
+    /// Whether somebody was asked here (a private table's link, a seat kept for a friend, a
+    /// rematch): such a table waits for them as long as any table waits, and is never
+    /// removed for having stood empty.
+    pub(super) fn awaits_someone(&self) -> bool {
+        self.invite.is_some()
+            || self.rematch_of.is_some()
+            || self.reserved.iter().any(Option::is_some)
+    }
+
     fn keep(&mut self, seat: Seat, player: Option<PlayerRef>) {
         if let Some(s) = self.reserved.get_mut(seat) {
             *s = player;
@@ -116,8 +115,8 @@ impl Friends {
 
 impl Actor {
     /// Does what the API asks of the friends' part, in storage first.
-    pub(super) async fn friends_ask(&mut self, ask: Ask) -> Result<(), Refusal> {
-        let saved = |e: crate::store::DbError| refuse("internal", format!("could not save ({e})"));
+    pub(super) async fn friends_ask(&mut self, ask: Ask) -> Result<(), Refused> {
+        let saved = |e: crate::store::DbError| not_saved("the kept seat", e);
         match ask {
             Ask::Offer { table } => {
                 self.friends.rematch = Some(table);
@@ -127,8 +126,8 @@ impl Actor {
             Ask::Reserve { seat, player } => {
                 self.before_start(seat)?;
                 if let Some(p) = self.person_at(seat) {
-                    return Err(refuse(
-                        "seat_taken",
+                    return Err(Refused::new(
+                        Code::SeatTaken,
                         format!("seat {seat} is taken by {}: free it first", p.nickname),
                     ));
                 }
@@ -136,8 +135,8 @@ impl Actor {
                     .seat_of(player.id)
                     .or(self.friends.kept_seat_of(player.id).filter(|s| *s != seat));
                 if let Some(s) = elsewhere {
-                    return Err(refuse(
-                        "already_at_table",
+                    return Err(Refused::new(
+                        Code::AlreadyAtTable,
                         format!(
                             "{} already has seat {s} at this table: free it first",
                             player.nickname
@@ -165,11 +164,31 @@ impl Actor {
                     self.conns.owe_state();
                 }
                 if let Some(p) = self.person_at(seat).cloned() {
-                    self.move_to(p, None)
-                        .await
-                        .map_err(|e| refuse("internal", e))?;
+                    self.move_to(p, None).await?;
                 }
                 Ok(())
+            }
+            Ask::Join { player } => {
+                if self.row.status == FINISHED {
+                    return Err(Refused::new(
+                        Code::GameOver,
+                        "this table's game is over: there is nothing left to join",
+                    ));
+                }
+                if self.seat_of(player.id).is_some() || self.seating.asked(player.id).is_some() {
+                    return Ok(());
+                }
+                let seat = self.friends.kept_seat_of(player.id).or_else(|| {
+                    (0..self.seating.count()).find(|s| {
+                        self.seating.is_free(*s)
+                            && !self.seating.is_asked(*s)
+                            && self.friends.kept_for(*s).is_none()
+                    })
+                });
+                match seat {
+                    Some(seat) => self.sit_player(player, seat).await,
+                    None => Ok(()),
+                }
             }
             Ask::Accept { player } => {
                 if self.row.status != WAITING || self.seat_of(player.id).is_some() {
@@ -178,12 +197,10 @@ impl Actor {
                 let Some(seat) = self.friends.kept_seat_of(player.id) else {
                     return Ok(());
                 };
-                self.move_to(player.clone(), Some(seat))
-                    .await
-                    .map_err(|e| refuse("internal", e))?;
+                self.move_to(player.clone(), Some(seat)).await?;
                 self.took_seat(player.id).await;
                 if self.all_accepted() {
-                    self.begin().await.map_err(|e| refuse("internal", e))?;
+                    self.begin().await?;
                 }
                 Ok(())
             }
@@ -191,16 +208,16 @@ impl Actor {
     }
 
     /// Seats are kept and freed only before the start, and only seats the table has.
-    fn before_start(&self, seat: Seat) -> Result<(), Refusal> {
+    fn before_start(&self, seat: Seat) -> Result<(), Refused> {
         if self.row.status != WAITING {
-            return Err(refuse(
-                "already_started",
+            return Err(Refused::new(
+                Code::AlreadyStarted,
                 "the game has already started: seats are kept or freed only before it starts",
             ));
         }
         if seat >= self.seating.count() {
-            return Err(refuse(
-                "no_such_seat",
+            return Err(Refused::new(
+                Code::NoSuchSeat,
                 format!(
                     "there is no seat {seat}: seats are 0 to {}",
                     self.seating.count() - 1
@@ -211,9 +228,12 @@ impl Actor {
     }
 
     /// Refuses `player` a seat kept for someone else.
-    pub(super) fn check_kept(&self, player: &PlayerRef, seat: Seat) -> Result<(), String> {
+    pub(super) fn check_kept(&self, player: &PlayerRef, seat: Seat) -> Result<(), Refused> {
         match self.friends.kept_for(seat) {
-            Some(p) if p.id != player.id => Err(format!("seat {seat} is kept for {}", p.nickname)),
+            Some(p) if p.id != player.id => Err(Refused::new(
+                Code::SeatKept,
+                format!("seat {seat} is kept for {}", p.nickname),
+            )),
             _ => Ok(()),
         }
     }

@@ -24,6 +24,7 @@
 //! state or the table's description). Each file also holds the actor's work in that part:
 //! seat changes written to storage first, when the bot acts, what each connection is sent.
 
+use crate::code::{Code, Refused};
 use crate::msg::ClientMsg;
 use crate::outbox::OutSender;
 use crate::store::{now, Db, StoredTable, TableRow};
@@ -45,7 +46,7 @@ pub(crate) mod rated;
 mod seating;
 mod talk;
 
-pub use friends::{Ask, FriendsInfo, Refusal};
+pub use friends::{Ask, FriendsInfo};
 
 use frames::{Conn, Connections};
 use friends::Friends;
@@ -105,6 +106,8 @@ pub enum Cmd {
     Connect {
         conn: u64,
         player: Option<PlayerRef>,
+        /// Where the connection comes from (see [`crate::rating::network`]).
+        addr: Option<String>,
         out: OutSender,
         close: oneshot::Sender<()>,
     },
@@ -122,12 +125,12 @@ pub enum Cmd {
     Renamed { player: i64, nickname: String },
     /// Start the game now, bots in the empty seats (a table created with `start`).
     Begin {
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), Refused>>,
     },
     /// Something asked of the table's friends' part (kept seats, rematch).
     Friends {
         ask: Ask,
-        reply: oneshot::Sender<Result<(), Refusal>>,
+        reply: oneshot::Sender<Result<(), Refused>>,
     },
     /// Stop now: another server took the table (this one lost its lease). The
     /// connections close, and the people reconnect to the new owner.
@@ -145,20 +148,16 @@ pub struct TableHandle {
 
 impl TableHandle {
     /// Starts a waiting table now.
-    pub async fn begin(&self) -> Result<(), String> {
+    pub async fn begin(&self) -> Result<(), Refused> {
+        let stopped = || Refused::new(Code::Internal, "the table stopped");
         let (reply, answer) = oneshot::channel();
-        self.tx
-            .send(Cmd::Begin { reply })
-            .map_err(|_| "the table stopped".to_string())?;
-        answer.await.map_err(|_| "the table stopped".to_string())?
+        self.tx.send(Cmd::Begin { reply }).map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
     }
 
     /// Asks the table's friends' part something (see [`Ask`]).
-    pub async fn ask(&self, ask: Ask) -> Result<(), Refusal> {
-        let stopped = || Refusal {
-            code: "internal",
-            message: "the table stopped".into(),
-        };
+    pub async fn ask(&self, ask: Ask) -> Result<(), Refused> {
+        let stopped = || Refused::new(Code::Internal, "the table stopped");
         let (reply, answer) = oneshot::channel();
         self.tx
             .send(Cmd::Friends { ask, reply })
@@ -181,6 +180,9 @@ pub struct TableEnv {
     pub db: Db,
     /// How long a table nobody is connected to keeps its task (finished tables: 30 s).
     pub idle_end: Duration,
+    /// How long a table that has not started keeps its task with nobody connected; then
+    /// it is removed from storage too (see [`crate::Limits::idle_waiting_table`]).
+    pub waiting_end: Duration,
     /// Connections that hold no seat, per table.
     pub max_watchers: usize,
     /// Bots thinking at once on the whole server, so bots never take every core.
@@ -191,6 +193,15 @@ pub struct TableEnv {
     pub chat_rates: Arc<crate::chat::Rates>,
     /// Whom each connected person mutes, over every table.
     pub chat_mutes: Arc<crate::chat::Mutes>,
+}
+
+/// A write of the table's that could not be saved: nothing changed, and the person may
+/// try again (the database is unreachable, or another server holds the table now).
+fn not_saved(what: &str, e: crate::store::DbError) -> Refused {
+    Refused::new(
+        Code::NotSaved,
+        format!("could not save {what} ({e}); nothing changed"),
+    )
 }
 
 /// How long a finished table nobody is connected to keeps its task.
@@ -226,6 +237,8 @@ struct Actor {
     pacing: Pacing,
     conns: Connections,
     talk: Talk,
+    /// The addresses of the players of a rated game already kept, (player, address).
+    addresses: HashSet<(i64, String)>,
     info: Arc<RwLock<TableInfo>>,
     /// Counts the writes of `info` (see [`TableHandle::changes`]).
     changes: Arc<AtomicU64>,
@@ -293,6 +306,7 @@ pub fn spawn(
         pacing: Pacing::new(start),
         conns: Connections::new(start),
         talk: Talk::default(),
+        addresses: HashSet::new(),
         info: Arc::new(RwLock::new(TableInfo {
             id: String::new(),
             game: String::new(),
@@ -352,6 +366,7 @@ impl Actor {
         }
         self.load_chat().await;
         self.after_change().await;
+        let mut idle = false;
         // The database writable again after a failure (see `Db::recoveries`).
         let mut recoveries = self.env.db.recoveries();
         recoveries.borrow_and_update();
@@ -381,9 +396,16 @@ impl Actor {
                 Some(Cmd::Connect {
                     conn,
                     player,
+                    addr,
                     out,
                     close,
-                }) => self.connect(conn, player, out, close),
+                }) => {
+                    let id = player.as_ref().map(|p| p.id);
+                    self.connect(conn, player, addr, out, close);
+                    if let Some(id) = id {
+                        self.note_addresses(id).await;
+                    }
+                }
                 Some(Cmd::Disconnect { conn }) => self.disconnect(conn),
                 Some(Cmd::Renamed { player, nickname }) => {
                     self.seating.rename(player, &nickname);
@@ -410,18 +432,28 @@ impl Actor {
                 None => {}
             }
             if self.idle_over() {
+                idle = true;
                 break;
             }
             self.after_change().await;
+        }
+        if idle && self.row.status == WAITING && !self.friends.awaits_someone() {
+            // A table that never started and that nobody came back to is of no use to
+            // anyone: it goes, from the lobby and from storage, before its lease.
+            if let Err(e) = self.env.db.drop_waiting_table(self.row.id.clone()).await {
+                eprintln!("table {}: removing it: {e}", self.row.id);
+            }
         }
         on_idle();
     }
 
     fn idle_after(&self) -> Duration {
-        if self.row.status == FINISHED {
-            FINISHED_IDLE_END.min(self.env.idle_end)
-        } else {
-            self.env.idle_end
+        match self.row.status.as_str() {
+            FINISHED => FINISHED_IDLE_END.min(self.env.idle_end),
+            WAITING if !self.friends.awaits_someone() => {
+                self.env.waiting_end.min(self.env.idle_end)
+            }
+            _ => self.env.idle_end,
         }
     }
 
@@ -448,7 +480,7 @@ impl Actor {
             ClientMsg::Sit { seat, confirm } => {
                 if let Some((question, about)) = self.other_side(conn, seat).filter(|_| !confirm) {
                     // Asked, not refused for good: the same move with `confirm` is granted.
-                    let m = json!({"type": "error", "message": question, "code": "switch_sides",
+                    let m = json!({"type": "error", "message": question, "code": Code::SwitchSides,
                                    "seats": about["seats"], "score": about["score"],
                                    "ask": {"type": "sit", "seat": seat, "confirm": true}});
                     self.send(conn, m);
@@ -481,19 +513,28 @@ impl Actor {
             }
             ClientMsg::Act { action, id } => {
                 let seat = match self.player_of(conn) {
-                    None => Err("spectators cannot play: pick a nickname and sit".to_string()),
-                    Some(p) => self
-                        .seat_of(p.id)
-                        .ok_or_else(|| "you are not seated at this table: sit first".to_string()),
+                    None => Err(Refused::new(
+                        Code::PickNickname,
+                        "spectators cannot play: pick a nickname and sit",
+                    )),
+                    Some(p) => self.seat_of(p.id).ok_or_else(|| {
+                        Refused::new(
+                            Code::NotSeated,
+                            "you are not seated at this table: sit first",
+                        )
+                    }),
                 };
                 let result = match seat {
                     Err(e) => Err(e),
-                    Ok(_) if self.row.status == WAITING => {
-                        Err("the game has not started yet".to_string())
+                    Ok(_) if self.row.status == WAITING => Err(Refused::new(
+                        Code::NotStarted,
+                        "the game has not started yet",
+                    )),
+                    Ok(_) if self.row.status == FINISHED => {
+                        Err(Refused::new(Code::GameOver, "the game is over"))
                     }
-                    Ok(_) if self.row.status == FINISHED => Err("the game is over".to_string()),
                     Ok(seat) => {
-                        let r = self.play(seat, &action).await;
+                        let r = self.play(seat, &action, false).await;
                         if r.is_ok() {
                             if let Some(p) = self.person_at(seat).map(|p| p.id) {
                                 self.back(p);
@@ -522,36 +563,49 @@ impl Actor {
         }
     }
 
-    async fn start(&mut self, conn: u64) -> Result<(), String> {
+    async fn start(&mut self, conn: u64) -> Result<(), Refused> {
         let player = self
             .player_of(conn)
-            .ok_or("spectators cannot start the game")?;
+            .ok_or_else(|| Refused::new(Code::PickNickname, "spectators cannot start the game"))?;
         if self.row.status != WAITING {
-            return Err("the game has already started".into());
+            return Err(Refused::new(
+                Code::AlreadyStarted,
+                "the game has already started",
+            ));
         }
         let allowed = match self.row.creator {
             Some(c) => c == player.id,
             None => self.seat_of(player.id).is_some(),
         };
         if !allowed {
-            return Err("only the table's creator can start the game".into());
+            return Err(Refused::new(
+                Code::NotCreator,
+                "only the table's creator can start the game",
+            ));
         }
         self.begin().await
     }
 
     /// Starts the game: the deal's seed is chosen only now, so nobody could have seen a
     /// card while seats were still changing.
-    async fn begin(&mut self) -> Result<(), String> {
+    async fn begin(&mut self) -> Result<(), Refused> {
         let seed: u64 = rand::random();
-        let game = self.kind.new_game(&self.row.rules, self.row.seats, seed)?;
+        let game = self
+            .kind
+            .new_game(&self.row.rules, self.row.seats, seed)
+            .map_err(|e| Refused::new(Code::Internal, format!("internal error: {e}")))?;
         if self.row.rated {
             self.save_roster().await?;
+            let people: Vec<i64> = self.seating.seated().map(|(_, p)| p.id).collect();
+            for id in people {
+                self.note_addresses(id).await;
+            }
         }
         self.env
             .db
             .start_table(self.row.id.clone(), seed)
             .await
-            .map_err(|e| format!("could not save the table ({e})"))?;
+            .map_err(|e| not_saved("the table", e))?;
         self.row.seed = seed;
         self.row.status = PLAYING.into();
         self.game = game;
@@ -565,12 +619,12 @@ impl Actor {
         &mut self,
         status: &'static str,
         outcome: Option<Value>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Refused> {
         self.env
             .db
             .set_status(self.row.id.clone(), status, outcome.clone())
             .await
-            .map_err(|e| format!("could not save the table ({e})"))?;
+            .map_err(|e| not_saved("the table", e))?;
         self.row.status = status.into();
         if status == FINISHED {
             self.row.finished = Some(now());
@@ -609,9 +663,18 @@ impl Actor {
         true
     }
 
-    /// Checks, stores and applies one action; returns its number.
-    async fn play(&mut self, seat: Seat, action: &str) -> Result<u64, String> {
-        let text = self.game.check(seat, action)?;
+    /// Checks, stores and applies one action, the table's bot's if `by_bot`; returns its
+    /// number.
+    async fn play(&mut self, seat: Seat, action: &str, by_bot: bool) -> Result<u64, Refused> {
+        let text = self.game.check(seat, action).map_err(|e| {
+            let code = if self.game.to_act().contains(&seat) {
+                Code::IllegalAction
+            } else {
+                Code::NotYourTurn
+            };
+            Refused::new(code, e)
+        })?;
+        let internal = |e| Refused::new(Code::Internal, e);
         let n = self.n + 1;
         let was_boundary = self.game.at_boundary();
         // The outcome is known before the write, so that the last action and the
@@ -619,29 +682,30 @@ impl Actor {
         let (outcome, boundary) = self
             .game
             .preview(seat, &text)
-            .map_err(|e| format!("internal error: a checked action was refused: {e}"))?;
+            .map_err(|e| internal(format!("internal error: a checked action was refused: {e}")))?;
         let outcome = outcome.map(|o| serde_json::to_value(o).unwrap_or(Value::Null));
         let new_hand = outcome.is_none() && boundary && !was_boundary;
         self.env
             .db
-            .append_action(
+            .append_action_by(
                 self.row.id.clone(),
                 n,
                 seat,
                 text.clone(),
                 outcome.clone(),
                 new_hand,
+                by_bot && self.row.rated,
             )
             .await
             .map_err(|e| {
                 // Whether it was stored is for the database to say once it answers again.
                 self.unsure = true;
-                format!("could not save the action ({e}); nothing changed")
+                not_saved("the action", e)
             })?;
         // Stored: the same action on the same game, as previewed.
         self.game
             .apply(seat, &text)
-            .map_err(|e| format!("internal error: a stored action was refused: {e}"))?;
+            .map_err(|e| internal(format!("internal error: a stored action was refused: {e}")))?;
         self.n = n;
         self.conns.owe_state();
         // The seat has played: if its turn goes on, its clock starts again.
@@ -744,6 +808,7 @@ mod tests {
             .send(Cmd::Connect {
                 conn: 1,
                 player: None,
+                addr: None,
                 out: slow_out,
                 close,
             })
@@ -769,6 +834,7 @@ mod tests {
             .send(Cmd::Connect {
                 conn: 2,
                 player: Some(player),
+                addr: None,
                 out,
                 close,
             })
@@ -1039,7 +1105,13 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let db = Db::open(&dir.join("t.db")).unwrap();
         let ane = db
-            .create_guest("Ane".into(), "ane".into(), "hash".into(), String::new())
+            .create_guest(
+                "Ane".into(),
+                "ane".into(),
+                "ane".into(),
+                "hash".into(),
+                String::new(),
+            )
             .await
             .unwrap()
             .unwrap();
@@ -1065,6 +1137,7 @@ mod tests {
         let env = TableEnv {
             db,
             idle_end: Duration::from_secs(60),
+            waiting_end: Duration::from_secs(60),
             max_watchers: 10,
             bot_threads: Arc::new(Semaphore::new(1)),
             gauges: Arc::default(),

@@ -293,14 +293,14 @@ impl Actor {
             },
             None => first,
         };
-        let result = self.play(seat, &action).await.map(|_| ());
+        let result = self.play(seat, &action, true).await.map(|_| ());
         self.wrote(result);
         self.pacing.bot_played(Instant::now());
     }
 
     /// Notes how a write the table did by itself went: after a failure no bot plays for
     /// a while (1 s, doubling up to a minute), with one line in the log per failure.
-    pub(super) fn wrote(&mut self, result: Result<(), String>) {
+    pub(super) fn wrote(&mut self, result: Result<(), Refused>) {
         if let Some(wait) = self.pacing.wrote(result.is_ok(), Instant::now()) {
             if let Err(e) = result {
                 eprintln!(
@@ -330,7 +330,7 @@ impl Actor {
             let Some((seat, action)) = forced else {
                 return;
             };
-            let r = self.play(seat, &action).await.map(|_| ());
+            let r = self.play(seat, &action, false).await.map(|_| ());
             let failed = r.is_err();
             self.wrote(r);
             if failed {

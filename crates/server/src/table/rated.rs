@@ -4,25 +4,21 @@
 
 use super::*;
 
-/// Why a guest may not sit at a rated table (its words give the error its code).
-pub(crate) const NEEDS_ACCOUNT: &str =
-    "only accounts sit at a rated table: make an account or log in, or watch";
-/// Why a seat of a rated game under way is refused.
-pub(crate) const IN_PLAY: &str =
-    "this rated game is under way: only its players sit, each at their own seat";
-
 impl Actor {
     /// Whether `player` may sit at `seat` of this rated table: an account, and once the
     /// game is under way only at the seat they held when it started.
-    pub(super) async fn may_sit_rated(&self, player: &PlayerRef, seat: Seat) -> Result<(), String> {
-        let account = self
-            .env
-            .db
-            .is_account(player.id)
-            .await
-            .map_err(|e| format!("internal error: {e}"))?;
+    pub(super) async fn may_sit_rated(
+        &self,
+        player: &PlayerRef,
+        seat: Seat,
+    ) -> Result<(), Refused> {
+        let internal = |e| Refused::new(Code::Internal, format!("internal error: {e}"));
+        let account = self.env.db.is_account(player.id).await.map_err(internal)?;
         if !account {
-            return Err(NEEDS_ACCOUNT.into());
+            return Err(Refused::new(
+                Code::RatedNeedsAccount,
+                "only accounts sit at a rated table: make an account or log in, or watch",
+            ));
         }
         if self.row.status == PLAYING {
             let holder = self
@@ -30,17 +26,52 @@ impl Actor {
                 .db
                 .rostered(self.row.id.clone(), seat)
                 .await
-                .map_err(|e| format!("internal error: {e}"))?;
+                .map_err(internal)?;
             if holder != Some(player.id) {
-                return Err(IN_PLAY.into());
+                return Err(Refused::new(
+                    Code::RatedInPlay,
+                    "this rated game is under way: only its players sit, each at their own seat",
+                ));
             }
         }
         Ok(())
     }
 
+    /// Keeps the addresses `player` is connected from, while they sit at this rated table
+    /// and its game is not over: people who share one are not rated against each other
+    /// (see [`crate::rating::sharing`]). Each address is written once; a failure is only
+    /// logged (the game goes on, and the person's other addresses still count).
+    pub(super) async fn note_addresses(&mut self, player: i64) {
+        if !self.row.rated || self.row.status == FINISHED || self.seat_of(player).is_none() {
+            return;
+        }
+        let new: Vec<String> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| c.player.as_ref().is_some_and(|p| p.id == player))
+            .filter_map(|(_, c)| c.addr.clone())
+            .filter(|a| !self.addresses.contains(&(player, a.clone())))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for addr in new {
+            let kept = self
+                .env
+                .db
+                .note_table_address(self.row.id.clone(), player, addr.clone())
+                .await;
+            match kept {
+                Ok(()) => {
+                    self.addresses.insert((player, addr));
+                }
+                Err(e) => eprintln!("table {}: player {player}'s address: {e}", self.row.id),
+            }
+        }
+    }
+
     /// Keeps who plays the rated game that starts now: the people seated (the bot level
     /// elsewhere), with each seat's team (its partnership, or the seat itself).
-    pub(super) async fn save_roster(&self) -> Result<(), String> {
+    pub(super) async fn save_roster(&self) -> Result<(), Refused> {
         let partners = self.kind.partners();
         let seats: Vec<(usize, Option<i64>)> = (0..self.seating.count())
             .map(|s| {
@@ -52,6 +83,6 @@ impl Actor {
             .db
             .save_roster(self.row.id.clone(), seats)
             .await
-            .map_err(|e| format!("could not save the table ({e})"))
+            .map_err(|e| not_saved("the table", e))
     }
 }

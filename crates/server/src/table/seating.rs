@@ -105,6 +105,11 @@ impl Seating {
         self.pending.get(&player).map(|(_, s)| *s)
     }
 
+    /// Whether somebody asked for `seat` at the next hand.
+    pub(super) fn is_asked(&self, seat: Seat) -> bool {
+        self.pending.values().any(|(_, s)| *s == seat)
+    }
+
     /// `player` asks for `seat` at the next hand (a later request replaces an earlier).
     pub(super) fn ask(&mut self, player: PlayerRef, seat: Seat) {
         if seat < self.seats.len() {
@@ -287,6 +292,7 @@ impl Actor {
         &mut self,
         conn: u64,
         player: Option<PlayerRef>,
+        addr: Option<String>,
         out: OutSender,
         close: oneshot::Sender<()>,
     ) {
@@ -294,7 +300,10 @@ impl Actor {
         let refusal = if seated {
             let mine = player.as_ref().map_or(0, |p| self.conns.count_of(p.id));
             (mine >= MAX_CONNS_PER_PLAYER).then(|| {
-                format!("you already have {mine} connections to this table: close one first")
+                Refused::new(
+                    Code::TooManyConnections,
+                    format!("you already have {mine} connections to this table: close one first"),
+                )
             })
         } else {
             let watchers = self
@@ -302,12 +311,15 @@ impl Actor {
                 .iter()
                 .filter(|(_, c)| c.player.as_ref().and_then(|p| self.seat_of(p.id)).is_none())
                 .count();
-            (watchers >= self.env.max_watchers)
-                .then(|| "this table has as many watchers as it takes: try again later".into())
+            (watchers >= self.env.max_watchers).then(|| {
+                Refused::new(
+                    Code::TableFull,
+                    "this table has as many watchers as it takes: try again later",
+                )
+            })
         };
-        if let Some(message) = refusal {
-            let code = crate::msg::error_code(&message);
-            let m = json!({"type": "error", "message": message, "code": code}).to_string();
+        if let Some(r) = refusal {
+            let m = json!({"type": "error", "message": r.message, "code": r.code}).to_string();
             let _ = out.try_send(m.into());
             return; // `close` is dropped: the connection closes after the error.
         }
@@ -328,6 +340,7 @@ impl Actor {
                 player,
                 out,
                 _close: close,
+                addr,
                 told: None,
                 chat_seated: None,
             },
@@ -393,18 +406,35 @@ impl Actor {
         Some((sentence, json!({"seats": sides, "score": cells})))
     }
 
-    pub(super) async fn sit(&mut self, conn: u64, seat: Seat) -> Result<(), String> {
-        let player = self
-            .player_of(conn)
-            .ok_or("pick a nickname first: spectators cannot sit")?;
+    pub(super) async fn sit(&mut self, conn: u64, seat: Seat) -> Result<(), Refused> {
+        let player = self.player_of(conn).ok_or_else(|| {
+            Refused::new(
+                Code::PickNickname,
+                "pick a nickname first: spectators cannot sit",
+            )
+        })?;
+        self.sit_player(player, seat).await
+    }
+
+    /// `player` sits at `seat`: at once before the start or between hands, else at the
+    /// next deal (a seat changes hands only where its new holder sees nothing it would not
+    /// show them).
+    pub(super) async fn sit_player(
+        &mut self,
+        player: PlayerRef,
+        seat: Seat,
+    ) -> Result<(), Refused> {
         if seat >= self.seating.count() {
-            return Err(format!(
-                "there is no seat {seat}: seats are 0 to {}",
-                self.seating.count() - 1
+            return Err(Refused::new(
+                Code::NoSuchSeat,
+                format!(
+                    "there is no seat {seat}: seats are 0 to {}",
+                    self.seating.count() - 1
+                ),
             ));
         }
         if self.row.status == FINISHED {
-            return Err("the game is over".into());
+            return Err(Refused::new(Code::GameOver, "the game is over"));
         }
         if self.row.rated {
             self.may_sit_rated(&player, seat).await?;
@@ -413,7 +443,10 @@ impl Actor {
             if p.id == player.id {
                 return self.drop_pending(player.id).await;
             }
-            return Err(format!("seat {seat} is taken by {}", p.nickname));
+            return Err(Refused::new(
+                Code::SeatTaken,
+                format!("seat {seat} is taken by {}", p.nickname),
+            ));
         }
         self.check_kept(&player, seat)?;
         if self.row.status == PLAYING {
@@ -431,21 +464,22 @@ impl Actor {
         let id = player.id;
         self.move_to(player, Some(seat)).await?;
         self.took_seat(id).await;
+        self.note_addresses(id).await;
         if self.row.status == WAITING && (self.seating.all_taken() || self.all_accepted()) {
             self.begin().await?;
         }
         Ok(())
     }
 
-    pub(super) async fn db_pending(&self, player: i64, seat: Option<Seat>) -> Result<(), String> {
+    pub(super) async fn db_pending(&self, player: i64, seat: Option<Seat>) -> Result<(), Refused> {
         self.env
             .db
             .set_pending(self.row.id.clone(), player, seat)
             .await
-            .map_err(|e| format!("could not save the seat request ({e})"))
+            .map_err(|e| not_saved("the seat request", e))
     }
 
-    pub(super) async fn drop_pending(&mut self, player: i64) -> Result<(), String> {
+    pub(super) async fn drop_pending(&mut self, player: i64) -> Result<(), Refused> {
         if self.seating.asked(player).is_some() {
             self.db_pending(player, None).await?;
             self.seating.forget_ask(player);
@@ -459,8 +493,8 @@ impl Actor {
         &mut self,
         player: PlayerRef,
         seat: Option<Seat>,
-    ) -> Result<(), String> {
-        let saved = |e: crate::store::DbError| format!("could not save the seat ({e})");
+    ) -> Result<(), Refused> {
+        let saved = |e: crate::store::DbError| not_saved("the seat", e);
         if let Some(old) = self.seat_of(player.id) {
             self.env
                 .db
@@ -486,13 +520,14 @@ impl Actor {
         Ok(())
     }
 
-    pub(super) async fn stand(&mut self, conn: u64) -> Result<(), String> {
-        let player = self.player_of(conn).ok_or("you are not seated")?;
+    pub(super) async fn stand(&mut self, conn: u64) -> Result<(), Refused> {
+        let not_seated = || Refused::new(Code::NotSeated, "you are not seated");
+        let player = self.player_of(conn).ok_or_else(not_seated)?;
         if self.seat_of(player.id).is_none() {
             if self.seating.asked(player.id).is_some() {
                 return self.drop_pending(player.id).await;
             }
-            return Err("you are not seated".into());
+            return Err(not_seated());
         }
         self.move_to(player, None).await
     }

@@ -30,7 +30,7 @@ impl Actor {
             .unwrap_or_default()
     }
 
-    fn chat_error(&mut self, conn: u64, code: &str, message: String, wait_s: Option<u64>) {
+    fn chat_error(&mut self, conn: u64, code: Code, message: String, wait_s: Option<u64>) {
         let mut m = json!({"type": "error", "code": code, "message": message});
         if let Some(s) = wait_s {
             m["wait_s"] = json!(s);
@@ -51,7 +51,7 @@ impl Actor {
     pub(super) async fn chat(&mut self, conn: u64, text: String) {
         let Some(p) = self.player_of(conn) else {
             let m = "pick a nickname first to write at the table".to_string();
-            return self.chat_error(conn, "chat_no_nickname", m, None);
+            return self.chat_error(conn, Code::ChatNoNickname, m, None);
         };
         let text = match chat::clean(&text) {
             Ok(t) => t,
@@ -63,7 +63,7 @@ impl Actor {
                 chat::BURST,
                 chat::PER_MINUTE
             );
-            return self.chat_error(conn, "chat_rate_limited", m, Some(wait));
+            return self.chat_error(conn, Code::ChatRateLimited, m, Some(wait));
         }
         let channel = if self.seat_of(p.id).is_some() {
             Channel::Players
@@ -73,7 +73,7 @@ impl Actor {
         let line = self.talk.room.line(channel, p.id, &p.nickname, text);
         if let Err(e) = chat::store(&self.env.db, self.row.id.clone(), line.clone()).await {
             let m = format!("could not save the message ({e}); nothing was sent");
-            return self.chat_error(conn, "internal", m, None);
+            return self.chat_error(conn, Code::NotSaved, m, None);
         }
         self.talk.room.keep(line.clone());
         let finished = self.row.status == FINISHED;
@@ -147,11 +147,11 @@ impl Actor {
     pub(super) async fn mute(&mut self, conn: u64, other: i64, on: bool) {
         let Some(p) = self.player_of(conn) else {
             let m = "pick a nickname first to mute someone".to_string();
-            return self.chat_error(conn, "chat_no_nickname", m, None);
+            return self.chat_error(conn, Code::ChatNoNickname, m, None);
         };
         if other == p.id {
             let m = "you cannot mute yourself".to_string();
-            return self.chat_error(conn, "chat_mute_self", m, None);
+            return self.chat_error(conn, Code::ChatMuteSelf, m, None);
         }
         match chat::set_mute(&self.env.db, p.id, other, on).await {
             Ok(true) => {}
@@ -160,11 +160,11 @@ impl Actor {
                     "you already mute {} people: unmute someone first",
                     chat::MAX_MUTES
                 );
-                return self.chat_error(conn, "chat_too_many_mutes", m, None);
+                return self.chat_error(conn, Code::ChatTooManyMutes, m, None);
             }
             Err(e) => {
                 let m = format!("could not save the mute ({e}); nothing changed");
-                return self.chat_error(conn, "internal", m, None);
+                return self.chat_error(conn, Code::NotSaved, m, None);
             }
         }
         self.env.chat_mutes.set(p.id, other, on);
@@ -181,7 +181,7 @@ impl Actor {
     pub(super) async fn report(&mut self, conn: u64, n: u64) {
         let Some(p) = self.player_of(conn) else {
             let m = "pick a nickname first to report a message".to_string();
-            return self.chat_error(conn, "chat_no_nickname", m, None);
+            return self.chat_error(conn, Code::ChatNoNickname, m, None);
         };
         let finished = self.row.status == FINISHED;
         let seated = self.conns.get(conn).is_some_and(|c| self.conn_seated(c));
@@ -195,7 +195,7 @@ impl Actor {
             .cloned()
         else {
             let m = format!("there is no message {n} at this table (or it is too old)");
-            return self.chat_error(conn, "chat_no_such_message", m, None);
+            return self.chat_error(conn, Code::ChatNoSuchMessage, m, None);
         };
         if let Err(wait) = self.env.chat_rates.reports.take(p.id) {
             let m = format!(
@@ -203,11 +203,11 @@ impl Actor {
                 chat::REPORT_BURST,
                 chat::REPORTS_PER_HOUR
             );
-            return self.chat_error(conn, "chat_report_rate_limited", m, Some(wait));
+            return self.chat_error(conn, Code::ChatReportRateLimited, m, Some(wait));
         }
         if let Err(e) = chat::report(&self.env.db, self.row.id.clone(), line, p.id).await {
             let m = format!("could not save the report ({e}); try again");
-            return self.chat_error(conn, "internal", m, None);
+            return self.chat_error(conn, Code::NotSaved, m, None);
         }
         self.send(conn, json!({"type": "chat_reported", "n": n}));
     }

@@ -1,0 +1,283 @@
+//! Every refusal's machine code: what the API's `{"error": …, "code": …}` and the
+//! WebSocket's `{"type": "error", "code": …}` carry.
+//!
+//! The sentence beside a code is English, for programs and logs; a person reads the
+//! catalog's words for the code (`error.<code>` in `assets/i18n/{es,en}.json`), so every
+//! code listed here has an entry in every catalog (a test reads [`Code::ALL`] and checks).
+//! Codes are stable: a program may branch on them, so one is never renamed.
+
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+macro_rules! codes {
+    ($( $(#[$doc:meta])* $name:ident = $text:literal, )*) => {
+        /// A refusal's machine code (see the module's docs).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $( $(#[$doc])* $name, )*
+        }
+
+        impl Code {
+            /// Every code, in the order they are declared.
+            pub const ALL: &'static [Code] = &[$(Code::$name),*];
+
+            /// The code as it is sent: `snake_case` words.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$name => $text,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    // Whatever request: its form, its size, its time, the server's state.
+    /// A request the server cannot read (its body, path or query).
+    BadRequest = "bad_request",
+    /// A WebSocket message the server cannot read.
+    BadMessage = "bad_message",
+    /// A request or message larger than the server takes.
+    TooLarge = "too_large",
+    /// A request that took too long to send or to answer.
+    Timeout = "timeout",
+    /// No such page or API.
+    NotFound = "not_found",
+    /// Too many requests from one address or person; `retry_after` says when to ask again.
+    RateLimited = "rate_limited",
+    /// The server is busy (password checks, calculations, replays): ask again shortly.
+    Busy = "busy",
+    /// A failure of the server's own; the details are in its log.
+    Internal = "internal",
+    /// A write that could not be saved (the database is unreachable); nothing changed.
+    NotSaved = "not_saved",
+
+    // Who is asking.
+    /// The request needs a session and names none.
+    NeedsPlayer = "needs_player",
+    /// The session's token is not known (ended, or never given).
+    UnknownToken = "unknown_token",
+    /// The session was ended (logged out) while the connection was open.
+    SessionEnded = "session_ended",
+    /// A malformed `Authorization` header.
+    BadToken = "bad_token",
+
+    // Nicknames, accounts, logins, sessions.
+    /// An empty nickname.
+    NicknameEmpty = "nickname_empty",
+    /// A nickname of more than 24 characters.
+    NicknameTooLong = "nickname_too_long",
+    /// A nickname with control or invisible characters.
+    NicknameInvalid = "nickname_invalid",
+    /// The nickname belongs to an account, or looks like one that does.
+    NicknameTaken = "nickname_taken",
+    /// A password shorter than the least length.
+    PasswordTooShort = "password_too_short",
+    /// A password longer than the server hashes.
+    PasswordTooLong = "password_too_long",
+    /// A login with a wrong nickname or password (the answer never tells which).
+    WrongLogin = "wrong_login",
+    /// Too many failed logins: wait `retry_after` seconds.
+    LoginThrottled = "login_throttled",
+    /// A password change whose current password is wrong.
+    WrongPassword = "wrong_password",
+    /// This session already has an account.
+    AlreadyAccount = "already_account",
+    /// What only accounts do (a password, friends, rated games), asked by a guest.
+    AccountOnly = "account_only",
+    /// A guest's only session cannot be ended: it could never come back.
+    GuestKeepsSession = "guest_keeps_session",
+    /// No such session of this account.
+    SessionNotFound = "session_not_found",
+
+    // Players, games, bots.
+    /// No such player.
+    PlayerNotFound = "player_not_found",
+    /// No such game.
+    UnknownGame = "unknown_game",
+    /// No such bot level.
+    BotNotFound = "bot_not_found",
+    /// No such tool of a game, or odds tool.
+    ToolNotFound = "tool_not_found",
+    /// A tool's question it cannot answer (cards that are not a possible deal…).
+    ToolRefused = "tool_refused",
+    /// No such page of a list.
+    NoSuchPage = "no_such_page",
+
+    // Tables.
+    /// No such table (or a private one the asker may not see).
+    TableNotFound = "table_not_found",
+    /// Another server runs the table: ask it (`node`).
+    TableMoved = "table_moved",
+    /// A table's options out of bounds (seats, pace, clocks, the game's own rules).
+    BadOptions = "bad_options",
+    /// Too many unfinished tables of one person.
+    TooManyTables = "too_many_tables",
+    /// Too many open tables made from one address (waiting or playing).
+    TooManyTablesFromAddress = "too_many_tables_from_address",
+    /// The game is not over (replays, another game).
+    NotFinished = "not_finished",
+    /// No such step of a replay.
+    NoSuchStep = "no_such_step",
+    /// The game is over.
+    GameOver = "game_over",
+    /// The game has not started yet.
+    NotStarted = "not_started",
+    /// The game has started: what was asked is for before the start.
+    AlreadyStarted = "already_started",
+    /// Only the table's creator does that (start, keep seats).
+    NotCreator = "not_creator",
+    /// Only the people who played the game ask for another.
+    NotAPlayer = "not_a_player",
+    /// A table's watchers are as many as it takes.
+    TableFull = "table_full",
+    /// One person's connections to one table are as many as it takes.
+    TooManyConnections = "too_many_connections",
+
+    // Seats and play.
+    /// No such seat at this table.
+    NoSuchSeat = "no_such_seat",
+    /// Someone sits there.
+    SeatTaken = "seat_taken",
+    /// The seat is kept for someone else.
+    SeatKept = "seat_kept",
+    /// That person already has a seat at this table.
+    AlreadyAtTable = "already_at_table",
+    /// Seats are kept for accounts, and no account has that nickname.
+    UnknownAccount = "unknown_account",
+    /// A spectator without a nickname tried to play or sit.
+    PickNickname = "pick_nickname",
+    /// The person is not seated.
+    NotSeated = "not_seated",
+    /// It is another seat's turn.
+    NotYourTurn = "not_your_turn",
+    /// The action is not legal now.
+    IllegalAction = "illegal_action",
+    /// Not a refusal but a question: this seat is with the other partnership; ask again
+    /// with `confirm` to move.
+    SwitchSides = "switch_sides",
+
+    // Rated games.
+    /// Rated games are for accounts.
+    RatedNeedsAccount = "rated_needs_account",
+    /// A rated game plays the game's standard rules.
+    RatedRules = "rated_rules",
+    /// A rated game always has a turn clock (`turn_s: 0` asked for one).
+    RatedNeedsClock = "rated_needs_clock",
+    /// A rated game under way seats only its own players, each in their seat.
+    RatedInPlay = "rated_in_play",
+
+    // Friends and invitations.
+    /// Friends and invitations are for accounts.
+    FriendsAccountOnly = "friends_account_only",
+    /// No account has that nickname.
+    FriendsNoSuchAccount = "friends_no_such_account",
+    /// One cannot befriend or invite oneself.
+    FriendsSelf = "friends_self",
+    /// Too many friends.
+    FriendsTooMany = "friends_too_many",
+    /// Too many friend requests waiting.
+    FriendsTooManyRequests = "friends_too_many_requests",
+    /// Too many invitations waiting.
+    FriendsTooManyInvitations = "friends_too_many_invitations",
+    /// No such friend request.
+    FriendsNoRequest = "friends_no_request",
+    /// Only friends are invited.
+    FriendsNotFriends = "friends_not_friends",
+    /// No such invitation.
+    FriendsNoInvitation = "friends_no_invitation",
+
+    // Chat.
+    /// An empty message.
+    ChatEmpty = "chat_empty",
+    /// A message longer than the chat takes.
+    ChatTooLong = "chat_too_long",
+    /// Writing needs a nickname.
+    ChatNoNickname = "chat_no_nickname",
+    /// Messages too fast: wait `retry_after` seconds.
+    ChatRateLimited = "chat_rate_limited",
+    /// One cannot mute oneself.
+    ChatMuteSelf = "chat_mute_self",
+    /// Too many people muted.
+    ChatTooManyMutes = "chat_too_many_mutes",
+    /// No such message (to report).
+    ChatNoSuchMessage = "chat_no_such_message",
+    /// Reports too fast: wait `retry_after` seconds.
+    ChatReportRateLimited = "chat_report_rate_limited",
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// A refusal: its code and its English sentence (for programs and logs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub code: Code,
+    pub message: String,
+}
+
+impl Refused {
+    pub fn new(code: Code, message: impl Into<String>) -> Refused {
+        Refused {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_are_distinct_snake_case_words() {
+        let mut seen = HashSet::new();
+        for c in Code::ALL {
+            let s = c.as_str();
+            assert!(seen.insert(s), "{s} twice");
+            assert!(
+                !s.is_empty() && s.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_'),
+                "{s}"
+            );
+            assert_eq!(serde_json::to_value(c).unwrap(), serde_json::json!(s));
+        }
+    }
+
+    #[test]
+    fn every_code_has_its_words_in_every_catalog() {
+        for (lang, text) in [
+            ("en", include_str!("../assets/i18n/en.json")),
+            ("es", include_str!("../assets/i18n/es.json")),
+        ] {
+            let catalog: serde_json::Map<String, serde_json::Value> =
+                serde_json::from_str(text).unwrap();
+            let missing: Vec<&str> = Code::ALL
+                .iter()
+                .map(|c| c.as_str())
+                .filter(|c| {
+                    catalog
+                        .get(&format!("error.{c}"))
+                        .and_then(|v| v.as_str())
+                        .is_none_or(|w| w.trim().is_empty())
+                })
+                .collect();
+            assert!(missing.is_empty(), "{lang}.json lacks error.{missing:?}");
+        }
+    }
+}

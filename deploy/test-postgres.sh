@@ -15,9 +15,11 @@ for tool in pg_virtualenv haproxy; do
     exit 1
   fi
 done
-# pg_virtualenv exports PGHOST, PGPORT (when not 5432), PGUSER and PGPASSWORD.
+# pg_virtualenv exports PGHOST, PGPORT (when not 5432), PGUSER, PGPASSWORD and PGVERSION;
+# its cluster is called "regress" (a cluster test stops and starts it with pg_ctlcluster).
 exec pg_virtualenv -t bash -c 'set -e
   export TAPETE_TEST_PG="postgresql://${PGUSER}:${PGPASSWORD}@${PGHOST}:${PGPORT:-5432}/postgres"
+  export TAPETE_TEST_PG_CLUSTER="${PGVERSION} regress"
   cargo test --workspace --test server -- --include-ignored "$@"
   cargo test --workspace --test cli cluster:: -- --include-ignored --test-threads 1 "$@"
 ' test-postgres "$@"

@@ -123,12 +123,14 @@ impl Client {
             .expect("send");
     }
 
-    /// The next message; panics after 20 s without one (the server's pings do not count).
+    /// The next message; panics after 20 s without one (the server's pings and heartbeats
+    /// do not count).
     fn next(&mut self) -> Value {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             assert!(Instant::now() < deadline, "only pings for 20 s");
             match self.socket.read().expect("a message before the timeout") {
+                Message::Text(t) if t.as_str() == tapete_server::BEAT => {}
                 Message::Text(t) => {
                     let mut v: Value = serde_json::from_str(t.as_str()).expect("JSON");
                     if v["type"] == "state" {

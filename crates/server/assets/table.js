@@ -40,19 +40,23 @@ let player = null;      // {id, nickname} or null
 let ws = null;
 let attempts = 0;
 let reconnectTimer = null;
-let pingTimer = null;
 let watchTimer = null;
 let lastHeard = 0;      // when the open link last brought anything (ms)
 let gone = false;       // the table does not exist: no more reconnecting
+let wasOn = false;      // a link has worked: what follows is reconnecting
 let nextId = 1;
 let connState = 'connecting';
 let connects = 0;       // WebSockets opened so far (for the tests)
 let heardCount = 0;     // messages heard over every link (for the tests)
 const connLog = [];     // the link's last states, in order (for the tests)
 
-// A ping every PING_MS keeps the link busy; a link silent for DEAD_MS is dead.
-const PING_MS = 10000;
-const DEAD_MS = 25000;
+// The server sends something at least every 5 s (a heartbeat when it has nothing else to
+// say): a link silent for DEAD_MS, two heartbeats missed, is dead though not closed (a
+// frozen or unreachable server), and the page connects again.
+const DEAD_MS = 10000;
+// The waits before each new try after a link is lost: short at first, since another server
+// takes a dead one's tables within a second or two; longer once that has not been enough.
+const BACKOFF_MS = [200, 500, 1000, 2000, 4000, 8000, 10000];
 
 function wsUrl() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -65,26 +69,26 @@ function connect() {
   clearTimeout(reconnectTimer);
   if (gone) return;
   if (ws) { ws.onclose = null; try { ws.close(); } catch { /* already closed */ } }
-  setConn('connecting');
+  // Once a link has worked, the page says "reconnecting…" until one works again.
+  setConn(wasOn ? 'off' : 'connecting');
   const sock = new WebSocket(wsUrl());
   connects++;
   ws = sock;
   let heard = false;
   sock.onopen = () => {
     lastHeard = Date.now();
-    setConn('on');
-    clearInterval(pingTimer);
     clearInterval(watchTimer);
-    pingTimer = setInterval(() => { if (ws === sock && sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify({ type: 'ping' })); }, PING_MS);
     watchTimer = setInterval(() => {
-      // Nothing at all for DEAD_MS (not even a pong): the link is dead though not closed.
+      // Nothing at all for DEAD_MS (not even a heartbeat): the link is dead though not closed.
       if (ws === sock && Date.now() - lastHeard > DEAD_MS) lost(sock, true);
     }, 1000);
   };
   sock.onmessage = (ev) => {
     lastHeard = Date.now();
     heardCount++;
-    if (!heard) { heard = true; attempts = 0; }
+    // Live once the server has spoken (it sends the table at once): a link opened and
+    // closed again without a word is no link.
+    if (!heard) { heard = true; attempts = 0; wasOn = true; setConn('on'); }
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === 'state') onState(msg);
@@ -93,7 +97,12 @@ function connect() {
     else if (msg.type === 'error' && msg.ask) {
       // A question (a move to the other side, say): the same message with `confirm` goes on.
       if (confirm(askText(msg))) send(msg.ask);
-    } else if (msg.type === 'error') { toast(errorText(msg.code, { s: msg.wait_s }), 'error'); if (st) render(); }
+    } else if (msg.type === 'error') {
+      // Not saved (the database did not answer): nothing changed, and the table sends its
+      // state again once it answers; said, but not as a failure of the person's.
+      toast(errorText(msg.code, { s: msg.wait_s }), msg.code === 'not_saved' ? '' : 'error');
+      if (st) render();
+    }
   };
   sock.onclose = () => lost(sock, heard);
 }
@@ -117,15 +126,14 @@ async function lost(sock, heard) {
   sock.onmessage = null;
   try { sock.close(); } catch { /* already closed */ }
   ws = null;
-  clearInterval(pingTimer);
   clearInterval(watchTimer);
-  setConn('off');
+  setConn(wasOn ? 'off' : 'connecting');
   if (!heard && await tableMissing()) { noSuchTable(); return; }
   // Refused for a token ended elsewhere (logged out): start again as a visitor.
   if (!heard && await tokenEnded()) { location.reload(); return; }
   if (ws) return; // a new link was opened meanwhile
-  // Backoff: 0.5 s, 1 s, 2 s … up to 10 s, with some jitter.
-  const delay = Math.min(10000, 500 * 2 ** attempts) * (0.75 + Math.random() * 0.5);
+  // Backoff: 0.2 s, 0.5 s, 1 s, 2 s … up to 10 s, with some jitter.
+  const delay = BACKOFF_MS[Math.min(attempts, BACKOFF_MS.length - 1)] * (0.8 + Math.random() * 0.4);
   attempts++;
   clearTimeout(reconnectTimer);
   reconnectTimer = setTimeout(connect, delay);
@@ -138,7 +146,7 @@ async function tableMissing() {
     return false;
   } catch (e) {
     // Another server runs the table now (its first one went away): ask the balancer for it.
-    if (e.code === 'table_moved' && e.node) { setNode(tableId, e.node); attempts = 0; }
+    if (e.code === 'table_moved' && e.node) setNode(tableId, e.node);
     return e.status === 404;
   }
 }
@@ -161,17 +169,21 @@ function noSuchTable() {
 
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(msg)); return true; }
-  toast(t('table.not_connected'), 'error');
+  // Not a failure of the person's: the page is reconnecting by itself, and says so.
+  toast(t('table.not_connected'));
   return false;
 }
 
 const CONN_WORDS = { on: t('conn.on'), off: t('conn.off'), connecting: t('conn.connecting'), gone: t('conn.gone') };
 
 function setConn(s) {
-  if (s !== connState) { connLog.push(s); if (connLog.length > 50) connLog.shift(); }
+  const was = connState;
+  if (s !== was) { connLog.push(s); if (connLog.length > 50) connLog.shift(); }
   connState = s;
   const c = document.querySelector('.conn');
   if (c) { c.className = `conn ${s}`; c.textContent = CONN_WORDS[s] || s; }
+  // The notice of a lost link comes and goes with it.
+  if (st && (s === 'off') !== (was === 'off')) render();
 }
 
 /** The narration so far: a state carries it whole (`lines`) or the lines after what this
@@ -441,7 +453,11 @@ function drawTable() {
   // ---- notices ----
   clear(notice);
   const mine = seatInfo(mySeat());
-  if (mine && mine.away && t.status === 'playing' && connState === 'on') {
+  if (connState === 'off') {
+    // The link was lost (its server went away, say): the page is connecting again by
+    // itself, to whichever server runs the table now.
+    notice.append(el('div', { class: 'notice', role: 'status', 'data-testid': 'reconnecting' }, tr('table.reconnecting')));
+  } else if (mine && mine.away && t.status === 'playing' && connState === 'on') {
     notice.append(el('div', { class: 'notice row', 'data-testid': 'away-notice' },
       el('span', {}, tr('table.away_notice')),
       el('button', { class: 'btn small primary', 'data-testid': 'back', onclick: () => send({ type: 'back' }) }, tr('table.im_back'))));

@@ -52,6 +52,7 @@ pub mod table;
 mod ws;
 
 pub use tapete_host::{Kind, TableGame};
+pub use ws::{BEAT, BEAT_EVERY};
 
 use limit::{ConnCounter, RateLimiter, SmallCache};
 use serde_json::Value;
@@ -539,25 +540,50 @@ impl Hub {
         }
     }
 
-    /// Renews this node's leases, stops the tables it lost, and takes the tables of
-    /// nodes that stopped renewing theirs (they died): every [`store::lease::RENEW_EVERY`].
+    /// Renews this node's leases (every [`store::lease::RENEW_EVERY`], and at every poll
+    /// after a failed renewal, so that a database back from a restart finds them renewed
+    /// at once), stops the tables it lost, and takes the tables of nodes that died or
+    /// stopped renewing theirs: every [`store::lease::POLL_EVERY`].
     async fn keep_leases(self: Arc<Self>) {
-        let mut tick = tokio::time::interval(store::lease::RENEW_EVERY);
+        let mut tick = tokio::time::interval(store::lease::POLL_EVERY);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut renewed: Option<std::time::Instant> = None;
+        // Said once per outage, not at every poll.
+        let mut failing = false;
         loop {
             tick.tick().await;
-            match self.db.renew().await {
-                Ok(lost) => self.leave(&lost),
-                Err(e) => eprintln!("renewing leases: {e}"),
+            let mut failed = None;
+            if renewed.is_none_or(|at| at.elapsed() >= store::lease::RENEW_EVERY) {
+                match self.db.renew().await {
+                    Ok(lost) => {
+                        renewed = Some(std::time::Instant::now());
+                        self.leave(&lost);
+                    }
+                    Err(e) => {
+                        renewed = None;
+                        failed = Some(format!("renewing leases: {e}"));
+                    }
+                }
             }
             if let Err(e) = self.adopt(false).await {
-                eprintln!("taking orphaned tables: {e}");
+                failed.get_or_insert(format!("taking orphaned tables: {e}"));
+            }
+            match failed {
+                Some(e) if !failing => {
+                    eprintln!("{e}; trying again every {:?}", store::lease::POLL_EVERY);
+                    failing = true;
+                }
+                None if failing => {
+                    eprintln!("the leases are kept again");
+                    failing = false;
+                }
+                _ => {}
             }
         }
     }
 
-    /// Takes and starts the tables whose owner stopped renewing (with `mine`, and those
-    /// leased to this node's name: at its start); how many.
+    /// Takes and starts the tables whose owner died or stopped renewing (with `mine`, and
+    /// those leased to this node's name: at its start); how many.
     async fn adopt(self: &Arc<Self>, mine: bool) -> Result<usize, String> {
         let mut n = 0;
         let mut seen = std::collections::HashSet::new();

@@ -40,6 +40,10 @@ type Job = Box<dyn FnOnce(Result<&Connection, DbError>) -> Done + Send>;
 /// Most jobs committed together.
 const GROUP: usize = 512;
 
+/// While the database cannot be written (its last transaction failed to begin or to
+/// commit), the thread tries an empty transaction this often when no job comes.
+pub const PROBE_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The schema version this build writes; databases from a newer one are refused.
 ///
 /// 1: tables of four seats (Mus only). 2: each table stores its seat count. 3: each table
@@ -96,6 +100,9 @@ pub struct Db {
     leases: Option<std::sync::Arc<lease::Leases>>,
     /// The other servers' tables and people, as they notify them (PostgreSQL).
     mirror: Option<std::sync::Arc<listen::Mirror>>,
+    /// Counts the times a transaction committed after one had failed (see
+    /// [`Db::recoveries`]).
+    recoveries: std::sync::Arc<tokio::sync::watch::Sender<u64>>,
 }
 
 /// A storage failure, in words.
@@ -648,14 +655,42 @@ fn in_savepoint<T>(c: &Connection, f: impl FnOnce(&Connection) -> DbResult<T>) -
 }
 
 /// The database thread: takes every waiting job, runs them in one transaction, commits
-/// once and then answers them all.
+/// once and then answers them all. After a transaction that failed to begin or to commit
+/// (the database down, its connection lost, its file locked), it tries an empty one every
+/// [`PROBE_EVERY`] while no job comes, and counts in `recoveries` the first that commits.
 fn serve_jobs(
     conn: Box<dyn sql::Conn + Send>,
     rx: mpsc::Receiver<Option<Job>>,
     lock: Option<File>,
+    recoveries: std::sync::Arc<tokio::sync::watch::Sender<u64>>,
 ) {
     let mut stop = false;
-    while let Ok(Some(first)) = rx.recv() {
+    let mut failing = false;
+    let recovered = |failing: &mut bool| {
+        if std::mem::take(failing) {
+            recoveries.send_modify(|n| *n += 1);
+        }
+    };
+    loop {
+        let next = if failing {
+            match rx.recv_timeout(PROBE_EVERY) {
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    let probe = conn.begin().and_then(|()| conn.batch_raw("COMMIT"));
+                    match probe {
+                        Ok(()) => recovered(&mut failing),
+                        Err(_) => {
+                            let _ = conn.batch_raw("ROLLBACK");
+                        }
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => None,
+                Ok(j) => j,
+            }
+        } else {
+            rx.recv().ok().flatten()
+        };
+        let Some(first) = next else { break };
         let mut jobs = vec![first];
         while jobs.len() < GROUP {
             match rx.try_recv() {
@@ -668,8 +703,12 @@ fn serve_jobs(
             }
         }
         if let Err(e) = conn.begin() {
+            failing = true;
             for job in jobs {
                 job(Err(e.clone()))(Err(e.clone()));
+            }
+            if stop {
+                break;
             }
             continue;
         }
@@ -677,6 +716,11 @@ fn serve_jobs(
         let committed = conn.batch_raw("COMMIT").inspect_err(|_| {
             let _ = conn.batch_raw("ROLLBACK");
         });
+        if committed.is_ok() {
+            recovered(&mut failing);
+        } else {
+            failing = true;
+        }
         for d in done {
             d(committed.clone());
         }
@@ -729,11 +773,13 @@ impl Db {
             ))
         })?;
         let url = url.to_owned();
+        let session = std::sync::Arc::new(lease::NodeSession::new(node.to_owned()));
+        let held = session.clone();
         let mut db = Db::start(
-            move || Ok(Box::new(pg::PgConn::open(&url, max_bytes)?)),
+            move || Ok(Box::new(pg::PgConn::open(&url, max_bytes, Some(held))?)),
             None,
         )?;
-        db.leases = Some(std::sync::Arc::new(lease::Leases::new(node.to_owned())));
+        db.leases = Some(std::sync::Arc::new(lease::Leases::new(session)));
         let mirror = std::sync::Arc::new(listen::Mirror::default());
         listen::start(config, node.to_owned(), &mirror);
         db.mirror = Some(mirror);
@@ -748,12 +794,14 @@ impl Db {
     ) -> DbResult<Db> {
         let (tx, rx) = mpsc::channel::<Option<Job>>();
         let (opened_tx, opened) = mpsc::sync_channel(1);
+        let recoveries = std::sync::Arc::new(tokio::sync::watch::Sender::new(0));
+        let counted = recoveries.clone();
         let thread = std::thread::Builder::new()
             .name("tapete-db".into())
             .spawn(move || match open() {
                 Ok(conn) => {
                     let _ = opened_tx.send(Ok(()));
-                    serve_jobs(conn, rx, lock)
+                    serve_jobs(conn, rx, lock, counted)
                 }
                 Err(e) => {
                     let _ = opened_tx.send(Err(e));
@@ -768,7 +816,15 @@ impl Db {
             thread: std::sync::Arc::new(std::sync::Mutex::new(Some(thread))),
             leases: None,
             mirror: None,
+            recoveries,
         })
+    }
+
+    /// Changes each time the database can be written again after a transaction failed
+    /// (it was down, its connection lost, its file locked): the tables send their people
+    /// their state again and wake their bots, rather than wait out their backoff.
+    pub fn recoveries(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.recoveries.subscribe()
     }
 
     /// Finishes the writes asked for so far, closes the file and lets go of its lock, and
@@ -1252,6 +1308,20 @@ impl Db {
                 crate::rating::rate_table(c, &table)?;
             }
             Ok(())
+        })
+        .await
+    }
+
+    /// How many actions `table`'s log holds.
+    pub async fn action_count(&self, table: String) -> DbResult<u64> {
+        self.call(move |c| {
+            c.query_row(
+                "SELECT count(*) FROM actions WHERE table_id = ?1",
+                [&table],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n.max(0) as u64)
+            .map_err(DbError::from)
         })
         .await
     }

@@ -32,6 +32,13 @@ const MAX_REFUSED: u32 = 200;
 const MAX_FRAME: usize = 64 * 1024;
 /// What one read of a WebSocket takes at most; a larger frame takes several reads.
 const READ_BUFFER: usize = 8 * 1024;
+/// A connection the server has sent nothing for this long is sent a heartbeat
+/// ([`BEAT`]), so that a page hears from a live server at least this often and can call a
+/// link dead after two of them are missing (a frozen or unreachable server).
+pub const BEAT_EVERY: Duration = Duration::from_secs(5);
+/// The heartbeat: a message the pages read (unlike a WebSocket ping, which a browser
+/// answers without telling the page).
+pub const BEAT: &str = r#"{"type":"beat"}"#;
 /// Messages queued for a client before it counts as too slow and is closed: room for the
 /// answers to a whole burst, and a few states. Their bytes are bounded too
 /// ([`crate::Limits::queued_bytes_per_conn`]).
@@ -326,13 +333,17 @@ async fn run(
 }
 
 /// The connection's writer: sends what is queued (each message counted in the queue's
-/// bytes until it is written) and pings a quiet client, so a dead link shows as silence.
+/// bytes until it is written), pings the client (whose pong shows the server a live
+/// link), and sends a heartbeat after [`BEAT_EVERY`] without a message (which shows the
+/// page a live server).
 async fn write(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut outbox: OutReceiver,
     ping_every: Duration,
 ) {
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+    let beat = tokio::time::sleep(BEAT_EVERY);
+    tokio::pin!(beat);
     loop {
         let (msg, queued) = tokio::select! {
             m = outbox.recv() => match m {
@@ -340,7 +351,12 @@ async fn write(
                 None => break,
             },
             _ = ping.tick() => (Message::Ping(Default::default()), None),
+            _ = &mut beat => (Message::Text(BEAT.into()), None),
         };
+        if matches!(msg, Message::Text(_)) {
+            beat.as_mut()
+                .reset(tokio::time::Instant::now() + BEAT_EVERY);
+        }
         let sent = sink.send(msg).await;
         if let Some(m) = queued {
             outbox.written(&m);

@@ -1,6 +1,8 @@
 //! One owner per table on PostgreSQL, at the store: two nodes racing for a table's lease
-//! give it one owner, and a node whose lease another took (it was paused past its expiry)
-//! has its writes refused in their transaction. `deploy/test-postgres.sh` runs them.
+//! give it one owner, a node whose lease another took (it was paused past its expiry)
+//! has its writes refused in their transaction, a dead node's tables (its session ended,
+//! and its lock with it) are taken at once, and a node whose connection was cut takes its
+//! lock again. `deploy/test-postgres.sh` runs them.
 
 use crate::support::fresh_postgres;
 use serde_json::json;
@@ -304,7 +306,143 @@ fn a_node_renews_many_leases_in_chunks_and_names_exactly_the_ones_it_lost() {
             Some(2_297)
         );
         assert_eq!(a.renew().await.unwrap(), Vec::<String>::new());
+        // Looking for dead or silent owners among 2,300 held leases is one cheap query.
+        let polls = 200;
+        let start = std::time::Instant::now();
+        for _ in 0..polls {
+            assert_eq!(b.orphans(64, false).await.unwrap(), Vec::<String>::new());
+        }
+        let each = start.elapsed() / polls;
+        eprintln!("one poll for orphaned tables among 2,300 leases: {each:?}");
+        assert!(each < std::time::Duration::from_millis(50), "{each:?}");
         a.close().await;
+        b.close().await;
+    });
+}
+
+/// Ends the session holding `node`'s lock, as a lost connection does (the node's process
+/// goes on).
+fn cut(url: &str, node: &str) {
+    let n = sql(
+        url,
+        &format!(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_locks
+             WHERE locktype = 'advisory' AND objsubid = 2 AND objid = hashtext('{node}')::oid
+               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+        ),
+    );
+    assert_eq!(n, Some(1), "one session holds {node}'s lock");
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
+fn a_dead_nodes_tables_are_taken_at_once_and_a_live_ones_are_not() {
+    let (_url, a, b) = two_nodes("dead");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        for t in ["t1", "t2", "t3"] {
+            a.create_table(row(t), vec![None, None]).await.unwrap();
+            assert_eq!(a.claim(t.into()).await.unwrap(), Claim::Held(1));
+        }
+        // A finished table's lease is let go rather than taken.
+        a.set_status("t3".into(), "finished", Some(json!({})))
+            .await
+            .unwrap();
+        // a is alive: its leases, far from expiring, are its own.
+        assert_eq!(
+            b.claim("t1".into()).await.unwrap(),
+            Claim::Elsewhere("a".into())
+        );
+        assert_eq!(b.orphans(10, false).await.unwrap(), Vec::<String>::new());
+        // a's process ends: PostgreSQL ends its session, and its lock with it.
+        a.close().await;
+        // No lease has expired, yet b, asked for one of a's tables, takes it at once
+        // (once PostgreSQL has ended the session, in a few milliseconds).
+        let start = std::time::Instant::now();
+        while b.claim("t1".into()).await.unwrap() != Claim::Held(2) {
+            assert!(start.elapsed() < std::time::Duration::from_secs(2));
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        eprintln!("a's table taken {:?} after a closed", start.elapsed());
+        // The one nobody asks for, b's poll finds once a has been gone for a moment (the
+        // pages of a's tables reach the node that will serve them first).
+        assert_eq!(b.orphans(10, false).await.unwrap(), Vec::<String>::new());
+        std::thread::sleep(tapete_server::store::lease::ADOPT_AFTER);
+        assert_eq!(b.orphans(10, false).await.unwrap(), ["t2"]);
+        assert_eq!(b.claim("t2".into()).await.unwrap(), Claim::Held(2));
+        assert_eq!(b.orphans(10, false).await.unwrap(), Vec::<String>::new());
+        b.close().await;
+    });
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
+fn a_node_whose_connection_was_cut_takes_its_lock_again_and_keeps_what_nobody_took() {
+    let (url, a, b) = two_nodes("cut");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        for t in ["t1", "t2"] {
+            a.create_table(row(t), vec![None, None]).await.unwrap();
+            assert_eq!(a.claim(t.into()).await.unwrap(), Claim::Held(1));
+        }
+        // a's connection is cut: to b, a is dead until it connects again.
+        cut(&url, "a");
+        let start = std::time::Instant::now();
+        while b.claim("t1".into()).await.unwrap() != Claim::Held(2) {
+            assert!(start.elapsed() < std::time::Duration::from_secs(2));
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        // a connects again at its next transaction (the first finds the connection
+        // gone), takes its lock again, and learns that t1 is b's now.
+        let lost = match a.renew().await {
+            Ok(lost) => lost,
+            Err(_) => a.renew().await.unwrap(),
+        };
+        assert_eq!(lost, ["t1"]);
+        let e = a
+            .append_action("t1".into(), 1, 0, "x".into(), None, false)
+            .await;
+        assert!(e.unwrap_err().0.contains(NOT_OWNER));
+        // t2, which nobody took, is still a's: a is alive again.
+        assert_eq!(
+            b.claim("t2".into()).await.unwrap(),
+            Claim::Elsewhere("a".into())
+        );
+        a.append_action("t2".into(), 1, 0, "x".into(), None, false)
+            .await
+            .unwrap();
+        // Just connected again, a takes nothing from another node, not even an expired
+        // lease: after a database restart every node renews its own first.
+        expire_all(&url);
+        assert_eq!(
+            a.claim("t1".into()).await.unwrap(),
+            Claim::Elsewhere("b".into())
+        );
+        assert_eq!(a.orphans(10, false).await.unwrap(), Vec::<String>::new());
+        std::thread::sleep(tapete_server::store::lease::RECONNECT_GRACE);
+        assert_eq!(a.claim("t1".into()).await.unwrap(), Claim::Held(3));
+        a.close().await;
+        b.close().await;
+    });
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
+fn a_second_server_under_a_running_ones_name_is_refused() {
+    let (url, a, b) = two_nodes("twice");
+    let start = std::time::Instant::now();
+    let e = match Db::open_postgres(&url, "a", None) {
+        Ok(_) => panic!("two servers named a"),
+        Err(e) => e,
+    };
+    assert!(e.0.contains("another server named `a`"), "{e}");
+    assert!(start.elapsed() >= tapete_server::store::lease::LOCK_WAIT);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        // Once the first is gone, its name is free at once.
+        a.close().await;
+        let again = Db::open_postgres(&url, "a", None).unwrap();
+        again.close().await;
         b.close().await;
     });
 }

@@ -13,6 +13,7 @@ mod legacy;
 mod nodes;
 mod pages;
 mod ratings;
+mod recovery;
 mod seats;
 mod support;
 mod upgrade;

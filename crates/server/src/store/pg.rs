@@ -7,12 +7,14 @@
 //! (`synchronous_commit = on`, and with a synchronous standby for it too): an answer
 //! means the write survives the loss of any one machine.
 
+use super::lease::{NodeSession, LOCK_WAIT};
 use super::sql::{dollar_params, Conn, Row, SqlValue, ToSql};
 use super::{migrate_7, DbError, DbResult, COLUMNS_8, LATE_INDEXES, SCHEMA, SCHEMA_VERSION};
 use postgres::types::{ToSql as PgToSql, Type};
 use postgres::{Client, NoTls, Statement};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Whether `--db` names a PostgreSQL database rather than a file.
@@ -43,6 +45,8 @@ pub struct PgConn {
     max_bytes: Option<u64>,
     /// Whether the database was past `max_bytes` when last measured, and when that was.
     full: Cell<(bool, Option<Instant>)>,
+    /// This node's lock, held by this connection's session (see [`NodeSession`]).
+    session: Option<Arc<NodeSession>>,
 }
 
 /// How often the database's size is measured (once per transaction at most).
@@ -105,6 +109,8 @@ CREATE TABLE IF NOT EXISTS leases (
 -- The leases someone holds, by expiry: each node looks for expired ones every few
 -- seconds, and must not read every table's row to find them.
 CREATE INDEX IF NOT EXISTS leases_held ON leases(expires) WHERE node <> '';
+-- The leases of each node: a dead node's tables are found without reading the others'.
+CREATE INDEX IF NOT EXISTS leases_node ON leases(node) WHERE node <> '';
 CREATE TABLE IF NOT EXISTS live_tables (
     table_id TEXT PRIMARY KEY,
     node TEXT NOT NULL,
@@ -133,11 +139,20 @@ pub(super) fn connect(config: &postgres::Config) -> DbResult<Client> {
 impl PgConn {
     /// Connects to `url`, brings the schema up to date (one node at a time, under an
     /// advisory lock) and refuses a database written by a newer tapete. With `max_bytes`,
-    /// once the database is larger nothing new is stored (rows are still updated).
-    pub fn open(url: &str, max_bytes: Option<u64>) -> DbResult<PgConn> {
-        let config: postgres::Config = url
+    /// once the database is larger nothing new is stored (rows are still updated). With
+    /// `session`, the connection takes that node's lock (waiting up to [`LOCK_WAIT`] for
+    /// a process of the same name that just died to let go of it), and takes it again
+    /// whenever it connects again.
+    pub fn open(
+        url: &str,
+        max_bytes: Option<u64>,
+        session: Option<Arc<NodeSession>>,
+    ) -> DbResult<PgConn> {
+        let mut config: postgres::Config = url
             .parse()
             .map_err(|e| DbError(format!("`{}` is not a PostgreSQL URL: {e}", redacted(url))))?;
+        // Named, so an operator (or a test) can tell it in pg_stat_activity.
+        config.application_name("tapete-store");
         let mut client = connect(&config)?;
         let mut tx = client.transaction()?;
         // One number for tapete's schema lock: nodes starting together wait in turn.
@@ -170,12 +185,26 @@ impl PgConn {
             &[&SCHEMA_VERSION.to_string()],
         )?;
         tx.commit()?;
+        if let Some(s) = &session {
+            let start = Instant::now();
+            while !s.take(&mut client, false)? {
+                if start.elapsed() >= LOCK_WAIT {
+                    return Err(DbError(format!(
+                        "another server named `{}` is running on this database (it holds \
+                         the node's lock): give each server its own --node name",
+                        s.node
+                    )));
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
         Ok(PgConn {
             config,
             client: RefCell::new(client),
             statements: RefCell::new(HashMap::new()),
             max_bytes,
             full: Cell::new((false, None)),
+            session,
         })
     }
 
@@ -370,6 +399,18 @@ impl Conn for PgConn {
         if self.client.borrow().is_closed() {
             *self.client.borrow_mut() = connect(&self.config)?;
             self.statements.borrow_mut().clear();
+            if let Some(s) = &self.session {
+                // The lost session took the lock with it: the other nodes may be taking
+                // this node's tables already (its renewal will say which).
+                if !s.take(&mut self.client.borrow_mut(), true)? {
+                    eprintln!(
+                        "connected again, but this server's lock is held by another \
+                         session: its tables are let go until it can take it"
+                    );
+                }
+            }
+        } else if let Some(s) = self.session.as_ref().filter(|s| !s.held()) {
+            s.take(&mut self.client.borrow_mut(), false)?;
         }
         self.measure()?;
         self.batch_raw("BEGIN")

@@ -243,6 +243,9 @@ struct Actor {
     /// Counts the writes of `info` (see [`TableHandle::changes`]).
     changes: Arc<AtomicU64>,
     me: mpsc::UnboundedSender<Cmd>,
+    /// A write of an action failed since the database last answered: it may have been
+    /// stored all the same (its commit's answer lost with the connection).
+    unsure: bool,
 }
 
 /// Starts the task of a table restored from storage (or just created).
@@ -324,6 +327,7 @@ pub fn spawn(
         })),
         changes: Arc::default(),
         me: tx.clone(),
+        unsure: false,
     };
     actor.publish_info();
     let handle = TableHandle {
@@ -363,6 +367,10 @@ impl Actor {
         self.load_chat().await;
         self.after_change().await;
         let mut idle = false;
+        // The database writable again after a failure (see `Db::recoveries`).
+        let mut recoveries = self.env.db.recoveries();
+        recoveries.borrow_and_update();
+        let mut watching = true;
         loop {
             let wake = self.next_wake();
             let cmd = tokio::select! {
@@ -371,6 +379,18 @@ impl Actor {
                     None => break,
                 },
                 _ = sleep_until(wake) => None,
+                r = recoveries.changed(), if watching => {
+                    match r {
+                        Ok(()) => {
+                            if !self.database_back().await {
+                                break;
+                            }
+                        }
+                        // The database was closed: nothing more will come.
+                        Err(_) => watching = false,
+                    }
+                    None
+                }
             };
             match cmd {
                 Some(Cmd::Connect {
@@ -614,6 +634,35 @@ impl Actor {
         Ok(())
     }
 
+    /// The database can be written again after a failure: every connection is sent its
+    /// state again (a person whose action was refused sees the table as it is) and the
+    /// bots go on at once, whatever backoff they were waiting out. Whether the task goes
+    /// on: when a write of this table failed, its log is read, and a log longer than the
+    /// table (a commit whose answer was lost with the connection) ends the task, to be
+    /// started again from storage when its people reconnect.
+    async fn database_back(&mut self) -> bool {
+        if std::mem::take(&mut self.unsure) {
+            match self.env.db.action_count(self.row.id.clone()).await {
+                Ok(stored) if stored != self.n => {
+                    eprintln!(
+                        "table {}: {stored} actions stored, {} applied: started again from \
+                         storage",
+                        self.row.id, self.n
+                    );
+                    return false;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    eprintln!("table {}: {e}", self.row.id);
+                    self.unsure = true;
+                }
+            }
+        }
+        self.pacing.forgive();
+        self.conns.owe_state();
+        true
+    }
+
     /// Checks, stores and applies one action, the table's bot's if `by_bot`; returns its
     /// number.
     async fn play(&mut self, seat: Seat, action: &str, by_bot: bool) -> Result<u64, Refused> {
@@ -648,7 +697,11 @@ impl Actor {
                 by_bot && self.row.rated,
             )
             .await
-            .map_err(|e| not_saved("the action", e))?;
+            .map_err(|e| {
+                // Whether it was stored is for the database to say once it answers again.
+                self.unsure = true;
+                not_saved("the action", e)
+            })?;
         // Stored: the same action on the same game, as previewed.
         self.game
             .apply(seat, &text)

@@ -149,6 +149,11 @@ impl Pacing {
         Some(wait)
     }
 
+    /// The database is back: the bots need not wait out their backoff.
+    pub(super) fn forgive(&mut self) {
+        self.backoff = None;
+    }
+
     pub(super) fn backing_off(&self, now: Instant) -> bool {
         self.backoff.is_some_and(|(until, _)| now < until)
     }

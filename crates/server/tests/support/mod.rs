@@ -318,17 +318,23 @@ impl Drop for Server {
 }
 
 /// The next JSON message, or `None` once the server closed the connection; panics after
-/// 20 s without one (the server's pings do not count).
+/// 20 s without one (the server's pings and heartbeats do not count).
 pub fn read(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>) -> Option<Value> {
     read_text(ws).map(|t| serde_json::from_str(&t).unwrap())
 }
 
 /// The next text message as sent, or `None` once the server closed the connection; panics
-/// after 20 s without one (the server's pings do not count).
+/// after 20 s without one (the server's pings and heartbeats do not count).
 pub fn read_text(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>) -> Option<String> {
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     loop {
         match ws.read() {
+            Ok(Message::Text(t)) if t.as_str() == tapete_server::BEAT => {
+                assert!(
+                    std::time::Instant::now() <= deadline,
+                    "only heartbeats for 20 s"
+                );
+            }
             Ok(Message::Text(t)) => return Some(t.as_str().to_string()),
             Ok(Message::Close(_)) => return None,
             Ok(_) if std::time::Instant::now() > deadline => panic!("only pings for 20 s"),

@@ -103,6 +103,32 @@ export async function register(page, nickname) {
 }
 
 /**
+ * A guest of this nickname for the page, made through the API on a light page of the site
+ * (quicker than the lobby's form when the form is not what a test is about); answers its id.
+ */
+export async function guest(page, nickname) {
+  await page.goto(`${BASE}/assets/favicon.svg`);
+  return page.evaluate(async (n) => {
+    const r = await fetch('/api/players', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ nickname: n }) });
+    const p = await r.json();
+    localStorage.setItem('tapete.token', p.token);
+    return p.id;
+  }, nickname);
+}
+
+/** Calls the API as the page's person; answers the JSON answer. */
+export function apiAs(page, method, path, body) {
+  return page.evaluate(async ([m, p, b]) => {
+    const r = await fetch(p, {
+      method: m,
+      headers: { Authorization: `Bearer ${localStorage.getItem('tapete.token')}`, 'Content-Type': 'application/json' },
+      body: b === null ? undefined : JSON.stringify(b),
+    });
+    return r.json();
+  }, [method, path, body ?? null]);
+}
+
+/**
  * Creates a Mus table from the lobby form: short rules (30 piedras, 1 juego unless told
  * otherwise, 1 vaca), instant bots unless told otherwise. Tests that must see several hands
  * ask for 3 juegos, so one órdago won does not end the match. Lands on the table page; answers the table id.

@@ -74,7 +74,8 @@ const mutedBox = el('div', { class: 'muted small chat-muted', 'data-testid': 'ch
 const panel = el('section', { class: 'panel chat', 'data-testid': 'chat', 'aria-label': t('chat.title') }, head, list, form, note, mutedBox);
 
 // The strip (narrow screens): the last message and the unread count, which open the sheet,
-// and the quick words' button; the tray holds the quick words over it.
+// and the quick words' button, which puts the quick words (the tray, one row that scrolls
+// sideways) in the message's place: the strip keeps its height, so it covers nothing more.
 const count = el('span', { class: 'chat-unread hidden', 'data-testid': 'chat-unread' });
 const last = el('span', { class: 'chat-last', 'data-testid': 'chat-last' });
 const toggle = el('button', {
@@ -84,9 +85,9 @@ const toggle = el('button', {
 const quickToggle = el('button', {
   class: 'chat-quick-toggle', type: 'button', 'data-testid': 'chat-quick-toggle', 'aria-label': t('chat.quick'), title: t('chat.quick'),
   'aria-expanded': 'false', onclick: () => { tray = !tray; draw(); },
-}, icon('smile'));
-const strip = el('div', { class: 'chat-strip', 'data-testid': 'chat-strip' }, toggle, quickToggle);
+}, icon('smile'), icon('close'));
 const trayBox = el('div', { class: 'chat-tray hidden', 'data-testid': 'chat-tray' });
+const strip = el('div', { class: 'chat-strip', 'data-testid': 'chat-strip' }, toggle, trayBox, quickToggle);
 
 // The list stays at its newest message unless the person scrolled up to read older ones,
 // also when the column or the sheet around it changes height.
@@ -97,7 +98,12 @@ new ResizeObserver(() => { if (pinned) list.scrollTop = list.scrollHeight; }).ob
 NARROW.addEventListener('change', () => { if (!NARROW.matches) { sheet = false; tray = false; unread = 0; } draw(); });
 document.addEventListener('keydown', (e) => {
   if (e.key !== 'Escape' || !NARROW.matches || (!sheet && !tray)) return;
-  sheet = false; tray = false; draw();
+  if (sheet) setSheet(false); else { tray = false; draw(); }
+});
+// A tap anywhere else puts the tray away.
+document.addEventListener('pointerdown', (e) => {
+  const at = /** @type {Node} */ (e.target);
+  if (tray && !trayBox.contains(at) && !quickToggle.contains(at)) { tray = false; draw(); }
 });
 
 /** The chat panel, to place on the table page; `sender` sends a message on the table's socket. */
@@ -107,9 +113,9 @@ export function chatPanel(sender) {
   return panel;
 }
 
-/** The strip and the quick words' tray of narrow screens, to place on the table page. */
+/** The strip of narrow screens, to place on the table page. */
 export function chatStrip() {
-  return [trayBox, strip];
+  return [strip];
 }
 
 /** The table's state arrived: whether one sits, whether the game is over, who one is, who sits where. */
@@ -171,7 +177,9 @@ function setSheet(open) {
   tray = false;
   if (open) { unread = 0; tab = tabsShown().includes(tab) ? tab : 'players'; }
   draw();
-  if (open) { pinned = true; list.scrollTop = list.scrollHeight; if (hasName) input.focus({ preventScroll: true }); }
+  // The focus goes into the sheet (not to the line to write: a phone's keyboard would
+  // cover the table at once) and back to the strip when it closes.
+  if (open) { pinned = true; list.scrollTop = list.scrollHeight; close.focus({ preventScroll: true }); }
   else toggle.focus({ preventScroll: true });
 }
 
@@ -243,9 +251,11 @@ function draw() {
   const home = inTray ? trayBox : panel;
   if (quick.parentNode !== home) { if (inTray) trayBox.append(quick); else panel.insertBefore(quick, form); }
   quick.classList.toggle('hidden', !hasName || (!inTray && !writes));
-  trayBox.classList.toggle('hidden', !(inTray && tray && hasName));
+  const trayOpen = inTray && tray && hasName;
+  trayBox.classList.toggle('hidden', !trayOpen);
+  strip.classList.toggle('quick', trayOpen);
   quickToggle.classList.toggle('hidden', !hasName);
-  quickToggle.setAttribute('aria-expanded', String(inTray && tray));
+  quickToggle.setAttribute('aria-expanded', String(trayOpen));
   // Under the line: the last refusal, else (once who one is is known) why one cannot write.
   note.textContent = error || (known && !hasName ? t('chat.need_name') : '');
   note.classList.toggle('error-text', !!error);

@@ -16,7 +16,7 @@ import { invitePanel } from './friends.js';
 import { icon } from './icons.js';
 
 topbar('table');
-window.addEventListener('resize', () => { dockPadding(); fitSide(); });
+window.addEventListener('resize', () => { dockPadding(); fitSide(); chatLayout(); });
 window.addEventListener('scroll', () => fitSide(), { passive: true });
 const app = document.getElementById('app');
 const tableId = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -34,7 +34,7 @@ const logBox = el('div', { class: 'log', 'data-testid': 'lines' });
 // (the log itself is redrawn whole on every state, so it is not the live region).
 const live = el('div', { class: 'sr-only', role: 'log', 'aria-live': 'polite', 'data-testid': 'live' });
 const logPanel = el('div', { class: 'panel calls' }, el('h3', {}, t('table.calls'), ' ', el('span', { class: 'muted small' }, t('table.calls_when'))), logBox);
-const grid = el('div', { class: 'tablegrid' }, el('div', {}, gameMain), el('div', { class: 'side' }, gameSide, logPanel, chatPanel(send), invitePanel(tableId)));
+const grid = el('div', { class: 'tablegrid' }, el('div', {}, gameMain), el('div', { class: 'side tableside' }, gameSide, logPanel, chatPanel(send), invitePanel(tableId)));
 app.append(live, bar, clockBox, banner, notice, grid, ...chatStrip());
 
 /**
@@ -167,6 +167,10 @@ function noSuchTable() {
   clear(banner); banner.className = 'hidden';
   clear(notice);
   clear(gameMain); clear(gameSide); clear(logBox);
+  // Nothing to play or to talk about: the table's column and the chat's strip go.
+  grid.classList.add('hidden');
+  for (const e of chatStrip()) e.remove();
+  dockPadding();
   drawnLines = [];
   notice.append(el('div', { class: 'panel', 'data-testid': 'no-such-table' },
     el('h1', {}, t('table.no_such')),

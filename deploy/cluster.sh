@@ -61,7 +61,8 @@ trap 'exit 130' INT TERM
 
 for i in 1 2 3; do
   TAPETE_DB="$db" "$bin" serve --addr "127.0.0.1:$((port + i))" --node "n$i" --proxy 127.0.0.1 \
-    --max-conns-per-addr 100000 --creates-per-minute 1000000 >"$dir/n$i.log" 2>&1 &
+    --max-conns-per-addr 100000 --creates-per-minute 1000000 --open-tables-per-addr 1000000 \
+    >"$dir/n$i.log" 2>&1 &
   pids+=("$!")
   echo "$!" >"$dir/n$i.pid"
 done

@@ -102,6 +102,31 @@ export async function register(page, nickname) {
   });
 }
 
+/** Calls the API as the page's person (its token); answers {status, body}. */
+export function apiAs(page, method, path, body) {
+  return page.evaluate(async ([method, path, body]) => {
+    const headers = { Authorization: `Bearer ${localStorage.getItem('tapete.token')}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : null };
+  }, [method, path, body]);
+}
+
+/** Makes the page's guest an account (through the API, as the account page does). */
+export async function makeAccount(page, nickname) {
+  const r = await apiAs(page, 'POST', '/api/accounts', { nickname, password: 'caballo de espadas' });
+  if (r.status !== 200) throw new Error(`account ${nickname}: ${JSON.stringify(r.body)}`);
+}
+
+/** The accounts of two pages become friends (each asks the other, through the API). */
+export async function befriend(a, aName, b, bName) {
+  for (const [page, other] of [[a, bName], [b, aName]]) {
+    const r = await apiAs(page, 'POST', '/api/friends', { nickname: other });
+    if (r.status !== 200) throw new Error(`friends ${other}: ${JSON.stringify(r.body)}`);
+  }
+}
+
 /**
  * A guest of this nickname for the page, made through the API on a light page of the site
  * (quicker than the lobby's form when the form is not what a test is about); answers its id.
@@ -114,18 +139,6 @@ export async function guest(page, nickname) {
     localStorage.setItem('tapete.token', p.token);
     return p.id;
   }, nickname);
-}
-
-/** Calls the API as the page's person; answers the JSON answer. */
-export function apiAs(page, method, path, body) {
-  return page.evaluate(async ([m, p, b]) => {
-    const r = await fetch(p, {
-      method: m,
-      headers: { Authorization: `Bearer ${localStorage.getItem('tapete.token')}`, 'Content-Type': 'application/json' },
-      body: b === null ? undefined : JSON.stringify(b),
-    });
-    return r.json();
-  }, [method, path, body ?? null]);
 }
 
 /**

@@ -63,9 +63,10 @@ listening() {
 }
 
 # Every browser of the tests comes from 127.0.0.1: lift the per-address limits (creations
-# per minute, open connections) that guard a public server.
+# per minute, open tables, open connections) that guard a public server.
 "$bin" serve --addr 127.0.0.1:0 --db "$tmp/t.db" --creates-per-minute 1000 \
-  --max-conns-per-addr 1000 >"$tmp/server.out" 2>"$tmp/server.err" &
+  --open-tables-per-addr 1000 --profile-reads-per-minute 1000 --max-conns-per-addr 1000 \
+  >"$tmp/server.out" 2>"$tmp/server.err" &
 server_pid=$!
 
 url="$(listening "the server" "$server_pid" 'http://127\.0\.0\.1:[0-9]*' "$tmp/server")"

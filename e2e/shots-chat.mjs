@@ -29,7 +29,7 @@ for (const game of games) {
     try {
       await guest(a.page, 'Ane');
       await guest(b.page, 'Bea');
-      const made = await apiAs(a.page, 'POST', '/api/tables', { game, ...TABLES[game], pace_ms: 0, turn_s: 0, private: true });
+      const { body: made } = await apiAs(a.page, 'POST', '/api/tables', { game, ...TABLES[game], pace_ms: 0, turn_s: 0, private: true });
       await b.page.goto(`${BASE}/t/${made.id}?invite=${made.invite}`);
       await b.page.getByTestId('sit-1').click();
       await b.page.waitForFunction(() => window.tapete?.state?.you?.seat === 1);

@@ -72,7 +72,7 @@ test('on a phone a strip shows the last message and the unread count and opens t
   try {
     await guest(a.page, 'Ane');
     await guest(b.page, 'Bea');
-    const made = await apiAs(a.page, 'POST', '/api/tables', { game: 'chinchon', seats: 2, rules: { target: 50 }, pace_ms: 0, turn_s: 0 });
+    const { body: made } = await apiAs(a.page, 'POST', '/api/tables', { game: 'chinchon', seats: 2, rules: { target: 50 }, pace_ms: 0, turn_s: 0 });
     assert.ok(made.id, JSON.stringify(made));
     await b.page.goto(`${BASE}/t/${made.id}`);
     await b.page.getByTestId('sit-1').click();
@@ -140,7 +140,7 @@ test('no nickname note for a person with one, the note for a visitor; the sound 
   const v = await openBrowser({ locale: 'es-ES' });
   try {
     await guest(a.page, 'Ane');
-    const made = await apiAs(a.page, 'POST', '/api/tables', { game: 'mus', pace_ms: 0 });
+    const { body: made } = await apiAs(a.page, 'POST', '/api/tables', { game: 'mus', pace_ms: 0 });
     assert.ok(made.id, JSON.stringify(made));
     await a.page.goto(`${BASE}/t/${made.id}`);
     await a.page.getByTestId('chat-input').waitFor();

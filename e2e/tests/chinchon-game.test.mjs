@@ -175,7 +175,7 @@ test('Chinchón: a whole 2-player game against a bot, played through the page', 
     await row.waitFor();
     assert.match(await row.textContent(), won ? /won/ : /lost/);
     const summary = await row.getByTestId('game-summary').textContent();
-    assert.match(summary, /^(Ane|bot 1) wins the game \(Ane -?\d+, bot 1 -?\d+\)$/, summary);
+    assert.match(summary, /^(Ane|bot 1) wins( with a chinchón)?\. Ane -?\d+ · bot 1 -?\d+$/, summary);
     await row.getByTestId('replay-link').click();
     await page.waitForURL(new RegExp(`/replay/${id}`));
     await page.locator('[data-testid="game"][data-step="0"]').waitFor();

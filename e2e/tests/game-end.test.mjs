@@ -34,7 +34,7 @@ test('the game\'s end: the banner whole below the top bar, otra on the screen, o
     await guest(a.page, 'Ane');
     await guest(b.page, 'Bea');
     // Chinchón for two to the lowest target: the first hand ends the game.
-    const made = await apiAs(a.page, 'POST', '/api/tables', { game: 'chinchon', seats: 2, rules: { target: 1 }, pace_ms: 0, hold_s: 0, turn_s: 0 });
+    const { body: made } = await apiAs(a.page, 'POST', '/api/tables', { game: 'chinchon', seats: 2, rules: { target: 1 }, pace_ms: 0, hold_s: 0, turn_s: 0 });
     assert.ok(made.id, JSON.stringify(made));
     await b.page.goto(`${BASE}/t/${made.id}`);
     await b.page.getByTestId('sit-1').click();

@@ -1,13 +1,15 @@
-// Ratings through the pages: a guest is told rated games are for accounts; an account makes
-// a rated tikki table with bots and leaves it to them (the bot plays its seat as soon as it
-// is gone), the game ends in seconds, and the profile shows the moved rating, its chart and
-// the game with its replay; the leaderboard lists the bot level as a reference point.
+// Ratings through the pages: a guest is told rated games are for accounts; an account's
+// lobby offers a rated game, always with a turn clock; the account makes a rated tikki table
+// with bots and leaves it to them (the bot plays its seat as soon as it is gone), the game
+// ends in seconds, and the profile shows the rating (which the bot's play cannot raise), its
+// chart and the game with its replay, saying the bot played it; the leaderboard lists the
+// bot level as a reference point and says which games count less or not at all.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, openBrowser, register } from '../lib.mjs';
 
-test('a rated game against bots moves the account\'s rating on its profile', { timeout: 30000 }, async () => {
+test('a rated game left to the bots shows on the account\'s profile, with no gain from the bot\'s play', { timeout: 30000 }, async () => {
   const b = await openBrowser();
   const { page } = b;
   const nick = `Rai${Date.now() % 1000000}`;
@@ -40,6 +42,14 @@ test('a rated game against bots moves the account\'s rating on its profile', { t
     await page.goto(`${BASE}/`);
     await page.getByTestId('rated').waitFor();
     assert.equal(await page.getByTestId('rated').isDisabled(), false);
+    // A rated game always has a turn clock: "no clock" is put away while it is ticked.
+    await page.getByTestId('turn').selectOption('0');
+    await page.getByTestId('rated').check();
+    assert.equal(await page.getByTestId('turn').inputValue(), '60');
+    const noClockOff = () => page.getByTestId('turn').evaluate((s) => [...s.options].find((o) => o.value === '0').disabled);
+    assert.equal(await noClockOff(), true);
+    await page.getByTestId('rated').uncheck();
+    assert.equal(await noClockOff(), false);
     // The top bar's nickname leads to the profile.
     await page.getByTestId('who-profile').waitFor();
     assert.equal(await page.getByTestId('who-profile').getAttribute('href'), `/@/${nick}`);
@@ -70,19 +80,22 @@ test('a rated game against bots moves the account\'s rating on its profile', { t
     const api = await page.evaluate(async (pid) => (await fetch(`/api/players/${pid}`)).json(), made.id);
     const r = api.ratings.find((x) => x.game === 'tikki');
     assert.equal(shown, String(r.rating));
-    assert.ok(r.rating !== 1500 || r.deviation !== 500, `the rating moved: ${JSON.stringify(r)}`);
-    assert.ok(r.deviation < 500, 'one game makes it surer');
+    // The bot played the seat: a loss counts, a win does not.
+    assert.ok(r.rating <= 1500, `the bot's play raised nothing: ${JSON.stringify(r)}`);
     // The chart: the start and the one game.
     assert.equal(await card.locator('circle').count(), 2);
     const row = page.getByTestId('recent-game');
     assert.equal(await row.count(), 1);
     assert.equal(await row.getAttribute('data-table'), id);
     assert.equal(await row.getByTestId('replay-link').getAttribute('href'), `/replay/${id}`);
+    assert.equal(await row.getByTestId('assisted-badge').count(), 1);
+    assert.match(await row.getByTestId('rating-note').textContent(), /bot/);
 
     // The leaderboard: too few games for the account; the bot level is there as a reference.
     await page.goto(`${BASE}/leaderboard/tikki`);
     await page.getByTestId('leaderboard-bot').first().waitFor();
     assert.equal(await page.getByTestId('leaderboard-row').filter({ hasText: nick }).count(), 0);
+    assert.match(await page.getByTestId('leaderboard-fair').textContent(), /address/);
     assert.deepEqual(b.errors, []);
   } finally {
     await b.close();

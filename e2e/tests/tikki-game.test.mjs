@@ -202,7 +202,7 @@ test('Tikki: a whole 3-player game against two bots, played through the page', {
     const row = page.getByTestId('game-row').first();
     await row.waitFor();
     assert.match(await row.textContent(), won ? /won/ : /lost/);
-    assert.match(await row.getByTestId('game-summary').textContent(), /(Ane|bot 1|bot 2).* (wins|share the win) after 2 rounds/);
+    assert.match(await row.getByTestId('game-summary').textContent(), /^(Ane|bot 1|bot 2).* (wins|share the win)\. Ane -?\d+ · bot 1 -?\d+ · bot 2 -?\d+$/);
     await row.getByTestId('replay-link').click();
     await page.waitForURL(new RegExp(`/replay/${id}`));
     await page.locator('[data-testid="game"][data-step="0"]').waitFor();

@@ -77,14 +77,17 @@ test('a whole game against three bots, played by clicking legal actions', { time
     assert.equal(await page.getByTestId('score').getAttribute('data-piedras'), `${p0},${p1}`, 'the final piedras are shown');
     assert.ok(Math.max(p0, p1) > 0, `the final piedras are kept: ${p0}–${p1}`);
     const pairOrder = `vacas ${scores.vacas[0]}–${scores.vacas[1]}, juegos ${scores.games[0]}–${scores.games[1]}, piedras ${p0}–${p1}`;
-    assert.equal(finalLine, `nosotros against ellos: ${pairOrder}`);
+    // A result names both pairs by their players, for the players too.
+    assert.equal(finalLine, `Ane and bot 2 against bot 1 and bot 3: ${pairOrder}`);
     assert.ok(scores.piedras[w] >= st.view.rules.target || (st.view.last_hand?.log || []).some((e) => e.type === 'game_won' && e.ordago),
       `the winner reached the target: ${finalLine}`);
     assert.ok(scores.games[w] >= 1 && scores.vacas[w] >= 1, `the last vaca's juegos are kept: ${finalLine}`);
     const log = await page.getByTestId('lines').evaluate((e) => [...e.children].map((x) => x.textContent));
-    assert.ok(log.some((l) => /^(nosotros|ellos) win the game( by órdago)? \(nosotros against ellos: piedras (\d+)–(\d+)\)$/.test(l) && l.endsWith(`${p0}–${p1})`)),
+    assert.ok(log.some((l) => /^(Ane and bot 2|bot 1 and bot 3) win the game( by órdago)? \(Ane and bot 2 against bot 1 and bot 3: piedras (\d+)–(\d+)\)$/.test(l) && l.endsWith(`${p0}–${p1})`)),
       `the log tells the last juego in the same order: ${log.slice(-6).join(' / ')}`);
-    // One name per side: nosotros/ellos for her; never "pair 0–2" anywhere on the page.
+    // The banner says whose the match is, by name, and to her whether she won.
+    assert.match(await banner.textContent(), new RegExp(`${w === 0 ? 'Ane and bot 2' : 'bot 1 and bot 3'} won the match: you ${st.outcome.winners.includes(st.you.seat) ? 'won' : 'lost'}`));
+    // Never "pair 0–2" anywhere on the page.
     assert.doesNotMatch(await page.locator('body').textContent(), /pair \d[–-]\d/, 'no "pair 0–2" shown');
 
     // History lists it with its result, the sides by their names; on a phone too, with
@@ -96,8 +99,8 @@ test('a whole game against three bots, played by clicking legal actions', { time
     assert.match(await row.textContent(), st.outcome.winners.includes(st.you.seat) ? /won/ : /lost/);
     assert.doesNotMatch(await row.textContent(), /pair \d/, 'sides by name in the history');
     const summary = await row.getByTestId('game-summary').textContent();
-    assert.ok(summary.startsWith(w === 0 ? 'Ane y bot 2 win' : 'bot 1 y bot 3 win'), summary);
-    assert.ok(summary.includes(`Ane y bot 2 against bot 1 y bot 3: ${pairOrder}`), `the history's final score: ${summary}`);
+    // The history words the outcome alone: who won, by name, and the vacas in pair order.
+    assert.equal(summary, `${w === 0 ? 'Ane and bot 2' : 'bot 1 and bot 3'} won the match. (vacas ${scores.vacas[0]}–${scores.vacas[1]})`);
     const link = await row.getByTestId('replay-link').boundingBox();
     assert.ok(link && link.x >= 0 && link.x + link.width <= 390, `the Replay button on a phone screen: ${JSON.stringify(link)}`);
     await page.setViewportSize({ width: 1200, height: 900 });
@@ -116,7 +119,7 @@ test('a whole game against three bots, played by clicking legal actions', { time
     // The replay says who won with the same final score, in the same order.
     await page.waitForFunction(() => / against /.test(document.querySelector('[data-testid="replay-outcome"]')?.textContent || ''));
     const replayOutcome = await page.getByTestId('replay-outcome').textContent();
-    assert.ok(replayOutcome.includes(`Ane y bot 2 against bot 1 y bot 3: ${pairOrder}`), `the replay's final score: ${replayOutcome}`);
+    assert.ok(replayOutcome.includes(`Ane and bot 2 against bot 1 and bot 3: ${pairOrder}`), `the replay's final score: ${replayOutcome}`);
     assert.doesNotMatch(await page.locator('body').textContent(), /pair \d[–-]\d/, 'no "pair 0–2" in the replay');
     assert.ok(Number(total) >= played.length, 'every action of the game is a step');
     assert.deepEqual(b.errors, [], 'no script errors');

@@ -51,10 +51,18 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = Limits::default().conns_per_addr as u32,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_conns_per_addr: u32,
-    /// Players and tables one address may create per minute (each).
+    /// Guests, accounts and tables one address may create per minute (each).
     #[arg(long, default_value_t = Limits::default().creates_per_minute,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub creates_per_minute: u32,
+    /// Tables made from one address that may be open (waiting or playing) at once.
+    #[arg(long, default_value_t = Limits::default().open_tables_per_addr as u32,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub open_tables_per_addr: u32,
+    /// Profiles, games lists and leaderboard pages one address may read a minute.
+    #[arg(long, default_value_t = Limits::default().profile_reads_per_minute,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub profile_reads_per_minute: u32,
     /// Largest size of the database, in MiB: past it writes fail as on a full disk (on PostgreSQL, nothing new is stored; measured every 5 s).
     #[arg(long, default_value_t = Limits::default().max_db_bytes >> 20,
           value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
@@ -109,6 +117,8 @@ pub fn run(a: &ServeArgs, json: bool) -> CliResult {
     config.proxy = a.proxy;
     config.limits.conns_per_addr = a.max_conns_per_addr as usize;
     config.limits.creates_per_minute = a.creates_per_minute;
+    config.limits.open_tables_per_addr = a.open_tables_per_addr as usize;
+    config.limits.profile_reads_per_minute = a.profile_reads_per_minute;
     config.limits.max_db_bytes = a.max_db_mb << 20;
     config.limits.password_hashes = a.password_hashes as usize;
     config.limits.password_queue = a.password_queue as usize;
@@ -142,7 +152,7 @@ pub fn run(a: &ServeArgs, json: bool) -> CliResult {
     after_help = "Without --addr, starts a server in this process on a fresh temporary \
 database and checks every record against it at the end.\nA server given with --addr must let \
 one address hold every client: start it with e.g. \
-`tapete serve --max-conns-per-addr 1000 --creates-per-minute 1000`.\nExample:\n  tapete loadtest --tables 100 --seconds 30"
+`tapete serve --max-conns-per-addr 1000 --creates-per-minute 1000 --open-tables-per-addr 1000`.\nExample:\n  tapete loadtest --tables 100 --seconds 30"
 )]
 pub struct LoadtestArgs {
     /// The game the tables play (see `tapete games`).
@@ -216,6 +226,7 @@ pub fn loadtest(a: &LoadtestArgs, json: bool) -> CliResult {
                 config.limits.conns_per_addr = a.tables * seats + 64;
                 config.limits.creates_per_minute = u32::MAX;
                 config.limits.open_tables_per_player = u64::MAX;
+                config.limits.open_tables_per_addr = usize::MAX;
                 tokio::spawn(async move {
                     let r = tapete_server::serve(
                         config,

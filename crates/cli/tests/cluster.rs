@@ -54,6 +54,8 @@ impl Node {
                 "10000",
                 "--creates-per-minute",
                 "100000",
+                "--open-tables-per-addr",
+                "100000",
             ])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -3,6 +3,11 @@
 // (common.js calls accountLinks), their forms in a dialog, and the account page (/account):
 // a new password, and the sessions with "End session". A guest who creates an account keeps
 // its id, games and tables (its token goes with the request). Errors are shown in the page.
+//
+// Each account this browser logs in to gives it a device token (docs/server.md, "Failed
+// logins"): kept in localStorage by nickname and sent with the next login, it lets this
+// browser in while a stranger's wrong guesses hold the nickname shut for other devices. It
+// is no key to anything: a login still needs the password.
 
 import { api, ApiError, el, clear, setToken, me, topbar, fmtDate, toast } from './common.js';
 import { t } from './i18n.js';
@@ -21,6 +26,40 @@ dialog.acct::backdrop { background: rgba(0,0,0,.4); }
 .acct td, .acct th { text-align: left; padding: .35rem .4rem; border-bottom: 1px solid var(--line, #ddd); }
 .acct .ok-text { color: var(--green, #2f7d32); font-size: .9rem; min-height: 1.2em; }
 `;
+
+const DEVICES_KEY = 'tapete.devices';
+/** Device tokens kept: one per account that logged in here, the latest ones. */
+const MAX_DEVICES = 10;
+
+/** The name a nickname's device token is kept under (case and width aside). */
+function deviceName(/** @type {string} */ nickname) {
+  return nickname.trim().normalize('NFKC').toLowerCase();
+}
+
+/** @returns {Record<string, string>} */
+function devices() {
+  try {
+    const d = JSON.parse(localStorage.getItem(DEVICES_KEY) || '{}');
+    return d && typeof d === 'object' && !Array.isArray(d) ? d : {};
+  } catch { return {}; }
+}
+
+/** The device token this browser holds for an account, if any. */
+function deviceFor(/** @type {string} */ nickname) {
+  const d = devices()[deviceName(nickname)];
+  return typeof d === 'string' ? d : undefined;
+}
+
+/** Keeps the device token an account's login gave this browser. */
+function keepDevice(/** @type {string} */ nickname, /** @type {unknown} */ token) {
+  if (typeof token !== 'string' || !token) return;
+  const d = devices();
+  delete d[deviceName(nickname)];
+  d[deviceName(nickname)] = token;
+  const names = Object.keys(d);
+  for (const old of names.slice(0, Math.max(0, names.length - MAX_DEVICES))) delete d[old];
+  try { localStorage.setItem(DEVICES_KEY, JSON.stringify(d)); } catch { /* private mode */ }
+}
 
 function style() {
   if (document.getElementById('acct-style')) return;
@@ -93,6 +132,7 @@ export function createAccount(p) {
     action: t('account.create'),
     submit: async () => {
       const a = await api('POST', '/api/accounts', { nickname: nick.input.value.trim(), password: pass.input.value });
+      keepDevice(a.nickname, a.device);
       setToken(a.token);
       location.reload();
     },
@@ -113,7 +153,10 @@ export function logIn(p) {
     fields: [nick, pass],
     action: t('account.login'),
     submit: async () => {
-      const s = await api('POST', '/api/sessions', { nickname: nick.input.value.trim(), password: pass.input.value });
+      const nickname = nick.input.value.trim();
+      const s = await api('POST', '/api/sessions', { nickname, password: pass.input.value, device: deviceFor(nickname) });
+      keepDevice(nickname, s.device);
+      keepDevice(s.nickname, s.device);
       setToken(s.token);
       location.reload();
     },

@@ -5,7 +5,7 @@
 // the page never has another player's hand.
 
 import { registerGame } from './games.js';
-import { el, clear, t } from './common.js';
+import { el, clear, t, ordinal } from './common.js';
 import { cardEl, cardName } from './cards.js';
 import { DEFAULT_RULES, analyze, closes, cardValue, tidy } from './chinchon-rules.js';
 import {
@@ -688,8 +688,9 @@ const outcomeDetail = pointsDetail;
 /** The final points for the history, from the outcome alone. */
 const resultDetail = (/** @type {any} */ outcome, /** @type {any} */ ctx) => pointsDetail({ view: { scores: outcome.scores } }, ctx);
 
+/** The lobby's words for a seat: its place in the first hand ("1.º, mano", "2.º"…). */
 function seatLabel(i) {
-  return `${t('seat.n', { n: i })}${i === 0 ? ', mano' : ''}`;
+  return i === 0 ? t('cf.seat_mano', { nth: ordinal(1) }) : ordinal(i + 1);
 }
 
 const sidesText = seatsText;

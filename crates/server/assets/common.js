@@ -1,9 +1,22 @@
 // What every page shares: the player's token, the JSON API, a tiny DOM helper, the top bar
 // (with the language switch), and the words of the catalogs applied to static HTML.
 
-import { t, lang, setLang, LANGS, has } from './i18n.js';
+import { t, lang, setLang, LANGS, has, ordinal } from './i18n.js';
 
-export { t, lang };
+export { t, lang, ordinal };
+
+/** The bot levels (weakest first); any other bot a game offers is a style of play. */
+export const BOT_LEVELS = ['random', 'basico', 'avanzado', 'experto', 'maestro'];
+
+/**
+ * A bot's name in the page's words ("Principiante", "Básico"…, from `bot.<name>`), its
+ * parameters left out; a bot the catalogs do not name shows as the server calls it.
+ * @param {string} bot
+ */
+export function botName(bot) {
+  const base = String(bot || '').split(':')[0].trim().toLowerCase();
+  return base && has(`bot.${base}`) ? t(`bot.${base}`) : String(bot || '');
+}
 
 const TOKEN_KEY = 'tapete.token';
 
@@ -17,9 +30,12 @@ export function setToken(t) {
 export class ApiError extends Error {
   /**
    * `code`: the server's machine code of the error (`table_not_found`…), '' if none;
-   * `node`: for `table_moved`, the server that runs the table.
+   * `node`: for `table_moved`, the server that runs the table; `retryAfter`: for a 429 or
+   * 503, the seconds to wait before asking again (0 if the server did not say).
    */
-  constructor(status, message, code = '', node = '') { super(message); this.status = status; this.code = code; this.node = node; }
+  constructor(status, message, code = '', node = '', retryAfter = 0) {
+    super(message); this.status = status; this.code = code; this.node = node; this.retryAfter = retryAfter;
+  }
 }
 
 /** The code a refusal without a code of its own is worded by, from its HTTP status. */
@@ -44,6 +60,15 @@ export function errorText(code, args = {}) {
 
 /** Calls the JSON API; throws ApiError with the person's words for the error on failure. */
 export async function api(method, path, body) {
+  return (await apiCall(method, path, body)).data;
+}
+
+/**
+ * Calls the JSON API and answers its body with its headers (a list's `Link` to its next
+ * page, say); throws as `api` does.
+ * @returns {Promise<{data: any, headers: Headers}>}
+ */
+export async function apiCall(method, path, body) {
   const headers = { Accept: 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -60,10 +85,10 @@ export async function api(method, path, body) {
   if (!res.ok) {
     const code = (data && data.code) || '';
     const node = (data && typeof data.node === 'string') ? data.node : '';
-    const s = data && typeof data.retry_after === 'number' ? data.retry_after : undefined;
-    throw new ApiError(res.status, errorText(code, { s, status: res.status }), code, node);
+    const wait = (data && Number(data.retry_after)) || Number(res.headers.get('Retry-After')) || 0;
+    throw new ApiError(res.status, errorText(code, { s: wait || undefined, status: res.status }), code, node, wait);
   }
-  return data;
+  return { data, headers: res.headers };
 }
 
 let mePromise = null;

@@ -4,6 +4,7 @@
 // list the same way); and the table page's "invite a friend" box.
 
 import { el, clear, api, me, t, toast } from './common.js';
+import { withInvite, setNode } from './invite.js';
 
 /** How often the lobby asks for the list again (ms). */
 const POLL_MS = 5000;
@@ -24,6 +25,26 @@ async function act(fn, redraw) {
 const titles = {};
 api('GET', '/api/games').then((list) => { for (const g of list || []) titles[g.name] = g.title; }).catch(() => {});
 function gameName(g) { return titles[g] || (g ? g.charAt(0).toUpperCase() + g.slice(1) : ''); }
+
+/**
+ * Accepts invitation `inv`: the server seats its person at the table (at the seat kept for
+ * them, else a free one; or they watch), asked again at the server that runs the table if
+ * another answered. Whether the table may be opened now; a refusal is told in a toast.
+ */
+async function join(inv) {
+  const path = `/api/invitations/${inv.id}/accept`;
+  try {
+    try { await api('POST', withInvite(path, inv.table)); } catch (x) {
+      if (x.code !== 'table_moved' || !x.node) throw x;
+      setNode(inv.table, x.node);
+      await api('POST', withInvite(path, inv.table));
+    }
+    return true;
+  } catch (x) {
+    toast(x.message, 'error');
+    return false;
+  }
+}
 
 /** The lobby's friends panel for `player` (null: nobody yet). */
 export function friendsPanel(player) {
@@ -55,11 +76,11 @@ export function friendsPanel(player) {
         body.append(el('div', { class: 'friend-row invitation', 'data-testid': 'invitation', 'data-table': inv.table },
           el('span', {}, t('friends.invites_you', { name: inv.from.nickname, game: gameName(inv.game) })),
           el('span', { class: 'spacer' }),
-          el('a', { class: 'btn small primary', href: `/t/${encodeURIComponent(inv.table)}`, 'data-testid': 'invitation-join', onclick: async (e) => {
-            // Answered: the invitation goes, then the page goes to the table.
+          el('a', { class: 'btn small primary', href: `/t/${encodeURIComponent(inv.table)}`, 'data-testid': 'invitation-join', onclick: (e) => {
+            // The server seats the invitee (the invitation is their way in, and goes once
+            // they sit), then the page goes to the table.
             e.preventDefault();
-            await api('DELETE', `/api/invitations/${inv.id}`).catch(() => {});
-            location.href = `/t/${encodeURIComponent(inv.table)}`;
+            join(inv).then((ok) => { if (ok) location.href = `/t/${encodeURIComponent(inv.table)}`; else draw(); });
           } }, t('friends.join')),
           el('button', { class: 'btn small', type: 'button', 'data-testid': 'invitation-dismiss', onclick: () => act(() => api('DELETE', `/api/invitations/${inv.id}`), draw) }, t('friends.dismiss'))));
       }

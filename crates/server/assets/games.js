@@ -15,7 +15,9 @@
 //   outcomeDetail(st, ctx) -> string       (optional) the final score under the banner
 //   nameLine(line, {seatName, mySeat}) -> string   (optional) a narration line with names on it
 //   pairName(pair, {seatName, mySeat}) -> string   (optional) a side's name in the narration
+//   resultName(pair, {seatName, mySeat}) -> string (optional) a side's name in a result line
 //   seatLabel(seat, seats) -> string       (optional) the lobby's words for a seat
+//   seatHelp() -> string                   (optional) the lobby's explanation under the seat
 //   sidesText(seatName, seats) -> string   (optional) who played, for the history
 //   resultDetail(outcome, ctx) -> string   (optional) the final score from the outcome alone, for the history
 //

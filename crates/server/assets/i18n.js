@@ -98,6 +98,18 @@ export function has(key) {
   return Object.hasOwn(words, key) || Object.hasOwn(english, key);
 }
 
+const ordinals = new Intl.PluralRules(lang, { type: 'ordinal' });
+
+/**
+ * An ordinal number in this page's words, from the catalog's `ordinal.<form>` ("1.º",
+ * "2nd"): the form is the language's ordinal category of `n`.
+ * @param {number} n
+ */
+export function ordinal(n) {
+  const form = `ordinal.${ordinals.select(n)}`;
+  return t(has(form) ? form : 'ordinal.other', { n });
+}
+
 /** Numbers in this page's language (`1.234` in Spanish). */
 export const num = new Intl.NumberFormat(lang);
 

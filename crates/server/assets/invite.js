@@ -86,17 +86,65 @@ export function keptSeat(table, s, player) {
 }
 
 /**
+ * Keeps seat `s` of `table` for an account picked in a small dialog: one's friends, each a
+ * button (online ones first), or any account by its nickname. A friend picked is invited
+ * too, so the seat kept reaches them: their lobby's "Unirme" seats them there.
+ */
+async function keepPicker(table, s) {
+  let friends = [];
+  try { friends = (await api('GET', '/api/friends')).friends || []; } catch { /* a guest: by nickname only */ }
+  friends = [...friends].sort((a, b) => Number(b.online) - Number(a.online) || a.nickname.localeCompare(b.nickname));
+  const error = el('p', { class: 'error-text', role: 'alert', 'data-testid': 'keep-error' });
+  const d = /** @type {HTMLDialogElement} */ (el('dialog', { class: 'pick', 'data-testid': 'keep-picker' }));
+  const keep = async (nickname, friend) => {
+    error.textContent = '';
+    const id = encodeURIComponent(table.id);
+    try {
+      try { await api('POST', withInvite(`/api/tables/${id}/seats/${s}/reserve`, table.id), { nickname }); } catch (x) {
+        if (x.code !== 'table_moved' || !x.node) throw x;
+        setNode(table.id, x.node);
+        await api('POST', withInvite(`/api/tables/${id}/seats/${s}/reserve`, table.id), { nickname });
+      }
+    } catch (x) {
+      error.textContent = x.message;
+      return;
+    }
+    let invited = false;
+    if (friend) invited = await api('POST', withInvite(`/api/tables/${id}/invitations`, table.id), { nickname }).then(() => true, () => false);
+    d.close();
+    toast(t(invited ? 'reserve.kept_invited' : 'reserve.kept', { name: nickname }));
+  };
+  const list = friends.length
+    ? el('div', { class: 'pick-list' }, friends.map((f) => el('button', {
+      type: 'button', class: 'btn small', 'data-testid': 'keep-friend', 'data-nickname': f.nickname, onclick: () => keep(f.nickname, true),
+    }, el('span', { class: `dot ${f.online ? 'on' : ''}`, 'aria-hidden': 'true' }), ' ', f.nickname)))
+    : null;
+  const input = el('input', { type: 'text', maxlength: 24, autocomplete: 'off', 'aria-label': t('reserve.nickname'), placeholder: t('reserve.nickname'), 'data-testid': 'keep-nickname' });
+  const form = el('form', {
+    class: 'row', onsubmit: (e) => {
+      e.preventDefault();
+      const nickname = input.value.trim();
+      if (!nickname) { input.focus(); return; }
+      const friend = friends.find((f) => f.nickname.toLowerCase() === nickname.toLowerCase());
+      keep(friend ? friend.nickname : nickname, !!friend);
+    },
+  }, input, el('button', { class: 'btn small primary', 'data-testid': 'keep-send' }, t('reserve.keep')));
+  d.append(el('h2', {}, t('reserve.ask')), list,
+    el('p', { class: 'muted small' }, t(friends.length ? 'reserve.other' : 'reserve.by_nickname')), form, error,
+    el('div', { class: 'row' }, el('button', { type: 'button', class: 'btn small', 'data-testid': 'keep-cancel', onclick: () => d.close() }, t('reserve.cancel'))));
+  d.addEventListener('close', () => d.remove());
+  document.body.append(d);
+  d.showModal();
+  (d.querySelector('[data-testid="keep-friend"]') || input).focus();
+}
+
+/**
  * For the creator of a waiting private table, beside a free seat's button: keep it for a
  * friend (the API keeps seats at any table; the page offers it where friends play).
  */
 export function keepControl(table, s, player, button) {
   if (!player || !table.private || table.creator !== player.id || table.status !== 'waiting') return button;
-  const keep = el('button', {
-    class: 'btn small ghost', 'data-testid': `keep-${s}`, onclick: () => {
-      const nickname = (prompt(t('reserve.ask')) || '').trim();
-      if (nickname) call('POST', `/api/tables/${encodeURIComponent(table.id)}/seats/${s}/reserve`, table.id, { nickname });
-    },
-  }, t('reserve.keep'));
+  const keep = el('button', { class: 'btn small ghost', 'data-testid': `keep-${s}`, onclick: () => keepPicker(table, s) }, t('reserve.keep'));
   return el('span', { class: 'kept' }, button, keep);
 }
 

@@ -47,7 +47,9 @@ backWords.label = t('card.back');
  *   outcomeDetail?: (st: GameState, ctx?: {seatName?: (seat: number) => string, mySeat?: number | null}) => string,
  *   nameLine?: (line: string, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
  *   pairName?: (pair: number, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
+ *   resultName?: (pair: number, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
  *   seatLabel?: (seat: number, seats?: number) => string,
+ *   seatHelp?: () => string,
  *   sidesText?: (seatName: (seat: number) => string, seats: number) => string,
  *   resultDetail?: (outcome: {winners: number[], scores: number[], summary?: string}, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
  * }} GameModule

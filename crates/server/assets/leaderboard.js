@@ -1,8 +1,9 @@
 // A game's leaderboard (/leaderboard/{game}; /leaderboard opens the first game): the
 // accounts with enough rated games, best first, in pages; the bot levels beside them as
-// reference points, each placed where its rating falls among the people.
+// reference points, each placed where its rating falls among the people; and which games
+// do not count (or count less), so that a place on it reads for what it is.
 
-import { topbar, el, clear, api, t } from './common.js';
+import { topbar, el, clear, api, t, botName } from './common.js';
 import { num } from './i18n.js';
 import { ratingText } from './ratings.js';
 
@@ -27,7 +28,8 @@ app.append(panel);
     class: `btn small ${g.name === game ? 'primary' : ''}`, href: `/leaderboard/${encodeURIComponent(g.name)}`, 'data-testid': `leaderboard-game-${g.name}`,
   }, g.title || g.name)));
   clear(panel).append(el('h1', {}, t('leaderboard.of', { game: b.title })), tabs,
-    el('p', { class: 'muted small' }, t('leaderboard.help', { count: b.min_games })));
+    el('p', { class: 'muted small' }, t('leaderboard.help', { count: b.min_games })),
+    el('p', { class: 'muted small', 'data-testid': 'leaderboard-fair' }, t('leaderboard.fair', { min: b.min_games })));
 
   // People and bot levels in one list by rating: a bot's line sits where its rating falls.
   const rows = [...b.players.map((p) => ({ ...p, bot: false })), ...b.bots.map((p) => ({ ...p, bot: true }))]
@@ -37,7 +39,7 @@ app.append(panel);
     const href = r.bot ? `/bot/${encodeURIComponent(r.nickname)}` : `/p/${r.id}`;
     tbody.append(el('tr', { class: r.bot ? 'bot-ref' : '', 'data-testid': r.bot ? 'leaderboard-bot' : 'leaderboard-row' },
       el('td', { class: 'num' }, r.bot ? '' : num.format(r.rank)),
-      el('td', {}, el('a', { href }, r.bot ? t('leaderboard.bot', { level: r.nickname }) : r.nickname)),
+      el('td', {}, el('a', { href }, r.bot ? t('leaderboard.bot', { level: botName(r.nickname) }) : r.nickname)),
       el('td', { class: 'num', 'data-testid': 'leaderboard-rating' }, ratingText(r), el('span', { class: 'muted small' }, ` ± ${r.deviation}`)),
       el('td', { class: 'num opt' }, num.format(r.played)),
       el('td', { class: 'num opt' }, num.format(r.won))));

@@ -1,7 +1,7 @@
 // The lobby: pick a nickname, see the open tables, create a table of any game the server
 // offers (GET /api/games: each with its seat range, bot levels and default options).
 
-import { topbar, el, clear, api, me, register, toast, t } from './common.js';
+import { topbar, el, clear, api, apiCall, me, register, toast, t, ordinal, botName, BOT_LEVELS } from './common.js';
 import { has } from './i18n.js';
 import { gameModule } from './games.js';
 import { cardEl } from './cards.js';
@@ -101,6 +101,7 @@ async function renderCreate() {
   const seatsSel = el('select', { 'data-testid': 'seats' });
   const seatsField = field('seats', t('lobby.f.players'), seatsSel, t('lobby.f.players_help'));
   const seatSel = el('select', { 'data-testid': 'seat' });
+  const seatField = field('seat', t('lobby.f.seat'), seatSel, t('lobby.f.seat_help'));
   const paceSel = el('select', { 'data-testid': 'pace' },
     el('option', { value: 1500 }, t('lobby.pace.slow')), el('option', { value: 700, selected: true }, t('lobby.pace.normal')),
     el('option', { value: 250 }, t('lobby.pace.fast')), el('option', { value: 0 }, t('lobby.pace.instant')));
@@ -111,15 +112,23 @@ async function renderCreate() {
   const turnSel = el('select', { 'data-testid': 'turn' },
     [0, 30, 60, 120, 300].map((v) => el('option', { value: v, selected: v === TURN_DEFAULT }, v ? duration(v) : t('lobby.no_clock'))));
   const err = el('div', { class: 'error-text' });
-  // A rated game plays the standard rules: their options are put away while it is ticked.
-  const rated = ratedField(player, { onChange: (on) => { if (rules) rules.el.classList.toggle('hidden', on); } });
+  // A rated game plays the standard rules (their options are put away while it is ticked)
+  // and always has a turn clock (its "no clock" is off, and the default taken if chosen).
+  const rated = ratedField(player, {
+    onChange: (on) => {
+      if (rules) rules.el.classList.toggle('hidden', on);
+      const none = [...turnSel.options].find((o) => o.value === '0');
+      if (none) none.disabled = on;
+      if (on && turnSel.value === '0') turnSel.value = String(TURN_DEFAULT);
+    },
+  });
   let rules = null;
 
   let mod = null;
   const onSeats = () => {
     const n = Number(seatsSel.value);
     const was = seatSel.value;
-    const label = (i) => (mod && mod.seatLabel ? mod.seatLabel(i, n) : t('seat.n', { n: i }));
+    const label = (i) => (mod && mod.seatLabel ? mod.seatLabel(i, n) : ordinal(i + 1));
     clear(seatSel).append(...Array.from({ length: n }, (_, i) => el('option', { value: i, selected: String(i) === was }, label(i))));
   };
   const onGame = async () => {
@@ -141,10 +150,19 @@ async function renderCreate() {
     }
     if (rest.length) rulesBox.append(el('ul', { class: 'opt-list' }, rest));
     rulesBox.append(el('a', { class: 'small', href: `/rules/${g.name}`, target: '_blank', 'data-testid': 'rules-link' }, t('lobby.how_to_play', { game: g.title || g.name })));
-    clear(botSel).append(...(g.bots || []).map((b) => el('option', { value: b, selected: b === g.default_bot }, b)));
+    // The levels, weakest first, then the styles of play a game may offer besides; each by
+    // its name in the page's words.
+    const option = (b) => el('option', { value: b, selected: b === g.default_bot }, botName(b));
+    const levels = (g.bots || []).filter((b) => BOT_LEVELS.includes(b));
+    const styles = (g.bots || []).filter((b) => !BOT_LEVELS.includes(b));
+    clear(botSel).append(...(styles.length
+      ? [el('optgroup', { label: t('lobby.bot_levels') }, levels.map(option)), el('optgroup', { label: t('lobby.bot_styles') }, styles.map(option))]
+      : levels.map(option)));
     clear(seatsSel).append(...Array.from({ length: range.max - range.min + 1 }, (_, k) => range.min + k)
       .map((n) => el('option', { value: n, selected: n === range.default }, t('lobby.players', { count: n }))));
     seatsField.classList.toggle('hidden', range.min === range.max);
+    // The seats as the game's players think of them, explained under the field.
+    seatField.querySelector('.opt-help').textContent = mod.seatHelp ? mod.seatHelp() : t('lobby.f.seat_help');
     onSeats();
   };
   // The top bar's game links open the form on their game (/?game=chinchon).
@@ -177,7 +195,7 @@ async function renderCreate() {
     seatsField,
     field('bot', t('lobby.f.bot'), botSel, t('lobby.f.bot_help')),
     field('pace', t('lobby.f.pace'), paceSel, t('lobby.f.pace_help')),
-    field('seat', t('lobby.f.seat'), seatSel, t('lobby.f.seat_help')),
+    seatField,
     field('away', t('lobby.f.away'), awaySel, t('lobby.f.away_help')),
     field('turn', t('lobby.f.turn'), turnSel, t('lobby.f.turn_help')),
     rated.el,
@@ -188,21 +206,42 @@ async function renderCreate() {
   await onGame();
 }
 
-/** "Ane, Mikel + 2 bots (avanzado)". */
+/** "Ane, Mikel + 2 bots (Avanzado)". */
 function seatList(tb) {
   const people = tb.seats.filter((s) => s.player).map((s) => s.player.nickname);
   const bots = tb.seats.filter((s) => !s.player);
   const parts = [people.join(', ')];
   if (bots.length) {
-    const levels = [...new Set(bots.map((s) => s.bot).filter(Boolean))].join(', ');
+    const levels = [...new Set(bots.map((s) => s.bot).filter(Boolean))].map(botName).join(', ');
     parts.push(el('span', { class: 'bot' }, `${people.length ? ' + ' : ''}${t('lobby.bots', { count: bots.length })}${levels ? ` (${levels})` : ''}`));
   }
   return parts;
 }
 
+/** Pages of the open tables shown: the first, and one more for each "More tables". */
+let pagesShown = 1;
+
+/**
+ * The open tables of the first `pagesShown` pages (those with people at them come first),
+ * whether there are more, and how many there are in all.
+ */
+async function openTables() {
+  const tables = [];
+  let more = false;
+  let total = 0;
+  for (let n = 1; n <= pagesShown; n++) {
+    const { data, headers } = await apiCall('GET', `/api/tables?page=${n}`);
+    tables.push(...data);
+    total = Number(headers.get('X-Total-Count')) || tables.length;
+    more = /rel="next"/.test(headers.get('Link') || '');
+    if (!more) break;
+  }
+  return { tables, more, total };
+}
+
 async function renderTables() {
-  let tables;
-  try { tables = await api('GET', '/api/tables'); } catch (x) { clear(tablesPanel).append(el('h2', {}, t('lobby.open_tables')), el('p', { class: 'error-text' }, x.message)); return; }
+  let tables, more, total;
+  try { ({ tables, more, total } = await openTables()); } catch (x) { clear(tablesPanel).append(el('h2', {}, t('lobby.open_tables')), el('p', { class: 'error-text' }, x.message)); return; }
   clear(tablesPanel);
   tablesPanel.append(el('div', { class: 'row' }, el('h2', {}, t('lobby.open_tables')), el('span', { class: 'spacer' }),
     el('button', { class: 'btn small', onclick: renderTables }, t('lobby.refresh'))));
@@ -223,6 +262,11 @@ async function renderTables() {
       el('td', {}, el('a', { class: `btn small ${mine || free ? 'primary' : ''}`, href: `/t/${tb.id}`, 'data-testid': 'open-table' }, mine ? t('lobby.back') : tb.status === 'waiting' ? t('lobby.join') : t('lobby.watch')))));
   }
   tablesPanel.append(el('table', { class: 'list' }, el('thead', {}, el('tr', {}, el('th', {}, t('lobby.th.game')), el('th', {}, t('lobby.th.seats')), el('th', { class: 'opt' }, t('lobby.th.status')), el('th', {}, ''))), tbody));
+  if (more) {
+    tablesPanel.append(el('div', { class: 'row' },
+      el('span', { class: 'muted small', 'data-testid': 'tables-shown' }, t('lobby.tables_shown', { shown: tables.length, total })),
+      el('button', { class: 'btn small', 'data-testid': 'more-tables', onclick: () => { pagesShown += 1; renderTables(); } }, t('lobby.more_tables'))));
+  }
 }
 
 (async () => {

@@ -98,14 +98,20 @@ function shownHands(v, st) {
   return null;
 }
 
+/** A pair by its players' names, "Ane y Bea" (seats 0 and 2, or 1 and 3). */
+export function pairNames(seatName, pair) {
+  return `${seatName(pair % 2)} ${t('words.and')} ${seatName((pair % 2) + 2)}`;
+}
+
 /**
- * How the page names the two sides: a seated player's side is "nosotros" and the other
- * "ellos"; anyone else sees the players' names ("Ane y bot 2").
+ * How the page names the two sides while a match is played: a seated player's side is
+ * "nosotros" and the other "ellos"; anyone else sees the players' names ("Ane y bot 2").
+ * Results (a juego, the match) name both pairs by their players for everybody.
  */
 export function sides(seatName, mySeat) {
   const seated = mySeat !== null && mySeat !== undefined;
   const myPair = seated ? mySeat % 2 : 0;
-  const name = (pair) => (seated ? (pair % 2 === myPair ? 'nosotros' : 'ellos') : `${seatName(pair % 2)} y ${seatName((pair % 2) + 2)}`);
+  const name = (pair) => (seated ? (pair % 2 === myPair ? 'nosotros' : 'ellos') : pairNames(seatName, pair));
   return { seated, myPair, name };
 }
 
@@ -143,8 +149,8 @@ export function finalScore(v, outcome) {
 }
 
 /**
- * "nosotros against ellos: vacas 1–0, juegos 1–0, piedras 30–27": a final score in pair
- * order (the side of seats 0 and 2 first), worded as the server's summary.
+ * "Ane y Bea contra Iker y bot 3: vacas 1–0, juegos 1–0, piedras 30–27": a final score in
+ * pair order (the side of seats 0 and 2 first), worded as the server's summary.
  */
 function finalScoreText(f, name) {
   const two = (xs) => `${xs[0]}–${xs[1]}`;
@@ -294,10 +300,12 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
   const cuenta = el('div', { class: 'ct-cuenta', 'data-testid': 'counting-cuenta', 'data-piedras': total.join(',') },
     `${t('mus.cuenta_sum')} `, order.map((p, i) => [i ? ' · ' : '', el('b', { class: p === side.myPair ? 'us' : 'them' }, `${side.name(p)} +${total[p]}`)]));
   let after;
+  // A juego won is a result: both pairs by their players' names, for everybody.
+  const won = (p) => pairNames(ctx.seatName, p);
   if (gameWon) {
     const p = gameWon.pair % 2;
     after = el('div', { class: 'ct-after game', 'data-testid': 'counting-game' },
-      t(gameWon.ordago ? 'mus.juego_won_ordago' : 'mus.juego_won', { side: side.name(p), score: `${side.name(0)} ${gameWon.piedras[0]} – ${side.name(1)} ${gameWon.piedras[1]}` }));
+      t(gameWon.ordago ? 'mus.juego_won_ordago' : 'mus.juego_won', { side: won(p), score: `${won(0)} ${gameWon.piedras[0]} – ${won(1)} ${gameWon.piedras[1]}` }));
   } else {
     const sc = (v.scores && v.scores.piedras) || [0, 0];
     after = el('div', { class: 'ct-after' }, t('mus.score_line', { score: order.map((p) => `${side.name(p)} ${sc[p]}`).join(' – ') }));
@@ -545,7 +553,7 @@ function scoreboard(v, { seated, myPair, pairName, ctx, fin }) {
     el('span', { class: 'hdr' }, ''), el('span', { class: 'hdr' }, 'piedras'), el('span', { class: 'hdr' }, 'juegos'), el('span', { class: 'hdr' }, 'vacas'));
   for (const pair of order) {
     const mine = seated ? pair === myPair : pair === 0;
-    const names = `${ctx.seatName(pair)} y ${ctx.seatName(pair + 2)}`;
+    const names = pairNames(ctx.seatName, pair);
     const p = piedras[pair];
     const label = pairName(pair);
     grid.append(
@@ -593,41 +601,55 @@ function cuentaPanel(v, { pairName, ctx }) {
     if (e.type === 'scored') {
       ul.append(el('li', { class: 'muted' }, `${pairName(e.pair)} +${e.piedras} ${e.piedras === 1 ? 'piedra' : 'piedras'} · ${scoredWhy(e)}`));
     } else if (e.type === 'game_won') {
-      ul.append(el('li', {}, el('b', {}, `${t('mus.juego_for', { side: pairName(e.pair) })}${e.ordago ? ' (órdago)' : ''}: ${pairName(0)} ${e.piedras[0]} – ${pairName(1)} ${e.piedras[1]}`)));
+      const won = (p) => pairNames(ctx.seatName, p);
+      ul.append(el('li', {}, el('b', {}, `${t('mus.juego_for', { side: won(e.pair) })}${e.ordago ? ' (órdago)' : ''}: ${won(0)} ${e.piedras[0]} – ${won(1)} ${e.piedras[1]}`)));
     }
   }
   if (ul.childNodes.length) panel.append(ul);
   return panel;
 }
 
-/** The game-over banner's words: who won, in the table's names for the sides. */
+/**
+ * The game-over banner's words: the winning pair by its players' names ("Ane y Bea ganan
+ * la partida."), for a player of the match with whether they won.
+ */
 function outcomeText(outcome, table, you, ctx = {}) {
   const winners = outcome.winners || [];
-  if (you && you.seat !== null && you.seat !== undefined) {
-    return winners.includes(you.seat) ? t('mus.we_won') : t('mus.they_won');
-  }
   const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
-  return t('mus.side_won', { side: sides(seatName, null).name(winners[0] ?? 0) });
+  const side = pairNames(seatName, winners[0] ?? 0);
+  if (you && you.seat !== null && you.seat !== undefined) {
+    return t(winners.includes(you.seat) ? 'mus.side_won_you' : 'mus.side_won_not_you', { side });
+  }
+  return t('mus.side_won', { side });
 }
 
 /**
- * The final score under the banner, in pair order: "nosotros against ellos: vacas 1–0,
- * juegos 1–0, piedras 30–27" (`ctx`: seatName, mySeat, as for `nameLine`).
+ * The final score under the banner, in pair order, the pairs by their players' names for
+ * everybody: "Ane y Bea contra Iker y bot 3: vacas 1–0, juegos 1–0, piedras 30–27".
  */
 function outcomeDetail(st, ctx = {}) {
   const f = finalScore(st.view, st.outcome || (st.table && st.table.outcome));
   if (!f) return '';
-  return finalScoreText(f, sides(ctx.seatName || ((s) => t('seat.n', { n: s })), ctx.mySeat ?? null).name);
+  const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
+  return finalScoreText(f, (p) => pairNames(seatName, p));
 }
 
-/** The lobby's words for a seat: the mano of the first hand is seat 0. */
+/**
+ * The lobby's words for a seat, as players think of it: its place in the first hand (seat
+ * 0 is mano, seat 3 postre); `seatHelp` says who partners whom.
+ */
 function seatLabel(i) {
-  return `${t('seat.n', { n: i })}${i === 0 ? ', mano' : ''}`;
+  return t(`mus.seat.${i % 4}`);
+}
+
+/** The lobby's explanation under the seat: the places of the first hand and the partners. */
+function seatHelp() {
+  return t('mus.seat_help');
 }
 
 /** The sides of a finished match, for the history: "Ane y bot 2 vs bot 1 y bot 3". */
 function sidesText(seatName) {
-  return `${seatName(0)} y ${seatName(2)} vs ${seatName(1)} y ${seatName(3)}`;
+  return `${pairNames(seatName, 0)} vs ${pairNames(seatName, 1)}`;
 }
 
 /**
@@ -644,4 +666,9 @@ function pairName(pair, { seatName, mySeat }) {
   return sides(seatName, mySeat).name(pair);
 }
 
-registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, pairName, seatLabel, sidesText });
+/** A pair as a result names it (a juego, a vaca, the match won): by its players. */
+function resultName(pair, { seatName }) {
+  return pairNames(seatName, pair);
+}
+
+registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, pairName, resultName, seatLabel, seatHelp, sidesText });

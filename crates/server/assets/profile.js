@@ -1,8 +1,9 @@
 // A player's profile (/@/{nickname} for an account, /p/{id} for anyone) or a bot level's
 // (/bot/{level}): its rating in each game with a chart of its history, its counts of games
-// played, won and abandoned, and its recent rated games with their replays.
+// played, won and abandoned, and its recent rated games with their replays, each saying
+// when the bot played the seat (a win did not count) or why the game was not rated.
 
-import { topbar, el, clear, api, me, fmtDate, t } from './common.js';
+import { topbar, el, clear, api, me, fmtDate, t, botName } from './common.js';
 import { num } from './i18n.js';
 import { ratingChart, ratingText } from './ratings.js';
 
@@ -21,12 +22,21 @@ function source() {
   return `/api/players/${encodeURIComponent(name)}`;
 }
 
-/** The games' titles by name, from /api/games. */
-async function titles() {
+/** The games by name, from /api/games: {title, partners}. */
+async function gamesByName() {
   try {
     const list = await api('GET', '/api/games');
-    return Object.fromEntries(list.map((g) => [g.name, g.title || g.name]));
+    return Object.fromEntries(list.map((g) => [g.name, { title: g.title || g.name, partners: !!g.partners }]));
   } catch { return {}; }
+}
+
+/**
+ * A rated game's result: won; else, in a game of pairs (Mus), lost — a pair wins or loses
+ * the match together — and in the others the place, "2.º".
+ */
+function resultText(g, game) {
+  if (g.won) return t('profile.result.won');
+  return game && game.partners ? t('profile.result.lost') : t('profile.result.place', { place: g.place });
 }
 
 /** One game's card: the rating, its counts, the chart and a link to the leaderboard. */
@@ -49,18 +59,19 @@ function gameCard(r, title) {
 }
 
 (async () => {
-  const [p, names, mine] = await Promise.all([api('GET', source()).catch((x) => x), titles(), me()]);
+  const [p, games, mine] = await Promise.all([api('GET', source()).catch((x) => x), gamesByName(), me()]);
+  const names = Object.fromEntries(Object.entries(games).map(([k, g]) => [k, g.title]));
   if (p instanceof Error) {
     clear(panel).append(el('h1', {}, t('profile.title')), el('p', { class: 'error-text' }, p.message));
     return;
   }
-  const who = p.bot ? t('profile.bot', { level: p.bot }) : p.nickname;
+  const who = p.bot ? t('profile.bot', { level: botName(p.bot) }) : p.nickname;
   document.title = `${who} · tapete`;
   const kind = p.bot ? t('profile.kind.bot') : p.account ? t('profile.kind.account') : t('profile.kind.guest');
   clear(panel).append(
     el('div', { class: 'row' }, el('h1', { 'data-testid': 'profile-name' }, who), el('span', { class: 'badge', 'data-testid': 'profile-kind' }, kind),
       mine && p.id === mine.id ? el('span', { class: 'muted small' }, t('profile.you')) : null));
-  if (p.bot) panel.append(el('p', { class: 'muted small' }, t('profile.bot_help', { games: (p.games || []).map((g) => names[g] || g).join(', ') })));
+  if (p.bot) panel.append(el('p', { class: 'muted small' }, t('profile.bot_help', { games: (p.games || []).map((g) => names[g] || g).join(', '), min: p.provisional_games })));
   if (!p.ratings.length) {
     panel.append(el('div', { class: 'empty', 'data-testid': 'no-ratings' }, p.bot || p.account ? t('profile.no_ratings') : t('profile.guest_help')));
   }
@@ -70,11 +81,16 @@ function gameCard(r, title) {
   if (!p.recent.length) return;
   const tbody = el('tbody');
   for (const g of p.recent) {
-    const result = g.won ? t('profile.result.won') : t('profile.result.place', { place: g.place });
+    const result = resultText(g, games[g.game]);
+    // Why a game did not move the rating as its place would: said in words, not only on hover.
+    const why = g.unrated ? t(`profile.unrated.${g.unrated}`) : g.assisted ? t('profile.assisted') : '';
     tbody.append(el('tr', { 'data-testid': 'recent-game', 'data-table': g.table },
       el('td', { class: 'when' }, el('div', {}, fmtDate(g.at)), el('div', { class: 'muted small' }, names[g.game] || g.game)),
-      el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, result),
-        g.abandoned ? el('span', { class: 'badge abandoned', 'data-testid': 'abandoned-badge' }, t('profile.result.abandoned')) : null),
+      el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}`, 'data-testid': 'recent-result' }, result),
+        g.abandoned ? el('span', { class: 'badge abandoned', 'data-testid': 'abandoned-badge' }, t('profile.result.abandoned')) : null,
+        g.unrated ? el('span', { class: 'badge unrated', 'data-testid': 'unrated-badge', 'data-why': g.unrated }, t('profile.result.unrated')) : null,
+        !g.unrated && g.assisted ? el('span', { class: 'badge assisted', 'data-testid': 'assisted-badge' }, t('profile.result.assisted')) : null,
+        why ? el('div', { class: 'muted small', 'data-testid': 'rating-note' }, why) : null),
       el('td', { class: 'num opt' }, String(g.rating)),
       el('td', { class: 'go' }, el('a', { class: 'btn small', href: g.replay, 'data-testid': 'replay-link' }, t('profile.replay')))));
   }

@@ -1,7 +1,7 @@
 // Ratings on the pages: where a player's profile is, the lobby's "rated" choice, the table's
 // rated badge and links to the seats' profiles, and the rating chart (an inline SVG).
 
-import { el, t } from './common.js';
+import { el, t, botName } from './common.js';
 
 /** A player's profile address: an account's by its nickname, a guest's by its id. */
 export function profileHref(p) {
@@ -40,7 +40,7 @@ export function seatLinks(table) {
   if (!table || !Array.isArray(table.seats)) return null;
   const links = table.seats.map((s) => (s.player
     ? el('a', { href: `/p/${s.player.id}`, 'data-testid': `seat-profile-${s.seat}` }, s.player.nickname)
-    : el('a', { href: `/bot/${encodeURIComponent(s.bot || '')}`, title: s.bot || '', 'data-testid': `seat-profile-${s.seat}` }, `bot ${s.seat}`)));
+    : el('a', { href: `/bot/${encodeURIComponent(s.bot || '')}`, title: botName(s.bot), 'data-testid': `seat-profile-${s.seat}` }, `bot ${s.seat}`)));
   const parts = [];
   links.forEach((a, i) => { if (i) parts.push(' · '); parts.push(a); });
   return el('div', { class: 'muted small seat-links', 'data-testid': 'seat-links', style: { flexBasis: '100%' } }, `${t('rating.table.profiles')} `, ...parts);

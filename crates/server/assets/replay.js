@@ -130,6 +130,14 @@ function outcomeWords(t, lastView) {
   return detail ? `${words} ${detail}` : words;
 }
 
+/** Who won and the final score in the page's words, from the outcome alone (the head). */
+function headline(t) {
+  const ctx = { seatName: name, mySeat: null };
+  const words = mod.outcomeText ? mod.outcomeText(t.outcome, t, null, ctx) : '';
+  const detail = mod.resultDetail ? mod.resultDetail(t.outcome, ctx) : '';
+  return [words, detail].filter(Boolean).join(' ') || nameLine(t.outcome.summary || '');
+}
+
 (async () => {
   try {
     replay = await api('GET', withInvite(`/api/tables/${encodeURIComponent(tableId)}/replay`, tableId));
@@ -144,7 +152,7 @@ function outcomeWords(t, lastView) {
   }
   mod = await gameModule(replay.table.game);
   const t = replay.table;
-  const outcome = t.outcome ? el('span', { class: 'small', 'data-testid': 'replay-outcome' }, nameLine(t.outcome.summary || '')) : '';
+  const outcome = t.outcome ? el('span', { class: 'small', 'data-testid': 'replay-outcome' }, headline(t)) : '';
   head.append(el('h1', {}, `${tr('table.replay')} · ${mod.title || t.game}`, el('span', { class: 'muted', style: { fontWeight: 400 } }, ` · ${t.id}`)),
     el('span', { class: 'badge finished' }, tr('status.finished')), el('span', { class: 'spacer' }),
     el('span', { class: 'muted small' }, mod.rulesSummary ? mod.rulesSummary(t.rules) : ''), outcome);

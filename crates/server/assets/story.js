@@ -17,11 +17,18 @@ import { t } from './i18n.js';
  * @typedef {{
  *   seatName?: (seat: number) => string,
  *   pairName?: (pair: number) => string,
+ *   resultPairName?: (pair: number) => string,
  *   nameText?: (text: string) => string,
  * }} StoryContext
  *   seatName: a seat's name (default "seat 2"); pairName: a Mus pair's name (default
- *   "pair 0–2"); nameText: puts the names on an English text (for lines the catalog lacks).
+ *   "pair 0–2"); resultPairName: a pair's name in a result (a juego, a vaca or the match
+ *   won: `…_won`, `…_won_ordago`), where the reader's side is named by its players too
+ *   (default pairName); nameText: puts the names on an English text (for lines the catalog
+ *   lacks).
  */
+
+/** The keys of results: who won a juego, a vaca, the match. */
+const RESULT = /_won(_ordago)?$/;
 
 /** @param {string} s */
 export function escapeHTML(s) {
@@ -100,6 +107,7 @@ function argText(a, ctx) {
  */
 function phraseText(p, ctx) {
   if (!p || typeof p !== 'object') return '';
+  if (ctx.resultPairName && typeof p.key === 'string' && RESULT.test(p.key)) ctx = { ...ctx, pairName: ctx.resultPairName };
   const args = p.args && typeof p.args === 'object' ? p.args : {};
   /** @type {Record<string, string | number>} */
   const filled = {};

@@ -1,7 +1,7 @@
 // The table page, for any game: the WebSocket (with reconnection), seats, start/stand,
 // the narration and the game-over banner. The game's own module draws the felt.
 
-import { topbar, el, clear, me, register, getToken, toast, api, tokenEnded, t, errorText } from './common.js';
+import { topbar, el, clear, me, register, getToken, toast, api, tokenEnded, t, errorText, botName } from './common.js';
 
 // `t` names the table inside the functions that draw it: the catalog's words are `tr` there.
 const tr = t;
@@ -267,7 +267,12 @@ export function nameSeats(line, name) {
 /** How the narration names seats and sides here (see story.js). */
 function storyContext() {
   const ctx = { seatName, mySeat: mySeat() };
-  return { seatName, pairName: mod && mod.pairName ? (p) => mod.pairName(p, ctx) : undefined, nameText: nameLine };
+  return {
+    seatName,
+    pairName: mod && mod.pairName ? (p) => mod.pairName(p, ctx) : undefined,
+    resultPairName: mod && mod.resultName ? (p) => mod.resultName(p, ctx) : undefined,
+    nameText: nameLine,
+  };
 }
 
 /** A narration line in the table's words: the game's own naming when it has one. */
@@ -450,7 +455,7 @@ function drawTable() {
   } else if (t.status === 'waiting' && t.rematch_of && t.starts_at) {
     notice.append(rematchNotice(t));
   } else if (t.status === 'waiting') {
-    notice.append(el('div', { class: 'notice' }, ...clockWords(tr('table.waiting_notice', { bot: '\u0000' }), el('b', {}, t.bot || ''))));
+    notice.append(el('div', { class: 'notice' }, ...clockWords(tr('table.waiting_notice', { bot: '\u0000' }), el('b', {}, botName(t.bot)))));
   } else if ((you.seat === null || you.seat === undefined) && t.status === 'playing') {
     notice.append(el('div', { class: 'notice' }, tr('table.watching'),
       player ? ` ${tr('table.watching_take')}` : ''));

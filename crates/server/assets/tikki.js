@@ -7,7 +7,7 @@
 // holds is drawn: the page never has another player's hidden cards.
 
 import { registerGame } from './games.js';
-import { el, clear, t } from './common.js';
+import { el, clear, t, ordinal } from './common.js';
 import { cardEl, parseCard, cardShort, cardName, rankLetter, SUIT_ORDER, frenchWords } from './french.js';
 import { DEFAULT_RULES, sortCards, best, pileGroups, pilePoints, layActions } from './tikki-rules.js';
 import {
@@ -540,8 +540,9 @@ const outcomeDetail = pointsDetail;
 /** The final points for the history, from the outcome alone. */
 const resultDetail = (/** @type {any} */ outcome, /** @type {any} */ ctx) => pointsDetail({ view: { scores: outcome.scores } }, ctx);
 
+/** The lobby's words for a seat: its place round the table ("1.º", "2.º"…). */
 function seatLabel(i) {
-  return t('seat.n', { n: i });
+  return ordinal(i + 1);
 }
 
 const sidesText = seatsText;

@@ -181,6 +181,143 @@ pub fn nickname_key(nickname: &str) -> String {
     unicode_security::confusable_detection::skeleton(&folded).collect()
 }
 
+/// The key that tells look-alike nicknames apart from different ones, for refusing a new
+/// nickname that would pass for an account's (it is not the login key, which stays
+/// [`nickname_key`]): the nickname in NFKC; every capital of another script that looks
+/// like a Latin capital (Cyrillic `Т`, Greek `Μ`) made that Latin capital; case folded;
+/// accents and every other combining mark dropped (NFD, then no marks); then its TR39
+/// skeleton, and marks dropped again. TR39's skeleton keeps accents (`victím` is not
+/// `victim` to it) and looks at lower case only after folding, where a Cyrillic `т` no
+/// longer looks like a `t`: this key catches both. `victim`, `victím`, `VІСТІМ` (Cyrillic)
+/// and `vіctim` share one; so do `Iñaki` and `Inaki`.
+pub fn nickname_look(nickname: &str) -> String {
+    let nfkc: String = nickname.nfkc().collect();
+    let latin: String = nfkc.chars().map(latin_capital).collect();
+    let folded: String = caseless::default_case_fold_str(&latin).nfkc().collect();
+    let bare = without_marks(&folded);
+    let skeleton: String = unicode_security::confusable_detection::skeleton(&bare).collect();
+    without_marks(&skeleton)
+}
+
+/// `s` in NFD with every combining mark (accents, cedillas, tildes…) left out.
+fn without_marks(s: &str) -> String {
+    s.nfd()
+        .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+        .collect()
+}
+
+/// A capital of another script that looks like a Latin capital (its skeleton is that
+/// capital's), as that Latin capital; any other character as it is.
+fn latin_capital(c: char) -> char {
+    static CAPITALS: OnceLock<Vec<(String, char)>> = OnceLock::new();
+    if c.is_ascii() || !c.is_uppercase() {
+        return c;
+    }
+    let capitals = CAPITALS.get_or_init(|| {
+        ('A'..='Z')
+            .map(|l| {
+                let s: String =
+                    unicode_security::confusable_detection::skeleton(&l.to_string()).collect();
+                (s, l)
+            })
+            .collect()
+    });
+    let mut buf = [0u8; 4];
+    let own: String =
+        unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf)).collect();
+    capitals
+        .iter()
+        .find(|(s, _)| *s == own)
+        .map_or(c, |(_, l)| *l)
+}
+
+/// How long a device token lets its browser's logins be counted apart: a year from the
+/// login that gave it (each login gives a fresh one).
+pub const DEVICE_LIFETIME_S: i64 = 365 * 24 * 3600;
+
+/// HMAC-SHA256 (RFC 2104) of `message` under `key`.
+fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    const BLOCK: usize = 64;
+    let mut k = [0u8; BLOCK];
+    if key.len() > BLOCK {
+        k[..32].copy_from_slice(&Sha256::digest(key));
+    } else {
+        k[..key.len()].copy_from_slice(key);
+    }
+    let pad = |byte: u8| k.map(|b| b ^ byte);
+    let inner = Sha256::new()
+        .chain_update(pad(0x36))
+        .chain_update(message)
+        .finalize();
+    Sha256::new()
+        .chain_update(pad(0x5c))
+        .chain_update(inner)
+        .finalize()
+        .into()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What a device token signs: the account, the device's id and when it was given.
+fn device_mac(secret: &[u8], player: i64, device: &str, issued: i64) -> String {
+    hex(&hmac_sha256(
+        secret,
+        format!("tapete device|{player}|{device}|{issued}").as_bytes(),
+    ))
+}
+
+/// A device token for `player` (OWASP's device cookie): `d1.DEVICE.ISSUED.MAC`, where
+/// DEVICE is the device's id (128 random bits in hex, or the one it had), ISSUED the time
+/// in seconds and MAC the HMAC-SHA256 of the three under the server's `secret`. It
+/// authenticates nothing: it only lets that browser's failed logins to that account be
+/// counted apart from everyone else's.
+pub fn device_token(secret: &[u8], player: i64, device: Option<&str>, issued: i64) -> String {
+    let device = device.map(str::to_string).unwrap_or_else(|| {
+        let bytes: [u8; 16] = rand::random();
+        hex(&bytes)
+    });
+    let mac = device_mac(secret, player, &device, issued);
+    format!("d1.{device}.{issued}.{mac}")
+}
+
+/// The device's id when `token` is one the server gave for `player` within
+/// [`DEVICE_LIFETIME_S`] of `now`; `None` for anything else (another account's, forged,
+/// expired, malformed), which is then an unknown device.
+pub fn known_device(secret: &[u8], token: &str, player: i64, now: i64) -> Option<String> {
+    if token.len() > 200 {
+        return None;
+    }
+    let mut parts = token.split('.');
+    let (Some("d1"), Some(device), Some(issued), Some(mac), None) = (
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+    ) else {
+        return None;
+    };
+    if device.len() != 32 || !device.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let issued: i64 = issued.parse().ok()?;
+    if issued > now + 3600 || now - issued > DEVICE_LIFETIME_S {
+        return None;
+    }
+    let want = device_mac(secret, player, device, issued);
+    // Compared in constant time: the MAC must not be guessed byte by byte.
+    let same = want.len() == mac.len()
+        && want
+            .bytes()
+            .zip(mac.bytes())
+            .fold(0u8, |d, (a, b)| d | (a ^ b))
+            == 0;
+    same.then(|| device.to_string())
+}
+
 /// A device's name in short from its `User-Agent`: the browser and the system ("Firefox ·
 /// Linux"), or the start of what it sent; at most 60 characters, printable only.
 pub fn short_agent(ua: &str) -> String {
@@ -244,6 +381,64 @@ mod tests {
         }
         assert_eq!(nickname_key("Аne"), nickname_key("Ane"), "Cyrillic А");
         assert_ne!(nickname_key("Ane"), nickname_key("Ana"));
+    }
+
+    #[test]
+    fn accents_and_capitals_of_other_scripts_look_alike() {
+        let victim = nickname_look("victim");
+        for v in [
+            "victim",
+            "Victim",
+            "VICTIM",
+            "victím",
+            "víctim",
+            "vіctim",       // Cyrillic і
+            "vісtіm",       // Cyrillic і, с
+            "VІСТІМ",       // Cyrillic І, С, Т, М
+            "νictim",       // a Greek ν
+            "ｖｉｃｔｉｍ", // full width
+            "vi\u{0301}ctim",
+        ] {
+            assert_eq!(nickname_look(v), victim, "{v}");
+        }
+        assert_eq!(nickname_look("ВОВ"), nickname_look("bob"), "Cyrillic В, О");
+        assert_eq!(nickname_look("Iñaki"), nickname_look("Inaki"));
+        assert_eq!(nickname_look("rnikel"), nickname_look("mikel"));
+        assert_ne!(nickname_look("victim"), nickname_look("victor"));
+        assert_ne!(nickname_look("Ane"), nickname_look("Ana"));
+        // The login key is as it was: an account made before keeps its own.
+        assert_ne!(nickname_key("victím"), nickname_key("victim"));
+    }
+
+    #[test]
+    fn a_device_token_is_known_only_for_its_account_and_while_it_lasts() {
+        let secret = b"a secret of the server's";
+        let now = 1_763_900_000;
+        let t = device_token(secret, 7, None, now);
+        let id = known_device(secret, &t, 7, now).expect("its own account knows it");
+        assert_eq!(id.len(), 32);
+        // Given again at a later login, it keeps its id.
+        let again = device_token(secret, 7, Some(&id), now + 10);
+        assert_eq!(known_device(secret, &again, 7, now + 20), Some(id.clone()));
+        assert_eq!(known_device(secret, &t, 8, now), None, "another account's");
+        assert_eq!(known_device(b"another secret", &t, 7, now), None, "forged");
+        let late = now + DEVICE_LIFETIME_S + 1;
+        assert_eq!(known_device(secret, &t, 7, late), None, "expired");
+        let mut tampered = t.clone();
+        tampered.replace_range(3..4, if &t[3..4] == "0" { "1" } else { "0" });
+        assert_eq!(known_device(secret, &tampered, 7, now), None, "another id");
+        for bad in ["", "d1", "d1...", "x.y.z.w", &"d".repeat(500)] {
+            assert_eq!(known_device(secret, bad, 7, now), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn hmac_matches_rfc_4231() {
+        // Test case 2 of RFC 4231.
+        assert_eq!(
+            hex(&hmac_sha256(b"Jefe", b"what do ya want for nothing?")),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
     }
 
     #[test]

@@ -66,6 +66,19 @@ pub fn request(
     headers: &[(&str, &str)],
     body: Option<&Value>,
 ) -> Result<Response, String> {
+    request_from(None, method, url, headers, body)
+}
+
+/// [`request`] as a balancer relays it for the client at `client`: the connection opens
+/// with the PROXY protocol's line naming that address (for a server run with `--proxy`
+/// naming this host), or with nothing for `None`.
+pub fn request_from(
+    client: Option<std::net::SocketAddr>,
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> Result<Response, String> {
     let rest = url
         .strip_prefix("http://")
         .ok_or_else(|| format!("{url}: only http:// addresses are supported"))?;
@@ -94,7 +107,10 @@ pub fn request(
         ));
     }
     head.push_str("\r\n");
-    let mut out = head.into_bytes();
+    let mut out = client
+        .map(|c| proxy_line(c, addr).into_bytes())
+        .unwrap_or_default();
+    out.extend(head.into_bytes());
     out.extend(body.unwrap_or_default());
     stream.write_all(&out).map_err(|e| format!("{url}: {e}"))?;
     let mut raw = Vec::new();
@@ -108,6 +124,18 @@ pub fn request(
         ));
     }
     parse(&raw).map_err(|e| format!("{url}: {e}"))
+}
+
+/// The PROXY protocol's line (version 1) saying a connection to `server` comes from `client`.
+pub fn proxy_line(client: std::net::SocketAddr, server: std::net::SocketAddr) -> String {
+    let family = if client.is_ipv4() { "TCP4" } else { "TCP6" };
+    format!(
+        "PROXY {family} {} {} {} {}\r\n",
+        client.ip(),
+        server.ip(),
+        client.port(),
+        server.port()
+    )
 }
 
 /// `path` with every byte a request line may not carry as it is percent-encoded.

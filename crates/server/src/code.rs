@@ -113,6 +113,8 @@ codes! {
     BadOptions = "bad_options",
     /// Too many unfinished tables of one person.
     TooManyTables = "too_many_tables",
+    /// Too many open tables made from one address (waiting or playing).
+    TooManyTablesFromAddress = "too_many_tables_from_address",
     /// The game is not over (replays, another game).
     NotFinished = "not_finished",
     /// No such step of a replay.
@@ -160,6 +162,8 @@ codes! {
     RatedNeedsAccount = "rated_needs_account",
     /// A rated game plays the game's standard rules.
     RatedRules = "rated_rules",
+    /// A rated game always has a turn clock (`turn_s: 0` asked for one).
+    RatedNeedsClock = "rated_needs_clock",
     /// A rated game under way seats only its own players, each in their seat.
     RatedInPlay = "rated_in_play",
 
@@ -267,10 +271,10 @@ mod tests {
                 .iter()
                 .map(|c| c.as_str())
                 .filter(|c| {
-                    !catalog
+                    catalog
                         .get(&format!("error.{c}"))
                         .and_then(|v| v.as_str())
-                        .is_some_and(|w| !w.trim().is_empty())
+                        .is_none_or(|w| w.trim().is_empty())
                 })
                 .collect();
             assert!(missing.is_empty(), "{lang}.json lacks error.{missing:?}");

@@ -1,6 +1,7 @@
 //! Friends, for accounts only: a request by nickname that the other accepts or declines
 //! (both agree), who of one's friends is online and at which public table, and invitations
-//! to one's table.
+//! to one's table, which open it to the invitee (a private one too) and last until they
+//! sit there or decline.
 //!
 //! Online means a live connection to a table now, or one closed or a friends' list asked
 //! for within [`ONLINE_FOR`]. Where a friend sits is shown only for a table that is not
@@ -430,6 +431,20 @@ pub async fn invite(
     .await
 }
 
+/// The table of an invitation `player` received that is still open (`None`: no such
+/// invitation, somebody else's, or expired).
+pub async fn invited_to(db: &Db, player: i64, id: i64) -> DbResult<Option<String>> {
+    db.call(move |c| {
+        c.query_row(
+            "SELECT table_id FROM invitations WHERE id = ?1 AND to_player = ?2 AND at >= ?3",
+            params![id, player, now() - INVITATION_TTL],
+            |r| r.get(0),
+        )
+        .optional()
+    })
+    .await
+}
+
 /// Forgets an invitation `player` received or sent; whether there was one.
 pub async fn dismiss(db: &Db, player: i64, id: i64) -> DbResult<bool> {
     db.call(move |c| {
@@ -496,6 +511,7 @@ mod tests {
         for i in 0..=(MAX_REQUESTS_IN + 1) {
             let id = db
                 .create_guest(
+                    format!("p{i}"),
                     format!("p{i}"),
                     format!("p{i}"),
                     format!("h{i}"),

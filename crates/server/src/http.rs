@@ -157,6 +157,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
             delete(friends::drop_request),
         )
         .route("/api/invitations/{id}", delete(friends::dismiss))
+        .route("/api/invitations/{id}/accept", post(friends::accept))
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/replay/{n}", get(replay_step))
         .route("/api/players/{id}/games", get(player_games))
@@ -692,7 +693,7 @@ async fn create_player(
     headers: HeaderMap,
     body: Result<Json<NewPlayer>, JsonRejection>,
 ) -> ApiResult<Value> {
-    hub.creates
+    hub.new_guests
         .take(peer.ip())
         .map_err(|s| ApiError::too_many(s, "new players"))?;
     let Json(body) = body?;
@@ -703,6 +704,7 @@ async fn create_player(
         .create_guest(
             nickname.clone(),
             account::nickname_key(&nickname),
+            account::nickname_look(&nickname),
             token_hash(&token),
             agent_of(&headers),
         )
@@ -751,16 +753,69 @@ async fn game_kinds(State(hub): State<Arc<Hub>>) -> Json<Value> {
     Json(Value::Array(kinds))
 }
 
-async fn open_tables(State(hub): State<Arc<Hub>>) -> Json<Vec<TableInfo>> {
+/// Tables a page of the lobby's list holds.
+pub const TABLES_PAGE: usize = 50;
+/// The furthest page of the lobby's list one may ask for.
+const MAX_TABLES_PAGE: usize = 10_000;
+
+/// `?page=N` of the lobby's list.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TablesQuery {
+    page: Option<usize>,
+}
+
+/// People seated at a table and connected to it now.
+fn people_here(t: &TableInfo) -> usize {
+    t.seats
+        .iter()
+        .filter(|s| s.player.is_some() && s.connected)
+        .count()
+}
+
+/// `GET /api/tables?page=N`: the open public tables, [`TABLES_PAGE`] a page: those where a
+/// seated person is connected first, then the others, each newest first. So tables made
+/// and left (many of them, from many addresses) never push the tables people are at off
+/// the first page. `Link: <…?page=N+1>; rel="next"` says there is a next page, and
+/// `X-Total-Count` how many tables there are.
+async fn open_tables(
+    State(hub): State<Arc<Hub>>,
+    query: Result<Query<TablesQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = query?;
+    let page = q.page.unwrap_or(1);
+    if !(1..=MAX_TABLES_PAGE).contains(&page) {
+        return Err(ApiError::bad(
+            Code::NoSuchPage,
+            format!("no page {page}: pages are numbered from 1 (to {MAX_TABLES_PAGE} at most)"),
+        ));
+    }
     let mut tables: Vec<TableInfo> = hub
         .tables_everywhere()
         .await
         .into_iter()
         .filter(|t| t.status != FINISHED && !t.friends.private)
         .collect();
-    tables.sort_by(|a, b| b.created.cmp(&a.created).then(a.id.cmp(&b.id)));
-    tables.truncate(200);
-    Json(tables)
+    tables.sort_by(|a, b| {
+        (people_here(b) > 0)
+            .cmp(&(people_here(a) > 0))
+            .then(b.created.cmp(&a.created))
+            .then(a.id.cmp(&b.id))
+    });
+    let total = tables.len();
+    let start = (page - 1) * TABLES_PAGE;
+    let shown: Vec<TableInfo> = tables.into_iter().skip(start).take(TABLES_PAGE).collect();
+    let mut res = Json(shown).into_response();
+    let h = res.headers_mut();
+    h.insert("x-total-count", HeaderValue::from(total));
+    if total > start + TABLES_PAGE {
+        if let Ok(v) =
+            HeaderValue::from_str(&format!("</api/tables?page={}>; rel=\"next\"", page + 1))
+        {
+            h.insert(header::LINK, v);
+        }
+    }
+    Ok(res)
 }
 
 #[derive(Deserialize)]
@@ -823,7 +878,7 @@ async fn create_table(
     if req.rated {
         players::account_only(&hub, player.id).await?;
     }
-    hub.creates
+    hub.new_tables
         .take(peer.ip())
         .map_err(|s| ApiError::too_many(s, "new tables"))?;
     let open = hub
@@ -891,6 +946,18 @@ async fn create_table(
             ),
         ));
     }
+    if req.rated && turn_s == 0 {
+        // A player who never acts would hold a rated game for ever.
+        return Err(ApiError::bad(
+            Code::RatedNeedsClock,
+            format!(
+                "a rated table always has a turn clock: leave out turn_s (it is \
+                 {DEFAULT_TURN_S} seconds) or choose {} to {} seconds",
+                TURN_S.start(),
+                TURN_S.end()
+            ),
+        ));
+    }
     let count = req.seats.unwrap_or_else(|| kind.default_seats());
     let range = kind.seat_range();
     if !range.contains(&count) {
@@ -924,11 +991,23 @@ async fn create_table(
     }
     let friends =
         friends_tables::new_friends(&hub, req.private, &req.reserve, count, &player, seat).await?;
+    let id = table_id();
+    hub.open_table_from(peer.ip(), &id).map_err(|open| {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            Code::TooManyTablesFromAddress,
+            format!(
+                "{open} tables made from your address are open (at most {}): play or leave one \
+                 first (a table nobody comes to ends within minutes)",
+                hub.limits.open_tables_per_addr
+            ),
+        )
+    })?;
     let seed: u64 = rand::random();
     let mut seats = vec![None; count];
     seats[seat] = Some(player.id);
     let row = TableRow {
-        id: table_id(),
+        id,
         game: kind.name().to_string(),
         seats: count,
         rules,
@@ -965,7 +1044,20 @@ async fn create_table(
         .claim(stored.row.id.clone())
         .await
         .map_err(ApiError::internal)?;
+    let id = stored.row.id.clone();
+    if req.rated {
+        // The creator sits from here, maybe never connecting before the start.
+        hub.db
+            .note_table_address(
+                stored.row.id.clone(),
+                player.id,
+                crate::rating::network(peer.ip()),
+            )
+            .await
+            .map_err(ApiError::internal)?;
+    }
     let handle = hub.start_table(stored).map_err(ApiError::internal)?;
+    hub.table_made(peer.ip(), &id);
     if req.start {
         handle
             .begin()
@@ -1127,9 +1219,11 @@ async fn replay_step(
 
 async fn player_games(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<i64>, PathRejection>,
     headers: HeaderMap,
 ) -> ApiResult<Vec<Value>> {
+    players::may_read(&hub, &peer)?;
     let Path(id) = path.map_err(|_| {
         ApiError::bad(
             Code::BadRequest,

@@ -181,10 +181,13 @@ pub struct Limits {
     pub conns_per_addr: usize,
     /// Connections to one table that hold no seat there (spectators).
     pub watchers_per_table: usize,
-    /// Players and tables one address may create per minute (each; bursts of as many).
+    /// Guests, accounts and tables one address may create per minute (each counted on
+    /// its own; bursts of as many).
     pub creates_per_minute: u32,
     /// Tables one player may have created and not yet finished.
     pub open_tables_per_player: u64,
+    /// Tables made from one address that are open on this server (waiting or playing).
+    pub open_tables_per_addr: usize,
     /// Time to send a request's headers (and, once idle, the next request's).
     pub header_timeout: Duration,
     /// Time to answer a request (a slow body included); WebSockets are not bound by it.
@@ -193,6 +196,9 @@ pub struct Limits {
     pub ws_idle: Duration,
     /// A table nobody is connected to stops after this long (it restarts from storage).
     pub idle_table: Duration,
+    /// A table that has not started, with nobody connected for this long, stops and is
+    /// removed (a table nobody comes to leaves the lobby soon, and storage with it).
+    pub idle_waiting_table: Duration,
     /// The database file's largest size: past it, writes fail as on a full disk (and the
     /// tables back off) instead of filling the disk.
     pub max_db_bytes: u64,
@@ -210,8 +216,20 @@ pub struct Limits {
     pub password_queue: usize,
     /// Failed logins one address may make in a burst, then as many a minute.
     pub failed_logins_per_addr: u32,
-    /// Failed logins to one nickname in a burst, then one a minute (whoever tries).
+    /// Failed logins to one nickname in a burst, then one a minute (whoever tries from a
+    /// device the account does not know).
     pub failed_logins_per_account: u32,
+    /// Failed logins from one known device (a browser that logged in to the account
+    /// before) in a burst, then one a minute: its own budget, which no one else spends.
+    pub failed_logins_per_device: u32,
+    /// Wrong old passwords one session may send in a burst when changing its password,
+    /// then one a minute.
+    pub wrong_passwords_per_session: u32,
+    /// Sessions one account holds at most: a new login ends the least recently used.
+    pub sessions_per_account: usize,
+    /// Profiles, games lists and leaderboard pages one address may read a minute (bursts
+    /// of as many).
+    pub profile_reads_per_minute: u32,
     /// How long a rematch ("otra") waits for the people of the finished table before it
     /// starts, the seats of those who did not accept going to the bot.
     pub rematch_wait: Duration,
@@ -224,10 +242,12 @@ impl Default for Limits {
             watchers_per_table: 50,
             creates_per_minute: 20,
             open_tables_per_player: 10,
+            open_tables_per_addr: 10,
             header_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(20),
             ws_idle: Duration::from_secs(60),
             idle_table: Duration::from_secs(30 * 60),
+            idle_waiting_table: Duration::from_secs(2 * 60),
             max_db_bytes: 4 << 30,
             // CPU work: no more at once than the cores.
             calculations: std::thread::available_parallelism().map_or(2, |n| n.get()),
@@ -236,6 +256,10 @@ impl Default for Limits {
             password_queue: 32,
             failed_logins_per_addr: 10,
             failed_logins_per_account: 5,
+            failed_logins_per_device: 5,
+            wrong_passwords_per_session: 5,
+            sessions_per_account: 20,
+            profile_reads_per_minute: 60,
             rematch_wait: Duration::from_secs(60),
         }
     }
@@ -252,6 +276,10 @@ struct Session {
     touched: i64,
 }
 
+/// A table made from an address: its id, and when it was counted while it is being made
+/// (`None` once it runs).
+type Made = (String, Option<std::time::Instant>);
+
 /// Everything the request handlers share: the game kinds, the database and the running
 /// tables.
 pub struct Hub {
@@ -264,17 +292,27 @@ pub struct Hub {
     tokens: RwLock<HashMap<String, Session>>,
     /// The password hasher, bounded.
     passwords: account::Passwords,
-    /// Failed logins per address and per nickname key.
-    failed_by_addr: RateLimiter,
-    failed_by_account: RateLimiter<String>,
+    /// Failed logins per address and per nickname key, and per known device.
+    logins: limit::LoginThrottle,
+    /// Wrong old passwords per session (a new password).
+    wrong_old_passwords: RateLimiter<i64>,
+    /// The key that signs device tokens (see [`account::device_token`]), read from the
+    /// database at its first use.
+    device_secret: tokio::sync::OnceCell<Vec<u8>>,
     /// Sessions ended (logged out, revoked, ended by a new password): their WebSockets close.
     revoked: tokio::sync::broadcast::Sender<i64>,
     next_conn: AtomicU64,
     /// Serializes loading a stored table, so one table never gets two tasks.
     loading: tokio::sync::Mutex<()>,
     env: TableEnv,
-    /// Creations (players, tables) per address.
-    creates: RateLimiter,
+    /// Creations per address: guests, accounts and tables, each apart.
+    new_guests: RateLimiter,
+    new_accounts: RateLimiter,
+    new_tables: RateLimiter,
+    /// The tables made from each address (the open ones are counted).
+    tables_by_addr: std::sync::Mutex<HashMap<std::net::IpAddr, Vec<Made>>>,
+    /// Profile, games list and leaderboard reads per address.
+    profile_reads: RateLimiter,
     /// Replay steps being built at once.
     replays: tokio::sync::Semaphore,
     /// Calculations (games' tools such as Mus's leyes, odds tools) running at once.
@@ -303,6 +341,7 @@ impl Hub {
         let env = TableEnv {
             db: db.clone(),
             idle_end: limits.idle_table,
+            waiting_end: limits.idle_waiting_table,
             max_watchers: limits.watchers_per_table,
             // Bots never take every core: one is left for people and the server.
             bot_threads: Arc::new(tokio::sync::Semaphore::new(cores.saturating_sub(1).max(1))),
@@ -317,13 +356,22 @@ impl Hub {
             tables: RwLock::new(HashMap::new()),
             tokens: RwLock::new(HashMap::new()),
             passwords: account::Passwords::new(limits.password_hashes, limits.password_queue),
-            failed_by_addr: RateLimiter::per_minute(limits.failed_logins_per_addr),
-            failed_by_account: RateLimiter::new(limits.failed_logins_per_account, 1.0),
+            logins: limit::LoginThrottle::new(
+                limits.failed_logins_per_addr,
+                limits.failed_logins_per_account,
+                limits.failed_logins_per_device,
+            ),
+            wrong_old_passwords: RateLimiter::new(limits.wrong_passwords_per_session, 1.0),
+            device_secret: tokio::sync::OnceCell::new(),
             revoked: tokio::sync::broadcast::channel(256).0,
             next_conn: AtomicU64::new(1),
             loading: tokio::sync::Mutex::new(()),
             env,
-            creates: RateLimiter::per_minute(limits.creates_per_minute),
+            new_guests: RateLimiter::per_minute(limits.creates_per_minute),
+            new_accounts: RateLimiter::per_minute(limits.creates_per_minute),
+            new_tables: RateLimiter::per_minute(limits.creates_per_minute),
+            tables_by_addr: std::sync::Mutex::new(HashMap::new()),
+            profile_reads: RateLimiter::per_minute(limits.profile_reads_per_minute),
             replays: tokio::sync::Semaphore::new(2),
             calculations: Arc::new(tokio::sync::Semaphore::new(limits.calculations.max(1))),
             replay_cache: SmallCache::new(32),
@@ -331,6 +379,66 @@ impl Hub {
             gauges,
             social: friends::Social::default(),
             board: cluster::Board::default(),
+        }
+    }
+
+    /// The key that signs device tokens: the database's, made at its first use.
+    async fn device_secret(&self) -> Result<&[u8], store::DbError> {
+        self.device_secret
+            .get_or_try_init(|| self.db.secret("device"))
+            .await
+            .map(Vec::as_slice)
+    }
+
+    /// Counts the table `id`, about to be made from `ip`, against the address's open tables
+    /// on this server (waiting or playing: [`Limits::open_tables_per_addr`]); `Err` with how
+    /// many it has open when that is all it may. A table being made counts until
+    /// [`Hub::table_made`] (or for the time a request may take), so two made at once are
+    /// both counted.
+    fn open_table_from(&self, ip: std::net::IpAddr, id: &str) -> Result<(), usize> {
+        const MAKING: Duration = Duration::from_secs(30);
+        let now = std::time::Instant::now();
+        let open = |(id, making): &Made| {
+            making.is_some_and(|at| now.duration_since(at) < MAKING)
+                || self.table(id).is_some_and(|h| {
+                    !h.tx.is_closed()
+                        && h.info
+                            .read()
+                            .map(|i| i.status != table::FINISHED)
+                            .unwrap_or(false)
+                })
+        };
+        let mut by_addr = self
+            .tables_by_addr
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if by_addr.len() > 10_000 {
+            // Addresses whose tables all ended are forgotten.
+            by_addr.retain(|_, ids| {
+                ids.retain(open);
+                !ids.is_empty()
+            });
+        }
+        let ids = by_addr.entry(ip).or_default();
+        ids.retain(open);
+        if ids.len() >= self.limits.open_tables_per_addr {
+            return Err(ids.len());
+        }
+        ids.push((id.to_string(), Some(now)));
+        Ok(())
+    }
+
+    /// The table `id` counted for `ip` runs: it counts while it runs and is not finished.
+    fn table_made(&self, ip: std::net::IpAddr, id: &str) {
+        let mut by_addr = self
+            .tables_by_addr
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(e) = by_addr
+            .get_mut(&ip)
+            .and_then(|ids| ids.iter_mut().find(|(t, _)| t == id))
+        {
+            e.1 = None;
         }
     }
 
@@ -551,6 +659,16 @@ pub async fn serve(
         config.limits.clone(),
         config.gauges.clone(),
     ));
+    // Accounts made before nicknames' looks were kept get theirs, and the device tokens'
+    // key is made now if it is not there yet (not by the first login).
+    let prepared = async {
+        hub.db.fill_nickname_looks(account::nickname_look).await?;
+        hub.device_secret().await.map(|_| ())
+    };
+    if let Err(e) = prepared.await {
+        hub.db.close().await;
+        return Err(e.to_string());
+    }
     if hub.db.node().is_some() {
         tokio::spawn(hub.clone().keep_leases());
         tokio::spawn(hub.clone().publish_board());

@@ -101,7 +101,11 @@ impl<K: std::hash::Hash + Eq + Clone> RateLimiter<K> {
 
     /// Takes one token for `key`; `Err(seconds)` says how long until the next one.
     pub fn take(&self, key: K) -> Result<(), u64> {
-        let now = Instant::now();
+        self.take_at(key, Instant::now())
+    }
+
+    /// [`Self::take`] at the moment `now` (a test moves the clock itself).
+    pub fn take_at(&self, key: K, now: Instant) -> Result<(), u64> {
         let mut b = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         let tokens = self.fill(&mut b, &key, now);
         if tokens >= 1.0 {
@@ -116,13 +120,100 @@ impl<K: std::hash::Hash + Eq + Clone> RateLimiter<K> {
 
     /// Whether `key` has a token, without taking it; `Err(seconds)` as for [`Self::take`].
     pub fn check(&self, key: K) -> Result<(), u64> {
-        let now = Instant::now();
+        self.check_at(key, Instant::now())
+    }
+
+    /// [`Self::check`] at the moment `now`.
+    pub fn check_at(&self, key: K, now: Instant) -> Result<(), u64> {
         let mut b = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         let tokens = self.fill(&mut b, &key, now);
         if tokens >= 1.0 {
             Ok(())
         } else {
             Err(self.wait(tokens))
+        }
+    }
+}
+
+/// Who a refused login was counted against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Whose {
+    /// The address it came from (unknown devices only).
+    Address,
+    /// The nickname tried (unknown devices only).
+    Nickname,
+    /// The known device it came from (its own failures).
+    Device,
+}
+
+/// A login refused before any password is checked: whose budget is spent, and the
+/// seconds until it has room again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Throttled {
+    pub whose: Whose,
+    pub seconds: u64,
+}
+
+/// Failed logins, counted as OWASP's "device cookies" advise: a browser that has logged in
+/// to an account before (it holds a device token the server signed for that account) is
+/// counted apart, on a small budget of its own; every other attempt is counted per address
+/// and per nickname. So a stranger who keeps failing on a nickname shuts out unknown
+/// devices for it, never the owner's known ones, and spends nothing the owner needs.
+pub struct LoginThrottle {
+    by_addr: RateLimiter<IpAddr>,
+    by_nickname: RateLimiter<String>,
+    by_device: RateLimiter<String>,
+}
+
+impl LoginThrottle {
+    /// `per_addr` failures from an address in a burst, then as many a minute;
+    /// `per_nickname` on a nickname in a burst, then one a minute; `per_device` from one
+    /// known device in a burst, then one a minute.
+    pub fn new(per_addr: u32, per_nickname: u32, per_device: u32) -> LoginThrottle {
+        LoginThrottle {
+            by_addr: RateLimiter::per_minute(per_addr),
+            by_nickname: RateLimiter::new(per_nickname, 1.0),
+            by_device: RateLimiter::new(per_device, 1.0),
+        }
+    }
+
+    /// Whether a login may be tried now: from the known device `device` (its id, for this
+    /// nickname's account), only that device's own failures count; from any other, the
+    /// address's and the nickname's.
+    pub fn check(
+        &self,
+        now: Instant,
+        ip: IpAddr,
+        nickname: &str,
+        device: Option<&str>,
+    ) -> Result<(), Throttled> {
+        let refused = |whose| move |seconds| Throttled { whose, seconds };
+        match device {
+            Some(d) => self
+                .by_device
+                .check_at(d.to_string(), now)
+                .map_err(refused(Whose::Device)),
+            None => {
+                self.by_addr
+                    .check_at(ip, now)
+                    .map_err(refused(Whose::Address))?;
+                self.by_nickname
+                    .check_at(nickname.to_string(), now)
+                    .map_err(refused(Whose::Nickname))
+            }
+        }
+    }
+
+    /// Counts a failed login where [`Self::check`] looks.
+    pub fn failed(&self, now: Instant, ip: IpAddr, nickname: &str, device: Option<&str>) {
+        match device {
+            Some(d) => {
+                let _ = self.by_device.take_at(d.to_string(), now);
+            }
+            None => {
+                let _ = self.by_addr.take_at(ip, now);
+                let _ = self.by_nickname.take_at(nickname.to_string(), now);
+            }
         }
     }
 }
@@ -191,6 +282,94 @@ mod tests {
         let wait = r.check("ane".into()).unwrap_err();
         assert!((50..=60).contains(&wait), "{wait}");
         assert!(r.take("mikel".into()).is_ok());
+    }
+
+    /// An attacker polls wrong passwords for "victim" once a second for 190 s from one
+    /// address, then from eleven; the owner logs in every 5 s from a browser that logged in
+    /// before. The owner is never refused; an unknown device (the owner on a new phone, or
+    /// the attacker) is, as soon as the nickname's budget is spent.
+    #[test]
+    fn a_stranger_failing_on_a_nickname_never_shuts_out_its_known_devices() {
+        let t = LoginThrottle::new(10, 5, 5);
+        let start = Instant::now();
+        let owner: IpAddr = "10.0.0.7".parse().unwrap();
+        let (mut owner_in, mut stranger_refused) = (0, 0);
+        let (mut unknown_tries, mut unknown_refused) = (0, 0);
+        for s in 0..190u64 {
+            let now = start + std::time::Duration::from_secs(s);
+            let attacker: IpAddr = format!("10.0.1.{}", s % 11).parse().unwrap();
+            match t.check(now, attacker, "victim", None) {
+                // Checked, wrong: counted.
+                Ok(()) => t.failed(now, attacker, "victim", None),
+                Err(r) => {
+                    assert_eq!(r.whose, Whose::Nickname, "at {s} s");
+                    stranger_refused += 1;
+                }
+            }
+            if s % 5 == 0 {
+                // The right password: never counted, never refused.
+                assert_eq!(
+                    t.check(now, owner, "victim", Some("dev-1")),
+                    Ok(()),
+                    "at {s}"
+                );
+                owner_in += 1;
+                // The owner on a device the server does not know waits like anyone.
+                if s > 10 {
+                    unknown_tries += 1;
+                    if t.check(now, owner, "victim", None).is_err() {
+                        unknown_refused += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(owner_in, 38);
+        assert!(stranger_refused >= 180, "{stranger_refused}");
+        assert_eq!(
+            unknown_refused, unknown_tries,
+            "the nickname stays shut to unknown devices"
+        );
+    }
+
+    #[test]
+    fn a_known_device_has_a_small_budget_of_its_own() {
+        let t = LoginThrottle::new(10, 5, 3);
+        let now = Instant::now();
+        let ip: IpAddr = "10.0.0.7".parse().unwrap();
+        for _ in 0..3 {
+            assert!(t.check(now, ip, "ane", Some("dev-1")).is_ok());
+            t.failed(now, ip, "ane", Some("dev-1"));
+        }
+        let r = t.check(now, ip, "ane", Some("dev-1")).unwrap_err();
+        assert_eq!(r.whose, Whose::Device);
+        assert!((1..=60).contains(&r.seconds), "{r:?}");
+        // Its failures cost neither the nickname, the address nor another device.
+        assert!(t.check(now, ip, "ane", None).is_ok());
+        assert!(t.check(now, ip, "ane", Some("dev-2")).is_ok());
+        // A minute later it has one try again.
+        let later = now + std::time::Duration::from_secs(60);
+        assert!(t.check(later, ip, "ane", Some("dev-1")).is_ok());
+        t.failed(later, ip, "ane", Some("dev-1"));
+        assert!(t.check(later, ip, "ane", Some("dev-1")).is_err());
+    }
+
+    #[test]
+    fn unknown_devices_are_counted_per_address_and_per_nickname() {
+        let t = LoginThrottle::new(3, 5, 5);
+        let now = Instant::now();
+        let ip: IpAddr = "10.0.0.9".parse().unwrap();
+        for n in ["a", "b", "c"] {
+            assert!(t.check(now, ip, n, None).is_ok());
+            t.failed(now, ip, n, None);
+        }
+        assert_eq!(
+            t.check(now, ip, "d", None).unwrap_err().whose,
+            Whose::Address
+        );
+        // The nickname has spent one of its five: from another address it is still open.
+        assert!(t
+            .check(now, "10.0.0.10".parse().unwrap(), "a", None)
+            .is_ok());
     }
 
     #[test]

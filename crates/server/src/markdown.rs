@@ -1,6 +1,7 @@
 //! A small Markdown renderer for the "How to play" pages, made from `docs/rules/*.md`: it
 //! knows what those files use (headings, paragraphs, lists, tables, code blocks and spans,
-//! emphasis, links) and escapes everything else, so no text of a file becomes markup it
+//! emphasis, links, and a quoted block `> …`, drawn as a box set apart: the pages keep the
+//! command line's options in one) and escapes everything else, so no text of a file becomes markup it
 //! did not ask for. Links go through a function that says where each may point; a link it
 //! refuses is shown as its text alone.
 
@@ -81,6 +82,18 @@ pub fn to_html(md: &str, link: &dyn Fn(&str) -> Option<String>) -> String {
                 "<pre><code>{}</code></pre>\n",
                 escape(&code.join("\n"))
             ));
+        } else if trimmed.starts_with('>') {
+            // A quoted block: its lines, their `>` taken off, are Markdown of their own.
+            let mut inner = Vec::new();
+            while i < lines.len() && lines[i].trim().starts_with('>') {
+                let l = &lines[i].trim()[1..];
+                inner.push(l.strip_prefix(' ').unwrap_or(l));
+                i += 1;
+            }
+            out.push_str(&format!(
+                "<aside class=\"box\">\n{}</aside>\n",
+                to_html(&inner.join("\n"), link)
+            ));
         } else if let Some((level, text)) = heading(trimmed) {
             let id = slug(text);
             out.push_str(&format!(
@@ -97,43 +110,9 @@ pub fn to_html(md: &str, link: &dyn Fn(&str) -> Option<String>) -> String {
             }
             out.push_str(&table(&rows, link));
         } else if let Some((ordered, _)) = item(line) {
-            out.push_str(if ordered { "<ol>\n" } else { "<ul>\n" });
-            let mut current: Option<String> = None;
-            while i < lines.len() {
-                let l = lines[i];
-                if l.trim().is_empty() {
-                    // A blank line ends the list unless another item follows it.
-                    let next = lines.get(i + 1).copied().unwrap_or("");
-                    if item(next).is_some_and(|(o, _)| o == ordered)
-                        || (next.starts_with("  ") && !next.trim().is_empty())
-                    {
-                        i += 1;
-                        continue;
-                    }
-                    break;
-                }
-                if let Some((o, text)) = item(l) {
-                    if o != ordered && !l.starts_with(' ') {
-                        break;
-                    }
-                    if let Some(c) = current.take() {
-                        out.push_str(&format!("<li>{}</li>\n", inline(&c, link)));
-                    }
-                    current = Some(text.to_string());
-                } else if l.starts_with(' ') || current.is_some() && !block_start(l) {
-                    if let Some(c) = current.as_mut() {
-                        c.push(' ');
-                        c.push_str(l.trim());
-                    }
-                } else {
-                    break;
-                }
-                i += 1;
-            }
-            if let Some(c) = current.take() {
-                out.push_str(&format!("<li>{}</li>\n", inline(&c, link)));
-            }
-            out.push_str(if ordered { "</ol>\n" } else { "</ul>\n" });
+            let (html, next) = list(&lines, i, ordered, link);
+            out.push_str(&html);
+            i = next;
         } else {
             let mut text = vec![trimmed];
             i += 1;
@@ -147,11 +126,88 @@ pub fn to_html(md: &str, link: &dyn Fn(&str) -> Option<String>) -> String {
     out
 }
 
+/// How far a line is indented (spaces; a tab counts as four).
+fn indent(line: &str) -> usize {
+    line.chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .map(|c| if c == '\t' { 4 } else { 1 })
+        .sum()
+}
+
+/// The list starting at `lines[start]` (an item, ordered or not): its HTML and the index of
+/// the first line after it. Each item's lines — its first line's text and the lines indented
+/// under it (or a paragraph's lazy continuation) — are Markdown of their own, so an item may
+/// hold paragraphs, a table or a list; an item of one paragraph is its text alone.
+fn list(
+    lines: &[&str],
+    start: usize,
+    ordered: bool,
+    link: &dyn Fn(&str) -> Option<String>,
+) -> (String, usize) {
+    let level = indent(lines[start]);
+    let mut out = String::from(if ordered { "<ol>\n" } else { "<ul>\n" });
+    let mut i = start;
+    while let Some((_, text)) = lines
+        .get(i)
+        .and_then(|l| item(l).filter(|(o, _)| *o == ordered && indent(l) == level))
+    {
+        // Where the item's text starts: its lines under it are read from there.
+        let column = lines[i].len() - text.len();
+        let mut body = vec![text.to_string()];
+        i += 1;
+        while i < lines.len() {
+            let l = lines[i];
+            if l.trim().is_empty() {
+                // A blank line goes on the item when more of it follows, indented.
+                let next = lines[i + 1..].iter().find(|l| !l.trim().is_empty());
+                if next.is_some_and(|n| indent(n) > level) {
+                    body.push(String::new());
+                    i += 1;
+                    continue;
+                }
+                break;
+            }
+            if indent(l) > level {
+                let cut = indent(l).min(column);
+                body.push(l.chars().skip(cut).collect());
+            } else if !block_start(l) && body.last().is_some_and(|b| !b.trim().is_empty()) {
+                body.push(l.trim().to_string());
+            } else {
+                break;
+            }
+            i += 1;
+        }
+        let html = to_html(&body.join("\n"), link);
+        let inner = match html
+            .strip_prefix("<p>")
+            .and_then(|h| h.strip_suffix("</p>\n"))
+        {
+            Some(text) if !text.contains("<p>") => text.to_string(),
+            _ => html,
+        };
+        out.push_str(&format!("<li>{inner}</li>\n"));
+        // Blank lines between two items of the list.
+        let mut j = i;
+        while lines.get(j).is_some_and(|l| l.trim().is_empty()) {
+            j += 1;
+        }
+        if lines
+            .get(j)
+            .is_some_and(|l| indent(l) == level && item(l).is_some_and(|(o, _)| o == ordered))
+        {
+            i = j;
+        }
+    }
+    out.push_str(if ordered { "</ol>\n" } else { "</ul>\n" });
+    (out, i)
+}
+
 /// Whether a line begins a block of its own (ending a paragraph).
 fn block_start(line: &str) -> bool {
     let t = line.trim();
     heading(t).is_some()
         || t.starts_with('|')
+        || t.starts_with('>')
         || t.starts_with("```")
         || line.starts_with("    ")
         || item(line).is_some()
@@ -340,5 +396,47 @@ mod tests {
         );
         assert!(html.contains("<th>a</th>") && html.contains("<td><code>x|y</code></td>"));
         assert!(html.contains("<pre><code>R C S</code></pre>"), "{html}");
+    }
+
+    #[test]
+    fn a_list_item_may_hold_a_table_a_list_and_paragraphs() {
+        let md = "1. **Draw.** Take a card\n   from the stock.\n\n   | say | what |\n   |---|---|\n   | `robo` | draw |\n\n   Then discard.\n2. Close:\n   - normal,\n     with one card;\n   - chinchón.\n\n   Or not.\n3. End.\n\nAfter.";
+        let html = to_html(md, &plain);
+        assert!(
+            html.starts_with(
+                "<ol>\n<li><p><strong>Draw.</strong> Take a card from the stock.</p>\n<table>"
+            ),
+            "{html}"
+        );
+        assert!(html.contains("<td><code>robo</code></td>"), "{html}");
+        assert!(
+            html.contains("</table>\n<p>Then discard.</p>\n</li>"),
+            "{html}"
+        );
+        assert!(html.contains("<li><p>Close:</p>\n<ul>\n<li>normal, with one card;</li>\n<li>chinchón.</li>\n</ul>\n<p>Or not.</p>\n</li>"), "{html}");
+        assert!(
+            html.contains("<li>End.</li>\n</ol>\n<p>After.</p>"),
+            "{html}"
+        );
+        assert!(
+            !html.contains("---"),
+            "no table's rule shown as text: {html}"
+        );
+    }
+
+    #[test]
+    fn a_quoted_block_is_a_box_of_markdown_escaped_as_the_rest() {
+        let md = "Before.\n> ### In the terminal\n>\n> | flag | what |\n> |---|---|\n> | `--x` | <b> |\n\nAfter.";
+        let html = to_html(md, &plain);
+        assert!(
+            html.contains("<p>Before.</p>\n<aside class=\"box\">"),
+            "{html}"
+        );
+        assert!(html.contains("<h3 id=\"in-the-terminal\">"), "{html}");
+        assert!(
+            html.contains("<td><code>--x</code></td><td>&lt;b&gt;</td>"),
+            "{html}"
+        );
+        assert!(html.contains("</aside>\n<p>After.</p>"), "{html}");
     }
 }

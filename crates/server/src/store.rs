@@ -55,7 +55,15 @@ const GROUP: usize = 512;
 /// requests (`friend_requests`) and invitations to a table (`invitations`).
 /// 7: each rating history row numbers its player's rows in order (`seq`), which both
 /// SQLite and PostgreSQL can sort by.
-pub const SCHEMA_VERSION: i64 = 7;
+/// 8: what keeps ratings from being farmed (see [`crate::rating`]): how many decisions the
+/// bot took for each person of a rated game (`rated_seats.helped`), whether a history row's
+/// seat was played by the bot (`assisted`) or why it was not rated (`unrated`), the address
+/// each account was made from (`signup_addresses`) and those each player played a rated
+/// table from until it is rated (`table_addresses`); a rated table always has a turn clock.
+/// Since, without a new version (an older tapete reads such a database as before): each
+/// account's nickname look (`nickname_looks`), made at start where it is missing and filled
+/// from the accounts (see [`Db::fill_nickname_looks`]).
+pub const SCHEMA_VERSION: i64 = 8;
 
 /// How hard each answer waits for the disk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -192,12 +200,30 @@ CREATE TABLE IF NOT EXISTS sessions (
     agent TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_player ON sessions(player);
+CREATE TABLE IF NOT EXISTS nickname_looks (
+    player INTEGER PRIMARY KEY REFERENCES players(id),
+    look TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS nickname_looks_look ON nickname_looks(look);
 CREATE TABLE IF NOT EXISTS rated_seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL,
     team INTEGER NOT NULL,
     player INTEGER REFERENCES players(id),
+    helped INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS signup_addresses (
+    player INTEGER PRIMARY KEY REFERENCES players(id),
+    address TEXT NOT NULL,
+    at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS signup_addresses_address ON signup_addresses(address);
+CREATE TABLE IF NOT EXISTS table_addresses (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    player INTEGER NOT NULL REFERENCES players(id),
+    address TEXT NOT NULL,
+    PRIMARY KEY (table_id, player, address)
 );
 CREATE TABLE IF NOT EXISTS ratings (
     game TEXT NOT NULL,
@@ -225,6 +251,8 @@ CREATE TABLE IF NOT EXISTS rating_history (
     abandoned INTEGER NOT NULL,
     at INTEGER NOT NULL,
     seq INTEGER NOT NULL DEFAULT 0,
+    assisted INTEGER NOT NULL DEFAULT 0,
+    unrated TEXT,
     PRIMARY KEY (table_id, who)
 );
 CREATE INDEX IF NOT EXISTS rating_history_who ON rating_history(game, who, at);
@@ -329,6 +357,25 @@ const MIGRATE_6: &str = "
 ALTER TABLE rating_history ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
 UPDATE rating_history SET seq = rowid;
 ";
+
+/// Columns schema version 8 adds to tables an older database already has, as `(table,
+/// column, definition)`: each database adds those it lacks (SQLite after looking, PostgreSQL
+/// with `ADD COLUMN IF NOT EXISTS`). Rows from before get the defaults: no decision taken by
+/// the bot, nothing assisted, everything rated.
+pub(crate) const COLUMNS_8: [(&str, &str, &str); 3] = [
+    ("rated_seats", "helped", "INTEGER NOT NULL DEFAULT 0"),
+    ("rating_history", "assisted", "INTEGER NOT NULL DEFAULT 0"),
+    ("rating_history", "unrated", "TEXT"),
+];
+
+/// What a database of schema version 7 or older lacks in its rows: a rated table not
+/// finished that has no turn clock gets the default one, as every rated table now has.
+pub(crate) fn migrate_7() -> String {
+    format!(
+        "UPDATE tables SET turn_s = {} WHERE rated = 1 AND turn_s = 0 AND status <> 'finished';",
+        crate::http::DEFAULT_TURN_S
+    )
+}
 
 /// Indexes on columns a migration may add: made after the migrations.
 pub(crate) const LATE_INDEXES: &str =
@@ -548,6 +595,22 @@ fn prepare(conn: &mut rusqlite::Connection, durability: Durability) -> DbResult<
     if has_seq == 0 {
         tx.execute_batch(MIGRATE_6).map_err(not_writable)?;
     }
+    for (table, column, definition) in COLUMNS_8 {
+        let has: i64 = tx.query_row(
+            "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2",
+            [table, column],
+            |r| r.get(0),
+        )?;
+        if has == 0 {
+            tx.execute_batch(&format!(
+                "ALTER TABLE {table} ADD COLUMN {column} {definition};"
+            ))
+            .map_err(not_writable)?;
+        }
+    }
+    if version < 8 {
+        tx.execute_batch(&migrate_7()).map_err(not_writable)?;
+    }
     tx.execute_batch(LATE_INDEXES).map_err(not_writable)?;
     if old || (1..=2).contains(&version) {
         tx.execute_batch(MIGRATE_2).map_err(not_writable)?;
@@ -741,16 +804,17 @@ impl Db {
     }
 
     /// Adds a guest with its first session, unless an account has the same nickname key
-    /// (`Ok(None)`); returns its id.
+    /// or look (`Ok(None)`); returns its id.
     pub async fn create_guest(
         &self,
         nickname: String,
         key: String,
+        look: String,
         token_hash: String,
         agent: String,
     ) -> DbResult<Option<i64>> {
         self.call(move |c| {
-            if key_taken(c, &key)? {
+            if key_taken(c, &key, &look)? {
                 return Ok(None);
             }
             let id = insert_player(c, &nickname, &token_hash)?;
@@ -761,18 +825,21 @@ impl Db {
     }
 
     /// Makes an account: of the guest `guest` (who keeps its id, history and tables and
-    /// takes `nickname`), or of a new player with a first session `token_hash`.
+    /// takes `nickname`), or of a new player with a first session `token_hash`; refused
+    /// when an account has the nickname's key or its look ([`crate::account::nickname_look`]).
+    #[allow(clippy::too_many_arguments)]
     pub async fn create_account(
         &self,
         nickname: String,
         key: String,
+        look: String,
         password_hash: String,
         guest: Option<i64>,
         token_hash: String,
         agent: String,
     ) -> DbResult<Result<i64, AccountRefusal>> {
         self.call(move |c| {
-            if key_taken(c, &key)? {
+            if key_taken(c, &key, &look)? {
                 return Ok(Err(AccountRefusal::Taken));
             }
             let id = match guest {
@@ -802,14 +869,69 @@ impl Db {
                  VALUES (?1, ?2, ?3, ?4)",
                 params![id, key, password_hash, now()],
             )?;
+            c.execute(
+                "INSERT INTO nickname_looks (player, look) VALUES (?1, ?2)",
+                params![id, look],
+            )?;
             Ok(Ok(id))
         })
         .await
     }
 
-    /// Whether an account has this nickname key (or a look-alike's: the key is one).
-    pub async fn nickname_taken(&self, key: String) -> DbResult<bool> {
-        self.call(move |c| key_taken(c, &key)).await
+    /// Whether an account has this nickname key or this look (a look-alike's).
+    pub async fn nickname_taken(&self, key: String, look: String) -> DbResult<bool> {
+        self.call(move |c| key_taken(c, &key, &look)).await
+    }
+
+    /// Gives every account without one its nickname's look (`look` computes it): the
+    /// accounts made before looks were kept. Two accounts may share a look (made before,
+    /// when only the key was compared): both keep it, and both go on as they were.
+    pub async fn fill_nickname_looks(&self, look: fn(&str) -> String) -> DbResult<usize> {
+        self.call(move |c| {
+            let missing: Vec<(i64, String)> = c
+                .prepare(
+                    "SELECT a.player, p.nickname FROM accounts a JOIN players p ON p.id = a.player
+                     WHERE NOT EXISTS (SELECT 1 FROM nickname_looks l WHERE l.player = a.player)",
+                )?
+                .query_map((), |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            for (player, nickname) in &missing {
+                c.execute(
+                    "INSERT INTO nickname_looks (player, look) VALUES (?1, ?2)
+                     ON CONFLICT (player) DO NOTHING",
+                    params![player, look(nickname)],
+                )?;
+            }
+            Ok(missing.len())
+        })
+        .await
+    }
+
+    /// The server's secret of this name (32 random bytes, made at its first use and kept
+    /// in `meta`, so every server on the database and every restart share it).
+    pub async fn secret(&self, name: &'static str) -> DbResult<Vec<u8>> {
+        self.call(move |c| {
+            let key = format!("secret.{name}");
+            let fresh: [u8; 32] = rand::random();
+            let fresh: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
+            c.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING",
+                params![key, fresh],
+            )?;
+            let hex: String =
+                c.query_row("SELECT value FROM meta WHERE key = ?1", [&key], |r| {
+                    r.get(0)
+                })?;
+            (0..hex.len())
+                .step_by(2)
+                .map(|i| {
+                    hex.get(i..i + 2)
+                        .and_then(|b| u8::from_str_radix(b, 16).ok())
+                        .ok_or_else(|| DbError(format!("meta `{key}` is not hex")))
+                })
+                .collect()
+        })
+        .await
     }
 
     /// The account of a nickname key: its player, nickname and password hash.
@@ -865,15 +987,31 @@ impl Db {
         .await
     }
 
-    /// Starts a session of a player; returns its id.
+    /// Starts a session of a player, and ends its least recently used ones beyond `keep`
+    /// (the new one counted); returns its id and the sessions ended.
     pub async fn create_session(
         &self,
         player: i64,
         token_hash: String,
         agent: String,
-    ) -> DbResult<i64> {
-        self.call(move |c| insert_session(c, player, &token_hash, &agent))
-            .await
+        keep: usize,
+    ) -> DbResult<(i64, Vec<i64>)> {
+        self.call(move |c| {
+            let id = insert_session(c, player, &token_hash, &agent)?;
+            let others: Vec<i64> = c
+                .prepare(
+                    "SELECT id FROM sessions WHERE player = ?1 AND id != ?2
+                     ORDER BY last_used DESC, id DESC",
+                )?
+                .query_map(params![player, id], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            let ended: Vec<i64> = others.into_iter().skip(keep.saturating_sub(1)).collect();
+            for s in &ended {
+                c.execute("DELETE FROM sessions WHERE id = ?1", [s])?;
+            }
+            Ok((id, ended))
+        })
+        .await
     }
 
     /// The session of a token (by its hash).
@@ -1036,6 +1174,11 @@ impl Db {
                     "DELETE FROM pending_seats WHERE table_id = ?1 AND player = ?2",
                     params![table, p],
                 )?;
+                // Seated: their invitations to this table are answered.
+                tx.execute(
+                    "DELETE FROM invitations WHERE table_id = ?1 AND to_player = ?2",
+                    params![table, p],
+                )?;
                 tx.execute(
                     "INSERT INTO hand_seats (table_id, player, seat) VALUES (?1, ?2, ?3)
                      ON CONFLICT (table_id, player) DO UPDATE SET seat = excluded.seat",
@@ -1061,6 +1204,24 @@ impl Db {
         finished: Option<Value>,
         new_hand: bool,
     ) -> DbResult<()> {
+        self.append_action_by(table, n, seat, action, finished, new_hand, false)
+            .await
+    }
+
+    /// [`Db::append_action`], saying whether the table's bot took the action: at a rated
+    /// table, a decision the bot took for a person of the game is counted against their
+    /// seat (see [`crate::rating::ASSISTED_SHARE`]), in the same transaction.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn append_action_by(
+        &self,
+        table: String,
+        n: u64,
+        seat: usize,
+        action: String,
+        finished: Option<Value>,
+        new_hand: bool,
+        by_bot: bool,
+    ) -> DbResult<()> {
         let fence = self.fence(&table)?;
         self.call(move |c| {
             lease::check(c, &fence)?;
@@ -1068,6 +1229,13 @@ impl Db {
                 "INSERT INTO actions (table_id, n, seat, action) VALUES (?1, ?2, ?3, ?4)",
                 params![table, n as i64, seat as i64, action],
             )?;
+            if by_bot {
+                c.execute(
+                    "UPDATE rated_seats SET helped = helped + 1
+                     WHERE table_id = ?1 AND seat = ?2 AND player IS NOT NULL",
+                    params![table, seat as i64],
+                )?;
+            }
             if new_hand || finished.is_some() {
                 c.execute(NEW_HAND_SEATS, [&table])?;
             }
@@ -1107,6 +1275,50 @@ impl Db {
                 crate::rating::rate_table(c, &table)?;
             }
             Ok(())
+        })
+        .await
+    }
+
+    /// Removes a table that never started (its waiting time with nobody there is over):
+    /// its seats, kept seats, invitation secret, invitations and chat with it. Nothing is
+    /// removed (`false`) when it has started after all, or when a chat message of it was
+    /// reported (the operator keeps the report and its table). With several servers, only
+    /// the node holding its lease may remove it, and its lease goes with it.
+    pub async fn drop_waiting_table(&self, table: String) -> DbResult<bool> {
+        let fence = self.fence(&table)?;
+        let shared = self.node().is_some();
+        self.call(move |c| {
+            lease::check(c, &fence)?;
+            let waiting = c
+                .prepare(
+                    "SELECT 1 FROM tables WHERE id = ?1 AND status = 'waiting'
+                     AND NOT EXISTS (SELECT 1 FROM actions WHERE table_id = ?1)
+                     AND NOT EXISTS (SELECT 1 FROM reports WHERE table_id = ?1)
+                     AND NOT EXISTS (SELECT 1 FROM rating_history WHERE table_id = ?1)",
+                )?
+                .exists([&table])?;
+            if !waiting {
+                return Ok(false);
+            }
+            for sql in [
+                "DELETE FROM invitations WHERE table_id = ?1",
+                "DELETE FROM chat WHERE table_id = ?1",
+                "DELETE FROM reserved_seats WHERE table_id = ?1",
+                "DELETE FROM private_tables WHERE table_id = ?1",
+                "DELETE FROM rematches WHERE new_table = ?1 OR table_id = ?1",
+                "DELETE FROM pending_seats WHERE table_id = ?1",
+                "DELETE FROM hand_seats WHERE table_id = ?1",
+                "DELETE FROM rated_seats WHERE table_id = ?1",
+                "DELETE FROM table_players WHERE table_id = ?1",
+                "DELETE FROM seats WHERE table_id = ?1",
+                "DELETE FROM tables WHERE id = ?1",
+            ] {
+                c.execute(sql, [&table])?;
+            }
+            if shared {
+                c.execute("DELETE FROM leases WHERE table_id = ?1", [&table])?;
+            }
+            Ok(true)
         })
         .await
     }
@@ -1194,10 +1406,12 @@ pub struct SessionRow {
     pub agent: String,
 }
 
-fn key_taken(c: &Connection, key: &str) -> DbResult<bool> {
+/// Whether an account has this nickname key, or a nickname of this look.
+fn key_taken(c: &Connection, key: &str, look: &str) -> DbResult<bool> {
     Ok(c.query_row(
-        "SELECT count(*) FROM accounts WHERE nick_key = ?1",
-        [key],
+        "SELECT (SELECT count(*) FROM accounts WHERE nick_key = ?1)
+              + (SELECT count(*) FROM nickname_looks WHERE look = ?2)",
+        params![key, look],
         |r| r.get::<_, i64>(0),
     )? > 0)
 }

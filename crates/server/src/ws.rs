@@ -9,13 +9,14 @@ use crate::table::{Cmd, PlayerRef, TableHandle};
 use crate::Hub;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
@@ -87,6 +88,7 @@ impl Bucket {
 /// `GET /ws/{table}?token=…`: opens a connection to a table (a spectator without a token).
 pub async fn upgrade(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
     query: Result<Query<HashMap<String, String>>, QueryRejection>,
     ws: WebSocketUpgrade,
@@ -161,8 +163,9 @@ pub async fn upgrade(
             // Online while connected (friends see it).
             let _here = player.as_ref().map(|p| hub.social.presence.enter(p.id));
             let _mutes = muted.map(|(player, muted)| hub.env.chat_mutes.enter(player, muted));
+            let addr = Some(crate::rating::network(peer.ip()));
             run(
-                socket, handle, conn, player, ended, idle, max_queued, gauges,
+                socket, handle, conn, player, addr, ended, idle, max_queued, gauges,
             )
             .await
         })
@@ -219,6 +222,7 @@ async fn run(
     table: TableHandle,
     conn: u64,
     player: Option<PlayerRef>,
+    addr: Option<String>,
     mut ended: Option<Ended>,
     idle: Duration,
     max_queued: usize,
@@ -232,6 +236,7 @@ async fn run(
         .send(Cmd::Connect {
             conn,
             player,
+            addr,
             out: out.clone(),
             close,
         })

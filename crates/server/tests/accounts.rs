@@ -1,7 +1,9 @@
 //! Accounts: sign up (a guest keeps its id and games), log in from another device, log
-//! out, sessions listed and ended, a new password ending the other sessions; unique
-//! nicknames with no look-alikes; failed logins bounded and telling nothing; passwords
-//! and tokens never stored as such; a database of schema version 4 upgraded in place.
+//! out, sessions listed and ended (at most so many per account), a new password ending
+//! the other sessions; unique nicknames with no look-alikes (accents and other scripts'
+//! capitals too); failed logins bounded and telling nothing, a known device apart from
+//! everyone else's; passwords and tokens never stored as such; a database of schema
+//! version 4 upgraded in place.
 
 use crate::support::{error_of, legal, read, read_of, roomy, send, Server};
 use serde_json::{json, Value};
@@ -244,6 +246,7 @@ fn account_nicknames_are_unique_without_case_width_or_look_alikes() {
         );
         assert_eq!(code, 409, "{taken}: {e}");
         assert!(error_of(&e).contains("choose another"), "{e}");
+        assert_eq!(e["code"], "nickname_taken", "{e}");
         // Nor may a guest take it.
         let (code, e) = server.api(
             "POST",
@@ -253,11 +256,88 @@ fn account_nicknames_are_unique_without_case_width_or_look_alikes() {
         );
         assert_eq!(code, 409, "guest {taken}: {e}");
     }
+    // Look-alikes that the key alone let by: accents, and capitals of other scripts that
+    // look like Latin ones once the key has folded them into other letters.
+    sign_up(&server, "victim", "12345678");
+    for taken in [
+        "victím",
+        "Víctim",
+        "VІСТІМ",
+        "vісtіm",
+        "νictim",
+        "vi\u{0301}ctim",
+    ] {
+        for (path, body) in [
+            (
+                "/api/accounts",
+                json!({"nickname": taken, "password": "12345678"}),
+            ),
+            ("/api/players", json!({ "nickname": taken })),
+        ] {
+            let (code, e) = server.api("POST", path, None, Some(body));
+            assert_eq!(code, 409, "{path} {taken}: {e}");
+            assert_eq!(e["code"], "nickname_taken", "{e}");
+        }
+    }
     // Other nicknames are free, for accounts and guests; guests may share theirs.
     sign_up(&server, "Mikela", "12345678");
     server.player("Jon");
     server.player("Jon");
     sign_up(&server, "Ana", "12345678");
+}
+
+#[test]
+fn accounts_that_look_alike_from_before_both_go_on() {
+    // Two accounts whose nicknames look alike, as a database from before looks were kept
+    // could hold them: `victim` and `victím` (made here as `Otro`, then renamed in the
+    // file, with the login key its nickname makes, and no looks kept at all).
+    let server = Server::start_file("accounts-old-looks", roomy());
+    sign_up(&server, "victim", "sota de oros");
+    sign_up(&server, "Otro", "caballo de copas");
+    let db = server.db.clone();
+    drop(server);
+    let c = rusqlite::Connection::open(&db).unwrap();
+    c.execute(
+        "UPDATE players SET nickname = 'victím' WHERE nickname = 'Otro'",
+        [],
+    )
+    .unwrap();
+    c.execute(
+        "UPDATE accounts SET nick_key = ?1 WHERE nick_key = 'otro'",
+        ["victi\u{301}rn"],
+    )
+    .unwrap();
+    c.execute("DELETE FROM nickname_looks", []).unwrap();
+    drop(c);
+
+    // The server starts, gives both their look, and both log in as before.
+    let server = Server::on(db.clone(), roomy());
+    assert_eq!(log_in(&server, "victim", "sota de oros").0, 200);
+    let (code, s) = log_in(&server, "victím", "caballo de copas");
+    assert_eq!(code, 200, "{s}");
+    assert_eq!(s["nickname"], "victím");
+    // A third that looks like them is refused.
+    let (code, e) = server.api(
+        "POST",
+        "/api/accounts",
+        None,
+        Some(json!({"nickname": "VICTÍM", "password": "rey de espadas"})),
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (409, Some("nickname_taken")),
+        "{e}"
+    );
+    drop(server);
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let looks: i64 = c
+        .query_row(
+            "SELECT count(DISTINCT player) FROM nickname_looks",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(looks, 2);
 }
 
 #[test]
@@ -360,6 +440,146 @@ fn failed_logins_are_bounded_per_account_and_per_address() {
     assert_eq!(code, 429, "{e}");
     assert!(error_of(&e).contains("from your address"), "{e}");
     assert!(retry.is_some());
+}
+
+/// A login as `nickname` with `password`, from a browser holding `device` (if any).
+fn log_in_from(
+    server: &Server,
+    nickname: &str,
+    password: &str,
+    device: Option<&str>,
+) -> (u16, Value) {
+    let mut body = json!({"nickname": nickname, "password": password});
+    if let Some(d) = device {
+        body["device"] = json!(d);
+    }
+    server.api("POST", "/api/sessions", None, Some(body))
+}
+
+#[test]
+fn a_stranger_polling_wrong_passwords_never_shuts_out_the_owners_known_device() {
+    let server = Server::start(
+        "accounts-devices",
+        Limits {
+            failed_logins_per_account: 3,
+            failed_logins_per_addr: 1000,
+            failed_logins_per_device: 2,
+            wrong_passwords_per_session: 2,
+            ..roomy()
+        },
+    );
+    // The browser that made the account is one it knows; so is one that logged in.
+    let (code, a) = server.api(
+        "POST",
+        "/api/accounts",
+        None,
+        Some(json!({"nickname": "Ane", "password": "sota de oros"})),
+    );
+    assert_eq!(code, 200, "{a}");
+    let mut session = a["token"].as_str().unwrap().to_string();
+    let mut device = a["device"].as_str().expect("a device token").to_string();
+    let (code, b) = server.api(
+        "POST",
+        "/api/accounts",
+        None,
+        Some(json!({"nickname": "Bea", "password": "caballo de copas"})),
+    );
+    assert_eq!(code, 200, "{b}");
+    let beas_device = b["device"].as_str().unwrap().to_string();
+
+    // A stranger polls wrong passwords for two seconds; the owner logs in from her device
+    // every few of them, and every time she is let in.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let (mut tries, mut refused, mut owner_in) = (0, 0, 0);
+    while Instant::now() < deadline {
+        let (code, e) = log_in_from(&server, "Ane", "a guess", None);
+        tries += 1;
+        match code {
+            401 => {}
+            429 => {
+                assert_eq!(e["code"], "login_throttled", "{e}");
+                refused += 1;
+            }
+            _ => panic!("{code}: {e}"),
+        }
+        if tries % 3 == 0 {
+            let (code, s) = log_in_from(&server, "Ane", "sota de oros", Some(&device));
+            assert_eq!(code, 200, "the owner's known device is let in: {s}");
+            // Each login gives the device a fresh token (the same device).
+            device = s["device"].as_str().unwrap().to_string();
+            session = s["token"].as_str().unwrap().to_string();
+            owner_in += 1;
+        }
+    }
+    assert!(tries > 6 && refused >= tries - 3, "{refused} of {tries}");
+    println!("the stranger: {refused} of {tries} refused; the owner let in {owner_in} times");
+
+    // Anyone else is shut out for that nickname: the owner on a new device too, and a
+    // device token of another account's counts as no device.
+    for d in [None, Some(beas_device.as_str()), Some("d1.forged.0.0")] {
+        let (code, e) = log_in_from(&server, "Ane", "sota de oros", d);
+        assert_eq!(code, 429, "{d:?}: {e}");
+        assert_eq!(e["code"], "login_throttled");
+        assert!(e["retry_after"].as_u64().is_some(), "{e}");
+    }
+    // Bea's account is not touched by Ane's attacker.
+    assert_eq!(log_in_from(&server, "Bea", "caballo de copas", None).0, 200);
+
+    // A new password, during the attack: the account's failed logins do not stop it.
+    let change = |token: &str, old: &str, new: &str| {
+        server.api(
+            "POST",
+            "/api/me/password",
+            Some(token),
+            Some(json!({"old": old, "new": new})),
+        )
+    };
+    let (code, r) = change(&session, "sota de oros", "rey de espadas");
+    assert_eq!(code, 200, "{r}");
+    // Its own wrong tries are bounded, per session.
+    for _ in 0..2 {
+        assert_eq!(change(&session, "a guess", "as de bastos").0, 403);
+    }
+    let (code, e) = change(&session, "rey de espadas", "as de bastos");
+    assert_eq!(code, 429, "{e}");
+    assert_eq!(e["code"], "login_throttled");
+
+    // A known device has a small budget of its own: its own failures spend it.
+    for _ in 0..2 {
+        assert_eq!(log_in_from(&server, "Ane", "a guess", Some(&device)).0, 401);
+    }
+    let (code, e) = log_in_from(&server, "Ane", "rey de espadas", Some(&device));
+    assert_eq!(code, 429, "{e}");
+    assert!(error_of(&e).contains("from this device"), "{e}");
+}
+
+#[test]
+fn an_account_holds_so_many_sessions_and_a_new_login_ends_the_least_used() {
+    let server = Server::start(
+        "accounts-sessions",
+        Limits {
+            sessions_per_account: 4,
+            ..roomy()
+        },
+    );
+    let (_, first) = sign_up(&server, "Ane", "sota de oros");
+    let tokens: Vec<String> = (0..6)
+        .map(|_| {
+            let (code, s) = log_in(&server, "Ane", "sota de oros");
+            assert_eq!(code, 200, "{s}");
+            s["token"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let (code, list) = server.api("GET", "/api/sessions", Some(&tokens[5]), None);
+    assert_eq!(code, 200);
+    assert_eq!(list.as_array().unwrap().len(), 4, "{list}");
+    // The four newest go on; the first three (sign-up's and two logins) ended.
+    for t in &tokens[2..] {
+        assert_eq!(me(&server, t).0, 200);
+    }
+    for t in [&first, &tokens[0], &tokens[1]] {
+        assert_eq!(me(&server, t).0, 401);
+    }
 }
 
 #[test]

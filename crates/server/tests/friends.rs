@@ -293,3 +293,132 @@ fn a_schema_5_database_upgrades_in_place_and_keeps_its_people() {
     let server = Server::on(db, roomy());
     assert_eq!(server.api("GET", "/api/me", Some(&ane), None).0, 200);
 }
+
+/// `a` and `b` become friends (each asks the other).
+fn befriend(server: &Server, a: &str, b: (&str, &str)) {
+    let (b_token, b_name) = b;
+    let (code, me) = server.api("GET", "/api/me", Some(a), None);
+    assert_eq!(code, 200, "{me}");
+    ask(server, a, b_name);
+    let (code, r) = ask(server, b_token, me["nickname"].as_str().unwrap());
+    assert_eq!((code, r["status"].as_str()), (200, Some("friends")), "{r}");
+}
+
+/// `from` invites `nickname` to `table`: the invitation's id.
+fn invite(server: &Server, from: &str, table: &str, nickname: &str) -> i64 {
+    let (code, inv) = server.api(
+        "POST",
+        &format!("/api/tables/{table}/invitations"),
+        Some(from),
+        Some(json!({ "nickname": nickname })),
+    );
+    assert_eq!(code, 200, "{inv}");
+    inv["id"].as_i64().unwrap()
+}
+
+#[test]
+fn an_invitation_seats_the_invitee_at_a_private_table_and_lasts_until_they_sit() {
+    let server = Server::start("friends-invite-join", roomy());
+    let (_, cid) = server.account("Cid");
+    let (ane_id, ane) = server.account("Ane");
+    let (dan_id, dan) = server.account("Dan");
+    let (_, fay) = server.account("Fay");
+    let (_, bea) = server.account("Bea");
+    for other in [(&ane, "Ane"), (&dan, "Dan"), (&fay, "Fay")] {
+        befriend(&server, &cid, (other.0.as_str(), other.1));
+    }
+    let (code, t) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&cid),
+        Some(json!({"game": "mus", "private": true, "pace_ms": 0, "reserve": {"3": "Dan"}})),
+    );
+    assert_eq!(code, 200, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    let path = format!("/api/tables/{id}");
+    let (_, nothing) = server.api("GET", "/api/tables/nosuchtb", Some(&bea), None);
+    let inv = invite(&server, &cid, &id, "Ane");
+    let accept = format!("/api/invitations/{inv}/accept");
+    // Nobody but the invitee may use it; to a stranger the table is still no table.
+    let (code, e) = server.api("POST", &accept, Some(&bea), None);
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (404, Some("friends_no_invitation"))
+    );
+    let (code, e) = server.api("GET", &path, Some(&bea), None);
+    assert_eq!(code, 404);
+    assert_eq!(
+        e.to_string().replace(&id, "ID"),
+        nothing.to_string().replace("nosuchtb", "ID")
+    );
+    // Opening the table leaves the invitation there: it is Ane's way in until she sits.
+    assert_eq!(server.api("GET", &path, Some(&ane), None).0, 200);
+    assert_eq!(list(&server, &ane)["invitations"][0]["id"], inv);
+    // Accepting seats her at the first free seat (seat 3 is kept for Dan), and answers it.
+    let (code, seated) = server.api("POST", &accept, Some(&ane), None);
+    assert_eq!(code, 200, "{seated}");
+    assert_eq!(seated["id"], id.as_str());
+    assert_eq!(seated["seats"][1]["player"]["id"], ane_id, "{seated}");
+    assert_eq!(list(&server, &ane)["invitations"], json!([]), "answered");
+    let (code, e) = server.api("POST", &accept, Some(&ane), None);
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (404, Some("friends_no_invitation"))
+    );
+    // She sat there: the table stays open to her; still to nobody else.
+    assert_eq!(server.api("GET", &path, Some(&ane), None).0, 200);
+    assert_eq!(server.api("GET", &path, Some(&bea), None).0, 404);
+    // An invitee a seat is kept for is seated there.
+    let inv = invite(&server, &cid, &id, "Dan");
+    let (code, t) = server.api(
+        "POST",
+        &format!("/api/invitations/{inv}/accept"),
+        Some(&dan),
+        None,
+    );
+    assert_eq!(code, 200, "{t}");
+    assert_eq!(t["seats"][3]["player"]["id"], dan_id, "{t}");
+    assert!(t["reserved"][3].is_null());
+    // Declined, an invitation is gone and opens nothing.
+    let inv = invite(&server, &cid, &id, "Fay");
+    assert_eq!(server.api("GET", &path, Some(&fay), None).0, 200);
+    let dismiss = format!("/api/invitations/{inv}");
+    assert_eq!(server.api("DELETE", &dismiss, Some(&fay), None).0, 200);
+    assert_eq!(list(&server, &fay)["invitations"], json!([]));
+    let (code, e) = server.api(
+        "POST",
+        &format!("/api/invitations/{inv}/accept"),
+        Some(&fay),
+        None,
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (404, Some("friends_no_invitation"))
+    );
+    assert_eq!(server.api("GET", &path, Some(&fay), None).0, 404);
+}
+
+#[test]
+fn sitting_by_the_table_s_own_seats_answers_the_invitation_too() {
+    let server = Server::start("friends-invite-sit", roomy());
+    let (_, cid) = server.account("Cid");
+    let (ane_id, ane) = server.account("Ane");
+    befriend(&server, &cid, (&ane, "Ane"));
+    let (code, t) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&cid),
+        Some(json!({"game": "mus", "private": true, "pace_ms": 0})),
+    );
+    assert_eq!(code, 200, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    invite(&server, &cid, &id, "Ane");
+    // The invitation opens the table's WebSocket to her, without its link; she sits.
+    let mut ws = server.ws(&id, Some(&ane));
+    read_of(&mut ws, "state");
+    crate::support::send(&mut ws, json!({"type": "sit", "seat": 2}));
+    crate::support::state_until(&mut ws, |s| {
+        s["table"]["seats"][2]["player"]["id"] == ane_id
+    });
+    assert_eq!(list(&server, &ane)["invitations"], json!([]));
+}

@@ -454,3 +454,294 @@ fn a_chat_flood_and_huge_messages_leave_the_table_and_its_frames_bounded() {
         .unwrap();
     assert_eq!(stored, KEEP as i64);
 }
+
+/// Every page of the lobby's list, from the first, following `Link: rel="next"`: the ids
+/// of each page, and the total the first page announced.
+fn lobby_pages(server: &Server) -> (Vec<Vec<String>>, usize) {
+    let mut pages = Vec::new();
+    let mut total = 0;
+    let mut path = Some("/api/tables".to_string());
+    while let Some(p) = path {
+        let r = get(&server.url(&p)).unwrap();
+        assert_eq!(r.status, 200, "{p}: {}", r.text());
+        if pages.is_empty() {
+            total = r.header("x-total-count").unwrap().parse().unwrap();
+        }
+        let list = r.json().unwrap();
+        let ids = list.as_array().unwrap().iter();
+        pages.push(ids.map(|t| t["id"].as_str().unwrap().to_string()).collect());
+        path = r.header("link").map(|l| {
+            assert!(l.ends_with("rel=\"next\""), "{l}");
+            l.trim_start_matches('<')
+                .split('>')
+                .next()
+                .unwrap()
+                .to_string()
+        });
+    }
+    (pages, total)
+}
+
+/// The attack of a lobby flood: 49 tables people are at (from five addresses), then 198
+/// tables made and left by eleven addresses. Each address keeps at most ten open, and the
+/// lobby lists the tables people are at first: all 49 are on its first page, and every
+/// table is on one page of it.
+#[test]
+fn a_flood_of_left_tables_from_many_addresses_keeps_the_tables_people_are_at_on_top() {
+    let server = Server::start_behind_proxy("flood", Limits::default());
+    let mut real = Vec::new();
+    let mut people = Vec::new();
+    for i in 0..49 {
+        let ip = format!("10.1.0.{}", i / 10 + 1);
+        let (code, p) = server.api_from(
+            &ip,
+            "POST",
+            "/api/players",
+            None,
+            Some(json!({"nickname": format!("Real{i}")})),
+        );
+        assert_eq!(code, 200, "{p}");
+        let token = p["token"].as_str().unwrap().to_string();
+        let (code, t) = server.api_from(
+            &ip,
+            "POST",
+            "/api/tables",
+            Some(&token),
+            Some(json!({"game": "mus"})),
+        );
+        assert_eq!(code, 200, "{t}");
+        let id = t["id"].as_str().unwrap().to_string();
+        let mut ws = server.ws(&id, Some(&token));
+        read_of(&mut ws, "state");
+        people.push(ws);
+        real.push(id);
+    }
+    let (mut made, mut refused) = (0, 0);
+    for a in 1..=11 {
+        let ip = format!("10.2.0.{a}");
+        for g in 0..2 {
+            let (code, p) = server.api_from(
+                &ip,
+                "POST",
+                "/api/players",
+                None,
+                Some(json!({"nickname": format!("junk{a}-{g}")})),
+            );
+            assert_eq!(code, 200, "{p}");
+            let token = p["token"].as_str().unwrap().to_string();
+            for _ in 0..9 {
+                let (code, e) = server.api_from(
+                    &ip,
+                    "POST",
+                    "/api/tables",
+                    Some(&token),
+                    Some(json!({"game": "mus"})),
+                );
+                match code {
+                    200 => made += 1,
+                    429 => {
+                        assert_eq!(e["code"], "too_many_tables_from_address", "{e}");
+                        refused += 1;
+                    }
+                    _ => panic!("{code}: {e}"),
+                }
+            }
+        }
+    }
+    assert_eq!((made, refused), (110, 88), "ten open tables an address");
+    let (pages, total) = lobby_pages(&server);
+    assert_eq!(total, 49 + 110);
+    let first: Vec<&String> = pages[0].iter().filter(|id| real.contains(id)).collect();
+    println!(
+        "tables people are at on the lobby's first page: {} of 49",
+        first.len()
+    );
+    assert_eq!(
+        first.len(),
+        49,
+        "every table people are at is on the first page"
+    );
+    assert_eq!(pages[0].len(), 50);
+    let mut all: Vec<String> = pages.concat();
+    assert_eq!(all.len(), total, "{} pages", pages.len());
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), total, "no table on two pages");
+    let (code, e) = server.api("GET", "/api/tables?page=0", None, None);
+    assert_eq!(code, 400, "{e}");
+    drop(people);
+}
+
+/// A table that never started goes, from the lobby and from storage, a short while after
+/// its last person left (its creator may make another then); one with a person at it
+/// stays, and so does a game under way nobody is at.
+#[test]
+fn a_table_that_never_started_goes_soon_after_its_people_left() {
+    let server = Server::start(
+        "waiting-gone",
+        Limits {
+            idle_waiting_table: Duration::from_millis(600),
+            open_tables_per_player: 3,
+            ..Limits::default()
+        },
+    );
+    let ane = server.player("Ane");
+    // A private table waits for the friends its link was sent to, however long its
+    // creator is away: it is not removed.
+    let (code, private) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&ane),
+        Some(json!({"game": "mus", "private": true})),
+    );
+    assert_eq!(code, 200, "{private}");
+    let private_id = private["id"].as_str().unwrap().to_string();
+    let invite = private["invite"].as_str().unwrap().to_string();
+    {
+        let mut gone = server.ws(&private_id, Some(&ane));
+        read_of(&mut gone, "state");
+    }
+    let left = server.table(&ane, json!({"game": "mus"}));
+    let kept = server.table(&ane, json!({"game": "mus"}));
+    let (code, e) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&ane),
+        Some(json!({"game": "mus"})),
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (429, Some("too_many_tables")),
+        "{e}"
+    );
+    let mut here = server.ws(&kept, Some(&ane));
+    read_of(&mut here, "state");
+    {
+        let mut gone = server.ws(&left, Some(&ane));
+        read_of(&mut gone, "state");
+    }
+    let listed = |id: &str| {
+        let (_, open) = server.api("GET", "/api/tables", None, None);
+        open.as_array().unwrap().iter().any(|t| t["id"] == id)
+    };
+    eventually(
+        Duration::from_secs(10),
+        "the left table leaves the lobby",
+        || !listed(&left),
+    );
+    let (code, e) = server.api("GET", &format!("/api/tables/{left}"), None, None);
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (404, Some("table_not_found")),
+        "{e}"
+    );
+    // Gone from storage too (a stored table would be loaded again and answered).
+    if !server.db.to_string_lossy().starts_with("postgres") {
+        let c = rusqlite::Connection::open(&server.db).unwrap();
+        let rows: i64 = c
+            .query_row(
+                "SELECT count(*) FROM seats WHERE table_id = ?1",
+                [&left],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(rows, 0);
+    }
+    assert!(listed(&kept), "a table with a person at it stays");
+    let (code, e) = server.api(
+        "GET",
+        &format!("/api/tables/{private_id}?invite={invite}"),
+        None,
+        None,
+    );
+    assert_eq!(code, 200, "a private table waits for its friends: {e}");
+    // Its creator has room for another now; a game under way nobody is at stays.
+    let playing = server.table(&ane, json!({"game": "mus", "start": true, "pace_ms": 5000}));
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(listed(&playing) && listed(&kept));
+    drop(here);
+}
+
+#[test]
+fn the_tables_an_address_holds_open_are_bounded_and_come_back_as_they_end() {
+    let server = Server::start_behind_proxy(
+        "tables-per-addr",
+        Limits {
+            open_tables_per_addr: 3,
+            idle_waiting_table: Duration::from_millis(500),
+            ..Limits::default()
+        },
+    );
+    let guest = |ip: &str, n: &str| {
+        let (_, p) = server.api_from(
+            ip,
+            "POST",
+            "/api/players",
+            None,
+            Some(json!({ "nickname": n })),
+        );
+        p["token"].as_str().unwrap().to_string()
+    };
+    let make = |ip: &str, token: &str| {
+        server.api_from(
+            ip,
+            "POST",
+            "/api/tables",
+            Some(token),
+            Some(json!({"game": "mus"})),
+        )
+    };
+    let (a, b) = ("192.0.2.1", "192.0.2.2");
+    let tokens: Vec<String> = (0..4).map(|i| guest(a, &format!("p{i}"))).collect();
+    for t in &tokens[..3] {
+        assert_eq!(make(a, t).0, 200);
+    }
+    let (code, e) = make(a, &tokens[3]);
+    assert_eq!(code, 429, "{e}");
+    assert_eq!(e["code"], "too_many_tables_from_address");
+    assert!(e["error"].as_str().unwrap().contains("at most 3"), "{e}");
+    // Another address is not touched; and once the first's tables went (nobody came),
+    // it may make tables again.
+    let other = guest(b, "q");
+    assert_eq!(make(b, &other).0, 200);
+    eventually(
+        Duration::from_secs(10),
+        "the address has room again",
+        || make(a, &tokens[3]).0 == 200,
+    );
+}
+
+#[test]
+fn guests_accounts_and_tables_are_created_on_budgets_of_their_own() {
+    let server = Server::start(
+        "creates-apart",
+        Limits {
+            creates_per_minute: 2,
+            ..Limits::default()
+        },
+    );
+    let ane = server.player("Ane");
+    server.player("Bea");
+    let (code, e) = server.api(
+        "POST",
+        "/api/players",
+        None,
+        Some(json!({"nickname": "Cris"})),
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (429, Some("rate_limited")),
+        "{e}"
+    );
+    // Two guests spent nothing of the accounts' budget nor of the tables'.
+    server.account("Dani");
+    server.table(&ane, json!({"game": "mus"}));
+    server.table(&ane, json!({"game": "mus"}));
+    let (code, _) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&ane),
+        Some(json!({"game": "mus"})),
+    );
+    assert_eq!(code, 429);
+}

@@ -245,3 +245,56 @@ fn table_refusals_carry_a_stable_code_beside_their_sentence() {
     let e = refusal(&mut watcher, json!({"type": "sit", "seat": 1}));
     assert_eq!(e["code"], "pick_nickname", "{e}");
 }
+
+#[test]
+fn the_rules_pages_speak_to_players_and_keep_the_terminal_in_a_box_at_the_end() {
+    let server = Server::start("i18n-rules-players", Limits::default());
+    // What only a developer or the terminal reads: the source tree, flags, commands, JSON,
+    // seats and pairs by number.
+    let developer = [
+        "crates/",
+        "--",
+        "<code>tapete ",
+        "JSON",
+        "sitio 0",
+        "sitios 0",
+        "asiento s",
+        "posición 0",
+        "posiciones 0",
+        "pareja 0",
+        "pareja 1",
+        "seat 0",
+        "seats 0",
+        "seat s",
+        "position 0",
+        "positions 0",
+        "pair 0",
+        "pair 1",
+    ];
+    for game in ["mus", "chinchon", "tikki", "solitaire"] {
+        for lang in ["es", "en"] {
+            let path = format!("/rules/{game}?lang={lang}");
+            let (code, html) = page(&server, &path, &[]);
+            assert_eq!(code, 200, "{path}");
+            let article = html
+                .split("data-testid=\"rules\">")
+                .nth(1)
+                .and_then(|a| a.split("</article>").next())
+                .unwrap_or_else(|| panic!("{path}: no rules"));
+            let (rules, boxed) = article
+                .split_once("<aside class=\"box\">")
+                .unwrap_or_else(|| panic!("{path}: no box for the terminal"));
+            for word in developer {
+                assert!(!rules.contains(word), "{path}: `{word}` outside the box");
+            }
+            assert!(
+                boxed.contains("--") && boxed.contains("<code>tapete "),
+                "{path}: the box holds the terminal's options"
+            );
+            assert!(
+                boxed.trim_end().ends_with("</aside>") && !boxed.contains("<h2"),
+                "{path}: the box is the page's end"
+            );
+        }
+    }
+}

@@ -3,7 +3,13 @@
 //!
 //! A login never says whether a nickname has an account: a wrong password and an unknown
 //! nickname get the same status and words, and both check one password hash, so the time
-//! does not tell either. Failed logins are bounded per address and per nickname.
+//! does not tell either.
+//!
+//! Failed logins are bounded as OWASP's "device cookies" advise ([`crate::limit::LoginThrottle`]):
+//! each login answers a device token ([`account::device_token`]) that the page keeps and
+//! sends with its next login; a device the account knows so is counted apart, on a small
+//! budget of its own, and every other attempt per address and per nickname. A stranger
+//! failing on a nickname again and again shuts out unknown devices, never the owner's.
 
 use super::{
     agent_of, bearer, caller_session, new_token, nickname, nickname_taken, session_for_token,
@@ -11,7 +17,8 @@ use super::{
 };
 use crate::account::{self, Busy};
 use crate::code::Code;
-use crate::store::AccountRefusal;
+use crate::limit::{Throttled, Whose};
+use crate::store::{now, AccountRefusal};
 use crate::Hub;
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{ConnectInfo, Path, State};
@@ -21,6 +28,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// A nickname and a password, to sign up or log in.
 #[derive(Deserialize)]
@@ -28,6 +36,17 @@ use std::sync::Arc;
 pub(super) struct Credentials {
     nickname: String,
     password: String,
+}
+
+/// A login: a nickname and a password, and the device token this browser was given at
+/// its last login to that account, if it has one.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Login {
+    nickname: String,
+    password: String,
+    #[serde(default)]
+    device: Option<String>,
 }
 
 /// An old password and a new one.
@@ -60,11 +79,21 @@ fn wrong_login() -> ApiError {
     )
 }
 
-fn too_many_failures(seconds: u64, whose: &str) -> ApiError {
+fn too_many_failures(t: Throttled) -> ApiError {
+    let whose = match t.whose {
+        Whose::Address => "from your address",
+        Whose::Nickname => "for this nickname from a device it does not know",
+        Whose::Device => "from this device",
+    };
+    too_many_wrong(format!("too many failed logins {whose}"), t.seconds)
+}
+
+/// A 429 for too many wrong passwords: `what`, and the wait.
+fn too_many_wrong(what: String, seconds: u64) -> ApiError {
     ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
         Code::LoginThrottled,
-        format!("too many failed logins {whose}: try again in {seconds} s"),
+        format!("{what}: try again in {seconds} s"),
     )
     .retry_after(seconds)
 }
@@ -109,20 +138,10 @@ impl Hub {
         }
     }
 
-    /// Refuses a failed login while the address or the nickname has failed too often.
-    fn may_try_login(&self, peer: &SocketAddr, key: &str) -> Result<(), ApiError> {
-        self.failed_by_addr
-            .check(peer.ip())
-            .map_err(|s| too_many_failures(s, "from your address"))?;
-        self.failed_by_account
-            .check(key.to_string())
-            .map_err(|s| too_many_failures(s, "for this nickname"))
-    }
-
-    /// Counts a failed login against the address and the nickname.
-    fn login_failed(&self, peer: &SocketAddr, key: &str) {
-        let _ = self.failed_by_addr.take(peer.ip());
-        let _ = self.failed_by_account.take(key.to_string());
+    /// A device token for `player`'s browser (keeping the id of the device it came from).
+    async fn device_for(&self, player: i64, device: Option<&str>) -> Result<String, ApiError> {
+        let secret = self.device_secret().await.map_err(ApiError::internal)?;
+        Ok(account::device_token(secret, player, device, now()))
     }
 }
 
@@ -154,7 +173,7 @@ pub(super) async fn create_account(
         }
         None => None,
     };
-    hub.creates
+    hub.new_accounts
         .take(peer.ip())
         .map_err(|s| ApiError::too_many(s, "new accounts"))?;
     let Json(body) = body?;
@@ -162,9 +181,10 @@ pub(super) async fn create_account(
     account::check_password(&body.password)
         .map_err(|r| ApiError::refused(StatusCode::BAD_REQUEST, r))?;
     let key = account::nickname_key(&nickname);
+    let look = account::nickname_look(&nickname);
     if hub
         .db
-        .nickname_taken(key.clone())
+        .nickname_taken(key.clone(), look.clone())
         .await
         .map_err(ApiError::internal)?
     {
@@ -180,6 +200,7 @@ pub(super) async fn create_account(
         .create_account(
             nickname.clone(),
             key,
+            look,
             phc,
             guest_id,
             token_hash(&token),
@@ -196,29 +217,51 @@ pub(super) async fn create_account(
             ),
         })?;
     hub.renamed(id, &nickname);
+    // Where the account was made: accounts made from one address are not rated against
+    // each other. The account stands even if this is not kept (said on the log).
+    let address = crate::rating::network(peer.ip());
+    if let Err(e) = hub.db.note_signup_address(id, address).await {
+        eprintln!("account {id}: its sign-up address was not kept: {e}");
+    }
+    // The browser that made the account is one it knows.
+    let device = hub.device_for(id, None).await?;
     Ok(Json(
-        json!({"id": id, "nickname": nickname, "token": token}),
+        json!({"id": id, "nickname": nickname, "token": token, "device": device}),
     ))
 }
 
-/// `POST /api/sessions {"nickname","password"}`: logs in, a new session and token.
+/// `POST /api/sessions {"nickname","password","device"}`: logs in, a new session and
+/// token, and a device token for this browser's next login. The account's least recently
+/// used sessions beyond [`crate::Limits::sessions_per_account`] end.
 pub(super) async fn log_in(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    body: Result<Json<Credentials>, JsonRejection>,
+    body: Result<Json<Login>, JsonRejection>,
 ) -> ApiResult<Value> {
     let Json(body) = body?;
     if body.password.len() > account::MAX_PASSWORD_BYTES {
         return Err(wrong_login());
     }
     let key = account::nickname_key(body.nickname.trim());
-    hub.may_try_login(&peer, &key)?;
     let found = hub
         .db
         .account_by_key(key.clone())
         .await
         .map_err(ApiError::internal)?;
+    // A device is known only to the account it logged in to: for a nickname without one,
+    // every device is unknown, as for a wrong token.
+    let device = match (&body.device, &found) {
+        (Some(token), Some((id, _, _))) => {
+            let secret = hub.device_secret().await.map_err(ApiError::internal)?;
+            account::known_device(secret, token, *id, now())
+        }
+        _ => None,
+    };
+    let device = device.as_deref();
+    hub.logins
+        .check(Instant::now(), peer.ip(), &key, device)
+        .map_err(too_many_failures)?;
     let phc = found.as_ref().map(|(_, _, phc)| phc.clone());
     let ok = hub
         .passwords
@@ -226,16 +269,24 @@ pub(super) async fn log_in(
         .await
         .map_err(busy)?;
     let Some((id, nickname, _)) = found.filter(|_| ok) else {
-        hub.login_failed(&peer, &key);
+        hub.logins.failed(Instant::now(), peer.ip(), &key, device);
         return Err(wrong_login());
     };
     let token = new_token();
-    hub.db
-        .create_session(id, token_hash(&token), agent_of(&headers))
+    let (_, ended) = hub
+        .db
+        .create_session(
+            id,
+            token_hash(&token),
+            agent_of(&headers),
+            hub.limits.sessions_per_account,
+        )
         .await
         .map_err(ApiError::internal)?;
+    hub.forget_sessions(&ended);
+    let device = hub.device_for(id, device).await?;
     Ok(Json(
-        json!({"id": id, "nickname": nickname, "token": token}),
+        json!({"id": id, "nickname": nickname, "token": token, "device": device}),
     ))
 }
 
@@ -322,9 +373,10 @@ pub(super) async fn end_session(
 }
 
 /// `POST /api/me/password {"old","new"}`: a new password; every other session ends.
+/// Wrong old passwords are counted per session: the account's failed logins (a stranger's
+/// guesses) never stop its owner from changing it.
 pub(super) async fn change_password(
     State(hub): State<Arc<Hub>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: Result<Json<NewPassword>, JsonRejection>,
 ) -> ApiResult<Value> {
@@ -344,8 +396,9 @@ pub(super) async fn change_password(
         })?;
     account::check_password(&body.new)
         .map_err(|r| ApiError::refused(StatusCode::BAD_REQUEST, r))?;
-    let key = account::nickname_key(&s.player.nickname);
-    hub.may_try_login(&peer, &key)?;
+    hub.wrong_old_passwords
+        .check(s.id)
+        .map_err(|w| too_many_wrong("too many wrong passwords on this session".into(), w))?;
     if body.old.len() > account::MAX_PASSWORD_BYTES
         || !hub
             .passwords
@@ -353,7 +406,7 @@ pub(super) async fn change_password(
             .await
             .map_err(busy)?
     {
-        hub.login_failed(&peer, &key);
+        let _ = hub.wrong_old_passwords.take(s.id);
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             Code::WrongPassword,

@@ -5,7 +5,7 @@
 use super::{caller_session, ApiError, ApiResult};
 use crate::code::Code;
 use crate::friends::{self, Asked, Person};
-use crate::table::FINISHED;
+use crate::table::{Ask, TableInfo, FINISHED};
 use crate::{account, Hub, Session};
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{Path, State};
@@ -238,6 +238,43 @@ pub(super) async fn invite(
     }
 }
 
+/// `POST /api/invitations/{id}/accept`: the invitee comes to the table: seated at the
+/// seat kept for them, else at the first free one (from the next deal once cards are
+/// out), else watching. The invitation is their link until they sit, when it is answered.
+pub(super) async fn accept(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    path: Result<Path<i64>, PathRejection>,
+) -> ApiResult<TableInfo> {
+    let me = account_caller(&hub, &headers).await?;
+    let id = invitation_id(path)?;
+    let Some(table) = friends::invited_to(&hub.db, me.player.id, id)
+        .await
+        .map_err(db_error)?
+    else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            Code::FriendsNoInvitation,
+            format!("no invitation {id} of yours: it was declined, answered or has expired"),
+        ));
+    };
+    let handle = super::friends_tables::visible_table(&hub, &table, &headers, None).await?;
+    handle
+        .ask(Ask::Join { player: me.player })
+        .await
+        .map_err(super::friends_tables::refused)?;
+    Ok(Json(handle.info()))
+}
+
+fn invitation_id(path: Result<Path<i64>, PathRejection>) -> Result<i64, ApiError> {
+    path.map(|Path(id)| id).map_err(|_| {
+        ApiError::bad(
+            Code::BadRequest,
+            "write the invitation as its number: /api/invitations/ID",
+        )
+    })
+}
+
 /// `DELETE /api/invitations/{id}`: dismisses an invitation received (or withdraws one sent).
 pub(super) async fn dismiss(
     State(hub): State<Arc<Hub>>,
@@ -245,12 +282,7 @@ pub(super) async fn dismiss(
     path: Result<Path<i64>, PathRejection>,
 ) -> ApiResult<Value> {
     let me = account_caller(&hub, &headers).await?;
-    let id = path.map(|Path(id)| id).map_err(|_| {
-        ApiError::bad(
-            Code::BadRequest,
-            "write the invitation as its number: /api/invitations/ID",
-        )
-    })?;
+    let id = invitation_id(path)?;
     let done = friends::dismiss(&hub.db, me.player.id, id).await;
     ok_or_missing(
         done,

@@ -227,7 +227,7 @@ pub(super) fn created(info: &TableInfo) -> Value {
 }
 
 /// A refusal of the table's as an API error, its status following its code.
-fn refused(r: Refused) -> ApiError {
+pub(super) fn refused(r: Refused) -> ApiError {
     let status = match r.code {
         Code::NoSuchSeat => StatusCode::BAD_REQUEST,
         Code::Internal => return ApiError::internal(r.message),
@@ -454,7 +454,12 @@ pub(super) async fn rematch(
                 outcome: None,
                 away_s: info.away_s,
                 hold_s: info.hold_s,
-                turn_s: info.turn_s,
+                // A rated table always has a clock (one made before that rule had none).
+                turn_s: if info.rated && info.turn_s == 0 {
+                    crate::http::DEFAULT_TURN_S
+                } else {
+                    info.turn_s
+                },
                 // Another rated game among the same accounts is rated too.
                 rated: info.rated,
             };

@@ -8,12 +8,13 @@ use crate::lang::Lang;
 use crate::rating::{Rated, Ratings, PROVISIONAL_GAMES};
 use crate::{account, Hub, Kind};
 use axum::extract::rejection::{PathRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 /// Accounts a leaderboard page lists.
@@ -70,6 +71,14 @@ pub(super) fn standard_rules(kind: &dyn Kind, rules: &Value, seats: usize) -> Re
     ))
 }
 
+/// Counts a read of a profile, a games list or a leaderboard page against its address:
+/// profiles are public, but nobody lists every player in a moment.
+pub(super) fn may_read(hub: &Hub, peer: &SocketAddr) -> Result<(), ApiError> {
+    hub.profile_reads
+        .take(peer.ip())
+        .map_err(|s| ApiError::too_many(s, "profile reads"))
+}
+
 fn player_not_found(what: impl std::fmt::Display) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
@@ -79,6 +88,8 @@ fn player_not_found(what: impl std::fmt::Display) -> ApiError {
 }
 
 /// A profile's JSON: who, then its ratings and recent rated games (each with its replay).
+/// Private tables are in neither: their games are not among the recent ones, and their
+/// points of the rating history carry no table (see [`crate::rating`]).
 fn profile_json(head: Value, r: Ratings) -> Value {
     let mut v = head;
     let recent: Vec<Value> = r
@@ -117,8 +128,10 @@ async fn profile_of(hub: &Hub, id: i64) -> ApiResult<Value> {
 /// `GET /api/players/{id}`: a player's profile.
 pub(super) async fn player(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<i64>, PathRejection>,
 ) -> ApiResult<Value> {
+    may_read(&hub, &peer)?;
     let Path(id) = path.map_err(|_| {
         ApiError::bad(
             Code::BadRequest,
@@ -141,8 +154,10 @@ async fn account_id(hub: &Hub, nickname: &str) -> Result<Option<i64>, ApiError> 
 /// `GET /api/profiles/{nickname}`: an account's profile, by its nickname.
 pub(super) async fn profile(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
 ) -> ApiResult<Value> {
+    may_read(&hub, &peer)?;
     let Path(nickname) = path?;
     let id = account_id(&hub, &nickname)
         .await?
@@ -163,8 +178,10 @@ fn games_of_bot(hub: &Hub, level: &str) -> Vec<&'static str> {
 /// rated, and the games that have it.
 pub(super) async fn bot(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
 ) -> ApiResult<Value> {
+    may_read(&hub, &peer)?;
     let Path(level) = path?;
     let games = games_of_bot(&hub, &level);
     if games.is_empty() {
@@ -196,9 +213,11 @@ pub(super) struct PageQuery {
 /// [`TOP`] in all; and every bot level's rating beside them, as reference points.
 pub(super) async fn leaderboard(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
     query: Result<Query<PageQuery>, QueryRejection>,
 ) -> ApiResult<Value> {
+    may_read(&hub, &peer)?;
     let Path(game) = path?;
     let Query(q) = query?;
     let kind = hub.kind(&game).ok_or_else(|| unknown_game(&hub, &game))?;

@@ -11,6 +11,8 @@ pub(super) struct Conn {
     pub(super) out: OutSender,
     /// Dropped with the connection: the socket closes.
     pub(super) _close: oneshot::Sender<()>,
+    /// Where it comes from (see [`crate::rating::network`]), for a rated game's record.
+    pub(super) addr: Option<String>,
     /// The narration this connection has: how many lines of which telling (see
     /// [`Connections::tell`]); `None` before its first state.
     pub(super) told: Option<(u64, usize)>,
@@ -415,6 +417,7 @@ mod tests {
                 player,
                 out,
                 _close: close,
+                addr: None,
                 told: None,
                 chat_seated: None,
             },

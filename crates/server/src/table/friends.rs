@@ -34,6 +34,10 @@ pub enum Ask {
     Accept { player: PlayerRef },
     /// This finished table's rematch was made: offer it.
     Offer { table: String },
+    /// `player` comes in through an invitation: to the seat kept for them, else to the
+    /// first seat no person holds, asks for or has kept (once cards are out, from the next
+    /// deal, as any seat); with no such seat they only watch.
+    Join { player: PlayerRef },
 }
 
 /// The friends' part the task keeps: it holds a kept seat for one account, and only one
@@ -91,6 +95,15 @@ impl Friends {
         self.reserved
             .iter()
             .position(|p| p.as_ref().is_some_and(|p| p.id == player))
+    }
+
+    /// Whether somebody was asked here (a private table's link, a seat kept for a friend, a
+    /// rematch): such a table waits for them as long as any table waits, and is never
+    /// removed for having stood empty.
+    pub(super) fn awaits_someone(&self) -> bool {
+        self.invite.is_some()
+            || self.rematch_of.is_some()
+            || self.reserved.iter().any(Option::is_some)
     }
 
     fn keep(&mut self, seat: Seat, player: Option<PlayerRef>) {
@@ -154,6 +167,28 @@ impl Actor {
                     self.move_to(p, None).await?;
                 }
                 Ok(())
+            }
+            Ask::Join { player } => {
+                if self.row.status == FINISHED {
+                    return Err(Refused::new(
+                        Code::GameOver,
+                        "this table's game is over: there is nothing left to join",
+                    ));
+                }
+                if self.seat_of(player.id).is_some() || self.seating.asked(player.id).is_some() {
+                    return Ok(());
+                }
+                let seat = self.friends.kept_seat_of(player.id).or_else(|| {
+                    (0..self.seating.count()).find(|s| {
+                        self.seating.is_free(*s)
+                            && !self.seating.is_asked(*s)
+                            && self.friends.kept_for(*s).is_none()
+                    })
+                });
+                match seat {
+                    Some(seat) => self.sit_player(player, seat).await,
+                    None => Ok(()),
+                }
             }
             Ask::Accept { player } => {
                 if self.row.status != WAITING || self.seat_of(player.id).is_some() {

@@ -106,6 +106,8 @@ pub enum Cmd {
     Connect {
         conn: u64,
         player: Option<PlayerRef>,
+        /// Where the connection comes from (see [`crate::rating::network`]).
+        addr: Option<String>,
         out: OutSender,
         close: oneshot::Sender<()>,
     },
@@ -178,6 +180,9 @@ pub struct TableEnv {
     pub db: Db,
     /// How long a table nobody is connected to keeps its task (finished tables: 30 s).
     pub idle_end: Duration,
+    /// How long a table that has not started keeps its task with nobody connected; then
+    /// it is removed from storage too (see [`crate::Limits::idle_waiting_table`]).
+    pub waiting_end: Duration,
     /// Connections that hold no seat, per table.
     pub max_watchers: usize,
     /// Bots thinking at once on the whole server, so bots never take every core.
@@ -232,6 +237,8 @@ struct Actor {
     pacing: Pacing,
     conns: Connections,
     talk: Talk,
+    /// The addresses of the players of a rated game already kept, (player, address).
+    addresses: HashSet<(i64, String)>,
     info: Arc<RwLock<TableInfo>>,
     /// Counts the writes of `info` (see [`TableHandle::changes`]).
     changes: Arc<AtomicU64>,
@@ -296,6 +303,7 @@ pub fn spawn(
         pacing: Pacing::new(start),
         conns: Connections::new(start),
         talk: Talk::default(),
+        addresses: HashSet::new(),
         info: Arc::new(RwLock::new(TableInfo {
             id: String::new(),
             game: String::new(),
@@ -354,6 +362,7 @@ impl Actor {
         }
         self.load_chat().await;
         self.after_change().await;
+        let mut idle = false;
         loop {
             let wake = self.next_wake();
             let cmd = tokio::select! {
@@ -367,9 +376,16 @@ impl Actor {
                 Some(Cmd::Connect {
                     conn,
                     player,
+                    addr,
                     out,
                     close,
-                }) => self.connect(conn, player, out, close),
+                }) => {
+                    let id = player.as_ref().map(|p| p.id);
+                    self.connect(conn, player, addr, out, close);
+                    if let Some(id) = id {
+                        self.note_addresses(id).await;
+                    }
+                }
                 Some(Cmd::Disconnect { conn }) => self.disconnect(conn),
                 Some(Cmd::Renamed { player, nickname }) => {
                     self.seating.rename(player, &nickname);
@@ -396,18 +412,28 @@ impl Actor {
                 None => {}
             }
             if self.idle_over() {
+                idle = true;
                 break;
             }
             self.after_change().await;
+        }
+        if idle && self.row.status == WAITING && !self.friends.awaits_someone() {
+            // A table that never started and that nobody came back to is of no use to
+            // anyone: it goes, from the lobby and from storage, before its lease.
+            if let Err(e) = self.env.db.drop_waiting_table(self.row.id.clone()).await {
+                eprintln!("table {}: removing it: {e}", self.row.id);
+            }
         }
         on_idle();
     }
 
     fn idle_after(&self) -> Duration {
-        if self.row.status == FINISHED {
-            FINISHED_IDLE_END.min(self.env.idle_end)
-        } else {
-            self.env.idle_end
+        match self.row.status.as_str() {
+            FINISHED => FINISHED_IDLE_END.min(self.env.idle_end),
+            WAITING if !self.friends.awaits_someone() => {
+                self.env.waiting_end.min(self.env.idle_end)
+            }
+            _ => self.env.idle_end,
         }
     }
 
@@ -488,7 +514,7 @@ impl Actor {
                         Err(Refused::new(Code::GameOver, "the game is over"))
                     }
                     Ok(seat) => {
-                        let r = self.play(seat, &action).await;
+                        let r = self.play(seat, &action, false).await;
                         if r.is_ok() {
                             if let Some(p) = self.person_at(seat).map(|p| p.id) {
                                 self.back(p);
@@ -550,6 +576,10 @@ impl Actor {
             .map_err(|e| Refused::new(Code::Internal, format!("internal error: {e}")))?;
         if self.row.rated {
             self.save_roster().await?;
+            let people: Vec<i64> = self.seating.seated().map(|(_, p)| p.id).collect();
+            for id in people {
+                self.note_addresses(id).await;
+            }
         }
         self.env
             .db
@@ -584,8 +614,9 @@ impl Actor {
         Ok(())
     }
 
-    /// Checks, stores and applies one action; returns its number.
-    async fn play(&mut self, seat: Seat, action: &str) -> Result<u64, Refused> {
+    /// Checks, stores and applies one action, the table's bot's if `by_bot`; returns its
+    /// number.
+    async fn play(&mut self, seat: Seat, action: &str, by_bot: bool) -> Result<u64, Refused> {
         let text = self.game.check(seat, action).map_err(|e| {
             let code = if self.game.to_act().contains(&seat) {
                 Code::IllegalAction
@@ -607,13 +638,14 @@ impl Actor {
         let new_hand = outcome.is_none() && boundary && !was_boundary;
         self.env
             .db
-            .append_action(
+            .append_action_by(
                 self.row.id.clone(),
                 n,
                 seat,
                 text.clone(),
                 outcome.clone(),
                 new_hand,
+                by_bot && self.row.rated,
             )
             .await
             .map_err(|e| not_saved("the action", e))?;
@@ -723,6 +755,7 @@ mod tests {
             .send(Cmd::Connect {
                 conn: 1,
                 player: None,
+                addr: None,
                 out: slow_out,
                 close,
             })
@@ -748,6 +781,7 @@ mod tests {
             .send(Cmd::Connect {
                 conn: 2,
                 player: Some(player),
+                addr: None,
                 out,
                 close,
             })
@@ -1018,7 +1052,13 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let db = Db::open(&dir.join("t.db")).unwrap();
         let ane = db
-            .create_guest("Ane".into(), "ane".into(), "hash".into(), String::new())
+            .create_guest(
+                "Ane".into(),
+                "ane".into(),
+                "ane".into(),
+                "hash".into(),
+                String::new(),
+            )
             .await
             .unwrap()
             .unwrap();
@@ -1044,6 +1084,7 @@ mod tests {
         let env = TableEnv {
             db,
             idle_end: Duration::from_secs(60),
+            waiting_end: Duration::from_secs(60),
             max_watchers: 10,
             bot_threads: Arc::new(Semaphore::new(1)),
             gauges: Arc::default(),

@@ -288,7 +288,7 @@ impl Actor {
             },
             None => first,
         };
-        let result = self.play(seat, &action).await.map(|_| ());
+        let result = self.play(seat, &action, true).await.map(|_| ());
         self.wrote(result);
         self.pacing.bot_played(Instant::now());
     }
@@ -325,7 +325,7 @@ impl Actor {
             let Some((seat, action)) = forced else {
                 return;
             };
-            let r = self.play(seat, &action).await.map(|_| ());
+            let r = self.play(seat, &action, false).await.map(|_| ());
             let failed = r.is_err();
             self.wrote(r);
             if failed {

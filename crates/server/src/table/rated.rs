@@ -37,6 +37,38 @@ impl Actor {
         Ok(())
     }
 
+    /// Keeps the addresses `player` is connected from, while they sit at this rated table
+    /// and its game is not over: people who share one are not rated against each other
+    /// (see [`crate::rating::sharing`]). Each address is written once; a failure is only
+    /// logged (the game goes on, and the person's other addresses still count).
+    pub(super) async fn note_addresses(&mut self, player: i64) {
+        if !self.row.rated || self.row.status == FINISHED || self.seat_of(player).is_none() {
+            return;
+        }
+        let new: Vec<String> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| c.player.as_ref().is_some_and(|p| p.id == player))
+            .filter_map(|(_, c)| c.addr.clone())
+            .filter(|a| !self.addresses.contains(&(player, a.clone())))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for addr in new {
+            let kept = self
+                .env
+                .db
+                .note_table_address(self.row.id.clone(), player, addr.clone())
+                .await;
+            match kept {
+                Ok(()) => {
+                    self.addresses.insert((player, addr));
+                }
+                Err(e) => eprintln!("table {}: player {player}'s address: {e}", self.row.id),
+            }
+        }
+    }
+
     /// Keeps who plays the rated game that starts now: the people seated (the bot level
     /// elsewhere), with each seat's team (its partnership, or the seat itself).
     pub(super) async fn save_roster(&self) -> Result<(), Refused> {

@@ -105,6 +105,11 @@ impl Seating {
         self.pending.get(&player).map(|(_, s)| *s)
     }
 
+    /// Whether somebody asked for `seat` at the next hand.
+    pub(super) fn is_asked(&self, seat: Seat) -> bool {
+        self.pending.values().any(|(_, s)| *s == seat)
+    }
+
     /// `player` asks for `seat` at the next hand (a later request replaces an earlier).
     pub(super) fn ask(&mut self, player: PlayerRef, seat: Seat) {
         if seat < self.seats.len() {
@@ -287,6 +292,7 @@ impl Actor {
         &mut self,
         conn: u64,
         player: Option<PlayerRef>,
+        addr: Option<String>,
         out: OutSender,
         close: oneshot::Sender<()>,
     ) {
@@ -334,6 +340,7 @@ impl Actor {
                 player,
                 out,
                 _close: close,
+                addr,
                 told: None,
                 chat_seated: None,
             },
@@ -406,6 +413,17 @@ impl Actor {
                 "pick a nickname first: spectators cannot sit",
             )
         })?;
+        self.sit_player(player, seat).await
+    }
+
+    /// `player` sits at `seat`: at once before the start or between hands, else at the
+    /// next deal (a seat changes hands only where its new holder sees nothing it would not
+    /// show them).
+    pub(super) async fn sit_player(
+        &mut self,
+        player: PlayerRef,
+        seat: Seat,
+    ) -> Result<(), Refused> {
         if seat >= self.seating.count() {
             return Err(Refused::new(
                 Code::NoSuchSeat,
@@ -446,6 +464,7 @@ impl Actor {
         let id = player.id;
         self.move_to(player, Some(seat)).await?;
         self.took_seat(id).await;
+        self.note_addresses(id).await;
         if self.row.status == WAITING && (self.seating.all_taken() || self.all_accepted()) {
             self.begin().await?;
         }

@@ -61,6 +61,8 @@ pub struct Server {
     /// What the server's connection queues hold, as the server keeps it.
     pub gauges: std::sync::Arc<tapete_server::outbox::Gauges>,
     limits: Limits,
+    /// The balancer whose connections start with a PROXY line (`--proxy`), if any.
+    proxy: Option<std::net::IpAddr>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -85,11 +87,29 @@ impl Server {
         Server::on(dir.join("t.db"), limits)
     }
 
+    /// A server of its own for the test `name` (as [`Server::start`]) that takes this
+    /// host for its balancer (`--proxy 127.0.0.1`): a connection that opens with a PROXY
+    /// line is the address it names ([`Server::api_from`], [`Server::ws_from`]), one that
+    /// does not is this host's.
+    pub fn start_behind_proxy(name: &str, limits: Limits) -> Server {
+        let db = match std::env::var("TAPETE_TEST_PG") {
+            Ok(base) if !base.is_empty() => fresh_postgres(&base, name),
+            _ => {
+                let dir = std::env::temp_dir()
+                    .join(format!("tapete-hostile-{}-{name}", std::process::id()));
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::create_dir_all(&dir).unwrap();
+                dir.join("t.db")
+            }
+        };
+        Server::with(db, limits, None, Some([127, 0, 0, 1].into()))
+    }
+
     /// Stops this server and starts another on the same database.
     pub fn restart(self) -> Server {
-        let (db, limits) = (self.db.clone(), self.limits.clone());
+        let (db, limits, proxy) = (self.db.clone(), self.limits.clone(), self.proxy);
         drop(self);
-        Server::on(db, limits)
+        Server::with(db, limits, None, proxy)
     }
 
     pub fn on(db: PathBuf, limits: Limits) -> Server {
@@ -98,6 +118,15 @@ impl Server {
 
     /// A server on `db` named `node` among the servers sharing it (PostgreSQL).
     pub fn on_node(db: PathBuf, limits: Limits, node: Option<&str>) -> Server {
+        Server::with(db, limits, node, None)
+    }
+
+    fn with(
+        db: PathBuf,
+        limits: Limits,
+        node: Option<&str>,
+        proxy: Option<std::net::IpAddr>,
+    ) -> Server {
         let node = node.map(str::to_owned);
         let (db2, limits2) = (db.clone(), limits.clone());
         let gauges = std::sync::Arc::new(tapete_server::outbox::Gauges::default());
@@ -113,6 +142,7 @@ impl Server {
             let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db, games());
             config.limits = limits;
             config.node = node;
+            config.proxy = proxy;
             config.odds = odds();
             config.gauges = gauges2;
             let r = rt.block_on(tapete_server::serve(
@@ -138,6 +168,7 @@ impl Server {
             gauges,
             db: db2,
             limits: limits2,
+            proxy,
             stop: Some(stop),
             thread: Some(thread),
         }
@@ -161,6 +192,66 @@ impl Server {
         } else {
             (r.status, r.json().unwrap_or(Value::Null))
         }
+    }
+
+    /// [`Server::api`] from the client address `ip` (a server [`Server::start_behind_proxy`]).
+    pub fn api_from(
+        &self,
+        ip: &str,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let from = SocketAddr::new(ip.parse().expect("an address"), 40000);
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let headers: Vec<(&str, &str)> =
+            auth.iter().map(|a| ("Authorization", a.as_str())).collect();
+        let r = tapete_server::client::request_from(
+            Some(from),
+            method,
+            &self.url(path),
+            &headers,
+            body.as_ref(),
+        )
+        .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        (r.status, r.json().unwrap_or(Value::Null))
+    }
+
+    /// Makes an account of `nickname` from the address `ip`; its (id, token).
+    pub fn account_from(&self, ip: &str, nickname: &str) -> (i64, String) {
+        let (code, a) = self.api_from(
+            ip,
+            "POST",
+            "/api/accounts",
+            None,
+            Some(json!({"nickname": nickname, "password": "sota de copas"})),
+        );
+        assert_eq!(code, 200, "{a}");
+        (
+            a["id"].as_i64().unwrap(),
+            a["token"].as_str().unwrap().to_string(),
+        )
+    }
+
+    /// [`Server::ws`] from the client address `ip` (a server [`Server::start_behind_proxy`]).
+    pub fn ws_from(&self, ip: &str, table: &str, token: Option<&str>) -> Ws {
+        use std::io::Write;
+        let url = match token {
+            Some(t) => format!("ws://{}/ws/{table}?token={t}", self.addr),
+            None => format!("ws://{}/ws/{table}", self.addr),
+        };
+        let from = SocketAddr::new(ip.parse().expect("an address"), 40000);
+        let mut stream = TcpStream::connect(self.addr).expect("the server is there");
+        stream
+            .write_all(tapete_server::client::proxy_line(from, self.addr).as_bytes())
+            .unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let (socket, _) = tungstenite::client::client(url, MaybeTlsStream::Plain(stream))
+            .expect("websocket connects");
+        socket
     }
 
     pub fn player(&self, nickname: &str) -> String {
@@ -382,6 +473,8 @@ pub fn roomy() -> Limits {
     Limits {
         creates_per_minute: 1000,
         open_tables_per_player: 1000,
+        open_tables_per_addr: 1000,
+        profile_reads_per_minute: 1000,
         ..Limits::default()
     }
 }

@@ -128,6 +128,20 @@ export async function befriend(a, aName, b, bName) {
 }
 
 /**
+ * A guest of this nickname for the page, made through the API on a light page of the site
+ * (quicker than the lobby's form when the form is not what a test is about); answers its id.
+ */
+export async function guest(page, nickname) {
+  await page.goto(`${BASE}/assets/favicon.svg`);
+  return page.evaluate(async (n) => {
+    const r = await fetch('/api/players', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ nickname: n }) });
+    const p = await r.json();
+    localStorage.setItem('tapete.token', p.token);
+    return p.id;
+  }, nickname);
+}
+
+/**
  * Creates a Mus table from the lobby form: short rules (30 piedras, 1 juego unless told
  * otherwise, 1 vaca), instant bots unless told otherwise. Tests that must see several hands
  * ask for 3 juegos, so one órdago won does not end the match. Lands on the table page; answers the table id.

@@ -1,7 +1,7 @@
 // Table chat through the pages: a player and a spectator at one table; the player's words
 // reach both, the spectator's line never reaches the player while the game is on; markup
-// sent as a message is shown as text; on a phone the panel starts collapsed with a count
-// of unread messages.
+// sent as a message is shown as text; on a phone the chat starts closed, its strip counting
+// the unread messages.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,16 +27,16 @@ test('a player and a spectator chat; the spectator\'s line is not the player\'s'
     // Ane writes to the table.
     await a.page.getByTestId('chat-input').fill('buenas, ¿mus?');
     await a.page.getByTestId('chat-send').click();
-    await a.page.getByText('buenas, ¿mus?').waitFor();
+    await a.page.getByTestId('chat-lines').getByText('buenas, ¿mus?').waitFor();
 
-    // Bea, on a phone: the panel is collapsed, with one unread message.
+    // Bea, on a phone: the chat is closed, its strip counting one unread message.
     const unread = b.page.getByTestId('chat-unread');
     await unread.waitFor();
     assert.equal(await unread.textContent(), '1');
     assert.equal(await b.page.getByTestId('chat-lines').isVisible(), false, 'collapsed on a phone');
     await b.page.getByTestId('chat-toggle').click();
     await b.page.getByTestId('chat-tab-players').click();
-    await b.page.getByText('buenas, ¿mus?').waitFor();
+    await b.page.getByTestId('chat-lines').getByText('buenas, ¿mus?').waitFor();
 
     // Bea writes among the spectators, markup and all: it shows as text.
     await b.page.getByTestId('chat-tab-spectators').click();
@@ -51,7 +51,7 @@ test('a player and a spectator chat; the spectator\'s line is not the player\'s'
     // Ane writes again; her page shows only the players' channel, never Bea's line.
     await a.page.getByTestId('chat-input').fill('paso');
     await a.page.getByTestId('chat-send').click();
-    await a.page.getByText('paso', { exact: true }).waitFor();
+    await a.page.getByTestId('chat-lines').getByText('paso', { exact: true }).waitFor();
     assert.deepEqual(await shown(a.page), ['buenas, ¿mus?', 'paso']);
     assert.equal(await a.page.getByTestId('chat-tab-spectators').count(), 0, 'no spectators\' tab while seated');
     assert.deepEqual(a.errors, []);

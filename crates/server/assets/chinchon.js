@@ -328,7 +328,7 @@ function countingEl(v, st, ctx, { onNext, seated }) {
   }
   const how = h.close ? closeWords(h.close) : t('cf.false_close_how', { points: pts(FALSE_PENALTY) });
   const over = v.phase === 'over';
-  const next = nextButton(st, { over, onNext });
+  const next = nextButton(st, { over, onNext, ctx });
   const waiting = !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
   return el('div', { class: 'cf-counting', 'data-testid': 'counting', 'data-hand': h.hand },
     el('div', { class: 'phase-title' }, t('cf.the_count', { n: h.hand })),

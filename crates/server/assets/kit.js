@@ -31,7 +31,8 @@ backWords.label = t('card.back');
  * What the page gives a game module to draw with.
  * @typedef {{send: (action: string) => void, next?: () => void, seatName: (seat: number) => string,
  *   connected?: (seat: number) => boolean | null, away?: (seat: number) => boolean,
- *   seatControls?: (seat: number) => Node | null, rerender?: () => void, mySeat: number | null}} GameContext
+ *   seatControls?: (seat: number) => Node | null, rerender?: () => void, mySeat: number | null,
+ *   otra?: () => HTMLElement | null}} GameContext
  */
 
 /**
@@ -221,19 +222,23 @@ const DOCK = '.felt > .actions, .felt > .cf-mine, .felt > .tk-mine';
 
 /**
  * Keeps what is scrolled into view (by the page, the keyboard, a search) clear of the
- * sticky top bar and of the seat or bar docked at the screen's bottom: the page's scroll
- * padding (style.css) follows their heights, kept in `--top-pad` and `--dock-pad`. Called
- * after each render (the dock changes height with the hand) and on a resize.
+ * sticky top bar, of the chat's strip fixed along the bottom of narrow screens, and of the
+ * seat or bar docked above it: the page's scroll padding and the dock's place (style.css)
+ * follow their heights, kept in `--top-pad`, `--chat-strip` and `--dock-pad`. Called after
+ * each render (the dock changes height with the hand) and on a resize.
  */
 export function dockPadding() {
   const root = document.documentElement.style;
   const dock = /** @type {HTMLElement | null} */ (document.querySelector(DOCK));
   const top = /** @type {HTMLElement | null} */ (document.querySelector('.topbar'));
+  const strip = /** @type {HTMLElement | null} */ (document.querySelector('.chat-strip'));
   const topH = top ? Math.ceil(top.getBoundingClientRect().height) + 6 : 0;
+  const stripH = strip ? Math.ceil(strip.getBoundingClientRect().height) : 0;
   // A dock taller than most of the screen is not docked in practice: no padding that big.
   const dockH = dock ? Math.ceil(dock.getBoundingClientRect().height) + 12 : 0;
   root.setProperty('--top-pad', `${topH}px`);
-  root.setProperty('--dock-pad', `${dockH && dockH + topH < window.innerHeight * 0.8 ? dockH : 0}px`);
+  root.setProperty('--chat-strip', `${stripH}px`);
+  root.setProperty('--dock-pad', `${dockH && dockH + topH + stripH < window.innerHeight * 0.8 ? dockH : 0}px`);
 }
 
 /**
@@ -253,17 +258,22 @@ export function revealOnce(part, ui, slot, key) {
 
 /**
  * What to press under a counting: "Next hand" while the match goes on; once it is over, no
- * next hand but a new table (the lobby) and the replay; in a replay "next ▶" (nothing at
- * its last step).
+ * next hand but "otra" (the same people again, from the table page's `ctx.otra`), a new
+ * table (the lobby) and the replay, on one row that stays docked at the screen's bottom;
+ * in a replay "next ▶" (nothing at its last step).
  * @param {GameState} st
- * @param {{over: boolean, onNext: () => void, testid?: string, label?: string, yourTurnLabel?: string}} opts
+ * @param {{over: boolean, onNext: () => void, testid?: string, label?: string, yourTurnLabel?: string, ctx?: GameContext}} opts
  * @returns {HTMLElement | null}
  */
-export function nextButton(st, { over, onNext, testid = 'next-hand', label = t('next.hand'), yourTurnLabel = t('next.hand_your_turn') }) {
+export function nextButton(st, { over, onNext, testid = 'next-hand', label = t('next.hand'), yourTurnLabel = t('next.hand_your_turn'), ctx }) {
   if (st.replay) return st.lastStep ? null : el('button', { class: 'btn primary', 'data-testid': testid, onclick: onNext }, t('next.step'));
   if (over) {
     const id = st.table && st.table.id;
+    const otra = ctx && ctx.otra ? ctx.otra() : null;
+    // As big as the buttons beside it.
+    if (otra) for (const b of [otra, ...otra.querySelectorAll('.btn')]) b.classList.remove('small');
     return el('span', { class: 'row over-links', 'data-testid': 'match-over' },
+      otra,
       el('a', { class: 'btn primary', href: '/', 'data-testid': 'new-match' }, t('lobby.new_table')),
       id ? el('a', { class: 'btn', href: `/replay/${encodeURIComponent(id)}`, 'data-testid': 'to-replay' }, t('table.replay')) : null);
   }

@@ -310,7 +310,7 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
     const sc = (v.scores && v.scores.piedras) || [0, 0];
     after = el('div', { class: 'ct-after' }, t('mus.score_line', { score: order.map((p) => `${side.name(p)} ${sc[p]}`).join(' – ') }));
   }
-  const next = nextButton(st, { over: !!(v.phase && v.phase.phase === 'over'), onNext });
+  const next = nextButton(st, { over: !!(v.phase && v.phase.phase === 'over'), onNext, ctx });
   const center = el('div', { class: 'ct-center' },
     el('div', { class: 'phase-title' }, t('mus.cuenta_hand', { hand: h.hand })),
     cards ? null : el('div', { class: 'small muted-felt' }, t('mus.not_shown')),

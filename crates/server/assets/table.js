@@ -11,11 +11,13 @@ import { dockPadding } from './kit.js';
 import { ratedBadge, seatLinks } from './ratings.js';
 import { renderLine, lineClass, lineText } from './story.js';
 import { inviteOf, withInvite, setNode, inviteControl, keptSeat, keepControl, otraControl, rematchNotice } from './invite.js';
-import { chatPanel, chatState, chatMessage } from './chat.js';
+import { chatPanel, chatStrip, chatState, chatMessage, chatLayout } from './chat.js';
 import { invitePanel } from './friends.js';
+import { icon } from './icons.js';
 
 topbar('table');
-window.addEventListener('resize', dockPadding);
+window.addEventListener('resize', () => { dockPadding(); fitSide(); chatLayout(); });
+window.addEventListener('scroll', () => fitSide(), { passive: true });
 const app = document.getElementById('app');
 const tableId = decodeURIComponent(location.pathname.split('/')[2] || '');
 
@@ -26,13 +28,27 @@ const notice = el('div');
 const clockBox = el('div', { class: 'turnclock hidden', 'data-testid': 'turn-clock' });
 let clockAt = 0;        // when the last state (and its clock) arrived, by this page's clock
 const gameMain = el('div', { 'data-testid': 'game' });
-const gameSide = el('div');
+const gameSide = el('div', { class: 'side-game' });
 const logBox = el('div', { class: 'log', 'data-testid': 'lines' });
 // For screen readers: each new line of the narration, and "your turn", read out as they come
 // (the log itself is redrawn whole on every state, so it is not the live region).
 const live = el('div', { class: 'sr-only', role: 'log', 'aria-live': 'polite', 'data-testid': 'live' });
-const logPanel = el('div', { class: 'panel' }, el('h3', {}, t('table.calls'), ' ', el('span', { class: 'muted small' }, t('table.calls_when'))), logBox);
-app.append(live, bar, clockBox, banner, notice, el('div', { class: 'tablegrid' }, el('div', {}, gameMain), el('div', { class: 'side' }, gameSide, logPanel, chatPanel(send), invitePanel(tableId))));
+const logPanel = el('div', { class: 'panel calls' }, el('h3', {}, t('table.calls'), ' ', el('span', { class: 'muted small' }, t('table.calls_when'))), logBox);
+const grid = el('div', { class: 'tablegrid' }, el('div', {}, gameMain), el('div', { class: 'side tableside' }, gameSide, logPanel, chatPanel(send), invitePanel(tableId)));
+app.append(live, bar, clockBox, banner, notice, grid, ...chatStrip());
+
+/**
+ * On a wide screen the column beside the felt (the score, the calls, the chat) sticks under
+ * the top bar and reaches the screen's bottom wherever the page is scrolled, so the chat's
+ * last messages and its line to write stay in sight: its height, `--side-h`, is the room
+ * from the column's top (or the bar, once scrolled past) to the screen's bottom.
+ */
+function fitSide() {
+  const bar = document.querySelector('.topbar');
+  const under = bar ? bar.getBoundingClientRect().bottom + 6 : 0;
+  const top = Math.max(under, grid.getBoundingClientRect().top);
+  document.documentElement.style.setProperty('--side-h', `${Math.max(240, Math.floor(window.innerHeight - top - 10))}px`);
+}
 
 let st = null;          // the last state
 let mod = null;         // the game module
@@ -159,6 +175,10 @@ function noSuchTable() {
   clear(banner); banner.className = 'hidden';
   clear(notice);
   clear(gameMain); clear(gameSide); clear(logBox);
+  // Nothing to play or to talk about: the table's column and the chat's strip go.
+  grid.classList.add('hidden');
+  for (const e of chatStrip()) e.remove();
+  dockPadding();
   drawnLines = [];
   notice.append(el('div', { class: 'panel', 'data-testid': 'no-such-table' },
     el('h1', {}, t('table.no_such')),
@@ -339,7 +359,7 @@ function soundToggle() {
       if (!on) chime();
       render();
     },
-  }, on ? '🔔' : '🔕');
+  }, icon(on ? 'bell' : 'bellOff'));
 }
 let wasTurn = false;
 
@@ -433,21 +453,6 @@ function drawTable() {
   bar.append(seatLinks(t) || '');
 
 
-  // ---- game over ----
-  const outcome = st.outcome || t.outcome;
-  if (outcome) {
-    const won = you.seat !== null && you.seat !== undefined && (outcome.winners || []).includes(you.seat);
-    const words = mod && mod.outcomeText ? mod.outcomeText(outcome, t, you, { seatName }) : tr('table.winners', { names: (outcome.winners || []).map(seatName).join(', ') });
-    const detail = mod && mod.outcomeDetail ? mod.outcomeDetail(st, { seatName, mySeat: mySeat() }) : nameLine(outcome.summary || '');
-    banner.className = `banner ${you.seat !== null && you.seat !== undefined && !won ? 'lost' : ''}`;
-    banner.setAttribute('data-testid', 'game-over');
-    clear(banner).append(el('b', {}, words), el('span', { 'data-testid': 'final-score' }, detail), el('span', { class: 'spacer' }),
-      otraControl(t, player), el('a', { class: 'btn small', href: withInvite(`/replay/${t.id}`, t.id) }, tr('table.replay')), el('a', { class: 'btn small primary', href: '/' }, tr('lobby.new_table')));
-  } else {
-    banner.className = 'hidden';
-    banner.setAttribute('data-testid', 'game-over-slot');
-  }
-
   renderClock();
 
   // ---- notices ----
@@ -487,11 +492,55 @@ function drawTable() {
     seatControls,
     rerender: () => render(),
     mySeat: mySeat(),
+    // "Otra" at a finished game, for the felt's last buttons.
+    otra: () => otraControl(t, player),
   };
   if (mod) mod.render({ main: gameMain, side: gameSide }, st, ctx);
+
+  // ---- game over ----
+  const outcome = st.outcome || t.outcome;
+  if (outcome) {
+    const won = you.seat !== null && you.seat !== undefined && (outcome.winners || []).includes(you.seat);
+    const words = mod && mod.outcomeText ? mod.outcomeText(outcome, t, you, { seatName }) : tr('table.winners', { names: (outcome.winners || []).map(seatName).join(', ') });
+    const detail = mod && mod.outcomeDetail ? mod.outcomeDetail(st, { seatName, mySeat: mySeat() }) : nameLine(outcome.summary || '');
+    banner.className = `banner ${you.seat !== null && you.seat !== undefined && !won ? 'lost' : ''}`;
+    banner.setAttribute('data-testid', 'game-over');
+    // Otra, the replay and a new table are the felt's last buttons when the felt shows the
+    // game's end (kit.js nextButton); else here.
+    const onFelt = !!gameMain.querySelector('[data-testid="match-over"]');
+    clear(banner).append(el('b', {}, words), el('span', { 'data-testid': 'final-score' }, detail));
+    if (!onFelt) {
+      banner.append(el('span', { class: 'spacer' }), otraControl(t, player) || '',
+        el('a', { class: 'btn small', href: withInvite(`/replay/${t.id}`, t.id) }, tr('table.replay')),
+        el('a', { class: 'btn small primary', href: '/' }, tr('lobby.new_table')));
+    }
+  } else {
+    banner.className = 'hidden';
+    banner.setAttribute('data-testid', 'game-over-slot');
+  }
   dockPadding();
+  fitSide();
+  if (outcome) showEnd();
+  chatLayout();
 
   drawStory();
+}
+
+// The table whose end was brought into view (once a table, not at every state after).
+let endShown = '';
+
+/**
+ * At a game's end the banner saying who won comes into view under the top bar (the page
+ * may have been scrolled down during the hand, which left it under the bar); the felt's
+ * last buttons, docked at the bottom, stay in view below it.
+ */
+function showEnd() {
+  if (!st || !st.table || endShown === st.table.id) return;
+  endShown = st.table.id;
+  const bar = document.querySelector('.topbar');
+  const under = bar ? bar.getBoundingClientRect().bottom : 0;
+  const r = banner.getBoundingClientRect();
+  if (r.top < under || r.bottom > window.innerHeight) banner.scrollIntoView({ block: 'start' });
 }
 
 // What the narration box shows: the lines drawn (the state's own line objects, which a

@@ -238,7 +238,7 @@ function roundEndEl(v, st, ctx, { onNext, seated }) {
       el('div', { class: 'tk-end-pts' }, el('b', {}, `+${r ? r.points[s] : 0}`), el('small', {}, t('cf.total', { n: scores[s] ?? 0 })))));
   }
   const last = r && r.last_trick ? trickEl(r.last_trick, v, ctx, { title: t('tk.last_tikki'), testid: 'last-trick' }) : null;
-  const next = nextButton(st, { over, onNext, testid: 'next-round', label: t('tk.next_round'), yourTurnLabel: t('tk.next_round_lead') });
+  const next = nextButton(st, { over, onNext, ctx, testid: 'next-round', label: t('tk.next_round'), yourTurnLabel: t('tk.next_round_lead') });
   const waiting = !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
   return el('div', { class: 'tk-end', 'data-testid': 'round-end', 'data-round': roundNo },
     el('div', { class: 'phase-title' }, over ? `${t('hint.game_over')} · ${plural(history.length, 'tk.rounds')}` : t('tk.round_over', { n: roundNo })),

@@ -31,10 +31,12 @@ export class ApiError extends Error {
   /**
    * `code`: the server's machine code of the error (`table_not_found`…), '' if none;
    * `node`: for `table_moved`, the server that runs the table; `retryAfter`: for a 429 or
-   * 503, the seconds to wait before asking again (0 if the server did not say).
+   * 503, the seconds to wait before asking again (0 if the server did not say); `detail`:
+   * the server's own sentence (English, for programs; a tool's refusal names the value at
+   * fault in it).
    */
-  constructor(status, message, code = '', node = '', retryAfter = 0) {
-    super(message); this.status = status; this.code = code; this.node = node; this.retryAfter = retryAfter;
+  constructor(status, message, code = '', node = '', retryAfter = 0, detail = '') {
+    super(message); this.status = status; this.code = code; this.node = node; this.retryAfter = retryAfter; this.detail = detail;
   }
 }
 
@@ -56,6 +58,17 @@ export function errorText(code, args = {}) {
   if (code && has(`error.${code}`)) return t(`error.${code}`, { s });
   const byStatus = STATUS_CODES[args.status || 0];
   return t(`error.${byStatus || 'internal'}`, { s });
+}
+
+/**
+ * The words for a tool's refusal (the leyes, the solitaire odds): the page's words, then the
+ * tool's own sentence, which names the value at fault (in English, marked as such).
+ * @param {ApiError | Error} x
+ * @returns {(string | Node)[]}
+ */
+export function toolError(x) {
+  if (!(x instanceof ApiError) || x.code !== 'tool_refused' || !x.detail) return [x.message];
+  return [x.message, ' ', el('span', { lang: 'en', class: 'detail' }, x.detail)];
 }
 
 /** Calls the JSON API; throws ApiError with the person's words for the error on failure. */
@@ -86,7 +99,8 @@ export async function apiCall(method, path, body) {
     const code = (data && data.code) || '';
     const node = (data && typeof data.node === 'string') ? data.node : '';
     const wait = (data && Number(data.retry_after)) || Number(res.headers.get('Retry-After')) || 0;
-    throw new ApiError(res.status, errorText(code, { s: wait || undefined, status: res.status }), code, node, wait);
+    const detail = data && typeof data.error === 'string' ? data.error : '';
+    throw new ApiError(res.status, errorText(code, { s: wait || undefined, status: res.status }), code, node, wait, detail);
   }
   return { data, headers: res.headers };
 }

@@ -2,7 +2,7 @@
 // position in; the engine's exact odds out (Mus's leyes tool, GET /api/tools/mus/leyes), as
 // tables and a chart.
 
-import { topbar, el, clear, api, t, localDecimals } from './common.js';
+import { topbar, el, clear, api, t, localDecimals, toolError } from './common.js';
 import { cardEl } from './cards.js';
 
 topbar('leyes');
@@ -209,7 +209,7 @@ async function compute() {
     renderResult(data);
   } catch (x) {
     if (mine !== busy) return;
-    err.textContent = x.message;
+    clear(err).append(...toolError(x));
     clear(result);
   } finally {
     if (mine === busy) result.removeAttribute('aria-busy');

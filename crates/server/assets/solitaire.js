@@ -2,7 +2,7 @@
 // exact chance to clear the table out (GET /api/odds/solitaire), as a fraction, a table of
 // the table types and a chart of what is left when the deck runs out.
 
-import { topbar, el, clear, api, t, lang, localDecimals } from './common.js';
+import { topbar, el, clear, api, t, lang, localDecimals, toolError } from './common.js';
 
 topbar('solitaire');
 const app = document.getElementById('app');
@@ -98,15 +98,18 @@ async function compute() {
     render(data);
   } catch (x) {
     if (mine !== busy) return;
-    showError(x.message);
+    showError(toolError(x));
   } finally {
     if (mine === busy) result.removeAttribute('aria-busy');
   }
 }
 
-/** Shows why there is no answer; the last answer stays, faded, until there is one. */
+/**
+ * Shows why there is no answer; the last answer stays, faded, until there is one.
+ * @param {string | (string | Node)[]} message
+ */
 function showError(message) {
-  err.textContent = message;
+  clear(err).append(...(Array.isArray(message) ? message : [message]));
   result.classList.add('stale');
 }
 

@@ -65,6 +65,8 @@ let connState = 'connecting';
 let connects = 0;       // WebSockets opened so far (for the tests)
 let heardCount = 0;     // messages heard over every link (for the tests)
 const connLog = [];     // the link's last states, in order (for the tests)
+const waiting = [];     // what was asked while the link was opening, sent once it opens
+const MAX_WAITING = 8;
 
 // The server sends something at least every 5 s (a heartbeat when it has nothing else to
 // say): a link silent for DEAD_MS, two heartbeats missed, is dead though not closed (a
@@ -93,6 +95,7 @@ function connect() {
   let heard = false;
   sock.onopen = () => {
     lastHeard = Date.now();
+    for (const m of waiting.splice(0)) sock.send(JSON.stringify(m));
     clearInterval(watchTimer);
     watchTimer = setInterval(() => {
       // Nothing at all for DEAD_MS (not even a heartbeat): the link is dead though not closed.
@@ -142,6 +145,8 @@ async function lost(sock, heard) {
   sock.onmessage = null;
   try { sock.close(); } catch { /* already closed */ }
   ws = null;
+  // What waited for this link is not sent on a later one: the person asks again.
+  waiting.length = 0;
   clearInterval(watchTimer);
   setConn(wasOn ? 'off' : 'connecting');
   if (!heard && await tableMissing()) { noSuchTable(); return; }
@@ -189,6 +194,13 @@ function noSuchTable() {
 
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(msg)); return true; }
+  // A link being opened (a nickname just picked, a reconnect under way) takes what the
+  // person asks for once it opens — but a move, which was chosen for the state on screen
+  // and may mean another thing by then: the person makes it again on the fresh state.
+  if (ws && ws.readyState === WebSocket.CONNECTING && msg.type !== 'act' && waiting.length < MAX_WAITING) {
+    waiting.push(msg);
+    return true;
+  }
   // Not a failure of the person's: the page is reconnecting by itself, and says so.
   toast(t('table.not_connected'));
   return false;

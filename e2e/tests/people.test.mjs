@@ -114,7 +114,7 @@ test('moving to the other partnership mid-match asks first, naming the side and 
     await page.waitForFunction(() => true);
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(asked.length, 1, 'asked');
-    assert.match(asked[0], /other side \(seats 1 and 3\), now piedras \d+–\d+/);
+    assert.match(asked[0], /other side \(bot 1 and bot 3\), now piedras \d+–\d+/);
     assert.equal((await state(page)).you.pending_seat, null, 'declined: nothing changed');
     page.once('dialog', (d) => d.accept());
     await page.getByTestId('sit-1').click();

@@ -135,7 +135,9 @@ function askText(msg) {
   const rows = (Array.isArray(msg.score) ? msg.score : []).filter((r) => Array.isArray(r) && r.length === 3)
     .map(([what, theirs, ours]) => `${has(`score.head.${what}`) ? t(`score.head.${what}`) : what} ${theirs}–${ours}`);
   const now = rows.length ? t('ask.now', { score: rows.join(', ') }) : '';
-  return t('ask.switch_sides', { seats: msg.seats.join(` ${t('words.and')} `), now });
+  // The other side by who sits there ("Bea y bot 3"), as the score names the sides.
+  const names = msg.seats.filter((s) => Number.isInteger(s)).map(seatName);
+  return t('ask.switch_sides', { seats: names.join(` ${t('words.and')} `), now });
 }
 
 /** The link `sock` is closed or dead: show it and try again with backoff, unless the table is gone. */

@@ -655,9 +655,13 @@ fn in_savepoint<T>(c: &Connection, f: impl FnOnce(&Connection) -> DbResult<T>) -
 }
 
 /// The database thread: takes every waiting job, runs them in one transaction, commits
-/// once and then answers them all. After a transaction that failed to begin or to commit
-/// (the database down, its connection lost, its file locked), it tries an empty one every
-/// [`PROBE_EVERY`] while no job comes, and counts in `recoveries` the first that commits.
+/// once and then answers them all. After a transaction that failed to begin or to commit,
+/// it tries an empty one every [`PROBE_EVERY`] while no job comes. When the database could
+/// not be reached meanwhile (down, its connection lost, its file locked by another), the
+/// first transaction that commits again is counted in `recoveries`: the tables send their
+/// state again and their bots go on. A write the database refused while answering (a full
+/// disk) is no outage: the tables that failed keep backing off by themselves, rather than
+/// all trying again each time an empty transaction commits.
 fn serve_jobs(
     conn: Box<dyn sql::Conn + Send>,
     rx: mpsc::Receiver<Option<Job>>,
@@ -665,9 +669,14 @@ fn serve_jobs(
     recoveries: std::sync::Arc<tokio::sync::watch::Sender<u64>>,
 ) {
     let mut stop = false;
+    // A transaction failed since the last that committed.
     let mut failing = false;
-    let recovered = |failing: &mut bool| {
-        if std::mem::take(failing) {
+    // ... and the database could not be reached since (a begin failed, or the connection
+    // was lost): its coming back is a recovery.
+    let mut unreachable = false;
+    let recovered = |failing: &mut bool, unreachable: &mut bool| {
+        *failing = false;
+        if std::mem::take(unreachable) {
             recoveries.send_modify(|n| *n += 1);
         }
     };
@@ -677,8 +686,9 @@ fn serve_jobs(
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     let probe = conn.begin().and_then(|()| conn.batch_raw("COMMIT"));
                     match probe {
-                        Ok(()) => recovered(&mut failing),
+                        Ok(()) => recovered(&mut failing, &mut unreachable),
                         Err(_) => {
+                            unreachable = true;
                             let _ = conn.batch_raw("ROLLBACK");
                         }
                     }
@@ -704,6 +714,7 @@ fn serve_jobs(
         }
         if let Err(e) = conn.begin() {
             failing = true;
+            unreachable = true;
             for job in jobs {
                 job(Err(e.clone()))(Err(e.clone()));
             }
@@ -717,9 +728,10 @@ fn serve_jobs(
             let _ = conn.batch_raw("ROLLBACK");
         });
         if committed.is_ok() {
-            recovered(&mut failing);
+            recovered(&mut failing, &mut unreachable);
         } else {
             failing = true;
+            unreachable |= conn.lost();
         }
         for d in done {
             d(committed.clone());

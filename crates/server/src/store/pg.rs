@@ -373,6 +373,10 @@ fn row_of(r: &postgres::Row) -> DbResult<Row> {
 }
 
 impl Conn for PgConn {
+    fn lost(&self) -> bool {
+        self.client.borrow().is_closed()
+    }
+
     fn exec_raw(&self, sql: &str, args: &[&dyn ToSql]) -> DbResult<usize> {
         self.refuse_when_full(sql)?;
         let n = self.run(sql, args, |c, st, a| c.execute(st, a))?;

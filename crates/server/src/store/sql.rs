@@ -38,6 +38,11 @@ pub trait Conn {
     fn batch_raw(&self, sql: &str) -> DbResult<()>;
     /// Begins the transaction a group of jobs runs in.
     fn begin(&self) -> DbResult<()>;
+    /// Whether the connection to the database is lost (a server's went down): what failed
+    /// on it failed for want of the database, not for what it asked.
+    fn lost(&self) -> bool {
+        false
+    }
 }
 
 /// What the store's code holds: a connection to one of the databases.

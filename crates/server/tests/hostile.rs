@@ -17,7 +17,7 @@ use tungstenite::Message;
 fn closed_within(s: &mut TcpStream, within: Duration) -> bool {
     s.set_read_timeout(Some(within)).unwrap();
     let start = Instant::now();
-    let mut buf = [0u8; 4096];
+    let mut buf = vec![0u8; 64 * 1024];
     loop {
         match s.read(&mut buf) {
             Ok(0) => return true,
@@ -390,8 +390,12 @@ fn a_websocket_that_never_reads_holds_a_bounded_queue_and_is_let_go_while_the_ta
     let on = state_until(&mut watcher, |s| s["n"].as_u64() > Some(n + 10));
     assert!(on["outcome"].is_null());
     // The silent client's socket is closed: reading it now meets its end, after what the
-    // kernels still hold for it, which its tiny window lets through slowly on a loaded
-    // machine (it once took more than 10 s with every core busy).
+    // kernels still hold for it (megabytes). Its tiny window would let that through a
+    // couple of KB a round trip, hundreds of reads that took more than 40 s on a loaded
+    // machine: it reads with a window of a normal size now.
+    socket2::SockRef::from(&silent)
+        .set_recv_buffer_size(4 << 20)
+        .unwrap();
     assert!(
         closed_within(&mut silent, Duration::from_secs(40)),
         "the server closes the socket of a client it let go"

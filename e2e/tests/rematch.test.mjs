@@ -3,21 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, openBrowser } from '../lib.mjs';
-
-/**
- * A guest for the page, made through the API on a light page of the site (the lobby's form
- * is not what this test is about); answers its id.
- */
-async function guest(page, nickname) {
-  await page.goto(`${BASE}/assets/favicon.svg`);
-  return page.evaluate(async (n) => {
-    const r = await fetch('/api/players', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ nickname: n }) });
-    const p = await r.json();
-    localStorage.setItem('tapete.token', p.token);
-    return p.id;
-  }, nickname);
-}
+import { BASE, openBrowser, guest } from '../lib.mjs';
 
 /** Calls the API as the page's person. */
 function apiAs(page, method, path, body) {

@@ -472,21 +472,24 @@ fn fail_over(
     }
 }
 
+/// A table of each game, long (Mus: three vacas of three juegos) and started at once with
+/// bots that play without a pause: they outlast the kills and restarts of a test.
+fn long_fast_tables() -> [Value; 3] {
+    [
+        json!({"game": "mus", "rules": {"target": 40, "juegos": 3, "vacas": 3}, "bot": "basico",
+               "pace_ms": 0, "hold_s": 0, "start": true}),
+        json!({"game": "chinchon", "pace_ms": 0, "hold_s": 0, "start": true}),
+        json!({"game": "tikki", "rules": {"rounds": 20}, "pace_ms": 0, "hold_s": 0, "start": true}),
+    ]
+}
+
 #[test]
 #[ignore = "needs PostgreSQL and HAProxy: deploy/test-postgres.sh runs it"]
 fn tables_survive_kill_9_of_their_node_again_and_again_through_haproxy() {
     let mut cluster = Cluster::start("failover");
     let token = cluster.person("Ane");
     let mut tables = Vec::new();
-    for body in [
-        json!({"game": "mus", "rules": {"target": 40, "juegos": 3, "vacas": 3}, "bot": "basico"}),
-        json!({"game": "chinchon"}),
-        json!({"game": "tikki", "rules": {"rounds": 20}}),
-    ] {
-        let mut body = body;
-        body["pace_ms"] = json!(0);
-        body["hold_s"] = json!(0);
-        body["start"] = json!(true);
+    for body in long_fast_tables() {
         let id = cluster.table(&token, body);
         let c = connect(&cluster.front, &id, &token);
         tables.push((id, c));
@@ -834,15 +837,7 @@ fn after_the_database_restarts_every_table_sends_its_state_again_and_its_bots_go
     let cluster = Cluster::start("restart");
     let token = cluster.person("Cai");
     let mut tables = Vec::new();
-    for body in [
-        json!({"game": "mus", "rules": {"target": 40, "juegos": 3, "vacas": 3}, "bot": "basico"}),
-        json!({"game": "chinchon"}),
-        json!({"game": "tikki", "rules": {"rounds": 20}}),
-    ] {
-        let mut body = body;
-        body["pace_ms"] = json!(0);
-        body["hold_s"] = json!(0);
-        body["start"] = json!(true);
+    for body in long_fast_tables() {
         let id = cluster.table(&token, body);
         let mut c = connect(&cluster.front, &id, &token);
         // Cai stands up and watches: the bots play on their own, a second apart.

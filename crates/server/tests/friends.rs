@@ -190,14 +190,7 @@ fn an_invitation_opens_a_private_table_to_the_invitee_alone() {
     let (_, cid) = server.account("Cid");
     ask(&server, &cid, "Ane");
     ask(&server, &ane, "Cid");
-    let (code, t) = server.api(
-        "POST",
-        "/api/tables",
-        Some(&cid),
-        Some(json!({"game": "mus", "private": true, "pace_ms": 0})),
-    );
-    assert_eq!(code, 200, "{t}");
-    let id = t["id"].as_str().unwrap().to_string();
+    let id = private_mus(&server, &cid);
     let path = format!("/api/tables/{id}");
     assert_eq!(server.api("GET", &path, Some(&ane), None).0, 404);
     let (code, inv) = server.api(
@@ -295,6 +288,18 @@ fn a_schema_5_database_upgrades_in_place_and_keeps_its_people() {
 }
 
 /// `a` and `b` become friends (each asks the other).
+/// A private Mus table made by `token`; its id.
+fn private_mus(server: &Server, token: &str) -> String {
+    let (code, t) = server.api(
+        "POST",
+        "/api/tables",
+        Some(token),
+        Some(json!({"game": "mus", "private": true, "pace_ms": 0})),
+    );
+    assert_eq!(code, 200, "{t}");
+    t["id"].as_str().unwrap().to_string()
+}
+
 fn befriend(server: &Server, a: &str, b: (&str, &str)) {
     let (b_token, b_name) = b;
     let (code, me) = server.api("GET", "/api/me", Some(a), None);
@@ -404,14 +409,7 @@ fn sitting_by_the_table_s_own_seats_answers_the_invitation_too() {
     let (_, cid) = server.account("Cid");
     let (ane_id, ane) = server.account("Ane");
     befriend(&server, &cid, (&ane, "Ane"));
-    let (code, t) = server.api(
-        "POST",
-        "/api/tables",
-        Some(&cid),
-        Some(json!({"game": "mus", "private": true, "pace_ms": 0})),
-    );
-    assert_eq!(code, 200, "{t}");
-    let id = t["id"].as_str().unwrap().to_string();
+    let id = private_mus(&server, &cid);
     invite(&server, &cid, &id, "Ane");
     // The invitation opens the table's WebSocket to her, without its link; she sits.
     let mut ws = server.ws(&id, Some(&ane));

@@ -220,18 +220,13 @@ impl Server {
 
     /// Makes an account of `nickname` from the address `ip`; its (id, token).
     pub fn account_from(&self, ip: &str, nickname: &str) -> (i64, String) {
-        let (code, a) = self.api_from(
+        made(self.api_from(
             ip,
             "POST",
             "/api/accounts",
             None,
             Some(json!({"nickname": nickname, "password": "sota de copas"})),
-        );
-        assert_eq!(code, 200, "{a}");
-        (
-            a["id"].as_i64().unwrap(),
-            a["token"].as_str().unwrap().to_string(),
-        )
+        ))
     }
 
     /// [`Server::ws`] from the client address `ip` (a server [`Server::start_behind_proxy`]).
@@ -260,17 +255,12 @@ impl Server {
 
     /// Makes an account of `nickname` (a password of the right length); its (id, token).
     pub fn account(&self, nickname: &str) -> (i64, String) {
-        let (code, a) = self.api(
+        made(self.api(
             "POST",
             "/api/accounts",
             None,
             Some(json!({"nickname": nickname, "password": "sota de copas"})),
-        );
-        assert_eq!(code, 200, "{a}");
-        (
-            a["id"].as_i64().unwrap(),
-            a["token"].as_str().unwrap().to_string(),
-        )
+        ))
     }
 
     pub fn player_with_id(&self, nickname: &str) -> (i64, String) {
@@ -415,6 +405,15 @@ pub fn eventually(within: Duration, what: &str, mut done: impl FnMut() -> bool) 
 }
 
 /// Reads states until `done` holds for one (other messages are skipped).
+/// The (id, token) of an account just made, from the API's answer.
+fn made((code, a): (u16, Value)) -> (i64, String) {
+    assert_eq!(code, 200, "{a}");
+    (
+        a["id"].as_i64().unwrap(),
+        a["token"].as_str().unwrap().to_string(),
+    )
+}
+
 pub fn state_until(ws: &mut Ws, mut done: impl FnMut(&Value) -> bool) -> Value {
     loop {
         let m = read_of(ws, "state");

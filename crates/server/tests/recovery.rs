@@ -98,8 +98,10 @@ fn a_person_whose_action_was_not_saved_gets_the_table_again_once_the_database_an
     // Back: the table sends its state again by itself, as it is (nothing was played).
     let back = Instant::now();
     let again = read_of(&mut ws, "state");
+    // (Within a probe or two, a second apart; the bound leaves room for a loaded machine,
+    // and without the resend nothing but heartbeats comes for good.)
     assert!(
-        back.elapsed() < Duration::from_secs(3),
+        back.elapsed() < Duration::from_secs(8),
         "the state came {:?} after the database answered again",
         back.elapsed()
     );
@@ -135,7 +137,8 @@ fn a_quiet_link_hears_a_heartbeat_every_few_seconds() {
         let quiet = last.elapsed();
         assert!(
             quiet >= tapete_server::BEAT_EVERY - Duration::from_millis(500)
-                && quiet <= tapete_server::BEAT_EVERY + Duration::from_millis(1500),
+                // Before the page's 10 s, with room for a loaded machine's timers.
+                && quiet <= tapete_server::BEAT_EVERY + Duration::from_secs(3),
             "a heartbeat after {quiet:?} of quiet"
         );
         last = Instant::now();

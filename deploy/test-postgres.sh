@@ -6,6 +6,7 @@
 # a throw-away cluster of Debian's postgresql made by pg_virtualenv (postgresql-common):
 # PostgreSQL refuses to run as root, and pg_virtualenv runs it as its own user and removes
 # it afterwards. Arguments go to both test binaries (e.g. a test name to run only that).
+# The cluster tests' measurements (each failover's time and tries) are shown in the log.
 # `--workspace` builds with the features test.sh built with, so nothing compiles again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,5 +22,5 @@ exec pg_virtualenv -t bash -c 'set -e
   export TAPETE_TEST_PG="postgresql://${PGUSER}:${PGPASSWORD}@${PGHOST}:${PGPORT:-5432}/postgres"
   export TAPETE_TEST_PG_CLUSTER="${PGVERSION} regress"
   cargo test --workspace --test server -- --include-ignored "$@"
-  cargo test --workspace --test cli cluster:: -- --include-ignored --test-threads 1 "$@"
+  cargo test --workspace --test cli cluster:: -- --include-ignored --test-threads 1 --show-output "$@"
 ' test-postgres "$@"

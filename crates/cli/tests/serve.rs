@@ -60,7 +60,7 @@ impl Server {
         body: Option<Value>,
     ) -> (u16, Value) {
         let url = format!("{}{path}", self.url);
-        let r = tapete_server::client::request_as(method, &url, token, body.as_ref())
+        let r = tapete_loadtest::client::request_as(method, &url, token, body.as_ref())
             .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
         (r.status, r.json().expect("JSON"))
     }

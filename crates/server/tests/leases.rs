@@ -7,7 +7,8 @@
 use crate::support::fresh_postgres;
 use serde_json::json;
 use tapete_server::store::lease::{Claim, NOT_OWNER};
-use tapete_server::store::{Db, NewRematch, TableRow};
+use tapete_server::store::Db;
+use tapete_server::table::{NewRematch, TableRow};
 
 fn row(id: &str) -> TableRow {
     TableRow {

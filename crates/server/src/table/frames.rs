@@ -11,7 +11,7 @@ pub(super) struct Conn {
     pub(super) out: OutSender,
     /// Dropped with the connection: the socket closes.
     pub(super) _close: oneshot::Sender<()>,
-    /// Where it comes from (see [`crate::rating::network`]), for a rated game's record.
+    /// Where it comes from (see [`crate::ratings::network`]), for a rated game's record.
     pub(super) addr: Option<String>,
     /// The narration this connection has: how many lines of which telling (see
     /// [`Connections::tell`]); `None` before its first state.
@@ -208,7 +208,7 @@ impl Actor {
             None => None,
         };
         if let Some(why) = refused {
-            if why == crate::outbox::Refused::Full {
+            if why == crate::net::outbox::Refused::Full {
                 self.env.gauges.closed_slow();
             }
             // A client that cannot keep up (its queue is full of messages or of bytes) or
@@ -405,8 +405,8 @@ pub(super) fn wire_lines(lines: &[Line]) -> String {
 mod tests {
     use super::*;
 
-    fn conn(player: Option<i64>) -> (Conn, crate::outbox::OutReceiver, oneshot::Receiver<()>) {
-        let (out, inbox) = crate::outbox::outbox(4, 1024);
+    fn conn(player: Option<i64>) -> (Conn, crate::net::outbox::OutReceiver, oneshot::Receiver<()>) {
+        let (out, inbox) = crate::net::outbox::outbox(4, 1024);
         let (close, closed) = oneshot::channel();
         let player = player.map(|id| PlayerRef {
             id,

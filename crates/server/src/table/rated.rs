@@ -1,6 +1,6 @@
 //! The table's part in rated games: only accounts sit at them, their players are kept
 //! when the game starts, and nobody else takes a seat while it is played (see
-//! [`crate::rating`]).
+//! [`crate::ratings`]).
 
 use super::*;
 
@@ -39,7 +39,7 @@ impl Actor {
 
     /// Keeps the addresses `player` is connected from, while they sit at this rated table
     /// and its game is not over: people who share one are not rated against each other
-    /// (see [`crate::rating::sharing`]). Each address is written once; a failure is only
+    /// (see [`crate::ratings::sharing`]). Each address is written once; a failure is only
     /// logged (the game goes on, and the person's other addresses still count).
     pub(super) async fn note_addresses(&mut self, player: i64) {
         if !self.row.rated || self.row.status == FINISHED || self.seat_of(player).is_none() {

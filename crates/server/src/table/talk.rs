@@ -40,7 +40,7 @@ impl Actor {
 
     /// Loads the table's stored messages (when its task starts).
     pub(super) async fn load_chat(&mut self) {
-        match chat::load(&self.env.db, self.row.id.clone()).await {
+        match self.env.db.chat_lines(self.row.id.clone()).await {
             Ok(lines) => self.talk.room = Room::restore(lines),
             Err(e) => eprintln!("table {}: chat not loaded: {e}", self.row.id),
         }
@@ -71,7 +71,12 @@ impl Actor {
             Channel::Spectators
         };
         let line = self.talk.room.line(channel, p.id, &p.nickname, text);
-        if let Err(e) = chat::store(&self.env.db, self.row.id.clone(), line.clone()).await {
+        if let Err(e) = self
+            .env
+            .db
+            .store_chat_line(self.row.id.clone(), line.clone())
+            .await
+        {
             let m = format!("could not save the message ({e}); nothing was sent");
             return self.chat_error(conn, Code::NotSaved, m, None);
         }
@@ -153,7 +158,7 @@ impl Actor {
             let m = "you cannot mute yourself".to_string();
             return self.chat_error(conn, Code::ChatMuteSelf, m, None);
         }
-        match chat::set_mute(&self.env.db, p.id, other, on).await {
+        match self.env.db.set_mute(p.id, other, on).await {
             Ok(true) => {}
             Ok(false) => {
                 let m = format!(
@@ -205,7 +210,12 @@ impl Actor {
             );
             return self.chat_error(conn, Code::ChatReportRateLimited, m, Some(wait));
         }
-        if let Err(e) = chat::report(&self.env.db, self.row.id.clone(), line, p.id).await {
+        if let Err(e) = self
+            .env
+            .db
+            .report_chat_line(self.row.id.clone(), line, p.id)
+            .await
+        {
             let m = format!("could not save the report ({e}); try again");
             return self.chat_error(conn, Code::NotSaved, m, None);
         }

@@ -3,8 +3,8 @@
 //! table it leads to, and a rematch starts when everybody kept a seat has taken it, or at
 //! its time, the seats still kept then going to the bot.
 
+use super::PrivateRow;
 use super::*;
-use crate::store::FriendsRow;
 
 /// The friends' part of a table's description.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -53,7 +53,7 @@ pub(super) struct Friends {
 
 impl Friends {
     /// The part as stored, for a table of `seats` seats.
-    pub(super) fn restore(row: FriendsRow, seats: usize, now: Instant) -> Friends {
+    pub(super) fn restore(row: PrivateRow, seats: usize, now: Instant) -> Friends {
         let mut reserved = vec![None; seats];
         for (seat, id, nickname) in row.reserved {
             let twice = reserved.iter().flatten().any(|p: &PlayerRef| p.id == id);
@@ -295,7 +295,7 @@ mod tests {
     #[test]
     fn a_restored_part_keeps_one_seat_per_account_and_its_start() {
         let now = Instant::now();
-        let row = FriendsRow {
+        let row = PrivateRow {
             invite: Some("s".into()),
             reserved: vec![
                 (1, 7, "mikel".into()),

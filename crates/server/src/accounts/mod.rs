@@ -17,6 +17,11 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 use unicode_normalization::UnicodeNormalization;
 
+mod sessions;
+mod store;
+pub use sessions::{token_hash, Session, Sessions};
+pub use store::{AccountRefusal, SessionOf, SessionRow};
+
 /// Argon2id's memory per hash, in KiB: 19 MiB, with [`PASSES`] passes and one lane, one
 /// of the settings OWASP's Password Storage Cheat Sheet recommends.
 pub const MEMORY_KIB: u32 = 19 * 1024;

@@ -33,6 +33,7 @@
 
 pub mod accounts;
 pub mod chat;
+pub mod clock;
 pub mod code;
 pub mod friends;
 mod http;
@@ -43,6 +44,7 @@ pub mod ratings;
 pub mod store;
 pub mod table;
 
+pub use clock::Clock;
 pub use http::lang;
 pub use http::ws::{BEAT, BEAT_EVERY, BURST, RATE};
 pub use hub::{Hub, Unloaded};

@@ -578,14 +578,18 @@ fn a_flood_of_left_tables_from_many_addresses_keeps_the_tables_people_are_at_on_
 
 /// A table that never started goes, from the lobby and from storage, a short while after
 /// its last person left (its creator may make another then); one with a person at it
-/// stays, and so does a game under way nobody is at.
+/// stays, and so does a game under way nobody is at. On paused time, with the default
+/// while (two minutes).
 #[test]
 fn a_table_that_never_started_goes_soon_after_its_people_left() {
-    let server = Server::start(
+    let waiting_end = Limits::default().idle_waiting_table;
+    let server = Server::start_paused(
         "waiting-gone",
         Limits {
-            idle_waiting_table: Duration::from_millis(600),
             open_tables_per_player: 3,
+            // The person who stays at a table reads nothing while the clock moves: her
+            // link is not closed as silent.
+            ws_idle: Duration::from_secs(24 * 3600),
             ..Limits::default()
         },
     );
@@ -628,10 +632,15 @@ fn a_table_that_never_started_goes_soon_after_its_people_left() {
         let (_, open) = server.api("GET", "/api/tables", None, None);
         open.as_array().unwrap().iter().any(|t| t["id"] == id)
     };
+    // (The clock moves on until the table has seen its last connection go: its while
+    // counts from then.)
     eventually(
-        Duration::from_secs(10),
+        Duration::from_secs(20),
         "the left table leaves the lobby",
-        || !listed(&left),
+        || {
+            server.advance(waiting_end);
+            !listed(&left)
+        },
     );
     let (code, e) = server.api("GET", &format!("/api/tables/{left}"), None, None);
     assert_eq!(
@@ -659,10 +668,24 @@ fn a_table_that_never_started_goes_soon_after_its_people_left() {
         None,
     );
     assert_eq!(code, 200, "a private table waits for its friends: {e}");
-    // Its creator has room for another now; a game under way nobody is at stays.
+    // Its creator has room for another now; a game under way nobody is at stays. Made at
+    // the same moment (the clock stands still in between), a waiting table of Bea's that
+    // nobody opens goes when the while has passed: once it is gone, the game under way
+    // has been as long without anyone, and is still there.
     let playing = server.table(&ane, json!({"game": "mus", "start": true, "pace_ms": 5000}));
-    std::thread::sleep(Duration::from_millis(1500));
-    assert!(listed(&playing) && listed(&kept));
+    let bea = server.player("Bea");
+    let probe = server.table(&bea, json!({"game": "mus"}));
+    server.advance(waiting_end);
+    eventually(
+        Duration::from_secs(10),
+        "the waiting table nobody opened leaves the lobby",
+        || !listed(&probe),
+    );
+    assert!(
+        listed(&playing),
+        "a game under way went with the waiting tables"
+    );
+    assert!(listed(&kept));
     drop(here);
 }
 

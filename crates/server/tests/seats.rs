@@ -405,11 +405,9 @@ fn a_seat_asked_for_mid_hand_survives_a_restart() {
 
 #[test]
 fn a_table_nobody_is_at_stops_and_comes_back_when_opened() {
-    let limits = Limits {
-        idle_table: Duration::from_millis(800),
-        ..Limits::default()
-    };
-    let server = Server::start("idle", limits);
+    // Paused time, the default idle time (half an hour).
+    let idle = Limits::default().idle_table;
+    let server = Server::start_paused("idle", Limits::default());
     let ane = server.player("Ane");
     let id = server.table(&ane, json!({"game": "mus", "pace_ms": 0, "start": true}));
     let mut a = server.ws(&id, Some(&ane));
@@ -422,7 +420,20 @@ fn a_table_nobody_is_at_stops_and_comes_back_when_opened() {
             .iter()
             .any(|t| t["id"] == id.as_str())
     };
-    assert!(listed(&server));
+    // The table has seen her go (its idle time counts from then).
+    eventually(Duration::from_secs(10), "Ane's seat shown gone", || {
+        let (_, t) = server.api("GET", &format!("/api/tables/{id}"), None, None);
+        t["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["player"]["nickname"] == "Ane" && s["connected"] == false)
+    });
+    // A second short of its idle time it still runs: the clock passed every earlier
+    // moment, and the table's task ends on its timer, so an early end has happened.
+    server.advance(idle - Duration::from_secs(1));
+    assert!(listed(&server), "stopped before its idle time");
+    server.advance(Duration::from_secs(1));
     eventually(
         Duration::from_secs(10),
         "gone from the lobby's open list",
@@ -548,8 +559,7 @@ fn a_stored_log_that_is_over_makes_a_finished_table() {
 /// Bea sits at seat 2 of a Mus table as its first hand is dealt (she sees seat 2's
 /// cards), stands up, and the table is started again from storage by `reload`; at the
 /// same boundary she asks for seat 1: it waits for the next deal, as without the reload.
-fn seat_after_a_reload(name: &str, limits: Limits, reload: fn(Server, &str) -> Server) {
-    let server = Server::start(name, limits);
+fn seat_after_a_reload(server: Server, reload: fn(Server, &str) -> Server) {
     let ane = server.player("Ane");
     let bea = server.player("Bea");
     let id = server.table(
@@ -598,29 +608,28 @@ fn seat_after_a_reload(name: &str, limits: Limits, reload: fn(Server, &str) -> S
 
 #[test]
 fn a_look_at_a_hand_is_remembered_across_a_restart() {
-    seat_after_a_reload("seen-restart", Limits::default(), |server, _| {
-        server.restart()
-    });
+    let server = Server::start("seen-restart", Limits::default());
+    seat_after_a_reload(server, |server, _| server.restart());
 }
 
 #[test]
 fn a_look_at_a_hand_is_remembered_across_an_idle_unload() {
-    let limits = Limits {
-        idle_table: Duration::from_millis(500),
-        ..Limits::default()
-    };
-    seat_after_a_reload("seen-idle", limits, |server, id| {
-        // Nobody is connected: the table's task ends and it leaves the lobby.
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let (_, open) = server.api("GET", "/api/tables", None, None);
-            let listed = open.as_array().unwrap().iter().any(|t| t["id"] == id);
-            if !listed {
-                break;
-            }
-            assert!(Instant::now() < deadline, "the idle table was not unloaded");
-            std::thread::sleep(Duration::from_millis(100));
-        }
+    // Paused time, the default idle time.
+    let server = Server::start_paused("seen-idle", Limits::default());
+    seat_after_a_reload(server, |server, id| {
+        // Nobody is connected: once its idle time has passed, the table's task ends and
+        // it leaves the lobby. (The clock moves again until then: the table may count its
+        // idle time from a moment after the test let go of its connections.)
+        let idle = Limits::default().idle_table;
+        eventually(
+            Duration::from_secs(20),
+            "the idle table was not unloaded",
+            || {
+                server.advance(idle);
+                let (_, open) = server.api("GET", "/api/tables", None, None);
+                !open.as_array().unwrap().iter().any(|t| t["id"] == id)
+            },
+        );
         server
     });
 }

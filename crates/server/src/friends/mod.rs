@@ -19,7 +19,8 @@ use crate::table::TableInfo;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 mod store;
 

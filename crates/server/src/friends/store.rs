@@ -53,11 +53,12 @@ impl Db {
 
     /// One's friends, requests and open invitations (expired ones are forgotten).
     pub async fn friends_of(&self, player: i64) -> DbResult<Stored> {
+        let now = self.clock().epoch();
         self.call(move |c| {
             c.execute(
                 "DELETE FROM invitations WHERE at < ?1
                  OR table_id IN (SELECT id FROM tables WHERE status = 'finished')",
-                [now() - INVITATION_TTL],
+                [now - INVITATION_TTL],
             )?;
             let friends = people(
                 c,
@@ -217,6 +218,7 @@ impl Db {
         to: i64,
         table: String,
     ) -> DbResult<Result<i64, (Code, String)>> {
+        let now = self.clock().epoch();
         self.call(move |c| {
             if !are_friends(c, from, to)? {
                 let m = "you can invite only your friends: send a friend request first".to_string();
@@ -224,7 +226,7 @@ impl Db {
             }
             c.execute(
                 "DELETE FROM invitations WHERE at < ?1",
-                [now() - INVITATION_TTL],
+                [now - INVITATION_TTL],
             )?;
             let same = c
                 .query_row(
@@ -252,7 +254,7 @@ impl Db {
             let id = c.query_row(
                 "INSERT INTO invitations (from_player, to_player, table_id, at)
                  VALUES (?1, ?2, ?3, ?4) RETURNING id",
-                params![from, to, table, now()],
+                params![from, to, table, now],
                 |r| r.get(0),
             )?;
             Ok(Ok(id))
@@ -263,10 +265,11 @@ impl Db {
     /// The table of an invitation `player` received that is still open (`None`: no such
     /// invitation, somebody else's, or expired).
     pub async fn invited_to(&self, player: i64, id: i64) -> DbResult<Option<String>> {
+        let now = self.clock().epoch();
         self.call(move |c| {
             c.query_row(
                 "SELECT table_id FROM invitations WHERE id = ?1 AND to_player = ?2 AND at >= ?3",
-                params![id, player, now() - INVITATION_TTL],
+                params![id, player, now - INVITATION_TTL],
                 |r| r.get(0),
             )
             .optional()

@@ -17,7 +17,6 @@ use crate::accounts::AccountRefusal;
 use crate::accounts::{self, Busy};
 use crate::code::Code;
 use crate::net::limit::{Throttled, Whose};
-use crate::store::now;
 use crate::Hub;
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{ConnectInfo, Path, State};
@@ -29,7 +28,6 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// A nickname and a password, to sign up or log in.
 #[derive(Deserialize)]
@@ -132,7 +130,12 @@ impl Hub {
     /// A device token for `player`'s browser (keeping the id of the device it came from).
     async fn device_for(&self, player: i64, device: Option<&str>) -> Result<String, ApiError> {
         let secret = self.device_secret().await.map_err(ApiError::internal)?;
-        Ok(accounts::device_token(secret, player, device, now()))
+        Ok(accounts::device_token(
+            secret,
+            player,
+            device,
+            self.clock().epoch(),
+        ))
     }
 }
 
@@ -245,13 +248,13 @@ pub(crate) async fn log_in(
     let device = match (&body.device, &found) {
         (Some(token), Some((id, _, _))) => {
             let secret = hub.device_secret().await.map_err(ApiError::internal)?;
-            accounts::known_device(secret, token, *id, now())
+            accounts::known_device(secret, token, *id, hub.clock().epoch())
         }
         _ => None,
     };
     let device = device.as_deref();
     hub.logins
-        .check(Instant::now(), peer.ip(), &key, device)
+        .check(hub.clock().now(), peer.ip(), &key, device)
         .map_err(too_many_failures)?;
     let phc = found.as_ref().map(|(_, _, phc)| phc.clone());
     let ok = hub
@@ -260,7 +263,8 @@ pub(crate) async fn log_in(
         .await
         .map_err(busy)?;
     let Some((id, nickname, _)) = found.filter(|_| ok) else {
-        hub.logins.failed(Instant::now(), peer.ip(), &key, device);
+        hub.logins
+            .failed(hub.clock().now(), peer.ip(), &key, device);
         return Err(wrong_login());
     };
     let token = new_token();

@@ -390,7 +390,7 @@ pub(crate) async fn rematch(
                 seats,
                 reserved,
                 invite: info.friends.private.then(new_invite),
-                starts_at: now() + hub.limits.rematch_wait.as_secs() as i64,
+                starts_at: hub.clock().epoch() + hub.limits.rematch_wait.as_secs() as i64,
             };
             let made = hub
                 .db

@@ -20,8 +20,9 @@ use serde_json::json;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::oneshot;
+use tokio::time::Instant;
 
 /// Messages per second a connection may send on average.
 pub const RATE: f64 = 20.0;
@@ -297,7 +298,7 @@ pub(crate) async fn write(
     mut outbox: OutReceiver,
     ping_every: Duration,
 ) {
-    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+    let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
     let beat = tokio::time::sleep(BEAT_EVERY);
     tokio::pin!(beat);
     loop {
@@ -310,8 +311,7 @@ pub(crate) async fn write(
             _ = &mut beat => (Message::Text(BEAT.into()), None),
         };
         if matches!(msg, Message::Text(_)) {
-            beat.as_mut()
-                .reset(tokio::time::Instant::now() + BEAT_EVERY);
+            beat.as_mut().reset(Instant::now() + BEAT_EVERY);
         }
         let sent = sink.send(msg).await;
         if let Some(m) = queued {

@@ -8,7 +8,8 @@ use crate::table::TableInfo;
 use crate::Hub;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// How long a node reuses what it read of the others while it is not listening (the
 /// pages ask every 5 s).

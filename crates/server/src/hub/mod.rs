@@ -15,10 +15,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
+use tokio::time::Instant;
 
 /// A table made from an address: its id, and when it was counted while it is being made
 /// (`None` once it runs).
-pub(crate) type Made = (String, Option<std::time::Instant>);
+pub(crate) type Made = (String, Option<Instant>);
 
 /// Everything the request handlers share: the game kinds, the database and the running
 /// tables.
@@ -78,6 +79,7 @@ impl Hub {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let env = TableEnv {
             db: db.clone(),
+            clock: db.clock().clone(),
             idle_end: limits.idle_table,
             waiting_end: limits.idle_waiting_table,
             max_watchers: limits.watchers_per_table,
@@ -119,6 +121,11 @@ impl Hub {
         }
     }
 
+    /// The clock the server goes by (the database's: see [`crate::clock`]).
+    pub fn clock(&self) -> &crate::clock::Clock {
+        self.db.clock()
+    }
+
     /// The key that signs device tokens: the database's, made at its first use.
     pub(crate) async fn device_secret(&self) -> Result<&[u8], store::DbError> {
         self.device_secret
@@ -134,7 +141,7 @@ impl Hub {
     /// both counted.
     pub(crate) fn open_table_from(&self, ip: std::net::IpAddr, id: &str) -> Result<(), usize> {
         const MAKING: Duration = Duration::from_secs(30);
-        let now = std::time::Instant::now();
+        let now = self.clock().now();
         let open = |(id, making): &Made| {
             making.is_some_and(|at| now.duration_since(at) < MAKING)
                 || self.table(id).is_some_and(|h| {
@@ -289,16 +296,16 @@ impl Hub {
     pub(crate) async fn keep_leases(self: Arc<Self>) {
         let mut tick = tokio::time::interval(store::lease::POLL_EVERY);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut renewed: Option<std::time::Instant> = None;
+        let mut renewed: Option<Instant> = None;
         // Said once per outage, not at every poll.
         let mut failing = false;
         loop {
             tick.tick().await;
             let mut failed = None;
-            if renewed.is_none_or(|at| at.elapsed() >= store::lease::RENEW_EVERY) {
+            if renewed.is_none_or(|at| self.clock().since(at) >= store::lease::RENEW_EVERY) {
                 match self.db.renew().await {
                     Ok(lost) => {
-                        renewed = Some(std::time::Instant::now());
+                        renewed = Some(self.clock().now());
                         self.leave(&lost);
                     }
                     Err(e) => {

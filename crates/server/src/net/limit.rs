@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use tokio::time::Instant;
 
 /// Open connections per address, each at most `max`.
 #[derive(Clone)]

@@ -28,11 +28,13 @@
 //! check passes.
 
 use super::{sql::Connection, Db, DbError, DbResult};
+use crate::clock::Clock;
 use crate::store::{params, OptionalExtension};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// How long a lease lasts without renewal.
 pub const LEASE_TTL: Duration = Duration::from_secs(10);
@@ -81,14 +83,17 @@ pub struct NodeSession {
     held: AtomicBool,
     /// When the store's connection was last made again after a loss (not the first).
     reconnected: Mutex<Option<Instant>>,
+    /// The database's clock (its graces and patience are read on the database's thread).
+    clock: Clock,
 }
 
 impl NodeSession {
-    pub fn new(node: String) -> NodeSession {
+    pub fn new(node: String, clock: Clock) -> NodeSession {
         NodeSession {
             node,
             held: AtomicBool::new(false),
             reconnected: Mutex::new(None),
+            clock,
         }
     }
 
@@ -104,7 +109,7 @@ impl NodeSession {
             && self
                 .reconnected
                 .lock()
-                .map(|r| r.is_none_or(|at| at.elapsed() >= RECONNECT_GRACE))
+                .map(|r| r.is_none_or(|at| self.clock.since(at) >= RECONNECT_GRACE))
                 .unwrap_or(true)
     }
 
@@ -114,7 +119,7 @@ impl NodeSession {
         if again {
             self.held.store(false, Ordering::Release);
             if let Ok(mut r) = self.reconnected.lock() {
-                *r = Some(Instant::now());
+                *r = Some(self.clock.now());
             }
         }
         // The others look for dead owners among the nodes listed.
@@ -185,7 +190,7 @@ impl Leases {
         let Ok(mut since) = self.gone_since.lock() else {
             return Vec::new();
         };
-        let now = Instant::now();
+        let now = self.session.clock.now();
         since.retain(|n, _| gone.contains(n));
         gone.iter()
             .filter(|n| now.duration_since(*since.entry((*n).clone()).or_insert(now)) >= patience)

@@ -13,12 +13,14 @@
 
 use super::lease::NOW_MS;
 use super::DbResult;
+use crate::clock::Clock;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::Client;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// The channel the nodes notify and listen on.
 pub const CHANNEL: &str = "tapete_board";
@@ -67,10 +69,12 @@ fn json(n: &Notice) -> String {
     serde_json::to_string(n).unwrap_or_default()
 }
 
-/// The others' tables and people as last told, and when each node was last heard.
+/// The others' tables and people as last told, and when each node was last heard (on
+/// the database's clock).
 #[derive(Default)]
 pub struct Mirror {
     state: Mutex<State>,
+    clock: Clock,
 }
 
 #[derive(Default)]
@@ -95,6 +99,14 @@ impl State {
 }
 
 impl Mirror {
+    /// An empty mirror going by `clock`.
+    pub fn new(clock: Clock) -> Mirror {
+        Mirror {
+            state: Mutex::default(),
+            clock,
+        }
+    }
+
     /// The descriptions (JSON) of the tables the other live nodes run; `None` while this
     /// node is not listening (the caller then reads the rows).
     pub fn tables(&self) -> Option<Vec<String>> {
@@ -102,7 +114,7 @@ impl Mirror {
         if !s.listening {
             return None;
         }
-        let now = Instant::now();
+        let now = self.clock.now();
         Some(
             s.tables
                 .values()
@@ -118,7 +130,7 @@ impl Mirror {
         if !s.listening {
             return None;
         }
-        let now = Instant::now();
+        let now = self.clock.now();
         Some(
             s.online
                 .iter()
@@ -180,7 +192,10 @@ fn listen(config: &postgres::Config, me: &str, weak: &Weak<Mirror>) -> DbResult<
     let mut client = super::pg::connect(config)?;
     client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
     // Listening first, then reading: a change between the two is read twice, never lost.
-    let whole = read_all(&mut client, me)?;
+    let Some(now) = weak.upgrade().map(|m| m.clock.now()) else {
+        return Ok(());
+    };
+    let whole = read_all(&mut client, me, now)?;
     {
         let Some(m) = weak.upgrade() else {
             return Ok(());
@@ -227,8 +242,7 @@ fn listen(config: &postgres::Config, me: &str, weak: &Weak<Mirror>) -> DbResult<
 }
 
 /// Reads every live table and person of the other nodes.
-fn read_all(client: &mut Client, me: &str) -> DbResult<State> {
-    let now = Instant::now();
+fn read_all(client: &mut Client, me: &str, now: Instant) -> DbResult<State> {
     let mut s = State::default();
     for r in client.query(
         &format!(
@@ -261,7 +275,7 @@ fn read_all(client: &mut Client, me: &str) -> DbResult<State> {
 
 /// Brings the mirror up to date with `notices`: the rows they name, read again.
 fn apply(client: &mut Client, me: &str, m: &Mirror, notices: Vec<Notice>) -> DbResult<()> {
-    let now = Instant::now();
+    let now = m.clock.now();
     let mut ids: Vec<String> = notices.iter().flat_map(|n| n.tables.clone()).collect();
     ids.sort_unstable();
     ids.dedup();

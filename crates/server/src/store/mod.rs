@@ -15,6 +15,7 @@
 //! the same database is refused; the schema carries a version, and a database written by
 //! a newer tapete is refused rather than misread.
 
+use crate::clock::Clock;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -78,6 +79,9 @@ pub struct Db {
     /// Counts the times a transaction committed after one had failed (see
     /// [`Db::recoveries`]).
     recoveries: std::sync::Arc<tokio::sync::watch::Sender<u64>>,
+    /// The clock of the runtime the database was opened on, which its thread reads too
+    /// (the leases' graces, an invitation's lifetime).
+    clock: Clock,
 }
 
 /// A storage failure, in words.
@@ -271,14 +275,15 @@ impl Db {
             ))
         })?;
         let url = url.to_owned();
-        let session = std::sync::Arc::new(lease::NodeSession::new(node.to_owned()));
+        let clock = Clock::current();
+        let session = std::sync::Arc::new(lease::NodeSession::new(node.to_owned(), clock.clone()));
         let held = session.clone();
         let mut db = Db::start(
             move || Ok(Box::new(pg::PgConn::open(&url, max_bytes, Some(held))?)),
             None,
         )?;
         db.leases = Some(std::sync::Arc::new(lease::Leases::new(session)));
-        let mirror = std::sync::Arc::new(listen::Mirror::default());
+        let mirror = std::sync::Arc::new(listen::Mirror::new(clock));
         listen::start(config, node.to_owned(), &mirror);
         db.mirror = Some(mirror);
         Ok(db)
@@ -315,7 +320,14 @@ impl Db {
             leases: None,
             mirror: None,
             recoveries,
+            clock: Clock::current(),
         })
+    }
+
+    /// The clock this database goes by: the runtime's it was opened on (see
+    /// [`crate::clock`]), read the same on its thread and on the runtime's tasks.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// Changes each time the database can be written again after a transaction failed
@@ -376,7 +388,9 @@ impl Db {
     }
 }
 
-/// Seconds since the Unix epoch.
+/// Seconds since the Unix epoch on the system's clock: for the timestamps nothing waits
+/// on (when a player, a session, a report was made). What a behaviour waits on goes by
+/// the database's [`Clock`] ([`Db::clock`]).
 pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -58,7 +58,7 @@ pub(crate) async fn allowed(
     if creator == Some(p) || kept.contains(&p) {
         return Ok(true);
     }
-    let since = crate::store::now() - crate::friends::INVITATION_TTL;
+    let since = db.clock().epoch() - crate::friends::INVITATION_TTL;
     db.sat_or_invited(id.to_string(), p, since)
         .await
         .map_err(|e| e.to_string())

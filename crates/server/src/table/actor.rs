@@ -92,7 +92,7 @@ pub fn spawn(
         .into_iter()
         .map(|s| s.map(|(id, nickname)| PlayerRef { id, nickname }))
         .collect();
-    let start = Instant::now();
+    let start = env.clock.now();
     let pending = stored
         .pending
         .into_iter()
@@ -101,7 +101,7 @@ pub fn spawn(
     // Who held which seat this hand is stored with the table, so a restart or an unload
     // forgets nobody's look at a hand.
     let seating = Seating::restore(seats, pending, stored.hand_seats, start);
-    let friends = Friends::restore(stored.friends, stored.row.seats, start);
+    let friends = Friends::restore(stored.friends, stored.row.seats, start, env.clock.epoch());
     let mut actor = Actor {
         env,
         kind,
@@ -156,6 +156,11 @@ pub(super) fn bot_seed(table_seed: u64, n: u64, seat: Seat) -> u64 {
 }
 
 impl Actor {
+    /// Now, on the table's clock.
+    pub(super) fn now(&self) -> Instant {
+        self.env.clock.now()
+    }
+
     pub(super) async fn run(
         mut self,
         mut rx: mpsc::UnboundedReceiver<Cmd>,
@@ -185,7 +190,7 @@ impl Actor {
                     Some(cmd) => Some(cmd),
                     None => break,
                 },
-                _ = sleep_until(wake) => None,
+                _ = self.env.clock.sleep_until(wake) => None,
                 r = recoveries.changed(), if watching => {
                     match r {
                         Ok(()) => {
@@ -275,7 +280,7 @@ impl Actor {
             && self
                 .conns
                 .empty_since()
-                .is_some_and(|since| Instant::now() >= since + self.idle_after())
+                .is_some_and(|since| self.now() >= since + self.idle_after())
     }
 
     pub(super) async fn client(&mut self, conn: u64, msg: ClientMsg) {
@@ -434,7 +439,7 @@ impl Actor {
             .map_err(|e| not_saved("the table", e))?;
         self.row.status = status.into();
         if status == FINISHED {
-            self.row.finished = Some(now());
+            self.row.finished = Some(self.env.clock.epoch());
         }
         self.row.outcome = outcome;
         self.conns.owe_state();
@@ -524,7 +529,7 @@ impl Actor {
         self.pacing.played(seat);
         if let Some(o) = outcome {
             self.row.status = FINISHED.into();
-            self.row.finished = Some(now());
+            self.row.finished = Some(self.env.clock.epoch());
             self.row.outcome = Some(o);
             self.seating.forget_asks();
             self.pacing.end_hold();
@@ -548,7 +553,7 @@ impl Actor {
         if away_now != shown {
             self.conns.owe_info();
         }
-        if self.pacing.is_holding() && !self.pacing.holds_at(Instant::now()) {
+        if self.pacing.is_holding() && !self.pacing.holds_at(self.now()) {
             self.pacing.end_hold();
             self.conns.owe_state();
         }
@@ -586,13 +591,5 @@ impl Actor {
         }
         self.chat_after_change(&chat_newcomers);
         self.schedule_bot();
-    }
-}
-
-/// Sleeps until `at`, or forever.
-pub(super) async fn sleep_until(at: Option<Instant>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
     }
 }

@@ -276,7 +276,7 @@ impl Actor {
     /// outcome; and each seat's part (view and legal actions), made once and shared by that
     /// seat's connections.
     pub(super) fn frame(&mut self) -> Frame {
-        let now = Instant::now();
+        let now = self.now();
         let hold = match self.pacing.hold_left(now) {
             Some((left, waiting)) => json!({
                 "ms": left.as_millis() as u64,

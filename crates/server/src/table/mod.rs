@@ -24,10 +24,11 @@
 //! state or the table's description). Each file also holds the actor's work in that part:
 //! seat changes written to storage first, when the bot acts, what each connection is sent.
 
+use crate::clock::Clock;
 use crate::code::{Code, Refused};
 use crate::msg::ClientMsg;
 use crate::net::outbox::OutSender;
-use crate::store::{now, Db};
+use crate::store::Db;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -189,6 +190,9 @@ impl TableHandle {
 #[derive(Clone)]
 pub struct TableEnv {
     pub db: Db,
+    /// The clock every timer of the table goes by (turn clocks, away and hold times,
+    /// backoff, idle end, a rematch's start): a test's paused one moves them all.
+    pub clock: Clock,
     /// How long a table nobody is connected to keeps its task (finished tables: 30 s).
     pub idle_end: Duration,
     /// How long a table that has not started keeps its task with nobody connected; then

@@ -202,7 +202,7 @@ impl Actor {
             at.push(since + self.idle_after());
         }
         at.extend(self.friends_wake());
-        let now = Instant::now();
+        let now = self.now();
         at.into_iter().filter(|t| *t > now).min()
     }
 
@@ -210,7 +210,7 @@ impl Actor {
     /// out, for the bot to play for them.
     pub(super) fn is_away(&self, seat: Seat) -> bool {
         self.seating
-            .is_away(seat, Instant::now(), Duration::from_secs(self.row.away_s))
+            .is_away(seat, self.now(), Duration::from_secs(self.row.away_s))
     }
 
     /// The person `player` is back after their turn clock ran out: the seat is theirs again.
@@ -224,7 +224,7 @@ impl Actor {
     /// (none while the end of a hand is held); one that has run out marks its person away,
     /// so the table's bot plays for them until they act again.
     pub(super) fn tick_clocks(&mut self) {
-        let now = Instant::now();
+        let now = self.now();
         for seat in self.pacing.expired_clocks(now) {
             self.seating.time_out(seat);
             self.conns.owe_state();
@@ -268,7 +268,7 @@ impl Actor {
             .map(|(s, _)| s)
             .collect();
         let hold_for = Duration::from_secs(self.row.hold_s);
-        self.pacing.hold(waiting, hold_for, Instant::now());
+        self.pacing.hold(waiting, hold_for, self.now());
     }
 
     pub(super) async fn bot_done(&mut self, n: u64, seat: Seat, action: Option<String>) {
@@ -295,13 +295,13 @@ impl Actor {
         };
         let result = self.play(seat, &action, true).await.map(|_| ());
         self.wrote(result);
-        self.pacing.bot_played(Instant::now());
+        self.pacing.bot_played(self.now());
     }
 
     /// Notes how a write the table did by itself went: after a failure no bot plays for
     /// a while (1 s, doubling up to a minute), with one line in the log per failure.
     pub(super) fn wrote(&mut self, result: Result<(), Refused>) {
-        if let Some(wait) = self.pacing.wrote(result.is_ok(), Instant::now()) {
+        if let Some(wait) = self.pacing.wrote(result.is_ok(), self.now()) {
             if let Err(e) = result {
                 eprintln!(
                     "table {}: {e}; trying again in {} s",
@@ -313,7 +313,7 @@ impl Actor {
     }
 
     pub(super) fn backing_off(&self) -> bool {
-        self.pacing.backing_off(Instant::now())
+        self.pacing.backing_off(self.now())
     }
 
     /// A person's only legal action is played for them (a forced declaration, say), as the
@@ -347,7 +347,7 @@ impl Actor {
         {
             return;
         }
-        let now = Instant::now();
+        let now = self.now();
         if self.pacing.holds_at(now) {
             return;
         }

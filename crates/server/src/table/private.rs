@@ -52,8 +52,9 @@ pub(super) struct Friends {
 }
 
 impl Friends {
-    /// The part as stored, for a table of `seats` seats.
-    pub(super) fn restore(row: PrivateRow, seats: usize, now: Instant) -> Friends {
+    /// The part as stored, for a table of `seats` seats, at `now` (`epoch` in seconds
+    /// since the Unix epoch, on the same clock).
+    pub(super) fn restore(row: PrivateRow, seats: usize, now: Instant, epoch: i64) -> Friends {
         let mut reserved = vec![None; seats];
         for (seat, id, nickname) in row.reserved {
             let twice = reserved.iter().flatten().any(|p: &PlayerRef| p.id == id);
@@ -62,7 +63,7 @@ impl Friends {
             }
         }
         let starts_at = row.starts_at.map(|at| {
-            let left = (at - crate::store::now()).max(0) as u64;
+            let left = (at - epoch).max(0) as u64;
             (at, now + Duration::from_secs(left))
         });
         Friends {
@@ -280,7 +281,7 @@ impl Actor {
 
     /// A waiting rematch whose time has come starts, bots in the seats not taken.
     pub(super) async fn friends_tick(&mut self) {
-        if self.friends_wake().is_some_and(|at| Instant::now() >= at) {
+        if self.friends_wake().is_some_and(|at| self.now() >= at) {
             if let Err(e) = self.begin().await {
                 eprintln!("table {}: {e}", self.row.id);
             }
@@ -295,6 +296,7 @@ mod tests {
     #[test]
     fn a_restored_part_keeps_one_seat_per_account_and_its_start() {
         let now = Instant::now();
+        let epoch = crate::store::now();
         let row = PrivateRow {
             invite: Some("s".into()),
             reserved: vec![
@@ -304,9 +306,9 @@ mod tests {
             ],
             rematch: None,
             rematch_of: Some("old".into()),
-            starts_at: Some(crate::store::now() + 60),
+            starts_at: Some(epoch + 60),
         };
-        let f = Friends::restore(row, 4, now);
+        let f = Friends::restore(row, 4, now, epoch);
         assert_eq!(f.kept_seat_of(7), Some(1));
         assert!(f.kept_for(2).is_none(), "one seat per account");
         assert!(f.kept_for(3).is_none());
@@ -314,7 +316,7 @@ mod tests {
         assert!(info.private);
         assert_eq!(info.reserved.len(), 4);
         let (_, at) = f.starts_at.unwrap();
-        assert!(at >= now + Duration::from_secs(58) && at <= now + Duration::from_secs(61));
+        assert_eq!(at, now + Duration::from_secs(60));
         let shown = serde_json::to_value(&info).unwrap();
         assert!(shown.get("invite").is_none(), "the secret is never shown");
     }

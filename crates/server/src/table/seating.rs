@@ -350,7 +350,7 @@ impl Actor {
     /// A connection is gone (closed, or dropped for being too slow): a seated person
     /// whose last connection it was is gone from now, and no end of a hand waits for them.
     pub(super) fn disconnect(&mut self, conn: u64) {
-        let now = Instant::now();
+        let now = self.now();
         let Some(c) = self.conns.remove(conn, now) else {
             return;
         };
@@ -510,8 +510,7 @@ impl Actor {
                 .await
                 .map_err(saved)?;
             let connected = self.is_connected(player.id);
-            self.seating
-                .sit(player.clone(), s, connected, Instant::now());
+            self.seating.sit(player.clone(), s, connected, self.now());
         } else {
             self.seating.stood(player.id);
         }

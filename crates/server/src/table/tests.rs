@@ -337,7 +337,7 @@ async fn race_table_with(name: &str, turn_s: u64) -> (TableHandle, i64) {
         bot: "random".into(),
         pace_ms: 0,
         status: WAITING.into(),
-        created: now(),
+        created: crate::store::now(),
         finished: None,
         outcome: None,
         away_s: 30,
@@ -347,6 +347,7 @@ async fn race_table_with(name: &str, turn_s: u64) -> (TableHandle, i64) {
     };
     db.create_table(row.clone(), vec![None; 2]).await.unwrap();
     let env = TableEnv {
+        clock: db.clock().clone(),
         db,
         idle_end: Duration::from_secs(60),
         waiting_end: Duration::from_secs(60),

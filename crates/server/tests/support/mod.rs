@@ -63,6 +63,8 @@ pub struct Server {
     limits: Limits,
     /// The balancer whose connections start with a PROXY line (`--proxy`), if any.
     proxy: Option<std::net::IpAddr>,
+    /// A server on paused time: where [`Server::advance`] asks its runtime to move it.
+    time: Option<tokio::sync::mpsc::UnboundedSender<(Duration, std::sync::mpsc::Sender<()>)>>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -102,14 +104,47 @@ impl Server {
                 dir.join("t.db")
             }
         };
-        Server::with(db, limits, None, Some([127, 0, 0, 1].into()))
+        Server::with(db, limits, None, Some([127, 0, 0, 1].into()), false)
+    }
+
+    /// A server of its own for the test `name` (as [`Server::start`]) whose time stands
+    /// still: none of its timers (turn clocks, idle tables, heartbeats, timeouts, rate
+    /// limits) moves until the test moves its clock with [`Server::advance`]. It runs on
+    /// one thread, a runtime started paused whose clock does not jump to its next timer
+    /// by itself (a blocking task held open keeps tokio from it), so a deadline passes
+    /// exactly when the test says, and a check just before it cannot be passed late.
+    pub fn start_paused(name: &str, limits: Limits) -> Server {
+        let db = match std::env::var("TAPETE_TEST_PG") {
+            Ok(base) if !base.is_empty() => fresh_postgres(&base, name),
+            _ => {
+                let dir = std::env::temp_dir()
+                    .join(format!("tapete-hostile-{}-{name}", std::process::id()));
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::create_dir_all(&dir).unwrap();
+                dir.join("t.db")
+            }
+        };
+        Server::with(db, limits, None, None, true)
+    }
+
+    /// Moves a paused server's clock ([`Server::start_paused`]) on by `by`, a second at a
+    /// time, and returns once the tasks its timers woke have run as far as they can
+    /// without waiting on the database or a socket.
+    pub fn advance(&self, by: Duration) {
+        let time = self.time.as_ref().expect("a server started paused");
+        let (done, finished) = std::sync::mpsc::channel();
+        time.send((by, done)).expect("the server runs");
+        finished
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the clock moved");
     }
 
     /// Stops this server and starts another on the same database.
     pub fn restart(self) -> Server {
         let (db, limits, proxy) = (self.db.clone(), self.limits.clone(), self.proxy);
+        let paused = self.time.is_some();
         drop(self);
-        Server::with(db, limits, None, proxy)
+        Server::with(db, limits, None, proxy, paused)
     }
 
     pub fn on(db: PathBuf, limits: Limits) -> Server {
@@ -118,7 +153,7 @@ impl Server {
 
     /// A server on `db` named `node` among the servers sharing it (PostgreSQL).
     pub fn on_node(db: PathBuf, limits: Limits, node: Option<&str>) -> Server {
-        Server::with(db, limits, node, None)
+        Server::with(db, limits, node, None, false)
     }
 
     fn with(
@@ -126,6 +161,7 @@ impl Server {
         limits: Limits,
         node: Option<&str>,
         proxy: Option<std::net::IpAddr>,
+        paused: bool,
     ) -> Server {
         let node = node.map(str::to_owned);
         let (db2, limits2) = (db.clone(), limits.clone());
@@ -133,12 +169,48 @@ impl Server {
         let gauges2 = gauges.clone();
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (time, mut moves) =
+            tokio::sync::mpsc::unbounded_channel::<(Duration, std::sync::mpsc::Sender<()>)>();
         let thread = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap();
+            let rt = if paused {
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .start_paused(true)
+                    .build()
+                    .unwrap()
+            } else {
+                tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .enable_all()
+                    .build()
+                    .unwrap()
+            };
+            // On paused time, a blocking task kept running stops tokio from jumping the
+            // clock to the next timer whenever the runtime waits (on a socket, on the
+            // database): only the test moves it.
+            let (hold, held) = std::sync::mpsc::channel::<()>();
+            if paused {
+                rt.spawn_blocking(move || {
+                    let _ = held.recv();
+                });
+                rt.spawn(async move {
+                    while let Some((by, done)) = moves.recv().await {
+                        let mut left: Duration = by;
+                        while !left.is_zero() {
+                            let step = left.min(Duration::from_secs(1));
+                            tokio::time::advance(step).await;
+                            left -= step;
+                            // What the step's timers woke runs before the next step.
+                            for _ in 0..8 {
+                                tokio::task::yield_now().await;
+                            }
+                        }
+                        let _ = done.send(());
+                    }
+                });
+            } else {
+                drop((held, moves));
+            }
             let mut config = Config::new("127.0.0.1:0".parse().unwrap(), db, games());
             config.limits = limits;
             config.node = node;
@@ -157,6 +229,8 @@ impl Server {
             if let Err(e) = r {
                 eprintln!("server: {e}");
             }
+            // The runtime waits for its blocking tasks as it ends.
+            drop(hold);
         });
         let (addr, restored): (SocketAddr, usize) = addr_rx
             .recv_timeout(Duration::from_secs(20))
@@ -169,6 +243,7 @@ impl Server {
             db: db2,
             limits: limits2,
             proxy,
+            time: paused.then_some(time),
             stop: Some(stop),
             thread: Some(thread),
         }

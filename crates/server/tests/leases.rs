@@ -31,16 +31,25 @@ fn row(id: &str) -> TableRow {
     }
 }
 
-/// Two nodes on one fresh database, and a plain client to play the clock.
-fn two_nodes(name: &str) -> (String, Db, Db) {
+/// Two nodes on one fresh database, opened on a runtime whose time is paused (their
+/// graces and patience wait for `tokio::time::advance`, never for a real sleep), and the
+/// database's URL, for a plain client to play the leases' clock.
+fn two_nodes(name: &str) -> (tokio::runtime::Runtime, String, Db, Db) {
     let base =
         std::env::var("TAPETE_TEST_PG").expect("needs PostgreSQL: deploy/test-postgres.sh runs it");
     let url = fresh_postgres(&base, name).to_string_lossy().into_owned();
-    let (a, b) = (
-        Db::open_postgres(&url, "a", None).unwrap(),
-        Db::open_postgres(&url, "b", None).unwrap(),
-    );
-    (url, a, b)
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .start_paused(true)
+        .build()
+        .unwrap();
+    let (a, b) = rt.block_on(async {
+        (
+            Db::open_postgres(&url, "a", None).unwrap(),
+            Db::open_postgres(&url, "b", None).unwrap(),
+        )
+    });
+    (rt, url, a, b)
 }
 
 /// Ends every lease now, as if its node had stopped renewing long ago.
@@ -63,8 +72,7 @@ fn sql(url: &str, statement: &str) -> Option<i64> {
 #[test]
 #[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
 fn a_node_whose_lease_was_taken_cannot_write_and_learns_it_lost_the_table() {
-    let (url, a, b) = two_nodes("fence");
-    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (rt, url, a, b) = two_nodes("fence");
     rt.block_on(async {
         a.create_table(row("t1"), vec![None, None]).await.unwrap();
         assert_eq!(a.claim("t1".into()).await.unwrap(), Claim::Held(1));
@@ -131,8 +139,7 @@ fn a_node_whose_lease_was_taken_cannot_write_and_learns_it_lost_the_table() {
 #[test]
 #[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
 fn two_nodes_racing_for_an_expired_lease_give_it_one_owner() {
-    let (url, a, b) = two_nodes("race");
-    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (rt, url, a, b) = two_nodes("race");
     rt.block_on(async {
         a.create_table(row("t2"), vec![None, None]).await.unwrap();
         a.claim("t2".into()).await.unwrap();
@@ -164,8 +171,7 @@ fn two_nodes_racing_for_an_expired_lease_give_it_one_owner() {
 #[test]
 #[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
 fn a_node_learns_the_others_changes_by_notice_within_a_round() {
-    let (url, a, b) = two_nodes("notify");
-    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (rt, url, a, b) = two_nodes("notify");
     rt.block_on(async {
         let mirror = b.mirror().expect("PostgreSQL keeps a mirror");
         let until = |what: &str, done: &dyn Fn() -> bool| {
@@ -226,13 +232,22 @@ fn a_node_learns_the_others_changes_by_notice_within_a_round() {
         until("and follows the notices again", &|| {
             mirror.tables() == Some(vec![])
         });
-        // Its own changes are not in its mirror of the others.
+        // Its own changes are not in its mirror of the others. A later notice of a's
+        // proves b has heard its own: the notices come in order, on one connection.
         b.publish(vec![("t8".into(), info.clone())], vec![], Some(vec![7]))
             .await
             .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        assert_eq!(mirror.tables(), Some(vec![]));
-        assert!(mirror.online().is_some_and(|o| !o.contains(&7)));
+        let later = r#"{"id":"t11","game":"ring"}"#.to_string();
+        a.publish(vec![("t11".into(), later.clone())], vec![], Some(vec![8]))
+            .await
+            .unwrap();
+        until("b mirrors a's later table", &|| {
+            mirror.tables().is_some_and(|t| t.contains(&later))
+        });
+        assert_eq!(mirror.tables(), Some(vec![later]));
+        assert!(mirror
+            .online()
+            .is_some_and(|o| !o.contains(&7) && o.contains(&8)));
         a.close().await;
         b.close().await;
     });
@@ -241,8 +256,7 @@ fn a_node_learns_the_others_changes_by_notice_within_a_round() {
 #[test]
 #[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
 fn past_its_largest_size_a_database_stores_nothing_new_but_keeps_its_leases() {
-    let (url, a, b) = two_nodes("full");
-    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (rt, url, a, b) = two_nodes("full");
     rt.block_on(async {
         a.create_table(row("t1"), vec![None, None]).await.unwrap();
         b.close().await;
@@ -271,8 +285,7 @@ fn past_its_largest_size_a_database_stores_nothing_new_but_keeps_its_leases() {
 #[test]
 #[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
 fn a_node_renews_many_leases_in_chunks_and_names_exactly_the_ones_it_lost() {
-    let (url, a, b) = two_nodes("renew");
-    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (rt, url, a, b) = two_nodes("renew");
     rt.block_on(async {
         let ids: Vec<String> = (0..2_300).map(|i| format!("r{i:05}")).collect();
         let mut jobs = tokio::task::JoinSet::new();
@@ -338,8 +351,7 @@ fn cut(url: &str, node: &str) {
 #[test]
 #[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
 fn a_dead_nodes_tables_are_taken_at_once_and_a_live_ones_are_not() {
-    let (_url, a, b) = two_nodes("dead");
-    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (rt, _url, a, b) = two_nodes("dead");
     rt.block_on(async {
         for t in ["t1", "t2", "t3"] {
             a.create_table(row(t), vec![None, None]).await.unwrap();
@@ -366,9 +378,14 @@ fn a_dead_nodes_tables_are_taken_at_once_and_a_live_ones_are_not() {
         }
         eprintln!("a's table taken {:?} after a closed", start.elapsed());
         // The one nobody asks for, b's poll finds once a has been gone for a moment (the
-        // pages of a's tables reach the node that will serve them first).
+        // pages of a's tables reach the node that will serve them first): not a
+        // millisecond before, on b's clock.
+        let adopt_after = tapete_server::store::lease::ADOPT_AFTER;
+        let ms = std::time::Duration::from_millis(1);
         assert_eq!(b.orphans(10, false).await.unwrap(), Vec::<String>::new());
-        std::thread::sleep(tapete_server::store::lease::ADOPT_AFTER);
+        tokio::time::advance(adopt_after - ms).await;
+        assert_eq!(b.orphans(10, false).await.unwrap(), Vec::<String>::new());
+        tokio::time::advance(ms).await;
         assert_eq!(b.orphans(10, false).await.unwrap(), ["t2"]);
         assert_eq!(b.claim("t2".into()).await.unwrap(), Claim::Held(2));
         assert_eq!(b.orphans(10, false).await.unwrap(), Vec::<String>::new());
@@ -379,8 +396,7 @@ fn a_dead_nodes_tables_are_taken_at_once_and_a_live_ones_are_not() {
 #[test]
 #[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
 fn a_node_whose_connection_was_cut_takes_its_lock_again_and_keeps_what_nobody_took() {
-    let (url, a, b) = two_nodes("cut");
-    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (rt, url, a, b) = two_nodes("cut");
     rt.block_on(async {
         for t in ["t1", "t2"] {
             a.create_table(row(t), vec![None, None]).await.unwrap();
@@ -420,7 +436,15 @@ fn a_node_whose_connection_was_cut_takes_its_lock_again_and_keeps_what_nobody_to
             Claim::Elsewhere("b".into())
         );
         assert_eq!(a.orphans(10, false).await.unwrap(), Vec::<String>::new());
-        std::thread::sleep(tapete_server::store::lease::RECONNECT_GRACE);
+        // Until its grace is over, on its clock, to the millisecond.
+        let grace = tapete_server::store::lease::RECONNECT_GRACE;
+        let ms = std::time::Duration::from_millis(1);
+        tokio::time::advance(grace - ms).await;
+        assert_eq!(
+            a.claim("t1".into()).await.unwrap(),
+            Claim::Elsewhere("b".into())
+        );
+        tokio::time::advance(ms).await;
         assert_eq!(a.claim("t1".into()).await.unwrap(), Claim::Held(3));
         a.close().await;
         b.close().await;
@@ -430,7 +454,7 @@ fn a_node_whose_connection_was_cut_takes_its_lock_again_and_keeps_what_nobody_to
 #[test]
 #[ignore = "needs PostgreSQL: deploy/test-postgres.sh runs it"]
 fn a_second_server_under_a_running_ones_name_is_refused() {
-    let (url, a, b) = two_nodes("twice");
+    let (rt, url, a, b) = two_nodes("twice");
     let start = std::time::Instant::now();
     let e = match Db::open_postgres(&url, "a", None) {
         Ok(_) => panic!("two servers named a"),
@@ -438,7 +462,6 @@ fn a_second_server_under_a_running_ones_name_is_refused() {
     };
     assert!(e.0.contains("another server named `a`"), "{e}");
     assert!(start.elapsed() >= tapete_server::store::lease::LOCK_WAIT);
-    let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         // Once the first is gone, its name is free at once.
         a.close().await;

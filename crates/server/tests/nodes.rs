@@ -139,7 +139,14 @@ fn two_servers_share_lobby_presence_and_invitations_and_hide_private_tables() {
     );
     assert_eq!(ws_answer(&bea), 503);
     assert_eq!(ws_answer(&cid), 404);
-    std::thread::sleep(Duration::from_millis(1500));
+    // Never in b's lobby: a public table made at a after it (published with it or
+    // later, and heard in order) is listed at b first, and the private one is not.
+    let later = a.table(&ane, json!({"game": "mus", "pace_ms": 0}));
+    eventually(
+        Duration::from_secs(4),
+        "b's lobby lists a's later table",
+        || lobby_ids(&b).contains(&later),
+    );
     assert!(!lobby_ids(&b).contains(&private));
     drop(ws);
 }

@@ -4,7 +4,6 @@
 use crate::support::{read_of, roomy, send, Server, Ws};
 use serde_json::{json, Value};
 use std::time::Duration;
-use tapete_server::Limits;
 
 /// A connection's answer: the WebSocket, or the HTTP status of the refusal and its body.
 fn try_ws(server: &Server, path: &str) -> Result<Ws, (u16, Value)> {
@@ -179,10 +178,14 @@ fn finished_pair(server: &Server, ane: &str, bea: &str, private: bool) -> (Strin
     (id, invite)
 }
 
-/// Waits (up to 20 s) until table `id` has `status`; its description then.
+/// Waits (up to 20 s) until table `id` has `status`; its description then. A server on
+/// paused time has its clock moved on ten seconds at each look.
 fn wait_status(server: &Server, id: &str, token: &str, status: &str) -> Value {
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     loop {
+        if server.is_paused() {
+            server.advance(Duration::from_secs(10));
+        }
         let last = server
             .api("GET", &format!("/api/tables/{id}"), Some(token), None)
             .1;
@@ -412,11 +415,8 @@ fn otra_seats_the_same_people_one_seat_on_in_one_new_table() {
 
 #[test]
 fn otra_starts_at_its_time_with_the_bot_for_who_did_not_accept() {
-    let limits = Limits {
-        rematch_wait: Duration::from_secs(2),
-        ..roomy()
-    };
-    let server = Server::start("friends-rematch-time", limits);
+    // Paused time, the default wait (a minute).
+    let server = Server::start_paused("friends-rematch-time", roomy());
     let ane = server.player("Ane");
     let (bea_id, bea) = server.player_with_id("Bea");
     let (id, _) = finished_pair(&server, &ane, &bea, false);

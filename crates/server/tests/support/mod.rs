@@ -139,6 +139,11 @@ impl Server {
             .expect("the clock moved");
     }
 
+    /// Whether this server's time is paused ([`Server::start_paused`]).
+    pub fn is_paused(&self) -> bool {
+        self.time.is_some()
+    }
+
     /// Stops this server and starts another on the same database.
     pub fn restart(self) -> Server {
         let (db, limits, proxy) = (self.db.clone(), self.limits.clone(), self.proxy);

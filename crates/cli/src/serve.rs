@@ -99,6 +99,27 @@ fn durability(text: &str) -> CliResult<Durability> {
     text.parse().map_err(CliError::input)
 }
 
+/// Sends the server's log to standard error: one human-readable line per event (colored
+/// on a terminal), at the levels `RUST_LOG` names (`tracing`'s filter syntax, e.g.
+/// `RUST_LOG=debug` or `RUST_LOG=info,tapete_server::store=debug`), `info` when it is not
+/// set. A `RUST_LOG` that does not read is refused, before the server starts.
+pub fn log_to_stderr() -> CliResult {
+    use std::io::IsTerminal;
+    use tracing_subscriber::EnvFilter;
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(v) if !v.trim().is_empty() => EnvFilter::try_new(v.trim())
+            .map_err(|e| CliError::input(format!("RUST_LOG=`{v}` does not read: {e}")))?,
+        _ => EnvFilter::new("info"),
+    };
+    // A second call (in the same process) keeps the first subscriber.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+    Ok(())
+}
+
 fn runtime() -> CliResult<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -108,6 +129,7 @@ fn runtime() -> CliResult<tokio::runtime::Runtime> {
 
 /// Runs `tapete serve` until Ctrl-C.
 pub fn run(a: &ServeArgs, json: bool) -> CliResult {
+    log_to_stderr()?;
     let rt = runtime()?;
     let db = a.db.clone();
     let mut config = Config::new(a.addr, a.db.clone(), tapete_catalog::kinds());
@@ -200,6 +222,10 @@ pub fn loadtest(a: &LoadtestArgs, json: bool) -> CliResult {
         .ok_or_else(|| {
             CliError::usage(tapete_catalog::UnknownGame(a.game.trim().to_string()).to_string())
         })?;
+    if a.addr.is_none() {
+        // The server started here logs as `tapete serve` does.
+        log_to_stderr()?;
+    }
     let rt = runtime()?;
     let report = rt.block_on(async {
         let (addr, db, _dir, stop) = match a.addr {

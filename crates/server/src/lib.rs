@@ -57,6 +57,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use store::{Db, Durability};
+use tracing::Instrument;
 
 /// Where to listen, where to keep the database, which games to offer, and how much a
 /// stranger may ask.
@@ -299,11 +300,17 @@ pub async fn serve(
         hub.db.close().await;
         return Err(e.to_string());
     }
+    // With several servers on one database, this one's lines about its leases and what
+    // it publishes say which node it is.
+    let cluster = match hub.db.node() {
+        Some(node) => tracing::info_span!("node", name = node),
+        None => tracing::Span::none(),
+    };
     if hub.db.node().is_some() {
-        tokio::spawn(hub.clone().keep_leases());
-        tokio::spawn(hub.clone().publish_board());
+        tokio::spawn(hub.clone().keep_leases().instrument(cluster.clone()));
+        tokio::spawn(hub.clone().publish_board().instrument(cluster.clone()));
     }
-    let restored = match hub.restore().await {
+    let restored = match hub.restore().instrument(cluster.clone()).await {
         Ok(n) => n,
         Err(e) => {
             hub.db.close().await;
@@ -318,6 +325,7 @@ pub async fn serve(
         }
     };
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    cluster.in_scope(|| tracing::info!(%addr, restored, "listening"));
     ready(addr, restored);
     let router = http::router(hub.clone());
     let conns = ConnCounter::new(config.limits.conns_per_addr);
@@ -335,7 +343,7 @@ pub async fn serve(
                 Ok(a) => a,
                 Err(e) => {
                     // Out of file descriptors, say: wait a moment rather than spin.
-                    eprintln!("accept: {e}");
+                    tracing::warn!("accepting a connection: {e}");
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;
                 }
@@ -371,5 +379,46 @@ pub async fn serve(
             http::serve_connection(stream, peer, router, &limits).await;
             drop(guard);
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The server logs through `tracing` alone (the program that runs it installs the
+    /// subscriber: where lines go, at which levels): no line of its source writes to
+    /// standard error by itself.
+    #[test]
+    fn the_server_logs_through_tracing_only() {
+        fn visit(dir: &std::path::Path, found: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).expect("the source folder") {
+                let path = entry.expect("a folder entry").path();
+                if path.is_dir() {
+                    visit(&path, found);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).expect("a source file");
+                    // Spelled in two halves, so that this file does not find itself.
+                    let printing = ["eprint", "ln!"].concat();
+                    let printing_bare = ["eprint", "!("].concat();
+                    for (i, line) in text.lines().enumerate() {
+                        let code = line.trim_start();
+                        if !code.starts_with("//")
+                            && (code.contains(&printing) || code.contains(&printing_bare))
+                        {
+                            found.push(format!("{}:{}: {code}", path.display(), i + 1));
+                        }
+                    }
+                }
+            }
+        }
+        let mut found = Vec::new();
+        visit(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut found,
+        );
+        assert!(
+            found.is_empty(),
+            "write to the log with tracing (error!, warn!, info!…), not to stderr:\n{}",
+            found.join("\n")
+        );
     }
 }

@@ -9,6 +9,7 @@ mod hostile;
 mod i18n;
 mod leases;
 mod legacy;
+mod log;
 mod nodes;
 mod pages;
 mod private_tables;

@@ -62,11 +62,11 @@ impl Sessions {
                     }
                 }
                 let (db, id) = (db.clone(), s.id);
-                tokio::spawn(async move {
+                tokio::spawn(tracing::Instrument::in_current_span(async move {
                     if let Err(e) = db.touch_session(id).await {
-                        eprintln!("session {id}: {e}");
+                        tracing::warn!(session = id, "its last use was not written: {e}");
                     }
-                });
+                }));
             }
             return Ok(Some(s));
         }

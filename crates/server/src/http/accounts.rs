@@ -215,7 +215,10 @@ pub(crate) async fn create_account(
     // each other. The account stands even if this is not kept (said on the log).
     let address = crate::ratings::network(peer.ip());
     if let Err(e) = hub.db.note_signup_address(id, address).await {
-        eprintln!("account {id}: its sign-up address was not kept: {e}");
+        tracing::warn!(
+            player = id,
+            "the account's sign-up address was not kept: {e}"
+        );
     }
     // The browser that made the account is one it knows.
     let device = hub.device_for(id, None).await?;

@@ -51,7 +51,7 @@ impl ApiError {
     /// A failure of ours: logged in full, answered without its details (a database
     /// message is for the operator, not for whoever asked).
     pub(crate) fn internal(msg: impl std::fmt::Display) -> ApiError {
-        eprintln!("internal error: {msg}");
+        tracing::error!("internal error: {msg}");
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             Code::Internal,

@@ -16,8 +16,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use axum::Router;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use tower::ServiceExt;
+use tracing::Instrument;
 
 mod accounts;
 mod api;
@@ -96,6 +98,61 @@ async fn security_headers(req: Request, next: axum::middleware::Next) -> Respons
         header::REFERRER_POLICY,
         HeaderValue::from_static("same-origin"),
     );
+    res
+}
+
+/// The header naming a request: sent back on every answer, and on every line the server
+/// logs while handling it.
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// A request's id: the one a balancer put in [`REQUEST_ID`] if it is short and plain
+/// (letters, digits, `-`, `_`, `.`), else this process's mark and its count of requests.
+fn request_id(req: &Request) -> String {
+    static COUNT: AtomicU64 = AtomicU64::new(1);
+    static MARK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    let given = req
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| {
+            !v.is_empty()
+                && v.len() <= 64
+                && v.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        });
+    match given {
+        Some(v) => v.to_owned(),
+        None => format!(
+            "{:08x}-{}",
+            MARK.get_or_init(rand::random),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        ),
+    }
+}
+
+/// Handles each request inside a span of its own (its id, method and path), so every
+/// line logged meanwhile says which request it was, and answers with the id
+/// ([`REQUEST_ID`]). How it was answered is logged at the debug level.
+async fn request_span(req: Request, next: axum::middleware::Next) -> Response {
+    let id = request_id(&req);
+    let span = tracing::info_span!(
+        "request",
+        id = %id,
+        method = %req.method(),
+        path = %req.uri().path()
+    );
+    let start = std::time::Instant::now();
+    let mut res = next.run(req).instrument(span.clone()).await;
+    span.in_scope(|| {
+        tracing::debug!(
+            status = res.status().as_u16(),
+            ms = start.elapsed().as_millis() as u64,
+            "answered"
+        )
+    });
+    if let Ok(v) = HeaderValue::from_str(&id) {
+        res.headers_mut().insert(REQUEST_ID, v);
+    }
     res
 }
 
@@ -181,5 +238,6 @@ pub fn router(hub: Arc<Hub>) -> Router {
             hub.clone(),
             node_header,
         ))
+        .layer(axum::middleware::from_fn(request_span))
         .with_state(hub)
 }

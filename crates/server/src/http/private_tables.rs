@@ -409,7 +409,7 @@ pub(crate) async fn rematch(
                         handle.begin().await.map_err(ApiError::internal)?;
                     }
                     if let Err(e) = old.ask(Ask::Offer { table: new.clone() }).await {
-                        eprintln!("table {id}: {}", e.message);
+                        tracing::warn!(table = %id, rematch = %new, "the rematch was not offered: {}", e.message);
                     }
                     new
                 }

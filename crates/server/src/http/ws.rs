@@ -23,6 +23,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
+use tracing::Instrument;
 
 /// Messages per second a connection may send on average.
 pub const RATE: f64 = 20.0;
@@ -109,7 +110,7 @@ pub async fn upgrade(
         Some(p) => match hub.db.mutes_of(p.id).await {
             Ok(m) => Some((p.id, m)),
             Err(e) => {
-                eprintln!("mutes of {}: {e}", p.id);
+                tracing::warn!(player = p.id, "mutes not read, none kept: {e}");
                 Some((p.id, Default::default()))
             }
         },
@@ -123,15 +124,28 @@ pub async fn upgrade(
         // A person's messages are small: the library's 128 KiB default read buffer is
         // zeroed on every read and held per connection.
         .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| async move {
-            // Online while connected (friends see it).
-            let _here = player.as_ref().map(|p| hub.social.presence.enter(p.id));
-            let _mutes = muted.map(|(player, muted)| hub.env.chat_mutes.enter(player, muted));
-            let addr = Some(crate::ratings::network(peer.ip()));
-            run(
-                socket, handle, conn, player, addr, ended, idle, max_queued, gauges,
-            )
-            .await
+        .on_upgrade(move |socket| {
+            // The connection's lines say which it is, at which table, whose.
+            let span = tracing::info_span!(
+                parent: None,
+                "ws",
+                conn,
+                table = %id,
+                player = player.as_ref().map(|p| p.id)
+            );
+            async move {
+                // Online while connected (friends see it).
+                let _here = player.as_ref().map(|p| hub.social.presence.enter(p.id));
+                let _mutes = muted.map(|(player, muted)| hub.env.chat_mutes.enter(player, muted));
+                let addr = Some(crate::ratings::network(peer.ip()));
+                tracing::debug!("connected");
+                run(
+                    socket, handle, conn, player, addr, ended, idle, max_queued, gauges,
+                )
+                .await;
+                tracing::debug!("closed");
+            }
+            .instrument(span)
         })
 }
 
@@ -209,7 +223,7 @@ pub(crate) async fn run(
         return;
     }
     let ping_every = idle / 3;
-    let mut writer = tokio::spawn(write(sink, outbox, ping_every));
+    let mut writer = tokio::spawn(write(sink, outbox, ping_every).in_current_span());
     let mut bucket = Bucket::with(RATE, BURST);
     let mut refused = 0u32;
     let mut told: Option<Instant> = None;
@@ -335,7 +349,7 @@ pub(crate) fn no_table(id: &str) -> Response {
 
 /// The answer for a table that could not be opened (the reason goes to the log).
 pub(crate) fn cannot_open(id: &str, e: impl std::fmt::Display) -> Response {
-    eprintln!("table {id}: {e}");
+    tracing::error!(table = %id, "the table could not be opened: {e}");
     (
         StatusCode::INTERNAL_SERVER_ERROR,
         Json(json!({"error": "internal error: the table could not be opened", "code": Code::Internal})),

@@ -63,7 +63,7 @@ impl Hub {
                         .filter_map(|r| serde_json::from_str::<TableInfo>(r).ok())
                         .collect(),
                     Err(e) => {
-                        eprintln!("reading the other servers' tables: {e}");
+                        tracing::warn!("reading the other servers' tables: {e}");
                         Vec::new()
                     }
                 };
@@ -117,7 +117,7 @@ impl Hub {
                 let o = Arc::new(match self.db.online_anywhere().await {
                     Ok(v) => v.into_iter().collect(),
                     Err(e) => {
-                        eprintln!("reading who is online: {e}");
+                        tracing::warn!("reading who is online: {e}");
                         HashSet::new()
                     }
                 });
@@ -190,7 +190,7 @@ impl Hub {
                         *l = people;
                     }
                 }
-                Err(e) => eprintln!("publishing this server's tables: {e}"),
+                Err(e) => tracing::warn!("publishing this server's tables: {e}"),
             }
         }
     }

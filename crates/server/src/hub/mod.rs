@@ -236,7 +236,7 @@ impl Hub {
                 let release = hub.db.release(key.clone());
                 tokio::spawn(async move {
                     if let Err(e) = release.await {
-                        eprintln!("table {key}: letting go of its lease: {e}");
+                        tracing::warn!(table = %key, "its lease was not let go: {e}");
                     }
                 });
             }
@@ -273,7 +273,11 @@ impl Hub {
         // Read after the lease is ours: the log as the last owner left it.
         match self.db.table(id.to_string()).await.map_err(failed)? {
             None => Ok(None),
-            Some(stored) => self.start_table(stored).map(Some).map_err(Unloaded::Failed),
+            Some(stored) => {
+                let handle = self.start_table(stored).map_err(Unloaded::Failed)?;
+                tracing::debug!(table = %id, "started from storage");
+                Ok(Some(handle))
+            }
         }
     }
 
@@ -283,7 +287,7 @@ impl Hub {
         for id in lost {
             let handle = self.tables.write().ok().and_then(|mut t| t.remove(id));
             if let Some(h) = handle {
-                eprintln!("table {id}: another server holds it now; stopped here");
+                tracing::warn!(table = %id, "another server holds the table now: stopped here");
                 let _ = h.tx.send(table::Cmd::Leave);
             }
         }
@@ -319,11 +323,11 @@ impl Hub {
             }
             match failed {
                 Some(e) if !failing => {
-                    eprintln!("{e}; trying again every {:?}", store::lease::POLL_EVERY);
+                    tracing::error!("{e}; trying again every {:?}", store::lease::POLL_EVERY);
                     failing = true;
                 }
                 None if failing => {
-                    eprintln!("the leases are kept again");
+                    tracing::info!("the leases are kept again");
                     failing = false;
                 }
                 _ => {}
@@ -346,9 +350,14 @@ impl Hub {
             let found = orphans.len();
             for id in orphans {
                 match self.table_or_load(&id).await {
-                    Ok(Some(_)) => n += 1,
+                    Ok(Some(_)) => {
+                        tracing::info!(table = %id, "took over the table");
+                        n += 1;
+                    }
                     Ok(None) | Err(Unloaded::Elsewhere(_)) => {}
-                    Err(Unloaded::Failed(e)) => eprintln!("table {id} not taken over: {e}"),
+                    Err(Unloaded::Failed(e)) => {
+                        tracing::error!(table = %id, "the table was not taken over: {e}");
+                    }
                 }
             }
             if found < 64 {
@@ -378,7 +387,7 @@ impl Hub {
                 .and_then(|t| self.start_table(t))
             {
                 Ok(_) => n += 1,
-                Err(e) => eprintln!("not restored: {e}"),
+                Err(e) => tracing::error!(table = %id, "not restored: {e}"),
             }
         }
         Ok(n)

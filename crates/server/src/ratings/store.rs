@@ -47,7 +47,7 @@ pub fn rate_table(c: &Connection, table: &str) -> DbResult<()> {
     let outcome: Outcome = match serde_json::from_str(&outcome) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("table {table}: not rated, its outcome does not read ({e})");
+            tracing::error!(table = %table, "not rated: its outcome does not read ({e})");
             return Ok(());
         }
     };
@@ -60,7 +60,7 @@ pub fn rate_table(c: &Connection, table: &str) -> DbResult<()> {
         })?
         .collect::<Result<_, _>>()?;
     if roster.is_empty() {
-        eprintln!("table {table}: not rated, it has no players on record");
+        tracing::warn!(table = %table, "not rated: it has no players on record");
         return Ok(());
     }
     let holders: BTreeMap<i64, Option<i64>> = c

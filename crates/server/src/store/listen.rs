@@ -175,7 +175,7 @@ pub fn start(mut config: postgres::Config, me: String, mirror: &Arc<Mirror>) {
                 if let Err(e) = r {
                     // Said once per outage: the first failure after listening, or ever.
                     if m.is_listening() || !failing {
-                        eprintln!("listening for the other servers: {e}; trying again");
+                        tracing::warn!(node = %me, "listening for the other servers: {e}; trying again");
                     }
                     failing = true;
                 }

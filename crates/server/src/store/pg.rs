@@ -250,7 +250,7 @@ impl PgConn {
             .get(0);
         let now_full = size.max(0) as u64 > max;
         if now_full && !full {
-            eprintln!(
+            tracing::error!(
                 "the database is past its largest size ({} MiB > {} MiB): nothing new is stored",
                 size >> 20,
                 max >> 20
@@ -408,7 +408,8 @@ impl Conn for PgConn {
                 // The lost session took the lock with it: the other nodes may be taking
                 // this node's tables already (its renewal will say which).
                 if !s.take(&mut self.client.borrow_mut(), true)? {
-                    eprintln!(
+                    tracing::warn!(
+                        node = %s.node,
                         "connected again, but this server's lock is held by another \
                          session: its tables are let go until it can take it"
                     );

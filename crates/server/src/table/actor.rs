@@ -142,7 +142,12 @@ pub fn spawn(
         info: actor.info.clone(),
         changes: actor.changes.clone(),
     };
-    tokio::spawn(actor.run(rx, on_idle));
+    // The task's lines say which table (not which request or connection woke it).
+    let span = tracing::info_span!(parent: None, "table", id = %actor.row.id);
+    tokio::spawn(tracing::Instrument::instrument(
+        actor.run(rx, on_idle),
+        span,
+    ));
     Ok(handle)
 }
 
@@ -172,7 +177,7 @@ impl Actor {
             if let Some(o) = self.game.outcome() {
                 let o = serde_json::to_value(o).unwrap_or(Value::Null);
                 if let Err(e) = self.set_status(FINISHED, Some(o)).await {
-                    eprintln!("table {}: {e}", self.row.id);
+                    tracing::error!("its end was not stored: {e}");
                 }
             }
         }
@@ -253,7 +258,7 @@ impl Actor {
             // A table that never started and that nobody came back to is of no use to
             // anyone: it goes, from the lobby and from storage, before its lease.
             if let Err(e) = self.env.db.drop_waiting_table(self.row.id.clone()).await {
-                eprintln!("table {}: removing it: {e}", self.row.id);
+                tracing::warn!("the table nobody came to was not removed: {e}");
             }
         }
         on_idle();
@@ -456,16 +461,16 @@ impl Actor {
         if std::mem::take(&mut self.unsure) {
             match self.env.db.action_count(self.row.id.clone()).await {
                 Ok(stored) if stored != self.n => {
-                    eprintln!(
-                        "table {}: {stored} actions stored, {} applied: started again from \
-                         storage",
-                        self.row.id, self.n
+                    tracing::warn!(
+                        stored,
+                        applied = self.n,
+                        "more actions stored than applied: started again from storage"
                     );
                     return false;
                 }
                 Ok(_) => {}
                 Err(e) => {
-                    eprintln!("table {}: {e}", self.row.id);
+                    tracing::warn!("its log was not read after the database came back: {e}");
                     self.unsure = true;
                 }
             }

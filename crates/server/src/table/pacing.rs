@@ -284,10 +284,7 @@ impl Actor {
             Some(a) => match self.game.check(seat, &a) {
                 Ok(_) => a,
                 Err(e) => {
-                    eprintln!(
-                        "table {}: bot at seat {seat} played `{a}`: {e}",
-                        self.row.id
-                    );
+                    tracing::warn!(seat, "the bot played `{a}`, refused: {e}");
                     first
                 }
             },
@@ -303,11 +300,7 @@ impl Actor {
     pub(super) fn wrote(&mut self, result: Result<(), Refused>) {
         if let Some(wait) = self.pacing.wrote(result.is_ok(), self.now()) {
             if let Err(e) = result {
-                eprintln!(
-                    "table {}: {e}; trying again in {} s",
-                    self.row.id,
-                    wait.as_secs()
-                );
+                tracing::warn!("{e}; trying again in {} s", wait.as_secs());
             }
         }
     }
@@ -369,7 +362,7 @@ impl Actor {
             {
                 Ok(j) => j,
                 Err(e) => {
-                    eprintln!("table {}: bot `{}`: {e}", self.row.id, self.row.bot);
+                    tracing::error!(bot = %self.row.bot, "the bot cannot play: {e}");
                     return;
                 }
             };

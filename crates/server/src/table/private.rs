@@ -249,7 +249,7 @@ impl Actor {
                 .await
             {
                 Ok(()) => self.friends.keep(seat, None),
-                Err(e) => eprintln!("table {}: {e}", self.row.id),
+                Err(e) => tracing::warn!(player, seat, "the kept seat was not let go: {e}"),
             }
             self.conns.owe_state();
         }
@@ -265,7 +265,7 @@ impl Actor {
         self.friends.starts_at = None;
         if self.friends.reserved.iter().any(Option::is_some) {
             if let Err(e) = self.env.db.clear_reserved(self.row.id.clone()).await {
-                eprintln!("table {}: {e}", self.row.id);
+                tracing::warn!("the kept seats were not let go: {e}");
             }
             self.friends.reserved.iter_mut().for_each(|s| *s = None);
         }
@@ -283,7 +283,7 @@ impl Actor {
     pub(super) async fn friends_tick(&mut self) {
         if self.friends_wake().is_some_and(|at| self.now() >= at) {
             if let Err(e) = self.begin().await {
-                eprintln!("table {}: {e}", self.row.id);
+                tracing::error!("the rematch did not start at its time: {e}");
             }
         }
     }

@@ -64,7 +64,7 @@ impl Actor {
                 Ok(()) => {
                     self.addresses.insert((player, addr));
                 }
-                Err(e) => eprintln!("table {}: player {player}'s address: {e}", self.row.id),
+                Err(e) => tracing::warn!(player, "the player's address was not kept: {e}"),
             }
         }
     }

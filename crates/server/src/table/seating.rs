@@ -535,6 +535,7 @@ impl Actor {
     /// each person has seen starts again.
     pub(super) async fn new_hand(&mut self) {
         for (p, s) in self.seating.take_asks() {
+            let player = p.id;
             let taken = self.person_at(s).is_some_and(|q| q.id != p.id);
             let result = if taken {
                 self.db_pending(p.id, None).await
@@ -542,7 +543,7 @@ impl Actor {
                 self.move_to(p, Some(s)).await
             };
             if let Err(e) = result {
-                eprintln!("table {}: {e}", self.row.id);
+                tracing::warn!(player, seat = s, "the seat asked for was not given: {e}");
             }
         }
         self.seating.new_hand();

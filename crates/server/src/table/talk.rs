@@ -42,7 +42,7 @@ impl Actor {
     pub(super) async fn load_chat(&mut self) {
         match self.env.db.chat_lines(self.row.id.clone()).await {
             Ok(lines) => self.talk.room = Room::restore(lines),
-            Err(e) => eprintln!("table {}: chat not loaded: {e}", self.row.id),
+            Err(e) => tracing::warn!("chat not loaded: {e}"),
         }
     }
 

@@ -108,16 +108,29 @@ test('moving to the other partnership mid-match asks first, naming the side and 
     const t = await makeTable(page, { game: 'mus', rules: { target: 30, juegos: 3, vacas: 1 }, pace_ms: 0, seat: 0, start: true, turn_s: 0 });
     await page.goto(`${BASE}/t/${t.id}`);
     await page.getByTestId('sit-1').waitFor();
-    const asked = [];
-    page.once('dialog', (d) => { asked.push(d.message()); d.dismiss(); });
+    // The server asks (the page shows its question); the answer to the dialog, once given.
+    const asked = (yes) => new Promise((resolve) => {
+      page.once('dialog', async (d) => { const m = d.message(); await (yes ? d.accept() : d.dismiss()); resolve(m); });
+    });
+    const within = (p, what) => {
+      let timer;
+      const late = new Promise((_, no) => { timer = setTimeout(() => no(new Error(what)), 15000); });
+      return Promise.race([p, late]).finally(() => clearTimeout(timer));
+    };
+    // The page's timers run on a clock the test moves.
+    await page.clock.install();
+    const first = asked(false);
     await page.getByTestId('sit-1').click();
-    await page.waitForFunction(() => true);
-    await new Promise((r) => setTimeout(r, 500));
-    assert.equal(asked.length, 1, 'asked');
-    assert.match(asked[0], /other side \(bot 1 and bot 3\), now piedras \d+–\d+/);
+    assert.match(await within(first, 'not asked'), /other side \(bot 1 and bot 3\), now piedras \d+–\d+/);
+    // Declined: whatever the page might still send, it sends within the next seconds of
+    // its clock, run at once. Then nothing was sent: the server, which answers one
+    // connection's messages in order, asks the same again on a second tap (a move made
+    // meanwhile would not be asked).
+    await page.clock.runFor(5000);
     assert.equal((await state(page)).you.pending_seat, null, 'declined: nothing changed');
-    page.once('dialog', (d) => d.accept());
+    const second = asked(true);
     await page.getByTestId('sit-1').click();
+    assert.match(await within(second, 'not asked again: the declined move was made'), /other side \(bot 1 and bot 3\)/);
     await page.waitForFunction(() => window.tapete.state.you.pending_seat === 1 || window.tapete.state.you.seat === 1);
     assert.deepEqual(b.errors, [], 'no script errors');
   } finally {

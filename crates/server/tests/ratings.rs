@@ -215,7 +215,7 @@ fn a_player_who_leaves_a_rated_game_gets_its_result_and_an_abandonment() {
     // Bea leaves at once: the bot plays her seat.
     send(&mut bws, json!({"type": "stand"}));
     // Nobody else takes a seat of the game under way, not even Bea another one.
-    std::thread::sleep(Duration::from_millis(100));
+    crate::support::state_until(&mut bws, |s| s["you"]["seat"].is_null());
     send(&mut bws, json!({"type": "sit", "seat": 2}));
     let e = read_of(&mut bws, "error");
     assert_eq!(e["code"], "rated_in_play", "{e}");

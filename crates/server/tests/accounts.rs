@@ -379,7 +379,8 @@ fn a_failed_login_never_says_whether_the_nickname_exists() {
 
 #[test]
 fn failed_logins_are_bounded_per_account_and_per_address() {
-    let server = Server::start(
+    // Paused time: the wait is checked to the second.
+    let server = Server::start_paused(
         "accounts-brute",
         Limits {
             failed_logins_per_account: 3,
@@ -415,6 +416,12 @@ fn failed_logins_are_bounded_per_account_and_per_address() {
         assert_eq!(log_in(&server, "Nadie", "mala contraseña").0, 401);
     }
     assert_eq!(log_in(&server, "Nadie", "mala contraseña").0, 429);
+    // The wait it names is the wait: a second short of it, refused still; then the right
+    // password logs in.
+    server.advance(Duration::from_secs(wait - 1));
+    assert_eq!(log_in(&server, "Ane", "buena contraseña").0, 429);
+    server.advance(Duration::from_secs(1));
+    assert_eq!(log_in(&server, "Ane", "buena contraseña").0, 200);
     drop(server);
 
     let server = Server::start(

@@ -126,7 +126,8 @@ fn sitting_down_or_standing_up_sends_the_history_of_the_channels_one_now_reads()
 
 #[test]
 fn messages_are_bounded_cleaned_and_rate_capped() {
-    let server = Server::start("chat-caps", roomy());
+    // Paused time: the wait is checked to the second.
+    let server = Server::start_paused("chat-caps", roomy());
     let (id, ane) = ring_table(&server);
     let (mut a, _) = join(&server, &id, Some(&ane));
     say(&mut a, " \n\t ");
@@ -152,8 +153,16 @@ fn messages_are_bounded_cleaned_and_rate_capped() {
     say(&mut a, "one too many");
     let e = next_chat(&mut a);
     assert_eq!(e["code"], "chat_rate_limited", "{e}");
-    assert!(e["wait_s"].as_u64().unwrap() >= 1, "{e}");
+    let wait = e["wait_s"].as_u64().unwrap();
+    assert!(wait >= 1, "{e}");
     assert!(e["message"].as_str().unwrap().contains("wait"), "{e}");
+    // The wait it names is the wait: a second short of it, refused still; then said.
+    server.advance(Duration::from_secs(wait - 1));
+    say(&mut a, "still too soon");
+    assert_eq!(next_chat(&mut a)["code"], "chat_rate_limited");
+    server.advance(Duration::from_secs(1));
+    say(&mut a, "now");
+    assert_eq!(next_chat(&mut a)["line"]["text"], "now");
 }
 
 #[test]

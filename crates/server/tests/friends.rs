@@ -3,6 +3,8 @@
 
 use crate::support::{read_of, roomy, Server};
 use serde_json::{json, Value};
+use std::time::Duration;
+use tapete_server::Limits;
 
 fn list(server: &Server, token: &str) -> Value {
     let (code, l) = server.api("GET", "/api/friends", Some(token), None);
@@ -179,6 +181,36 @@ fn an_invitation_is_seen_only_by_the_invitee_and_only_from_a_friend() {
     let dismiss = format!("/api/invitations/{}", inv["id"]);
     assert_eq!(server.api("DELETE", &dismiss, Some(&cid), None).0, 404);
     assert_eq!(server.api("DELETE", &dismiss, Some(&bea), None).0, 200);
+    assert_eq!(list(&server, &bea)["invitations"], json!([]));
+}
+
+/// An invitation lasts an hour, on the server's clock (paused here): there a second
+/// before, gone a second after.
+#[test]
+fn an_invitation_lasts_an_hour() {
+    let hours = Duration::from_secs(3 * 3600);
+    let server = Server::start_paused(
+        "friends-invite-hour",
+        Limits {
+            // The table waits, with nobody at it, for longer than the invitation lasts.
+            idle_table: hours,
+            idle_waiting_table: hours,
+            ..roomy()
+        },
+    );
+    let (_, ane) = server.account("Ane");
+    let (_, bea) = server.account("Bea");
+    ask(&server, &ane, "Bea");
+    ask(&server, &bea, "Ane");
+    let table = server.table(&ane, json!({"game": "mus", "pace_ms": 0, "seat": 0}));
+    let path = format!("/api/tables/{table}/invitations");
+    let (code, inv) = server.api("POST", &path, Some(&ane), Some(json!({"nickname": "Bea"})));
+    assert_eq!(code, 200, "{inv}");
+    let ttl = Duration::from_secs(tapete_server::friends::INVITATION_TTL as u64);
+    server.advance(ttl - Duration::from_secs(2));
+    let got = list(&server, &bea)["invitations"].clone();
+    assert_eq!(got[0]["table"], table.as_str(), "{got}");
+    server.advance(Duration::from_secs(3));
     assert_eq!(list(&server, &bea)["invitations"], json!([]));
 }
 

@@ -26,6 +26,8 @@ pub mod listen;
 pub mod pg;
 mod schema;
 pub mod sql;
+#[cfg(feature = "sql")]
+pub use schema::create_at;
 use schema::prepare;
 pub use schema::SCHEMA_VERSION;
 pub(crate) use sql::params;

@@ -221,7 +221,7 @@ impl PgConn {
                     "the database has schema version {stored} already"
                 )));
             }
-            super::schema::migrate(c, Dialect::Postgres, 0, version)?;
+            super::schema::create(c, Dialect::Postgres, version)?;
             Ok(version)
         })
     }

@@ -759,8 +759,8 @@ pub(crate) fn prepare(
 }
 
 /// Makes `db` (a new SQLite file, or an empty PostgreSQL database by its URL) a database
-/// of schema `version` as a tapete of that version made it, with no rows: what the tests
-/// that upgrade older databases start from.
+/// of schema `version` as a tapete of that version made it (the head's as this one
+/// does), with no rows: what the tests that upgrade older databases start from.
 #[cfg(feature = "sql")]
 pub fn create_at(db: &std::path::Path, version: i64) -> DbResult<()> {
     if !(0..=SCHEMA_VERSION).contains(&version) {
@@ -771,11 +771,22 @@ pub fn create_at(db: &std::path::Path, version: i64) -> DbResult<()> {
         None => {
             let mut conn = rusqlite::Connection::open(db)?;
             let tx = conn.transaction()?;
-            migrate(&*tx, Dialect::Sqlite, 0, version)?;
+            create(&*tx, Dialect::Sqlite, version)?;
             tx.execute_batch(&format!("PRAGMA user_version = {version}"))?;
             tx.commit()?;
             Ok(())
         }
+    }
+}
+
+/// What [`create_at`] runs in an empty database: the migrations up to `version`, and at
+/// the head what came without a version.
+#[cfg(feature = "sql")]
+pub(crate) fn create(c: &Connection, dialect: Dialect, version: i64) -> DbResult<()> {
+    if version == SCHEMA_VERSION {
+        upgrade(c, dialect, 0)
+    } else {
+        migrate(c, dialect, 0, version)
     }
 }
 

@@ -181,7 +181,7 @@ pub enum Asked {
 pub fn seated_at(tables: &[TableInfo]) -> HashMap<i64, (String, String)> {
     let mut at = HashMap::new();
     for t in tables {
-        if t.status == crate::table::FINISHED || is_private(t) {
+        if t.status == crate::table::TableStatus::Finished || is_private(t) {
             continue;
         }
         for s in &t.seats {
@@ -267,12 +267,12 @@ mod tests {
         assert_eq!(db.friends_of(ids[1]).await.unwrap().friends[0].id, me);
     }
 
-    fn table(id: &str, status: &str, player: i64) -> TableInfo {
+    fn table(id: &str, status: crate::table::TableStatus, player: i64) -> TableInfo {
         TableInfo {
             id: id.into(),
             game: "mus".into(),
             rules: serde_json::Value::Null,
-            status: status.into(),
+            status,
             created: 0,
             creator: None,
             bot: "basico".into(),
@@ -300,14 +300,14 @@ mod tests {
     #[test]
     fn where_a_friend_sits_is_told_only_for_a_game_on_at_a_table_not_private() {
         let at = seated_at(&[
-            table("open", crate::table::PLAYING, 1),
-            table("over", crate::table::FINISHED, 2),
-            table("wait", crate::table::WAITING, 3),
+            table("open", crate::table::TableStatus::Playing, 1),
+            table("over", crate::table::TableStatus::Finished, 2),
+            table("wait", crate::table::TableStatus::Waiting, 3),
         ]);
         assert_eq!(at.get(&1), Some(&("open".into(), "mus".into())));
         assert_eq!(at.get(&2), None, "a finished game is not where one is");
         assert_eq!(at.get(&3).map(|t| t.0.as_str()), Some("wait"));
-        let mut hidden = table("p", crate::table::PLAYING, 4);
+        let mut hidden = table("p", crate::table::TableStatus::Playing, 4);
         hidden.friends.private = true;
         assert!(
             !seated_at(&[hidden]).contains_key(&4),

@@ -7,7 +7,7 @@ use crate::accounts::{self, Session};
 use crate::code::Code;
 use crate::friends::{self, Asked, Person};
 use crate::hub::Hub;
-use crate::table::{Ask, TableInfo, FINISHED};
+use crate::table::{Ask, TableInfo, TableStatus};
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -209,7 +209,7 @@ pub(crate) async fn invite(
     {
         return Err(no_table());
     }
-    if info.status == FINISHED {
+    if info.status == TableStatus::Finished {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::GameOver,

@@ -12,7 +12,7 @@ use crate::code::{Code, Refused};
 use crate::hub::Hub;
 use crate::store::now;
 use crate::table::access::{may_see, may_see_friends};
-use crate::table::{Ask, PlayerRef, TableHandle, TableInfo, FINISHED, WAITING};
+use crate::table::{Ask, PlayerRef, TableHandle, TableInfo, TableStatus};
 use crate::table::{NewRematch, PrivateRow, StoredTable, TableRow};
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -331,7 +331,7 @@ pub(crate) async fn rematch(
     let player = caller(&hub, &headers).await?;
     let old = visible_table(&hub, &id, &headers, invite_of(query).as_deref()).await?;
     let info = old.info();
-    if info.status != FINISHED {
+    if info.status != TableStatus::Finished {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::NotFinished,
@@ -370,7 +370,7 @@ pub(crate) async fn rematch(
                 creator: Some(player.id),
                 bot: info.bot.clone(),
                 pace_ms: info.pace_ms,
-                status: WAITING.to_string(),
+                status: TableStatus::Waiting,
                 created: now(),
                 finished: None,
                 outcome: None,

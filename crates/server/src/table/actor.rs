@@ -118,7 +118,7 @@ pub fn spawn(
             id: String::new(),
             game: String::new(),
             rules: Value::Null,
-            status: String::new(),
+            status: TableStatus::Waiting,
             created: 0,
             creator: None,
             bot: String::new(),
@@ -163,10 +163,10 @@ impl Actor {
     ) {
         // A log that is already over (a crash between the last action and its status, in
         // an older version) makes a finished table.
-        if self.row.status != FINISHED {
+        if self.row.status != TableStatus::Finished {
             if let Some(o) = self.game.outcome() {
                 let o = serde_json::to_value(o).unwrap_or(Value::Null);
-                if let Err(e) = self.set_status(FINISHED, Some(o)).await {
+                if let Err(e) = self.set_status(TableStatus::Finished, Some(o)).await {
                     eprintln!("table {}: {e}", self.row.id);
                 }
             }
@@ -222,7 +222,7 @@ impl Actor {
                 Some(Cmd::Client { conn, msg }) => self.client(conn, msg).await,
                 Some(Cmd::BotDone { n, seat, action }) => self.bot_done(n, seat, action).await,
                 Some(Cmd::Begin { reply }) => {
-                    let r = if self.row.status == WAITING {
+                    let r = if self.row.status == TableStatus::Waiting {
                         self.begin().await
                     } else {
                         Ok(())
@@ -244,7 +244,7 @@ impl Actor {
             }
             self.after_change().await;
         }
-        if idle && self.row.status == WAITING && !self.friends.awaits_someone() {
+        if idle && self.row.status == TableStatus::Waiting && !self.friends.awaits_someone() {
             // A table that never started and that nobody came back to is of no use to
             // anyone: it goes, from the lobby and from storage, before its lease.
             if let Err(e) = self.env.db.drop_waiting_table(self.row.id.clone()).await {
@@ -255,9 +255,9 @@ impl Actor {
     }
 
     pub(super) fn idle_after(&self) -> Duration {
-        match self.row.status.as_str() {
-            FINISHED => FINISHED_IDLE_END.min(self.env.idle_end),
-            WAITING if !self.friends.awaits_someone() => {
+        match self.row.status {
+            TableStatus::Finished => FINISHED_IDLE_END.min(self.env.idle_end),
+            TableStatus::Waiting if !self.friends.awaits_someone() => {
                 self.env.waiting_end.min(self.env.idle_end)
             }
             _ => self.env.idle_end,
@@ -267,7 +267,7 @@ impl Actor {
     /// Whether the table's task may end: nobody connected for long enough, and no rated
     /// game under way (the bots play it out for the people gone, so that it is rated).
     pub(super) fn idle_over(&self) -> bool {
-        let rated_under_way = self.row.rated && self.row.status == PLAYING;
+        let rated_under_way = self.row.rated && self.row.status == TableStatus::Playing;
         !self.pacing.bot_busy()
             && !rated_under_way
             && self.friends_wake().is_none()
@@ -333,11 +333,11 @@ impl Actor {
                 };
                 let result = match seat {
                     Err(e) => Err(e),
-                    Ok(_) if self.row.status == WAITING => Err(Refused::new(
+                    Ok(_) if self.row.status == TableStatus::Waiting => Err(Refused::new(
                         Code::NotStarted,
                         "the game has not started yet",
                     )),
-                    Ok(_) if self.row.status == FINISHED => {
+                    Ok(_) if self.row.status == TableStatus::Finished => {
                         Err(Refused::new(Code::GameOver, "the game is over"))
                     }
                     Ok(seat) => {
@@ -374,7 +374,7 @@ impl Actor {
         let player = self
             .player_of(conn)
             .ok_or_else(|| Refused::new(Code::PickNickname, "spectators cannot start the game"))?;
-        if self.row.status != WAITING {
+        if self.row.status != TableStatus::Waiting {
             return Err(Refused::new(
                 Code::AlreadyStarted,
                 "the game has already started",
@@ -414,7 +414,7 @@ impl Actor {
             .await
             .map_err(|e| not_saved("the table", e))?;
         self.row.seed = seed;
-        self.row.status = PLAYING.into();
+        self.row.status = TableStatus::Playing;
         self.game = game;
         self.new_hand().await;
         self.friends_begin().await;
@@ -424,7 +424,7 @@ impl Actor {
 
     pub(super) async fn set_status(
         &mut self,
-        status: &'static str,
+        status: TableStatus,
         outcome: Option<Value>,
     ) -> Result<(), Refused> {
         self.env
@@ -432,8 +432,8 @@ impl Actor {
             .set_status(self.row.id.clone(), status, outcome.clone())
             .await
             .map_err(|e| not_saved("the table", e))?;
-        self.row.status = status.into();
-        if status == FINISHED {
+        self.row.status = status;
+        if status == TableStatus::Finished {
             self.row.finished = Some(now());
         }
         self.row.outcome = outcome;
@@ -523,7 +523,7 @@ impl Actor {
         // The seat has played: if its turn goes on, its clock starts again.
         self.pacing.played(seat);
         if let Some(o) = outcome {
-            self.row.status = FINISHED.into();
+            self.row.status = TableStatus::Finished;
             self.row.finished = Some(now());
             self.row.outcome = Some(o);
             self.seating.forget_asks();

@@ -234,7 +234,7 @@ impl Actor {
             id: self.row.id.clone(),
             game: self.row.game.clone(),
             rules: self.row.rules.clone(),
-            status: self.row.status.clone(),
+            status: self.row.status,
             created: self.row.created,
             creator: self.row.creator,
             bot: self.row.bot.clone(),
@@ -293,7 +293,7 @@ impl Actor {
             .collect();
         // Before the start the game is only a placeholder (the deal's seed is chosen at the
         // start): nothing has happened to tell.
-        let mark = (self.row.status != WAITING).then(|| self.game.story_mark(None));
+        let mark = (self.row.status != TableStatus::Waiting).then(|| self.game.story_mark(None));
         let telling = self
             .conns
             .tell(mark, |from| self.game.lines_from(None, from));
@@ -312,14 +312,14 @@ impl Actor {
     pub(super) fn state_text(&self, c: &Conn, frame: &mut Frame) -> String {
         let seat = c.player.as_ref().and_then(|p| self.seat_of(p.id));
         // Before the start nobody is shown a seat's view: there are no cards yet.
-        let view_seat = if self.row.status == WAITING {
+        let view_seat = if self.row.status == TableStatus::Waiting {
             None
         } else {
             seat
         };
         let part = frame.parts.entry(view_seat).or_insert_with(|| {
-            let legal = match (view_seat, self.row.status.as_str()) {
-                (Some(s), PLAYING) => self.game.legal(s),
+            let legal = match (view_seat, self.row.status) {
+                (Some(s), TableStatus::Playing) => self.game.legal(s),
                 _ => Vec::new(),
             };
             format!(

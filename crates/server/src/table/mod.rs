@@ -91,7 +91,7 @@ pub struct TableInfo {
     pub id: String,
     pub game: String,
     pub rules: Value,
-    pub status: String,
+    pub status: TableStatus,
     pub created: i64,
     pub creator: Option<i64>,
     pub bot: String,
@@ -206,10 +206,40 @@ pub struct TableEnv {
     pub chat_mutes: Arc<crate::chat::Mutes>,
 }
 
-/// Statuses, as stored and shown.
-pub const WAITING: &str = "waiting";
-pub const PLAYING: &str = "playing";
-pub const FINISHED: &str = "finished";
+/// Where a table is in its life, as stored (`tables.status`) and shown (`"status"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableStatus {
+    /// Not started: seats are taken freely and no card is dealt.
+    Waiting,
+    /// Dealt and being played.
+    Playing,
+    /// Over: its outcome is stored and it is only watched and replayed.
+    Finished,
+}
+
+impl TableStatus {
+    /// The word stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TableStatus::Waiting => "waiting",
+            TableStatus::Playing => "playing",
+            TableStatus::Finished => "finished",
+        }
+    }
+}
+
+impl std::str::FromStr for TableStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "waiting" => Ok(TableStatus::Waiting),
+            "playing" => Ok(TableStatus::Playing),
+            "finished" => Ok(TableStatus::Finished),
+            _ => Err(format!("`{s}` is not a table status")),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests;

@@ -169,7 +169,7 @@ impl Actor {
                 Ok(())
             }
             Ask::Join { player } => {
-                if self.row.status == FINISHED {
+                if self.row.status == TableStatus::Finished {
                     return Err(Refused::new(
                         Code::GameOver,
                         "this table's game is over: there is nothing left to join",
@@ -191,7 +191,7 @@ impl Actor {
                 }
             }
             Ask::Accept { player } => {
-                if self.row.status != WAITING || self.seat_of(player.id).is_some() {
+                if self.row.status != TableStatus::Waiting || self.seat_of(player.id).is_some() {
                     return Ok(());
                 }
                 let Some(seat) = self.friends.kept_seat_of(player.id) else {
@@ -209,7 +209,7 @@ impl Actor {
 
     /// Seats are kept and freed only before the start, and only seats the table has.
     fn before_start(&self, seat: Seat) -> Result<(), Refused> {
-        if self.row.status != WAITING {
+        if self.row.status != TableStatus::Waiting {
             return Err(Refused::new(
                 Code::AlreadyStarted,
                 "the game has already started: seats are kept or freed only before it starts",
@@ -274,7 +274,7 @@ impl Actor {
     pub(super) fn friends_wake(&self) -> Option<Instant> {
         self.friends
             .starts_at
-            .filter(|_| self.row.status == WAITING)
+            .filter(|_| self.row.status == TableStatus::Waiting)
             .map(|(_, at)| at)
     }
 

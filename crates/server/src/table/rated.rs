@@ -20,7 +20,7 @@ impl Actor {
                 "only accounts sit at a rated table: make an account or log in, or watch",
             ));
         }
-        if self.row.status == PLAYING {
+        if self.row.status == TableStatus::Playing {
             let holder = self
                 .env
                 .db
@@ -42,7 +42,10 @@ impl Actor {
     /// (see [`crate::ratings::sharing`]). Each address is written once; a failure is only
     /// logged (the game goes on, and the person's other addresses still count).
     pub(super) async fn note_addresses(&mut self, player: i64) {
-        if !self.row.rated || self.row.status == FINISHED || self.seat_of(player).is_none() {
+        if !self.row.rated
+            || self.row.status == TableStatus::Finished
+            || self.seat_of(player).is_none()
+        {
             return;
         }
         let new: Vec<String> = self

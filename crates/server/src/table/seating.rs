@@ -372,7 +372,7 @@ impl Actor {
         let player = self.player_of(conn)?;
         let old = self.seat_of(player.id)?;
         if !self.kind.partners()
-            || self.row.status != PLAYING
+            || self.row.status != TableStatus::Playing
             || seat % 2 == old % 2
             || !self.seating.is_free(seat)
         {
@@ -433,7 +433,7 @@ impl Actor {
                 ),
             ));
         }
-        if self.row.status == FINISHED {
+        if self.row.status == TableStatus::Finished {
             return Err(Refused::new(Code::GameOver, "the game is over"));
         }
         if self.row.rated {
@@ -449,7 +449,7 @@ impl Actor {
             ));
         }
         self.check_kept(&player, seat)?;
-        if self.row.status == PLAYING {
+        if self.row.status == TableStatus::Playing {
             // Cards are out: a seat changes hands only where its new holder sees nothing
             // that seat would not show them. Someone who has seen another seat's hand this
             // hand, or a hand already under way, waits for the next deal.
@@ -465,7 +465,9 @@ impl Actor {
         self.move_to(player, Some(seat)).await?;
         self.took_seat(id).await;
         self.note_addresses(id).await;
-        if self.row.status == WAITING && (self.seating.all_taken() || self.all_accepted()) {
+        if self.row.status == TableStatus::Waiting
+            && (self.seating.all_taken() || self.all_accepted())
+        {
             self.begin().await?;
         }
         Ok(())

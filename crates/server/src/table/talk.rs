@@ -81,7 +81,7 @@ impl Actor {
             return self.chat_error(conn, Code::NotSaved, m, None);
         }
         self.talk.room.keep(line.clone());
-        let finished = self.row.status == FINISHED;
+        let finished = self.row.status == TableStatus::Finished;
         let text: Arc<str> = json!({"type": "chat", "line": line}).to_string().into();
         let to: Vec<u64> = self
             .conns
@@ -101,7 +101,7 @@ impl Actor {
     /// whether they were chosen for a seated person.
     fn history(&self, id: u64) -> Option<(Arc<str>, bool)> {
         let c = self.conns.get(id)?;
-        let finished = self.row.status == FINISHED;
+        let finished = self.row.status == TableStatus::Finished;
         let seated = self.conn_seated(c);
         let muted = self.muted_by(c);
         let lines: Vec<&ChatLine> = self.talk.room.visible(seated, finished, &muted).collect();
@@ -135,7 +135,7 @@ impl Actor {
             .map(|(id, _)| id)
             .collect();
         self.send_history(&moved);
-        if self.row.status == FINISHED && !self.talk.end_shown {
+        if self.row.status == TableStatus::Finished && !self.talk.end_shown {
             self.talk.end_shown = true;
             let seated: Vec<u64> = self
                 .conns
@@ -188,7 +188,7 @@ impl Actor {
             let m = "pick a nickname first to report a message".to_string();
             return self.chat_error(conn, Code::ChatNoNickname, m, None);
         };
-        let finished = self.row.status == FINISHED;
+        let finished = self.row.status == TableStatus::Finished;
         let seated = self.conns.get(conn).is_some_and(|c| self.conn_seated(c));
         // Only a message one may see can be reported (a seated player cannot probe the
         // spectators' channel by number).

@@ -336,7 +336,7 @@ async fn race_table_with(name: &str, turn_s: u64) -> (TableHandle, i64) {
         creator: Some(ane),
         bot: "random".into(),
         pace_ms: 0,
-        status: WAITING.into(),
+        status: TableStatus::Waiting,
         created: now(),
         finished: None,
         outcome: None,

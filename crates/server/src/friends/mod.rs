@@ -172,8 +172,8 @@ pub enum Asked {
     Requested,
     /// The other had asked too (or they were friends already): they are friends.
     Friends,
-    /// Refused: why, and its machine code.
-    Refused(Code, String),
+    /// Refusal: why, and its machine code.
+    Refusal(Code, String),
 }
 
 /// Where each person sits now at a table that is not over and not private: player →
@@ -248,14 +248,14 @@ mod tests {
             if k < MAX_REQUESTS_OUT {
                 assert_eq!(r, Asked::Requested);
             } else {
-                assert!(matches!(r, Asked::Refused(Code::FriendsTooManyRequests, _)));
+                assert!(matches!(r, Asked::Refusal(Code::FriendsTooManyRequests, _)));
             }
         }
         // Everybody asks the last one: past the bound, the rest are refused.
         let last = *ids.last().unwrap();
         let mut refused = 0;
         for other in &ids[1..ids.len() - 1] {
-            if let Asked::Refused(..) = db.ask_friend(*other, last).await.unwrap() {
+            if let Asked::Refusal(..) = db.ask_friend(*other, last).await.unwrap() {
                 refused += 1;
             }
         }

@@ -125,7 +125,7 @@ pub(crate) async fn ask(
     {
         Asked::Requested => Ok(Json(json!({"status": "requested", "friend": other}))),
         Asked::Friends => Ok(Json(json!({"status": "friends", "friend": other}))),
-        Asked::Refused(code, m) => Err(ApiError::new(StatusCode::CONFLICT, code, m)),
+        Asked::Refusal(code, m) => Err(ApiError::new(StatusCode::CONFLICT, code, m)),
     }
 }
 

@@ -8,7 +8,7 @@
 use super::accounts::new_token;
 use super::api::*;
 use crate::accounts;
-use crate::code::{Code, Refused};
+use crate::code::{Code, Refusal};
 use crate::hub::Hub;
 use crate::store::now;
 use crate::table::access::{may_see, may_see_friends};
@@ -149,7 +149,7 @@ pub(crate) fn created(info: &TableInfo) -> Value {
 }
 
 /// A refusal of the table's as an API error, its status following its code.
-pub(crate) fn refused(r: Refused) -> ApiError {
+pub(crate) fn refused(r: Refusal) -> ApiError {
     let status = match r.code {
         Code::NoSuchSeat => StatusCode::BAD_REQUEST,
         Code::Internal => return ApiError::internal(r.message),

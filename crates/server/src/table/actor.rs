@@ -5,8 +5,8 @@ use super::*;
 
 /// A write of the table's that could not be saved: nothing changed, and the person may
 /// try again (the database is unreachable, or another server holds the table now).
-pub(super) fn not_saved(what: &str, e: crate::store::DbError) -> Refused {
-    Refused::new(
+pub(super) fn not_saved(what: &str, e: crate::store::DbError) -> Refusal {
+    Refusal::new(
         Code::NotSaved,
         format!("could not save {what} ({e}); nothing changed"),
     )
@@ -280,17 +280,18 @@ impl Actor {
 
     pub(super) async fn client(&mut self, conn: u64, msg: ClientMsg) {
         match msg {
-            ClientMsg::Ping {} => self.send(conn, json!({"type": "pong"})),
+            ClientMsg::Ping {} => self.send(conn, ServerMsg::Pong),
             ClientMsg::Chat { text } => self.chat(conn, text).await,
             ClientMsg::Mute { player, on } => self.mute(conn, player, on).await,
             ClientMsg::Report { n } => self.report(conn, n).await,
             ClientMsg::Sit { seat, confirm } => {
                 if let Some((question, about)) = self.other_side(conn, seat).filter(|_| !confirm) {
                     // Asked, not refused for good: the same move with `confirm` is granted.
-                    let m = json!({"type": "error", "message": question, "code": Code::SwitchSides,
-                                   "seats": about["seats"], "score": about["score"],
-                                   "ask": {"type": "sit", "seat": seat, "confirm": true}});
-                    self.send(conn, m);
+                    let mut m = ErrorMsg::new(Code::SwitchSides, question);
+                    m.seats = Some(about["seats"].clone());
+                    m.score = Some(about["score"].clone());
+                    m.ask = Some(json!({"type": "sit", "seat": seat, "confirm": true}));
+                    self.send(conn, ServerMsg::Error(m));
                 } else if let Err(e) = self.sit(conn, seat).await {
                     self.error(conn, e, None);
                 }
@@ -320,12 +321,12 @@ impl Actor {
             }
             ClientMsg::Act { action, id } => {
                 let seat = match self.player_of(conn) {
-                    None => Err(Refused::new(
+                    None => Err(Refusal::new(
                         Code::PickNickname,
                         "spectators cannot play: pick a nickname and sit",
                     )),
                     Some(p) => self.seat_of(p.id).ok_or_else(|| {
-                        Refused::new(
+                        Refusal::new(
                             Code::NotSeated,
                             "you are not seated at this table: sit first",
                         )
@@ -333,12 +334,12 @@ impl Actor {
                 };
                 let result = match seat {
                     Err(e) => Err(e),
-                    Ok(_) if self.row.status == TableStatus::Waiting => Err(Refused::new(
+                    Ok(_) if self.row.status == TableStatus::Waiting => Err(Refusal::new(
                         Code::NotStarted,
                         "the game has not started yet",
                     )),
                     Ok(_) if self.row.status == TableStatus::Finished => {
-                        Err(Refused::new(Code::GameOver, "the game is over"))
+                        Err(Refusal::new(Code::GameOver, "the game is over"))
                     }
                     Ok(seat) => {
                         let r = self.play(seat, &action, false).await;
@@ -358,11 +359,7 @@ impl Actor {
                 };
                 match result {
                     Ok(n) => {
-                        let mut m = json!({"type": "ack", "n": n});
-                        if let Some(id) = id {
-                            m["id"] = json!(id);
-                        }
-                        self.send(conn, m);
+                        self.send(conn, ServerMsg::Ack { id, n });
                     }
                     Err(e) => self.error(conn, e, id),
                 }
@@ -370,12 +367,12 @@ impl Actor {
         }
     }
 
-    pub(super) async fn start(&mut self, conn: u64) -> Result<(), Refused> {
+    pub(super) async fn start(&mut self, conn: u64) -> Result<(), Refusal> {
         let player = self
             .player_of(conn)
-            .ok_or_else(|| Refused::new(Code::PickNickname, "spectators cannot start the game"))?;
+            .ok_or_else(|| Refusal::new(Code::PickNickname, "spectators cannot start the game"))?;
         if self.row.status != TableStatus::Waiting {
-            return Err(Refused::new(
+            return Err(Refusal::new(
                 Code::AlreadyStarted,
                 "the game has already started",
             ));
@@ -385,7 +382,7 @@ impl Actor {
             None => self.seat_of(player.id).is_some(),
         };
         if !allowed {
-            return Err(Refused::new(
+            return Err(Refusal::new(
                 Code::NotCreator,
                 "only the table's creator can start the game",
             ));
@@ -395,12 +392,12 @@ impl Actor {
 
     /// Starts the game: the deal's seed is chosen only now, so nobody could have seen a
     /// card while seats were still changing.
-    pub(super) async fn begin(&mut self) -> Result<(), Refused> {
+    pub(super) async fn begin(&mut self) -> Result<(), Refusal> {
         let seed: u64 = rand::random();
         let game = self
             .kind
             .new_game(&self.row.rules, self.row.seats, seed)
-            .map_err(|e| Refused::new(Code::Internal, format!("internal error: {e}")))?;
+            .map_err(|e| Refusal::new(Code::Internal, format!("internal error: {e}")))?;
         if self.row.rated {
             self.save_roster().await?;
             let people: Vec<i64> = self.seating.seated().map(|(_, p)| p.id).collect();
@@ -426,7 +423,7 @@ impl Actor {
         &mut self,
         status: TableStatus,
         outcome: Option<Value>,
-    ) -> Result<(), Refused> {
+    ) -> Result<(), Refusal> {
         self.env
             .db
             .set_status(self.row.id.clone(), status, outcome.clone())
@@ -477,16 +474,16 @@ impl Actor {
         seat: Seat,
         action: &str,
         by_bot: bool,
-    ) -> Result<u64, Refused> {
+    ) -> Result<u64, Refusal> {
         let text = self.game.check(seat, action).map_err(|e| {
             let code = if self.game.to_act().contains(&seat) {
                 Code::IllegalAction
             } else {
                 Code::NotYourTurn
             };
-            Refused::new(code, e)
+            Refusal::new(code, e)
         })?;
-        let internal = |e| Refused::new(Code::Internal, e);
+        let internal = |e| Refusal::new(Code::Internal, e);
         let n = self.n + 1;
         let was_boundary = self.game.at_boundary();
         // The outcome is known before the write, so that the last action and the
@@ -572,7 +569,7 @@ impl Actor {
                 }
             }
             if info {
-                let msg: Arc<str> = format!(r#"{{"type":"table","table":{}}}"#, frame.info).into();
+                let msg: Arc<str> = ServerMsg::Table { table: &frame.info }.text().into();
                 let ids: Vec<u64> = self
                     .conns
                     .iter()

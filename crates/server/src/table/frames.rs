@@ -217,16 +217,14 @@ impl Actor {
         }
     }
 
-    pub(super) fn send(&mut self, conn: u64, msg: Value) {
-        self.send_text(conn, msg.to_string().into());
+    pub(super) fn send(&mut self, conn: u64, msg: ServerMsg) {
+        self.send_text(conn, msg.text().into());
     }
 
-    pub(super) fn error(&mut self, conn: u64, r: Refused, id: Option<u64>) {
-        let mut m = json!({"type": "error", "message": r.message, "code": r.code});
-        if let Some(id) = id {
-            m["id"] = json!(id);
-        }
-        self.send(conn, m);
+    pub(super) fn error(&mut self, conn: u64, r: Refusal, id: Option<u64>) {
+        let mut m = ErrorMsg::from(r);
+        m.id = id;
+        self.send(conn, ServerMsg::Error(m));
     }
 
     pub(super) fn table_info(&self) -> TableInfo {
@@ -352,11 +350,19 @@ impl Actor {
             "player": c.player.as_ref().map(|p| p.id),
             "seat": seat,
             "pending_seat": pending,
-        });
-        format!(
-            r#"{{"type":"state","table":{},"you":{you},"n":{},{part},{lines},"hold":{},"clock":{},"outcome":{}}}"#,
-            frame.info, self.n, frame.hold, frame.clock, frame.outcome
-        )
+        })
+        .to_string();
+        ServerMsg::State(StateMsg {
+            table: &frame.info,
+            you: &you,
+            n: self.n,
+            part,
+            lines: &lines,
+            hold: &frame.hold,
+            clock: &frame.clock,
+            outcome: &frame.outcome,
+        })
+        .text()
     }
 
     /// Sends every connection the state it may see.

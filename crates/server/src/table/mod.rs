@@ -24,8 +24,8 @@
 //! state or the table's description). Each file also holds the actor's work in that part:
 //! seat changes written to storage first, when the bot acts, what each connection is sent.
 
-use crate::code::{Code, Refused};
-use crate::msg::ClientMsg;
+use crate::code::{Code, Refusal};
+use crate::msg::{ClientMsg, ErrorMsg, ServerMsg, StateMsg};
 use crate::net::outbox::OutSender;
 use crate::store::{now, Db};
 use serde::{Deserialize, Serialize};
@@ -136,12 +136,12 @@ pub enum Cmd {
     Renamed { player: i64, nickname: String },
     /// Start the game now, bots in the empty seats (a table created with `start`).
     Begin {
-        reply: oneshot::Sender<Result<(), Refused>>,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Something asked of the table's friends' part (kept seats, rematch).
     Friends {
         ask: Ask,
-        reply: oneshot::Sender<Result<(), Refused>>,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Stop now: another server took the table (this one lost its lease). The
     /// connections close, and the people reconnect to the new owner.
@@ -159,16 +159,16 @@ pub struct TableHandle {
 
 impl TableHandle {
     /// Starts a waiting table now.
-    pub async fn begin(&self) -> Result<(), Refused> {
-        let stopped = || Refused::new(Code::Internal, "the table stopped");
+    pub async fn begin(&self) -> Result<(), Refusal> {
+        let stopped = || Refusal::new(Code::Internal, "the table stopped");
         let (reply, answer) = oneshot::channel();
         self.tx.send(Cmd::Begin { reply }).map_err(|_| stopped())?;
         answer.await.map_err(|_| stopped())?
     }
 
     /// Asks the table's friends' part something (see [`Ask`]).
-    pub async fn ask(&self, ask: Ask) -> Result<(), Refused> {
-        let stopped = || Refused::new(Code::Internal, "the table stopped");
+    pub async fn ask(&self, ask: Ask) -> Result<(), Refusal> {
+        let stopped = || Refusal::new(Code::Internal, "the table stopped");
         let (reply, answer) = oneshot::channel();
         self.tx
             .send(Cmd::Friends { ask, reply })

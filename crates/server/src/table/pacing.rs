@@ -302,7 +302,7 @@ impl Actor {
 
     /// Notes how a write the table did by itself went: after a failure no bot plays for
     /// a while (1 s, doubling up to a minute), with one line in the log per failure.
-    pub(super) fn wrote(&mut self, result: Result<(), Refused>) {
+    pub(super) fn wrote(&mut self, result: Result<(), Refusal>) {
         if let Some(wait) = self.pacing.wrote(result.is_ok(), Instant::now()) {
             if let Err(e) = result {
                 eprintln!(

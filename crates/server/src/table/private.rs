@@ -115,7 +115,7 @@ impl Friends {
 
 impl Actor {
     /// Does what the API asks of the friends' part, in storage first.
-    pub(super) async fn friends_ask(&mut self, ask: Ask) -> Result<(), Refused> {
+    pub(super) async fn friends_ask(&mut self, ask: Ask) -> Result<(), Refusal> {
         let saved = |e: crate::store::DbError| not_saved("the kept seat", e);
         match ask {
             Ask::Offer { table } => {
@@ -126,7 +126,7 @@ impl Actor {
             Ask::Reserve { seat, player } => {
                 self.before_start(seat)?;
                 if let Some(p) = self.person_at(seat) {
-                    return Err(Refused::new(
+                    return Err(Refusal::new(
                         Code::SeatTaken,
                         format!("seat {seat} is taken by {}: free it first", p.nickname),
                     ));
@@ -135,7 +135,7 @@ impl Actor {
                     .seat_of(player.id)
                     .or(self.friends.kept_seat_of(player.id).filter(|s| *s != seat));
                 if let Some(s) = elsewhere {
-                    return Err(Refused::new(
+                    return Err(Refusal::new(
                         Code::AlreadyAtTable,
                         format!(
                             "{} already has seat {s} at this table: free it first",
@@ -170,7 +170,7 @@ impl Actor {
             }
             Ask::Join { player } => {
                 if self.row.status == TableStatus::Finished {
-                    return Err(Refused::new(
+                    return Err(Refusal::new(
                         Code::GameOver,
                         "this table's game is over: there is nothing left to join",
                     ));
@@ -208,15 +208,15 @@ impl Actor {
     }
 
     /// Seats are kept and freed only before the start, and only seats the table has.
-    fn before_start(&self, seat: Seat) -> Result<(), Refused> {
+    fn before_start(&self, seat: Seat) -> Result<(), Refusal> {
         if self.row.status != TableStatus::Waiting {
-            return Err(Refused::new(
+            return Err(Refusal::new(
                 Code::AlreadyStarted,
                 "the game has already started: seats are kept or freed only before it starts",
             ));
         }
         if seat >= self.seating.count() {
-            return Err(Refused::new(
+            return Err(Refusal::new(
                 Code::NoSuchSeat,
                 format!(
                     "there is no seat {seat}: seats are 0 to {}",
@@ -228,9 +228,9 @@ impl Actor {
     }
 
     /// Refuses `player` a seat kept for someone else.
-    pub(super) fn check_kept(&self, player: &PlayerRef, seat: Seat) -> Result<(), Refused> {
+    pub(super) fn check_kept(&self, player: &PlayerRef, seat: Seat) -> Result<(), Refusal> {
         match self.friends.kept_for(seat) {
-            Some(p) if p.id != player.id => Err(Refused::new(
+            Some(p) if p.id != player.id => Err(Refusal::new(
                 Code::SeatKept,
                 format!("seat {seat} is kept for {}", p.nickname),
             )),

@@ -11,11 +11,11 @@ impl Actor {
         &self,
         player: &PlayerRef,
         seat: Seat,
-    ) -> Result<(), Refused> {
-        let internal = |e| Refused::new(Code::Internal, format!("internal error: {e}"));
+    ) -> Result<(), Refusal> {
+        let internal = |e| Refusal::new(Code::Internal, format!("internal error: {e}"));
         let account = self.env.db.is_account(player.id).await.map_err(internal)?;
         if !account {
-            return Err(Refused::new(
+            return Err(Refusal::new(
                 Code::RatedNeedsAccount,
                 "only accounts sit at a rated table: make an account or log in, or watch",
             ));
@@ -28,7 +28,7 @@ impl Actor {
                 .await
                 .map_err(internal)?;
             if holder != Some(player.id) {
-                return Err(Refused::new(
+                return Err(Refusal::new(
                     Code::RatedInPlay,
                     "this rated game is under way: only its players sit, each at their own seat",
                 ));
@@ -74,7 +74,7 @@ impl Actor {
 
     /// Keeps who plays the rated game that starts now: the people seated (the bot level
     /// elsewhere), with each seat's team (its partnership, or the seat itself).
-    pub(super) async fn save_roster(&self) -> Result<(), Refused> {
+    pub(super) async fn save_roster(&self) -> Result<(), Refusal> {
         let partners = self.kind.partners();
         let seats: Vec<(usize, Option<i64>)> = (0..self.seating.count())
             .map(|s| {

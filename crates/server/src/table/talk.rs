@@ -31,11 +31,9 @@ impl Actor {
     }
 
     fn chat_error(&mut self, conn: u64, code: Code, message: String, wait_s: Option<u64>) {
-        let mut m = json!({"type": "error", "code": code, "message": message});
-        if let Some(s) = wait_s {
-            m["wait_s"] = json!(s);
-        }
-        self.send(conn, m);
+        let mut m = ErrorMsg::new(code, message);
+        m.wait_s = wait_s;
+        self.send(conn, ServerMsg::Error(m));
     }
 
     /// Loads the table's stored messages (when its task starts).
@@ -82,7 +80,7 @@ impl Actor {
         }
         self.talk.room.keep(line.clone());
         let finished = self.row.status == TableStatus::Finished;
-        let text: Arc<str> = json!({"type": "chat", "line": line}).to_string().into();
+        let text: Arc<str> = ServerMsg::Chat { line: &line }.text().into();
         let to: Vec<u64> = self
             .conns
             .iter()
@@ -107,7 +105,11 @@ impl Actor {
         let lines: Vec<&ChatLine> = self.talk.room.visible(seated, finished, &muted).collect();
         let mut muted: Vec<i64> = muted.iter().copied().collect();
         muted.sort_unstable();
-        let text = json!({"type": "chat_history", "lines": lines, "muted": muted}).to_string();
+        let text = ServerMsg::ChatHistory {
+            lines: &lines,
+            muted: &muted,
+        }
+        .text();
         Some((text.into(), seated))
     }
 
@@ -219,6 +221,6 @@ impl Actor {
             let m = format!("could not save the report ({e}); try again");
             return self.chat_error(conn, Code::NotSaved, m, None);
         }
-        self.send(conn, json!({"type": "chat_reported", "n": n}));
+        self.send(conn, ServerMsg::ChatReported { n });
     }
 }

@@ -45,7 +45,7 @@ pub const ONLINE_FOR: Duration = Duration::from_secs(60);
 /// Whether a table is private (seen only through its invitation link): where a friend
 /// sits is never shown for one.
 pub fn is_private(table: &TableInfo) -> bool {
-    table.friends.private
+    table.private.private
 }
 
 /// Who is online: each person's open table connections, and when one was last seen.
@@ -293,7 +293,7 @@ mod tests {
             }],
             outcome: None,
             rated: false,
-            friends: Default::default(),
+            private: Default::default(),
         }
     }
 
@@ -308,7 +308,7 @@ mod tests {
         assert_eq!(at.get(&2), None, "a finished game is not where one is");
         assert_eq!(at.get(&3).map(|t| t.0.as_str()), Some("wait"));
         let mut hidden = table("p", crate::table::TableStatus::Playing, 4);
-        hidden.friends.private = true;
+        hidden.private.private = true;
         assert!(
             !seated_at(&[hidden]).contains_key(&4),
             "a private table is never told"

@@ -91,7 +91,7 @@ pub(crate) async fn open_tables(
         .tables_everywhere()
         .await
         .into_iter()
-        .filter(|t| t.status != TableStatus::Finished && !t.friends.private)
+        .filter(|t| t.status != TableStatus::Finished && !t.private.private)
         .collect();
     tables.sort_by(|a, b| {
         (people_here(b) > 0)
@@ -328,7 +328,7 @@ pub(crate) async fn create_table(
         actions: Vec::new(),
         pending: Vec::new(),
         hand_seats: Vec::new(),
-        friends,
+        private: friends,
     };
     // A new table is this server's to run (with PostgreSQL, by its lease).
     hub.db

@@ -40,7 +40,7 @@ pub(super) struct Actor {
     /// Actions applied so far.
     pub(super) n: u64,
     pub(super) seating: Seating,
-    pub(super) friends: Friends,
+    pub(super) private: PrivatePart,
     pub(super) pacing: Pacing,
     pub(super) conns: Connections,
     pub(super) talk: Talk,
@@ -101,7 +101,7 @@ pub fn spawn(
     // Who held which seat this hand is stored with the table, so a restart or an unload
     // forgets nobody's look at a hand.
     let seating = Seating::restore(seats, pending, stored.hand_seats, start);
-    let friends = Friends::restore(stored.friends, stored.row.seats, start);
+    let private = PrivatePart::restore(stored.private, stored.row.seats, start);
     let mut actor = Actor {
         env,
         kind,
@@ -109,7 +109,7 @@ pub fn spawn(
         game,
         n: stored.actions.len() as u64,
         seating,
-        friends,
+        private,
         pacing: Pacing::new(start),
         conns: Connections::new(start),
         talk: Talk::default(),
@@ -130,7 +130,7 @@ pub fn spawn(
             seats: Vec::new(),
             outcome: None,
             rated: false,
-            friends: FriendsInfo::default(),
+            private: PrivateInfo::default(),
         })),
         changes: Arc::default(),
         me: tx.clone(),
@@ -230,8 +230,8 @@ impl Actor {
                     let _ = reply.send(r);
                 }
                 Some(Cmd::Leave) => break,
-                Some(Cmd::Friends { ask, reply }) => {
-                    let r = self.friends_ask(ask).await;
+                Some(Cmd::Private { ask, reply }) => {
+                    let r = self.private_ask(ask).await;
                     // The answer carries the table as it is now.
                     self.publish_info();
                     let _ = reply.send(r);
@@ -244,7 +244,7 @@ impl Actor {
             }
             self.after_change().await;
         }
-        if idle && self.row.status == TableStatus::Waiting && !self.friends.awaits_someone() {
+        if idle && self.row.status == TableStatus::Waiting && !self.private.awaits_someone() {
             // A table that never started and that nobody came back to is of no use to
             // anyone: it goes, from the lobby and from storage, before its lease.
             if let Err(e) = self.env.db.drop_waiting_table(self.row.id.clone()).await {
@@ -257,7 +257,7 @@ impl Actor {
     pub(super) fn idle_after(&self) -> Duration {
         match self.row.status {
             TableStatus::Finished => FINISHED_IDLE_END.min(self.env.idle_end),
-            TableStatus::Waiting if !self.friends.awaits_someone() => {
+            TableStatus::Waiting if !self.private.awaits_someone() => {
                 self.env.waiting_end.min(self.env.idle_end)
             }
             _ => self.env.idle_end,
@@ -270,7 +270,7 @@ impl Actor {
         let rated_under_way = self.row.rated && self.row.status == TableStatus::Playing;
         !self.pacing.bot_busy()
             && !rated_under_way
-            && self.friends_wake().is_none()
+            && self.private_wake().is_none()
             && self.conns.is_empty()
             && self
                 .conns
@@ -414,7 +414,7 @@ impl Actor {
         self.row.status = TableStatus::Playing;
         self.game = game;
         self.new_hand().await;
-        self.friends_begin().await;
+        self.private_begin().await;
         self.conns.owe_state();
         Ok(())
     }
@@ -533,7 +533,7 @@ impl Actor {
     }
 
     pub(super) async fn after_change(&mut self) {
-        self.friends_tick().await;
+        self.private_tick().await;
         self.play_forced().await;
         // Away flags change with time alone: keep the description current.
         let away_now: Vec<bool> = (0..self.seating.count()).map(|s| self.is_away(s)).collect();

@@ -256,7 +256,7 @@ impl Actor {
                 .collect(),
             outcome: self.game.outcome(),
             rated: self.row.rated,
-            friends: self.friends.info(),
+            private: self.private.info(),
         }
     }
 

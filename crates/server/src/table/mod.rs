@@ -50,7 +50,7 @@ mod seating;
 mod store;
 mod talk;
 
-pub use private::{Ask, FriendsInfo};
+pub use private::{Ask, PrivateInfo};
 pub use private_store::NewRematch;
 pub use store::{PlayedGame, PrivateRow, StoredTable, TableRow};
 
@@ -58,7 +58,7 @@ pub use actor::spawn;
 use actor::*;
 use frames::{Conn, Connections};
 use pacing::Pacing;
-use private::Friends;
+use private::PrivatePart;
 use seating::Seating;
 use talk::Talk;
 
@@ -105,9 +105,11 @@ pub struct TableInfo {
     pub outcome: Option<Outcome>,
     /// A rated game: only accounts sit, and its result moves their ratings.
     pub rated: bool,
-    /// Privacy, kept seats and rematch (friends' tables).
+    /// Privacy, kept seats and rematch (private tables).
     #[serde(flatten)]
-    pub friends: FriendsInfo,
+    /// Privacy, kept seats and rematch (shown as `friends`).
+    #[serde(rename = "friends")]
+    pub private: PrivateInfo,
 }
 
 /// What a table's task is asked to do.
@@ -139,7 +141,7 @@ pub enum Cmd {
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Something asked of the table's friends' part (kept seats, rematch).
-    Friends {
+    Private {
         ask: Ask,
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
@@ -171,7 +173,7 @@ impl TableHandle {
         let stopped = || Refusal::new(Code::Internal, "the table stopped");
         let (reply, answer) = oneshot::channel();
         self.tx
-            .send(Cmd::Friends { ask, reply })
+            .send(Cmd::Private { ask, reply })
             .map_err(|_| stopped())?;
         answer.await.map_err(|_| stopped())?
     }

@@ -201,7 +201,7 @@ impl Actor {
         if let Some(since) = self.conns.empty_since() {
             at.push(since + self.idle_after());
         }
-        at.extend(self.friends_wake());
+        at.extend(self.private_wake());
         let now = Instant::now();
         at.into_iter().filter(|t| *t > now).min()
     }

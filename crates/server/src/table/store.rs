@@ -52,8 +52,8 @@ pub struct StoredTable {
     /// The seat each person has held during the hand under way: (player, seat). They
     /// have seen its cards, so no other seat of this hand may be theirs.
     pub hand_seats: Vec<(i64, usize)>,
-    /// Privacy, kept seats and rematch (friends' tables).
-    pub friends: PrivateRow,
+    /// Privacy, kept seats and rematch (private tables).
+    pub private: PrivateRow,
 }
 
 /// One finished game of a player, for the history page.
@@ -574,18 +574,18 @@ pub(crate) fn load(c: &Connection, id: &str) -> DbResult<Option<StoredTable>> {
             ))),
         })
         .collect::<DbResult<_>>()?;
-    let friends = load_private(c, id, row.seats)?;
+    let private = load_private(c, id, row.seats)?;
     Ok(Some(StoredTable {
         row,
         seats,
         actions,
         pending,
         hand_seats,
-        friends,
+        private,
     }))
 }
 
-/// A table's friends' part as stored.
+/// A table's private part as stored.
 #[derive(Clone, Debug, Default)]
 pub struct PrivateRow {
     /// The invitation secret of a private table (`None`: anyone may find the table).

@@ -333,8 +333,9 @@ CREATE TABLE IF NOT EXISTS meta (
 
 // Version 2. Every table then had one row per seat in `seats` (all four, for Mus), so
 // that count is its seat count, its game's only one. (SQLite cannot add a column
-// `NOT NULL` without a default, so its `tables.seats` keeps `DEFAULT 0`; PostgreSQL drops
-// it once the rows are filled, as its databases made before always had none.)
+// `NOT NULL` without a default, so its `tables.seats` keeps `DEFAULT 0`, where a database
+// the releases of versions 2 to 8 made new has none; PostgreSQL drops it once the rows
+// are filled, as its databases made before always had none.)
 
 fn sqlite_2(c: &Connection) -> DbResult<()> {
     if sqlite_add_column(c, "tables", "seats", "INTEGER NOT NULL DEFAULT 0")? {

@@ -229,9 +229,10 @@ pub fn open_and_close(db: &Path) {
 /// The schema of either database, one line per table column (in order), index and
 /// constraint: two databases with the same lines have the same schema.
 ///
-/// SQLite's `tables.seats` is shown without its default: a database made at versions 2
-/// to 7 has none, one made or upgraded since version 1 has 0 (SQLite adds a `NOT NULL`
-/// column only with a default, and cannot drop it), and tapete always writes the count.
+/// SQLite's `tables.seats` is shown without its default: a database a release of versions
+/// 2 to 8 made new has none, one whose version 1 tables got the column (upgraded, or made
+/// by the migrations) has 0 (SQLite adds a `NOT NULL` column only with a default, and
+/// cannot drop it), and tapete always writes the count.
 pub fn catalog(db: &Path) -> Vec<String> {
     match url_of(db) {
         Some(url) => pg_catalog(&url),

@@ -21,8 +21,9 @@
 //   sidesText(seatName, seats) -> string   (optional) who played, for the history
 //   resultDetail(outcome, ctx) -> string   (optional) the final score from the outcome alone, for the history
 //
-// A new game's page is its module file alone (assets/<name>.js): the server embeds every
-// file of assets/ and the pages load /assets/<name>.js for a table of game <name>.
+// A new game's page is its module file alone (<name>.js in the web/ folder of its front-end
+// crate, handed to the server through the catalog) and the pages load /assets/<name>.js for
+// a table of game <name>.
 
 /** @typedef {import('./kit.js').GameModule} GameModule */
 

@@ -2,8 +2,8 @@
 //! `docs/server.md`, and the WebSocket upgrade; and each TCP connection's HTTP/1 session,
 //! with its time limits.
 //!
-//! Nothing here names a game: a game's pages are asset files (its table module
-//! `assets/{game}.js`, any page of its own as `assets/{page}.html`, served at `/{page}`),
+//! Nothing here names a game: a game's pages are files of its web face (`web.rs`: its table
+//! module `{game}.js`, any page of its own as `{page}.html`, served at `/{page}`),
 //! and its tools are reached through `/api/tools/{game}/{tool}`; odds tools for games the
 //! server does not deal through `/api/odds/{name}`.
 
@@ -17,7 +17,7 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use rand::Rng;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -35,7 +35,7 @@ mod players;
 
 pub(crate) use friends_tables::{may_see, unloaded, InviteQuery};
 
-include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+use crate::web::{Web, ASSETS, RULES, RULES_ES};
 
 /// Serves one TCP connection: HTTP/1 with upgrades (the WebSocket), a bound on the time
 /// to send a request's headers (slow senders are cut off, idle keep-alive connections
@@ -324,13 +324,21 @@ fn content_type(name: &str) -> &'static str {
 }
 
 fn file(name: &str) -> Response {
-    match ASSETS.iter().find(|(n, _)| *n == name) {
-        Some((n, bytes)) => (
+    served(
+        name,
+        ASSETS.iter().find(|(n, _)| *n == name).map(|(_, b)| *b),
+    )
+}
+
+/// A file's answer (`bytes` of the file `name`), or 404 without it.
+fn served(name: &str, bytes: Option<impl IntoResponse>) -> Response {
+    match bytes {
+        Some(bytes) => (
             [
-                (header::CONTENT_TYPE, content_type(n)),
+                (header::CONTENT_TYPE, content_type(name)),
                 (header::CACHE_CONTROL, "no-cache"),
             ],
-            *bytes,
+            bytes,
         )
             .into_response(),
         None => ApiError::new(
@@ -346,21 +354,26 @@ async fn page(name: &'static str) -> Response {
     file(name)
 }
 
-async fn asset(Path(name): Path<String>) -> Response {
-    file(&name)
+/// `/assets/{file}`: a file of the platform's or of a game's web face.
+async fn asset(Extension(web): Extension<Arc<Web>>, Path(name): Path<String>) -> Response {
+    served(&name, web.file(&name))
 }
 
 /// `/assets/i18n/{lang}.json`: one language's catalog of the pages' words.
-async fn catalog(Path(name): Path<String>) -> Response {
-    file(&format!("i18n/{name}"))
+async fn catalog(Extension(web): Extension<Arc<Web>>, Path(name): Path<String>) -> Response {
+    served(&name, web.catalog(&name))
 }
 
-/// `/{page}`: the page `assets/{page}.html` (the history, a game's tool page such as
+/// `/{page}`: the page `{page}.html` of the platform or a web face (the history, a game's tool page such as
 /// `/leyes`), so that a page is added as a file alone.
-async fn named_page(Path(name): Path<String>, headers: HeaderMap) -> Response {
+async fn named_page(
+    Extension(web): Extension<Arc<Web>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response {
     let wanted = format!("{name}.html");
-    if ASSETS.iter().any(|(n, _)| *n == wanted) {
-        file(&wanted)
+    if let Some(page) = web.file(&wanted) {
+        served(&wanted, Some(page))
     } else {
         not_found_page(&format!("/{name}"), Lang::choose(None, &headers))
     }

@@ -2,7 +2,8 @@
 // position in; the engine's exact odds out (Mus's leyes tool, GET /api/tools/mus/leyes), as
 // tables and a chart.
 
-import { topbar, el, clear, api, t, localDecimals, toolError } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, t, localDecimals, toolError } from './common.js';
 import { cardEl } from './cards.js';
 
 topbar('leyes');

@@ -1,7 +1,7 @@
-// What every page shares: the player's token, the JSON API, a tiny DOM helper, the top bar
-// (with the language switch), and the words of the catalogs applied to static HTML.
+// What every page shares: the player's token, the JSON API, a tiny DOM helper, and the words
+// of the catalogs applied to static HTML. The top bar is topbar.js's.
 
-import { t, lang, setLang, LANGS, has, ordinal } from './i18n.js';
+import { t, lang, has, ordinal } from './i18n.js';
 
 export { t, lang, ordinal };
 
@@ -106,6 +106,17 @@ export async function apiCall(method, path, body) {
 }
 
 let mePromise = null;
+/** What is called when the player changes on this page (a nickname picked): the top bar's name. */
+const meWatchers = [];
+
+/**
+ * Calls `f` whenever the player changes on this page (a nickname picked, `register`).
+ * @param {() => void} f
+ */
+export function onMe(f) {
+  meWatchers.push(f);
+}
+
 /** The signed-in player ({id, nickname, account}) or null. */
 export function me() {
   if (!mePromise) {
@@ -138,7 +149,7 @@ export async function register(nickname) {
   const p = await api('POST', '/api/players', { nickname });
   setToken(p.token);
   mePromise = Promise.resolve({ id: p.id, nickname: p.nickname });
-  renderWho();
+  for (const f of meWatchers) f();
   return p;
 }
 
@@ -174,12 +185,6 @@ export function toast(message, kind = '') {
   toastTimer = setTimeout(() => t.remove(), 4000);
 }
 
-const LOGO = `<svg viewBox="0 0 32 32" aria-hidden="true"><rect x="5" y="3" width="15" height="22" rx="2.5" fill="#fffdf6" stroke="#b9ae94" transform="rotate(-12 12 14)"/>
-<rect x="12" y="6" width="15" height="22" rx="2.5" fill="#fffdf6" stroke="#b9ae94" transform="rotate(10 20 17)"/>
-<circle cx="20" cy="17" r="4.2" fill="#f3c94a" stroke="#936300" transform="rotate(10 20 17)"/></svg>`;
-
-const TOOL_TITLES = { leyes: 'Leyes' };
-
 /**
  * Puts the catalog's words on static HTML: `data-i18n` names the key of an element's text,
  * `data-i18n-title`, `data-i18n-aria-label` and `data-i18n-placeholder` its attributes.
@@ -190,75 +195,6 @@ export function applyWords(root = document) {
   for (const attr of ['title', 'aria-label', 'placeholder']) {
     for (const e of root.querySelectorAll(`[data-i18n-${attr}]`)) e.setAttribute(attr, t(e.getAttribute(`data-i18n-${attr}`) || ''));
   }
-}
-
-/** The language switch: one button per language, the current one pressed. */
-function langSwitch() {
-  return el('span', { class: 'langswitch', role: 'group', 'aria-label': t('lang.switch'), 'data-testid': 'lang-switch' },
-    Object.entries(LANGS).map(([code, name]) => el('button', {
-      type: 'button', class: code === lang ? 'on' : '', lang: code, 'aria-pressed': String(code === lang),
-      'data-testid': `lang-${code}`, onclick: () => { if (code !== lang) setLang(code); },
-    }, name)));
-}
-
-/**
- * Puts the top bar at the start of <body>; `active` names the current page. The games and
- * their tools come from /api/games (each game opens the lobby's form on it), so a new game
- * shows up without touching the bar; the solitaire's odds and the history are always there.
- * On a narrow screen the links fold into a menu button named after the current page, so the
- * bar keeps one line and the player's name whole.
- */
-/** The installable app: a service worker that shows the offline page when the server
- * cannot be reached (see sw.js). Browsers allow it on https and on this machine only. */
-function installable() {
-  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker.register('/sw.js').catch(() => { /* the site works without it */ });
-}
-
-export function topbar(active) {
-  installable();
-  const link = ([href, text, key, testid]) => el('a', { href, class: key === active ? 'active' : '', 'data-testid': testid }, text);
-  const games = el('span', { class: 'navgames', 'data-testid': 'nav-games' });
-  const nav = el('nav', { id: 'topnav', 'data-testid': 'nav', 'aria-label': t('nav.label') }, link(['/', t('nav.lobby'), 'lobby']), games,
-    [['/solitaire', t('nav.solitaire'), 'solitaire'], ['/history', t('nav.history'), 'history'], ['/leaderboard', t('leaderboard.nav'), 'leaderboard']].map(link), langSwitch());
-  const label = el('span', {}, t('nav.menu'));
-  const toggle = el('button', {
-    type: 'button', class: 'navtoggle', 'aria-controls': 'topnav', 'aria-expanded': 'false', 'data-testid': 'nav-toggle',
-  }, el('span', { class: 'burger', 'aria-hidden': 'true' }, '\u2630'), label);
-  const bar = el('header', { class: 'topbar' },
-    el('a', { class: 'brand', href: '/', html: `${LOGO}<span>tapete</span>` }), toggle, nav,
-    el('div', { class: 'who', 'data-testid': 'who' }));
-  const setOpen = (open) => { bar.classList.toggle('open', open); toggle.setAttribute('aria-expanded', String(open)); };
-  const named = () => { const a = nav.querySelector('a.active'); label.textContent = a ? a.textContent : t('nav.menu'); };
-  toggle.addEventListener('click', () => setOpen(!bar.classList.contains('open')));
-  document.addEventListener('click', (e) => { if (!bar.contains(/** @type {Node} */ (e.target))) setOpen(false); });
-  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') setOpen(false); });
-  named();
-  document.body.prepend(bar);
-  applyWords(document);
-  renderWho();
-  // Create account / Log in / Log out: account.js owns them.
-  const account = el('span', { class: 'navaccount', 'data-testid': 'nav-account' });
-  nav.append(account);
-  me().then((p) => import('./account.js').then((m) => m.accountLinks(account, p))).catch(() => { /* the bar works without */ });
-  api('GET', '/api/games').then((list) => {
-    for (const g of Array.isArray(list) ? list : []) {
-      games.append(link([`/?game=${encodeURIComponent(g.name)}`, g.title || g.name, `game-${g.name}`, `nav-game-${g.name}`]));
-      for (const tool of g.tools || []) games.append(link([`/${tool}`, TOOL_TITLES[tool] || tool, tool, `nav-tool-${tool}`]));
-    }
-    named();
-  }).catch(() => { /* the bar keeps its fixed links */ });
-}
-
-async function renderWho() {
-  const who = document.querySelector('.topbar .who');
-  if (!who) return;
-  const p = await me();
-  clear(who);
-  // The nickname leads to the player's profile (an account's by its name).
-  const profile = p && (p.account ? `/@/${encodeURIComponent(p.nickname)}` : `/p/${p.id}`);
-  if (p) who.append(t('who.playing_as'), ' ', el('a', { href: profile, class: 'who-profile', 'data-testid': 'who-profile' }, el('b', {}, p.nickname)));
-  else who.append(el('a', { href: '/', style: { color: '#f7e7b0' } }, t('who.pick_nickname')));
 }
 
 /** The decimal sign of the page's language ("," in Spanish). */

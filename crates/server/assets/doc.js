@@ -1,5 +1,5 @@
 // Pages the server writes (a game's rules, "no such page"): only the top bar is added here.
 
-import { topbar } from './common.js';
+import { topbar } from './topbar.js';
 
 topbar(location.pathname.startsWith('/rules/') ? 'rules' : '');

@@ -1,6 +1,7 @@
 // Finished games of a player, with results and links to their replays.
 
-import { topbar, el, clear, api, me, fmtDate, t } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, me, fmtDate, t } from './common.js';
 import { gameModule } from './games.js';
 
 topbar('history');

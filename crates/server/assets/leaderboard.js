@@ -3,7 +3,8 @@
 // reference points, each placed where its rating falls among the people; and which games
 // do not count (or count less), so that a place on it reads for what it is.
 
-import { topbar, el, clear, api, t, botName } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, t, botName } from './common.js';
 import { num } from './i18n.js';
 import { ratingText } from './ratings.js';
 

@@ -1,7 +1,8 @@
 // The lobby: pick a nickname, see the open tables, create a table of any game the server
 // offers (GET /api/games: each with its seat range, bot levels and default options).
 
-import { topbar, el, clear, api, apiCall, me, register, toast, t, ordinal, botName, BOT_LEVELS } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, apiCall, me, register, toast, t, ordinal, botName, BOT_LEVELS } from './common.js';
 import { has } from './i18n.js';
 import { gameModule } from './games.js';
 import { cardEl } from './cards.js';

@@ -3,7 +3,8 @@
 // played, won and abandoned, and its recent rated games with their replays, each saying
 // when the bot played the seat (a win did not count) or why the game was not rated.
 
-import { topbar, el, clear, api, me, fmtDate, t, botName } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, me, fmtDate, t, botName } from './common.js';
 import { num } from './i18n.js';
 import { ratingChart, ratingText } from './ratings.js';
 

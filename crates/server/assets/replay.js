@@ -2,7 +2,8 @@
 // server builds each step on demand (GET /api/tables/{id}/replay/{n}); the page keeps the
 // steps it has seen and fetches the neighbours ahead.
 
-import { topbar, el, clear, api, toast, t as tr } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, toast, t as tr } from './common.js';
 import { gameModule } from './games.js';
 import { renderLine, lineClass } from './story.js';
 import { withInvite } from './invite.js';

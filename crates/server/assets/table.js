@@ -1,7 +1,8 @@
 // The table page, for any game: the WebSocket (with reconnection), seats, start/stand,
 // the narration and the game-over banner. The game's own module draws the felt.
 
-import { topbar, el, clear, me, register, getToken, toast, api, tokenEnded, t, errorText, botName } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, me, register, getToken, toast, api, tokenEnded, t, errorText, botName } from './common.js';
 
 // `t` names the table inside the functions that draw it: the catalog's words are `tr` there.
 const tr = t;

@@ -2,7 +2,8 @@
 // exact chance to clear the table out (GET /api/odds/solitaire), as a fraction, a table of
 // the table types and a chart of what is left when the deck runs out.
 
-import { topbar, el, clear, api, t, lang, localDecimals, toolError } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, t, lang, localDecimals, toolError } from './common.js';
 
 topbar('solitaire');
 const app = document.getElementById('app');

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, catalogs as merged, webFiles } from '../web.mjs';
+import { root, catalogs as merged, webFiles, faces, ownCatalogs } from '../web.mjs';
 
 const catalogs = merged();
 const langs = Object.keys(catalogs);
@@ -51,6 +51,33 @@ test('every key the pages ask for by name is in the catalogs', () => {
     .filter(([k]) => !Object.hasOwn(en, k) && !Object.hasOwn(en, `${k}.other`))
     .map(([k, f]) => `${k} (${f})`);
   assert.deepEqual(absent, [], 'keys used by the pages but missing from en.json');
+});
+
+/** The keys a page's source asks for by name: `t('…')`, `tr('…')`, `data-i18n="…"`. */
+function asked(src) {
+  const out = new Set();
+  for (const m of src.matchAll(/\btr?\(\s*'([a-z0-9_.-]+)'/gi)) out.add(m[1]);
+  for (const m of src.matchAll(/data-i18n(?:-[a-z]+)?="([a-z0-9_.-]+)"/gi)) out.add(m[1]);
+  return out;
+}
+
+test("each page asks only for the platform's words and its own game's", () => {
+  // A game's words come and go with the game: the platform's pages never name them, and
+  // a game's page never borrows another game's (the words games share are the platform's
+  // `game.*`), so each game's catalogs hold every key its pages name.
+  const [platform, ...rest] = faces();
+  const base = ownCatalogs(platform.dir).en;
+  const has = (c, k) => Object.hasOwn(c, k) || Object.hasOwn(c, `${k}.other`);
+  assert.ok(rest.length >= 4, `web faces: ${rest.map((f) => f.who).join(', ')}`);
+  for (const { who, dir } of faces()) {
+    const own = who === 'platform' ? {} : ownCatalogs(dir).en || {};
+    const borrowed = [];
+    for (const [f, { path, who: whose }] of webFiles()) {
+      if (whose !== who || !(f.endsWith('.js') || f.endsWith('.html'))) continue;
+      for (const k of asked(readFileSync(path, 'utf8'))) if (!has(base, k) && !has(own, k)) borrowed.push(`${k} (${f})`);
+    }
+    assert.deepEqual(borrowed, [], `${who}'s pages ask for words that are neither the platform's nor its own`);
+  }
 });
 
 test('every code the server can send has its words in every catalog', () => {

@@ -9,16 +9,15 @@ import { el, clear, t, ordinal } from './common.js';
 import { cardEl, cardName } from './cards.js';
 import { DEFAULT_RULES, analyze, closes, cardValue, tidy } from './chinchon-rules.js';
 import {
-  seatedOf, ringSeats, ringSpots, circleSpots, nameplate as plateOf, holdOpen, holdClose, scrollOnce, revealOnce, nextButton,
-  option, select, check, field, nameSeatsIn, pointsDetail, seatsText,
+  seatedOf, ringSeats, ringSpots, circleSpots, nameplate as plateOf, holdOpen, revealOnce, nextButton,
+  select, check, field, nameSeatsIn, pointsDetail, pointsResult, seatsText, seatsOutcome, frame, gameStyle, onNextOf, feltAlone,
+  othersAwaited, phaseTitle, idleHint, scoreTitle, totalRow,
 } from './kit.js';
 
 // The rules live in chinchon-rules.js; the tests and other pages import them from here too.
 export { DEFAULT_RULES, analyze, closeOf, closes, cardValue, seqLen, tidy } from './chinchon-rules.js';
 
-if (typeof document !== 'undefined' && !document.querySelector('link[data-game-css="chinchon"]')) {
-  document.head.append(el('link', { rel: 'stylesheet', href: '/assets/chinchon.css', 'data-game-css': 'chinchon' }));
-}
+gameStyle('chinchon');
 
 // ---------------------------------------------------------------------------------------
 // The lobby: every option of the table, with the game's defaults
@@ -88,7 +87,7 @@ const REENGANCHE_WORDS = { highest: 'cf.s.reenganche', second_highest: 'cf.s.ree
 
 function rulesSummary(rules = {}) {
   const r = { ...DEFAULT_RULES, ...rules };
-  const parts = [t('cf.s.out_past', { n: r.target }), t('cf.s.cards', { n: r.deck })];
+  const parts = [t('cf.s.out_past', { n: r.target }), t('game.cards', { n: r.deck })];
   if (r.jokers) parts.push(`${t('cf.s.jokers', { count: r.jokers })} (${r.joker_penalty})`);
   if (Number(r.close_limit) !== 3) parts.push(t('cf.s.close_le', { n: r.close_limit }));
   if (FIGURE_WORDS[r.figures]) parts.push(t(FIGURE_WORDS[r.figures]));
@@ -187,7 +186,7 @@ const pts = (n) => t('cf.points', { count: n });
 
 function statusChips(v, s, { winners = [] } = {}) {
   const chips = [];
-  if (winners.includes(s)) chips.push(el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('cf.winner')));
+  if (winners.includes(s)) chips.push(el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('game.winner')));
   if (v.out && v.out[s]) chips.push(el('span', { class: 'chip out', 'data-testid': `out-${s}` }, t('cf.out')));
   if (v.reentered && v.reentered[s]) chips.push(el('span', { class: 'chip reenganche', 'data-testid': `reentered-${s}`, title: t('cf.reentered_title') }, 'reenganche'));
   return chips;
@@ -324,12 +323,12 @@ function countingEl(v, st, ctx, { onNext, seated }) {
         (r.melds || []).map((m) => cardRow(m.cards, { cls: 'meld', laid: closer ? laidAll : [] })),
         (r.unmatched || []).length ? cardRow(r.unmatched, { cls: 'loose', testid: `counting-left-${r.seat}` }) : null,
         (r.laid || []).length ? el('span', { class: 'cf-laid' }, el('small', {}, t('cf.laid')), cardRow(r.laid, { cls: 'laidrow' })) : null),
-      el('div', { class: 'cf-ct-pts' }, el('b', {}, r.points > 0 ? `+${r.points}` : String(r.points)), el('small', {}, t('cf.total', { n: total })))));
+      el('div', { class: 'cf-ct-pts' }, el('b', {}, r.points > 0 ? `+${r.points}` : String(r.points)), el('small', {}, t('game.total', { n: total })))));
   }
   const how = h.close ? closeWords(h.close) : t('cf.false_close_how', { points: pts(FALSE_PENALTY) });
   const over = v.phase === 'over';
   const next = nextButton(st, { over, onNext, ctx });
-  const waiting = !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
+  const waiting = othersAwaited(st, seated);
   return el('div', { class: 'cf-counting', 'data-testid': 'counting', 'data-hand': h.hand },
     el('div', { class: 'phase-title' }, t('cf.the_count', { n: h.hand })),
     nobody
@@ -337,7 +336,7 @@ function countingEl(v, st, ctx, { onNext, seated }) {
       : el('div', { class: 'cf-ct-how' }, el('b', {}, ctx.seatName(h.closer)), ` ${t('cf.closed_how', { how })}`, h.down ? [` · ${t('cf.put_down')} `, mini(h.down)] : null),
     rows,
     el('div', { class: 'cf-ct-next' }, next,
-      waiting.length && !over ? el('span', { class: 'small muted-felt' }, t('cf.waiting_for', { names: waiting.map(ctx.seatName).join(', ') })) : null));
+      waiting.length && !over ? el('span', { class: 'small muted-felt' }, t('game.waiting_for', { names: waiting.map(ctx.seatName).join(', ') })) : null));
 }
 const FALSE_PENALTY = 50;
 
@@ -346,7 +345,7 @@ function scorePanel(v, st, ctx, ui) {
   const rules = { ...DEFAULT_RULES, ...(v.rules || {}) };
   const winners = v.winners || [];
   const panel = el('div', { class: 'panel cf-score', 'data-testid': 'score', 'data-points': (v.scores || []).join(',') });
-  panel.append(el('h3', {}, v.phase === 'over' ? t('mus.final') : t('cf.points_h'), ' ', el('span', { class: 'muted small' }, `· ${t('cf.s.out_past', { n: rules.target })}`)));
+  panel.append(scoreTitle(v.phase === 'over', t('cf.s.out_past', { n: rules.target })));
   const grid = el('div', { class: 'cf-score-grid' });
   for (let s = 0; s < v.seats; s++) {
     const p = (v.scores || [])[s] ?? 0;
@@ -370,12 +369,12 @@ function scorePanel(v, st, ctx, ui) {
           const wentOut = r.out[s] && !(prev && prev.out[s]);
           const reentered = r.reentered[s] && !(prev && prev.reentered[s]);
           if (p === null || p === undefined) return el('td', { class: 'muted' }, r.out[s] ? '' : '·');
-          return el('td', { class: `${s === r.closer ? 'closer' : ''} ${wentOut ? 'wentout' : ''}`, title: t('cf.total', { n: r.scores[s] }) },
+          return el('td', { class: `${s === r.closer ? 'closer' : ''} ${wentOut ? 'wentout' : ''}`, title: t('game.total', { n: r.scores[s] }) },
             p > 0 ? `+${p}` : String(p), wentOut ? el('span', { class: 'mark' }, ` ${t('cf.out')}`) : null, reentered ? el('span', { class: 'mark re' }, ' ↺') : null);
         })));
       prev = r;
     }
-    body.append(el('tr', { class: 'total' }, el('td', {}, t('cf.total_h')), (v.scores || []).map((p) => el('td', {}, String(p)))));
+    body.append(totalRow(v.scores || []));
     panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'cf-sheet', 'data-testid': 'score-sheet' }, el('thead', {}, head), body)));
   }
   const outs = (v.out_order || []).flat();
@@ -383,51 +382,35 @@ function scorePanel(v, st, ctx, ui) {
   return panel;
 }
 
-function render({ main, side }, st, ctx) {
+function render(cols, st, outer) {
+  const { main } = cols;
   const v = st.view;
   if (!v) { clear(main); return; }
-  let ui = uiState.get(main);
-  const tableId = st.table ? st.table.id : '';
-  if (!ui || ui.table !== tableId) {
-    ui = { table: tableId, order: [], manual: false, sel: null, newCards: [], handNo: v.hand_number };
-    uiState.set(main, ui);
-    loadOrder(ui);
-  }
-  ui.args = [{ main, side }, st, ctx];
+  const { ui, ctx, seated, legal, started, send } = frame(uiState, cols, st, outer, {
+    fresh: (table) => {
+      const fresh = { table, order: [], manual: false, sel: null, newCards: [], handNo: v.hand_number };
+      loadOrder(fresh);
+      return fresh;
+    },
+    draw: render,
+    onSend: (ui) => {
+      // Nothing more to pick until the answer comes.
+      for (const h of main.querySelectorAll('.cf-hand')) h.classList.remove('discarding', 'laying');
+      ui.sel = null;
+    },
+  });
+  ui.args = [cols, st, outer];
   if (ui.dragging) return; // drawn again when the card is dropped
   if (ui.handNo !== v.hand_number) { ui.handNo = v.hand_number; ui.order = []; ui.manual = false; ui.sel = null; ui.newCards = []; }
-  const outer = ctx;
-  const rerender = () => (outer.rerender ? outer.rerender() : render({ main, side }, st, outer));
-  ctx = { ...outer, rerender };
+  const { rerender } = ctx;
   const rules = { ...DEFAULT_RULES, ...(v.rules || {}) };
-  const seated = seatedOf(st);
-  const legal = st.replay ? [] : st.legal || [];
-  const started = !(st.table && st.table.status === 'waiting');
-
-  let sent = false;
-  const send = (a) => {
-    if (sent) return;
-    sent = true;
-    for (const b of main.querySelectorAll('button')) b.disabled = true;
-    // Nothing more to pick until the answer comes.
-    for (const h of main.querySelectorAll('.cf-hand')) h.classList.remove('discarding', 'laying');
-    ui.sel = null;
-    ctx.send(a);
-  };
 
   // ---- the count of the hand just finished ----
   const counting = v.last_hand && (st.replay ? !!st.counting || v.phase === 'over' : countingOpen(ui, v, st, ctx));
   if (counting) {
-    const onNext = () => {
-      if (st.replay) { if (ctx.next) ctx.next(); return; }
-      holdClose(ui, 'counting');
-      if (ctx.next) ctx.next();
-      rerender();
-    };
+    const onNext = onNextOf(st, ctx, ui, 'counting');
     const felt = el('div', { class: 'felt cf-felt counting-on' }, countingEl(v, st, ctx, { onNext, seated }));
-    clear(main).append(felt);
-    if (!st.replay) scrollOnce(felt, ui.counting);
-    if (side) clear(side).append(scorePanel(v, st, ctx, ui));
+    feltAlone(cols, felt, st, ui.counting, () => scorePanel(v, st, ctx, ui));
     return;
   }
 
@@ -442,9 +425,8 @@ function render({ main, side }, st, ctx) {
   others.forEach((s, k) => ringIn.append(seatPlate(v, s, st, ctx, spots[k], hands ? hands[s] : null)));
 
   // ---- the middle: who plays, the stock and the pile ----
-  const turnName = v.turn === null || v.turn === undefined ? '' : v.turn === seated ? t('cf.your_turn') : t('cf.turn_of', { name: ctx.seatName(v.turn) });
   const phaseWords = { draw: t('cf.ph.draw'), discard: legal.some((x) => x.startsWith('cierro')) ? t('cf.ph.discard_close') : 'descarto', lay_off: 'meter cartas', over: t('cf.ph.over') };
-  const title = !started ? t('mus.before_start') : v.phase === 'over' ? t('cf.game_over') : `${turnName} · ${phaseWords[v.phase] || ''}`;
+  const title = phaseTitle(v, { started, seated, ctx, doing: phaseWords[v.phase] || '' });
   const center = el('div', { class: 'cf-center', 'data-testid': 'phase', 'data-phase': started ? v.phase : 'waiting', 'data-turn': v.turn ?? '' },
     el('div', { class: `phase-title ${v.turn === seated && started ? 'mine' : ''}` }, title),
     started ? drawArea(v, st, legal, send) : el('div', { class: 'cf-draw' }, el('div', { class: 'cf-stock' }, el('span', { class: 'cf-stack' }, cardEl('back')), el('span', { class: 'cf-lbl' }, t('cf.dealt_at_start')))),
@@ -454,10 +436,8 @@ function render({ main, side }, st, ctx) {
 
   const felt = el('div', { class: 'felt cf-felt' }, ring);
   if (v.close) felt.append(closeBand(v, ctx));
-  if (st.hold && Array.isArray(st.hold.waiting) && !st.replay) {
-    const others2 = st.hold.waiting.filter((s) => s !== seated);
-    if (others2.length) felt.append(el('div', { class: 'cf-hold small', 'data-testid': 'hold' }, t('cf.waiting_to_see', { names: others2.map(ctx.seatName).join(', ') })));
-  }
+  const awaited = othersAwaited(st, seated);
+  if (awaited.length) felt.append(el('div', { class: 'cf-hold small', 'data-testid': 'hold' }, t('cf.waiting_to_see', { names: awaited.map(ctx.seatName).join(', ') })));
 
   // ---- my seat: the hand and what I can do ----
   if (seated !== null) felt.append(mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started }));
@@ -468,7 +448,7 @@ function render({ main, side }, st, ctx) {
     const key = `${v.hand_number}:${v.turn}:${(v.close.laid || []).length}`;
     revealOnce(felt.querySelector('[data-testid="table-close"]'), ui, 'shownClose', key);
   }
-  if (side) clear(side).append(scorePanel(v, st, ctx, ui));
+  if (cols.side) clear(cols.side).append(scorePanel(v, st, ctx, ui));
 }
 
 /** Your plate, your hand (melds marked, in your order) and the actions. */
@@ -537,10 +517,9 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started 
   const actions = el('div', { class: 'actions cf-actions', 'data-testid': 'actions' });
   const button = (action, label, cls = '', extra = {}) => el('button', { class: `btn ${cls}`, 'data-testid': extra.testid || 'action', 'data-action': action, title: extra.title, onclick: () => send(action) }, label);
   const sel = ui.sel !== null ? order[ui.sel] : null;
-  if (!started) {
-    actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, t('hint.waiting_start')));
-  } else if (phase === 'over') {
-    actions.append(el('span', { class: 'hint' }, t('hint.game_over')));
+  const idle = idleHint({ started, over: phase === 'over' });
+  if (idle) {
+    actions.append(idle);
   } else if (!myTurn) {
     const who = v.turn === null || v.turn === undefined ? '' : ctx.seatName(v.turn);
     actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, who ? t('hint.waiting_for', { names: who }) : ''));
@@ -669,24 +648,24 @@ function nameLine(line, { seatName }) {
   return nameSeatsIn(line, seatName);
 }
 
+/**
+ * The game-over banner's words: who won (by a chinchón, or on points), and for a player
+ * whether they did.
+ * @type {GameModule['outcomeText']}
+ */
 function outcomeText(outcome, table, you, ctx = {}) {
-  const winners = outcome.winners || [];
-  const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
   const chinchon = /chinch[oó]n/.test(outcome.summary || '');
-  const names = winners.map(seatName).join(` ${t('words.and')} `);
-  const who = t(chinchon ? 'cf.win_chinchon' : 'cf.win', { names, count: winners.length });
-  if (you && you.seat !== null && you.seat !== undefined) {
-    if (winners.includes(you.seat)) return chinchon ? t('cf.you_won_chinchon') : t('cf.you_won');
-    return t('cf.you_lost', { who });
-  }
-  return `${who}.`;
+  return seatsOutcome(outcome, you, ctx, {
+    whoKey: chinchon ? 'cf.win_chinchon' : 'game.win',
+    youWon: () => (chinchon ? t('cf.you_won_chinchon') : t('game.you_won')),
+  });
 }
 
 /** The final points: "Ane 12 · bot 1 104 (out)". */
 const outcomeDetail = pointsDetail;
 
 /** The final points for the history, from the outcome alone. */
-const resultDetail = (/** @type {any} */ outcome, /** @type {any} */ ctx) => pointsDetail({ view: { scores: outcome.scores } }, ctx);
+const resultDetail = pointsResult;
 
 /** The lobby's words for a seat: its place in the first hand ("1.º, mano", "2.º"…). */
 function seatLabel(i) {

@@ -280,7 +280,7 @@ function renderResult(d) {
     el('tr', {}, positions.map(() => [el('th', {}, t('leyes.us')), el('th', {}, t('leyes.them'))]))];
   const ebody = el('tbody');
   for (const l of [...lances, 'total']) {
-    ebody.append(el('tr', {}, el('td', { class: 'lbl' }, l === 'total' ? t('cf.total_h') : l), positions.map((p) => ['us', 'them'].map((side) => {
+    ebody.append(el('tr', {}, el('td', { class: 'lbl' }, l === 'total' ? t('game.total_h') : l), positions.map((p) => ['us', 'them'].map((side) => {
       const v = l === 'total' ? lances.reduce((a, x) => a + p.piedras[side][x], 0) : p.piedras[side][l];
       return el('td', { 'data-testid': `piedras-${p.position}-${side}-${l}`, 'data-value': String(v), class: l === 'total' ? 'hi' : '' }, localDecimals(v.toFixed(3)));
     }))));

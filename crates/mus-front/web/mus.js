@@ -4,7 +4,7 @@
 import { registerGame } from './games.js';
 import { el, clear, t } from './common.js';
 import { cardEl } from './cards.js';
-import { nameplate as plateOf, holdOpen, holdClose, scrollOnce, nextButton, option, check, Bubbles } from './kit.js';
+import { nameplate as plateOf, holdOpen, nextButton, option, check, Bubbles, onNextOf, feltAlone } from './kit.js';
 
 // Why a lance was won at the showdown, as the engine words it (`LanceWinner::reason`: the
 // hand in players' notation, perhaps "only one pair has it: not bet" and a tie won by
@@ -351,16 +351,9 @@ function render({ main, side: sidePanel }, st, ctx) {
   // ---- the counting of the hand just finished, when it is on ----
   const counting = v.last_hand && (st.replay ? !!st.counting : countingOpen(ui, v, st, ctx));
   if (counting) {
-    const onNext = () => {
-      if (st.replay) { if (ctx.next) ctx.next(); return; }
-      holdClose(ui, 'counting');
-      if (ctx.next) ctx.next();
-      rerender();
-    };
+    const onNext = onNextOf(st, ctx, ui, 'counting');
     const felt = el('div', { class: 'felt counting-on' }, countingEl(v, st, ctx, { spots, side, onNext }));
-    clear(main).append(felt);
-    if (!st.replay) scrollOnce(felt, ui.counting);
-    drawSide(sidePanel, v, st, { seated, myPair, pairName, ctx, counting: true });
+    feltAlone({ main, side: sidePanel }, felt, st, ui.counting, () => sideOf(v, st, { seated, myPair, pairName, ctx, counting: true }));
     return;
   }
 
@@ -425,7 +418,7 @@ function render({ main, side: sidePanel }, st, ctx) {
   // ---- the middle of the felt: phase, bet, lances of this hand ----
   const center = el('div', { class: 'center' });
   const notStarted = st.table && st.table.status === 'waiting';
-  const box = el('div', { class: 'centerbox', 'data-testid': 'phase' }, el('div', { class: 'phase-title' }, notStarted ? t('mus.before_start') : phaseTitle(v)));
+  const box = el('div', { class: 'centerbox', 'data-testid': 'phase' }, el('div', { class: 'phase-title' }, notStarted ? t('game.before_start') : phaseTitle(v)));
   if (v.bet) {
     const who = pairName(v.bet.pair);
     box.append(el('div', { class: 'betline', 'data-testid': 'bet' },
@@ -486,7 +479,7 @@ function render({ main, side: sidePanel }, st, ctx) {
       class: 'btn primary', 'data-testid': 'discard-confirm', 'data-action': match ? match.a : '', disabled: !match,
       onclick: () => match && sendAction(match.a),
     }, ui.selected.size ? t('mus.discard_button_n', { n: ui.selected.size }) : t('mus.discard_button')));
-    if (ui.selected.size) actions.append(el('button', { class: 'btn small ghost', onclick: () => { ui.selected.clear(); rerender(); } }, t('mus.clear')));
+    if (ui.selected.size) actions.append(el('button', { class: 'btn small ghost', onclick: () => { ui.selected.clear(); rerender(); } }, t('game.clear')));
   } else {
     const simple = legal.filter((x) => !/^(envido|reenvido) \d+$/.test(x) && !x.startsWith('seña '));
     const order = ['mus', 'no hay mus', 'paso', 'quiero', 'no quiero', 'pares sí', 'pares no', 'juego sí', 'juego no'];
@@ -527,17 +520,18 @@ function render({ main, side: sidePanel }, st, ctx) {
   }
 
   clear(main).append(felt);
-  drawSide(sidePanel, v, st, { seated, myPair, pairName, ctx });
+  if (sidePanel) clear(sidePanel).append(sideOf(v, st, { seated, myPair, pairName, ctx }));
 }
 
 // ---- side: the score and the counting of the last hand ----
-function drawSide(sidePanel, v, st, { seated, myPair, pairName, ctx, counting }) {
-  if (!sidePanel) return;
-  clear(sidePanel);
+/** The side column: the score, and the counting of the last hand unless it is on the felt. */
+function sideOf(v, st, { seated, myPair, pairName, ctx, counting = false }) {
+  const out = document.createDocumentFragment();
   const outcome = st.outcome || (st.table && st.table.outcome);
-  sidePanel.append(scoreboard(v, { seated, myPair, pairName, ctx, fin: v.phase && v.phase.phase === 'over' ? finalScore(v, outcome) : null }));
+  out.append(scoreboard(v, { seated, myPair, pairName, ctx, fin: v.phase && v.phase.phase === 'over' ? finalScore(v, outcome) : null }));
   const cuenta = counting ? null : cuentaPanel(v, { pairName, ctx });
-  if (cuenta) sidePanel.append(cuenta);
+  if (cuenta) out.append(cuenta);
+  return out;
 }
 
 function scoreboard(v, { seated, myPair, pairName, ctx, fin }) {
@@ -548,7 +542,7 @@ function scoreboard(v, { seated, myPair, pairName, ctx, fin }) {
   const order = fin ? [0, 1] : seated ? [myPair, 1 - myPair] : [0, 1];
   const piedras = fin ? fin.piedras : sc.piedras;
   const panel = el('div', { class: 'panel', 'data-testid': 'score', 'data-piedras': [piedras[0], piedras[1]].join(','), 'data-games': sc.games.join(','), 'data-vacas': sc.vacas.join(',') });
-  panel.append(el('h3', {}, fin ? t('mus.final') : t('mus.score'), ' ', el('span', { class: 'muted small' }, `· ${t('mus.game_to', { n: target })}`)));
+  panel.append(el('h3', {}, fin ? t('game.final') : t('mus.score'), ' ', el('span', { class: 'muted small' }, `· ${t('mus.game_to', { n: target })}`)));
   const grid = el('div', { class: 'score' },
     el('span', { class: 'hdr' }, ''), el('span', { class: 'hdr' }, 'piedras'), el('span', { class: 'hdr' }, 'juegos'), el('span', { class: 'hdr' }, 'vacas'));
   for (const pair of order) {

@@ -4,7 +4,7 @@
 // on the felt), the speech bubbles' pace, and the little pieces of the lobby's rules forms.
 // The game-module contract that games.js registers and table.js calls is typed here too.
 
-import { el, t } from './common.js';
+import { el, clear, t } from './common.js';
 import { backWords } from './cards.js';
 
 backWords.label = t('card.back');
@@ -33,6 +33,18 @@ backWords.label = t('card.back');
  *   connected?: (seat: number) => boolean | null, away?: (seat: number) => boolean,
  *   seatControls?: (seat: number) => Node | null, rerender?: () => void, mySeat: number | null,
  *   otra?: () => HTMLElement | null}} GameContext
+ */
+
+/**
+ * The two columns of the table page a game draws in: the felt, and beside it (or under it on
+ * a narrow screen) the score; replays and tests may give no side.
+ * @typedef {{main: HTMLElement, side: HTMLElement | null}} Columns
+ */
+
+/**
+ * How a finished game ended, as the server says it (`Outcome`): the winning seats, every
+ * seat's score in the game's unit, and the engine's English summary.
+ * @typedef {{winners: number[], scores: number[], places?: number[], summary?: string}} Outcome
  */
 
 /**
@@ -215,6 +227,152 @@ export function scrollOnce(felt, view) {
   if (r.top < 0 || r.bottom > window.innerHeight) felt.scrollIntoView({ block: 'nearest' });
 }
 
+// ---- the frame of a game's render ----
+
+/**
+ * What a game's `render` draws with, from `frame`: `ui`, the page's state of this table kept
+ * across renders; `ctx`, the page's context with a `rerender` that draws the last state
+ * again; the person's seat (null for a spectator and in replays); the actions they may take
+ * now (none in replays); whether the game has started; and `send`, which sends one action
+ * and disables the felt's buttons until the answer comes (a second press sends nothing).
+ * @template U
+ * @typedef {{ui: U, ctx: GameContext & {rerender: () => void}, seated: number | null,
+ *   legal: string[], started: boolean, send: (action: string) => void}} Frame
+ */
+
+/**
+ * The frame of a game's render (see `Frame`): `store` keeps each felt's page state, made
+ * afresh by `fresh(table)` for a new table; `draw` is the game's own render, which
+ * `rerender` calls when the page gives none; `onSend(ui)` forgets what was picked when an
+ * action goes.
+ * @template {{table: string}} U
+ * @param {WeakMap<HTMLElement, U>} store
+ * @param {Columns} cols
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {{fresh: (table: string) => U, draw: GameModule['render'], onSend?: (ui: U) => void}} how
+ * @returns {Frame<U>}
+ */
+export function frame(store, cols, st, ctx, { fresh, draw, onSend }) {
+  const table = st.table ? st.table.id : '';
+  let ui = store.get(cols.main);
+  if (!ui || ui.table !== table) {
+    ui = fresh(table);
+    store.set(cols.main, ui);
+  }
+  const kept = ui;
+  const rerender = () => (ctx.rerender ? ctx.rerender() : draw(cols, st, ctx));
+  let sent = false;
+  /** @param {string} action */
+  const send = (action) => {
+    if (sent) return;
+    sent = true;
+    for (const b of cols.main.querySelectorAll('button')) b.disabled = true;
+    if (onSend) onSend(kept);
+    ctx.send(action);
+  };
+  return {
+    ui, ctx: { ...ctx, rerender }, seated: seatedOf(st), legal: st.replay ? [] : st.legal || [],
+    started: !(st.table && st.table.status === 'waiting'), send,
+  };
+}
+
+/**
+ * Puts a game's stylesheet (`/assets/<name>.css`) in the page, once.
+ * @param {string} name
+ */
+export function gameStyle(name) {
+  if (typeof document === 'undefined' || document.querySelector(`link[data-game-css="${name}"]`)) return;
+  document.head.append(el('link', { rel: 'stylesheet', href: `/assets/${name}.css`, 'data-game-css': name }));
+}
+
+/**
+ * What "next" does under the end of a hand: the next step of a replay; at a table, closes
+ * the end-of-hand view kept in `ui[slot]`, tells the server and draws again.
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {Record<string, any>} ui
+ * @param {string} slot
+ * @returns {() => void}
+ */
+export function onNextOf(st, ctx, ui, slot) {
+  return () => {
+    if (st.replay) { if (ctx.next) ctx.next(); return; }
+    holdClose(ui, slot);
+    if (ctx.next) ctx.next();
+    if (ctx.rerender) ctx.rerender();
+  };
+}
+
+/**
+ * The end of a hand alone on the felt: `felt` in the main column, brought into view once
+ * at a table (see `scrollOnce`), and `panel()` (the game's score) in the side column.
+ * @param {Columns} cols
+ * @param {HTMLElement} felt
+ * @param {GameState} st
+ * @param {HoldView | undefined} view
+ * @param {() => Node} panel
+ */
+export function feltAlone({ main, side }, felt, st, view, panel) {
+  clear(main).append(felt);
+  if (!st.replay) scrollOnce(felt, view);
+  if (side) clear(side).append(panel());
+}
+
+/**
+ * The seats the server's end-of-hand hold still waits for, but the person's own: none in
+ * replays.
+ * @param {GameState} st
+ * @param {number | null} seated
+ * @returns {number[]}
+ */
+export function othersAwaited(st, seated) {
+  return !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
+}
+
+/**
+ * The words over the felt: before the start, at the game's end, else whose turn it is and
+ * what is done now (`doing`).
+ * @param {{phase?: string, turn?: number | null}} v
+ * @param {{started: boolean, seated: number | null, ctx: GameContext, doing: string}} how
+ */
+export function phaseTitle(v, { started, seated, ctx, doing }) {
+  if (!started) return t('game.before_start');
+  if (v.phase === 'over') return t('game.over');
+  const turn = v.turn === null || v.turn === undefined ? '' : v.turn === seated ? t('game.your_turn') : t('game.turn_of', { name: ctx.seatName(v.turn) });
+  return `${turn} · ${doing}`;
+}
+
+/**
+ * The hint in place of a seat's actions before the game starts and after it ends; null while
+ * it is played.
+ * @param {{started: boolean, over: boolean}} when
+ * @returns {HTMLElement | null}
+ */
+export function idleHint({ started, over }) {
+  if (!started) return el('span', { class: 'hint', 'data-testid': 'waiting' }, t('hint.waiting_start'));
+  if (over) return el('span', { class: 'hint' }, t('hint.game_over'));
+  return null;
+}
+
+/**
+ * The score panel's title: the points while playing, the final score at the end, and the
+ * game's goal (`goal`: "out past 100", "3 rounds").
+ * @param {boolean} over
+ * @param {string} goal
+ */
+export function scoreTitle(over, goal) {
+  return el('h3', {}, over ? t('game.final') : t('game.points_h'), ' ', el('span', { class: 'muted small' }, `· ${goal}`));
+}
+
+/**
+ * A score sheet's last row: every seat's total.
+ * @param {number[]} scores
+ */
+export function totalRow(scores) {
+  return el('tr', { class: 'total' }, el('td', {}, t('game.total_h')), scores.map((p) => el('td', {}, String(p))));
+}
+
 // ---- the docked seat ----
 
 /** What docks at the screen's bottom while the felt runs on under it (see style.css). */
@@ -327,6 +485,35 @@ export function field(label, input, title) {
 }
 
 // ---- words ----
+
+/**
+ * The game-over banner's words where seats win on their own (not by pairs): who won
+ * (`whoKey`, by default "Ane wins", "Ane and Bea share the win"), and for a player of the
+ * game whether they did (`youWon` words a win of yours).
+ * @param {Outcome} outcome
+ * @param {{seat?: number | null} | null} you
+ * @param {{seatName?: (seat: number) => string}} ctx
+ * @param {{whoKey?: string, youWon?: (names: string, winners: number[]) => string}} [words]
+ */
+export function seatsOutcome(outcome, you, ctx, { whoKey = 'game.win', youWon = () => t('game.you_won') } = {}) {
+  const winners = outcome.winners || [];
+  const seatName = ctx.seatName || ((/** @type {number} */ s) => t('seat.n', { n: s }));
+  const names = winners.map(seatName).join(` ${t('words.and')} `);
+  const who = t(whoKey, { names, count: winners.length });
+  if (you && you.seat !== null && you.seat !== undefined) {
+    return winners.includes(you.seat) ? youWon(names, winners) : t('game.you_lost', { who });
+  }
+  return `${who}.`;
+}
+
+/**
+ * Every seat's final points for the history, from the outcome alone: "Ane 12 · bot 1 104".
+ * @param {Outcome} outcome
+ * @param {{seatName?: (seat: number) => string}} ctx
+ */
+export function pointsResult(outcome, ctx) {
+  return pointsDetail({ view: { scores: outcome.scores } }, ctx);
+}
 
 /**
  * A narration line with the players' names on its seats ("seat 2 discards 7o" → "Ane discards 7o").

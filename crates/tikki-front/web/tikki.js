@@ -11,16 +11,15 @@ import { el, clear, t, ordinal } from './common.js';
 import { cardEl, parseCard, cardShort, cardName, rankLetter, SUIT_ORDER, frenchWords } from './french.js';
 import { DEFAULT_RULES, sortCards, best, pileGroups, pilePoints, layActions } from './tikki-rules.js';
 import {
-  seatedOf, ringSeats, nameplate as plateOf, holdOpen, holdClose, scrollOnce, revealOnce, nextButton,
-  option, select, field, nameSeatsIn, pointsDetail, seatsText,
+  seatedOf, ringSeats, nameplate as plateOf, holdOpen, revealOnce, nextButton, select, field, nameSeatsIn, pointsDetail,
+  pointsResult, seatsText, seatsOutcome, frame, gameStyle, onNextOf, feltAlone, othersAwaited, phaseTitle, idleHint,
+  scoreTitle, totalRow,
 } from './kit.js';
 
 // The rules live in tikki-rules.js; the tests and other pages import them from here too.
 export { DEFAULT_RULES, KINDS, cardIndex, strength, sortCards, best, kindWords, comboWords, pileGroups, pilePoints } from './tikki-rules.js';
 
-if (typeof document !== 'undefined' && !document.querySelector('link[data-game-css="tikki"]')) {
-  document.head.append(el('link', { rel: 'stylesheet', href: '/assets/tikki.css', 'data-game-css': 'tikki' }));
-}
+gameStyle('tikki');
 
 // ---------------------------------------------------------------------------------------
 // The lobby: every option of the table, with the game's defaults
@@ -57,7 +56,7 @@ function rulesSummary(rules = {}) {
   const parts = [];
   if (Number(r.target) > 0) parts.push(t('tk.to_points', { n: r.target }));
   else parts.push(Number(r.rounds) > 0 ? plural(Number(r.rounds), 'tk.rounds') : t('tk.round_per_player'));
-  parts.push(Number(r.top) === 13 ? t('cf.s.cards', { n: 52 }) : t('tk.r.deck_top', { n: 4 * r.top, top: rankLetter(Number(r.top)) }));
+  parts.push(Number(r.top) === 13 ? t('game.cards', { n: 52 }) : t('tk.r.deck_top', { n: 4 * r.top, top: rankLetter(Number(r.top)) }));
   if (r.retreat) parts.push(t('tk.retreat_round'));
   return parts.join(' · ');
 }
@@ -167,7 +166,7 @@ function nameplate(v, s, st, ctx, { me = false } = {}) {
     chips: [
       running && s === v.dealer ? el('span', { class: 'chip dealer', 'data-testid': `dealer-${s}`, title: t('tk.dealt_round') }, t('tk.d')) : null,
       running && s === v.leader ? el('span', { class: 'chip mano', title: t('tk.leads_title') }, t('tk.leads')) : null,
-      (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('cf.winner')) : null],
+      (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('game.winner')) : null],
   });
 }
 
@@ -179,7 +178,7 @@ function seatPlate(v, s, st, ctx, ui, { hand = null, laid = null, pos = '' } = {
   const score = (v.scores || [])[s] ?? 0;
   const cards = hand ? el('span', { class: 'tk-open', 'data-testid': `shown-hand-${s}` }, sortCards(hand).map((c) => mini(c)))
     : started ? backs(size, { testid: `backs-${s}`, title: t('tk.in_hand', { cards: plural(size, 'tk.cards') }) }) : null;
-  const verb = v.phase === 'retreat' ? t('tk.may_take_back') : t('cf.lays');
+  const verb = v.phase === 'retreat' ? t('tk.may_take_back') : t('tk.lays');
   return el('div', {
     class: `tk-seat ${pos} ${toAct ? 'to-act' : ''} ${ctx.away && ctx.away(s) ? 'away' : ''}`,
     'data-seat': s, 'data-testid': `seat-${s}`, 'data-held': size,
@@ -232,21 +231,21 @@ function roundEndEl(v, st, ctx, { onNext, seated }) {
     const groups = pileGroups(pile);
     rows.append(el('div', { class: `tk-end-row ${s === seated ? 'mine' : ''} ${(v.winners || []).includes(s) ? 'won' : ''}`, 'data-testid': `round-seat-${s}`, 'data-points': r ? r.points[s] : 0 },
       el('div', { class: 'tk-end-who' }, el('b', {}, ctx.seatName(s)), r && r.dealer === s ? el('span', { class: 'chip dealer' }, t('tk.dealt')) : null,
-        (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('cf.winner')) : null),
+        (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('game.winner')) : null),
       el('div', { class: 'tk-groups', 'data-testid': `groups-${s}` }, groups.length ? groups.map((g) => el('span', { class: `tk-group g${g.cards.length}`, title: t('tk.group_title', { cards: plural(g.cards.length, 'tk.cards'), rank: rankLetter(g.rank), points: g.points }) },
         el('span', { class: 'tk-group-c' }, g.cards.map((c) => mini(c))), el('small', {}, String(g.points)))) : el('span', { class: 'tk-note' }, t('tk.no_tricks'))),
-      el('div', { class: 'tk-end-pts' }, el('b', {}, `+${r ? r.points[s] : 0}`), el('small', {}, t('cf.total', { n: scores[s] ?? 0 })))));
+      el('div', { class: 'tk-end-pts' }, el('b', {}, `+${r ? r.points[s] : 0}`), el('small', {}, t('game.total', { n: scores[s] ?? 0 })))));
   }
   const last = r && r.last_trick ? trickEl(r.last_trick, v, ctx, { title: t('tk.last_tikki'), testid: 'last-trick' }) : null;
   const next = nextButton(st, { over, onNext, ctx, testid: 'next-round', label: t('tk.next_round'), yourTurnLabel: t('tk.next_round_lead') });
-  const waiting = !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
+  const waiting = othersAwaited(st, seated);
   return el('div', { class: 'tk-end', 'data-testid': 'round-end', 'data-round': roundNo },
     el('div', { class: 'phase-title' }, over ? `${t('hint.game_over')} · ${plural(history.length, 'tk.rounds')}` : t('tk.round_over', { n: roundNo })),
     el('div', { class: 'tk-end-how small' }, t('tk.pile_rule')),
     last,
     rows,
     el('div', { class: 'tk-end-next' }, next,
-      waiting.length && !over ? el('span', { class: 'small muted-felt' }, t('cf.waiting_for', { names: waiting.map(ctx.seatName).join(', ') })) : null));
+      waiting.length && !over ? el('span', { class: 'small muted-felt' }, t('game.waiting_for', { names: waiting.map(ctx.seatName).join(', ') })) : null));
 }
 
 /** The score: each seat's points, this round's pile, and a row per finished round. */
@@ -256,7 +255,7 @@ function scorePanel(v, st, ctx) {
   const history = v.history || [];
   const goal = Number(r.target) > 0 ? t('tk.to_points', { n: r.target }) : plural(Number(r.rounds) > 0 ? Number(r.rounds) : v.seats, 'tk.rounds');
   const panel = el('div', { class: 'panel tk-score', 'data-testid': 'score', 'data-points': (v.scores || []).join(',') });
-  panel.append(el('h3', {}, v.phase === 'over' ? t('mus.final') : t('cf.points_h'), ' ', el('span', { class: 'muted small' }, `· ${goal}`)));
+  panel.append(scoreTitle(v.phase === 'over', goal));
   const grid = el('div', { class: 'tk-score-grid' });
   const running = v.phase !== 'over';
   for (let s = 0; s < v.seats; s++) {
@@ -272,36 +271,22 @@ function scorePanel(v, st, ctx) {
     const body = el('tbody');
     history.forEach((h, i) => body.append(el('tr', { 'data-testid': 'sheet-row' }, el('td', {}, String(i + 1)),
       h.points.map((p, s) => el('td', { class: s === h.dealer ? 'dealt' : '', title: s === h.dealer ? t('tk.dealt_round') : null }, String(p))))));
-    body.append(el('tr', { class: 'total' }, el('td', {}, t('cf.total_h')), (v.scores || []).map((p) => el('td', {}, String(p)))));
+    body.append(totalRow(v.scores || []));
     panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'tk-sheet', 'data-testid': 'score-sheet' }, el('thead', {}, head), body)));
   }
   return panel;
 }
 
-function render({ main, side }, st, ctx) {
+function render(cols, st, outer) {
+  const { main } = cols;
   const v = st.view;
   if (!v) { clear(main); return; }
-  let ui = uiState.get(main);
-  const tableId = st.table ? st.table.id : '';
-  if (!ui || ui.table !== tableId) {
-    ui = { table: tableId, sel: new Set(), back: null, reveal: null, sort: 'suit', trickKey: null, freshAt: 0, grew: null };
-    uiState.set(main, ui);
-  }
-  const outer = ctx;
-  const rerender = () => (outer.rerender ? outer.rerender() : render({ main, side }, st, outer));
-  ctx = { ...outer, rerender };
-  const seated = seatedOf(st);
-  const legal = st.replay ? [] : st.legal || [];
-  const started = !(st.table && st.table.status === 'waiting');
-
-  let sent = false;
-  const send = (a) => {
-    if (sent) return;
-    sent = true;
-    for (const b of main.querySelectorAll('button')) b.disabled = true;
-    ui.sel = new Set(); ui.back = null; ui.reveal = null; ui.nudge = 0;
-    ctx.send(a);
-  };
+  const { ui, ctx, seated, legal, started, send } = frame(uiState, cols, st, outer, {
+    fresh: (table) => ({ table, sel: new Set(), back: null, reveal: null, sort: 'suit', trickKey: null, freshAt: 0, grew: null }),
+    draw: render,
+    onSend: (ui) => { ui.sel = new Set(); ui.back = null; ui.reveal = null; ui.nudge = 0; },
+  });
+  const { rerender } = ctx;
 
   // A new reveal: its cards turn over and the winner's pile grows, for a moment.
   const tricks = v.tricks || [];
@@ -321,16 +306,9 @@ function render({ main, side }, st, ctx) {
 
   // ---- the end of a round ----
   if (started && (v.history || []).length && (st.replay ? atRoundStart(v) || v.phase === 'over' : roundEndOpen(ui, v, st, ctx))) {
-    const onNext = () => {
-      if (st.replay) { if (ctx.next) ctx.next(); return; }
-      holdClose(ui, 'roundEnd');
-      if (ctx.next) ctx.next();
-      rerender();
-    };
+    const onNext = onNextOf(st, ctx, ui, 'roundEnd');
     const felt = el('div', { class: 'felt tk-felt round-end-on' }, roundEndEl(v, st, ctx, { onNext, seated }));
-    clear(main).append(felt);
-    if (!st.replay) scrollOnce(felt, ui.roundEnd);
-    if (side) clear(side).append(scorePanel(v, st, ctx));
+    feltAlone(cols, felt, st, ui.roundEnd, () => scorePanel(v, st, ctx));
     return;
   }
 
@@ -347,9 +325,8 @@ function render({ main, side }, st, ctx) {
 
   // ---- the middle: whose turn, the round, the last reveal ----
   const r = { ...DEFAULT_RULES, ...(v.rules || {}) };
-  const turnName = v.turn === null || v.turn === undefined ? '' : v.turn === seated ? t('cf.your_turn') : t('cf.turn_of', { name: ctx.seatName(v.turn) });
   const doing = v.phase === 'retreat' ? t('tk.doing_retreat') : t('tk.doing_lay');
-  const title = !started ? t('mus.before_start') : v.phase === 'over' ? t('cf.game_over') : `${turnName} · ${doing}`;
+  const title = phaseTitle(v, { started, seated, ctx, doing });
   const rounds = Number(r.target) > 0 ? t('tk.to_points', { n: r.target }) : t('tk.of_n', { n: Number(r.rounds) > 0 ? r.rounds : v.seats });
   const center = el('div', { class: 'tk-center', 'data-testid': 'phase', 'data-phase': started ? v.phase : 'waiting', 'data-turn': v.turn ?? '' },
     el('div', { class: `phase-title ${v.turn === seated && started ? 'mine' : ''}` }, title),
@@ -359,16 +336,14 @@ function render({ main, side }, st, ctx) {
     lastTrick ? trickEl(lastTrick, v, ctx, { fresh, title: `Tikki ${tricks.length}` }) : started ? el('div', { class: 'tk-reveal empty small' }, t('tk.first_tikki')) : null);
 
   const felt = el('div', { class: 'felt tk-felt' }, ring, center);
-  if (st.hold && Array.isArray(st.hold.waiting) && !st.replay) {
-    const waiting = st.hold.waiting.filter((s) => s !== seated);
-    if (waiting.length) felt.append(el('div', { class: 'tk-hold small', 'data-testid': 'hold' }, t('tk.waiting_to_see', { names: waiting.map(ctx.seatName).join(', ') })));
-  }
+  const awaited = othersAwaited(st, seated);
+  if (awaited.length) felt.append(el('div', { class: 'tk-hold small', 'data-testid': 'hold' }, t('tk.waiting_to_see', { names: awaited.map(ctx.seatName).join(', ') })));
   if (seated !== null) felt.append(mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }));
   clear(main).append(felt);
   // A reveal that came while the page watched is brought clear of the docked seat, once,
   // and again when your turn makes the seat taller.
   if (fresh && !st.replay) revealOnce(felt.querySelector('[data-testid="reveal"]'), ui, 'shownTrick', `${trickKey}${legal.length ? ' yours' : ''}`);
-  if (side) clear(side).append(scorePanel(v, st, ctx));
+  if (cols.side) clear(cols.side).append(scorePanel(v, st, ctx));
 }
 
 /** Your plate, your laid stack, your hand (sorted, cards picked by tapping) and the actions. */
@@ -456,10 +431,9 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
   const button = (action, label, cls = '', extra = {}) => el('button', {
     class: `btn ${cls}`, 'data-testid': extra.testid || 'action', 'data-action': action, title: extra.title, disabled: extra.disabled, onclick: () => send(action),
   }, label);
-  if (!started) {
-    actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, t('hint.waiting_start')));
-  } else if (phase === 'over') {
-    actions.append(el('span', { class: 'hint' }, t('hint.game_over')));
+  const idle = idleHint({ started, over: phase === 'over' });
+  if (idle) {
+    actions.append(idle);
   } else if (phase === 'lay' && hand.length) {
     const key = sortCards(picked).join(' ');
     const action = picked.length ? lays.get(key) : null;
@@ -470,7 +444,7 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
       class: 'btn primary', 'data-testid': 'lay', 'data-action': action || '', disabled: !action || !myTurn,
       title: !myTurn ? t('tk.not_yet') : action ? t('tk.lay_title', { cards: picked.map(cardShort).join(' ') }) : t('tk.pick_one'), onclick: () => action && send(action),
     }, picked.length ? t('tk.lay_n', { cards: plural(picked.length, 'tk.cards') }) : t('tk.lay')));
-    if (picked.length) actions.append(el('button', { class: 'btn small ghost', 'data-testid': 'clear', onclick: () => { ui.sel = new Set(); rerender(); } }, t('mus.clear')));
+    if (picked.length) actions.append(el('button', { class: 'btn small ghost', 'data-testid': 'clear', onclick: () => { ui.sel = new Set(); rerender(); } }, t('game.clear')));
     if (handBest && handBest.cards.length > 1 && key !== handBest.cards.join(' ')) {
       actions.append(el('button', {
         class: 'btn small ghost', 'data-testid': 'pick-best', title: t('tk.pick_best_title'),
@@ -522,23 +496,22 @@ function nameLine(line, { seatName }) {
   return nameSeatsIn(line, seatName).replace(/\b(1[0-3]|[1-9])([SHDC])\b/g, (m) => cardShort(m));
 }
 
+/**
+ * The game-over banner's words: who won, and for a player whether they did (alone, or
+ * sharing the win).
+ * @type {GameModule['outcomeText']}
+ */
 function outcomeText(outcome, table, you, ctx = {}) {
-  const winners = outcome.winners || [];
-  const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
-  const names = winners.map(seatName).join(` ${t('words.and')} `);
-  const who = t('cf.win', { names, count: winners.length });
-  if (you && you.seat !== null && you.seat !== undefined) {
-    if (winners.includes(you.seat)) return winners.length === 1 ? t('cf.you_won') : t('tk.you_share', { names });
-    return t('cf.you_lost', { who });
-  }
-  return `${who}.`;
+  return seatsOutcome(outcome, you, ctx, {
+    youWon: (names, winners) => (winners.length === 1 ? t('game.you_won') : t('tk.you_share', { names })),
+  });
 }
 
 /** The final points: "Ane 31 · bot 1 24 · bot 2 18". */
 const outcomeDetail = pointsDetail;
 
 /** The final points for the history, from the outcome alone. */
-const resultDetail = (/** @type {any} */ outcome, /** @type {any} */ ctx) => pointsDetail({ view: { scores: outcome.scores } }, ctx);
+const resultDetail = pointsResult;
 
 /** The lobby's words for a seat: its place round the table ("1.º", "2.º"…). */
 function seatLabel(i) {

@@ -129,7 +129,8 @@ async function keepPicker(table, s) {
       keep(friend ? friend.nickname : nickname, !!friend);
     },
   }, input, el('button', { class: 'btn small primary', 'data-testid': 'keep-send' }, t('reserve.keep')));
-  d.append(el('h2', {}, t('reserve.ask')), list,
+  // Without friends there is no list (Node.append would write "null").
+  d.append(el('h2', {}, t('reserve.ask')), ...(list ? [list] : []),
     el('p', { class: 'muted small' }, t(friends.length ? 'reserve.other' : 'reserve.by_nickname')), form, error,
     el('div', { class: 'row' }, el('button', { type: 'button', class: 'btn small', 'data-testid': 'keep-cancel', onclick: () => d.close() }, t('reserve.cancel'))));
   d.addEventListener('close', () => d.remove());

@@ -10,7 +10,7 @@
 // browser in while a stranger's wrong guesses hold the nickname shut for other devices. It
 // is no key to anything: a login still needs the password.
 
-import { api, ApiError, el, clear, setToken, me, fmtDate, toast } from './common.js';
+import { api, ApiError, el, clear, setToken, me, fmtDate, toast, pageRoot } from './common.js';
 import { t } from './i18n.js';
 
 const CSS = `
@@ -242,7 +242,7 @@ async function sessions(box) {
 /** The account page's content (under the top bar): who you are, a new password, your sessions. */
 export async function accountPage() {
   style();
-  const app = /** @type {HTMLElement} */ (document.getElementById('app'));
+  const app = pageRoot();
   const panel = el('section', { class: 'panel acct', 'data-testid': 'account-page' });
   clear(app).append(panel);
   const p = await me();

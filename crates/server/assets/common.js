@@ -1,9 +1,48 @@
+// @ts-check
 // What every page shares: the player's token, the JSON API, a tiny DOM helper, and the words
 // of the catalogs applied to static HTML. The top bar is topbar.js's.
 
 import { t, lang, has, ordinal } from './i18n.js';
 
 export { t, lang, ordinal };
+
+// ---- what the API answers (docs/server.md), as far as the pages read it ----
+
+/**
+ * A player as a table names one.
+ * @typedef {{id: number, nickname: string}} PlayerRef
+ */
+
+/**
+ * A seat of a table: who holds it (a person, else the bot that plays it), whether they are
+ * connected now, and whether the bot plays for them while they are away.
+ * @typedef {{seat: number, player?: PlayerRef | null, bot?: string | null, connected?: boolean,
+ *   away?: boolean}} SeatInfo
+ */
+
+/**
+ * How a finished game ended: the winning seats, every seat's score in the game's unit, the
+ * places, and the engine's English summary.
+ * @typedef {{winners: number[], scores: number[], places?: number[], summary?: string}} Outcome
+ */
+
+/**
+ * A table (`TableInfo`): its game and options, its state, its seats, how it ended, and what
+ * makes it a friends' table (`invite` only to its creator).
+ * @typedef {{id: string, game: string, rules: Record<string, unknown>, status: 'waiting' | 'playing' | 'finished',
+ *   created: number, creator?: number | null, bot: string, pace_ms: number, away_s: number, hold_s: number,
+ *   turn_s: number, actions: number, seats: SeatInfo[], outcome?: Outcome | null, rated?: boolean,
+ *   private?: boolean, invite?: string, reserved?: (PlayerRef | null)[], rematch?: string | null,
+ *   rematch_of?: string | null, starts_at?: number | null}} TableInfo
+ */
+
+/**
+ * A game the server offers (`/api/games`): its seats, default options, bots, tools and
+ * what each option means.
+ * @typedef {{name: string, title: string, seats: {min: number, max: number, default: number},
+ *   rules: Record<string, unknown>, bots: string[], default_bot: string, tools: string[], partners: boolean,
+ *   rule_docs: Record<string, string>}} GameKind
+ */
 
 /** The bot levels (weakest first); any other bot a game offers is a style of play. */
 export const BOT_LEVELS = ['random', 'basico', 'avanzado', 'experto', 'maestro'];
@@ -20,9 +59,14 @@ export function botName(bot) {
 
 const TOKEN_KEY = 'tapete.token';
 
+/** This browser's token, '' without one. */
 export function getToken() {
   try { return localStorage.getItem(TOKEN_KEY) || ''; } catch { return ''; }
 }
+/**
+ * Keeps this browser's token ('' forgets it).
+ * @param {string} t
+ */
 export function setToken(t) {
   try { t ? localStorage.setItem(TOKEN_KEY, t) : localStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
 }
@@ -34,6 +78,8 @@ export class ApiError extends Error {
    * 503, the seconds to wait before asking again (0 if the server did not say); `detail`:
    * the server's own sentence (English, for programs; a tool's refusal names the value at
    * fault in it).
+   * @param {number} status
+   * @param {string} message
    */
   constructor(status, message, code = '', node = '', retryAfter = 0, detail = '') {
     super(message); this.status = status; this.code = code; this.node = node; this.retryAfter = retryAfter; this.detail = detail;
@@ -41,6 +87,7 @@ export class ApiError extends Error {
 }
 
 /** The code a refusal without a code of its own is worded by, from its HTTP status. */
+/** @type {Record<number, string>} */
 const STATUS_CODES = {
   400: 'bad_request', 401: 'unknown_token', 404: 'not_found', 408: 'timeout', 413: 'too_large',
   429: 'rate_limited', 503: 'busy',
@@ -54,7 +101,7 @@ const STATUS_CODES = {
  * @param {{s?: number, status?: number}} [args] `s`: seconds to wait (`retry_after`)
  */
 export function errorText(code, args = {}) {
-  const s = Number.isFinite(args.s) && args.s > 0 ? args.s : 1;
+  const s = args.s !== undefined && Number.isFinite(args.s) && args.s > 0 ? args.s : 1;
   if (code && has(`error.${code}`)) return t(`error.${code}`, { s });
   const byStatus = STATUS_CODES[args.status || 0];
   return t(`error.${byStatus || 'internal'}`, { s });
@@ -71,7 +118,14 @@ export function toolError(x) {
   return [x.message, ' ', el('span', { lang: 'en', class: 'detail' }, x.detail)];
 }
 
-/** Calls the JSON API; throws ApiError with the person's words for the error on failure. */
+/**
+ * Calls the JSON API and answers its body (the server's JSON, as it comes); throws ApiError
+ * with the person's words for the error on failure.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
 export async function api(method, path, body) {
   return (await apiCall(method, path, body)).data;
 }
@@ -79,9 +133,13 @@ export async function api(method, path, body) {
 /**
  * Calls the JSON API and answers its body with its headers (a list's `Link` to its next
  * page, say); throws as `api` does.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
  * @returns {Promise<{data: any, headers: Headers}>}
  */
 export async function apiCall(method, path, body) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -105,8 +163,15 @@ export async function apiCall(method, path, body) {
   return { data, headers: res.headers };
 }
 
+/**
+ * A player as the pages know the one this browser plays as (`/api/me`).
+ * @typedef {{id: number, nickname: string, account?: boolean}} Me
+ */
+
+/** @type {Promise<Me | null> | null} */
 let mePromise = null;
 /** What is called when the player changes on this page (a nickname picked): the top bar's name. */
+/** @type {(() => void)[]} */
 const meWatchers = [];
 
 /**
@@ -117,7 +182,10 @@ export function onMe(f) {
   meWatchers.push(f);
 }
 
-/** The signed-in player ({id, nickname, account}) or null. */
+/**
+ * The signed-in player ({id, nickname, account}) or null.
+ * @returns {Promise<Me | null>}
+ */
 export function me() {
   if (!mePromise) {
     mePromise = getToken()
@@ -137,14 +205,17 @@ export async function tokenEnded() {
     await api('GET', '/api/me');
     return false;
   } catch (e) {
-    if (e.status !== 401) return false;
+    if (!(e instanceof ApiError) || e.status !== 401) return false;
     setToken('');
     mePromise = null;
     return true;
   }
 }
 
-/** Creates a player with this nickname and keeps its token. */
+/**
+ * Creates a player with this nickname and keeps its token.
+ * @param {string} nickname
+ */
 export async function register(nickname) {
   const p = await api('POST', '/api/players', { nickname });
   setToken(p.token);
@@ -153,32 +224,87 @@ export async function register(nickname) {
   return p;
 }
 
-/** el('div', {class: 'x', onclick: f, dataset: {a: 1}}, child, 'text', …) */
+/**
+ * What `el` puts in an element: text, numbers, nodes, lists of them; nothing for null,
+ * undefined and false.
+ * @typedef {string | number | Node | null | undefined | false | Child[]} Child
+ */
+
+/**
+ * An element's attributes for `el`: `on<event>` handlers (typed by the event), `class`,
+ * `dataset` and `style` objects, `html` (markup, for the pages' own), and any other
+ * attribute by name (true: present; null, undefined, false: left out).
+ * @typedef {{[K in keyof HTMLElementEventMap as `on${K}`]?: ((e: HTMLElementEventMap[K]) => void) | null}
+ *   & {dataset?: Record<string, string | number | boolean | null | undefined>,
+ *     style?: string | {[P in keyof CSSStyleDeclaration]?: string | number} | null}
+ *   & Record<string, unknown>} Attrs
+ */
+
+/**
+ * el('div', {class: 'x', onclick: f, dataset: {a: 1}}, child, 'text', …)
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
-    if (k === 'class') e.className = v;
-    else if (k === 'dataset') Object.assign(e.dataset, v);
+    if (k === 'class') e.className = String(v);
+    else if (k === 'dataset' && typeof v === 'object') Object.assign(e.dataset, v);
     else if (k === 'style' && typeof v === 'object') Object.assign(e.style, v);
-    else if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
-    else if (k === 'html') e.innerHTML = v;
+    else if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), /** @type {EventListener} */ (v));
+    else if (k === 'html') e.innerHTML = String(v);
     else if (v === true) e.setAttribute(k, '');
-    else e.setAttribute(k, v);
+    else e.setAttribute(k, String(v));
   }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
+  /** @param {Child} c */
+  const add = (c) => {
+    if (c === null || c === undefined || c === false) return;
+    if (Array.isArray(c)) for (const x of c) add(x);
+    else e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  };
+  for (const c of children) add(c);
   return e;
 }
 
+/**
+ * The page's main element (`<main id="app">`, which every page of the site has).
+ * @returns {HTMLElement}
+ */
+export function pageRoot() {
+  const app = document.getElementById('app');
+  if (!app) throw new Error('the page has no #app');
+  return app;
+}
+
+/**
+ * An error's message for a person: an `ApiError`'s words, any other error's message.
+ * @param {unknown} e
+ */
+export function messageOf(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Empties a node; answers it.
+ * @template {Node} N
+ * @param {N} node
+ * @returns {N}
+ */
 export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
-let toastTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let toastTimer;
+
+/**
+ * A message for a few seconds at the screen's bottom; `kind` 'error' shows it as one.
+ * @param {string} message
+ */
 export function toast(message, kind = '') {
-  let t = document.querySelector('.toast');
-  if (!t) { t = el('div', { class: 'toast', role: 'status', 'data-testid': 'toast' }); document.body.append(t); }
+  const t = /** @type {HTMLElement | null} */ (document.querySelector('.toast')) || document.body.appendChild(el('div', { class: 'toast', role: 'status', 'data-testid': 'toast' }));
   t.className = `toast ${kind}`;
   t.textContent = message;
   clearTimeout(toastTimer);
@@ -209,13 +335,20 @@ export function localDecimals(text) {
   return DECIMAL === '.' ? text : text.replace(/(\d)\.(\d)/g, `$1${DECIMAL}$2`);
 }
 
+/**
+ * A moment (seconds since 1970) as the page's language writes a date and time; '' for none.
+ * @param {number | null | undefined} secs
+ */
 export function fmtDate(secs) {
   if (!secs) return '';
   const d = new Date(secs * 1000);
   return d.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** Seat label from a TableInfo seat: nickname, or "bot (level)". */
+/**
+ * Seat label from a TableInfo seat: nickname, or "bot (level)".
+ * @param {{player?: {nickname: string} | null, bot?: string | null} | null | undefined} seatInfo
+ */
 export function seatName(seatInfo) {
   if (!seatInfo) return '?';
   if (seatInfo.player) return seatInfo.player.nickname;

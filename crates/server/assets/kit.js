@@ -9,11 +9,10 @@ import { backWords } from './cards.js';
 
 backWords.label = t('card.back');
 
-/**
- * A seat of the table as the server describes it.
- * @typedef {{seat: number, player?: {id: string, nickname: string} | null, bot?: string | null,
- *   connected?: boolean, away?: boolean}} SeatInfo
- */
+/** @typedef {import('./common.js').SeatInfo} SeatInfo */
+/** @typedef {import('./common.js').TableInfo} TableInfo */
+/** @typedef {import('./story.js').StoryLine} StoryLine */
+/** @typedef {import('./common.js').Outcome} Outcome */
 
 /**
  * The server's hold at the end of a hand: the seats it waits for and for how long (ms).
@@ -21,10 +20,18 @@ backWords.label = t('card.back');
  */
 
 /**
- * What a game module draws: the last state the page received (or a replay's step).
- * @typedef {{view: any, legal?: string[], lines?: any[], table?: any, you?: {seat?: number | null,
- *   pending_seat?: number | null} | null, outcome?: any, replay?: boolean, hold?: Hold | null,
- *   hands?: any, counting?: boolean, lastStep?: boolean, n?: number}} GameState
+ * The person's seat at a table as the server tells it: where they sit (null: watching) and
+ * the seat they asked for, if any.
+ * @typedef {{seat?: number | null, pending_seat?: number | null}} You
+ */
+
+/**
+ * What a game module draws: the last state the page received (or a replay's step). `view`
+ * is the game's own (each module says what it holds: `MusView`, `ChinchonView`,
+ * `TikkiView`); `hands`, in replays, every seat's hand.
+ * @typedef {{view: unknown, legal?: string[], lines?: (StoryLine | string)[], table?: TableInfo | null,
+ *   you?: You | null, outcome?: Outcome | null, replay?: boolean, hold?: Hold | null,
+ *   hands?: string[][] | null, counting?: boolean, lastStep?: boolean, n?: number}} GameState
  */
 
 /**
@@ -42,28 +49,37 @@ backWords.label = t('card.back');
  */
 
 /**
- * How a finished game ended, as the server says it (`Outcome`): the winning seats, every
- * seat's score in the game's unit, and the engine's English summary.
- * @typedef {{winners: number[], scores: number[], places?: number[], summary?: string}} Outcome
+ * How the history, the replays and the banner name the seats: a seat's name, and the
+ * reader's seat (null: not a player of the game).
+ * @typedef {{seatName: (seat: number) => string, mySeat: number | null}} Naming
  */
 
 /**
- * A game's page: what games.js registers and the lobby, table, history and replay pages call.
+ * A game's table options as the lobby's form and the API carry them (each game reads its own).
+ * @typedef {Record<string, unknown>} Rules
+ */
+
+/**
+ * A game's page, the one contract of a game module: what games.js registers and the lobby
+ * (the options' form, a table's summary, the seats' words), the table page (the felt, the
+ * banner, the narration's names), the history and the replays call. Only `name`,
+ * `rulesForm`, `rulesSummary` and `render` are required; without the others the pages use
+ * plain words (seat numbers, the engine's summary).
  * @typedef {{
  *   name: string,
  *   title?: string,
- *   rulesForm: (defaults: any, seats?: {seats?: {min: number, max: number, default: number}}) => {el: Node, read: () => any},
- *   rulesSummary: (rules: any) => string,
- *   render: (cols: {main: HTMLElement, side: HTMLElement | null}, st: GameState, ctx: GameContext) => void,
- *   outcomeText?: (outcome: any, table: any, you: any, ctx?: {seatName?: (seat: number) => string}) => string,
- *   outcomeDetail?: (st: GameState, ctx?: {seatName?: (seat: number) => string, mySeat?: number | null}) => string,
- *   nameLine?: (line: string, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
- *   pairName?: (pair: number, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
- *   resultName?: (pair: number, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
+ *   rulesForm: (defaults: Rules, opts?: {seats?: {min: number, max: number, default: number}}) => {el: HTMLElement, read: () => Rules},
+ *   rulesSummary: (rules: Rules) => string,
+ *   render: (cols: Columns, st: GameState, ctx: GameContext) => void,
+ *   outcomeText?: (outcome: Outcome, table: TableInfo | null, you: You | null, ctx?: Partial<Naming>) => string,
+ *   outcomeDetail?: (st: GameState, ctx?: Partial<Naming>) => string,
+ *   nameLine?: (line: string, ctx: Naming) => string,
+ *   pairName?: (pair: number, ctx: Naming) => string,
+ *   resultName?: (pair: number, ctx: Naming) => string,
  *   seatLabel?: (seat: number, seats?: number) => string,
  *   seatHelp?: () => string,
  *   sidesText?: (seatName: (seat: number) => string, seats: number) => string,
- *   resultDetail?: (outcome: {winners: number[], scores: number[], summary?: string}, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
+ *   resultDetail?: (outcome: Outcome, ctx: Naming) => string,
  * }} GameModule
  */
 
@@ -530,7 +546,7 @@ export function nameSeatsIn(line, seatName) {
  * @param {{seatName?: (seat: number) => string}} ctx
  */
 export function pointsDetail(st, ctx = {}) {
-  const v = st.view;
+  const v = /** @type {{scores?: unknown, out?: boolean[]} | null} */ (st.view);
   if (!v || !Array.isArray(v.scores)) return '';
   const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
   return v.scores.map((/** @type {number} */ p, /** @type {number} */ s) => `${seatName(s)} ${p}${v.out && v.out[s] ? ` ${t('score.out')}` : ''}`).join(' · ');

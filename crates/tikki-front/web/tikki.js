@@ -1,3 +1,4 @@
+// @ts-check
 // Tikki at the table: 2–5 seats around the felt, each with the cards it holds (backs), the
 // stack it laid face down this trick with its count (never which cards), its trick pile and
 // score; your hand sorted, cards picked by tapping with the best combination they make shown
@@ -16,6 +17,42 @@ import {
   scoreTitle, totalRow,
 } from './kit.js';
 
+/** @typedef {import('./kit.js').GameModule} GameModule */
+/** @typedef {import('./kit.js').GameState} GameState */
+/** @typedef {import('./kit.js').GameContext} GameContext */
+/** @typedef {import('./tikki-rules.js').Combo} Combo */
+/** @typedef {import('./tikki-rules.js').TikkiRules} TikkiRules */
+
+/**
+ * A revealed trick: who led, what each seat laid, what each took back in the retreat
+ * round, each seat's best combination (null: not in the trick) and who won it.
+ * @typedef {{leader: number, laid: string[][], retreated?: number[], best: (Combo | null)[], winner: number}} Trick
+ */
+
+/**
+ * A finished round as the page gets it: the last one whole, the ones before as their
+ * points (`TikkiHost::page_view`).
+ * @typedef {{dealer: number, points: number[], piles?: string[][], last_trick?: Trick | null}} RoundResult
+ */
+
+/**
+ * What a seat sees of tikki (`TikkiView`; a spectator: no hand, no laid cards). A replay's
+ * full view has every hand (`hands`) and every seat's laid cards (`laid`, by seat).
+ * @typedef {{rules?: Partial<TikkiRules>, seats: number, seat?: number | null, round: number, dealer: number,
+ *   leader: number, phase: 'lay' | 'retreat' | 'over', turn?: number | null, hand?: string[], laid?: string[] | string[][],
+ *   hand_sizes?: number[], in_trick?: boolean[], laid_counts?: number[], revealed?: string[][], retreated?: number[],
+ *   tricks?: Trick[], piles?: string[][], stock: number, scores?: number[], history?: RoundResult[], winners?: number[],
+ *   hands?: string[][]}} TikkiView
+ */
+
+/**
+ * The page's state of a table kept across renders: the cards picked, the retreat's choice,
+ * the order of the hand, the reveal seen last, the end of a round on the felt.
+ * @typedef {{table: string, sel: Set<string>, back: string | null, reveal: string | null, sort: 'suit' | 'rank',
+ *   trickKey: string | null, freshAt: number, grew: number | null, looked?: boolean, nudge?: number,
+ *   roundEnd?: import('./kit.js').HoldView, shownTrick?: string}} TikkiUi
+ */
+
 // The rules live in tikki-rules.js; the tests and other pages import them from here too.
 export { DEFAULT_RULES, KINDS, cardIndex, strength, sortCards, best, kindWords, comboWords, pileGroups, pilePoints } from './tikki-rules.js';
 
@@ -25,12 +62,15 @@ gameStyle('tikki');
 // The lobby: every option of the table, with the game's defaults
 // ---------------------------------------------------------------------------------------
 
+/** @type {GameModule['rulesForm']} */
 function rulesForm(defaults = {}) {
+  /** @type {TikkiRules} */
   const d = { ...DEFAULT_RULES, ...defaults };
+  /** @type {[number, string][]} */
   const tops = [];
   for (let top = 13; top >= 4; top--) tops.push([top, top === 13 ? t('tk.r.deck52') : t('tk.r.deck_top', { n: 4 * top, top: rankLetter(top) })]);
   const top = select('top', tops, d.top);
-  const rounds = select('rounds', [[0, t('tk.r.one_per_player')], ...[1, 2, 3, 4, 5, 6, 8, 10].map((n) => [n, plural(n, 'tk.rounds')])], d.rounds);
+  const rounds = select('rounds', [[0, t('tk.r.one_per_player')], ...[1, 2, 3, 4, 5, 6, 8, 10].map((n) => /** @type {[number, string]} */ ([n, plural(n, 'tk.rounds')]))], d.rounds);
   const target = el('input', { type: 'number', name: 'target', min: 0, max: 10000, step: 1, value: d.target, 'data-testid': 'rule-target', title: t('tk.r.target_title') });
   const retreatBox = el('input', { type: 'checkbox', name: 'retreat', checked: !!d.retreat, 'data-testid': 'rule-retreat' });
   const box = el('div', { class: 'tk-rules' },
@@ -51,7 +91,9 @@ function rulesForm(defaults = {}) {
   };
 }
 
+/** @type {GameModule['rulesSummary']} */
 function rulesSummary(rules = {}) {
+  /** @type {TikkiRules} */
   const r = { ...DEFAULT_RULES, ...rules };
   const parts = [];
   if (Number(r.target) > 0) parts.push(t('tk.to_points', { n: r.target }));
@@ -67,9 +109,14 @@ function rulesSummary(rules = {}) {
 
 // Per-table state of the page that survives re-renders: the cards picked, the retreat's
 // choice, the reveal seen last, the end of a round on the felt.
+/** @type {WeakMap<HTMLElement, TikkiUi>} */
 const uiState = new WeakMap();
 
-/** "3 cards", "1 pt": a count with its word (`key.one` / `key.other` of the catalogs). */
+/**
+ * "3 cards", "1 pt": a count with its word (`key.one` / `key.other` of the catalogs).
+ * @param {number} n
+ * @param {string} key
+ */
 const plural = (n, key) => t(key, { count: n });
 
 // The cards' names in the page's language: "7 of hearts", "7 de corazones".
@@ -90,7 +137,11 @@ function comboText(combo) {
   return t(`tk.c.${combo.type}`, { ranks });
 }
 
-/** A sentence with a place (`\u0000`) for the cards it names: the text around them and them. */
+/**
+ * A sentence with a place (`\u0000`) for the cards it names: the text around them and them.
+ * @param {string} text
+ * @param {import('./common.js').Child} cards
+ */
 function withCards(text, cards) {
   const [before, after = ''] = text.split('\u0000');
   return [before, cards, after];
@@ -101,7 +152,19 @@ const ROUND_END_MS = 8000;
 // How long a reveal counts as new (its cards turned and the winner marked) (ms).
 const FRESH_MS = 2500;
 
-/** Whether a round just ended and nothing of the next one happened yet. */
+/**
+ * Whether the laid cards are every seat's (a replay's full view), not a seat's own.
+ * @param {string[] | string[][]} laid
+ * @returns {laid is string[][]}
+ */
+function bySeat(laid) {
+  return laid.every(Array.isArray);
+}
+
+/**
+ * Whether a round just ended and nothing of the next one happened yet.
+ * @param {TikkiView} v
+ */
 function atRoundStart(v) {
   return v.phase === 'lay' && (v.history || []).length > 0 && !(v.tricks || []).length && (v.laid_counts || []).every((n) => !n);
 }
@@ -110,6 +173,10 @@ function atRoundStart(v) {
  * Whether the end of the round just finished is on the felt (see kit.js `holdOpen`): also
  * when a spectator arrives at a round's start, and always at the game's end; it goes too
  * when the next round gets going.
+ * @param {TikkiUi} ui
+ * @param {TikkiView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
  */
 function roundEndOpen(ui, v, st, ctx) {
   if (v.phase === 'over') return true;
@@ -117,15 +184,29 @@ function roundEndOpen(ui, v, st, ctx) {
   return holdOpen(ui, 'roundEnd', key, st, ctx, { me: seatedOf(st), ms: ROUND_END_MS, spectatorsOnArrival: true });
 }
 
+/**
+ * A small card.
+ * @param {string} code
+ * @param {import('./cards.js').CardAttrs} [attrs]
+ */
 const mini = (code, attrs = {}) => cardEl(code, { ...attrs, class: `mini ${attrs.class || ''}` });
 
-/** A row of face-down cards (backs) with how many. */
+/**
+ * A row of face-down cards (backs) with how many.
+ * @param {number} n
+ * @param {{testid?: string, cls?: string, title?: string}} [opts]
+ */
 function backs(n, { testid, cls = '', title } = {}) {
   return el('span', { class: `tk-backs ${cls}`, 'data-testid': testid, 'data-count': n, title: title || plural(n, 'tk.cards') },
     Array.from({ length: Math.min(n, 7) }, () => cardEl('back')));
 }
 
-/** A seat's trick pile: a small stack, its cards and points (public: every card was revealed). */
+/**
+ * A seat's trick pile: a small stack, its cards and points (public: every card was revealed).
+ * @param {TikkiView} v
+ * @param {number} s
+ * @param {TikkiUi} ui
+ */
 function pileEl(v, s, ui) {
   const pile = (v.piles || [])[s] || [];
   const pts = pilePoints(pile);
@@ -138,7 +219,12 @@ function pileEl(v, s, ui) {
   el('span', { class: 'tk-pile-t' }, pile.length ? [el('b', {}, String(pile.length)), ` · ${plural(pts, 'tk.pts')}`] : t('tk.no_tricks')));
 }
 
-/** What a seat has on the table this trick: the face-down stack with its count, the cards it showed. */
+/**
+ * What a seat has on the table this trick: the face-down stack with its count, the cards it showed.
+ * @param {TikkiView} v
+ * @param {number} s
+ * @param {{mine?: boolean, shownLaid?: string[] | null}} [opts]
+ */
 function stackEl(v, s, { mine = false, shownLaid = null } = {}) {
   const n = (v.laid_counts || [])[s] || 0;
   const shown = (v.revealed || [])[s] || [];
@@ -157,7 +243,13 @@ function stackEl(v, s, { mine = false, shownLaid = null } = {}) {
     el('span', { class: 'tk-note' }, `${t('tk.n_laid', { n })}${back ? ` · ${t('tk.taken_back', { n: back })}` : ''}`));
 }
 
-/** A seat's nameplate: connection, name, away, deals / leads, winner. */
+/**
+ * A seat's nameplate: connection, name, away, deals / leads, winner.
+ * @param {TikkiView} v
+ * @param {number} s
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ */
 function nameplate(v, s, st, ctx, { me = false } = {}) {
   const running = v.phase !== 'over' && !(st.table && st.table.status === 'waiting');
   return plateOf(ctx, s, {
@@ -170,7 +262,15 @@ function nameplate(v, s, st, ctx, { me = false } = {}) {
   });
 }
 
-/** Another seat (or any seat, for spectators and replays) around the felt. */
+/**
+ * Another seat (or any seat, for spectators and replays) around the felt.
+ * @param {TikkiView} v
+ * @param {number} s
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {TikkiUi} ui
+ * @param {{hand?: string[] | null, laid?: string[] | null, pos?: string}} [opts]
+ */
 function seatPlate(v, s, st, ctx, ui, { hand = null, laid = null, pos = '' } = {}) {
   const started = !(st.table && st.table.status === 'waiting');
   const toAct = started && v.turn === s && v.phase !== 'over';
@@ -194,7 +294,13 @@ function seatPlate(v, s, st, ctx, ui, { hand = null, laid = null, pos = '' } = {
   ctx.seatControls ? ctx.seatControls(s) : null);
 }
 
-/** A revealed trick: each player's cards, the best combination marked, the winner taking it. */
+/**
+ * A revealed trick: each player's cards, the best combination marked, the winner taking it.
+ * @param {Trick} trick
+ * @param {TikkiView} v
+ * @param {GameContext} ctx
+ * @param {{fresh?: boolean, title?: string, testid?: string}} [opts]
+ */
 function trickEl(trick, v, ctx, { fresh = false, title, testid = 'reveal' } = {}) {
   const seats = trick.laid.length;
   const total = trick.laid.reduce((n, l) => n + l.length, 0);
@@ -207,8 +313,9 @@ function trickEl(trick, v, ctx, { fresh = false, title, testid = 'reveal' } = {}
     const inCombo = new Set(combo.cards);
     const ordered = [...sortCards(trick.laid[s].filter((c) => inCombo.has(c))), ...sortCards(trick.laid[s].filter((c) => !inCombo.has(c)))];
     const won = s === trick.winner;
+    const back = (trick.retreated || [])[s];
     rows.append(el('div', { class: `tk-row ${won ? 'winner' : ''}`, 'data-testid': `reveal-seat-${s}`, 'data-combo': combo.type, style: `--i:${k++}` },
-      el('span', { class: 'tk-who' }, el('b', {}, ctx.seatName(s)), (trick.retreated || [])[s] ? el('small', {}, t('tk.taken_back', { n: trick.retreated[s] })) : null),
+      el('span', { class: 'tk-who' }, el('b', {}, ctx.seatName(s)), back ? el('small', {}, t('tk.taken_back', { n: back })) : null),
       el('span', { class: 'tk-cards' }, ordered.map((c, i) => mini(c, { class: inCombo.has(c) ? 'combo' : 'ballast', style: `--j:${i}` }))),
       el('span', { class: 'tk-combo', 'data-testid': `combo-${s}` }, comboText(combo)),
       won ? el('span', { class: 'chip takes', 'data-testid': 'trick-winner', 'data-seat': s }, t('tk.takes_cards', { cards: plural(total, 'tk.cards') })) : null));
@@ -218,7 +325,13 @@ function trickEl(trick, v, ctx, { fresh = false, title, testid = 'reveal' } = {}
     rows);
 }
 
-/** The end of a round on the felt: its last reveal, every pile by rank with its points, the totals. */
+/**
+ * The end of a round on the felt: its last reveal, every pile by rank with its points, the totals.
+ * @param {TikkiView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {{onNext: () => void, seated: number | null}} how
+ */
 function roundEndEl(v, st, ctx, { onNext, seated }) {
   const over = v.phase === 'over';
   const history = v.history || [];
@@ -227,7 +340,7 @@ function roundEndEl(v, st, ctx, { onNext, seated }) {
   const rows = el('div', { class: 'tk-end-rows' });
   const scores = v.scores || [];
   for (let s = 0; s < v.seats; s++) {
-    const pile = r ? r.piles[s] || [] : [];
+    const pile = (r && r.piles ? r.piles[s] : null) || [];
     const groups = pileGroups(pile);
     rows.append(el('div', { class: `tk-end-row ${s === seated ? 'mine' : ''} ${(v.winners || []).includes(s) ? 'won' : ''}`, 'data-testid': `round-seat-${s}`, 'data-points': r ? r.points[s] : 0 },
       el('div', { class: 'tk-end-who' }, el('b', {}, ctx.seatName(s)), r && r.dealer === s ? el('span', { class: 'chip dealer' }, t('tk.dealt')) : null,
@@ -248,7 +361,12 @@ function roundEndEl(v, st, ctx, { onNext, seated }) {
       waiting.length && !over ? el('span', { class: 'small muted-felt' }, t('game.waiting_for', { names: waiting.map(ctx.seatName).join(', ') })) : null));
 }
 
-/** The score: each seat's points, this round's pile, and a row per finished round. */
+/**
+ * The score: each seat's points, this round's pile, and a row per finished round.
+ * @param {TikkiView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ */
 function scorePanel(v, st, ctx) {
   const seated = seatedOf(st);
   const r = { ...DEFAULT_RULES, ...(v.rules || {}) };
@@ -277,12 +395,17 @@ function scorePanel(v, st, ctx) {
   return panel;
 }
 
+/** @type {GameModule['render']} */
 function render(cols, st, outer) {
   const { main } = cols;
-  const v = st.view;
+  const v = /** @type {TikkiView | null} */ (st.view);
   if (!v) { clear(main); return; }
   const { ui, ctx, seated, legal, started, send } = frame(uiState, cols, st, outer, {
-    fresh: (table) => ({ table, sel: new Set(), back: null, reveal: null, sort: 'suit', trickKey: null, freshAt: 0, grew: null }),
+    fresh: (table) => {
+      /** @type {TikkiUi} */
+      const fresh = { table, sel: new Set(), back: null, reveal: null, sort: 'suit', trickKey: null, freshAt: 0, grew: null };
+      return fresh;
+    },
     draw: render,
     onSend: (ui) => { ui.sel = new Set(); ui.back = null; ui.reveal = null; ui.nudge = 0; },
   });
@@ -315,7 +438,7 @@ function render(cols, st, outer) {
   // ---- the seats around the felt ----
   const hands = st.replay ? st.hands || v.hands || null : null;
   // A replay's full view has every seat's hand and laid cards (`laid` by seat).
-  const laidAll = st.replay && Array.isArray(v.laid) && v.laid.every(Array.isArray) ? v.laid : null;
+  const laidAll = st.replay && v.laid && bySeat(v.laid) ? v.laid : null;
   const others = ringSeats(seated, v.seats);
   const ring = el('div', { class: `tk-ring n${others.length} ${seated === null ? 'all' : ''}`, 'data-testid': 'ring' });
   others.forEach((s, k) => {
@@ -346,10 +469,18 @@ function render(cols, st, outer) {
   if (cols.side) clear(cols.side).append(scorePanel(v, st, ctx));
 }
 
-/** Your plate, your laid stack, your hand (sorted, cards picked by tapping) and the actions. */
+/**
+ * Your plate, your laid stack, your hand (sorted, cards picked by tapping) and the actions.
+ * @param {TikkiView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {TikkiUi} ui
+ * @param {{seated: number, legal: string[], send: (action: string) => void, rerender: () => void, started: boolean}} how
+ */
 function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
   const hand = v.hand || [];
-  const laid = v.laid || [];
+  // The seat's own cards on the table (a replay's laid cards by seat never come here).
+  const laid = v.laid && !bySeat(v.laid) ? v.laid : [];
   const shown = (v.revealed || [])[seated] || [];
   const phase = v.phase;
   const myTurn = started && v.turn === seated && legal.length > 0;
@@ -362,7 +493,10 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
   if (ui.reveal && !faceDown.includes(ui.reveal)) ui.reveal = null;
 
   const order = ui.sort === 'rank' ? sortCards(hand)
-    : [...hand].sort((a, b) => { const x = parseCard(a); const y = parseCard(b); return SUIT_ORDER.indexOf(x.suit) - SUIT_ORDER.indexOf(y.suit) || x.rank - y.rank; });
+    : [...hand].sort((a, b) => {
+      const x = parseCard(a); const y = parseCard(b);
+      return x && y ? SUIT_ORDER.indexOf(x.suit) - SUIT_ORDER.indexOf(y.suit) || x.rank - y.rank : 0;
+    });
   const picked = order.filter((c) => ui.sel.has(c));
   const combo = best(picked);
   const inCombo = new Set(combo ? combo.cards : []);
@@ -428,6 +562,7 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
 
   // ---- the actions ----
   const actions = el('div', { class: 'actions tk-actions', 'data-testid': 'actions' });
+  /** @type {(action: string, label: string, cls?: string, extra?: {testid?: string, title?: string, disabled?: boolean}) => HTMLButtonElement} */
   const button = (action, label, cls = '', extra = {}) => el('button', {
     class: `btn ${cls}`, 'data-testid': extra.testid || 'action', 'data-action': action, title: extra.title, disabled: extra.disabled, onclick: () => send(action),
   }, label);
@@ -453,13 +588,14 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
     }
     if (!myTurn) {
       const who = v.turn === null || v.turn === undefined ? '' : ctx.seatName(v.turn);
-      actions.append(el('span', { class: 'hint small', 'data-testid': 'waiting' }, who ? t(phase === 'retreat' ? 'tk.who_decides' : 'tk.who_lays', { name: who }) : ''));
+      actions.append(el('span', { class: 'hint small', 'data-testid': 'waiting' }, who ? t('tk.who_lays', { name: who }) : ''));
     }
   } else if (retreating) {
-    const action = ui.back && ui.reveal ? `retreat ${ui.back} reveal ${ui.reveal}` : null;
-    const ok = action && legal.includes(action);
+    const { back, reveal } = ui;
+    const action = back && reveal ? `retreat ${back} reveal ${reveal}` : null;
+    const ok = action !== null && legal.includes(action);
     // Name the cards to tap: the laid ones still face down (the other one, once one is picked).
-    const names = (cs) => cs.map((c, i) => [i ? (i === cs.length - 1 ? ` ${t('words.or')} ` : ', ') : '', el('b', {}, cardShort(c))]);
+    const names = (/** @type {string[]} */ cs) => cs.map((c, i) => [i ? (i === cs.length - 1 ? ` ${t('words.or')} ` : ', ') : '', el('b', {}, cardShort(c))]);
     const others = sortCards(faceDown.filter((c) => c !== ui.back));
     const nudged = ui.nudge && Date.now() - ui.nudge < 6000;
     let hint;
@@ -476,8 +612,8 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
     actions.append(el('span', { class: `hint ${nudged && !ui.back ? 'nudge' : ''}`, 'data-testid': 'retreat-hint', 'data-nudge': nudged && !ui.back ? 'yes' : null }, hint));
     actions.append(el('button', {
       class: 'btn gold', 'data-testid': 'retreat', 'data-action': ok ? action : '', disabled: !ok,
-      onclick: () => ok && send(action),
-    }, ok ? t('tk.take_show', { back: cardShort(ui.back), show: cardShort(ui.reveal) }) : t('tk.take_show_any')));
+      onclick: () => { if (ok && action) send(action); },
+    }, ok && back && reveal ? t('tk.take_show', { back: cardShort(back), show: cardShort(reveal) }) : t('tk.take_show_any')));
     if (legal.includes('keep')) actions.append(button('keep', t('tk.keep'), 'primary', { testid: 'keep' }));
   } else {
     const who = v.turn === null || v.turn === undefined ? '' : ctx.seatName(v.turn);
@@ -491,7 +627,10 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
 // Words for the table page, the history and the replays
 // ---------------------------------------------------------------------------------------
 
-/** A narration line with the players' names on its seats and the cards as people write them ("7♥"). */
+/**
+ * A narration line with the players' names on its seats and the cards as people write them ("7♥").
+ * @type {NonNullable<GameModule['nameLine']>}
+ */
 function nameLine(line, { seatName }) {
   return nameSeatsIn(line, seatName).replace(/\b(1[0-3]|[1-9])([SHDC])\b/g, (m) => cardShort(m));
 }
@@ -499,7 +638,7 @@ function nameLine(line, { seatName }) {
 /**
  * The game-over banner's words: who won, and for a player whether they did (alone, or
  * sharing the win).
- * @type {GameModule['outcomeText']}
+ * @type {NonNullable<GameModule['outcomeText']>}
  */
 function outcomeText(outcome, table, you, ctx = {}) {
   return seatsOutcome(outcome, you, ctx, {
@@ -513,7 +652,10 @@ const outcomeDetail = pointsDetail;
 /** The final points for the history, from the outcome alone. */
 const resultDetail = pointsResult;
 
-/** The lobby's words for a seat: its place round the table ("1.º", "2.º"…). */
+/**
+ * The lobby's words for a seat: its place round the table ("1.º", "2.º"…).
+ * @type {NonNullable<GameModule['seatLabel']>}
+ */
 function seatLabel(i) {
   return ordinal(i + 1);
 }

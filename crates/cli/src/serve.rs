@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 use tapete_host::row;
-use tapete_server::loadtest::{LoadOptions, LoadReport};
+use tapete_loadtest::{LoadOptions, LoadReport};
 use tapete_server::store::{shown, Durability};
 use tapete_server::{Config, Limits};
 
@@ -258,9 +258,7 @@ pub fn loadtest(a: &LoadtestArgs, json: bool) -> CliResult {
             seed: a.seed,
             think: Duration::from_millis(a.think_ms),
         };
-        let report = tapete_server::loadtest::run(opts)
-            .await
-            .map_err(CliError::run);
+        let report = tapete_loadtest::run(opts).await.map_err(CliError::run);
         if let Some(stop) = stop {
             let _ = stop.send(());
         }

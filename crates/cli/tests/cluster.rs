@@ -161,7 +161,7 @@ impl Cluster {
                 Instant::now() < deadline,
                 "HAProxy never reached all three nodes"
             );
-            if let Ok(r) = tapete_server::client::get(&format!("{}/api/games", self.front)) {
+            if let Ok(r) = tapete_loadtest::client::get(&format!("{}/api/games", self.front)) {
                 if let Some(n) = r.header("x-tapete-node") {
                     seen.insert(n.to_string());
                 }
@@ -238,7 +238,7 @@ fn api_at(
     body: Option<Value>,
 ) -> (u16, Value) {
     let r =
-        tapete_server::client::request_as(method, &format!("{base}{path}"), token, body.as_ref())
+        tapete_loadtest::client::request_as(method, &format!("{base}{path}"), token, body.as_ref())
             .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
     (r.status, r.json().unwrap_or(Value::Null))
 }
@@ -798,7 +798,7 @@ fn one_address_is_bounded_across_all_the_nodes() {
     // And its request rate: past it, 429 whichever node would have answered.
     let codes: Vec<u16> = (0..60)
         .map(|_| {
-            tapete_server::client::get(&format!("{}/api/games", cluster.front))
+            tapete_loadtest::client::get(&format!("{}/api/games", cluster.front))
                 .map(|r| r.status)
                 .unwrap_or(0)
         })

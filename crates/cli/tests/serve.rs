@@ -60,7 +60,7 @@ impl Server {
         body: Option<Value>,
     ) -> (u16, Value) {
         let url = format!("{}{path}", self.url);
-        let r = tapete_server::client::request_as(method, &url, token, body.as_ref())
+        let r = tapete_loadtest::client::request_as(method, &url, token, body.as_ref())
             .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
         (r.status, r.json().expect("JSON"))
     }
@@ -744,8 +744,9 @@ fn the_solitaire_odds_answer_as_the_command_does() {
         ("/assets/solitaire.js", "text/javascript"),
         ("/assets/solitaire.css", "text/css"),
     ] {
-        let r = tapete_server::client::request("GET", &format!("{}{path}", server.url), &[], None)
-            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        let r =
+            tapete_loadtest::client::request("GET", &format!("{}{path}", server.url), &[], None)
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
         assert_eq!(r.status, 200, "{path}");
         assert!(
             r.header("content-type").unwrap_or("").starts_with(kind),

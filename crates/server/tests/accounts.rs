@@ -48,7 +48,7 @@ fn call(
     let auth = token.map(|t| format!("Bearer {t}"));
     let mut headers = vec![("User-Agent", agent)];
     headers.extend(auth.iter().map(|a| ("Authorization", a.as_str())));
-    let r = tapete_server::client::request(method, &server.url(path), &headers, body.as_ref())
+    let r = tapete_loadtest::client::request(method, &server.url(path), &headers, body.as_ref())
         .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
     let retry = r.header("Retry-After").map(String::from);
     (r.status, retry, r.json().unwrap_or(Value::Null))

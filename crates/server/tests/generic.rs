@@ -8,7 +8,7 @@ use crate::support;
 use crate::support::{error_of, legal, read_of, roomy, send, state_until, Server, Story, Ws};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use tapete_server::client::get;
+use tapete_loadtest::client::get;
 use tapete_server::Limits;
 
 #[test]
@@ -421,7 +421,7 @@ fn pages_are_asset_files() {
 #[test]
 fn the_load_test_plays_any_game_at_its_seat_count() {
     let server = Server::start_file("load", roomy());
-    let opts = tapete_server::loadtest::LoadOptions {
+    let opts = tapete_loadtest::LoadOptions {
         addr: server.addr,
         game: "ring".into(),
         games: support::games(),
@@ -433,9 +433,7 @@ fn the_load_test_plays_any_game_at_its_seat_count() {
         think: Duration::ZERO,
     };
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let report = rt
-        .block_on(tapete_server::loadtest::run(opts.clone()))
-        .unwrap();
+    let report = rt.block_on(tapete_loadtest::run(opts.clone())).unwrap();
     assert_eq!(report.game, "ring");
     assert_eq!((report.seats, report.clients), (3, 6));
     assert_eq!(report.errors, 0, "{:?}", report.error_samples);
@@ -448,13 +446,11 @@ fn the_load_test_plays_any_game_at_its_seat_count() {
         replayed.mismatches
     );
 
-    let unknown = tapete_server::loadtest::LoadOptions {
+    let unknown = tapete_loadtest::LoadOptions {
         game: "chess".into(),
         ..opts
     };
-    let e = rt
-        .block_on(tapete_server::loadtest::run(unknown))
-        .unwrap_err();
+    let e = rt.block_on(tapete_loadtest::run(unknown)).unwrap_err();
     assert!(e.contains("`chess` is not a game here"), "{e}");
 }
 

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-use tapete_server::client::get;
+use tapete_loadtest::client::get;
 use tapete_server::Limits;
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::Message;

@@ -8,7 +8,7 @@ use tapete_server::Limits;
 
 /// A page's status and HTML, asked with these headers.
 fn page(server: &Server, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
-    let r = tapete_server::client::request("GET", &server.url(path), headers, None)
+    let r = tapete_loadtest::client::request("GET", &server.url(path), headers, None)
         .unwrap_or_else(|e| panic!("{path}: {e}"));
     (r.status, r.text())
 }

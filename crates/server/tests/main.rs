@@ -4,7 +4,6 @@
 mod accounts;
 mod chat;
 mod friends;
-mod friends_tables;
 mod generic;
 mod hostile;
 mod i18n;
@@ -12,6 +11,7 @@ mod leases;
 mod legacy;
 mod nodes;
 mod pages;
+mod private_tables;
 mod ratings;
 mod recovery;
 mod seats;

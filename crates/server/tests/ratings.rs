@@ -8,7 +8,7 @@ use crate::support::{error_of, legal, read_of, roomy, send, state_until, Server,
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
-use tapete_server::rating::{update, Prior, Rated, SeatResult, BOT_STEP, SCALE};
+use tapete_server::ratings::{update, Prior, Rated, SeatResult, BOT_STEP, SCALE};
 use tapete_server::store::Db;
 
 /// A rated ring table of `seats` seats made by `token` at seat 0 (not started).
@@ -194,7 +194,7 @@ fn a_rated_game_rates_every_seat_by_place_once_even_across_a_restart() {
     rt.block_on(async {
         let db = Db::open(&db_path).unwrap();
         let t = id.clone();
-        db.call(move |c| tapete_server::rating::rate_table(c, &t))
+        db.call(move |c| tapete_server::ratings::rate_table(c, &t))
             .await
             .unwrap();
         db.close().await;
@@ -314,7 +314,7 @@ fn the_leaderboard_lists_accounts_from_ten_rated_games_with_the_bots_beside() {
 
 /// Status and body text of a page.
 fn page(server: &Server, path: &str) -> (u16, String) {
-    let r = tapete_server::client::request("GET", &server.url(path), &[], None).unwrap();
+    let r = tapete_loadtest::client::request("GET", &server.url(path), &[], None).unwrap();
     (r.status, String::from_utf8_lossy(&r.body).into_owned())
 }
 
@@ -499,7 +499,7 @@ fn a_rated_mus_game_rates_its_partnerships_as_teams() {
                         r#"{"winners":[0,2],"places":[1,2,1,2],"summary":"pair 0-2 wins"}"#,
                     ],
                 )?;
-                tapete_server::rating::rate_table(c, &table)?;
+                tapete_server::ratings::rate_table(c, &table)?;
                 let mine: (f64, f64) = c.query_row(
                     "SELECT mu, sigma FROM ratings WHERE who = ?1",
                     [format!("p{ane_id}")],
@@ -597,7 +597,7 @@ fn a_private_rated_game_is_on_no_profile_and_profiles_are_read_at_a_bounded_rate
 
     // Profiles are public, but read at a bounded rate: five a minute here (three read).
     let read =
-        || tapete_server::client::get(&server.url(&format!("/api/players/{ane_id}"))).unwrap();
+        || tapete_loadtest::client::get(&server.url(&format!("/api/players/{ane_id}"))).unwrap();
     assert_eq!(read().status, 200);
     let (code, _) = server.api("GET", "/api/leaderboard/ring", None, None);
     assert_eq!(code, 200);

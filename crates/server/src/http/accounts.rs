@@ -5,25 +5,26 @@
 //! nickname get the same status and words, and both check one password hash, so the time
 //! does not tell either.
 //!
-//! Failed logins are bounded as OWASP's "device cookies" advise ([`crate::limit::LoginThrottle`]):
-//! each login answers a device token ([`account::device_token`]) that the page keeps and
+//! Failed logins are bounded as OWASP's "device cookies" advise ([`crate::net::limit::LoginThrottle`]):
+//! each login answers a device token ([`accounts::device_token`]) that the page keeps and
 //! sends with its next login; a device the account knows so is counted apart, on a small
 //! budget of its own, and every other attempt per address and per nickname. A stranger
 //! failing on a nickname again and again shuts out unknown devices, never the owner's.
 
-use super::{
-    agent_of, bearer, caller_session, new_token, nickname, nickname_taken, session_for_token,
-    token_hash, ApiError, ApiResult,
-};
-use crate::account::{self, Busy};
+use super::api::*;
+use crate::accounts::token_hash;
+use crate::accounts::AccountRefusal;
+use crate::accounts::{self, Busy};
 use crate::code::Code;
-use crate::limit::{Throttled, Whose};
-use crate::store::{now, AccountRefusal};
+use crate::net::limit::{Throttled, Whose};
+use crate::store::now;
 use crate::Hub;
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{ConnectInfo, Path, State};
+use axum::http::header;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
+use rand::Rng;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -33,7 +34,7 @@ use std::time::Instant;
 /// A nickname and a password, to sign up or log in.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct Credentials {
+pub(crate) struct Credentials {
     nickname: String,
     password: String,
 }
@@ -42,7 +43,7 @@ pub(super) struct Credentials {
 /// its last login to that account, if it has one.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct Login {
+pub(crate) struct Login {
     nickname: String,
     password: String,
     #[serde(default)]
@@ -52,13 +53,13 @@ pub(super) struct Login {
 /// An old password and a new one.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct NewPassword {
+pub(crate) struct NewPassword {
     old: String,
     new: String,
 }
 
 /// The password hasher's refusal as an answer: 503 when busy.
-fn busy(b: Busy) -> ApiError {
+pub(crate) fn busy(b: Busy) -> ApiError {
     match b {
         Busy::Full => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -71,7 +72,7 @@ fn busy(b: Busy) -> ApiError {
 }
 
 /// The one answer to every failed login, whatever failed.
-fn wrong_login() -> ApiError {
+pub(crate) fn wrong_login() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
         Code::WrongLogin,
@@ -79,7 +80,7 @@ fn wrong_login() -> ApiError {
     )
 }
 
-fn too_many_failures(t: Throttled) -> ApiError {
+pub(crate) fn too_many_failures(t: Throttled) -> ApiError {
     let whose = match t.whose {
         Whose::Address => "from your address",
         Whose::Nickname => "for this nickname from a device it does not know",
@@ -89,7 +90,7 @@ fn too_many_failures(t: Throttled) -> ApiError {
 }
 
 /// A 429 for too many wrong passwords: `what`, and the wait.
-fn too_many_wrong(what: String, seconds: u64) -> ApiError {
+pub(crate) fn too_many_wrong(what: String, seconds: u64) -> ApiError {
     ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
         Code::LoginThrottled,
@@ -102,22 +103,12 @@ impl Hub {
     /// Forgets ended sessions: their tokens are refused from now on and their WebSockets
     /// close.
     fn forget_sessions(&self, ended: &[i64]) {
-        if let Ok(mut m) = self.tokens.write() {
-            m.retain(|_, s| !ended.contains(&s.id));
-        }
-        for id in ended {
-            let _ = self.revoked.send(*id);
-        }
+        self.sessions.forget(ended);
     }
 
     /// A player's nickname and account, as the sessions in memory know them.
     fn renamed(&self, player: i64, nickname: &str) {
-        if let Ok(mut m) = self.tokens.write() {
-            for s in m.values_mut().filter(|s| s.player.id == player) {
-                s.player.nickname = nickname.to_string();
-                s.account = true;
-            }
-        }
+        self.sessions.renamed(player, nickname);
         // The tables open now show the new name at once (stored ones read it when loaded).
         let open: Vec<_> = match self.tables.read() {
             Ok(t) => t.values().cloned().collect(),
@@ -141,13 +132,13 @@ impl Hub {
     /// A device token for `player`'s browser (keeping the id of the device it came from).
     async fn device_for(&self, player: i64, device: Option<&str>) -> Result<String, ApiError> {
         let secret = self.device_secret().await.map_err(ApiError::internal)?;
-        Ok(account::device_token(secret, player, device, now()))
+        Ok(accounts::device_token(secret, player, device, now()))
     }
 }
 
 /// `POST /api/accounts {"nickname","password"}`: a new account, or (with a guest's
 /// token) that guest made an account, keeping its id, history and tables.
-pub(super) async fn create_account(
+pub(crate) async fn create_account(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
@@ -178,10 +169,10 @@ pub(super) async fn create_account(
         .map_err(|s| ApiError::too_many(s, "new accounts"))?;
     let Json(body) = body?;
     let nickname = nickname(&body.nickname)?;
-    account::check_password(&body.password)
+    accounts::check_password(&body.password)
         .map_err(|r| ApiError::refused(StatusCode::BAD_REQUEST, r))?;
-    let key = account::nickname_key(&nickname);
-    let look = account::nickname_look(&nickname);
+    let key = accounts::nickname_key(&nickname);
+    let look = accounts::nickname_look(&nickname);
     if hub
         .db
         .nickname_taken(key.clone(), look.clone())
@@ -219,7 +210,7 @@ pub(super) async fn create_account(
     hub.renamed(id, &nickname);
     // Where the account was made: accounts made from one address are not rated against
     // each other. The account stands even if this is not kept (said on the log).
-    let address = crate::rating::network(peer.ip());
+    let address = crate::ratings::network(peer.ip());
     if let Err(e) = hub.db.note_signup_address(id, address).await {
         eprintln!("account {id}: its sign-up address was not kept: {e}");
     }
@@ -233,17 +224,17 @@ pub(super) async fn create_account(
 /// `POST /api/sessions {"nickname","password","device"}`: logs in, a new session and
 /// token, and a device token for this browser's next login. The account's least recently
 /// used sessions beyond [`crate::Limits::sessions_per_account`] end.
-pub(super) async fn log_in(
+pub(crate) async fn log_in(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: Result<Json<Login>, JsonRejection>,
 ) -> ApiResult<Value> {
     let Json(body) = body?;
-    if body.password.len() > account::MAX_PASSWORD_BYTES {
+    if body.password.len() > accounts::MAX_PASSWORD_BYTES {
         return Err(wrong_login());
     }
-    let key = account::nickname_key(body.nickname.trim());
+    let key = accounts::nickname_key(body.nickname.trim());
     let found = hub
         .db
         .account_by_key(key.clone())
@@ -254,7 +245,7 @@ pub(super) async fn log_in(
     let device = match (&body.device, &found) {
         (Some(token), Some((id, _, _))) => {
             let secret = hub.device_secret().await.map_err(ApiError::internal)?;
-            account::known_device(secret, token, *id, now())
+            accounts::known_device(secret, token, *id, now())
         }
         _ => None,
     };
@@ -291,7 +282,7 @@ pub(super) async fn log_in(
 }
 
 /// A guest's only session cannot end: its token is its only key.
-fn guest_keeps_its_session() -> ApiError {
+pub(crate) fn guest_keeps_its_session() -> ApiError {
     ApiError::new(
         StatusCode::CONFLICT,
         Code::GuestKeepsSession,
@@ -301,7 +292,7 @@ fn guest_keeps_its_session() -> ApiError {
 }
 
 /// `DELETE /api/sessions/current`: logs out (this token is refused from now on).
-pub(super) async fn log_out(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<Value> {
+pub(crate) async fn log_out(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<Value> {
     let s = caller_session(&hub, &headers).await?;
     if !s.account {
         return Err(guest_keeps_its_session());
@@ -315,7 +306,7 @@ pub(super) async fn log_out(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> 
 }
 
 /// `GET /api/sessions`: the caller's sessions, the most recently used first.
-pub(super) async fn list_sessions(
+pub(crate) async fn list_sessions(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
 ) -> ApiResult<Vec<Value>> {
@@ -341,7 +332,7 @@ pub(super) async fn list_sessions(
 }
 
 /// `DELETE /api/sessions/{id}`: ends one of the caller's sessions (another device's).
-pub(super) async fn end_session(
+pub(crate) async fn end_session(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
     path: Result<Path<i64>, PathRejection>,
@@ -375,7 +366,7 @@ pub(super) async fn end_session(
 /// `POST /api/me/password {"old","new"}`: a new password; every other session ends.
 /// Wrong old passwords are counted per session: the account's failed logins (a stranger's
 /// guesses) never stop its owner from changing it.
-pub(super) async fn change_password(
+pub(crate) async fn change_password(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
     body: Result<Json<NewPassword>, JsonRejection>,
@@ -394,12 +385,12 @@ pub(super) async fn change_password(
                 "a guest has no password: make an account first",
             )
         })?;
-    account::check_password(&body.new)
+    accounts::check_password(&body.new)
         .map_err(|r| ApiError::refused(StatusCode::BAD_REQUEST, r))?;
     hub.wrong_old_passwords
         .check(s.id)
         .map_err(|w| too_many_wrong("too many wrong passwords on this session".into(), w))?;
-    if body.old.len() > account::MAX_PASSWORD_BYTES
+    if body.old.len() > accounts::MAX_PASSWORD_BYTES
         || !hub
             .passwords
             .verify(body.old, Some(phc))
@@ -421,4 +412,118 @@ pub(super) async fn change_password(
         .map_err(ApiError::internal)?;
     hub.forget_sessions(&ended);
     Ok(Json(json!({"ended": ended})))
+}
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NewPlayer {
+    nickname: String,
+}
+
+/// Characters that show nothing or reorder the text around them (zero-width spaces and
+/// joiners, bidirectional controls, the byte-order mark, soft hyphens…): a nickname with
+/// them could pass for someone else's.
+pub(crate) fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// Checks a nickname: 1–24 characters once trimmed, no control or invisible characters.
+pub(crate) fn nickname(raw: &str) -> Result<String, ApiError> {
+    let n = raw.trim();
+    let chars = n.chars().count();
+    if chars == 0 {
+        return Err(ApiError::bad(Code::NicknameEmpty, "the nickname is empty"));
+    }
+    if chars > 24 {
+        return Err(ApiError::bad(
+            Code::NicknameTooLong,
+            format!("the nickname is {chars} characters long: at most 24"),
+        ));
+    }
+    if n.chars().any(char::is_control) {
+        return Err(ApiError::bad(
+            Code::NicknameInvalid,
+            "the nickname has control characters",
+        ));
+    }
+    if let Some(c) = n.chars().find(|c| invisible(*c)) {
+        return Err(ApiError::bad(
+            Code::NicknameInvalid,
+            format!(
+                "the nickname has an invisible character (U+{:04X}): use letters, digits and \
+             visible signs",
+                c as u32
+            ),
+        ));
+    }
+    Ok(n.to_string())
+}
+
+/// A new token: 128 random bits in hex.
+pub(crate) fn new_token() -> String {
+    let mut rng = rand::thread_rng();
+    (0..16)
+        .map(|_| format!("{:02x}", rng.gen::<u8>()))
+        .collect()
+}
+
+/// The device of a request in short, from its `User-Agent`.
+pub(crate) fn agent_of(headers: &HeaderMap) -> String {
+    let ua = headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    accounts::short_agent(ua)
+}
+
+/// A nickname that an account holds, or one like it.
+pub(crate) fn nickname_taken(nickname: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        Code::NicknameTaken,
+        format!(
+            "the nickname `{nickname}` belongs to an account (or looks like one that does): \
+             choose another, or log in if it is yours"
+        ),
+    )
+}
+
+pub(crate) async fn create_player(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Result<Json<NewPlayer>, JsonRejection>,
+) -> ApiResult<Value> {
+    hub.new_guests
+        .take(peer.ip())
+        .map_err(|s| ApiError::too_many(s, "new players"))?;
+    let Json(body) = body?;
+    let nickname = nickname(&body.nickname)?;
+    let token = new_token();
+    let id = hub
+        .db
+        .create_guest(
+            nickname.clone(),
+            accounts::nickname_key(&nickname),
+            accounts::nickname_look(&nickname),
+            token_hash(&token),
+            agent_of(&headers),
+        )
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| nickname_taken(&nickname))?;
+    Ok(Json(
+        json!({"id": id, "nickname": nickname, "token": token}),
+    ))
+}
+
+/// `GET /api/me`: who the token is, and whether it has an account.
+pub(crate) async fn me(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<Value> {
+    let s = caller_session(&hub, &headers).await?;
+    Ok(Json(
+        json!({"id": s.player.id, "nickname": s.player.nickname, "account": s.account}),
+    ))
 }

@@ -2,11 +2,12 @@
 //! (both agree), removing a friend, invitations to a table. See [`crate::friends`] for the
 //! rules and bounds.
 
-use super::{caller_session, ApiError, ApiResult};
+use super::api::*;
+use crate::accounts::{self, Session};
 use crate::code::Code;
 use crate::friends::{self, Asked, Person};
-use crate::table::{Ask, TableInfo, FINISHED};
-use crate::{account, Hub, Session};
+use crate::hub::Hub;
+use crate::table::{Ask, TableInfo, TableStatus};
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -18,12 +19,12 @@ use std::sync::Arc;
 /// A person named by nickname.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct Nickname {
+pub(crate) struct Nickname {
     nickname: String,
 }
 
 /// The caller's session, if it is an account's (guests are told to make one).
-async fn account_caller(hub: &Hub, headers: &HeaderMap) -> Result<Session, ApiError> {
+pub(crate) async fn account_caller(hub: &Hub, headers: &HeaderMap) -> Result<Session, ApiError> {
     let s = caller_session(hub, headers).await?;
     if !s.account {
         return Err(ApiError::new(
@@ -36,14 +37,15 @@ async fn account_caller(hub: &Hub, headers: &HeaderMap) -> Result<Session, ApiEr
     Ok(s)
 }
 
-fn db_error(e: crate::store::DbError) -> ApiError {
+pub(crate) fn db_error(e: crate::store::DbError) -> ApiError {
     ApiError::internal(e)
 }
 
 /// The account of a nickname, or a 404 that says so.
-async fn account_named(hub: &Hub, nickname: &str) -> Result<Person, ApiError> {
-    let key = account::nickname_key(nickname.trim());
-    friends::account_of(&hub.db, key)
+pub(crate) async fn account_named(hub: &Hub, nickname: &str) -> Result<Person, ApiError> {
+    let key = accounts::nickname_key(nickname.trim());
+    hub.db
+        .account_of(key)
         .await
         .map_err(db_error)?
         .ok_or_else(|| {
@@ -59,7 +61,7 @@ async fn account_named(hub: &Hub, nickname: &str) -> Result<Person, ApiError> {
 }
 
 /// A request or an invitation spends one of the caller's tokens.
-fn rate(hub: &Hub, player: i64) -> Result<(), ApiError> {
+pub(crate) fn rate(hub: &Hub, player: i64) -> Result<(), ApiError> {
     hub.social.rate.take(player).map_err(|s| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
@@ -77,13 +79,11 @@ fn rate(hub: &Hub, player: i64) -> Result<(), ApiError> {
 
 /// `GET /api/friends`: friends (online, and at which public table), requests received and
 /// sent, invitations received.
-pub(super) async fn list(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<Value> {
+pub(crate) async fn list(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<Value> {
     let me = account_caller(&hub, &headers).await?;
     // The lobby asks for this while it is open: its person is online.
     hub.social.presence.touch(me.player.id);
-    let stored = friends::stored(&hub.db, me.player.id)
-        .await
-        .map_err(db_error)?;
+    let stored = hub.db.friends_of(me.player.id).await.map_err(db_error)?;
     let at = friends::seated_at(&hub.tables_everywhere().await);
     let mut list: Vec<Value> = Vec::with_capacity(stored.friends.len());
     for f in &stored.friends {
@@ -102,7 +102,7 @@ pub(super) async fn list(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> Api
 }
 
 /// `POST /api/friends {"nickname"}`: asks an account to be friends, or accepts its request.
-pub(super) async fn ask(
+pub(crate) async fn ask(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
     body: Result<Json<Nickname>, JsonRejection>,
@@ -117,18 +117,20 @@ pub(super) async fn ask(
         ));
     }
     rate(&hub, me.player.id)?;
-    match friends::ask(&hub.db, me.player.id, other.id)
+    match hub
+        .db
+        .ask_friend(me.player.id, other.id)
         .await
         .map_err(db_error)?
     {
         Asked::Requested => Ok(Json(json!({"status": "requested", "friend": other}))),
         Asked::Friends => Ok(Json(json!({"status": "friends", "friend": other}))),
-        Asked::Refused(code, m) => Err(ApiError::new(StatusCode::CONFLICT, code, m)),
+        Asked::Refusal(code, m) => Err(ApiError::new(StatusCode::CONFLICT, code, m)),
     }
 }
 
 /// `{"ok": true}` when something was there to end, else 404 with `message` and `code`.
-fn ok_or_missing(
+pub(crate) fn ok_or_missing(
     done: crate::store::DbResult<bool>,
     message: &str,
     code: Code,
@@ -140,7 +142,7 @@ fn ok_or_missing(
     }
 }
 
-fn other_id(path: Result<Path<i64>, PathRejection>) -> Result<i64, ApiError> {
+pub(crate) fn other_id(path: Result<Path<i64>, PathRejection>) -> Result<i64, ApiError> {
     path.map(|Path(id)| id).map_err(|_| {
         ApiError::bad(
             Code::BadRequest,
@@ -150,14 +152,14 @@ fn other_id(path: Result<Path<i64>, PathRejection>) -> Result<i64, ApiError> {
 }
 
 /// `DELETE /api/friends/requests/{player}`: declines a request received, or cancels one sent.
-pub(super) async fn drop_request(
+pub(crate) async fn drop_request(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
     path: Result<Path<i64>, PathRejection>,
 ) -> ApiResult<Value> {
     let me = account_caller(&hub, &headers).await?;
     let other = other_id(path)?;
-    let done = friends::drop_request(&hub.db, me.player.id, other).await;
+    let done = hub.db.drop_friend_request(me.player.id, other).await;
     ok_or_missing(
         done,
         "no friend request between you two",
@@ -166,20 +168,20 @@ pub(super) async fn drop_request(
 }
 
 /// `DELETE /api/friends/{player}`: ends a friendship (both ways).
-pub(super) async fn remove(
+pub(crate) async fn remove(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
     path: Result<Path<i64>, PathRejection>,
 ) -> ApiResult<Value> {
     let me = account_caller(&hub, &headers).await?;
     let other = other_id(path)?;
-    let done = friends::remove(&hub.db, me.player.id, other).await;
+    let done = hub.db.remove_friend(me.player.id, other).await;
     ok_or_missing(done, "they are not your friend", Code::FriendsNotFriends)
 }
 
 /// `POST /api/tables/{id}/invitations {"nickname"}`: invites a friend to a table that is
 /// not over.
-pub(super) async fn invite(
+pub(crate) async fn invite(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
     path: Result<Path<String>, PathRejection>,
@@ -201,13 +203,13 @@ pub(super) async fn invite(
         Err(e) => return Err(super::unloaded(&hub, &table, e, Some(me.player.id), None).await),
     };
     // A private table is, to whoever may not see it, a table that does not exist.
-    if !super::may_see(&hub, &info, Some(me.player.id), None)
+    if !crate::table::access::may_see(&hub.db, &info, Some(me.player.id), None)
         .await
         .map_err(ApiError::internal)?
     {
         return Err(no_table());
     }
-    if info.status == FINISHED {
+    if info.status == TableStatus::Finished {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::GameOver,
@@ -222,7 +224,9 @@ pub(super) async fn invite(
         ));
     }
     rate(&hub, me.player.id)?;
-    match friends::invite(&hub.db, me.player.id, other.id, table.clone())
+    match hub
+        .db
+        .invite(me.player.id, other.id, table.clone())
         .await
         .map_err(db_error)?
     {
@@ -241,14 +245,16 @@ pub(super) async fn invite(
 /// `POST /api/invitations/{id}/accept`: the invitee comes to the table: seated at the
 /// seat kept for them, else at the first free one (from the next deal once cards are
 /// out), else watching. The invitation is their link until they sit, when it is answered.
-pub(super) async fn accept(
+pub(crate) async fn accept(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
     path: Result<Path<i64>, PathRejection>,
 ) -> ApiResult<TableInfo> {
     let me = account_caller(&hub, &headers).await?;
     let id = invitation_id(path)?;
-    let Some(table) = friends::invited_to(&hub.db, me.player.id, id)
+    let Some(table) = hub
+        .db
+        .invited_to(me.player.id, id)
         .await
         .map_err(db_error)?
     else {
@@ -258,15 +264,15 @@ pub(super) async fn accept(
             format!("no invitation {id} of yours: it was declined, answered or has expired"),
         ));
     };
-    let handle = super::friends_tables::visible_table(&hub, &table, &headers, None).await?;
+    let handle = super::private_tables::visible_table(&hub, &table, &headers, None).await?;
     handle
         .ask(Ask::Join { player: me.player })
         .await
-        .map_err(super::friends_tables::refused)?;
+        .map_err(super::private_tables::refused)?;
     Ok(Json(handle.info()))
 }
 
-fn invitation_id(path: Result<Path<i64>, PathRejection>) -> Result<i64, ApiError> {
+pub(crate) fn invitation_id(path: Result<Path<i64>, PathRejection>) -> Result<i64, ApiError> {
     path.map(|Path(id)| id).map_err(|_| {
         ApiError::bad(
             Code::BadRequest,
@@ -276,14 +282,14 @@ fn invitation_id(path: Result<Path<i64>, PathRejection>) -> Result<i64, ApiError
 }
 
 /// `DELETE /api/invitations/{id}`: dismisses an invitation received (or withdraws one sent).
-pub(super) async fn dismiss(
+pub(crate) async fn dismiss(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
     path: Result<Path<i64>, PathRejection>,
 ) -> ApiResult<Value> {
     let me = account_caller(&hub, &headers).await?;
     let id = invitation_id(path)?;
-    let done = friends::dismiss(&hub.db, me.player.id, id).await;
+    let done = hub.db.dismiss_invitation(me.player.id, id).await;
     ok_or_missing(
         done,
         &format!("no invitation {id} of yours"),

@@ -1,18 +1,20 @@
 //! Profiles and leaderboards: a player's ratings per game with their history and recent
 //! rated games, a bot level's the same, and each game's best accounts (see
-//! [`crate::rating`]); and their pages.
+//! [`crate::ratings`]); and their pages.
 
-use super::{file, not_found_page, ApiError, ApiResult};
+use super::api::*;
+use super::pages::{file, not_found_page};
+use crate::accounts;
 use crate::code::Code;
+use crate::hub::Hub;
 use crate::lang::Lang;
-use crate::rating::{Rated, Ratings, PROVISIONAL_GAMES};
-use crate::{account, Hub, Kind};
-use axum::extract::rejection::{PathRejection, QueryRejection};
-use axum::extract::{ConnectInfo, Path, Query, State};
+use crate::ratings::{Rated, Ratings, PROVISIONAL_GAMES};
+use crate::Kind;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
-use serde::Deserialize;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -23,7 +25,7 @@ pub const PAGE: i64 = 50;
 pub const TOP: i64 = 100;
 
 /// Refuses a guest asking for a rated table.
-pub(super) async fn account_only(hub: &Hub, player: i64) -> Result<(), ApiError> {
+pub(crate) async fn account_only(hub: &Hub, player: i64) -> Result<(), ApiError> {
     if hub
         .db
         .is_account(player)
@@ -41,7 +43,7 @@ pub(super) async fn account_only(hub: &Hub, player: i64) -> Result<(), ApiError>
 
 /// A rated table plays the game's standard rules: options other than the defaults are
 /// refused, naming them.
-pub(super) fn standard_rules(kind: &dyn Kind, rules: &Value, seats: usize) -> Result<(), ApiError> {
+pub(crate) fn standard_rules(kind: &dyn Kind, rules: &Value, seats: usize) -> Result<(), ApiError> {
     let standard = kind
         .check_rules(&Value::Null, seats)
         .or_else(|_| kind.check_rules(&json!({}), seats))
@@ -73,13 +75,13 @@ pub(super) fn standard_rules(kind: &dyn Kind, rules: &Value, seats: usize) -> Re
 
 /// Counts a read of a profile, a games list or a leaderboard page against its address:
 /// profiles are public, but nobody lists every player in a moment.
-pub(super) fn may_read(hub: &Hub, peer: &SocketAddr) -> Result<(), ApiError> {
+pub(crate) fn may_read(hub: &Hub, peer: &SocketAddr) -> Result<(), ApiError> {
     hub.profile_reads
         .take(peer.ip())
         .map_err(|s| ApiError::too_many(s, "profile reads"))
 }
 
-fn player_not_found(what: impl std::fmt::Display) -> ApiError {
+pub(crate) fn player_not_found(what: impl std::fmt::Display) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
         Code::PlayerNotFound,
@@ -89,8 +91,8 @@ fn player_not_found(what: impl std::fmt::Display) -> ApiError {
 
 /// A profile's JSON: who, then its ratings and recent rated games (each with its replay).
 /// Private tables are in neither: their games are not among the recent ones, and their
-/// points of the rating history carry no table (see [`crate::rating`]).
-fn profile_json(head: Value, r: Ratings) -> Value {
+/// points of the rating history carry no table (see [`crate::ratings`]).
+pub(crate) fn profile_json(head: Value, r: Ratings) -> Value {
     let mut v = head;
     let recent: Vec<Value> = r
         .recent
@@ -107,7 +109,7 @@ fn profile_json(head: Value, r: Ratings) -> Value {
     v
 }
 
-async fn profile_of(hub: &Hub, id: i64) -> ApiResult<Value> {
+pub(crate) async fn profile_of(hub: &Hub, id: i64) -> ApiResult<Value> {
     let (nickname, account) = hub
         .db
         .player_kind(id)
@@ -126,7 +128,7 @@ async fn profile_of(hub: &Hub, id: i64) -> ApiResult<Value> {
 }
 
 /// `GET /api/players/{id}`: a player's profile.
-pub(super) async fn player(
+pub(crate) async fn player(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<i64>, PathRejection>,
@@ -142,17 +144,17 @@ pub(super) async fn player(
 }
 
 /// The account of a nickname (any spelling that is the same nickname).
-async fn account_id(hub: &Hub, nickname: &str) -> Result<Option<i64>, ApiError> {
+pub(crate) async fn account_id(hub: &Hub, nickname: &str) -> Result<Option<i64>, ApiError> {
     Ok(hub
         .db
-        .account_by_key(account::nickname_key(nickname))
+        .account_by_key(accounts::nickname_key(nickname))
         .await
         .map_err(ApiError::internal)?
         .map(|(id, _, _)| id))
 }
 
 /// `GET /api/profiles/{nickname}`: an account's profile, by its nickname.
-pub(super) async fn profile(
+pub(crate) async fn profile(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     path: Result<Path<String>, PathRejection>,
@@ -165,103 +167,8 @@ pub(super) async fn profile(
     profile_of(&hub, id).await
 }
 
-/// The games that have a bot level of this name.
-fn games_of_bot(hub: &Hub, level: &str) -> Vec<&'static str> {
-    hub.kinds
-        .iter()
-        .filter(|k| k.bot_names().contains(&level))
-        .map(|k| k.name())
-        .collect()
-}
-
-/// `GET /api/bots/{level}`: a bot level's profile: its rating in each game it has played
-/// rated, and the games that have it.
-pub(super) async fn bot(
-    State(hub): State<Arc<Hub>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    path: Result<Path<String>, PathRejection>,
-) -> ApiResult<Value> {
-    may_read(&hub, &peer)?;
-    let Path(level) = path?;
-    let games = games_of_bot(&hub, &level);
-    if games.is_empty() {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            Code::BotNotFound,
-            format!("no bot level `{level}`: `tapete games` lists them"),
-        ));
-    }
-    let r = hub
-        .db
-        .ratings(Rated::Bot(level.clone()))
-        .await
-        .map_err(ApiError::internal)?;
-    Ok(Json(profile_json(
-        json!({"id": null, "nickname": level, "account": false, "bot": level, "games": games}),
-        r,
-    )))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct PageQuery {
-    page: Option<i64>,
-}
-
-/// `GET /api/leaderboard/{game}?page=N`: the accounts with at least
-/// [`PROVISIONAL_GAMES`] rated games of `game`, best first, [`PAGE`] a page, the best
-/// [`TOP`] in all; and every bot level's rating beside them, as reference points.
-pub(super) async fn leaderboard(
-    State(hub): State<Arc<Hub>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    path: Result<Path<String>, PathRejection>,
-    query: Result<Query<PageQuery>, QueryRejection>,
-) -> ApiResult<Value> {
-    may_read(&hub, &peer)?;
-    let Path(game) = path?;
-    let Query(q) = query?;
-    let kind = hub.kind(&game).ok_or_else(|| unknown_game(&hub, &game))?;
-    let pages = TOP / PAGE;
-    let page = q.page.unwrap_or(1);
-    if !(1..=pages).contains(&page) {
-        return Err(ApiError::bad(
-            Code::NoSuchPage,
-            format!("no page {page}: a leaderboard has pages 1 to {pages} (the best {TOP})"),
-        ));
-    }
-    let (players, total) = hub
-        .db
-        .leaderboard(game.clone(), (page - 1) * PAGE, PAGE)
-        .await
-        .map_err(ApiError::internal)?;
-    let bots = hub
-        .db
-        .bot_ratings(game.clone())
-        .await
-        .map_err(ApiError::internal)?;
-    Ok(Json(json!({
-        "game": game,
-        "title": kind.title(),
-        "page": page,
-        "pages": ((total.min(TOP) + PAGE - 1) / PAGE).max(1),
-        "ranked": total,
-        "min_games": PROVISIONAL_GAMES,
-        "players": players,
-        "bots": bots,
-    })))
-}
-
-fn unknown_game(hub: &Hub, game: &str) -> ApiError {
-    let names: Vec<&str> = hub.kinds.iter().map(|k| k.name()).collect();
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        Code::UnknownGame,
-        format!("unknown game `{game}`: the games are {}", names.join(", ")),
-    )
-}
-
 /// `/@/{nickname}`: an account's profile page (the site's 404 page for any other name).
-pub(super) async fn profile_page(
+pub(crate) async fn profile_page(
     State(hub): State<Arc<Hub>>,
     Path(nickname): Path<String>,
     headers: HeaderMap,
@@ -273,7 +180,7 @@ pub(super) async fn profile_page(
 }
 
 /// `/p/{id}`: any player's profile page, guests too (a seat's link).
-pub(super) async fn player_page(
+pub(crate) async fn player_page(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -289,31 +196,74 @@ pub(super) async fn player_page(
     }
 }
 
-/// `/bot/{level}`: a bot level's profile page.
-pub(super) async fn bot_page(
+pub(crate) async fn player_games(
     State(hub): State<Arc<Hub>>,
-    Path(level): Path<String>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    path: Result<Path<i64>, PathRejection>,
     headers: HeaderMap,
-) -> Response {
-    if games_of_bot(&hub, &level).is_empty() {
-        not_found_page(&format!("/bot/{level}"), Lang::choose(None, &headers))
-    } else {
-        file("profile.html")
-    }
-}
-
-/// `/leaderboard/{game}`: a game's leaderboard page.
-pub(super) async fn leaderboard_page(
-    State(hub): State<Arc<Hub>>,
-    Path(game): Path<String>,
-    headers: HeaderMap,
-) -> Response {
-    if hub.kind(&game).is_some() {
-        file("leaderboard.html")
-    } else {
-        not_found_page(
-            &format!("/leaderboard/{game}"),
-            Lang::choose(None, &headers),
+) -> ApiResult<Vec<Value>> {
+    super::players::may_read(&hub, &peer)?;
+    let Path(id) = path.map_err(|_| {
+        ApiError::bad(
+            Code::BadRequest,
+            "a player is a number, e.g. /api/players/7/games",
         )
+    })?;
+    if hub
+        .db
+        .player(id)
+        .await
+        .map_err(ApiError::internal)?
+        .is_none()
+    {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            Code::PlayerNotFound,
+            format!("no player {id}"),
+        ));
     }
+    let mut games = hub.db.player_games(id).await.map_err(ApiError::internal)?;
+    // Private games are listed only to the people who sat there.
+    let viewer = super::private_tables::viewer(&hub, &headers)
+        .await
+        .map(|p| p.id);
+    let ids = games.iter().map(|g| g.table.clone()).collect();
+    let hidden = hub
+        .db
+        .hidden_from(ids, viewer)
+        .await
+        .map_err(ApiError::internal)?;
+    games.retain(|g| !hidden.contains(&g.table));
+    Ok(Json(
+        games
+            .into_iter()
+            .map(|g| {
+                let winners: Vec<u64> = g
+                    .outcome
+                    .as_ref()
+                    .and_then(|o| o.get("winners"))
+                    .and_then(Value::as_array)
+                    .map(|w| w.iter().filter_map(Value::as_u64).collect())
+                    .unwrap_or_default();
+                let field = |name: &str| {
+                    g.outcome
+                        .as_ref()
+                        .and_then(|o| o.get(name))
+                        .cloned()
+                        .unwrap_or(Value::Null)
+                };
+                json!({
+                    "table": g.table,
+                    "game": g.game,
+                    "finished": g.finished,
+                    "seat": g.seat,
+                    "won": winners.contains(&(g.seat as u64)),
+                    "winners": winners,
+                    "scores": field("scores"),
+                    "summary": field("summary"),
+                    "players": g.players,
+                })
+            })
+            .collect(),
+    ))
 }

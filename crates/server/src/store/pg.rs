@@ -8,8 +8,9 @@
 //! means the write survives the loss of any one machine.
 
 use super::lease::{NodeSession, LOCK_WAIT};
+use super::schema::{migrate_7, COLUMNS_8, LATE_INDEXES, SCHEMA, SCHEMA_VERSION};
 use super::sql::{dollar_params, Conn, Row, SqlValue, ToSql};
-use super::{migrate_7, DbError, DbResult, COLUMNS_8, LATE_INDEXES, SCHEMA, SCHEMA_VERSION};
+use super::{DbError, DbResult};
 use postgres::types::{ToSql as PgToSql, Type};
 use postgres::{Client, NoTls, Statement};
 use std::cell::{Cell, RefCell};

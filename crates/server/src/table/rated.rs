@@ -1,6 +1,6 @@
 //! The table's part in rated games: only accounts sit at them, their players are kept
 //! when the game starts, and nobody else takes a seat while it is played (see
-//! [`crate::rating`]).
+//! [`crate::ratings`]).
 
 use super::*;
 
@@ -11,16 +11,16 @@ impl Actor {
         &self,
         player: &PlayerRef,
         seat: Seat,
-    ) -> Result<(), Refused> {
-        let internal = |e| Refused::new(Code::Internal, format!("internal error: {e}"));
+    ) -> Result<(), Refusal> {
+        let internal = |e| Refusal::new(Code::Internal, format!("internal error: {e}"));
         let account = self.env.db.is_account(player.id).await.map_err(internal)?;
         if !account {
-            return Err(Refused::new(
+            return Err(Refusal::new(
                 Code::RatedNeedsAccount,
                 "only accounts sit at a rated table: make an account or log in, or watch",
             ));
         }
-        if self.row.status == PLAYING {
+        if self.row.status == TableStatus::Playing {
             let holder = self
                 .env
                 .db
@@ -28,7 +28,7 @@ impl Actor {
                 .await
                 .map_err(internal)?;
             if holder != Some(player.id) {
-                return Err(Refused::new(
+                return Err(Refusal::new(
                     Code::RatedInPlay,
                     "this rated game is under way: only its players sit, each at their own seat",
                 ));
@@ -39,10 +39,13 @@ impl Actor {
 
     /// Keeps the addresses `player` is connected from, while they sit at this rated table
     /// and its game is not over: people who share one are not rated against each other
-    /// (see [`crate::rating::sharing`]). Each address is written once; a failure is only
+    /// (see [`crate::ratings::sharing`]). Each address is written once; a failure is only
     /// logged (the game goes on, and the person's other addresses still count).
     pub(super) async fn note_addresses(&mut self, player: i64) {
-        if !self.row.rated || self.row.status == FINISHED || self.seat_of(player).is_none() {
+        if !self.row.rated
+            || self.row.status == TableStatus::Finished
+            || self.seat_of(player).is_none()
+        {
             return;
         }
         let new: Vec<String> = self
@@ -71,7 +74,7 @@ impl Actor {
 
     /// Keeps who plays the rated game that starts now: the people seated (the bot level
     /// elsewhere), with each seat's team (its partnership, or the seat itself).
-    pub(super) async fn save_roster(&self) -> Result<(), Refused> {
+    pub(super) async fn save_roster(&self) -> Result<(), Refusal> {
         let partners = self.kind.partners();
         let seats: Vec<(usize, Option<i64>)> = (0..self.seating.count())
             .map(|s| {

@@ -31,16 +31,14 @@ impl Actor {
     }
 
     fn chat_error(&mut self, conn: u64, code: Code, message: String, wait_s: Option<u64>) {
-        let mut m = json!({"type": "error", "code": code, "message": message});
-        if let Some(s) = wait_s {
-            m["wait_s"] = json!(s);
-        }
-        self.send(conn, m);
+        let mut m = ErrorMsg::new(code, message);
+        m.wait_s = wait_s;
+        self.send(conn, ServerMsg::Error(m));
     }
 
     /// Loads the table's stored messages (when its task starts).
     pub(super) async fn load_chat(&mut self) {
-        match chat::load(&self.env.db, self.row.id.clone()).await {
+        match self.env.db.chat_lines(self.row.id.clone()).await {
             Ok(lines) => self.talk.room = Room::restore(lines),
             Err(e) => eprintln!("table {}: chat not loaded: {e}", self.row.id),
         }
@@ -71,13 +69,18 @@ impl Actor {
             Channel::Spectators
         };
         let line = self.talk.room.line(channel, p.id, &p.nickname, text);
-        if let Err(e) = chat::store(&self.env.db, self.row.id.clone(), line.clone()).await {
+        if let Err(e) = self
+            .env
+            .db
+            .store_chat_line(self.row.id.clone(), line.clone())
+            .await
+        {
             let m = format!("could not save the message ({e}); nothing was sent");
             return self.chat_error(conn, Code::NotSaved, m, None);
         }
         self.talk.room.keep(line.clone());
-        let finished = self.row.status == FINISHED;
-        let text: Arc<str> = json!({"type": "chat", "line": line}).to_string().into();
+        let finished = self.row.status == TableStatus::Finished;
+        let text: Arc<str> = ServerMsg::Chat { line: &line }.text().into();
         let to: Vec<u64> = self
             .conns
             .iter()
@@ -96,13 +99,17 @@ impl Actor {
     /// whether they were chosen for a seated person.
     fn history(&self, id: u64) -> Option<(Arc<str>, bool)> {
         let c = self.conns.get(id)?;
-        let finished = self.row.status == FINISHED;
+        let finished = self.row.status == TableStatus::Finished;
         let seated = self.conn_seated(c);
         let muted = self.muted_by(c);
         let lines: Vec<&ChatLine> = self.talk.room.visible(seated, finished, &muted).collect();
         let mut muted: Vec<i64> = muted.iter().copied().collect();
         muted.sort_unstable();
-        let text = json!({"type": "chat_history", "lines": lines, "muted": muted}).to_string();
+        let text = ServerMsg::ChatHistory {
+            lines: &lines,
+            muted: &muted,
+        }
+        .text();
         Some((text.into(), seated))
     }
 
@@ -130,7 +137,7 @@ impl Actor {
             .map(|(id, _)| id)
             .collect();
         self.send_history(&moved);
-        if self.row.status == FINISHED && !self.talk.end_shown {
+        if self.row.status == TableStatus::Finished && !self.talk.end_shown {
             self.talk.end_shown = true;
             let seated: Vec<u64> = self
                 .conns
@@ -153,7 +160,7 @@ impl Actor {
             let m = "you cannot mute yourself".to_string();
             return self.chat_error(conn, Code::ChatMuteSelf, m, None);
         }
-        match chat::set_mute(&self.env.db, p.id, other, on).await {
+        match self.env.db.set_mute(p.id, other, on).await {
             Ok(true) => {}
             Ok(false) => {
                 let m = format!(
@@ -183,7 +190,7 @@ impl Actor {
             let m = "pick a nickname first to report a message".to_string();
             return self.chat_error(conn, Code::ChatNoNickname, m, None);
         };
-        let finished = self.row.status == FINISHED;
+        let finished = self.row.status == TableStatus::Finished;
         let seated = self.conns.get(conn).is_some_and(|c| self.conn_seated(c));
         // Only a message one may see can be reported (a seated player cannot probe the
         // spectators' channel by number).
@@ -205,10 +212,15 @@ impl Actor {
             );
             return self.chat_error(conn, Code::ChatReportRateLimited, m, Some(wait));
         }
-        if let Err(e) = chat::report(&self.env.db, self.row.id.clone(), line, p.id).await {
+        if let Err(e) = self
+            .env
+            .db
+            .report_chat_line(self.row.id.clone(), line, p.id)
+            .await
+        {
             let m = format!("could not save the report ({e}); try again");
             return self.chat_error(conn, Code::NotSaved, m, None);
         }
-        self.send(conn, json!({"type": "chat_reported", "n": n}));
+        self.send(conn, ServerMsg::ChatReported { n });
     }
 }

@@ -59,7 +59,7 @@ pub struct Server {
     /// Tables the server restored from the database when it started.
     pub restored: usize,
     /// What the server's connection queues hold, as the server keeps it.
-    pub gauges: std::sync::Arc<tapete_server::outbox::Gauges>,
+    pub gauges: std::sync::Arc<tapete_server::net::outbox::Gauges>,
     limits: Limits,
     /// The balancer whose connections start with a PROXY line (`--proxy`), if any.
     proxy: Option<std::net::IpAddr>,
@@ -129,7 +129,7 @@ impl Server {
     ) -> Server {
         let node = node.map(str::to_owned);
         let (db2, limits2) = (db.clone(), limits.clone());
-        let gauges = std::sync::Arc::new(tapete_server::outbox::Gauges::default());
+        let gauges = std::sync::Arc::new(tapete_server::net::outbox::Gauges::default());
         let gauges2 = gauges.clone();
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -185,7 +185,7 @@ impl Server {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (u16, Value) {
-        let r = tapete_server::client::request_as(method, &self.url(path), token, body.as_ref())
+        let r = tapete_loadtest::client::request_as(method, &self.url(path), token, body.as_ref())
             .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
         if r.status >= 400 {
             (r.status, r.json().expect("a JSON error"))
@@ -207,7 +207,7 @@ impl Server {
         let auth = token.map(|t| format!("Bearer {t}"));
         let headers: Vec<(&str, &str)> =
             auth.iter().map(|a| ("Authorization", a.as_str())).collect();
-        let r = tapete_server::client::request_from(
+        let r = tapete_loadtest::client::request_from(
             Some(from),
             method,
             &self.url(path),
@@ -239,7 +239,7 @@ impl Server {
         let from = SocketAddr::new(ip.parse().expect("an address"), 40000);
         let mut stream = TcpStream::connect(self.addr).expect("the server is there");
         stream
-            .write_all(tapete_server::client::proxy_line(from, self.addr).as_bytes())
+            .write_all(tapete_loadtest::client::proxy_line(from, self.addr).as_bytes())
             .unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(10)))

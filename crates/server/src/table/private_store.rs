@@ -1,24 +1,10 @@
-//! What friends' tables store: a private table's invitation secret, the seats kept for
+//! What private tables store: a private table's invitation secret, the seats kept for
 //! named accounts, and the rematch ("otra") a finished table leads to.
 
-use super::{insert_table, now, DbError, DbResult, TableRow};
+use super::store::{insert_table, PrivateRow, TableRow};
 use crate::store::Db;
-use crate::store::{params, Connection, OptionalExtension};
-
-/// A table's friends' part as stored.
-#[derive(Clone, Debug, Default)]
-pub struct FriendsRow {
-    /// The invitation secret of a private table (`None`: anyone may find the table).
-    pub invite: Option<String>,
-    /// Seats kept for an account before the start: (seat, player, nickname).
-    pub reserved: Vec<(usize, i64, String)>,
-    /// The rematch this finished table leads to.
-    pub rematch: Option<String>,
-    /// The table this one is the rematch of.
-    pub rematch_of: Option<String>,
-    /// When this rematch starts even if not everybody accepted (seconds since the epoch).
-    pub starts_at: Option<i64>,
-}
+use crate::store::{lease, now, DbError, DbResult};
+use crate::store::{params, OptionalExtension};
 
 /// A rematch to store: the new table, its seats, the seats kept for the people of the old
 /// one, its invitation secret if private, and when it starts regardless.
@@ -30,55 +16,6 @@ pub struct NewRematch {
     pub starts_at: i64,
 }
 
-/// The friends' part of table `id`.
-pub(super) fn load(c: &Connection, id: &str, seats: usize) -> DbResult<FriendsRow> {
-    let invite: Option<String> = c
-        .query_row(
-            "SELECT invite FROM private_tables WHERE table_id = ?1",
-            [id],
-            |r| r.get(0),
-        )
-        .optional()?;
-    let mut st = c.prepare(
-        "SELECT r.seat, r.player, p.nickname FROM reserved_seats r
-         JOIN players p ON p.id = r.player WHERE r.table_id = ?1 ORDER BY r.seat",
-    )?;
-    let reserved = st
-        .query_map([id], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get(2)?))
-        })?
-        .collect::<Result<Vec<(i64, i64, String)>, _>>()?
-        .into_iter()
-        .map(|(seat, player, nickname)| match usize::try_from(seat) {
-            Ok(s) if s < seats => Ok((s, player, nickname)),
-            _ => Err(DbError(format!(
-                "table {id}: seat {seat} is kept for player {player}, and it has no such seat"
-            ))),
-        })
-        .collect::<DbResult<_>>()?;
-    let rematch: Option<String> = c
-        .query_row(
-            "SELECT new_table FROM rematches WHERE table_id = ?1",
-            [id],
-            |r| r.get(0),
-        )
-        .optional()?;
-    let of: Option<(String, i64)> = c
-        .query_row(
-            "SELECT table_id, starts_at FROM rematches WHERE new_table = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
-    Ok(FriendsRow {
-        invite,
-        reserved,
-        rematch,
-        rematch_of: of.as_ref().map(|(t, _)| t.clone()),
-        starts_at: of.map(|(_, s)| s),
-    })
-}
-
 impl Db {
     /// Stores a new table with its seats and its friends' part (its secret if private,
     /// the seats kept), all or nothing: a private table is never stored public.
@@ -86,7 +23,7 @@ impl Db {
         &self,
         row: TableRow,
         seats: Vec<Option<i64>>,
-        friends: FriendsRow,
+        friends: PrivateRow,
     ) -> DbResult<()> {
         self.call(move |c| {
             insert_table(c, &row, &seats)?;
@@ -116,7 +53,7 @@ impl Db {
     ) -> DbResult<()> {
         let fence = self.fence(&table)?;
         self.call(move |c| {
-            super::lease::check(c, &fence)?;
+            lease::check(c, &fence)?;
             match player {
                 Some(p) => c.execute(
                     "INSERT INTO reserved_seats (table_id, seat, player) VALUES (?1, ?2, ?3)
@@ -135,7 +72,7 @@ impl Db {
 
     /// Who may see `table`, as stored: its creator and its friends' part (the invitation
     /// secret, the seats kept); `None` when there is no such table. The log is not read.
-    pub async fn visibility(&self, table: String) -> DbResult<Option<(Option<i64>, FriendsRow)>> {
+    pub async fn visibility(&self, table: String) -> DbResult<Option<(Option<i64>, PrivateRow)>> {
         self.call(move |c| {
             let Some((creator, seats)) = c
                 .query_row(
@@ -149,7 +86,10 @@ impl Db {
             };
             let seats = usize::try_from(seats)
                 .map_err(|_| DbError(format!("table {table}: {seats} seats")))?;
-            Ok(Some((creator, load(c, &table, seats)?)))
+            Ok(Some((
+                creator,
+                super::store::load_private(c, &table, seats)?,
+            )))
         })
         .await
     }
@@ -158,7 +98,7 @@ impl Db {
     pub async fn clear_reserved(&self, table: String) -> DbResult<()> {
         let fence = self.fence(&table)?;
         self.call(move |c| {
-            super::lease::check(c, &fence)?;
+            lease::check(c, &fence)?;
             c.execute("DELETE FROM reserved_seats WHERE table_id = ?1", [table])?;
             Ok(())
         })
@@ -223,7 +163,7 @@ impl Db {
         // Made by the node that runs the old table, as the old table's own write.
         let fence = self.fence(&old)?;
         self.call(move |c| {
-            super::lease::check(c, &fence)?;
+            lease::check(c, &fence)?;
             let made: Option<String> = c
                 .query_row(
                     "SELECT new_table FROM rematches WHERE table_id = ?1",

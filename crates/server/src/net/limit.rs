@@ -247,6 +247,50 @@ impl<T> SmallCache<T> {
     }
 }
 
+/// A token bucket: `rate` per second, up to `burst` at once: a WebSocket's messages
+/// (the load test's clients keep to the same one).
+pub struct Bucket {
+    tokens: f64,
+    at: Instant,
+    rate: f64,
+    burst: f64,
+}
+
+impl Bucket {
+    /// A bucket of `rate` per second, up to `burst` at once. A client keeping to the
+    /// server's limit uses a little less of both, since messages can bunch up on the way.
+    pub fn with(rate: f64, burst: f64) -> Bucket {
+        Bucket {
+            tokens: burst,
+            at: Instant::now(),
+            rate,
+            burst,
+        }
+    }
+
+    /// How long until a message may be sent.
+    pub fn wait(&self) -> std::time::Duration {
+        let now = Instant::now();
+        let tokens =
+            (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        std::time::Duration::from_secs_f64(((1.0 - tokens) / self.rate).max(0.0))
+    }
+
+    /// Takes one message's token, if there is one.
+    pub fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens =
+            (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,5 +424,15 @@ mod tests {
         c.put("c".into(), Arc::new(3));
         assert!(c.get("a").is_none());
         assert_eq!(c.get("c").as_deref(), Some(&3));
+    }
+
+    #[test]
+    fn bucket_allows_a_burst_then_the_rate() {
+        let mut b = Bucket::with(20.0, 40.0);
+        let taken = (0..100).filter(|_| b.take()).count();
+        assert_eq!(taken, 40);
+        b.at -= std::time::Duration::from_millis(500);
+        let again = (0..100).filter(|_| b.take()).count();
+        assert!((9..=11).contains(&again), "{again}");
     }
 }

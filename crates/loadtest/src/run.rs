@@ -352,7 +352,10 @@ async fn client(
     let (mut ws, _) = tokio_tungstenite::connect_async_with_config(&url, Some(config), true)
         .await
         .map_err(|e| format!("connect {url}: {e}"))?;
-    let mut bucket = crate::ws::Bucket::with(crate::ws::RATE * 0.9, crate::ws::BURST / 2.0);
+    let mut bucket = tapete_server::net::limit::Bucket::with(
+        tapete_server::RATE * 0.9,
+        tapete_server::BURST / 2.0,
+    );
     if seat != 0 {
         bucket.take();
         ws.send(Message::Text(
@@ -471,9 +474,9 @@ type StoredLog = Result<(String, Value, u64, usize, Vec<(usize, String)>), Strin
 /// The stored logs of tables `ids`: from the SQLite file (read-only, beside the running
 /// server) or the PostgreSQL database a cluster shares.
 async fn stored_logs(db: &Path, ids: Vec<String>) -> Result<HashMap<String, StoredLog>, String> {
-    if let Some(url) = db.to_str().filter(|d| crate::store::pg::is_url(d)) {
-        let store = crate::store::Db::open_postgres(url, "loadtest", None)
-            .map_err(|e| format!("{}: {e}", crate::store::shown(db)))?;
+    if let Some(url) = db.to_str().filter(|d| tapete_server::store::pg::is_url(d)) {
+        let store = tapete_server::store::Db::open_postgres(url, "loadtest", None)
+            .map_err(|e| format!("{}: {e}", tapete_server::store::shown(db)))?;
         let mut logs = HashMap::new();
         for id in ids {
             let log = match store.table(id.clone()).await {

@@ -1,23 +1,25 @@
-//! Friends' tables over HTTP: private tables seen only through their invitation link
+//! Private tables over HTTP: tables seen only through their invitation link
 //! (or by the people who sat there), seats kept for named accounts, and the rematch
 //! ("otra") of a finished table.
 //!
 //! A private table is answered exactly as a table that does not exist to anyone without
 //! the link who never sat there: the same status, code and words, so its id tells nothing.
 
-use super::{bearer, new_token, session_for_token, table_id, ApiError};
-use crate::account;
-use crate::code::{Code, Refused};
-use crate::store::{now, FriendsRow, NewRematch, StoredTable, TableRow};
-use crate::table::{Ask, PlayerRef, TableHandle, TableInfo, FINISHED, WAITING};
-use crate::Hub;
+use super::accounts::new_token;
+use super::api::*;
+use crate::accounts;
+use crate::code::{Code, Refusal};
+use crate::hub::Hub;
+use crate::store::now;
+use crate::table::access::{may_see, may_see_friends};
+use crate::table::{Ask, PlayerRef, TableHandle, TableInfo, TableStatus};
+use crate::table::{NewRematch, PrivateRow, StoredTable, TableRow};
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -28,18 +30,8 @@ pub(crate) struct InviteQuery {
 }
 
 /// The invite of a query, a malformed query being none.
-pub(super) fn invite_of(query: Result<Query<InviteQuery>, QueryRejection>) -> Option<String> {
+pub(crate) fn invite_of(query: Result<Query<InviteQuery>, QueryRejection>) -> Option<String> {
     query.ok().and_then(|Query(q)| q.invite)
-}
-
-/// Whether two secrets are the same, in a time that does not depend on where they differ
-/// (their digests are compared whole).
-fn same_secret(given: &str, kept: &str) -> bool {
-    let (a, b) = (
-        Sha256::digest(given.as_bytes()),
-        Sha256::digest(kept.as_bytes()),
-    );
-    a.iter().zip(b.iter()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }
 
 /// The answer to a table nobody may know of: the same as to a table that does not exist.
@@ -52,76 +44,28 @@ pub(crate) fn no_table(id: &str) -> ApiError {
 }
 
 /// The person a request comes from, if it names a known session (else a visitor).
-pub(super) async fn viewer(hub: &Hub, headers: &HeaderMap) -> Option<PlayerRef> {
+pub(crate) async fn viewer(hub: &Hub, headers: &HeaderMap) -> Option<PlayerRef> {
     let token = bearer(headers).ok()??;
     session_for_token(hub, token).await.ok()?.map(|s| s.player)
 }
 
-/// Whether `player` (or a visitor) may see a table: a public one, anyone; a private one,
-/// whoever brings its secret, its creator, the account a seat is kept for, everybody
-/// who ever sat there and whoever holds a live invitation to it.
-pub(crate) async fn may_see(
-    hub: &Hub,
-    info: &TableInfo,
-    player: Option<i64>,
-    invite: Option<&str>,
-) -> Result<bool, String> {
-    let kept: Vec<i64> = info
-        .friends
-        .reserved
-        .iter()
-        .flatten()
-        .map(|p| p.id)
-        .collect();
-    let secret = info.friends.invite.as_deref();
-    allowed(hub, &info.id, info.creator, secret, &kept, player, invite).await
-}
-
-/// [`may_see`] on a table's parts: its id, creator, secret (`None`: public) and the
-/// accounts seats are kept for.
-async fn allowed(
-    hub: &Hub,
-    id: &str,
-    creator: Option<i64>,
-    secret: Option<&str>,
-    kept: &[i64],
-    player: Option<i64>,
-    invite: Option<&str>,
-) -> Result<bool, String> {
-    let Some(secret) = secret else {
-        return Ok(true);
-    };
-    if invite.is_some_and(|i| same_secret(i, secret)) {
-        return Ok(true);
-    }
-    let Some(p) = player else { return Ok(false) };
-    if creator == Some(p) || kept.contains(&p) {
-        return Ok(true);
-    }
-    let since = crate::store::now() - crate::friends::INVITATION_TTL;
-    hub.db
-        .sat_or_invited(id.to_string(), p, since)
-        .await
-        .map_err(|e| e.to_string())
-}
-
 /// A stored table (a finished game's log) the request may see, else the answer of a table
 /// that does not exist.
-pub(super) async fn check_stored(
+pub(crate) async fn check_stored(
     hub: &Hub,
     stored: &StoredTable,
     headers: &HeaderMap,
     invite: Option<&str>,
 ) -> Result<(), ApiError> {
-    if stored.friends.invite.is_none() {
+    if stored.private.invite.is_none() {
         return Ok(());
     }
     let player = viewer(hub, headers).await.map(|p| p.id);
     if may_see_friends(
-        hub,
+        &hub.db,
         &stored.row.id,
         stored.row.creator,
-        &stored.friends,
+        &stored.private,
         player,
         invite,
     )
@@ -132,28 +76,6 @@ pub(super) async fn check_stored(
     } else {
         Err(no_table(&stored.row.id))
     }
-}
-
-/// [`allowed`] from a table's creator and its friends' part as stored.
-async fn may_see_friends(
-    hub: &Hub,
-    id: &str,
-    creator: Option<i64>,
-    friends: &FriendsRow,
-    player: Option<i64>,
-    invite: Option<&str>,
-) -> Result<bool, String> {
-    let kept: Vec<i64> = friends.reserved.iter().map(|(_, p, _)| *p).collect();
-    allowed(
-        hub,
-        id,
-        creator,
-        friends.invite.as_deref(),
-        &kept,
-        player,
-        invite,
-    )
-    .await
 }
 
 /// Why a table could not be had here, as an answer. A table another server runs is
@@ -169,7 +91,7 @@ pub(crate) async fn unloaded(
     if let crate::Unloaded::Elsewhere(_) = &e {
         match hub.db.visibility(id.to_owned()).await {
             Ok(Some((creator, friends))) => {
-                match may_see_friends(hub, id, creator, &friends, player, invite).await {
+                match may_see_friends(&hub.db, id, creator, &friends, player, invite).await {
                     Ok(true) => {}
                     Ok(false) => return no_table(id),
                     Err(msg) => return ApiError::internal(msg),
@@ -183,7 +105,7 @@ pub(crate) async fn unloaded(
 }
 
 /// A table the request may see, else the answer of a table that does not exist.
-pub(super) async fn visible_table(
+pub(crate) async fn visible_table(
     hub: &Arc<Hub>,
     id: &str,
     headers: &HeaderMap,
@@ -197,11 +119,11 @@ pub(super) async fn visible_table(
         }
     };
     let info = handle.info();
-    let player = match info.friends.private {
+    let player = match info.private.private {
         true => viewer(hub, headers).await.map(|p| p.id),
         false => None,
     };
-    if may_see(hub, &info, player, invite)
+    if may_see(&hub.db, &info, player, invite)
         .await
         .map_err(ApiError::internal)?
     {
@@ -213,21 +135,21 @@ pub(super) async fn visible_table(
 
 /// A table's description as an answer, with its invitation secret when `with_invite`
 /// (the creator's, and the rematch's people's).
-fn with_invite(info: &TableInfo, with_invite: bool) -> Value {
+pub(crate) fn with_invite(info: &TableInfo, with_invite: bool) -> Value {
     let mut v = serde_json::to_value(info).unwrap_or(Value::Null);
-    if let (true, Some(invite)) = (with_invite, &info.friends.invite) {
+    if let (true, Some(invite)) = (with_invite, &info.private.invite) {
         v["invite"] = json!(invite);
     }
     v
 }
 
 /// The create answer: the new table, and its secret for the creator.
-pub(super) fn created(info: &TableInfo) -> Value {
+pub(crate) fn created(info: &TableInfo) -> Value {
     with_invite(info, true)
 }
 
 /// A refusal of the table's as an API error, its status following its code.
-pub(super) fn refused(r: Refused) -> ApiError {
+pub(crate) fn refused(r: Refusal) -> ApiError {
     let status = match r.code {
         Code::NoSuchSeat => StatusCode::BAD_REQUEST,
         Code::Internal => return ApiError::internal(r.message),
@@ -238,10 +160,10 @@ pub(super) fn refused(r: Refused) -> ApiError {
 }
 
 /// The account of a nickname, for a seat kept for it.
-async fn account_called(hub: &Hub, nickname: &str) -> Result<PlayerRef, ApiError> {
+pub(crate) async fn account_called(hub: &Hub, nickname: &str) -> Result<PlayerRef, ApiError> {
     let found = hub
         .db
-        .account_by_key(account::nickname_key(nickname.trim()))
+        .account_by_key(accounts::nickname_key(nickname.trim()))
         .await
         .map_err(ApiError::internal)?;
     match found {
@@ -259,21 +181,21 @@ async fn account_called(hub: &Hub, nickname: &str) -> Result<PlayerRef, ApiError
 }
 
 /// A new invitation secret: 128 random bits.
-fn new_invite() -> String {
+pub(crate) fn new_invite() -> String {
     new_token()
 }
 
 /// What `"private"` and `"reserve"` of a new table make of its friends' part: checked
 /// (seats of the table, accounts that exist, one seat each, not the creator's), before
 /// anything is stored.
-pub(super) async fn new_friends(
+pub(crate) async fn new_friends(
     hub: &Hub,
     private: bool,
     reserve: &HashMap<String, String>,
     seats: usize,
     creator: &PlayerRef,
     creator_seat: usize,
-) -> Result<FriendsRow, ApiError> {
+) -> Result<PrivateRow, ApiError> {
     let mut reserved: Vec<(usize, i64, String)> = Vec::new();
     let mut wanted: Vec<(&String, &String)> = reserve.iter().collect();
     wanted.sort();
@@ -310,17 +232,17 @@ pub(super) async fn new_friends(
         }
         reserved.push((s, p.id, p.nickname));
     }
-    Ok(FriendsRow {
+    Ok(PrivateRow {
         invite: private.then(new_invite),
         reserved,
-        ..FriendsRow::default()
+        ..PrivateRow::default()
     })
 }
 
 /// The seat of a table's address, and the table's id.
-type SeatPath = Result<Path<(String, usize)>, PathRejection>;
+pub(crate) type SeatPath = Result<Path<(String, usize)>, PathRejection>;
 
-fn seat_path(path: SeatPath) -> Result<(String, usize), ApiError> {
+pub(crate) fn seat_path(path: SeatPath) -> Result<(String, usize), ApiError> {
     path.map(|Path(p)| p).map_err(|_| {
         ApiError::bad(
             Code::NoSuchSeat,
@@ -330,13 +252,13 @@ fn seat_path(path: SeatPath) -> Result<(String, usize), ApiError> {
 }
 
 /// The creator of a visible table asks: else 403.
-async fn creator_of(
+pub(crate) async fn creator_of(
     hub: &Arc<Hub>,
     id: &str,
     headers: &HeaderMap,
     invite: Option<&str>,
 ) -> Result<TableHandle, ApiError> {
-    let player = super::caller(hub, headers).await?;
+    let player = caller(hub, headers).await?;
     let handle = visible_table(hub, id, headers, invite).await?;
     if handle.info().creator != Some(player.id) {
         return Err(ApiError::new(
@@ -351,13 +273,13 @@ async fn creator_of(
 /// `{"nickname"}`: the account a seat is kept for.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct Keep {
+pub(crate) struct Keep {
     nickname: String,
 }
 
 /// `POST /api/tables/{id}/seats/{seat}/reserve {"nickname"}`: the creator keeps a seat
 /// for an account before the start; nobody else may sit there.
-pub(super) async fn reserve_seat(
+pub(crate) async fn reserve_seat(
     State(hub): State<Arc<Hub>>,
     path: SeatPath,
     query: Result<Query<InviteQuery>, QueryRejection>,
@@ -377,7 +299,7 @@ pub(super) async fn reserve_seat(
 
 /// `DELETE /api/tables/{id}/seats/{seat}`: the creator frees a seat before the start: the
 /// account it was kept for, or the person holding it, loses it.
-pub(super) async fn free_seat(
+pub(crate) async fn free_seat(
     State(hub): State<Arc<Hub>>,
     path: SeatPath,
     query: Result<Query<InviteQuery>, QueryRejection>,
@@ -399,17 +321,17 @@ pub fn rematch_seat(seat: usize, n: usize) -> usize {
 /// `POST /api/tables/{id}/rematch`: "otra". Made by the first of the people of a
 /// finished table who asks (the others are offered it on the finished table), the same
 /// table for everybody who asks after; asking is accepting: the asker sits at their seat.
-pub(super) async fn rematch(
+pub(crate) async fn rematch(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<String>, PathRejection>,
     query: Result<Query<InviteQuery>, QueryRejection>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let Path(id) = path?;
-    let player = super::caller(&hub, &headers).await?;
+    let player = caller(&hub, &headers).await?;
     let old = visible_table(&hub, &id, &headers, invite_of(query).as_deref()).await?;
     let info = old.info();
-    if info.status != FINISHED {
+    if info.status != TableStatus::Finished {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::NotFinished,
@@ -428,7 +350,7 @@ pub(super) async fn rematch(
             "only the people seated at the end of the game can ask for another",
         ));
     };
-    let made = match info.friends.rematch.clone() {
+    let made = match info.private.rematch.clone() {
         Some(new) => new,
         None => {
             let n = info.seats.len();
@@ -448,7 +370,7 @@ pub(super) async fn rematch(
                 creator: Some(player.id),
                 bot: info.bot.clone(),
                 pace_ms: info.pace_ms,
-                status: WAITING.to_string(),
+                status: TableStatus::Waiting,
                 created: now(),
                 finished: None,
                 outcome: None,
@@ -456,7 +378,7 @@ pub(super) async fn rematch(
                 hold_s: info.hold_s,
                 // A rated table always has a clock (one made before that rule had none).
                 turn_s: if info.rated && info.turn_s == 0 {
-                    crate::http::DEFAULT_TURN_S
+                    crate::table::DEFAULT_TURN_S
                 } else {
                     info.turn_s
                 },
@@ -467,7 +389,7 @@ pub(super) async fn rematch(
                 row,
                 seats,
                 reserved,
-                invite: info.friends.private.then(new_invite),
+                invite: info.private.private.then(new_invite),
                 starts_at: now() + hub.limits.rematch_wait.as_secs() as i64,
             };
             let made = hub
@@ -483,7 +405,7 @@ pub(super) async fn rematch(
                         .map_err(ApiError::from)?
                         .ok_or_else(|| ApiError::internal(format!("rematch {new} not stored")))?;
                     // Alone with the bots: nobody to wait for.
-                    if handle.info().friends.reserved.iter().all(Option::is_none) {
+                    if handle.info().private.reserved.iter().all(Option::is_none) {
                         handle.begin().await.map_err(ApiError::internal)?;
                     }
                     if let Err(e) = old.ask(Ask::Offer { table: new.clone() }).await {
@@ -507,14 +429,6 @@ pub(super) async fn rematch(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn secrets_match_only_whole() {
-        assert!(same_secret("abc", "abc"));
-        assert!(!same_secret("abd", "abc"));
-        assert!(!same_secret("ab", "abc"));
-        assert!(!same_secret("", "abc"));
-    }
 
     #[test]
     fn the_rematch_passes_the_first_deal_on_and_keeps_partners() {

@@ -62,7 +62,7 @@ impl Lang {
 }
 
 /// The language the switch chose, from the `tapete.lang` cookie.
-fn from_cookie(headers: &HeaderMap) -> Option<Lang> {
+pub(crate) fn from_cookie(headers: &HeaderMap) -> Option<Lang> {
     headers
         .get_all(header::COOKIE)
         .iter()

@@ -127,7 +127,7 @@ pub fn to_html(md: &str, link: &dyn Fn(&str) -> Option<String>) -> String {
 }
 
 /// How far a line is indented (spaces; a tab counts as four).
-fn indent(line: &str) -> usize {
+pub(crate) fn indent(line: &str) -> usize {
     line.chars()
         .take_while(|c| *c == ' ' || *c == '\t')
         .map(|c| if c == '\t' { 4 } else { 1 })
@@ -138,7 +138,7 @@ fn indent(line: &str) -> usize {
 /// the first line after it. Each item's lines — its first line's text and the lines indented
 /// under it (or a paragraph's lazy continuation) — are Markdown of their own, so an item may
 /// hold paragraphs, a table or a list; an item of one paragraph is its text alone.
-fn list(
+pub(crate) fn list(
     lines: &[&str],
     start: usize,
     ordered: bool,
@@ -203,7 +203,7 @@ fn list(
 }
 
 /// Whether a line begins a block of its own (ending a paragraph).
-fn block_start(line: &str) -> bool {
+pub(crate) fn block_start(line: &str) -> bool {
     let t = line.trim();
     heading(t).is_some()
         || t.starts_with('|')
@@ -214,7 +214,7 @@ fn block_start(line: &str) -> bool {
 }
 
 /// `## Text` → (2, "Text").
-fn heading(t: &str) -> Option<(usize, &str)> {
+pub(crate) fn heading(t: &str) -> Option<(usize, &str)> {
     let level = t.chars().take_while(|c| *c == '#').count();
     if (1..=6).contains(&level) && t[level..].starts_with(' ') {
         Some((level, t[level..].trim()))
@@ -224,7 +224,7 @@ fn heading(t: &str) -> Option<(usize, &str)> {
 }
 
 /// A list item (`- x`, `* x`, `1. x`, indented or not): (ordered, its text).
-fn item(line: &str) -> Option<(bool, &str)> {
+pub(crate) fn item(line: &str) -> Option<(bool, &str)> {
     let t = line.trim_start();
     if line.len() - t.len() > 3 && !line.starts_with("    -") && !line.starts_with("    *") {
         return None;
@@ -242,7 +242,7 @@ fn item(line: &str) -> Option<(bool, &str)> {
 }
 
 /// The cells of a table row `| a | b |`.
-fn cells(row: &str) -> Vec<String> {
+pub(crate) fn cells(row: &str) -> Vec<String> {
     let inner = row.strip_prefix('|').unwrap_or(row);
     let inner = inner.strip_suffix('|').unwrap_or(inner);
     // A `|` inside a code span belongs to the cell.
@@ -263,7 +263,7 @@ fn cells(row: &str) -> Vec<String> {
     out
 }
 
-fn table(rows: &[Vec<String>], link: &dyn Fn(&str) -> Option<String>) -> String {
+pub(crate) fn table(rows: &[Vec<String>], link: &dyn Fn(&str) -> Option<String>) -> String {
     let is_rule = |r: &Vec<String>| {
         r.iter()
             .all(|c| !c.is_empty() && c.chars().all(|ch| matches!(ch, '-' | ':' | ' ')))
@@ -339,7 +339,7 @@ pub fn inline(s: &str, link: &dyn Fn(&str) -> Option<String>) -> String {
 }
 
 /// `[text](target)` at the start of `s`: its text, its target and the bytes it takes.
-fn link_at(s: &str) -> Option<(&str, &str, usize)> {
+pub(crate) fn link_at(s: &str) -> Option<(&str, &str, usize)> {
     let close = s.find("](")?;
     let text = &s[1..close];
     if text.contains('[') {

@@ -1,10 +1,12 @@
 //! One WebSocket per table connection: decodes and rate-limits what the browser sends,
 //! hands it to the table's task, and writes back what the task sends.
 
+use super::api::session_for_token;
+use crate::accounts::token_hash;
 use crate::code::Code;
-use crate::http::{session_for_token, token_hash};
-use crate::msg;
-use crate::outbox::{outbox_counted, Gauges, OutReceiver};
+use crate::msg::{self, ErrorMsg, ServerMsg};
+use crate::net::limit::Bucket;
+use crate::net::outbox::{outbox_counted, Gauges, OutReceiver};
 use crate::table::{Cmd, PlayerRef, TableHandle};
 use crate::Hub;
 use axum::extract::rejection::{PathRejection, QueryRejection};
@@ -25,13 +27,13 @@ use tokio::sync::oneshot;
 pub const RATE: f64 = 20.0;
 /// Messages a connection may send at once.
 pub const BURST: f64 = 40.0;
-/// Refused messages after which a flooding connection is closed.
-const MAX_REFUSED: u32 = 200;
+/// Refusal messages after which a flooding connection is closed.
+pub(crate) const MAX_REFUSED: u32 = 200;
 /// Frames beyond this are not even read (the decoder refuses anything over
 /// [`msg::MAX_MESSAGE`] with an error; this only bounds memory).
-const MAX_FRAME: usize = 64 * 1024;
+pub(crate) const MAX_FRAME: usize = 64 * 1024;
 /// What one read of a WebSocket takes at most; a larger frame takes several reads.
-const READ_BUFFER: usize = 8 * 1024;
+pub(crate) const READ_BUFFER: usize = 8 * 1024;
 /// A connection the server has sent nothing for this long is sent a heartbeat
 /// ([`BEAT`]), so that a page hears from a live server at least this often and can call a
 /// link dead after two of them are missing (a frozen or unreachable server).
@@ -39,58 +41,16 @@ pub const BEAT_EVERY: Duration = Duration::from_secs(5);
 /// The heartbeat: a message the pages read (unlike a WebSocket ping, which a browser
 /// answers without telling the page).
 pub const BEAT: &str = r#"{"type":"beat"}"#;
+
+#[cfg(test)]
+#[test]
+fn the_beat_is_the_protocol_s() {
+    assert_eq!(BEAT, ServerMsg::Beat.text());
+}
 /// Messages queued for a client before it counts as too slow and is closed: room for the
 /// answers to a whole burst, and a few states. Their bytes are bounded too
 /// ([`crate::Limits::queued_bytes_per_conn`]).
-const OUT_QUEUE: usize = 64;
-
-/// A token bucket: `RATE` per second, up to `BURST` at once. The load test's clients keep
-/// to the same one.
-pub(crate) struct Bucket {
-    tokens: f64,
-    at: Instant,
-    rate: f64,
-    burst: f64,
-}
-
-impl Bucket {
-    /// The server's bucket for one connection.
-    pub(crate) fn new() -> Bucket {
-        Bucket::with(RATE, BURST)
-    }
-
-    /// A bucket of `rate` per second, up to `burst` at once. A client keeping to the
-    /// server's limit uses a little less of both, since messages can bunch up on the way.
-    pub(crate) fn with(rate: f64, burst: f64) -> Bucket {
-        Bucket {
-            tokens: burst,
-            at: Instant::now(),
-            rate,
-            burst,
-        }
-    }
-
-    /// How long until a message may be sent.
-    pub(crate) fn wait(&self) -> Duration {
-        let now = Instant::now();
-        let tokens =
-            (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
-        Duration::from_secs_f64(((1.0 - tokens) / self.rate).max(0.0))
-    }
-
-    pub(crate) fn take(&mut self) -> bool {
-        let now = Instant::now();
-        self.tokens =
-            (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
+pub(crate) const OUT_QUEUE: usize = 64;
 
 /// `GET /ws/{table}?token=…`: opens a connection to a table (a spectator without a token).
 pub async fn upgrade(
@@ -115,7 +75,7 @@ pub async fn upgrade(
             Ok(None) => {
                 return (
                     StatusCode::UNAUTHORIZED,
-                    Json(json!({"error": "unknown token (it may have been logged out): log in or pick a nickname again"})),
+                    Json(json!({"error": "unknown token (it may have been logged out): log in or pick a nickname again", "code": Code::UnknownToken})),
                 )
                     .into_response()
             }
@@ -127,21 +87,23 @@ pub async fn upgrade(
     let ended = session.map(|(s, hash)| Ended {
         session: s.id,
         token_hash: hash,
-        revoked: hub.revoked.subscribe(),
+        revoked: hub.sessions.revoked(),
         db: hub.db.clone(),
     });
     // A private table is, to whoever may not see it, a table that does not exist.
     let invite = q.get("invite").map(String::as_str);
     let viewer = player.as_ref().map(|p| p.id);
     let handle = match hub.table_or_load(&id).await {
-        Ok(Some(h)) => match crate::http::may_see(&hub, &h.info(), viewer, invite).await {
-            Ok(true) => h,
-            Ok(false) => return no_table(&id),
-            Err(e) => return cannot_open(&id, e),
-        },
+        Ok(Some(h)) => {
+            match crate::table::access::may_see(&hub.db, &h.info(), viewer, invite).await {
+                Ok(true) => h,
+                Ok(false) => return no_table(&id),
+                Err(e) => return cannot_open(&id, e),
+            }
+        }
         Ok(None) => return no_table(&id),
         Err(e @ crate::Unloaded::Elsewhere(_)) => {
-            return crate::http::unloaded(&hub, &id, e, viewer, invite)
+            return super::unloaded(&hub, &id, e, viewer, invite)
                 .await
                 .into_response()
         }
@@ -149,7 +111,7 @@ pub async fn upgrade(
     };
     // The people this person mutes in chat, for the table to leave out of what it sends.
     let muted = match &player {
-        Some(p) => match crate::chat::mutes_of(&hub.db, p.id).await {
+        Some(p) => match hub.db.mutes_of(p.id).await {
             Ok(m) => Some((p.id, m)),
             Err(e) => {
                 eprintln!("mutes of {}: {e}", p.id);
@@ -170,7 +132,7 @@ pub async fn upgrade(
             // Online while connected (friends see it).
             let _here = player.as_ref().map(|p| hub.social.presence.enter(p.id));
             let _mutes = muted.map(|(player, muted)| hub.env.chat_mutes.enter(player, muted));
-            let addr = Some(crate::rating::network(peer.ip()));
+            let addr = Some(crate::ratings::network(peer.ip()));
             run(
                 socket, handle, conn, player, addr, ended, idle, max_queued, gauges,
             )
@@ -180,7 +142,7 @@ pub async fn upgrade(
 
 /// Tells a connection that its session was ended (logged out, revoked, or ended by a new
 /// password), so it closes.
-struct Ended {
+pub(crate) struct Ended {
     session: i64,
     token_hash: String,
     revoked: tokio::sync::broadcast::Receiver<i64>,
@@ -209,22 +171,20 @@ impl Ended {
 }
 
 /// Waits for the session's end, or forever without a session (a spectator).
-async fn session_end(ended: &mut Option<Ended>) {
+pub(crate) async fn session_end(ended: &mut Option<Ended>) {
     match ended {
         Some(e) => e.wait().await,
         None => std::future::pending().await,
     }
 }
 
-fn error(code: Code, message: impl Into<String>) -> Arc<str> {
+pub(crate) fn error(code: Code, message: impl Into<String>) -> Arc<str> {
     let message = message.into();
-    json!({"type": "error", "message": message, "code": code})
-        .to_string()
-        .into()
+    ServerMsg::Error(ErrorMsg::new(code, message)).text().into()
 }
 
 #[allow(clippy::too_many_arguments)]
-async fn run(
+pub(crate) async fn run(
     socket: WebSocket,
     table: TableHandle,
     conn: u64,
@@ -253,7 +213,7 @@ async fn run(
     }
     let ping_every = idle / 3;
     let mut writer = tokio::spawn(write(sink, outbox, ping_every));
-    let mut bucket = Bucket::new();
+    let mut bucket = Bucket::with(RATE, BURST);
     let mut refused = 0u32;
     let mut told: Option<Instant> = None;
     let mut writer_done = false;
@@ -336,7 +296,7 @@ async fn run(
 /// bytes until it is written), pings the client (whose pong shows the server a live
 /// link), and sends a heartbeat after [`BEAT_EVERY`] without a message (which shows the
 /// page a live server).
-async fn write(
+pub(crate) async fn write(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut outbox: OutReceiver,
     ping_every: Duration,
@@ -369,7 +329,7 @@ async fn write(
 }
 
 /// The answer for a table that does not exist (or that this person may not see).
-fn no_table(id: &str) -> Response {
+pub(crate) fn no_table(id: &str) -> Response {
     (
         StatusCode::NOT_FOUND,
         Json(json!({"error": format!("no table `{id}`"), "code": Code::TableNotFound})),
@@ -378,26 +338,11 @@ fn no_table(id: &str) -> Response {
 }
 
 /// The answer for a table that could not be opened (the reason goes to the log).
-fn cannot_open(id: &str, e: impl std::fmt::Display) -> Response {
+pub(crate) fn cannot_open(id: &str, e: impl std::fmt::Display) -> Response {
     eprintln!("table {id}: {e}");
     (
         StatusCode::INTERNAL_SERVER_ERROR,
         Json(json!({"error": "internal error: the table could not be opened", "code": Code::Internal})),
     )
         .into_response()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bucket_allows_a_burst_then_the_rate() {
-        let mut b = Bucket::new();
-        let taken = (0..100).filter(|_| b.take()).count();
-        assert_eq!(taken, BURST as usize);
-        b.at -= std::time::Duration::from_millis(500);
-        let again = (0..100).filter(|_| b.take()).count();
-        assert!((9..=11).contains(&again), "{again}");
-    }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every test of tapete: the Rust tests and the browser tests (`e2e/run.sh`, headless Debian
-# chromium), arranged for a 2-core machine. One build serves both. The browser tests start
+# Every test of tapete: the pages' type check (`e2e/typecheck.sh`), the Rust tests and the
+# browser tests (`e2e/run.sh`, headless Debian chromium), arranged for a 2-core machine. One build serves both. The browser tests start
 # on the `tapete` binary as soon as it is built, while the rest compiles at a lower priority
 # (so the pages' timers keep their pace). Each Rust test binary runs as soon as it and the
 # tapete binary are built (one at a time while the build goes on, then as many as there
@@ -155,6 +155,10 @@ fill() {
     launch "$best"
   done
 }
+
+# The pages' types first (tsc, about a second): a type error stops the run before the build.
+step "the pages' types (e2e/typecheck.sh)"
+bash e2e/typecheck.sh
 
 step "building every test"
 # The binary's artifact message (`"executable": ".../debug/tapete"`) says it is ready.

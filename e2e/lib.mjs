@@ -5,7 +5,7 @@ import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { after } from 'node:test';
-import { join } from 'node:path';
+import { catalogs, webPath } from './web.mjs';
 
 export const BASE = (process.env.TAPETE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
 export const BIN = process.env.TAPETE_BIN || 'target/release/tapete';
@@ -16,16 +16,18 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run
 const TYPES = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', html: 'text/html', json: 'application/json' };
 
 /**
- * While working on the pages: with TAPETE_ASSETS=crates/server/assets the browsers get the
- * pages' files from that folder instead of the ones built into the server, so a change is
- * tried without rebuilding.
+ * While working on the pages: with TAPETE_ASSETS=1 the browsers get the pages' files from
+ * the source tree (the platform's crates/server/assets and every crates/<crate>/web, the catalogs
+ * merged as the server merges them: web.mjs) instead of the ones built into the server, so
+ * a change is tried without rebuilding.
  */
-async function serveAssetsFrom(context, dir) {
+async function serveAssetsFromSource(context) {
   await context.route('**/assets/**', async (route) => {
-    // `/assets/i18n/es.json` is `i18n/es.json` of the folder.
     const name = new URL(route.request().url()).pathname.replace(/^.*?\/assets\//, '');
     try {
-      const body = await readFile(join(dir, name));
+      const lang = /^i18n\/(\w+)\.json$/.exec(name);
+      const body = lang ? JSON.stringify(catalogs()[lang[1]]) : await readFile(webPath(name));
+      if (body === undefined) throw new Error(`no catalog ${name}`);
       await route.fulfill({ body, contentType: TYPES[name.split('.').pop()] || 'application/octet-stream' });
     } catch {
       await route.continue();
@@ -78,7 +80,7 @@ export async function openBrowser({ width = 1200, height = 900, locale = 'en-US'
   // installing it in every context costs the browser's CPU and no other test reads it.
   const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', locale, serviceWorkers });
   const page = await context.newPage();
-  if (process.env.TAPETE_ASSETS) await serveAssetsFrom(context, process.env.TAPETE_ASSETS);
+  if (process.env.TAPETE_ASSETS) await serveAssetsFromSource(context);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.setDefaultTimeout(20000);

@@ -3,8 +3,9 @@
 # Builds tapete (the tests' build; or takes the binary TAPETE_BIN names), serves it on a
 # free port with a fresh database, starts one Chromium that every test file connects to
 # (browser.mjs), runs e2e/unit/ then e2e/tests/ and stops both. Extra arguments go to `node --test` (e.g. e2e/run.sh --test-name-pattern leyes).
-# While working on the pages, TAPETE_ASSETS=crates/server/assets (an absolute path) has the
-# browsers load the pages' files from that folder instead of the ones built into the server.
+# While working on the pages, TAPETE_ASSETS=1 has the browsers load the pages' files from the
+# source tree (crates/server/assets and every crates/*/web) instead of the ones built into
+# the server.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -1,7 +1,8 @@
-//! Embeds every file of `assets/` into the binary (and each language's catalog,
-//! `assets/i18n/{lang}.json`, as `i18n/{lang}.json`), so the server needs no files beside it,
-//! and every game's rules (`docs/rules/{game}.md`, in Spanish `docs/rules/es/{game}.md`) for
-//! its How to play page.
+//! Embeds the platform's web files, every file of `assets/` (the games' own come from their
+//! front-end crates, through the catalog), and each language's catalog of the platform's
+//! words, `assets/i18n/{lang}.json`, so the server needs no files beside it; and every game's
+//! rules (`docs/rules/{game}.md`, in Spanish `docs/rules/es/{game}.md`) for its How to play
+//! page.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -19,7 +20,7 @@ fn main() {
         })
         .unwrap_or_default();
     names.sort();
-    let mut out = String::from("/// Every embedded asset: (file name, contents).\npub static ASSETS: &[(&str, &[u8])] = &[\n");
+    let mut out = String::from("/// The platform's files: (file name, contents).\npub static ASSETS: &[(&str, &[u8])] = &[\n");
     for n in &names {
         println!("cargo:rerun-if-changed={}", dir.join(n).display());
         let path = dir.join(n);
@@ -30,6 +31,11 @@ fn main() {
         )
         .unwrap();
     }
+    out.push_str("];\n");
+    out.push_str(
+        "/// The platform's words, one flat JSON catalog per language: (language, JSON).\n\
+         pub static CATALOGS: &[(&str, &str)] = &[\n",
+    );
     let i18n = dir.join("i18n");
     println!("cargo:rerun-if-changed={}", i18n.display());
     let mut langs: Vec<String> = std::fs::read_dir(&i18n)
@@ -46,7 +52,8 @@ fn main() {
         println!("cargo:rerun-if-changed={}", path.display());
         writeln!(
             out,
-            "    (\"i18n/{n}\", include_bytes!({:?})),",
+            "    ({:?}, include_str!({:?})),",
+            n.trim_end_matches(".json"),
             path.display().to_string()
         )
         .unwrap();

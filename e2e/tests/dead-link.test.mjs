@@ -8,10 +8,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { catalogs } from '../web.mjs';
 import { openBrowser, register, createMusTable, playToOurBet, waitOffer, state } from '../lib.mjs';
 
-const catalog = (lang) => JSON.parse(readFileSync(new URL(`../../crates/server/assets/i18n/${lang}.json`, import.meta.url)));
+const catalog = (lang) => catalogs()[lang];
 
 async function waitFor(cond, what) {
   for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));

@@ -127,3 +127,25 @@ test('keeping a seat picks a friend from a list (or any account by nickname); th
     await c.close();
   }
 });
+
+test('the seat picker of somebody without friends offers the nickname field alone', { timeout: 30000 }, async () => {
+  const a = await openBrowser();
+  try {
+    await register(a.page, `Solo${Date.now() % 100000}`);
+    await a.page.goto(`${BASE}/`);
+    await a.page.getByTestId('create').waitFor();
+    await a.page.getByTestId('private-table').check();
+    await a.page.getByTestId('create').click();
+    await a.page.waitForURL(/\/t\/[^/?]+\?invite=/);
+    await a.page.getByTestId('keep-1').click();
+    const picker = a.page.getByTestId('keep-picker');
+    await picker.getByTestId('keep-nickname').waitFor();
+    assert.equal(await picker.getByTestId('keep-friend').count(), 0);
+    // No list, and no word of one: the dialog once read "null" where the list would be.
+    const words = await picker.evaluate((d) => [...d.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent));
+    assert.deepEqual(words, []);
+    assert.deepEqual(a.errors, []);
+  } finally {
+    await a.close();
+  }
+});

@@ -1,19 +1,17 @@
-// The pages' catalogs (crates/server/assets/i18n/{lang}.json): every language has every key,
-// with the same placeholders, and every key a page asks for by name (`t('…')`) exists. A
-// missing translation fails here, not in front of a player.
+// The pages' catalogs (the platform's crates/server/assets/i18n/{lang}.json merged with
+// every game's own, crates/*/web/i18n/{lang}.json, as the server serves them): every
+// language has every key, with the same placeholders, no key is given twice, and every key
+// a page asks for by name (`t('…')`) exists. A missing translation fails here, not in front
+// of a player.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root, catalogs as merged, webFiles, faces, ownCatalogs } from '../web.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const assets = join(root, 'crates/server/assets');
-const langs = readdirSync(join(assets, 'i18n')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
-const catalogs = Object.fromEntries(
-  langs.map((l) => [l, JSON.parse(readFileSync(join(assets, 'i18n', `${l}.json`), 'utf8'))]),
-);
+const catalogs = merged();
+const langs = Object.keys(catalogs);
 
 /** The `{name}` placeholders of a text, sorted. */
 const holes = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -39,10 +37,11 @@ test('every catalog has the same keys, each a non-empty text with the same place
 });
 
 test('every key the pages ask for by name is in the catalogs', () => {
-  const files = readdirSync(assets).filter((f) => f.endsWith('.js') || f.endsWith('.html'));
+  const files = [...webFiles()].filter(([f]) => f.endsWith('.js') || f.endsWith('.html'));
+  assert.ok(files.some(([f]) => f === 'mus.js') && files.some(([f]) => f === 'lobby.js'), 'the pages of the platform and the games');
   const wanted = new Map();
-  for (const f of files) {
-    const src = readFileSync(join(assets, f), 'utf8');
+  for (const [f, { path }] of files) {
+    const src = readFileSync(path, 'utf8');
     // `t('…')`, or `tr('…')` where a page's `t` names a table.
     for (const m of src.matchAll(/\btr?\(\s*'([a-z0-9_.-]+)'/gi)) wanted.set(m[1], f);
     for (const m of src.matchAll(/data-i18n(?:-[a-z]+)?="([a-z0-9_.-]+)"/gi)) wanted.set(m[1], f);
@@ -52,6 +51,33 @@ test('every key the pages ask for by name is in the catalogs', () => {
     .filter(([k]) => !Object.hasOwn(en, k) && !Object.hasOwn(en, `${k}.other`))
     .map(([k, f]) => `${k} (${f})`);
   assert.deepEqual(absent, [], 'keys used by the pages but missing from en.json');
+});
+
+/** The keys a page's source asks for by name: `t('…')`, `tr('…')`, `data-i18n="…"`. */
+function asked(src) {
+  const out = new Set();
+  for (const m of src.matchAll(/\btr?\(\s*'([a-z0-9_.-]+)'/gi)) out.add(m[1]);
+  for (const m of src.matchAll(/data-i18n(?:-[a-z]+)?="([a-z0-9_.-]+)"/gi)) out.add(m[1]);
+  return out;
+}
+
+test("each page asks only for the platform's words and its own game's", () => {
+  // A game's words come and go with the game: the platform's pages never name them, and
+  // a game's page never borrows another game's (the words games share are the platform's
+  // `game.*`), so each game's catalogs hold every key its pages name.
+  const [platform, ...rest] = faces();
+  const base = ownCatalogs(platform.dir).en;
+  const has = (c, k) => Object.hasOwn(c, k) || Object.hasOwn(c, `${k}.other`);
+  assert.ok(rest.length >= 4, `web faces: ${rest.map((f) => f.who).join(', ')}`);
+  for (const { who, dir } of faces()) {
+    const own = who === 'platform' ? {} : ownCatalogs(dir).en || {};
+    const borrowed = [];
+    for (const [f, { path, who: whose }] of webFiles()) {
+      if (whose !== who || !(f.endsWith('.js') || f.endsWith('.html'))) continue;
+      for (const k of asked(readFileSync(path, 'utf8'))) if (!has(base, k) && !has(own, k)) borrowed.push(`${k} (${f})`);
+    }
+    assert.deepEqual(borrowed, [], `${who}'s pages ask for words that are neither the platform's nor its own`);
+  }
 });
 
 test('every code the server can send has its words in every catalog', () => {

@@ -1,4 +1,4 @@
-// The pages' ports of the games' rules (assets/chinchon-rules.js, assets/tikki-rules.js)
+// The pages' ports of the games' rules (chinchon-rules.js, tikki-rules.js, in their front-end crates' web/)
 // against the engine, hand by hand: many seeded hands go through the built `tapete` CLI
 // (`tapete chinchon analyze --json`, `tapete tikki best --json`) and through the port, and
 // the answers must agree. Runs in Node alone (no browser, no server).
@@ -12,22 +12,23 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { webPath } from '../web.mjs';
 
 const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const assets = join(root, 'crates/server/assets');
 const BIN = resolve(root, process.env.TAPETE_BIN || join(process.env.CARGO_TARGET_DIR || join(root, 'target'), 'debug/tapete'));
 
 let dir;
 let chinchon;
 let tikki;
 
-// The asset files are ES modules without a package.json of their own: a copy next to one
-// that says so lets Node import them as the browser does.
+// The web files are ES modules without a package.json of their own, in several folders: a
+// copy of each side by side, next to one package.json that says so, lets Node import them as
+// the browser does (from /assets/).
 before(async () => {
   assert.ok(existsSync(BIN), `no tapete binary at ${BIN}: build it (cargo build) or set TAPETE_BIN`);
   dir = await mkdtemp(join(tmpdir(), 'tapete-unit-'));
-  for (const f of ['cards.js', 'french.js', 'chinchon-rules.js', 'tikki-rules.js']) await copyFile(join(assets, f), join(dir, f));
+  for (const f of ['cards.js', 'french.js', 'chinchon-rules.js', 'tikki-rules.js']) await copyFile(webPath(f), join(dir, f));
   await writeFile(join(dir, 'package.json'), '{"type": "module"}\n');
   chinchon = await import(pathToFileURL(join(dir, 'chinchon-rules.js')).href);
   tikki = await import(pathToFileURL(join(dir, 'tikki-rules.js')).href);

@@ -1,4 +1,4 @@
-// The narration as the pages tell it (crates/server/assets/story.js): the same lines, sent
+// The narration as the pages tell it (story.js): the same lines, sent
 // by the server as {key, args, text}, rendered in Spanish and in English, names and cards
 // filled in, everything escaped, and a key the catalog lacks told by its English text.
 // Each language runs in its own node process, as each page loads one catalog.
@@ -6,11 +6,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after } from 'node:test';
+import { catalogs, webPath } from '../web.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const assets = join(root, 'crates/server/assets');
+// The catalogs as the server serves them (the platform's and the games' words in one), in
+// files the page's fetch reads.
+const i18n = mkdtempSync(join(tmpdir(), 'tapete-i18n-'));
+for (const [lang, c] of Object.entries(catalogs())) writeFileSync(join(i18n, `${lang}.json`), JSON.stringify(c));
+after(() => rmSync(i18n, { recursive: true, force: true }));
 
 const seat = (n) => ({ seat: n });
 const lines = {
@@ -51,9 +58,9 @@ function rendered(lang) {
     globalThis.localStorage = { getItem: () => ${JSON.stringify(lang)}, setItem() {} };
     globalThis.fetch = async (url) => {
       const l = String(url).match(/i18n\\/(\\w+)\\.json$/)[1];
-      return { ok: true, json: async () => JSON.parse(readFileSync(${JSON.stringify(join(assets, 'i18n'))} + '/' + l + '.json', 'utf8')) };
+      return { ok: true, json: async () => JSON.parse(readFileSync(${JSON.stringify(i18n)} + '/' + l + '.json', 'utf8')) };
     };
-    const { renderLine, lineText } = await import(${JSON.stringify(pathToFileURL(join(assets, 'story.js')).href)});
+    const { renderLine, lineText } = await import(${JSON.stringify(pathToFileURL(webPath('story.js')).href)});
     const names = ['Ane', 'Mikel', '<b>Iker & "Jon"</b>', 'bot 3'];
     const ctx = {
       seatName: (s) => names[s],

@@ -1,8 +1,9 @@
 //! Every line any game of the catalog tells can be told in every language the pages speak:
 //! seeded games of every game (random players and the game's default bot), narrated to
 //! every seat and to the spectators, and each line's catalog key (and every key among its
-//! arguments) found in `crates/server/assets/i18n/{en,es}.json` with exactly the
-//! placeholders its arguments fill. A game added to the catalog is checked with no change
+//! arguments) found in the pages' catalogs (`crates/server/assets/i18n/{en,es}.json` merged
+//! with every game's own, as the server merges them) with exactly the placeholders its
+//! arguments fill. A game added to the catalog is checked with no change
 //! here.
 
 use rand::seq::SliceRandom;
@@ -18,19 +19,31 @@ use tapete_table::{Bot, Game, ToAct};
 const GAMES: u64 = 12;
 const MAX_ACTIONS: usize = 4000;
 
-/// The pages' catalogs by language.
+/// The pages' catalogs by language, as the server merges them: the platform's
+/// (`crates/server/assets/i18n/{lang}.json`) and every game's own words (its web face).
 fn catalogs() -> Vec<(&'static str, Map<String, Value>)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/assets/i18n");
+    let read = |what: &str, text: &str| -> Map<String, Value> {
+        match serde_json::from_str(text) {
+            Ok(Value::Object(m)) => m,
+            _ => panic!("{what}: not a JSON object"),
+        }
+    };
     ["en", "es"]
         .into_iter()
         .map(|lang| {
             let path = dir.join(format!("{lang}.json"));
             let text = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            match serde_json::from_str(&text) {
-                Ok(Value::Object(m)) => (lang, m),
-                _ => panic!("{}: not a JSON object", path.display()),
+            let mut merged = read(&path.display().to_string(), &text);
+            for kind in tapete_catalog::kinds() {
+                for (l, json) in kind.web().catalogs {
+                    if *l == lang {
+                        merged.extend(read(&format!("{}'s {lang}", kind.name()), json));
+                    }
+                }
             }
+            (lang, merged)
         })
         .collect()
 }

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 use tapete_chinchon::narrate::cards_text;
 use tapete_chinchon::{ChinchonGame, ChinchonRules, Narrator, Solver};
-use tapete_host::{row, Host};
+use tapete_host::{row, Host, WebFace};
 use tapete_table::conformance::Resampler;
 use tapete_table::{Bot, Game, Resample, Seat};
 
@@ -16,6 +16,11 @@ impl Host for ChinchonHost {
     type Narrator = Narrator;
     type Stats = ();
     const TITLE: &'static str = "Chinchón";
+    /// Chinchón's table page, its rules' port (melds and closes) and their words.
+    const WEB: WebFace = tapete_host::web_face!(
+        files: ["chinchon.js", "chinchon-rules.js", "chinchon.css"],
+        catalogs: ["en", "es"],
+    );
     const SEATS: std::ops::RangeInclusive<usize> = tapete_chinchon::rules::SEATS;
     const DEFAULT_SEATS: usize = 2;
 

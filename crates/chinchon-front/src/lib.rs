@@ -8,3 +8,14 @@ mod face;
 mod host;
 
 pub use host::ChinchonHost;
+
+#[cfg(test)]
+mod tests {
+    use tapete_host::Host;
+
+    #[test]
+    fn the_web_face_embeds_every_file_of_web() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        assert_eq!(crate::ChinchonHost::WEB.check_dir(&dir), Ok(()));
+    }
+}

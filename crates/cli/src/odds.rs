@@ -370,6 +370,14 @@ impl OddsTool for SolitaireOdds {
         "solitaire"
     }
 
+    /// The odds page, `/solitaire`, and its words (`crates/solitaire-odds/web`).
+    fn web(&self) -> tapete_host::WebFace {
+        tapete_host::WebFace {
+            files: tapete_solitaire_odds::web::FILES,
+            catalogs: tapete_solitaire_odds::web::CATALOGS,
+        }
+    }
+
     fn answer(&self, query: &Value) -> Result<Value, String> {
         let params = web_params(query)?;
         let e = |e: OddsError| e.to_string();

@@ -732,6 +732,28 @@ fn the_solitaire_odds_answer_as_the_command_does() {
         classic["distribution"]["cards"].as_array().unwrap().len(),
         14
     );
+    // Its page comes with the odds tool (crates/solitaire-odds/web), and its words join the
+    // catalogs.
+    for (path, kind) in [
+        ("/solitaire", "text/html"),
+        ("/assets/solitaire.js", "text/javascript"),
+        ("/assets/solitaire.css", "text/css"),
+    ] {
+        let r =
+            tapete_loadtest::client::request("GET", &format!("{}{path}", server.url), &[], None)
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(r.status, 200, "{path}");
+        assert!(
+            r.header("content-type").unwrap_or("").starts_with(kind),
+            "{path}"
+        );
+    }
+    let (code, es) = server.api("GET", "/assets/i18n/es.json", None, None);
+    assert_eq!(code, 200);
+    assert!(
+        es["sol.title"].is_string() && es["lobby.create"].is_string(),
+        "{es}"
+    );
     let (code, same) = server.api(
         "GET",
         "/api/odds/solitaire?suits=4&values=13&board=13&pick=13",

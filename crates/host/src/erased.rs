@@ -47,6 +47,8 @@ pub trait Kind: Send + Sync {
     fn partners(&self) -> bool;
     /// See [`Host::rule_docs`].
     fn rule_docs(&self) -> &'static [(&'static str, &'static str)];
+    /// See [`Host::WEB`].
+    fn web(&self) -> crate::WebFace;
 }
 
 /// A game in progress, erased. Actions travel as their text form.
@@ -180,6 +182,9 @@ impl<H: Host> Kind for KindOf<H> {
     }
     fn rule_docs(&self) -> &'static [(&'static str, &'static str)] {
         H::rule_docs()
+    }
+    fn web(&self) -> crate::WebFace {
+        H::WEB
     }
 }
 

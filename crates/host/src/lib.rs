@@ -30,9 +30,11 @@ pub mod golden;
 #[doc(hidden)]
 pub mod test_race;
 pub mod text;
+pub mod web;
 
 pub use erased::{kind_of, BotJob, Kind, TableGame};
 pub use face::Face;
+pub use web::WebFace;
 
 use serde_json::Value;
 use std::ops::RangeInclusive;
@@ -65,6 +67,12 @@ pub trait Host: Send + Sync + 'static {
     /// Whether seats play in partnerships across the table (Mus: 0 and 2 against 1 and 3).
     /// An arena then seats its sides alternately; otherwise side A holds one seat.
     const PARTNERS: bool = false;
+
+    /// The game's pages for the server: its table module `{name}.js` (which draws a table of
+    /// the game), its styles, pages of its own and its words, from the front-end crate's
+    /// `web/` folder (see [`web_face!`]). None by default: the table page then shows the
+    /// view as JSON with a button per legal action.
+    const WEB: WebFace = WebFace::NONE;
 
     /// What each table option means, by key, in a few words (for `--help` and the lobby).
     fn rule_docs() -> &'static [(&'static str, &'static str)] {

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use tapete_host::row;
 use tapete_host::story::Line;
-use tapete_host::{Host, Narrate};
+use tapete_host::{Host, Narrate, WebFace};
 use tapete_mus::narrate::{cards_text, jugada_of, seat_label, Narrator};
 use tapete_mus::view::Phase;
 use tapete_mus::{Event, MusGame, MusRules};
@@ -41,6 +41,11 @@ impl Host for MusHost {
     type Narrator = MusNarrator;
     type Stats = crate::stats::MusStats;
     const TITLE: &'static str = "Mus";
+    /// Mus's table page, its leyes calculator (`/leyes`) and their words.
+    const WEB: WebFace = tapete_host::web_face!(
+        files: ["mus.js", "leyes.html", "leyes.js", "leyes.css"],
+        catalogs: ["en", "es"],
+    );
     const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
     const DEFAULT_SEATS: usize = 4;
     const PARTNERS: bool = true;

@@ -9,3 +9,14 @@ mod host;
 pub mod stats;
 
 pub use host::MusHost;
+
+#[cfg(test)]
+mod tests {
+    use tapete_host::Host;
+
+    #[test]
+    fn the_web_face_embeds_every_file_of_web() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        assert_eq!(crate::MusHost::WEB.check_dir(&dir), Ok(()));
+    }
+}

@@ -1,6 +1,7 @@
 // @ts-check
 // Accounts in the pages: "Create account", "Log in" and "Log out" in the top bar's menu
-// (common.js calls accountLinks), their forms in a dialog, and the account page (/account):
+// (topbar.js calls accountLinks), their forms in a dialog, and the account page (/account,
+// started by account-page.js):
 // a new password, and the sessions with "End session". A guest who creates an account keeps
 // its id, games and tables (its token goes with the request). Errors are shown in the page.
 //
@@ -9,7 +10,7 @@
 // browser in while a stranger's wrong guesses hold the nickname shut for other devices. It
 // is no key to anything: a login still needs the password.
 
-import { api, ApiError, el, clear, setToken, me, topbar, fmtDate, toast } from './common.js';
+import { api, ApiError, el, clear, setToken, me, fmtDate, toast, pageRoot } from './common.js';
 import { t } from './i18n.js';
 
 const CSS = `
@@ -238,11 +239,10 @@ async function sessions(box) {
     error);
 }
 
-/** The account page: who you are, a new password, your sessions. */
-async function page() {
-  topbar('account');
+/** The account page's content (under the top bar): who you are, a new password, your sessions. */
+export async function accountPage() {
   style();
-  const app = /** @type {HTMLElement} */ (document.getElementById('app'));
+  const app = pageRoot();
   const panel = el('section', { class: 'panel acct', 'data-testid': 'account-page' });
   clear(app).append(panel);
   const p = await me();
@@ -284,5 +284,3 @@ async function page() {
     el('p', {}, el('button', { type: 'button', class: 'btn', 'data-testid': 'account-logout', onclick: () => { logOut(); } }, t('account.logout'))));
   await sessions(box);
 }
-
-if (document.body && document.body.dataset.page === 'account') page();

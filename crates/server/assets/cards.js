@@ -1,7 +1,12 @@
+// @ts-check
 // Spanish playing cards drawn as SVG: oros, copas, espadas, bastos; 1–9, sota (10),
 // caballo (11), rey (12), and the joker (comodín, "J") of the games that play with one.
 // Every shape is drawn here: no images, no fonts beyond the system's.
 
+/**
+ * The suits by letter: their names, their ink and the gaps of their frame (the pinta).
+ * @type {Record<string, {name: string, color: string, gaps: number}>}
+ */
 export const SUITS = {
   o: { name: 'oros', color: '#b07d0c', gaps: 0 },
   c: { name: 'copas', color: '#b3261e', gaps: 1 },
@@ -9,20 +14,31 @@ export const SUITS = {
   b: { name: 'bastos', color: '#3f6b1f', gaps: 3 },
 };
 
+/** @type {Record<number, string>} */
 export const NUMBER_NAMES = { 1: 'as', 2: 'dos', 3: 'tres', 4: 'cuatro', 5: 'cinco', 6: 'seis', 7: 'siete', 8: 'ocho', 9: 'nueve', 10: 'sota', 11: 'caballo', 12: 'rey' };
 
-/** Parses "12o" into {number: 12, suit: "o"}; null when it is not a Spanish card. */
+/**
+ * Parses "12o" into {number: 12, suit: "o"}; null when it is not a Spanish card.
+ * @param {string} code
+ * @returns {{number: number, suit: string} | null}
+ */
 export function parseCard(code) {
   const m = /^(1[0-2]|[1-9])([ocebOCEB])$/.exec(String(code).trim());
   return m ? { number: Number(m[1]), suit: m[2].toLowerCase() } : null;
 }
 
-/** Whether `code` is the joker ("J"). */
+/**
+ * Whether `code` is the joker ("J").
+ * @param {string} code
+ */
 export function isJoker(code) {
   return String(code).trim().toUpperCase() === 'J';
 }
 
-/** "rey de oros", "comodín". */
+/**
+ * "rey de oros", "comodín".
+ * @param {string} code
+ */
 export function cardName(code) {
   if (isJoker(code)) return 'comodín';
   const c = parseCard(code);
@@ -30,6 +46,7 @@ export function cardName(code) {
 }
 
 // Each suit symbol is drawn in a box from -10 to 10 around the origin.
+/** @type {Record<string, string>} */
 const SYMBOL = {
   o: `<circle r="9.4" fill="#f3c94a" stroke="#936300" stroke-width="1.2"/>
       <circle r="6.6" fill="#f7d978" stroke="#c28a12" stroke-width=".9"/>
@@ -54,10 +71,18 @@ const SYMBOL = {
       <path d="M3.4,-6 l2.2,-1.2 M-3.2,-2.2 l-2,-1" stroke="#36501a" stroke-width=".9" stroke-linecap="round"/>`,
 };
 
+/**
+ * A suit's symbol at (x, y), scaled and turned.
+ * @param {string} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} scale
+ */
 function symbol(suit, x, y, scale, rotate = 0) {
   return `<g transform="translate(${x},${y}) rotate(${rotate}) scale(${scale})">${SYMBOL[suit]}</g>`;
 }
 
+/** Where the pips of each number go. @type {Record<number, [number, number][]>} */
 const PIPS = {
   1: [[30, 45]],
   2: [[30, 25], [30, 65]],
@@ -69,8 +94,14 @@ const PIPS = {
   8: [[19.5, 18], [40.5, 18], [30, 31.5], [19.5, 45], [40.5, 45], [30, 58.5], [19.5, 72], [40.5, 72]],
   9: [[16, 20], [30, 20], [44, 20], [16, 45], [30, 45], [44, 45], [16, 70], [30, 70], [44, 70]],
 };
+/** @type {Record<number, number>} */
 const PIP_SCALE = { 1: 1.9, 7: .68, 8: .64, 9: .58 };
 
+/**
+ * A figure's picture: sota (10), caballo (11), rey (12).
+ * @param {number} number
+ * @param {string} suit
+ */
 function figure(number, suit) {
   const color = SUITS[suit].color;
   const skin = '#f2cda6';
@@ -104,6 +135,7 @@ function figure(number, suit) {
   return s;
 }
 
+/** @param {string} suit */
 function frame(suit) {
   // The pinta: gaps in the frame's top and bottom lines tell the suit (oros none,
   // copas one, espadas two, bastos three).
@@ -118,6 +150,7 @@ function frame(suit) {
 
 /** The joker: a jester's cap with bells over a star, in the four suits' colours. */
 function jokerSVG() {
+  /** @type {(cx: number, cy: number, r: number) => string} */
   const star = (cx, cy, r) => {
     const pts = [];
     for (let i = 0; i < 10; i++) {
@@ -127,6 +160,7 @@ function jokerSVG() {
     }
     return `<polygon points="${pts.join(' ')}" fill="#f3c94a" stroke="#8f6400" stroke-width=".6"/>`;
   };
+  /** @type {(x: number, y: number, rot: number) => string} */
   const idx = (x, y, rot) =>
     `<text x="${x}" y="${y}" transform="rotate(${rot} ${x} ${y - 3.4})" font-family="Georgia, 'Times New Roman', serif" font-weight="700" font-size="9" text-anchor="middle" fill="#6d2c91">J</text>`;
   return `<svg viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="comodín">
@@ -148,15 +182,20 @@ function jokerSVG() {
   </svg>`;
 }
 
-/** The SVG markup of a face-up card ("12o", "J"), or of a card back ("back"). */
+/**
+ * The SVG markup of a face-up card ("12o", "J"), or of a card back ("back").
+ * @param {string} code
+ */
 export function cardSVG(code) {
   if (isJoker(code)) return jokerSVG();
-  if (code === 'back' || !parseCard(code)) return backSVG();
-  const { number, suit } = parseCard(code);
+  const card = code === 'back' ? null : parseCard(code);
+  if (!card) return backSVG();
+  const { number, suit } = card;
   const color = SUITS[suit].color;
   let body = '';
   if (number >= 10) body = figure(number, suit);
   else for (const [x, y] of PIPS[number]) body += symbol(suit, x, y, PIP_SCALE[number] || .82);
+  /** @type {(x: number, y: number, rot: number) => string} */
   const idx = (x, y, rot) =>
     `<text x="${x}" y="${y}" transform="rotate(${rot} ${x} ${y - 3.4})" font-family="Georgia, 'Times New Roman', serif" font-weight="700" font-size="9.5" text-anchor="middle" fill="${color}">${number}</text>`;
   return `<svg viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${cardName(code)}">
@@ -171,6 +210,7 @@ export function cardSVG(code) {
  */
 export const backWords = { label: 'card back' };
 
+/** The SVG markup of a card's back. */
 export function backSVG() {
   return `<svg viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${backWords.label}">
     <defs><pattern id="tapete-back" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -183,7 +223,17 @@ export function backSVG() {
   </svg>`;
 }
 
-/** A card element: `<span class="card" data-card="12o">svg</span>`. */
+/**
+ * A card element's attributes: `class` adds classes, anything else is set as it is
+ * (null, undefined and false leave it out).
+ * @typedef {Record<string, string | number | boolean | null | undefined>} CardAttrs
+ */
+
+/**
+ * A card element: `<span class="card" data-card="12o">svg</span>`.
+ * @param {string} code
+ * @param {CardAttrs} [attrs]
+ */
 export function cardEl(code, attrs = {}) {
   const span = document.createElement('span');
   span.className = 'card';
@@ -194,7 +244,7 @@ export function cardEl(code, attrs = {}) {
   }
   for (const [k, v] of Object.entries(attrs)) {
     if (k === 'class') span.classList.add(...String(v).split(/\s+/).filter(Boolean));
-    else span.setAttribute(k, v);
+    else if (v !== null && v !== undefined && v !== false) span.setAttribute(k, String(v));
   }
   return span;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's chat: the players' channel and, for spectators (and for everybody once the game
 // is over), the spectators' channel, each a tab; a line to write in one's own channel, quick
 // phrases and reactions a tap away; per message a mute and a report action. Messages are
@@ -18,7 +19,20 @@ import { el, clear, t, toast, errorText } from './common.js';
 import { icon } from './icons.js';
 import { bubbleMs } from './kit.js';
 
-/** The reactions: the emoji sent, and the drawing and words that show it. */
+/**
+ * A message for the table's socket (`{type: 'chat', text}`, a mute, a report…).
+ * @typedef {{type: string, [key: string]: unknown}} ClientMessage
+ */
+
+/**
+ * A chat message as the table's socket sends it (`n`: its number at the table).
+ * @typedef {{n: number, player: number, nickname: string, channel: 'players' | 'spectators', text: string, at?: number}} ChatLine
+ */
+
+/**
+ * The reactions: the emoji sent, and the drawing and words that show it.
+ * @type {{text: string, icon: import('./icons.js').IconName, label: () => string}[]}
+ */
 export const REACTIONS = [
   { text: '👍', icon: 'good', label: () => t('chat.react.good') },
   { text: '😂', icon: 'laugh', label: () => t('chat.react.laugh') },
@@ -26,7 +40,10 @@ export const REACTIONS = [
   { text: '😢', icon: 'sad', label: () => t('chat.react.sad') },
 ];
 
-/** The quick phrases, in the person's language. */
+/**
+ * The quick phrases, in the person's language.
+ * @type {[string, () => string][]}
+ */
 const PHRASES = [
   ['buena', () => t('chat.phrase.buena')],
   ['vaya', () => t('chat.phrase.vaya')],
@@ -37,13 +54,16 @@ const PHRASES = [
 /** Narrow screens: the strip and the sheet instead of the column (style.css agrees). */
 const NARROW = window.matchMedia('(max-width: 900px)');
 
-/** @type {(msg: object) => boolean} */
+/** @type {(msg: ClientMessage) => boolean} */
 let send = () => false;
+/** @type {ChatLine[]} */
 let lines = [];          // the messages this connection may see, oldest first
+/** @type {Set<number>} */
 let muted = new Set();   // the people this person mutes
 let known = false;       // a state arrived: who one is is known
 let seated = false;
 let finished = false;
+/** @type {number | null} */
 let myId = null;
 let hasName = false;
 let tab = 'players';
@@ -51,7 +71,9 @@ let unread = 0;
 let sheet = false;       // the sheet is open (narrow screens)
 let tray = false;        // the quick words are open over the strip (narrow screens)
 let error = '';          // the last refusal, shown under the line to write
+/** @type {Map<number, string>} */
 const names = new Map(); // player id → nickname, for the list of people muted
+/** @type {Map<number, number>} */
 const seatOf = new Map(); // player id → the seat they hold
 
 const list = el('div', { class: 'chat-lines', 'data-testid': 'chat-lines', role: 'log', 'aria-live': 'polite' });
@@ -106,7 +128,11 @@ document.addEventListener('pointerdown', (e) => {
   if (tray && !trayBox.contains(at) && !quickToggle.contains(at)) { tray = false; draw(); }
 });
 
-/** The chat panel, to place on the table page; `sender` sends a message on the table's socket. */
+/**
+ * The chat panel, to place on the table page; `sender` sends a message on the table's
+ * socket (false when it could not).
+ * @param {(msg: ClientMessage) => boolean} sender
+ */
 export function chatPanel(sender) {
   send = sender;
   draw();
@@ -118,7 +144,10 @@ export function chatStrip() {
   return [strip];
 }
 
-/** The table's state arrived: whether one sits, whether the game is over, who one is, who sits where. */
+/**
+ * The table's state arrived: whether one sits, whether the game is over, who one is, who sits where.
+ * @param {{you?: {seat?: number | null, player?: number | null} | null, table?: import('./common.js').TableInfo | null} | null} st
+ */
 export function chatState(st) {
   const you = (st && st.you) || {};
   const wasSeated = seated;
@@ -134,8 +163,13 @@ export function chatState(st) {
   draw();
 }
 
-/** A message from the table's socket: true when it was the chat's. */
-export function chatMessage(msg) {
+/**
+ * A message from the table's socket: true when it was the chat's.
+ * @param {{type: string}} raw
+ */
+export function chatMessage(raw) {
+  // The chat's messages, by their type: the history, a message, a report taken, a refusal.
+  const msg = /** @type {{type: string, lines?: ChatLine[], muted?: number[], line?: ChatLine, code?: string, wait_s?: number}} */ (raw);
   if (msg.type === 'chat_history') {
     lines = Array.isArray(msg.lines) ? msg.lines : [];
     muted = new Set(msg.muted || []);
@@ -149,7 +183,8 @@ export function chatMessage(msg) {
     names.set(msg.line.player, msg.line.nickname);
     if (NARROW.matches && !sheet && msg.line.player !== myId) unread++;
     draw();
-    if (msg.line.channel === 'players' && seatOf.has(msg.line.player)) seatBubble(seatOf.get(msg.line.player), msg.line);
+    const seat = seatOf.get(msg.line.player);
+    if (msg.line.channel === 'players' && seat !== undefined) seatBubble(seat, msg.line);
     return true;
   }
   if (msg.type === 'chat_reported') { toast(t('chat.reported'), ''); return true; }
@@ -168,10 +203,15 @@ export function chatLayout() {
   for (const seat of said.keys()) place(seat);
 }
 
+/** The channels one may read: the players' always; the spectators' but while seated at a game on. */
 function tabsShown() {
   return !seated || finished ? ['players', 'spectators'] : ['players'];
 }
 
+/**
+ * Opens or closes the chat's sheet (narrow screens).
+ * @param {boolean} open
+ */
 function setSheet(open) {
   sheet = open;
   tray = false;
@@ -183,7 +223,10 @@ function setSheet(open) {
   else toggle.focus({ preventScroll: true });
 }
 
-/** Sends a message in one's own channel; true when it went. */
+/**
+ * Sends a message in one's own channel; true when it went.
+ * @param {string} text
+ */
 function say(text) {
   if (!send({ type: 'chat', text })) return false;
   error = '';
@@ -195,18 +238,25 @@ function say(text) {
   return true;
 }
 
+/** Sends the line written. */
 function write() {
   const text = input.value.trim();
   if (!text) { error = t('error.chat_empty'); draw(); return; }
   if (say(text)) input.value = '';
 }
 
-/** A reaction by its emoji, or undefined. */
+/**
+ * A reaction by its emoji, or undefined.
+ * @param {string} text
+ */
 function reaction(text) {
   return REACTIONS.find((r) => r.text === text);
 }
 
-/** A message's words, or its reaction's picture. */
+/**
+ * A message's words, or its reaction's picture.
+ * @param {ChatLine} l
+ */
 function textOf(l, { short = false } = {}) {
   const r = reaction(l.text);
   if (r) return icon(r.icon, { label: r.label(), cls: 'chat-rx' });
@@ -214,6 +264,10 @@ function textOf(l, { short = false } = {}) {
   return l.text;
 }
 
+/**
+ * A message in the chat's list, with a mute and a report for others' messages.
+ * @param {ChatLine} l
+ */
 function line(l) {
   const mine = l.player === myId;
   const acts = mine || !hasName ? null : el('span', { class: 'chat-acts' },
@@ -223,6 +277,7 @@ function line(l) {
     el('b', {}, l.nickname), ' ', el('span', { class: 'chat-text', 'data-testid': 'chat-text', 'data-text': l.text }, textOf(l)), acts);
 }
 
+/** Draws the chat anew from what it knows. */
 function draw() {
   const narrow = NARROW.matches;
   panel.classList.toggle('sheet', narrow);
@@ -279,10 +334,17 @@ function draw() {
 
 // ---- what a seated person says, beside their seat for a while ----
 
-/** The bubbles up now: seat → {node, timer}. */
+/**
+ * The bubbles up now: seat → {node, timer}.
+ * @type {Map<number, {node: HTMLElement, timer: ReturnType<typeof setTimeout>}>}
+ */
 const said = new Map();
 
-/** Shows what `l` says beside `seat` for as long as it takes to read (2.5 to 6 s). */
+/**
+ * Shows what `l` says beside `seat` for as long as it takes to read (2.5 to 6 s).
+ * @param {number} seat
+ * @param {ChatLine} l
+ */
 function seatBubble(seat, l) {
   const old = said.get(seat);
   if (old) { clearTimeout(old.timer); old.node.remove(); }
@@ -294,12 +356,16 @@ function seatBubble(seat, l) {
   place(seat);
 }
 
-/** What a bubble must not cover on the felt: cards, buttons, names, chips, and any words. */
+/**
+ * What a bubble must not cover on the felt: cards, buttons, names, chips, and any words.
+ * @param {Element} felt
+ */
 function obstacles(felt) {
+  /** @type {DOMRect[]} */
   const out = [];
   for (const e of felt.querySelectorAll('*')) {
     const solid = e.matches('.card, button, .btn, [role="button"], .nameplate, .bubble, .chip')
-      || [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+      || [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent || '').trim());
     if (!solid) continue;
     const r = e.getBoundingClientRect();
     if (r.width && r.height) out.push(r);
@@ -307,7 +373,10 @@ function obstacles(felt) {
   return out;
 }
 
-/** Puts a seat's bubble beside its nameplate (above, at either end, or below it) where it covers nothing; else hides it. */
+/**
+ * Puts a seat's bubble beside its nameplate (above, at either end, or below it) where it covers nothing; else hides it.
+ * @param {number} seat
+ */
 function place(seat) {
   const b = said.get(seat);
   if (!b) return;
@@ -326,14 +395,16 @@ function place(seat) {
   // Beside the name first (above it, then at either end), lined up with it in a few ways.
   const xs = [p.left + p.width / 2 - w / 2, p.left, p.right - w];
   const ys = [p.top + p.height / 2 - h / 2, p.top, p.bottom - h];
+  /** @type {(x: number, y: number, dir: string) => [number, number, string]} */
+  const spot = (x, y, dir) => [x, y, dir];
   const spots = [
-    ...xs.map((x) => [x, p.top - h - gap, 'up']),
-    ...ys.map((y) => [p.right + gap, y, 'right']),
-    ...ys.map((y) => [p.left - w - gap, y, 'left']),
-    ...xs.map((x) => [x, p.bottom + gap, 'down']),
+    ...xs.map((x) => spot(x, p.top - h - gap, 'up')),
+    ...ys.map((y) => spot(p.right + gap, y, 'right')),
+    ...ys.map((y) => spot(p.left - w - gap, y, 'left')),
+    ...xs.map((x) => spot(x, p.bottom + gap, 'down')),
   ];
   const walls = obstacles(felt);
-  const free = spots.map(([x, y, dir]) => [Math.min(Math.max(x, f.left + 4), f.right - w - 4), y, dir]).find(([x, y]) =>
+  const free = spots.map(([x, y, dir]) => spot(Math.min(Math.max(x, f.left + 4), f.right - w - 4), y, dir)).find(([x, y]) =>
     y >= f.top && y + h <= f.bottom && x >= f.left && x + w <= f.right
     && walls.every((r) => x + w <= r.left || r.right <= x || y + h <= r.top || r.bottom <= y));
   if (!free) { node.classList.add('hidden'); return; }

@@ -1,9 +1,48 @@
-// What every page shares: the player's token, the JSON API, a tiny DOM helper, the top bar
-// (with the language switch), and the words of the catalogs applied to static HTML.
+// @ts-check
+// What every page shares: the player's token, the JSON API, a tiny DOM helper, and the words
+// of the catalogs applied to static HTML. The top bar is topbar.js's.
 
-import { t, lang, setLang, LANGS, has, ordinal } from './i18n.js';
+import { t, lang, has, ordinal } from './i18n.js';
 
 export { t, lang, ordinal };
+
+// ---- what the API answers (docs/server.md), as far as the pages read it ----
+
+/**
+ * A player as a table names one.
+ * @typedef {{id: number, nickname: string}} PlayerRef
+ */
+
+/**
+ * A seat of a table: who holds it (a person, else the bot that plays it), whether they are
+ * connected now, and whether the bot plays for them while they are away.
+ * @typedef {{seat: number, player?: PlayerRef | null, bot?: string | null, connected?: boolean,
+ *   away?: boolean}} SeatInfo
+ */
+
+/**
+ * How a finished game ended: the winning seats, every seat's score in the game's unit, the
+ * places, and the engine's English summary.
+ * @typedef {{winners: number[], scores: number[], places?: number[], summary?: string}} Outcome
+ */
+
+/**
+ * A table (`TableInfo`): its game and options, its state, its seats, how it ended, and what
+ * makes it a friends' table (`invite` only to its creator).
+ * @typedef {{id: string, game: string, rules: Record<string, unknown>, status: 'waiting' | 'playing' | 'finished',
+ *   created: number, creator?: number | null, bot: string, pace_ms: number, away_s: number, hold_s: number,
+ *   turn_s: number, actions: number, seats: SeatInfo[], outcome?: Outcome | null, rated?: boolean,
+ *   private?: boolean, invite?: string, reserved?: (PlayerRef | null)[], rematch?: string | null,
+ *   rematch_of?: string | null, starts_at?: number | null}} TableInfo
+ */
+
+/**
+ * A game the server offers (`/api/games`): its seats, default options, bots, tools and
+ * what each option means.
+ * @typedef {{name: string, title: string, seats: {min: number, max: number, default: number},
+ *   rules: Record<string, unknown>, bots: string[], default_bot: string, tools: string[], partners: boolean,
+ *   rule_docs: Record<string, string>}} GameKind
+ */
 
 /** The bot levels (weakest first); any other bot a game offers is a style of play. */
 export const BOT_LEVELS = ['random', 'basico', 'avanzado', 'experto', 'maestro'];
@@ -20,9 +59,14 @@ export function botName(bot) {
 
 const TOKEN_KEY = 'tapete.token';
 
+/** This browser's token, '' without one. */
 export function getToken() {
   try { return localStorage.getItem(TOKEN_KEY) || ''; } catch { return ''; }
 }
+/**
+ * Keeps this browser's token ('' forgets it).
+ * @param {string} t
+ */
 export function setToken(t) {
   try { t ? localStorage.setItem(TOKEN_KEY, t) : localStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
 }
@@ -34,6 +78,8 @@ export class ApiError extends Error {
    * 503, the seconds to wait before asking again (0 if the server did not say); `detail`:
    * the server's own sentence (English, for programs; a tool's refusal names the value at
    * fault in it).
+   * @param {number} status
+   * @param {string} message
    */
   constructor(status, message, code = '', node = '', retryAfter = 0, detail = '') {
     super(message); this.status = status; this.code = code; this.node = node; this.retryAfter = retryAfter; this.detail = detail;
@@ -41,6 +87,7 @@ export class ApiError extends Error {
 }
 
 /** The code a refusal without a code of its own is worded by, from its HTTP status. */
+/** @type {Record<number, string>} */
 const STATUS_CODES = {
   400: 'bad_request', 401: 'unknown_token', 404: 'not_found', 408: 'timeout', 413: 'too_large',
   429: 'rate_limited', 503: 'busy',
@@ -54,7 +101,7 @@ const STATUS_CODES = {
  * @param {{s?: number, status?: number}} [args] `s`: seconds to wait (`retry_after`)
  */
 export function errorText(code, args = {}) {
-  const s = Number.isFinite(args.s) && args.s > 0 ? args.s : 1;
+  const s = args.s !== undefined && Number.isFinite(args.s) && args.s > 0 ? args.s : 1;
   if (code && has(`error.${code}`)) return t(`error.${code}`, { s });
   const byStatus = STATUS_CODES[args.status || 0];
   return t(`error.${byStatus || 'internal'}`, { s });
@@ -71,7 +118,14 @@ export function toolError(x) {
   return [x.message, ' ', el('span', { lang: 'en', class: 'detail' }, x.detail)];
 }
 
-/** Calls the JSON API; throws ApiError with the person's words for the error on failure. */
+/**
+ * Calls the JSON API and answers its body (the server's JSON, as it comes); throws ApiError
+ * with the person's words for the error on failure.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
 export async function api(method, path, body) {
   return (await apiCall(method, path, body)).data;
 }
@@ -79,9 +133,13 @@ export async function api(method, path, body) {
 /**
  * Calls the JSON API and answers its body with its headers (a list's `Link` to its next
  * page, say); throws as `api` does.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
  * @returns {Promise<{data: any, headers: Headers}>}
  */
 export async function apiCall(method, path, body) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -105,8 +163,29 @@ export async function apiCall(method, path, body) {
   return { data, headers: res.headers };
 }
 
+/**
+ * A player as the pages know the one this browser plays as (`/api/me`).
+ * @typedef {{id: number, nickname: string, account?: boolean}} Me
+ */
+
+/** @type {Promise<Me | null> | null} */
 let mePromise = null;
-/** The signed-in player ({id, nickname, account}) or null. */
+/** What is called when the player changes on this page (a nickname picked): the top bar's name. */
+/** @type {(() => void)[]} */
+const meWatchers = [];
+
+/**
+ * Calls `f` whenever the player changes on this page (a nickname picked, `register`).
+ * @param {() => void} f
+ */
+export function onMe(f) {
+  meWatchers.push(f);
+}
+
+/**
+ * The signed-in player ({id, nickname, account}) or null.
+ * @returns {Promise<Me | null>}
+ */
 export function me() {
   if (!mePromise) {
     mePromise = getToken()
@@ -126,59 +205,111 @@ export async function tokenEnded() {
     await api('GET', '/api/me');
     return false;
   } catch (e) {
-    if (e.status !== 401) return false;
+    if (!(e instanceof ApiError) || e.status !== 401) return false;
     setToken('');
     mePromise = null;
     return true;
   }
 }
 
-/** Creates a player with this nickname and keeps its token. */
+/**
+ * Creates a player with this nickname and keeps its token.
+ * @param {string} nickname
+ */
 export async function register(nickname) {
   const p = await api('POST', '/api/players', { nickname });
   setToken(p.token);
   mePromise = Promise.resolve({ id: p.id, nickname: p.nickname });
-  renderWho();
+  for (const f of meWatchers) f();
   return p;
 }
 
-/** el('div', {class: 'x', onclick: f, dataset: {a: 1}}, child, 'text', …) */
+/**
+ * What `el` puts in an element: text, numbers, nodes, lists of them; nothing for null,
+ * undefined and false.
+ * @typedef {string | number | Node | null | undefined | false | Child[]} Child
+ */
+
+/**
+ * An element's attributes for `el`: `on<event>` handlers (typed by the event), `class`,
+ * `dataset` and `style` objects, `html` (markup, for the pages' own), and any other
+ * attribute by name (true: present; null, undefined, false: left out).
+ * @typedef {{[K in keyof HTMLElementEventMap as `on${K}`]?: ((e: HTMLElementEventMap[K]) => void) | null}
+ *   & {dataset?: Record<string, string | number | boolean | null | undefined>,
+ *     style?: string | {[P in keyof CSSStyleDeclaration]?: string | number} | null}
+ *   & Record<string, unknown>} Attrs
+ */
+
+/**
+ * el('div', {class: 'x', onclick: f, dataset: {a: 1}}, child, 'text', …)
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
-    if (k === 'class') e.className = v;
-    else if (k === 'dataset') Object.assign(e.dataset, v);
+    if (k === 'class') e.className = String(v);
+    else if (k === 'dataset' && typeof v === 'object') Object.assign(e.dataset, v);
     else if (k === 'style' && typeof v === 'object') Object.assign(e.style, v);
-    else if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
-    else if (k === 'html') e.innerHTML = v;
+    else if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), /** @type {EventListener} */ (v));
+    else if (k === 'html') e.innerHTML = String(v);
     else if (v === true) e.setAttribute(k, '');
-    else e.setAttribute(k, v);
+    else e.setAttribute(k, String(v));
   }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
+  /** @param {Child} c */
+  const add = (c) => {
+    if (c === null || c === undefined || c === false) return;
+    if (Array.isArray(c)) for (const x of c) add(x);
+    else e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  };
+  for (const c of children) add(c);
   return e;
 }
 
+/**
+ * The page's main element (`<main id="app">`, which every page of the site has).
+ * @returns {HTMLElement}
+ */
+export function pageRoot() {
+  const app = document.getElementById('app');
+  if (!app) throw new Error('the page has no #app');
+  return app;
+}
+
+/**
+ * An error's message for a person: an `ApiError`'s words, any other error's message.
+ * @param {unknown} e
+ */
+export function messageOf(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Empties a node; answers it.
+ * @template {Node} N
+ * @param {N} node
+ * @returns {N}
+ */
 export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
-let toastTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let toastTimer;
+
+/**
+ * A message for a few seconds at the screen's bottom; `kind` 'error' shows it as one.
+ * @param {string} message
+ */
 export function toast(message, kind = '') {
-  let t = document.querySelector('.toast');
-  if (!t) { t = el('div', { class: 'toast', role: 'status', 'data-testid': 'toast' }); document.body.append(t); }
+  const t = /** @type {HTMLElement | null} */ (document.querySelector('.toast')) || document.body.appendChild(el('div', { class: 'toast', role: 'status', 'data-testid': 'toast' }));
   t.className = `toast ${kind}`;
   t.textContent = message;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => t.remove(), 4000);
 }
-
-const LOGO = `<svg viewBox="0 0 32 32" aria-hidden="true"><rect x="5" y="3" width="15" height="22" rx="2.5" fill="#fffdf6" stroke="#b9ae94" transform="rotate(-12 12 14)"/>
-<rect x="12" y="6" width="15" height="22" rx="2.5" fill="#fffdf6" stroke="#b9ae94" transform="rotate(10 20 17)"/>
-<circle cx="20" cy="17" r="4.2" fill="#f3c94a" stroke="#936300" transform="rotate(10 20 17)"/></svg>`;
-
-const TOOL_TITLES = { leyes: 'Leyes' };
 
 /**
  * Puts the catalog's words on static HTML: `data-i18n` names the key of an element's text,
@@ -190,75 +321,6 @@ export function applyWords(root = document) {
   for (const attr of ['title', 'aria-label', 'placeholder']) {
     for (const e of root.querySelectorAll(`[data-i18n-${attr}]`)) e.setAttribute(attr, t(e.getAttribute(`data-i18n-${attr}`) || ''));
   }
-}
-
-/** The language switch: one button per language, the current one pressed. */
-function langSwitch() {
-  return el('span', { class: 'langswitch', role: 'group', 'aria-label': t('lang.switch'), 'data-testid': 'lang-switch' },
-    Object.entries(LANGS).map(([code, name]) => el('button', {
-      type: 'button', class: code === lang ? 'on' : '', lang: code, 'aria-pressed': String(code === lang),
-      'data-testid': `lang-${code}`, onclick: () => { if (code !== lang) setLang(code); },
-    }, name)));
-}
-
-/**
- * Puts the top bar at the start of <body>; `active` names the current page. The games and
- * their tools come from /api/games (each game opens the lobby's form on it), so a new game
- * shows up without touching the bar; the solitaire's odds and the history are always there.
- * On a narrow screen the links fold into a menu button named after the current page, so the
- * bar keeps one line and the player's name whole.
- */
-/** The installable app: a service worker that shows the offline page when the server
- * cannot be reached (see sw.js). Browsers allow it on https and on this machine only. */
-function installable() {
-  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker.register('/sw.js').catch(() => { /* the site works without it */ });
-}
-
-export function topbar(active) {
-  installable();
-  const link = ([href, text, key, testid]) => el('a', { href, class: key === active ? 'active' : '', 'data-testid': testid }, text);
-  const games = el('span', { class: 'navgames', 'data-testid': 'nav-games' });
-  const nav = el('nav', { id: 'topnav', 'data-testid': 'nav', 'aria-label': t('nav.label') }, link(['/', t('nav.lobby'), 'lobby']), games,
-    [['/solitaire', t('nav.solitaire'), 'solitaire'], ['/history', t('nav.history'), 'history'], ['/leaderboard', t('leaderboard.nav'), 'leaderboard']].map(link), langSwitch());
-  const label = el('span', {}, t('nav.menu'));
-  const toggle = el('button', {
-    type: 'button', class: 'navtoggle', 'aria-controls': 'topnav', 'aria-expanded': 'false', 'data-testid': 'nav-toggle',
-  }, el('span', { class: 'burger', 'aria-hidden': 'true' }, '\u2630'), label);
-  const bar = el('header', { class: 'topbar' },
-    el('a', { class: 'brand', href: '/', html: `${LOGO}<span>tapete</span>` }), toggle, nav,
-    el('div', { class: 'who', 'data-testid': 'who' }));
-  const setOpen = (open) => { bar.classList.toggle('open', open); toggle.setAttribute('aria-expanded', String(open)); };
-  const named = () => { const a = nav.querySelector('a.active'); label.textContent = a ? a.textContent : t('nav.menu'); };
-  toggle.addEventListener('click', () => setOpen(!bar.classList.contains('open')));
-  document.addEventListener('click', (e) => { if (!bar.contains(/** @type {Node} */ (e.target))) setOpen(false); });
-  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') setOpen(false); });
-  named();
-  document.body.prepend(bar);
-  applyWords(document);
-  renderWho();
-  // Create account / Log in / Log out: account.js owns them.
-  const account = el('span', { class: 'navaccount', 'data-testid': 'nav-account' });
-  nav.append(account);
-  me().then((p) => import('./account.js').then((m) => m.accountLinks(account, p))).catch(() => { /* the bar works without */ });
-  api('GET', '/api/games').then((list) => {
-    for (const g of Array.isArray(list) ? list : []) {
-      games.append(link([`/?game=${encodeURIComponent(g.name)}`, g.title || g.name, `game-${g.name}`, `nav-game-${g.name}`]));
-      for (const tool of g.tools || []) games.append(link([`/${tool}`, TOOL_TITLES[tool] || tool, tool, `nav-tool-${tool}`]));
-    }
-    named();
-  }).catch(() => { /* the bar keeps its fixed links */ });
-}
-
-async function renderWho() {
-  const who = document.querySelector('.topbar .who');
-  if (!who) return;
-  const p = await me();
-  clear(who);
-  // The nickname leads to the player's profile (an account's by its name).
-  const profile = p && (p.account ? `/@/${encodeURIComponent(p.nickname)}` : `/p/${p.id}`);
-  if (p) who.append(t('who.playing_as'), ' ', el('a', { href: profile, class: 'who-profile', 'data-testid': 'who-profile' }, el('b', {}, p.nickname)));
-  else who.append(el('a', { href: '/', style: { color: '#f7e7b0' } }, t('who.pick_nickname')));
 }
 
 /** The decimal sign of the page's language ("," in Spanish). */
@@ -273,13 +335,20 @@ export function localDecimals(text) {
   return DECIMAL === '.' ? text : text.replace(/(\d)\.(\d)/g, `$1${DECIMAL}$2`);
 }
 
+/**
+ * A moment (seconds since 1970) as the page's language writes a date and time; '' for none.
+ * @param {number | null | undefined} secs
+ */
 export function fmtDate(secs) {
   if (!secs) return '';
   const d = new Date(secs * 1000);
   return d.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** Seat label from a TableInfo seat: nickname, or "bot (level)". */
+/**
+ * Seat label from a TableInfo seat: nickname, or "bot (level)".
+ * @param {{player?: {nickname: string} | null, bot?: string | null} | null | undefined} seatInfo
+ */
 export function seatName(seatInfo) {
   if (!seatInfo) return '?';
   if (seatInfo.player) return seatInfo.player.nickname;

@@ -1,52 +1,82 @@
+// @ts-check
 // Friends (accounts only): the lobby's panel — add a friend by nickname, requests to
 // accept or decline, friends online and at which table, invitations to join or dismiss —
 // asked for again every few seconds while the page is shown (the lobby polls its table
 // list the same way); and the table page's "invite a friend" box.
 
-import { el, clear, api, me, t, toast } from './common.js';
-import { withInvite, setNode } from './invite.js';
+import { el, clear, api, me, t, toast, messageOf } from './common.js';
+import { withInvite, setNode, moved } from './invite.js';
+
+/**
+ * An invitation to a table, sent to this account.
+ * @typedef {{id: number, table: string, game: string, from: import('./common.js').PlayerRef}} Invitation
+ */
+
+/**
+ * One's friends, requests and invitations (`/api/friends`).
+ * @typedef {{friends: {id: number, nickname: string, online: boolean, table?: {id: string, game: string} | null}[],
+ *   incoming: import('./common.js').PlayerRef[], outgoing: import('./common.js').PlayerRef[],
+ *   invitations: Invitation[]}} Friends
+ */
 
 /** How often the lobby asks for the list again (ms). */
 const POLL_MS = 5000;
 
+/**
+ * The panel's words for a guest or nobody: friends are for accounts.
+ * @param {HTMLElement} panel
+ */
 function accountOnly(panel) {
   clear(panel).append(el('h2', {}, t('friends.title')),
     el('p', { class: 'muted small', 'data-testid': 'friends-account-only' }, t('friends.account_only'), ' ',
       el('a', { href: '/account' }, t('friends.make_account'))));
 }
 
-/** Runs an API call, then redraws; a refusal is shown as a toast. */
+/**
+ * Runs an API call, then redraws; a refusal is shown as a toast.
+ * @param {() => Promise<unknown>} fn
+ * @param {() => void} redraw
+ */
 async function act(fn, redraw) {
-  try { await fn(); } catch (x) { toast(x.message, 'error'); }
+  try { await fn(); } catch (x) { toast(messageOf(x), 'error'); }
   redraw();
 }
 
 /** Each game's title, from the server's list of games (asked once). */
+/** @type {Record<string, string>} */
 const titles = {};
-api('GET', '/api/games').then((list) => { for (const g of list || []) titles[g.name] = g.title; }).catch(() => {});
+api('GET', '/api/games').then((/** @type {import('./common.js').GameKind[] | null} */ list) => { for (const g of list || []) titles[g.name] = g.title; }).catch(() => {});
+/**
+ * A game's title by its name.
+ * @param {string} g
+ */
 function gameName(g) { return titles[g] || (g ? g.charAt(0).toUpperCase() + g.slice(1) : ''); }
 
 /**
  * Accepts invitation `inv`: the server seats its person at the table (at the seat kept for
  * them, else a free one; or they watch), asked again at the server that runs the table if
  * another answered. Whether the table may be opened now; a refusal is told in a toast.
+ * @param {Invitation} inv
  */
 async function join(inv) {
   const path = `/api/invitations/${inv.id}/accept`;
   try {
     try { await api('POST', withInvite(path, inv.table)); } catch (x) {
-      if (x.code !== 'table_moved' || !x.node) throw x;
+      if (!moved(x)) throw x;
       setNode(inv.table, x.node);
       await api('POST', withInvite(path, inv.table));
     }
     return true;
   } catch (x) {
-    toast(x.message, 'error');
+    toast(messageOf(x), 'error');
     return false;
   }
 }
 
-/** The lobby's friends panel for `player` (null: nobody yet). */
+/**
+ * The lobby's friends panel for `player` (null: nobody yet).
+ * @param {import('./common.js').Me | null} player
+ */
 export function friendsPanel(player) {
   const panel = el('section', { class: 'panel friends', 'data-testid': 'friends' });
   if (!player || !player.account) { accountOnly(panel); return panel; }
@@ -67,8 +97,9 @@ export function friendsPanel(player) {
   panel.append(el('h2', {}, t('friends.title')), form, body);
 
   async function draw() {
+    /** @type {Friends} */
     let data;
-    try { data = await api('GET', '/api/friends'); } catch (x) { clear(body).append(el('p', { class: 'error-text' }, x.message)); return; }
+    try { data = await api('GET', '/api/friends'); } catch (x) { clear(body).append(el('p', { class: 'error-text' }, messageOf(x))); return; }
     clear(body);
     if (data.invitations.length) {
       body.append(el('h3', {}, t('friends.invitations')));
@@ -119,12 +150,16 @@ export function friendsPanel(player) {
   return panel;
 }
 
-/** The table page's box to invite a friend to table `tableId` (accounts only; else empty). */
+/**
+ * The table page's box to invite a friend to table `tableId` (accounts only; else empty).
+ * @param {string} tableId
+ */
 export function invitePanel(tableId) {
   const panel = el('section', { class: 'panel invite hidden', 'data-testid': 'invite' });
   (async () => {
     const p = await me();
     if (!p || !p.account) return;
+    /** @type {Friends} */
     let data;
     try { data = await api('GET', '/api/friends'); } catch { return; }
     if (!data.friends.length) return;

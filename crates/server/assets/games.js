@@ -2,27 +2,11 @@
 // The games the pages know how to draw. Each game has its own module (mus.js, …) that
 // registers itself here; the lobby, the table page and the replay page stay game-agnostic.
 //
-// A game module is an object (typed as `GameModule` in kit.js):
-//   name                          the game's name in the API ("mus")
-//   title                         the name shown to people ("Mus")
-//   rulesForm(defaults, {seats}) -> {el, read()}   the table options of the lobby's create form
-//                                         (seats: the game's {min, max, default} seat counts)
-//   rulesSummary(rules) -> string         a few words about a table's options
-//   render({main, side}, st, ctx)         draws the table in its two columns: st = {view, legal, lines, table, you,
-//                                         outcome, replay}; ctx = {send(action), seatName(seat),
-//                                         seatControls(seat) -> Node|null, mySeat}
-//   outcomeText(outcome, table, you) -> string   (optional) the game-over banner's words
-//   outcomeDetail(st, ctx) -> string       (optional) the final score under the banner
-//   nameLine(line, {seatName, mySeat}) -> string   (optional) a narration line with names on it
-//   pairName(pair, {seatName, mySeat}) -> string   (optional) a side's name in the narration
-//   resultName(pair, {seatName, mySeat}) -> string (optional) a side's name in a result line
-//   seatLabel(seat, seats) -> string       (optional) the lobby's words for a seat
-//   seatHelp() -> string                   (optional) the lobby's explanation under the seat
-//   sidesText(seatName, seats) -> string   (optional) who played, for the history
-//   resultDetail(outcome, ctx) -> string   (optional) the final score from the outcome alone, for the history
-//
-// A new game's page is its module file alone (assets/<name>.js): the server embeds every
-// file of assets/ and the pages load /assets/<name>.js for a table of game <name>.
+// A game module satisfies the one contract `GameModule`, typed in kit.js (what the lobby's
+// form, the table page, the history and the replays call; `tsc` checks every module against
+// it). A new game's page is its module file alone (<name>.js in the web/ folder of its
+// front-end crate, handed to the server through the catalog) and the pages load
+// /assets/<name>.js for a table of game <name>.
 
 /** @typedef {import('./kit.js').GameModule} GameModule */
 

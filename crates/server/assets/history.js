@@ -1,15 +1,28 @@
+// @ts-check
 // Finished games of a player, with results and links to their replays.
 
-import { topbar, el, clear, api, me, fmtDate, t } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, me, fmtDate, t, pageRoot, messageOf } from './common.js';
 import { gameModule } from './games.js';
 
+/** @typedef {import('./kit.js').GameModule} GameModule */
+
+/**
+ * A finished game of the player (`/api/players/{id}/games`): `players` by seat, a nickname
+ * (or an object with one) for a person, null where only bots played.
+ * @typedef {{table: string, game: string, finished: number, seat: number, won: boolean,
+ *   winners?: number[], scores?: number[], summary?: string,
+ *   players?: (string | {nickname?: string, player?: {nickname: string} | null} | null)[]}} PlayedGame
+ */
+
 topbar('history');
-const app = document.getElementById('app');
+const app = pageRoot();
 const panel = el('section', { class: 'panel' });
 app.append(panel);
 
 (async () => {
   const q = new URLSearchParams(location.search);
+  /** @type {string | number | null} */
   let id = q.get('player');
   let title = t('history.yours');
   if (!id) {
@@ -23,17 +36,20 @@ app.append(panel);
     const p = await me();
     if (!p || String(p.id) !== String(id)) title = t('history.of_player', { id });
   }
+  /** @type {PlayedGame[]} */
   let games;
   try { games = await api('GET', `/api/players/${encodeURIComponent(id)}/games`); } catch (x) {
-    panel.append(el('h1', {}, t('nav.history')), el('p', { class: 'error-text' }, x.message));
+    panel.append(el('h1', {}, t('nav.history')), el('p', { class: 'error-text' }, messageOf(x)));
     return;
   }
   clear(panel).append(el('h1', {}, title));
   if (!games.length) { panel.append(el('div', { class: 'empty', 'data-testid': 'no-games' }, t('history.none'))); return; }
+  /** @type {Record<string, GameModule>} */
   const mods = {};
   for (const g of games) if (!mods[g.game]) mods[g.game] = await gameModule(g.game);
   const tbody = el('tbody');
   // players: by seat, a nickname (or {nickname}) for a person, null for a bot.
+  /** @type {(players: PlayedGame['players']) => (s: number) => string} */
   const seatNameOf = (players) => (s) => {
     const p = (players || [])[s];
     if (p === null || p === undefined) return `bot ${s}`;

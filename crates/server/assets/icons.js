@@ -1,3 +1,4 @@
+// @ts-check
 // The table page's small pictures, drawn as SVG so that they look the same everywhere: a
 // browser without an emoji font (many Linux desktops, headless Chromium) shows an emoji as
 // an empty box. Each is a <span> holding its drawing; `label` names it for screen readers
@@ -24,10 +25,12 @@ const DRAWINGS = {
   sad: `${FACE}<path d="M6.8 8.2q1.6.4 3-1M17.2 8.2q-1.6.4-3-1" stroke="${INK}" stroke-width="1.3" fill="none" stroke-linecap="round"/><circle cx="8.8" cy="11" r="1.4" fill="${INK}"/><circle cx="15.2" cy="11" r="1.4" fill="${INK}"/><path d="M8.4 17.4q3.6-3.4 7.2 0" stroke="${INK}" stroke-width="1.6" fill="none" stroke-linecap="round"/><path d="M16.4 12.6c-.9 1.4-1.2 2.3-.5 2.8s1.6-.4 1.2-1.6z" fill="#5fb3f0"/>`,
 };
 
+/** @typedef {keyof typeof DRAWINGS} IconName */
+
 /**
  * A drawing as an element: `icon('bell')`; with `label`, an image of that name, else hidden
  * from screen readers.
- * @param {keyof typeof DRAWINGS} name
+ * @param {IconName} name
  * @param {{label?: string, cls?: string}} [opts]
  * @returns {HTMLElement}
  */

@@ -4,16 +4,15 @@
 // on the felt), the speech bubbles' pace, and the little pieces of the lobby's rules forms.
 // The game-module contract that games.js registers and table.js calls is typed here too.
 
-import { el, t } from './common.js';
+import { el, clear, t } from './common.js';
 import { backWords } from './cards.js';
 
 backWords.label = t('card.back');
 
-/**
- * A seat of the table as the server describes it.
- * @typedef {{seat: number, player?: {id: string, nickname: string} | null, bot?: string | null,
- *   connected?: boolean, away?: boolean}} SeatInfo
- */
+/** @typedef {import('./common.js').SeatInfo} SeatInfo */
+/** @typedef {import('./common.js').TableInfo} TableInfo */
+/** @typedef {import('./story.js').StoryLine} StoryLine */
+/** @typedef {import('./common.js').Outcome} Outcome */
 
 /**
  * The server's hold at the end of a hand: the seats it waits for and for how long (ms).
@@ -21,10 +20,18 @@ backWords.label = t('card.back');
  */
 
 /**
- * What a game module draws: the last state the page received (or a replay's step).
- * @typedef {{view: any, legal?: string[], lines?: any[], table?: any, you?: {seat?: number | null,
- *   pending_seat?: number | null} | null, outcome?: any, replay?: boolean, hold?: Hold | null,
- *   hands?: any, counting?: boolean, lastStep?: boolean, n?: number}} GameState
+ * The person's seat at a table as the server tells it: where they sit (null: watching) and
+ * the seat they asked for, if any.
+ * @typedef {{seat?: number | null, pending_seat?: number | null}} You
+ */
+
+/**
+ * What a game module draws: the last state the page received (or a replay's step). `view`
+ * is the game's own (each module says what it holds: `MusView`, `ChinchonView`,
+ * `TikkiView`); `hands`, in replays, every seat's hand.
+ * @typedef {{view: unknown, legal?: string[], lines?: (StoryLine | string)[], table?: TableInfo | null,
+ *   you?: You | null, outcome?: Outcome | null, replay?: boolean, hold?: Hold | null,
+ *   hands?: string[][] | null, counting?: boolean, lastStep?: boolean, n?: number}} GameState
  */
 
 /**
@@ -36,22 +43,43 @@ backWords.label = t('card.back');
  */
 
 /**
- * A game's page: what games.js registers and the lobby, table, history and replay pages call.
+ * The two columns of the table page a game draws in: the felt, and beside it (or under it on
+ * a narrow screen) the score; replays and tests may give no side.
+ * @typedef {{main: HTMLElement, side: HTMLElement | null}} Columns
+ */
+
+/**
+ * How the history, the replays and the banner name the seats: a seat's name, and the
+ * reader's seat (null: not a player of the game).
+ * @typedef {{seatName: (seat: number) => string, mySeat: number | null}} Naming
+ */
+
+/**
+ * A game's table options as the lobby's form and the API carry them (each game reads its own).
+ * @typedef {Record<string, unknown>} Rules
+ */
+
+/**
+ * A game's page, the one contract of a game module: what games.js registers and the lobby
+ * (the options' form, a table's summary, the seats' words), the table page (the felt, the
+ * banner, the narration's names), the history and the replays call. Only `name`,
+ * `rulesForm`, `rulesSummary` and `render` are required; without the others the pages use
+ * plain words (seat numbers, the engine's summary).
  * @typedef {{
  *   name: string,
  *   title?: string,
- *   rulesForm: (defaults: any, seats?: {seats?: {min: number, max: number, default: number}}) => {el: Node, read: () => any},
- *   rulesSummary: (rules: any) => string,
- *   render: (cols: {main: HTMLElement, side: HTMLElement | null}, st: GameState, ctx: GameContext) => void,
- *   outcomeText?: (outcome: any, table: any, you: any, ctx?: {seatName?: (seat: number) => string}) => string,
- *   outcomeDetail?: (st: GameState, ctx?: {seatName?: (seat: number) => string, mySeat?: number | null}) => string,
- *   nameLine?: (line: string, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
- *   pairName?: (pair: number, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
- *   resultName?: (pair: number, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
+ *   rulesForm: (defaults: Rules, opts?: {seats?: {min: number, max: number, default: number}}) => {el: HTMLElement, read: () => Rules},
+ *   rulesSummary: (rules: Rules) => string,
+ *   render: (cols: Columns, st: GameState, ctx: GameContext) => void,
+ *   outcomeText?: (outcome: Outcome, table: TableInfo | null, you: You | null, ctx?: Partial<Naming>) => string,
+ *   outcomeDetail?: (st: GameState, ctx?: Partial<Naming>) => string,
+ *   nameLine?: (line: string, ctx: Naming) => string,
+ *   pairName?: (pair: number, ctx: Naming) => string,
+ *   resultName?: (pair: number, ctx: Naming) => string,
  *   seatLabel?: (seat: number, seats?: number) => string,
  *   seatHelp?: () => string,
  *   sidesText?: (seatName: (seat: number) => string, seats: number) => string,
- *   resultDetail?: (outcome: {winners: number[], scores: number[], summary?: string}, ctx: {seatName: (seat: number) => string, mySeat: number | null}) => string,
+ *   resultDetail?: (outcome: Outcome, ctx: Naming) => string,
  * }} GameModule
  */
 
@@ -215,6 +243,152 @@ export function scrollOnce(felt, view) {
   if (r.top < 0 || r.bottom > window.innerHeight) felt.scrollIntoView({ block: 'nearest' });
 }
 
+// ---- the frame of a game's render ----
+
+/**
+ * What a game's `render` draws with, from `frame`: `ui`, the page's state of this table kept
+ * across renders; `ctx`, the page's context with a `rerender` that draws the last state
+ * again; the person's seat (null for a spectator and in replays); the actions they may take
+ * now (none in replays); whether the game has started; and `send`, which sends one action
+ * and disables the felt's buttons until the answer comes (a second press sends nothing).
+ * @template U
+ * @typedef {{ui: U, ctx: GameContext & {rerender: () => void}, seated: number | null,
+ *   legal: string[], started: boolean, send: (action: string) => void}} Frame
+ */
+
+/**
+ * The frame of a game's render (see `Frame`): `store` keeps each felt's page state, made
+ * afresh by `fresh(table)` for a new table; `draw` is the game's own render, which
+ * `rerender` calls when the page gives none; `onSend(ui)` forgets what was picked when an
+ * action goes.
+ * @template {{table: string}} U
+ * @param {WeakMap<HTMLElement, U>} store
+ * @param {Columns} cols
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {{fresh: (table: string) => U, draw: GameModule['render'], onSend?: (ui: U) => void}} how
+ * @returns {Frame<U>}
+ */
+export function frame(store, cols, st, ctx, { fresh, draw, onSend }) {
+  const table = st.table ? st.table.id : '';
+  let ui = store.get(cols.main);
+  if (!ui || ui.table !== table) {
+    ui = fresh(table);
+    store.set(cols.main, ui);
+  }
+  const kept = ui;
+  const rerender = () => (ctx.rerender ? ctx.rerender() : draw(cols, st, ctx));
+  let sent = false;
+  /** @param {string} action */
+  const send = (action) => {
+    if (sent) return;
+    sent = true;
+    for (const b of cols.main.querySelectorAll('button')) b.disabled = true;
+    if (onSend) onSend(kept);
+    ctx.send(action);
+  };
+  return {
+    ui, ctx: { ...ctx, rerender }, seated: seatedOf(st), legal: st.replay ? [] : st.legal || [],
+    started: !(st.table && st.table.status === 'waiting'), send,
+  };
+}
+
+/**
+ * Puts a game's stylesheet (`/assets/<name>.css`) in the page, once.
+ * @param {string} name
+ */
+export function gameStyle(name) {
+  if (typeof document === 'undefined' || document.querySelector(`link[data-game-css="${name}"]`)) return;
+  document.head.append(el('link', { rel: 'stylesheet', href: `/assets/${name}.css`, 'data-game-css': name }));
+}
+
+/**
+ * What "next" does under the end of a hand: the next step of a replay; at a table, closes
+ * the end-of-hand view kept in `ui[slot]`, tells the server and draws again.
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {Record<string, any>} ui
+ * @param {string} slot
+ * @returns {() => void}
+ */
+export function onNextOf(st, ctx, ui, slot) {
+  return () => {
+    if (st.replay) { if (ctx.next) ctx.next(); return; }
+    holdClose(ui, slot);
+    if (ctx.next) ctx.next();
+    if (ctx.rerender) ctx.rerender();
+  };
+}
+
+/**
+ * The end of a hand alone on the felt: `felt` in the main column, brought into view once
+ * at a table (see `scrollOnce`), and `panel()` (the game's score) in the side column.
+ * @param {Columns} cols
+ * @param {HTMLElement} felt
+ * @param {GameState} st
+ * @param {HoldView | undefined} view
+ * @param {() => Node} panel
+ */
+export function feltAlone({ main, side }, felt, st, view, panel) {
+  clear(main).append(felt);
+  if (!st.replay) scrollOnce(felt, view);
+  if (side) clear(side).append(panel());
+}
+
+/**
+ * The seats the server's end-of-hand hold still waits for, but the person's own: none in
+ * replays.
+ * @param {GameState} st
+ * @param {number | null} seated
+ * @returns {number[]}
+ */
+export function othersAwaited(st, seated) {
+  return !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
+}
+
+/**
+ * The words over the felt: before the start, at the game's end, else whose turn it is and
+ * what is done now (`doing`).
+ * @param {{phase?: string, turn?: number | null}} v
+ * @param {{started: boolean, seated: number | null, ctx: GameContext, doing: string}} how
+ */
+export function phaseTitle(v, { started, seated, ctx, doing }) {
+  if (!started) return t('game.before_start');
+  if (v.phase === 'over') return t('game.over');
+  const turn = v.turn === null || v.turn === undefined ? '' : v.turn === seated ? t('game.your_turn') : t('game.turn_of', { name: ctx.seatName(v.turn) });
+  return `${turn} · ${doing}`;
+}
+
+/**
+ * The hint in place of a seat's actions before the game starts and after it ends; null while
+ * it is played.
+ * @param {{started: boolean, over: boolean}} when
+ * @returns {HTMLElement | null}
+ */
+export function idleHint({ started, over }) {
+  if (!started) return el('span', { class: 'hint', 'data-testid': 'waiting' }, t('hint.waiting_start'));
+  if (over) return el('span', { class: 'hint' }, t('hint.game_over'));
+  return null;
+}
+
+/**
+ * The score panel's title: the points while playing, the final score at the end, and the
+ * game's goal (`goal`: "out past 100", "3 rounds").
+ * @param {boolean} over
+ * @param {string} goal
+ */
+export function scoreTitle(over, goal) {
+  return el('h3', {}, over ? t('game.final') : t('game.points_h'), ' ', el('span', { class: 'muted small' }, `· ${goal}`));
+}
+
+/**
+ * A score sheet's last row: every seat's total.
+ * @param {number[]} scores
+ */
+export function totalRow(scores) {
+  return el('tr', { class: 'total' }, el('td', {}, t('game.total_h')), scores.map((p) => el('td', {}, String(p))));
+}
+
 // ---- the docked seat ----
 
 /** What docks at the screen's bottom while the felt runs on under it (see style.css). */
@@ -329,6 +503,35 @@ export function field(label, input, title) {
 // ---- words ----
 
 /**
+ * The game-over banner's words where seats win on their own (not by pairs): who won
+ * (`whoKey`, by default "Ane wins", "Ane and Bea share the win"), and for a player of the
+ * game whether they did (`youWon` words a win of yours).
+ * @param {Outcome} outcome
+ * @param {{seat?: number | null} | null} you
+ * @param {{seatName?: (seat: number) => string}} ctx
+ * @param {{whoKey?: string, youWon?: (names: string, winners: number[]) => string}} [words]
+ */
+export function seatsOutcome(outcome, you, ctx, { whoKey = 'game.win', youWon = () => t('game.you_won') } = {}) {
+  const winners = outcome.winners || [];
+  const seatName = ctx.seatName || ((/** @type {number} */ s) => t('seat.n', { n: s }));
+  const names = winners.map(seatName).join(` ${t('words.and')} `);
+  const who = t(whoKey, { names, count: winners.length });
+  if (you && you.seat !== null && you.seat !== undefined) {
+    return winners.includes(you.seat) ? youWon(names, winners) : t('game.you_lost', { who });
+  }
+  return `${who}.`;
+}
+
+/**
+ * Every seat's final points for the history, from the outcome alone: "Ane 12 · bot 1 104".
+ * @param {Outcome} outcome
+ * @param {{seatName?: (seat: number) => string}} ctx
+ */
+export function pointsResult(outcome, ctx) {
+  return pointsDetail({ view: { scores: outcome.scores } }, ctx);
+}
+
+/**
  * A narration line with the players' names on its seats ("seat 2 discards 7o" → "Ane discards 7o").
  * @param {string} line
  * @param {(seat: number) => string} seatName
@@ -343,7 +546,7 @@ export function nameSeatsIn(line, seatName) {
  * @param {{seatName?: (seat: number) => string}} ctx
  */
 export function pointsDetail(st, ctx = {}) {
-  const v = st.view;
+  const v = /** @type {{scores?: unknown, out?: boolean[]} | null} */ (st.view);
   if (!v || !Array.isArray(v.scores)) return '';
   const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
   return v.scores.map((/** @type {number} */ p, /** @type {number} */ s) => `${seatName(s)} ${p}${v.out && v.out[s] ? ` ${t('score.out')}` : ''}`).join(' · ');

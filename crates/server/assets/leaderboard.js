@@ -1,26 +1,31 @@
+// @ts-check
 // A game's leaderboard (/leaderboard/{game}; /leaderboard opens the first game): the
 // accounts with enough rated games, best first, in pages; the bot levels beside them as
 // reference points, each placed where its rating falls among the people; and which games
 // do not count (or count less), so that a place on it reads for what it is.
 
-import { topbar, el, clear, api, t, botName } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, t, botName, pageRoot, messageOf } from './common.js';
 import { num } from './i18n.js';
 import { ratingText } from './ratings.js';
 
 topbar('leaderboard');
-const app = document.getElementById('app');
+const app = pageRoot();
 const panel = el('section', { class: 'panel leaderboard', 'data-testid': 'leaderboard' });
 app.append(panel);
 
 (async () => {
+  /** @type {import('./common.js').GameKind[]} */
   let games = [];
-  try { games = await api('GET', '/api/games'); } catch (x) { panel.append(el('p', { class: 'error-text' }, x.message)); return; }
+  try { games = await api('GET', '/api/games'); } catch (x) { panel.append(el('p', { class: 'error-text' }, messageOf(x))); return; }
   const asked = decodeURIComponent(location.pathname.split('/')[2] || '');
   const game = asked || (games[0] && games[0].name) || '';
   const page = Number(new URLSearchParams(location.search).get('page') || 1);
+  /** @type {{game: string, title: string, page: number, pages: number, ranked: number, min_games: number,
+   *   players: import('./ratings.js').Standing[], bots: import('./ratings.js').Standing[]}} */
   let b;
   try { b = await api('GET', `/api/leaderboard/${encodeURIComponent(game)}?page=${page}`); } catch (x) {
-    panel.append(el('h1', {}, t('leaderboard.title')), el('p', { class: 'error-text' }, x.message));
+    panel.append(el('h1', {}, t('leaderboard.title')), el('p', { class: 'error-text' }, messageOf(x)));
     return;
   }
   document.title = `${t('leaderboard.of', { game: b.title })} · tapete`;

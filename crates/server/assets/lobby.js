@@ -1,7 +1,9 @@
+// @ts-check
 // The lobby: pick a nickname, see the open tables, create a table of any game the server
 // offers (GET /api/games: each with its seat range, bot levels and default options).
 
-import { topbar, el, clear, api, apiCall, me, register, toast, t, ordinal, botName, BOT_LEVELS } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, apiCall, me, register, toast, t, ordinal, botName, BOT_LEVELS, pageRoot, messageOf } from './common.js';
 import { has } from './i18n.js';
 import { gameModule } from './games.js';
 import { cardEl } from './cards.js';
@@ -9,8 +11,12 @@ import { ratedField, ratedBadge } from './ratings.js';
 import { privateField, tableLink } from './invite.js';
 import { friendsPanel } from './friends.js';
 
+/** @typedef {import('./common.js').GameKind} GameKind */
+/** @typedef {import('./common.js').TableInfo} TableInfo */
+/** @typedef {import('./kit.js').GameModule} GameModule */
+
 topbar('lobby');
-const app = document.getElementById('app');
+const app = pageRoot();
 
 const hero = el('section', { class: 'panel hero' },
   el('div', { class: 'fan' }, ['1o', '12c', '7e', '11b'].map((c) => cardEl(c))),
@@ -24,26 +30,45 @@ app.append(hero, el('div', { class: 'grid2' }, el('div', {}, idPanel, createPane
 const AWAY_DEFAULT = 30;
 const TURN_DEFAULT = 60;
 
-/** A short explanation shown under a form field (no hover needed: touch screens have none). */
+/**
+ * A short explanation shown under a form field (no hover needed: touch screens have none).
+ * @param {string} key
+ * @param {string} text
+ */
 function help(key, text) {
   return el('small', { class: 'opt-help', 'data-testid': `help-${key}` }, text);
 }
 
-/** "30 s", "2 min": a duration in seconds, in the page's words. */
+/**
+ * "30 s", "2 min": a duration in seconds, in the page's words.
+ * @param {number} secs
+ */
 function duration(secs) {
   return secs < 60 ? t('lobby.secs', { n: secs }) : t('lobby.mins', { n: secs / 60 });
 }
 
-/** A labelled field with its explanation underneath. */
+/**
+ * A labelled field with its explanation underneath.
+ * @param {string} key
+ * @param {string} label
+ * @param {Node} input
+ * @param {string} text
+ */
 function field(key, label, input, text) {
   return el('label', { class: `field field-${key}` }, label, input, help(key, text));
 }
 
+/** @type {import('./common.js').Me | null} */
 let player = null;
+/** @type {GameKind[]} */
 let games = [];
+/** @type {Record<string, GameModule>} */
 const modules = {};
 
-/** A game's seat range from /api/games: {min, max, default}. */
+/**
+ * A game's seat range from /api/games: {min, max, default}.
+ * @param {{seats?: GameKind['seats'] | number} | undefined} g
+ */
 function seatRange(g) {
   const s = g && g.seats;
   if (s && typeof s === 'object') return { min: s.min, max: s.max, default: s.default };
@@ -51,12 +76,16 @@ function seatRange(g) {
   return { min: n, max: n, default: n };
 }
 
-/** "2–8 players", or "4 players" for a game of one seat count. */
+/**
+ * "2–8 players", or "4 players" for a game of one seat count.
+ * @param {GameKind} g
+ */
 function playersText(g) {
   const r = seatRange(g);
   return r.min === r.max ? t('lobby.players', { count: r.min }) : t('lobby.players_range', { min: r.min, max: r.max });
 }
 
+/** The panel of who one is: the nickname, or a form to pick one. */
 function renderIdentity() {
   clear(idPanel);
   if (player) {
@@ -83,11 +112,12 @@ function renderIdentity() {
         try {
           player = await register(input.value.trim());
           renderIdentity(); renderCreate();
-        } catch (x) { err.textContent = x.message; }
+        } catch (x) { err.textContent = messageOf(x); }
       },
     }, input, el('button', { class: 'btn primary', 'data-testid': 'nickname-save' }, t('lobby.enter'))), err);
 }
 
+/** The form to create a table of any game, its options the game's own (`rulesForm`). */
 async function renderCreate() {
   clear(createPanel);
   createPanel.append(el('h2', {}, t('lobby.new_table')));
@@ -122,26 +152,32 @@ async function renderCreate() {
       if (on && turnSel.value === '0') turnSel.value = String(TURN_DEFAULT);
     },
   });
+  /** @type {{el: HTMLElement, read: () => import('./kit.js').Rules} | null} */
   let rules = null;
 
+  /** @type {GameModule | null} */
   let mod = null;
   const onSeats = () => {
     const n = Number(seatsSel.value);
     const was = seatSel.value;
-    const label = (i) => (mod && mod.seatLabel ? mod.seatLabel(i, n) : ordinal(i + 1));
+    const label = (/** @type {number} */ i) => (mod && mod.seatLabel ? mod.seatLabel(i, n) : ordinal(i + 1));
     clear(seatSel).append(...Array.from({ length: n }, (_, i) => el('option', { value: i, selected: String(i) === was }, label(i))));
   };
   const onGame = async () => {
     const g = games.find((x) => x.name === gameSel.value);
-    mod = modules[g.name] || (modules[g.name] = await gameModule(g.name));
+    if (!g) return;
+    const m = modules[g.name] || (modules[g.name] = await gameModule(g.name));
+    mod = m;
     const range = seatRange(g);
-    rules = mod.rulesForm(g.rules || {}, { seats: range });
-    clear(rulesBox).append(rules.el);
-    rules.el.classList.toggle('hidden', rated.read());
+    const form = m.rulesForm(g.rules || {}, { seats: range });
+    rules = form;
+    clear(rulesBox).append(form.el);
+    form.el.classList.toggle('hidden', rated.read());
     // Each option of the game explained under its field (or listed after the form).
+    /** @type {HTMLElement[]} */
     const rest = [];
     for (const [key, doc] of Object.entries(g.rule_docs || {})) {
-      const input = rules.el.querySelector(`[name="${key}"]`);
+      const input = form.el.querySelector(`[name="${key}"]`);
       const at = input && (input.closest('label') || input.parentElement);
       // The catalog's words for the option when it has them, the game's own otherwise.
       const words = has(`rule.${g.name}.${key}`) ? t(`rule.${g.name}.${key}`) : doc;
@@ -152,7 +188,7 @@ async function renderCreate() {
     rulesBox.append(el('a', { class: 'small', href: `/rules/${g.name}`, target: '_blank', 'data-testid': 'rules-link' }, t('lobby.how_to_play', { game: g.title || g.name })));
     // The levels, weakest first, then the styles of play a game may offer besides; each by
     // its name in the page's words.
-    const option = (b) => el('option', { value: b, selected: b === g.default_bot }, botName(b));
+    const option = (/** @type {string} */ b) => el('option', { value: b, selected: b === g.default_bot }, botName(b));
     const levels = (g.bots || []).filter((b) => BOT_LEVELS.includes(b));
     const styles = (g.bots || []).filter((b) => !BOT_LEVELS.includes(b));
     clear(botSel).append(...(styles.length
@@ -162,7 +198,8 @@ async function renderCreate() {
       .map((n) => el('option', { value: n, selected: n === range.default }, t('lobby.players', { count: n }))));
     seatsField.classList.toggle('hidden', range.min === range.max);
     // The seats as the game's players think of them, explained under the field.
-    seatField.querySelector('.opt-help').textContent = mod.seatHelp ? mod.seatHelp() : t('lobby.f.seat_help');
+    const seatHelp = seatField.querySelector('.opt-help');
+    if (seatHelp) seatHelp.textContent = m.seatHelp ? m.seatHelp() : t('lobby.f.seat_help');
     onSeats();
   };
   // The top bar's game links open the form on their game (/?game=chinchon).
@@ -177,17 +214,20 @@ async function renderCreate() {
       e.preventDefault();
       err.textContent = '';
       try {
+        /** @type {{game: string, seats: number, rules?: import('./kit.js').Rules, bot: string, pace_ms: number, seat: number,
+         *   away_s?: number, turn_s?: number, rated?: boolean, private?: boolean}} */
         const body = {
-          game: gameSel.value, seats: Number(seatsSel.value), rules: rules.read(), bot: botSel.value, pace_ms: Number(paceSel.value), seat: Number(seatSel.value),
+          game: gameSel.value, seats: Number(seatsSel.value), rules: rules ? rules.read() : {}, bot: botSel.value, pace_ms: Number(paceSel.value), seat: Number(seatSel.value),
         };
         if (Number(awaySel.value) !== AWAY_DEFAULT) body.away_s = Number(awaySel.value);
         if (Number(turnSel.value) !== TURN_DEFAULT) body.turn_s = Number(turnSel.value);
         // A rated game plays the standard rules.
         if (rated.read()) { body.rated = true; delete body.rules; }
         if (privateBox.checked) body.private = true;
+        /** @type {TableInfo} */
         const made = await api('POST', '/api/tables', body);
         location.href = tableLink(made.id, made.invite);
-      } catch (x) { err.textContent = x.message; }
+      } catch (x) { err.textContent = messageOf(x); }
     },
   },
   el('div', { class: 'fields' },
@@ -206,13 +246,17 @@ async function renderCreate() {
   await onGame();
 }
 
-/** "Ane, Mikel + 2 bots (Avanzado)". */
+/**
+ * "Ane, Mikel + 2 bots (Avanzado)".
+ * @param {TableInfo} tb
+ */
 function seatList(tb) {
-  const people = tb.seats.filter((s) => s.player).map((s) => s.player.nickname);
+  const people = tb.seats.flatMap((s) => (s.player ? [s.player.nickname] : []));
   const bots = tb.seats.filter((s) => !s.player);
+  /** @type {(string | HTMLElement)[]} */
   const parts = [people.join(', ')];
   if (bots.length) {
-    const levels = [...new Set(bots.map((s) => s.bot).filter(Boolean))].map(botName).join(', ');
+    const levels = [...new Set(bots.flatMap((s) => (s.bot ? [s.bot] : [])))].map(botName).join(', ');
     parts.push(el('span', { class: 'bot' }, `${people.length ? ' + ' : ''}${t('lobby.bots', { count: bots.length })}${levels ? ` (${levels})` : ''}`));
   }
   return parts;
@@ -226,6 +270,7 @@ let pagesShown = 1;
  * whether there are more, and how many there are in all.
  */
 async function openTables() {
+  /** @type {TableInfo[]} */
   const tables = [];
   let more = false;
   let total = 0;
@@ -239,9 +284,10 @@ async function openTables() {
   return { tables, more, total };
 }
 
+/** The open tables, asked for again every few seconds. */
 async function renderTables() {
   let tables, more, total;
-  try { ({ tables, more, total } = await openTables()); } catch (x) { clear(tablesPanel).append(el('h2', {}, t('lobby.open_tables')), el('p', { class: 'error-text' }, x.message)); return; }
+  try { ({ tables, more, total } = await openTables()); } catch (x) { clear(tablesPanel).append(el('h2', {}, t('lobby.open_tables')), el('p', { class: 'error-text' }, messageOf(x))); return; }
   clear(tablesPanel);
   tablesPanel.append(el('div', { class: 'row' }, el('h2', {}, t('lobby.open_tables')), el('span', { class: 'spacer' }),
     el('button', { class: 'btn small', onclick: renderTables }, t('lobby.refresh'))));
@@ -249,14 +295,15 @@ async function renderTables() {
   const tbody = el('tbody');
   for (const tb of tables) {
     const mod = modules[tb.game];
-    const kind = games.find((g) => g.name === tb.game) || {};
+    const kind = games.find((g) => g.name === tb.game);
     const range = seatRange(kind);
     const count = range.min === range.max ? '' : ` · ${t('lobby.players', { count: tb.seats.length })}`;
     const humans = tb.seats.filter((s) => s.player).length;
-    const mine = player && tb.seats.some((s) => s.player && s.player.id === player.id);
+    const me = player;
+    const mine = me && tb.seats.some((s) => s.player && s.player.id === me.id);
     const free = tb.seats.some((s) => !s.player);
     tbody.append(el('tr', { 'data-testid': 'table-row', 'data-table': tb.id },
-      el('td', {}, el('b', {}, kind.title || tb.game), el('span', { class: 'muted small', 'data-testid': 'table-players' }, count), ratedBadge(tb), el('div', { class: 'muted small' }, mod ? mod.rulesSummary(tb.rules) : '')),
+      el('td', {}, el('b', {}, (kind && kind.title) || tb.game), el('span', { class: 'muted small', 'data-testid': 'table-players' }, count), ratedBadge(tb), el('div', { class: 'muted small' }, mod ? mod.rulesSummary(tb.rules) : '')),
       el('td', { class: 'seatlist' }, seatList(tb)),
       el('td', { class: 'opt' }, el('span', { class: `badge ${tb.status}` }, t(`status.${tb.status}`)), el('div', { class: 'muted small' }, t('lobby.people', { count: humans }))),
       el('td', {}, el('a', { class: `btn small ${mine || free ? 'primary' : ''}`, href: `/t/${tb.id}`, 'data-testid': 'open-table' }, mine ? t('lobby.back') : tb.status === 'waiting' ? t('lobby.join') : t('lobby.watch')))));
@@ -276,10 +323,11 @@ async function renderTables() {
   try {
     // The form is drawn once every game's module is in: a form drawn earlier (a nickname
     // picked meanwhile) would be replaced under the person's hands.
+    /** @type {GameKind[]} */
     const list = await api('GET', '/api/games');
     for (const g of list) modules[g.name] = await gameModule(g.name);
     games = list;
-  } catch (x) { toast(x.message, 'error'); }
+  } catch (x) { toast(messageOf(x), 'error'); }
   renderCreate();
   renderTables();
   setInterval(() => { if (document.visibilityState === 'visible') renderTables(); }, 5000);

@@ -1,3 +1,4 @@
+// @ts-check
 // The offline page (offline.html), which the service worker shows when the server cannot be
 // reached: its words from the catalogs the worker keeps (i18n.js needs nothing else), and a
 // way back.

@@ -1,14 +1,21 @@
+// @ts-check
 // A player's profile (/@/{nickname} for an account, /p/{id} for anyone) or a bot level's
 // (/bot/{level}): its rating in each game with a chart of its history, its counts of games
 // played, won and abandoned, and its recent rated games with their replays, each saying
 // when the bot played the seat (a win did not count) or why the game was not rated.
 
-import { topbar, el, clear, api, me, fmtDate, t, botName } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, me, fmtDate, t, botName, pageRoot } from './common.js';
 import { num } from './i18n.js';
 import { ratingChart, ratingText } from './ratings.js';
 
+/** @typedef {import('./ratings.js').Profile} Profile */
+/** @typedef {import('./ratings.js').GameRating} GameRating */
+/** @typedef {import('./ratings.js').RecentGame} RecentGame */
+/** @typedef {{title: string, partners: boolean}} GameName */
+
 topbar('profile');
-const app = document.getElementById('app');
+const app = pageRoot();
 const panel = el('section', { class: 'panel profile', 'data-testid': 'profile' });
 app.append(panel);
 
@@ -22,9 +29,13 @@ function source() {
   return `/api/players/${encodeURIComponent(name)}`;
 }
 
-/** The games by name, from /api/games: {title, partners}. */
+/**
+ * The games by name, from /api/games: {title, partners}.
+ * @returns {Promise<Record<string, GameName>>}
+ */
 async function gamesByName() {
   try {
+    /** @type {import('./common.js').GameKind[]} */
     const list = await api('GET', '/api/games');
     return Object.fromEntries(list.map((g) => [g.name, { title: g.title || g.name, partners: !!g.partners }]));
   } catch { return {}; }
@@ -34,13 +45,22 @@ async function gamesByName() {
  * A rated game's result: won; else, in a game of pairs (Mus), lost — a pair wins or loses
  * the match together — and in the others the place, "2.º".
  */
+/**
+ * @param {RecentGame} g
+ * @param {GameName | undefined} game
+ */
 function resultText(g, game) {
   if (g.won) return t('profile.result.won');
   return game && game.partners ? t('profile.result.lost') : t('profile.result.place', { place: g.place });
 }
 
-/** One game's card: the rating, its counts, the chart and a link to the leaderboard. */
+/**
+ * One game's card: the rating, its counts, the chart and a link to the leaderboard.
+ * @param {GameRating} r
+ * @param {string} title
+ */
 function gameCard(r, title) {
+  /** @type {(key: string, value: number, testid: string) => HTMLElement} */
   const stat = (key, value, testid) => el('div', { class: 'stat' }, el('b', { 'data-testid': testid }, num.format(value)), el('span', { class: 'muted small' }, t(key)));
   return el('article', { class: 'rating-card', 'data-testid': `rating-${r.game}` },
     el('div', { class: 'row' },
@@ -59,7 +79,9 @@ function gameCard(r, title) {
 }
 
 (async () => {
-  const [p, games, mine] = await Promise.all([api('GET', source()).catch((x) => x), gamesByName(), me()]);
+  const [p, games, mine] = await Promise.all([
+    api('GET', source()).then((/** @type {Profile} */ p) => p, (/** @type {unknown} */ x) => (x instanceof Error ? x : new Error(String(x)))),
+    gamesByName(), me()]);
   const names = Object.fromEntries(Object.entries(games).map(([k, g]) => [k, g.title]));
   if (p instanceof Error) {
     clear(panel).append(el('h1', {}, t('profile.title')), el('p', { class: 'error-text' }, p.message));

@@ -12,7 +12,10 @@
 import { t } from './i18n.js';
 
 /**
- * @typedef {{key: string, args?: Record<string, any>}} Phrase
+ * One argument of a line, typed by its one field (see above).
+ * @typedef {{seat: number} | {pair: number} | {num: number} | {card: string} | {cards: string[]}
+ *   | {text: string} | {key: string} | {phrase: Phrase} | {list: StoryArg[]}} StoryArg
+ * @typedef {{key: string, args?: Record<string, StoryArg>}} Phrase
  * @typedef {Phrase & {text?: string, kind?: string}} StoryLine
  * @typedef {{
  *   seatName?: (seat: number) => string,
@@ -53,24 +56,46 @@ export function cardText(code) {
   return c;
 }
 
-/** @param {any} x */
+/**
+ * Whether `x` is an object (the server's data is checked before it is read).
+ * @param {unknown} x
+ * @returns {x is Record<string, any>}
+ */
 function isObj(x) {
   return x !== null && typeof x === 'object';
 }
 
-/** Whether the catalog has `key` (with `args`, whose `count` may pick a plural form). */
+/**
+ * Whether the catalog has `key` (with `args`, whose `count` may pick a plural form).
+ * @param {unknown} key
+ * @param {Record<string, string | number>} args
+ * @returns {key is string}
+ */
 function known(key, args) {
   return typeof key === 'string' && t(key, args) !== key;
 }
 
-/** A name among the arguments: a seat, a pair or "you". */
+/**
+ * A name among the arguments: a seat, a pair or "you".
+ * @param {StoryArg} a
+ */
 function isName(a) {
-  return a && typeof a === 'object' && ('seat' in a || 'pair' in a || (a.key === 'story.you'));
+  return isObj(a) && ('seat' in a || 'pair' in a || ('key' in a && a.key === 'story.you'));
+}
+
+/**
+ * The count among a phrase's arguments, which picks a plural form.
+ * @param {Record<string, StoryArg>} args
+ * @returns {{count: number} | {}}
+ */
+function countOf(args) {
+  const c = args.count;
+  return isObj(c) && 'num' in c ? { count: Number(c.num) } : {};
 }
 
 /**
  * One argument as plain text.
- * @param {any} a
+ * @param {StoryArg | null | undefined} a
  * @param {StoryContext} ctx
  * @returns {string}
  */
@@ -91,7 +116,7 @@ function argText(a, ctx) {
   if ('list' in a) {
     const xs = Array.isArray(a.list) ? a.list : [];
     const told = xs.map((x) => argText(x, ctx));
-    if (xs.length && xs.every((x) => x && typeof x === 'object' && 'cards' in x)) return told.join(' · ');
+    if (xs.length && xs.every((x) => isObj(x) && 'cards' in x)) return told.join(' · ');
     if (xs.length && xs.every(isName)) return told.reduce((acc, x) => t('story.and', { a: acc, b: x }));
     return told.join(', ');
   }
@@ -112,7 +137,7 @@ function phraseText(p, ctx) {
   /** @type {Record<string, string | number>} */
   const filled = {};
   for (const [name, a] of Object.entries(args)) filled[name] = argText(a, ctx);
-  if (isObj(args.count) && 'num' in args.count) filled.count = Number(args.count.num);
+  Object.assign(filled, countOf(args));
   if (known(p.key, filled)) return t(p.key, filled);
   return Object.values(filled).join(' ');
 }
@@ -126,8 +151,7 @@ function phraseText(p, ctx) {
 export function lineText(line, ctx = {}) {
   if (typeof line === 'string') return (ctx.nameText ? ctx.nameText(line) : line).trim();
   if (!isObj(line)) return '';
-  const args = isObj(line.args) ? line.args : {};
-  const count = isObj(args.count) && 'num' in args.count ? { count: Number(args.count.num) } : {};
+  const count = countOf(isObj(line.args) ? line.args : {});
   if (!known(line.key, count) && typeof line.text === 'string') {
     return (ctx.nameText ? ctx.nameText(line.text) : line.text).trim();
   }

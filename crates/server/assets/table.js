@@ -1,7 +1,9 @@
+// @ts-check
 // The table page, for any game: the WebSocket (with reconnection), seats, start/stand,
 // the narration and the game-over banner. The game's own module draws the felt.
 
-import { topbar, el, clear, me, register, getToken, toast, api, tokenEnded, t, errorText, botName } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, me, register, getToken, toast, api, tokenEnded, t, errorText, botName, pageRoot, messageOf, ApiError } from './common.js';
 
 // `t` names the table inside the functions that draw it: the catalog's words are `tr` there.
 const tr = t;
@@ -15,10 +17,33 @@ import { chatPanel, chatStrip, chatState, chatMessage, chatLayout } from './chat
 import { invitePanel } from './friends.js';
 import { icon } from './icons.js';
 
+/** @typedef {import('./common.js').TableInfo} TableInfo */
+/** @typedef {import('./story.js').StoryLine} StoryLine */
+/** @typedef {import('./chat.js').ClientMessage} ClientMessage */
+
+/**
+ * The table's state as this page keeps it: the last `state` message (docs/server.md) with
+ * the whole story so far in `lines`; `you.player` is who the connection is.
+ * @typedef {import('./kit.js').GameState & {n: number, table: TableInfo, lines: (StoryLine | string)[],
+ *   you?: {seat?: number | null, pending_seat?: number | null, player?: number | null} | null,
+ *   clock?: {seat: number, ms: number}[]}} TableState
+ */
+
+/**
+ * A message of the table's socket, as far as this page reads it.
+ * @typedef {{type: string, n?: number, table?: TableInfo, lines?: (StoryLine | string)[], more?: (StoryLine | string)[],
+ *   code?: string, wait_s?: number, ask?: ClientMessage, seats?: number[], score?: unknown[]}} SocketMessage
+ */
+
+/**
+ * What a keyboard had the focus on, to find it again after a redraw.
+ * @typedef {{inGame: boolean, testid?: string, action?: string, card?: string, index?: string}} FocusKey
+ */
+
 topbar('table');
 window.addEventListener('resize', () => { dockPadding(); fitSide(); chatLayout(); });
 window.addEventListener('scroll', () => fitSide(), { passive: true });
-const app = document.getElementById('app');
+const app = pageRoot();
 const tableId = decodeURIComponent(location.pathname.split('/')[2] || '');
 
 const bar = el('div', { class: 'tablebar' });
@@ -50,13 +75,19 @@ function fitSide() {
   document.documentElement.style.setProperty('--side-h', `${Math.max(240, Math.floor(window.innerHeight - top - 10))}px`);
 }
 
+/** @type {TableState | null} */
 let st = null;          // the last state
+/** @type {import('./kit.js').GameModule | null} */
 let mod = null;         // the game module
+/** @type {import('./common.js').Me | null} */
 let player = null;      // {id, nickname} or null
+/** @type {WebSocket | null} */
 let ws = null;
 let attempts = 0;
-let reconnectTimer = null;
-let watchTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let reconnectTimer;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let watchTimer;
 let lastHeard = 0;      // when the open link last brought anything (ms)
 let gone = false;       // the table does not exist: no more reconnecting
 let wasOn = false;      // a link has worked: what follows is reconnecting
@@ -64,7 +95,9 @@ let nextId = 1;
 let connState = 'connecting';
 let connects = 0;       // WebSockets opened so far (for the tests)
 let heardCount = 0;     // messages heard over every link (for the tests)
+/** @type {string[]} */
 const connLog = [];     // the link's last states, in order (for the tests)
+/** @type {ClientMessage[]} */
 const waiting = [];     // what was asked while the link was opening, sent once it opens
 const MAX_WAITING = 8;
 
@@ -76,6 +109,7 @@ const DEAD_MS = 10000;
 // takes a dead one's tables within a second or two; longer once that has not been enough.
 const BACKOFF_MS = [200, 500, 1000, 2000, 4000, 8000, 10000];
 
+/** The table's WebSocket address, with this browser's token and the table's secret. */
 function wsUrl() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const token = getToken();
@@ -83,6 +117,7 @@ function wsUrl() {
   return `${proto}//${location.host}${withInvite(path, tableId)}`;
 }
 
+/** Opens a link to the table (closing any other). */
 function connect() {
   clearTimeout(reconnectTimer);
   if (gone) return;
@@ -108,14 +143,16 @@ function connect() {
     // Live once the server has spoken (it sends the table at once): a link opened and
     // closed again without a word is no link.
     if (!heard) { heard = true; attempts = 0; wasOn = true; setConn('on'); }
+    /** @type {SocketMessage} */
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
-    if (msg.type === 'state') onState(msg);
+    if (msg.type === 'state') onState(/** @type {SocketMessage & TableState} */ (msg));
     else if (msg.type === 'table') onTable(msg.table);
     else if (chatMessage(msg)) { /* the chat's */ }
     else if (msg.type === 'error' && msg.ask) {
       // A question (a move to the other side, say): the same message with `confirm` goes on.
-      if (confirm(askText(msg))) send(msg.ask);
+      const ask = msg.ask;
+      if (confirm(askText(msg))) send(ask);
     } else if (msg.type === 'error') {
       // Not saved (the database did not answer): nothing changed, and the table sends its
       // state again once it answers; said, but not as a failure of the person's.
@@ -129,10 +166,12 @@ function connect() {
 /**
  * A question of the server in the page's words: a move to the other side names that side's
  * seats and the score (theirs first); any other, as errors are.
+ * @param {SocketMessage} msg
  */
 function askText(msg) {
   if (msg.code !== 'switch_sides' || !Array.isArray(msg.seats)) return errorText(msg.code, { s: msg.wait_s });
-  const rows = (Array.isArray(msg.score) ? msg.score : []).filter((r) => Array.isArray(r) && r.length === 3)
+  const rows = (Array.isArray(msg.score) ? msg.score : [])
+    .filter((r) => Array.isArray(r) && r.length === 3).map((r) => /** @type {[string, string, string]} */ (r))
     .map(([what, theirs, ours]) => `${has(`score.head.${what}`) ? t(`score.head.${what}`) : what} ${theirs}–${ours}`);
   const now = rows.length ? t('ask.now', { score: rows.join(', ') }) : '';
   // The other side by who sits there ("Bea y bot 3"), as the score names the sides.
@@ -140,7 +179,11 @@ function askText(msg) {
   return t('ask.switch_sides', { seats: names.join(` ${t('words.and')} `), now });
 }
 
-/** The link `sock` is closed or dead: show it and try again with backoff, unless the table is gone. */
+/**
+ * The link `sock` is closed or dead: show it and try again with backoff, unless the table is gone.
+ * @param {WebSocket} sock
+ * @param {boolean} heard
+ */
 async function lost(sock, heard) {
   if (ws !== sock) return;
   sock.onclose = null;
@@ -168,12 +211,14 @@ async function tableMissing() {
     await api('GET', withInvite(`/api/tables/${encodeURIComponent(tableId)}`, tableId));
     return false;
   } catch (e) {
+    if (!(e instanceof ApiError)) return false;
     // Another server runs the table now (its first one went away): ask the balancer for it.
     if (e.code === 'table_moved' && e.node) setNode(tableId, e.node);
     return e.status === 404;
   }
 }
 
+/** The table does not exist: say so, and stop connecting. */
 function noSuchTable() {
   gone = true;
   clearTimeout(reconnectTimer);
@@ -194,6 +239,10 @@ function noSuchTable() {
   document.title = `${t('table.no_such')} · tapete`;
 }
 
+/**
+ * Sends a message on the table's link; false when it could not (and says why).
+ * @param {ClientMessage} msg
+ */
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(msg)); return true; }
   // A link being opened (a nickname just picked, a reconnect under way) takes what the
@@ -208,8 +257,13 @@ function send(msg) {
   return false;
 }
 
+/** @type {Record<string, string>} */
 const CONN_WORDS = { on: t('conn.on'), off: t('conn.off'), connecting: t('conn.connecting'), gone: t('conn.gone') };
 
+/**
+ * The link's state: 'on', 'off' (lost: reconnecting), 'connecting', 'gone'.
+ * @param {string} s
+ */
 function setConn(s) {
   const was = connState;
   if (s !== was) { connLog.push(s); if (connLog.length > 50) connLog.shift(); }
@@ -222,9 +276,14 @@ function setConn(s) {
 
 /** The narration so far: a state carries it whole (`lines`) or the lines after what this
  * connection was sent (`more`). */
+/** @type {(StoryLine | string)[]} */
 let story = [];
 const MAX_LINES = 200;
 
+/**
+ * A state of the table arrived.
+ * @param {SocketMessage & TableState} msg
+ */
 async function onState(msg) {
   // States only grow: ignore an older one arriving late.
   if (st && msg.n < st.n && msg.table && st.table && msg.table.status === st.table.status) return;
@@ -233,22 +292,29 @@ async function onState(msg) {
   else if (Array.isArray(msg.more)) story = story.concat(msg.more).slice(-MAX_LINES);
   // What is new is read out; a whole story (a first state, a new hand) is there to read.
   if (!first && Array.isArray(msg.more)) tellLive(msg.more);
-  st = { ...msg, lines: story };
-  delete st.more;
-  chatState(st);
+  const { more: _told, ...state } = msg;
+  const now = { ...state, lines: story };
+  st = now;
+  chatState(now);
   clockAt = performance.now();
-  if (!mod || mod.name !== st.table.game) mod = await gameModule(st.table.game);
+  if (!mod || mod.name !== now.table.game) mod = await gameModule(now.table.game);
   render();
 }
 
-/** Only the table's description changed (who is connected or away): keep the rest. */
+/**
+ * Only the table's description changed (who is connected or away): keep the rest.
+ * @param {TableInfo | undefined} table
+ */
 function onTable(table) {
   if (!table || !st) return;
   st = { ...st, table };
   render();
 }
 
-/** "0:42": seconds as minutes and seconds. */
+/**
+ * "0:42": seconds as minutes and seconds.
+ * @param {number} secs
+ */
 function clockText(secs) {
   return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
 }
@@ -269,44 +335,70 @@ function renderClock() {
 }
 setInterval(renderClock, 250);
 
-function mySeat() { return st && st.you ? st.you.seat : null; }
+/** The last state (not the one a past drawing was made from). */
+function current() { return st; }
 
+/** The person's seat, null while watching. */
+function mySeat() { return st && st.you && st.you.seat !== undefined ? st.you.seat : null; }
+
+/** @param {number | null} s */
 function seatInfo(s) { return st && st.table ? st.table.seats.find((x) => x.seat === s) : null; }
 
-/** A person's nickname, or "bot 2" for a seat a bot plays. */
+/**
+ * A person's nickname, or "bot 2" for a seat a bot plays.
+ * @param {number} s
+ */
 function seatName(s) {
   const i = seatInfo(s);
   return i && i.player ? i.player.nickname : `bot ${s}`;
 }
 
-/** A sentence with a place (`\u0000`) for an element: the text around it and the element. */
+/**
+ * A sentence with a place (`\u0000`) for an element: the text around it and the element.
+ * @param {string} text
+ * @param {Node} node
+ */
 function clockWords(text, node) {
   const [before, after = ''] = text.split('\u0000');
   return [before, node, after];
 }
 
-/** The narration names seats ("seat 2 (3rd): paso"): name them as the table does. */
+/**
+ * The narration names seats ("seat 2 (3rd): paso"): name them as the table does.
+ * @param {string} line
+ * @param {(seat: number) => string} name
+ */
 export function nameSeats(line, name) {
-  return line.replace(/(you \()?seat (\d+)\b/g, (m, you, d) => (you ? m : name(Number(d))));
+  return line.replace(/(you \()?seat (\d+)\b/g, (/** @type {string} */ m, /** @type {string | undefined} */ you, /** @type {string} */ d) => (you ? m : name(Number(d))));
 }
 
 /** How the narration names seats and sides here (see story.js). */
 function storyContext() {
   const ctx = { seatName, mySeat: mySeat() };
+  const pairName = mod && mod.pairName;
+  const resultName = mod && mod.resultName;
   return {
     seatName,
-    pairName: mod && mod.pairName ? (p) => mod.pairName(p, ctx) : undefined,
-    resultPairName: mod && mod.resultName ? (p) => mod.resultName(p, ctx) : undefined,
+    pairName: pairName ? (/** @type {number} */ p) => pairName(p, ctx) : undefined,
+    resultPairName: resultName ? (/** @type {number} */ p) => resultName(p, ctx) : undefined,
     nameText: nameLine,
   };
 }
 
-/** A narration line in the table's words: the game's own naming when it has one. */
+/**
+ * A narration line in the table's words: the game's own naming when it has one.
+ * @param {string} line
+ */
 function nameLine(line) {
   if (mod && mod.nameLine) return mod.nameLine(line, { seatName, mySeat: mySeat() });
   return nameSeats(line, seatName);
 }
 
+/**
+ * What a seat offers the person: sit, move, take over, or the seat kept for a friend.
+ * @param {number} s
+ * @returns {HTMLElement | null}
+ */
 function seatControls(s) {
   if (!st || st.replay) return null;
   const t = st.table;
@@ -324,45 +416,51 @@ function seatControls(s) {
     const label = t.status === 'waiting' ? (seated ? tr('seat.move') : tr('seat.sit')) : seated ? tr('seat.move') : tr('seat.take_over');
     const cls = seated ? 'ghost' : 'gold';
     const when = t.status === 'playing' ? tr('seat.next_hand') : null;
-    return keepControl(t, s, player, el('button', { class: `btn small ${cls} sitbtn`, 'data-testid': `sit-${s}`, title: when, onclick: () => send({ type: 'sit', seat: s }) }, label));
+    return keepControl(t, s, player, el('button', { class: `btn small ${cls} sitbtn`, 'data-testid': `sit-${s}`, title: when, onclick: () => { send({ type: 'sit', seat: s }); } }, label));
   }
   return null;
 }
 
-/** Reads `lines` (narration) or a text out in the live region, keeping its last few. */
+/**
+ * Reads `lines` (narration) or a text out in the live region, keeping its last few.
+ * @param {(StoryLine | string)[]} lines
+ */
 function tellLive(lines) {
   const told = storyContext();
   for (const line of lines) {
     const text = typeof line === 'string' ? line : lineText(line, told);
     if (text) live.append(el('div', {}, text));
   }
-  while (live.childElementCount > 12) live.firstElementChild.remove();
+  while (live.childElementCount > 12 && live.firstElementChild) live.firstElementChild.remove();
 }
 
 // The optional sound on your turn: off unless the person turns it on (kept in this browser).
 const SOUND_KEY = 'tapete.sound';
 let beeps = 0; // sounds played (for the tests)
 const soundOn = () => { try { return localStorage.getItem(SOUND_KEY) === 'on'; } catch { return false; } };
+/** @type {AudioContext | null} */
 let audio = null;
 /** A short soft two-note chime. */
 function chime() {
   beeps++;
   try {
-    audio = audio || new AudioContext();
-    const now = audio.currentTime;
+    const ac = audio || new AudioContext();
+    audio = ac;
+    const now = ac.currentTime;
     [660, 880].forEach((f, i) => {
-      const o = audio.createOscillator();
-      const g = audio.createGain();
+      const o = ac.createOscillator();
+      const g = ac.createGain();
       o.frequency.value = f;
       g.gain.setValueAtTime(0.0001, now + i * 0.12);
       g.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
       g.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.25);
-      o.connect(g).connect(audio.destination);
+      o.connect(g).connect(ac.destination);
       o.start(now + i * 0.12);
       o.stop(now + i * 0.12 + 0.3);
     });
   } catch { /* no sound here */ }
 }
+/** The bar's bell: the sound on your turn, on or off. */
 function soundToggle() {
   const on = soundOn();
   return el('button', {
@@ -380,26 +478,31 @@ let wasTurn = false;
 /**
  * What has the keyboard's focus in the game, to find again after a redraw: its test id and
  * the attributes that tell it from its siblings.
+ * @returns {FocusKey | null}
  */
 function focusKey() {
   const a = document.activeElement;
-  if (!a || a === document.body || !app.contains(a)) return null;
-  const ds = a.dataset || {};
+  if (!(a instanceof HTMLElement) || a === document.body || !app.contains(a)) return null;
+  const ds = a.dataset;
   return { inGame: gameMain.contains(a), testid: ds.testid, action: ds.action, card: ds.card, index: ds.index };
 }
 
-/** Gives the focus back after a redraw: to the same control, else (in the game) to its first action. */
+/**
+ * Gives the focus back after a redraw: to the same control, else (in the game) to its first action.
+ * @param {FocusKey | null} k
+ */
 function refocus(k) {
   if (!k) return;
   const a = document.activeElement;
   if (a && a !== document.body && app.contains(a)) return;
-  const esc = (v) => CSS.escape(String(v));
+  const esc = (/** @type {string} */ v) => CSS.escape(String(v));
   let sel = k.testid ? `[data-testid="${esc(k.testid)}"]` : null;
   if (sel && k.action) sel += `[data-action="${esc(k.action)}"]`;
   if (sel && k.card) sel += `[data-card="${esc(k.card)}"]`;
   if (sel && k.index !== undefined && !k.card) sel += `[data-index="${esc(k.index)}"]`;
+  /** @type {HTMLElement | null} */
   let target = sel ? app.querySelector(sel) : null;
-  if (target && (target.disabled || target.getAttribute('tabindex') === '-1')) target = null;
+  if (target && (target.matches(':disabled') || target.getAttribute('tabindex') === '-1')) target = null;
   if (!target && k.inGame) {
     target = gameMain.querySelector('[data-testid="actions"] button:not([disabled])')
       || gameMain.querySelector('button:not([disabled]), [role="button"][tabindex="0"]');
@@ -407,7 +510,10 @@ function refocus(k) {
   if (target) target.focus({ preventScroll: true });
 }
 
-/** The tab's icon: the usual one, or the one with a dot while it is your turn. */
+/**
+ * The tab's icon: the usual one, or the one with a dot while it is your turn.
+ * @param {boolean} turn
+ */
 function turnIcon(turn) {
   const link = document.querySelector('link[rel="icon"]');
   const href = turn ? '/assets/favicon-turn.svg' : '/assets/favicon.svg';
@@ -416,17 +522,23 @@ function turnIcon(turn) {
 
 // The last control of the page that had the focus: a control the page disables as it sends
 // (so that nothing is sent twice) drops the focus before the answer redraws the page.
+/** @type {FocusKey | null} */
 let lastFocus = null;
 app.addEventListener('focusin', () => { lastFocus = focusKey(); });
 
+/** Draws the page anew from the last state, the keyboard's focus kept. */
 function render() {
   if (!st) return;
   const focus = focusKey() || (document.activeElement === document.body ? lastFocus : null);
-  drawTable();
+  drawTable(st);
   refocus(focus);
 }
 
-function drawTable() {
+/**
+ * The table's bar, notices, felt, banner and narration for state `st`.
+ * @param {TableState} st
+ */
+function drawTable(st) {
   const t = st.table;
   const you = st.you || {};
   // Your turn shows on the tab itself (its title and icon), so a person in another tab sees it;
@@ -483,7 +595,7 @@ function drawTable() {
   } else if (!player && t.status !== 'finished') {
     notice.append(nicknameNotice());
   } else if (t.status === 'waiting' && t.rematch_of && t.starts_at) {
-    notice.append(rematchNotice(t));
+    notice.append(rematchNotice(t) || '');
   } else if (t.status === 'waiting') {
     notice.append(el('div', { class: 'notice' }, ...clockWords(tr('table.waiting_notice', { bot: '\u0000' }), el('b', {}, botName(t.bot)))));
   } else if ((you.seat === null || you.seat === undefined) && t.status === 'playing') {
@@ -492,13 +604,15 @@ function drawTable() {
   }
 
   // ---- the game ----
+  /** @type {import('./kit.js').GameContext} */
   const ctx = {
-    send: (action) => send({ type: 'act', action, id: nextId++ }),
+    send: (action) => { send({ type: 'act', action, id: nextId++ }); },
     // "I have seen the counting": only while the server holds the table for this seat.
     next: () => {
-      const h = st && st.hold;
+      const now = current();
+      const h = now && now.hold;
       const me = mySeat();
-      if (h && Array.isArray(h.waiting) && me !== null && me !== undefined && h.waiting.includes(me)) send({ type: 'next' });
+      if (h && Array.isArray(h.waiting) && me !== null && h.waiting.includes(me)) send({ type: 'next' });
     },
     seatName,
     connected: (s) => { const i = seatInfo(s); return i && i.player ? !!i.connected : null; },
@@ -537,7 +651,7 @@ function drawTable() {
   if (outcome) showEnd();
   chatLayout();
 
-  drawStory();
+  drawStory(st);
 }
 
 // The table whose end was brought into view (once a table, not at every state after).
@@ -562,10 +676,16 @@ function showEnd() {
 // go on from those draws only its new ones: a fast table sends a state per action, and
 // the whole story (up to 200 lines) drawn anew each time kept phones and the tests'
 // browser busy.
+/** @type {(StoryLine | string)[]} */
 let drawnLines = [];
 let drawnWith = '';
 
-function drawStory() {
+/**
+ * The narration box: the lines of state `st`, only the new ones where it goes on from
+ * those drawn.
+ * @param {TableState} st
+ */
+function drawStory(st) {
   const atBottom = logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight < 30;
   const lines = st.lines || [];
   const told = storyContext();
@@ -578,7 +698,7 @@ function drawStory() {
     && logBox.childElementCount === drawnLines.length
     && lines.slice(0, kept).every((l, i) => l === drawnLines[shift + i]);
   if (goesOn) {
-    for (let i = 0; i < shift; i++) logBox.firstElementChild.remove();
+    for (let i = 0; i < shift; i++) logBox.firstElementChild?.remove();
   } else {
     clear(logBox);
   }
@@ -592,7 +712,9 @@ function drawStory() {
   if (atBottom || logBox.dataset.first !== 'no') { logBox.scrollTop = logBox.scrollHeight; logBox.dataset.first = 'no'; }
 }
 
+/** @type {HTMLFormElement | null} */
 let nickForm = null;
+/** The notice of a visitor without a nickname: pick one to sit. */
 function nicknameNotice() {
   if (nickForm) return nickForm;
   const input = el('input', { type: 'text', maxlength: 24, placeholder: t('table.your_nickname'), 'aria-label': t('lobby.nickname'), 'data-testid': 'nickname', required: true });
@@ -609,7 +731,7 @@ function nicknameNotice() {
       try {
         player = await register(input.value.trim());
         connect();
-      } catch (x) { err.textContent = x.message; }
+      } catch (x) { err.textContent = messageOf(x); }
     },
   }, el('span', {}, t('table.pick_to_sit')), input, el('button', { class: 'btn small primary', 'data-testid': 'nickname-save' }, t('table.ok')), err);
   nickForm = form;
@@ -627,4 +749,4 @@ document.addEventListener('visibilitychange', () => {
   if (!gone && document.visibilityState === 'visible' && (!ws || ws.readyState === WebSocket.CLOSED)) { attempts = 0; connect(); }
 });
 // For the tests: where the page stands.
-window.tapete = { get state() { return st; }, get beeps() { return beeps; }, get connection() { return connState; }, get connects() { return connects; }, get connLog() { return [...connLog]; }, get heard() { return heardCount; } };
+/** @type {Window & {tapete?: object}} */ (window).tapete = { get state() { return st; }, get beeps() { return beeps; }, get connection() { return connState; }, get connects() { return connects; }, get connLog() { return [...connLog]; }, get heard() { return heardCount; } };

@@ -220,21 +220,21 @@ impl Serialize for Code {
 
 /// A refusal: its code and its English sentence (for programs and logs).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refused {
+pub struct Refusal {
     pub code: Code,
     pub message: String,
 }
 
-impl Refused {
-    pub fn new(code: Code, message: impl Into<String>) -> Refused {
-        Refused {
+impl Refusal {
+    pub fn new(code: Code, message: impl Into<String>) -> Refusal {
+        Refusal {
             code,
             message: message.into(),
         }
     }
 }
 
-impl fmt::Display for Refused {
+impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
@@ -279,5 +279,25 @@ mod tests {
                 .collect();
             assert!(missing.is_empty(), "{lang}.json lacks error.{missing:?}");
         }
+    }
+
+    #[test]
+    fn docs_list_every_code_and_only_those() {
+        let doc = include_str!("../../../docs/server.md");
+        let section = doc
+            .split("\n## Refusal codes\n")
+            .nth(1)
+            .and_then(|s| s.split("\n## ").next())
+            .expect("docs/server.md has a section `## Refusal codes`");
+        let documented: Vec<&str> = section
+            .lines()
+            .filter_map(|l| l.strip_prefix("| `"))
+            .filter_map(|l| l.split('`').next())
+            .collect();
+        let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(
+            documented, codes,
+            "the table in docs/server.md, in the code's order"
+        );
     }
 }

@@ -43,6 +43,7 @@ pub mod net;
 pub mod ratings;
 pub mod store;
 pub mod table;
+mod web;
 
 pub use clock::Clock;
 pub use http::lang;
@@ -114,6 +115,11 @@ pub trait OddsTool: Send + Sync {
     /// wrong with them. Anyone may ask, so it must refuse, not start, work that would take
     /// long: the server bounds how many calculations run at once, not how long one takes.
     fn answer(&self, query: &Value) -> Result<Value, String>;
+    /// Its page and words, served as a game's are ([`tapete_host::Host::WEB`]); none by
+    /// default.
+    fn web(&self) -> tapete_host::WebFace {
+        tapete_host::WebFace::NONE
+    }
 }
 
 impl std::fmt::Debug for Config {
@@ -268,6 +274,7 @@ pub async fn serve(
 ) -> Result<(), String> {
     check_games(&config.games)?;
     check_odds(&config.odds)?;
+    let web = Arc::new(web::Web::of(&config.games, &config.odds)?);
     let db = match config.db.to_str().filter(|p| store::pg::is_url(p)) {
         Some(url) => {
             let node = config
@@ -327,7 +334,7 @@ pub async fn serve(
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     cluster.in_scope(|| tracing::info!(%addr, restored, "listening"));
     ready(addr, restored);
-    let router = http::router(hub.clone());
+    let router = http::router(hub.clone()).layer(axum::Extension(web));
     let conns = ConnCounter::new(config.limits.conns_per_addr);
     let limits = config.limits;
     tokio::pin!(shutdown);

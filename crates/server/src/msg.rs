@@ -2,8 +2,10 @@
 //! checked for size and shape before anything else looks at it; a bad one gets an error
 //! that says what was wrong and changes nothing.
 
+use crate::chat::ChatLine;
+use crate::code::{Code, Refusal};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt;
 
@@ -143,10 +145,142 @@ pub fn decode(text: &str) -> Result<ClientMsg, String> {
     Ok(msg)
 }
 
+/// Everything the server sends on a table's WebSocket (docs/server.md, "Server → client"
+/// and "Table chat"), by its `type`. Each is made here and nowhere else, so the protocol
+/// is this enum; [`ServerMsg::text`] is the line sent.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg<'a> {
+    /// The whole state a connection may see (made from a frame's shared parts, see
+    /// [`StateMsg`]).
+    #[serde(skip)]
+    State(StateMsg<'a>),
+    /// Only the table's description changed: `table` is its JSON, made once for everybody.
+    #[serde(skip)]
+    Table { table: &'a str },
+    /// An action written and applied as action number `n`; `id` is the client's, echoed.
+    Ack {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+        n: u64,
+    },
+    /// A message refused; nothing changed.
+    Error(ErrorMsg),
+    /// The answer to `ping`.
+    Pong,
+    /// A heartbeat after a silence.
+    Beat,
+    /// A new chat message.
+    Chat { line: &'a ChatLine },
+    /// The recent chat messages a connection may see, and whom its person mutes.
+    ChatHistory {
+        lines: &'a [&'a ChatLine],
+        muted: &'a [i64],
+    },
+    /// A report was stored.
+    ChatReported { n: u64 },
+}
+
+impl ServerMsg<'_> {
+    /// The message as sent: one line of JSON.
+    pub fn text(&self) -> String {
+        match self {
+            ServerMsg::State(s) => s.text(),
+            ServerMsg::Table { table } => format!(r#"{{"type":"table","table":{table}}}"#),
+            m => serde_json::to_string(m).unwrap_or_else(|e| {
+                // Every field serializes (numbers, strings, codes): never reached.
+                format!(r#"{{"type":"error","code":"internal","message":"{e}"}}"#)
+            }),
+        }
+    }
+}
+
+/// A refusal as sent: `{"type":"error","message","code"}`, with the client's `id`, the
+/// wait of a rate limit, or for a question (`switch_sides`) what it is about and the
+/// message that says yes.
+#[derive(Debug, Serialize)]
+pub struct ErrorMsg {
+    pub message: String,
+    pub code: Code,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wait_s: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seats: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ask: Option<serde_json::Value>,
+}
+
+impl ErrorMsg {
+    /// A refusal with its code and sentence.
+    pub fn new(code: Code, message: impl Into<String>) -> ErrorMsg {
+        ErrorMsg {
+            message: message.into(),
+            code,
+            id: None,
+            wait_s: None,
+            seats: None,
+            score: None,
+            ask: None,
+        }
+    }
+}
+
+impl From<Refusal> for ErrorMsg {
+    fn from(r: Refusal) -> ErrorMsg {
+        ErrorMsg::new(r.code, r.message)
+    }
+}
+
+/// A state, from parts already JSON: the table's description, the game's frame shared by
+/// every connection, its seat's part and its lines. They are made once per change and
+/// copied into each connection's message, never parsed again.
+#[derive(Debug)]
+pub struct StateMsg<'a> {
+    /// `TableInfo` as JSON.
+    pub table: &'a str,
+    /// `{"player","seat","pending_seat"}` as JSON.
+    pub you: &'a str,
+    /// Actions so far.
+    pub n: u64,
+    /// `"view":…,"legal":…`: the seat's part.
+    pub part: &'a str,
+    /// `"lines":[…]` or `"more":[…]`: the narration this connection lacks.
+    pub lines: &'a str,
+    /// The end of a hand held, as JSON (`null`: none).
+    pub hold: &'a str,
+    /// The turn clocks running, as JSON.
+    pub clock: &'a str,
+    /// The outcome, as JSON (`null` while playing).
+    pub outcome: &'a str,
+}
+
+impl StateMsg<'_> {
+    fn text(&self) -> String {
+        let StateMsg {
+            table,
+            you,
+            n,
+            part,
+            lines,
+            hold,
+            clock,
+            outcome,
+        } = self;
+        format!(
+            r#"{{"type":"state","table":{table},"you":{you},"n":{n},{part},{lines},"hold":{hold},"clock":{clock},"outcome":{outcome}}}"#
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn decodes_every_message() {
@@ -293,5 +427,151 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The `type` of a server message, by a match naming every variant: a new one does not
+    /// compile until it is named here (and then the test below wants it in the docs).
+    fn server_type(m: &ServerMsg) -> &'static str {
+        match m {
+            ServerMsg::State(_) => "state",
+            ServerMsg::Table { .. } => "table",
+            ServerMsg::Ack { .. } => "ack",
+            ServerMsg::Error(_) => "error",
+            ServerMsg::Pong => "pong",
+            ServerMsg::Beat => "beat",
+            ServerMsg::Chat { .. } => "chat",
+            ServerMsg::ChatHistory { .. } => "chat_history",
+            ServerMsg::ChatReported { .. } => "chat_reported",
+        }
+    }
+
+    /// The same for the client's messages.
+    fn client_type(m: &ClientMsg) -> &'static str {
+        match m {
+            ClientMsg::Sit { .. } => "sit",
+            ClientMsg::Stand {} => "stand",
+            ClientMsg::Start {} => "start",
+            ClientMsg::Act { .. } => "act",
+            ClientMsg::Next {} => "next",
+            ClientMsg::Back {} => "back",
+            ClientMsg::Ping {} => "ping",
+            ClientMsg::Chat { .. } => "chat",
+            ClientMsg::Mute { .. } => "mute",
+            ClientMsg::Report { .. } => "report",
+        }
+    }
+
+    /// The message types docs/server.md's tables show, each way: the first `{"type":…}`
+    /// of each row's first cell, in the WebSocket's and the chat's tables.
+    fn documented() -> (BTreeSet<String>, BTreeSet<String>) {
+        let doc = include_str!("../../../docs/server.md");
+        let (mut client, mut server) = (BTreeSet::new(), BTreeSet::new());
+        let mut way = None;
+        for line in doc.lines() {
+            let lower = line.to_lowercase();
+            if line.starts_with("## ") {
+                way = None;
+            }
+            if lower.contains("client → server") {
+                way = Some(true);
+            } else if lower.contains("server → client") {
+                way = Some(false);
+            }
+            let Some(to_server) = way else { continue };
+            let Some(cell) = line.strip_prefix("| `") else {
+                continue;
+            };
+            let cell = cell.split(" | ").next().unwrap_or("");
+            if let Some(at) = cell.find(r#"{"type":""#) {
+                let rest = &cell[at + 9..];
+                let kind = rest.split('"').next().unwrap_or("").to_string();
+                if to_server {
+                    client.insert(kind);
+                } else {
+                    server.insert(kind);
+                }
+            }
+        }
+        (client, server)
+    }
+
+    #[test]
+    fn every_message_is_documented_and_every_documented_one_exists() {
+        let line = ChatLine {
+            n: 1,
+            channel: crate::chat::Channel::Players,
+            player: 7,
+            nickname: "Ane".into(),
+            text: "buenas".into(),
+            at: 0,
+        };
+        let lines = [&line];
+        let all = [
+            ServerMsg::State(StateMsg {
+                table: "{}",
+                you: "{}",
+                n: 0,
+                part: r#""view":null,"legal":[]"#,
+                lines: r#""lines":[]"#,
+                hold: "null",
+                clock: "[]",
+                outcome: "null",
+            }),
+            ServerMsg::Table { table: "{}" },
+            ServerMsg::Ack {
+                id: Some(12),
+                n: 57,
+            },
+            ServerMsg::Error(ErrorMsg::new(Code::NotYourTurn, "not your turn")),
+            ServerMsg::Pong,
+            ServerMsg::Beat,
+            ServerMsg::Chat { line: &line },
+            ServerMsg::ChatHistory {
+                lines: &lines,
+                muted: &[7],
+            },
+            ServerMsg::ChatReported { n: 1 },
+        ];
+        let mut sent = BTreeSet::new();
+        for m in &all {
+            let v: serde_json::Value = serde_json::from_str(&m.text()).expect("one line of JSON");
+            assert_eq!(v["type"], server_type(m), "{}", m.text());
+            sent.insert(server_type(m).to_string());
+        }
+        let (client_doc, server_doc) = documented();
+        assert_eq!(server_doc, sent, "docs/server.md's server → client tables");
+        let clients = [
+            r#"{"type":"sit","seat":2}"#,
+            r#"{"type":"stand"}"#,
+            r#"{"type":"start"}"#,
+            r#"{"type":"act","action":"paso"}"#,
+            r#"{"type":"next"}"#,
+            r#"{"type":"back"}"#,
+            r#"{"type":"ping"}"#,
+            r#"{"type":"chat","text":"hola"}"#,
+            r#"{"type":"mute","player":7}"#,
+            r#"{"type":"report","n":3}"#,
+        ];
+        let decoded: BTreeSet<String> = clients
+            .iter()
+            .map(|c| client_type(&decode(c).expect(c)).to_string())
+            .collect();
+        assert_eq!(decoded.len(), clients.len());
+        assert_eq!(
+            client_doc, decoded,
+            "docs/server.md's client → server tables"
+        );
+    }
+
+    #[test]
+    fn server_messages_carry_only_what_they_have() {
+        let ack = ServerMsg::Ack { id: None, n: 3 }.text();
+        assert_eq!(ack, r#"{"type":"ack","n":3}"#);
+        let mut e = ErrorMsg::new(Code::ChatRateLimited, "slow down");
+        e.wait_s = Some(3);
+        assert_eq!(
+            ServerMsg::Error(e).text(),
+            r#"{"type":"error","message":"slow down","code":"chat_rate_limited","wait_s":3}"#
+        );
     }
 }

@@ -766,15 +766,17 @@ fn copy_of_v4(name: &str) -> PathBuf {
 
 #[test]
 fn a_database_from_before_accounts_upgrades_and_its_guests_go_on() {
+    use crate::support::stored::stored_version;
     const ANE: &str = "b7fcbd65b513cf5d60a82ad630a1c790";
     const MIKEL: &str = "b7a26ab9bb18c744ca7698bef726c0a8";
-    let db = copy_of_v4("guests");
-    let c = rusqlite::Connection::open(&db).unwrap();
-    let version: i64 = c
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, 4, "the fixture is a version 4 database");
-    drop(c);
+    let sqlite = copy_of_v4("guests");
+    assert_eq!(
+        stored_version(&sqlite),
+        4,
+        "the fixture is a version 4 database"
+    );
+    // On PostgreSQL too, when the tests run there: written at version 4, rows and all.
+    let db = crate::support::stored::on_test_database(&sqlite, "v4-guests");
 
     let server = Server::on(db.clone(), roomy());
     assert_eq!(
@@ -810,9 +812,5 @@ fn a_database_from_before_accounts_upgrades_and_its_guests_go_on() {
     assert_eq!(me(&server, ANE).1["nickname"], "Ane");
     assert_eq!(me(&server, MIKEL).1["account"], true);
     drop(server);
-    let c = rusqlite::Connection::open(&db).unwrap();
-    let version: i64 = c
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, tapete_server::store::SCHEMA_VERSION);
+    assert_eq!(stored_version(&db), tapete_server::store::SCHEMA_VERSION);
 }

@@ -375,14 +375,7 @@ fn a_calculation_keeps_its_turn_until_it_ends_even_when_its_request_gave_up() {
 #[test]
 fn pages_are_asset_files() {
     let server = Server::start("pages", Limits::default());
-    for path in [
-        "/",
-        "/leyes",
-        "/solitaire",
-        "/history",
-        "/t/abc",
-        "/replay/abc",
-    ] {
+    for path in ["/", "/leyes", "/coins", "/history", "/t/abc", "/replay/abc"] {
         let r = get(&server.url(path)).unwrap();
         assert_eq!(r.status, 200, "{path}");
         assert!(
@@ -403,11 +396,26 @@ fn pages_are_asset_files() {
     let (code, v) = server.api("GET", "/api/nothing", None, None);
     assert_eq!(code, 404);
     assert!(error_of(&v).contains("no such page or API"), "{v}");
-    let r = get(&server.url("/assets/mus.js")).unwrap();
-    assert_eq!(
-        r.header("content-type"),
-        Some("text/javascript; charset=utf-8")
-    );
+    // The games' files (their web faces, from their front-end crates) beside the platform's.
+    for (file, kind) in [
+        ("mus.js", "text/javascript"),
+        ("chinchon-rules.js", "text/javascript"),
+        ("tikki.css", "text/css"),
+        ("leyes.js", "text/javascript"),
+        ("kit.js", "text/javascript"),
+        ("coins.html", "text/html"),
+    ] {
+        let r = get(&server.url(&format!("/assets/{file}"))).unwrap();
+        assert_eq!(r.status, 200, "{file}");
+        assert_eq!(
+            r.header("content-type"),
+            Some(format!("{kind}; charset=utf-8").as_str()),
+            "{file}"
+        );
+    }
+    // A page of an odds tool the server was not given is no page.
+    let (code, _) = page(&server, "/solitaire");
+    assert_eq!(code, 404);
 }
 
 #[test]

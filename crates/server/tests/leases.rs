@@ -20,7 +20,7 @@ fn row(id: &str) -> TableRow {
         creator: None,
         bot: "random".into(),
         pace_ms: 0,
-        status: "playing".into(),
+        status: tapete_server::table::TableStatus::Playing,
         created: 0,
         finished: None,
         outcome: None,
@@ -358,9 +358,13 @@ fn a_dead_nodes_tables_are_taken_at_once_and_a_live_ones_are_not() {
             assert_eq!(a.claim(t.into()).await.unwrap(), Claim::Held(1));
         }
         // A finished table's lease is let go rather than taken.
-        a.set_status("t3".into(), "finished", Some(json!({})))
-            .await
-            .unwrap();
+        a.set_status(
+            "t3".into(),
+            tapete_server::table::TableStatus::Finished,
+            Some(json!({})),
+        )
+        .await
+        .unwrap();
         // a is alive: its leases, far from expiring, are its own.
         assert_eq!(
             b.claim("t1".into()).await.unwrap(),

@@ -3,6 +3,7 @@
 //! it is migrated, the playing tables restore and take their next legal action, and every
 //! finished table's log replays to the outcome stored then.
 
+use crate::support::stored::{ints, on_test_database, stored_version};
 use crate::support::{legal, read_of, send, state_until, Server};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -98,8 +99,10 @@ fn token_hash(token: &str) -> String {
 
 #[test]
 fn a_version_1_database_migrates_restores_and_replays() {
-    let db = copy_of_legacy("open");
-    let old = stored_tables(&db);
+    let sqlite = copy_of_legacy("open");
+    let old = stored_tables(&sqlite);
+    // On PostgreSQL too, when the tests run there: written at version 1, rows and all.
+    let db = on_test_database(&sqlite, "legacy");
     let playing: Vec<&String> = old
         .iter()
         .filter(|(_, t)| t.status == "playing")
@@ -113,22 +116,16 @@ fn a_version_1_database_migrates_restores_and_replays() {
     assert_eq!((playing.len(), finished.len()), (3, 29));
 
     let server = Server::on(db.clone(), Limits::default());
-    assert_eq!(server.restored, 3, "the three playing tables restore");
-    {
-        let c = rusqlite::Connection::open(&db).unwrap();
-        let version: i64 = c
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(version, SCHEMA_VERSION);
-        let seats: Vec<i64> = c
-            .prepare("SELECT seats FROM tables")
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
-        assert_eq!(seats, vec![4; 32], "every Mus table has its four seats");
+    if !tapete_server::store::pg::is_url(&db.to_string_lossy()) {
+        // (On PostgreSQL a table no server held starts when it is first asked for.)
+        assert_eq!(server.restored, 3, "the three playing tables restore");
     }
+    assert_eq!(stored_version(&db), SCHEMA_VERSION);
+    let seats: Vec<i64> = ints(&db, "SELECT seats FROM tables")
+        .into_iter()
+        .map(|r| r[0])
+        .collect();
+    assert_eq!(seats, vec![4; 32], "every Mus table has its four seats");
 
     // The playing tables are where they were and take their next legal action.
     for id in &playing {

@@ -204,7 +204,7 @@ fn a_seat_kept_for_an_account_is_taken_by_that_account_alone() {
     let bea = server.player("Bea");
     let (mikel_id, mikel) = server.account("mikel");
     let mut body = json!({"game": "ring", "seats": 3, "reserve": {"1": "Mikel"}});
-    // Refused at creation: an unknown account, a seat the table lacks, the creator's seat.
+    // Refusal at creation: an unknown account, a seat the table lacks, the creator's seat.
     for (reserve, status, code) in [
         (json!({"1": "nobody"}), 404, "unknown_account"),
         (json!({"5": "mikel"}), 400, "no_such_seat"),

@@ -2,6 +2,7 @@
 //! upgrades in place: its guest and its account go on with their tokens and password, its
 //! tables are restored, and the new features work on it.
 
+use crate::support::stored::{on_test_database, stored_version as version};
 use crate::support::{roomy, Server};
 use serde_json::json;
 use std::path::PathBuf;
@@ -22,20 +23,19 @@ fn copy_of_v5() -> PathBuf {
     db
 }
 
-fn version(db: &std::path::Path) -> i64 {
-    let c = rusqlite::Connection::open(db).unwrap();
-    c.query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap()
-}
-
 #[test]
 fn a_database_of_schema_5_upgrades_in_place_and_everything_goes_on() {
-    let db = copy_of_v5();
-    assert_eq!(version(&db), 5, "the fixture is a version 5 database");
+    let sqlite = copy_of_v5();
+    assert_eq!(version(&sqlite), 5, "the fixture is a version 5 database");
+    // On PostgreSQL too, when the tests run there: written at version 5, rows and all.
+    let db = on_test_database(&sqlite, "v5-accounts");
     for round in 0..2 {
         let server = Server::on(db.clone(), roomy());
         // Both tables are back (and, the second time, the two made the first).
-        assert_eq!(server.restored, 2 + 2 * round, "round {round}");
+        if !tapete_server::store::pg::is_url(&db.to_string_lossy()) {
+            // (On PostgreSQL a table no server held starts when it is first asked for.)
+            assert_eq!(server.restored, 2 + 2 * round, "round {round}");
+        }
         let (code, me) = server.api("GET", "/api/me", Some(ANE), None);
         assert_eq!(
             (code, me),

@@ -53,6 +53,7 @@
 mod exact;
 mod fraction;
 mod simulate;
+pub mod web;
 
 pub use exact::{
     count_types, distribution, types, win_count, win_probability, Count, Distribution, TypeOdds,

@@ -3,7 +3,7 @@
 //! Narrators tell events as [`Line`]s so that every front-end can speak the person's
 //! language: the terminal and the command line print [`Line::text`] (English, as players
 //! have always read it), while the server sends the key and arguments and each page fills
-//! the key's text from its own catalog (`story.*` keys in `assets/i18n/{lang}.json`).
+//! the key's text from its own catalog (`story.*` keys of the pages' catalogs).
 //!
 //! ```
 //! use tapete_table::story::Phrase;

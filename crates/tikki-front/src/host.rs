@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 use tapete_host::story::Line;
-use tapete_host::{row, Host, Narrate};
+use tapete_host::{row, Host, Narrate, WebFace};
 use tapete_table::conformance::Resampler;
 use tapete_table::{Bot, Game, Resample, Seat};
 use tapete_tikki::TikkiCards;
@@ -50,6 +50,11 @@ impl Host for TikkiHost {
     type Narrator = TikkiNarrator;
     type Stats = ();
     const TITLE: &'static str = "Tikki";
+    /// Tikki's table page, its rules' port (the best combination), the French cards and their words.
+    const WEB: WebFace = tapete_host::web_face!(
+        files: ["tikki.js", "tikki-rules.js", "french.js", "tikki.css"],
+        catalogs: ["en", "es"],
+    );
     const SEATS: std::ops::RangeInclusive<usize> = 2..=5;
     const DEFAULT_SEATS: usize = 3;
 

@@ -8,7 +8,7 @@
 //! [`crate::Limits::password_queue`] requests wait for their turn: a request beyond that is
 //! answered 503 at once, and one that waits more than [`WAIT`] too.
 
-use crate::code::{Code, Refused};
+use crate::code::{Code, Refusal};
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
@@ -156,9 +156,9 @@ impl Passwords {
 
 /// Checks a new password's length: at least [`MIN_PASSWORD_CHARS`] characters, at most
 /// [`MAX_PASSWORD_BYTES`] bytes.
-pub fn check_password(p: &str) -> Result<(), Refused> {
+pub fn check_password(p: &str) -> Result<(), Refusal> {
     if p.len() > MAX_PASSWORD_BYTES {
-        return Err(Refused::new(
+        return Err(Refusal::new(
             Code::PasswordTooLong,
             format!(
                 "the password is {} bytes long: at most {MAX_PASSWORD_BYTES}",
@@ -168,7 +168,7 @@ pub fn check_password(p: &str) -> Result<(), Refused> {
     }
     let chars = p.chars().count();
     if chars < MIN_PASSWORD_CHARS {
-        return Err(Refused::new(
+        return Err(Refusal::new(
             Code::PasswordTooShort,
             format!("the password is {chars} characters long: use at least {MIN_PASSWORD_CHARS}"),
         ));

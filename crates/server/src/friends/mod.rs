@@ -46,7 +46,7 @@ pub const ONLINE_FOR: Duration = Duration::from_secs(60);
 /// Whether a table is private (seen only through its invitation link): where a friend
 /// sits is never shown for one.
 pub fn is_private(table: &TableInfo) -> bool {
-    table.friends.private
+    table.private.private
 }
 
 /// Who is online: each person's open table connections, and when one was last seen.
@@ -173,8 +173,8 @@ pub enum Asked {
     Requested,
     /// The other had asked too (or they were friends already): they are friends.
     Friends,
-    /// Refused: why, and its machine code.
-    Refused(Code, String),
+    /// Refusal: why, and its machine code.
+    Refusal(Code, String),
 }
 
 /// Where each person sits now at a table that is not over and not private: player →
@@ -182,7 +182,7 @@ pub enum Asked {
 pub fn seated_at(tables: &[TableInfo]) -> HashMap<i64, (String, String)> {
     let mut at = HashMap::new();
     for t in tables {
-        if t.status == crate::table::FINISHED || is_private(t) {
+        if t.status == crate::table::TableStatus::Finished || is_private(t) {
             continue;
         }
         for s in &t.seats {
@@ -249,14 +249,14 @@ mod tests {
             if k < MAX_REQUESTS_OUT {
                 assert_eq!(r, Asked::Requested);
             } else {
-                assert!(matches!(r, Asked::Refused(Code::FriendsTooManyRequests, _)));
+                assert!(matches!(r, Asked::Refusal(Code::FriendsTooManyRequests, _)));
             }
         }
         // Everybody asks the last one: past the bound, the rest are refused.
         let last = *ids.last().unwrap();
         let mut refused = 0;
         for other in &ids[1..ids.len() - 1] {
-            if let Asked::Refused(..) = db.ask_friend(*other, last).await.unwrap() {
+            if let Asked::Refusal(..) = db.ask_friend(*other, last).await.unwrap() {
                 refused += 1;
             }
         }
@@ -268,12 +268,12 @@ mod tests {
         assert_eq!(db.friends_of(ids[1]).await.unwrap().friends[0].id, me);
     }
 
-    fn table(id: &str, status: &str, player: i64) -> TableInfo {
+    fn table(id: &str, status: crate::table::TableStatus, player: i64) -> TableInfo {
         TableInfo {
             id: id.into(),
             game: "mus".into(),
             rules: serde_json::Value::Null,
-            status: status.into(),
+            status,
             created: 0,
             creator: None,
             bot: "basico".into(),
@@ -294,22 +294,22 @@ mod tests {
             }],
             outcome: None,
             rated: false,
-            friends: Default::default(),
+            private: Default::default(),
         }
     }
 
     #[test]
     fn where_a_friend_sits_is_told_only_for_a_game_on_at_a_table_not_private() {
         let at = seated_at(&[
-            table("open", crate::table::PLAYING, 1),
-            table("over", crate::table::FINISHED, 2),
-            table("wait", crate::table::WAITING, 3),
+            table("open", crate::table::TableStatus::Playing, 1),
+            table("over", crate::table::TableStatus::Finished, 2),
+            table("wait", crate::table::TableStatus::Waiting, 3),
         ]);
         assert_eq!(at.get(&1), Some(&("open".into(), "mus".into())));
         assert_eq!(at.get(&2), None, "a finished game is not where one is");
         assert_eq!(at.get(&3).map(|t| t.0.as_str()), Some("wait"));
-        let mut hidden = table("p", crate::table::PLAYING, 4);
-        hidden.friends.private = true;
+        let mut hidden = table("p", crate::table::TableStatus::Playing, 4);
+        hidden.private.private = true;
         assert!(
             !seated_at(&[hidden]).contains_key(&4),
             "a private table is never told"

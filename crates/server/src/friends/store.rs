@@ -126,12 +126,12 @@ impl Db {
                 .is_some();
             if full(from)? {
                 let m = format!("you have {MAX_FRIENDS} friends, the most: remove one first");
-                return Ok(Asked::Refused(Code::FriendsTooMany, m));
+                return Ok(Asked::Refusal(Code::FriendsTooMany, m));
             }
             if asked_me {
                 if full(to)? {
                     let m = format!("they have {MAX_FRIENDS} friends, the most");
-                    return Ok(Asked::Refused(Code::FriendsTooMany, m));
+                    return Ok(Asked::Refusal(Code::FriendsTooMany, m));
                 }
                 c.execute(
                     "DELETE FROM friend_requests WHERE (from_player = ?1 AND to_player = ?2)
@@ -164,12 +164,12 @@ impl Db {
                     "you have {MAX_REQUESTS_OUT} friend requests waiting for an answer: wait, or \
                      cancel one"
                 );
-                return Ok(Asked::Refused(Code::FriendsTooManyRequests, m));
+                return Ok(Asked::Refusal(Code::FriendsTooManyRequests, m));
             }
             let got = "SELECT count(*) FROM friend_requests WHERE to_player = ?1";
             if count(c, got, to)? >= MAX_REQUESTS_IN {
                 let m = "they have too many friend requests waiting: try again later".to_string();
-                return Ok(Asked::Refused(Code::FriendsTooManyRequests, m));
+                return Ok(Asked::Refusal(Code::FriendsTooManyRequests, m));
             }
             c.execute(
                 "INSERT INTO friend_requests (from_player, to_player, at) VALUES (?1, ?2, ?3)",

@@ -2,7 +2,7 @@
 //! the English detail), the caller's session from its bearer token, and ids from paths.
 
 use crate::accounts::Session;
-use crate::code::{Code, Refused};
+use crate::code::{Code, Refusal};
 use crate::hub::Hub;
 use crate::table::PlayerRef;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
@@ -45,7 +45,7 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, code, msg)
     }
     /// A refusal of the table's task or the friends' part, with the status its code means.
-    pub(crate) fn refused(status: StatusCode, r: Refused) -> ApiError {
+    pub(crate) fn refused(status: StatusCode, r: Refusal) -> ApiError {
         ApiError::new(status, r.code, r.message)
     }
     /// A failure of ours: logged in full, answered without its details (a database

@@ -7,7 +7,7 @@ use crate::accounts::{self, Session};
 use crate::code::Code;
 use crate::friends::{self, Asked, Person};
 use crate::hub::Hub;
-use crate::table::{Ask, TableInfo, FINISHED};
+use crate::table::{Ask, TableInfo, TableStatus};
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -125,7 +125,7 @@ pub(crate) async fn ask(
     {
         Asked::Requested => Ok(Json(json!({"status": "requested", "friend": other}))),
         Asked::Friends => Ok(Json(json!({"status": "friends", "friend": other}))),
-        Asked::Refused(code, m) => Err(ApiError::new(StatusCode::CONFLICT, code, m)),
+        Asked::Refusal(code, m) => Err(ApiError::new(StatusCode::CONFLICT, code, m)),
     }
 }
 
@@ -209,7 +209,7 @@ pub(crate) async fn invite(
     {
         return Err(no_table());
     }
-    if info.status == FINISHED {
+    if info.status == TableStatus::Finished {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::GameOver,

@@ -2,8 +2,8 @@
 //! `docs/server.md`, and the WebSocket upgrade; and each TCP connection's HTTP/1 session,
 //! with its time limits.
 //!
-//! Nothing here names a game: a game's pages are asset files (its table module
-//! `assets/{game}.js`, any page of its own as `assets/{page}.html`, served at `/{page}`),
+//! Nothing here names a game: a game's pages are files of its web face (`web.rs`: its table
+//! module `{game}.js`, any page of its own as `{page}.html`, served at `/{page}`),
 //! and its tools are reached through `/api/tools/{game}/{tool}`; odds tools for games the
 //! server does not deal through `/api/odds/{name}`.
 

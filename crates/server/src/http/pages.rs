@@ -1,5 +1,5 @@
-//! The pages: the embedded assets, each language's catalog, pages by name, the not-found
-//! page and every game's rules as HTML.
+//! The pages: the embedded files (the platform's and every web face's, `web.rs`), each
+//! language's catalog, pages by name, the not-found page and every game's rules as HTML.
 
 use super::api::*;
 use crate::code::Code;
@@ -8,9 +8,11 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use serde::Deserialize;
+use std::sync::Arc;
 
-include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+use crate::web::{Web, ASSETS, RULES, RULES_ES};
 
 pub(crate) fn content_type(name: &str) -> &'static str {
     match name.rsplit('.').next().unwrap_or("") {
@@ -27,14 +29,23 @@ pub(crate) fn content_type(name: &str) -> &'static str {
     }
 }
 
+/// One of the platform's files (its pages: the lobby, the table, a profile).
 pub(crate) fn file(name: &str) -> Response {
-    match ASSETS.iter().find(|(n, _)| *n == name) {
-        Some((n, bytes)) => (
+    served(
+        name,
+        ASSETS.iter().find(|(n, _)| *n == name).map(|(_, b)| *b),
+    )
+}
+
+/// A file's answer (`bytes` of the file `name`), or 404 without it.
+fn served(name: &str, bytes: Option<impl IntoResponse>) -> Response {
+    match bytes {
+        Some(bytes) => (
             [
-                (header::CONTENT_TYPE, content_type(n)),
+                (header::CONTENT_TYPE, content_type(name)),
                 (header::CACHE_CONTROL, "no-cache"),
             ],
-            *bytes,
+            bytes,
         )
             .into_response(),
         None => ApiError::new(
@@ -50,21 +61,33 @@ pub(crate) async fn page(name: &'static str) -> Response {
     file(name)
 }
 
-pub(crate) async fn asset(Path(name): Path<String>) -> Response {
-    file(&name)
+/// `/assets/{file}`: a file of the platform's or of a game's web face.
+pub(crate) async fn asset(
+    Extension(web): Extension<Arc<Web>>,
+    Path(name): Path<String>,
+) -> Response {
+    served(&name, web.file(&name))
 }
 
-/// `/assets/i18n/{lang}.json`: one language's catalog of the pages' words.
-pub(crate) async fn catalog(Path(name): Path<String>) -> Response {
-    file(&format!("i18n/{name}"))
+/// `/assets/i18n/{lang}.json`: one language's catalog of the pages' words, the platform's
+/// and every game's in one.
+pub(crate) async fn catalog(
+    Extension(web): Extension<Arc<Web>>,
+    Path(name): Path<String>,
+) -> Response {
+    served(&name, web.catalog(&name))
 }
 
-/// `/{page}`: the page `assets/{page}.html` (the history, a game's tool page such as
-/// `/leyes`), so that a page is added as a file alone.
-pub(crate) async fn named_page(Path(name): Path<String>, headers: HeaderMap) -> Response {
+/// `/{page}`: the page `{page}.html` of the platform or a web face (the history, a game's
+/// tool page such as `/leyes`), so that a page is added as a file alone.
+pub(crate) async fn named_page(
+    Extension(web): Extension<Arc<Web>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response {
     let wanted = format!("{name}.html");
-    if ASSETS.iter().any(|(n, _)| *n == wanted) {
-        file(&wanted)
+    if let Some(page) = web.file(&wanted) {
+        served(&wanted, Some(page))
     } else {
         not_found_page(&format!("/{name}"), Lang::choose(None, &headers))
     }

@@ -1,4 +1,4 @@
-//! Friends' tables over HTTP: private tables seen only through their invitation link
+//! Private tables over HTTP: tables seen only through their invitation link
 //! (or by the people who sat there), seats kept for named accounts, and the rematch
 //! ("otra") of a finished table.
 //!
@@ -8,11 +8,11 @@
 use super::accounts::new_token;
 use super::api::*;
 use crate::accounts;
-use crate::code::{Code, Refused};
+use crate::code::{Code, Refusal};
 use crate::hub::Hub;
 use crate::store::now;
 use crate::table::access::{may_see, may_see_friends};
-use crate::table::{Ask, PlayerRef, TableHandle, TableInfo, FINISHED, WAITING};
+use crate::table::{Ask, PlayerRef, TableHandle, TableInfo, TableStatus};
 use crate::table::{NewRematch, PrivateRow, StoredTable, TableRow};
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -57,7 +57,7 @@ pub(crate) async fn check_stored(
     headers: &HeaderMap,
     invite: Option<&str>,
 ) -> Result<(), ApiError> {
-    if stored.friends.invite.is_none() {
+    if stored.private.invite.is_none() {
         return Ok(());
     }
     let player = viewer(hub, headers).await.map(|p| p.id);
@@ -65,7 +65,7 @@ pub(crate) async fn check_stored(
         &hub.db,
         &stored.row.id,
         stored.row.creator,
-        &stored.friends,
+        &stored.private,
         player,
         invite,
     )
@@ -119,7 +119,7 @@ pub(crate) async fn visible_table(
         }
     };
     let info = handle.info();
-    let player = match info.friends.private {
+    let player = match info.private.private {
         true => viewer(hub, headers).await.map(|p| p.id),
         false => None,
     };
@@ -137,7 +137,7 @@ pub(crate) async fn visible_table(
 /// (the creator's, and the rematch's people's).
 pub(crate) fn with_invite(info: &TableInfo, with_invite: bool) -> Value {
     let mut v = serde_json::to_value(info).unwrap_or(Value::Null);
-    if let (true, Some(invite)) = (with_invite, &info.friends.invite) {
+    if let (true, Some(invite)) = (with_invite, &info.private.invite) {
         v["invite"] = json!(invite);
     }
     v
@@ -149,7 +149,7 @@ pub(crate) fn created(info: &TableInfo) -> Value {
 }
 
 /// A refusal of the table's as an API error, its status following its code.
-pub(crate) fn refused(r: Refused) -> ApiError {
+pub(crate) fn refused(r: Refusal) -> ApiError {
     let status = match r.code {
         Code::NoSuchSeat => StatusCode::BAD_REQUEST,
         Code::Internal => return ApiError::internal(r.message),
@@ -331,7 +331,7 @@ pub(crate) async fn rematch(
     let player = caller(&hub, &headers).await?;
     let old = visible_table(&hub, &id, &headers, invite_of(query).as_deref()).await?;
     let info = old.info();
-    if info.status != FINISHED {
+    if info.status != TableStatus::Finished {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::NotFinished,
@@ -350,7 +350,7 @@ pub(crate) async fn rematch(
             "only the people seated at the end of the game can ask for another",
         ));
     };
-    let made = match info.friends.rematch.clone() {
+    let made = match info.private.rematch.clone() {
         Some(new) => new,
         None => {
             let n = info.seats.len();
@@ -370,7 +370,7 @@ pub(crate) async fn rematch(
                 creator: Some(player.id),
                 bot: info.bot.clone(),
                 pace_ms: info.pace_ms,
-                status: WAITING.to_string(),
+                status: TableStatus::Waiting,
                 created: now(),
                 finished: None,
                 outcome: None,
@@ -389,7 +389,7 @@ pub(crate) async fn rematch(
                 row,
                 seats,
                 reserved,
-                invite: info.friends.private.then(new_invite),
+                invite: info.private.private.then(new_invite),
                 starts_at: hub.clock().epoch() + hub.limits.rematch_wait.as_secs() as i64,
             };
             let made = hub
@@ -405,7 +405,7 @@ pub(crate) async fn rematch(
                         .map_err(ApiError::from)?
                         .ok_or_else(|| ApiError::internal(format!("rematch {new} not stored")))?;
                     // Alone with the bots: nobody to wait for.
-                    if handle.info().friends.reserved.iter().all(Option::is_none) {
+                    if handle.info().private.reserved.iter().all(Option::is_none) {
                         handle.begin().await.map_err(ApiError::internal)?;
                     }
                     if let Err(e) = old.ask(Ask::Offer { table: new.clone() }).await {

@@ -7,7 +7,7 @@ use crate::code::Code;
 use crate::hub::Hub;
 use crate::store::now;
 use crate::table::DEFAULT_TURN_S;
-use crate::table::{StoredTable, TableInfo, TableRow, FINISHED, WAITING};
+use crate::table::{StoredTable, TableInfo, TableRow, TableStatus};
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -91,7 +91,7 @@ pub(crate) async fn open_tables(
         .tables_everywhere()
         .await
         .into_iter()
-        .filter(|t| t.status != FINISHED && !t.friends.private)
+        .filter(|t| t.status != TableStatus::Finished && !t.private.private)
         .collect();
     tables.sort_by(|a, b| {
         (people_here(b) > 0)
@@ -306,7 +306,7 @@ pub(crate) async fn create_table(
         creator: Some(player.id),
         bot,
         pace_ms,
-        status: WAITING.to_string(),
+        status: TableStatus::Waiting,
         created: now(),
         finished: None,
         outcome: None,
@@ -328,7 +328,7 @@ pub(crate) async fn create_table(
         actions: Vec::new(),
         pending: Vec::new(),
         hand_seats: Vec::new(),
-        friends,
+        private: friends,
     };
     // A new table is this server's to run (with PostgreSQL, by its lease).
     hub.db
@@ -397,7 +397,7 @@ pub(crate) async fn finished_log(
             )
         })?;
     super::private_tables::check_stored(hub, &stored, headers, invite).await?;
-    if stored.row.status != FINISHED {
+    if stored.row.status != TableStatus::Finished {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             Code::NotFinished,

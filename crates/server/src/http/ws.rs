@@ -4,7 +4,7 @@
 use super::api::session_for_token;
 use crate::accounts::token_hash;
 use crate::code::Code;
-use crate::msg;
+use crate::msg::{self, ErrorMsg, ServerMsg};
 use crate::net::limit::Bucket;
 use crate::net::outbox::{outbox_counted, Gauges, OutReceiver};
 use crate::table::{Cmd, PlayerRef, TableHandle};
@@ -29,7 +29,7 @@ use tracing::Instrument;
 pub const RATE: f64 = 20.0;
 /// Messages a connection may send at once.
 pub const BURST: f64 = 40.0;
-/// Refused messages after which a flooding connection is closed.
+/// Refusal messages after which a flooding connection is closed.
 pub(crate) const MAX_REFUSED: u32 = 200;
 /// Frames beyond this are not even read (the decoder refuses anything over
 /// [`msg::MAX_MESSAGE`] with an error; this only bounds memory).
@@ -43,6 +43,12 @@ pub const BEAT_EVERY: Duration = Duration::from_secs(5);
 /// The heartbeat: a message the pages read (unlike a WebSocket ping, which a browser
 /// answers without telling the page).
 pub const BEAT: &str = r#"{"type":"beat"}"#;
+
+#[cfg(test)]
+#[test]
+fn the_beat_is_the_protocol_s() {
+    assert_eq!(BEAT, ServerMsg::Beat.text());
+}
 /// Messages queued for a client before it counts as too slow and is closed: room for the
 /// answers to a whole burst, and a few states. Their bytes are bounded too
 /// ([`crate::Limits::queued_bytes_per_conn`]).
@@ -189,9 +195,7 @@ pub(crate) async fn session_end(ended: &mut Option<Ended>) {
 
 pub(crate) fn error(code: Code, message: impl Into<String>) -> Arc<str> {
     let message = message.into();
-    json!({"type": "error", "message": message, "code": code})
-        .to_string()
-        .into()
+    ServerMsg::Error(ErrorMsg::new(code, message)).text().into()
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -148,7 +148,7 @@ impl Hub {
                     !h.tx.is_closed()
                         && h.info
                             .read()
-                            .map(|i| i.status != table::FINISHED)
+                            .map(|i| i.status != table::TableStatus::Finished)
                             .unwrap_or(false)
                 })
         };

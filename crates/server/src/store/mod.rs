@@ -27,6 +27,7 @@ pub mod listen;
 pub mod pg;
 mod schema;
 pub mod sql;
+mod versions;
 use schema::prepare;
 pub use schema::SCHEMA_VERSION;
 pub(crate) use sql::params;
@@ -401,4 +402,25 @@ pub fn now() -> i64 {
 /// The database as a person may see it: a file's path, or a URL without its password.
 pub fn shown(db: &Path) -> String {
     pg::redacted(&db.to_string_lossy())
+}
+
+/// Makes `db` (a new SQLite file, or an empty PostgreSQL database by its URL) a database
+/// of schema `version` as a tapete of that version made it (the head's as this one
+/// does), with no rows: what the tests that upgrade older databases start from.
+#[cfg(feature = "sql")]
+pub fn create_at(db: &std::path::Path, version: i64) -> DbResult<()> {
+    if !(0..=schema::SCHEMA_VERSION).contains(&version) {
+        return Err(DbError(format!("there is no schema version {version}")));
+    }
+    match db.to_str().filter(|d| pg::is_url(d)) {
+        Some(url) => pg::PgConn::create_at(url, version),
+        None => {
+            let mut conn = rusqlite::Connection::open(db)?;
+            let tx = conn.transaction()?;
+            schema::create(&*tx, schema::Dialect::Sqlite, version)?;
+            tx.execute_batch(&format!("PRAGMA user_version = {version}"))?;
+            tx.commit()?;
+            Ok(())
+        }
+    }
 }

@@ -27,13 +27,13 @@ pub async fn may_see(
     invite: Option<&str>,
 ) -> Result<bool, String> {
     let kept: Vec<i64> = info
-        .friends
+        .private
         .reserved
         .iter()
         .flatten()
         .map(|p| p.id)
         .collect();
-    let secret = info.friends.invite.as_deref();
+    let secret = info.private.invite.as_deref();
     allowed(db, &info.id, info.creator, secret, &kept, player, invite).await
 }
 

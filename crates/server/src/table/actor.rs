@@ -5,8 +5,8 @@ use super::*;
 
 /// A write of the table's that could not be saved: nothing changed, and the person may
 /// try again (the database is unreachable, or another server holds the table now).
-pub(super) fn not_saved(what: &str, e: crate::store::DbError) -> Refused {
-    Refused::new(
+pub(super) fn not_saved(what: &str, e: crate::store::DbError) -> Refusal {
+    Refusal::new(
         Code::NotSaved,
         format!("could not save {what} ({e}); nothing changed"),
     )
@@ -40,7 +40,7 @@ pub(super) struct Actor {
     /// Actions applied so far.
     pub(super) n: u64,
     pub(super) seating: Seating,
-    pub(super) friends: Friends,
+    pub(super) private: PrivatePart,
     pub(super) pacing: Pacing,
     pub(super) conns: Connections,
     pub(super) talk: Talk,
@@ -101,7 +101,7 @@ pub fn spawn(
     // Who held which seat this hand is stored with the table, so a restart or an unload
     // forgets nobody's look at a hand.
     let seating = Seating::restore(seats, pending, stored.hand_seats, start);
-    let friends = Friends::restore(stored.friends, stored.row.seats, start, env.clock.epoch());
+    let private = PrivatePart::restore(stored.private, stored.row.seats, start, env.clock.epoch());
     let mut actor = Actor {
         env,
         kind,
@@ -109,7 +109,7 @@ pub fn spawn(
         game,
         n: stored.actions.len() as u64,
         seating,
-        friends,
+        private,
         pacing: Pacing::new(start),
         conns: Connections::new(start),
         talk: Talk::default(),
@@ -118,7 +118,7 @@ pub fn spawn(
             id: String::new(),
             game: String::new(),
             rules: Value::Null,
-            status: String::new(),
+            status: TableStatus::Waiting,
             created: 0,
             creator: None,
             bot: String::new(),
@@ -130,7 +130,7 @@ pub fn spawn(
             seats: Vec::new(),
             outcome: None,
             rated: false,
-            friends: FriendsInfo::default(),
+            private: PrivateInfo::default(),
         })),
         changes: Arc::default(),
         me: tx.clone(),
@@ -173,10 +173,10 @@ impl Actor {
     ) {
         // A log that is already over (a crash between the last action and its status, in
         // an older version) makes a finished table.
-        if self.row.status != FINISHED {
+        if self.row.status != TableStatus::Finished {
             if let Some(o) = self.game.outcome() {
                 let o = serde_json::to_value(o).unwrap_or(Value::Null);
-                if let Err(e) = self.set_status(FINISHED, Some(o)).await {
+                if let Err(e) = self.set_status(TableStatus::Finished, Some(o)).await {
                     tracing::error!("its end was not stored: {e}");
                 }
             }
@@ -232,7 +232,7 @@ impl Actor {
                 Some(Cmd::Client { conn, msg }) => self.client(conn, msg).await,
                 Some(Cmd::BotDone { n, seat, action }) => self.bot_done(n, seat, action).await,
                 Some(Cmd::Begin { reply }) => {
-                    let r = if self.row.status == WAITING {
+                    let r = if self.row.status == TableStatus::Waiting {
                         self.begin().await
                     } else {
                         Ok(())
@@ -240,8 +240,8 @@ impl Actor {
                     let _ = reply.send(r);
                 }
                 Some(Cmd::Leave) => break,
-                Some(Cmd::Friends { ask, reply }) => {
-                    let r = self.friends_ask(ask).await;
+                Some(Cmd::Private { ask, reply }) => {
+                    let r = self.private_ask(ask).await;
                     // The answer carries the table as it is now.
                     self.publish_info();
                     let _ = reply.send(r);
@@ -254,7 +254,7 @@ impl Actor {
             }
             self.after_change().await;
         }
-        if idle && self.row.status == WAITING && !self.friends.awaits_someone() {
+        if idle && self.row.status == TableStatus::Waiting && !self.private.awaits_someone() {
             // A table that never started and that nobody came back to is of no use to
             // anyone: it goes, from the lobby and from storage, before its lease.
             if let Err(e) = self.env.db.drop_waiting_table(self.row.id.clone()).await {
@@ -265,9 +265,9 @@ impl Actor {
     }
 
     pub(super) fn idle_after(&self) -> Duration {
-        match self.row.status.as_str() {
-            FINISHED => FINISHED_IDLE_END.min(self.env.idle_end),
-            WAITING if !self.friends.awaits_someone() => {
+        match self.row.status {
+            TableStatus::Finished => FINISHED_IDLE_END.min(self.env.idle_end),
+            TableStatus::Waiting if !self.private.awaits_someone() => {
                 self.env.waiting_end.min(self.env.idle_end)
             }
             _ => self.env.idle_end,
@@ -277,10 +277,10 @@ impl Actor {
     /// Whether the table's task may end: nobody connected for long enough, and no rated
     /// game under way (the bots play it out for the people gone, so that it is rated).
     pub(super) fn idle_over(&self) -> bool {
-        let rated_under_way = self.row.rated && self.row.status == PLAYING;
+        let rated_under_way = self.row.rated && self.row.status == TableStatus::Playing;
         !self.pacing.bot_busy()
             && !rated_under_way
-            && self.friends_wake().is_none()
+            && self.private_wake().is_none()
             && self.conns.is_empty()
             && self
                 .conns
@@ -290,17 +290,18 @@ impl Actor {
 
     pub(super) async fn client(&mut self, conn: u64, msg: ClientMsg) {
         match msg {
-            ClientMsg::Ping {} => self.send(conn, json!({"type": "pong"})),
+            ClientMsg::Ping {} => self.send(conn, ServerMsg::Pong),
             ClientMsg::Chat { text } => self.chat(conn, text).await,
             ClientMsg::Mute { player, on } => self.mute(conn, player, on).await,
             ClientMsg::Report { n } => self.report(conn, n).await,
             ClientMsg::Sit { seat, confirm } => {
                 if let Some((question, about)) = self.other_side(conn, seat).filter(|_| !confirm) {
                     // Asked, not refused for good: the same move with `confirm` is granted.
-                    let m = json!({"type": "error", "message": question, "code": Code::SwitchSides,
-                                   "seats": about["seats"], "score": about["score"],
-                                   "ask": {"type": "sit", "seat": seat, "confirm": true}});
-                    self.send(conn, m);
+                    let mut m = ErrorMsg::new(Code::SwitchSides, question);
+                    m.seats = Some(about["seats"].clone());
+                    m.score = Some(about["score"].clone());
+                    m.ask = Some(json!({"type": "sit", "seat": seat, "confirm": true}));
+                    self.send(conn, ServerMsg::Error(m));
                 } else if let Err(e) = self.sit(conn, seat).await {
                     self.error(conn, e, None);
                 }
@@ -330,12 +331,12 @@ impl Actor {
             }
             ClientMsg::Act { action, id } => {
                 let seat = match self.player_of(conn) {
-                    None => Err(Refused::new(
+                    None => Err(Refusal::new(
                         Code::PickNickname,
                         "spectators cannot play: pick a nickname and sit",
                     )),
                     Some(p) => self.seat_of(p.id).ok_or_else(|| {
-                        Refused::new(
+                        Refusal::new(
                             Code::NotSeated,
                             "you are not seated at this table: sit first",
                         )
@@ -343,12 +344,12 @@ impl Actor {
                 };
                 let result = match seat {
                     Err(e) => Err(e),
-                    Ok(_) if self.row.status == WAITING => Err(Refused::new(
+                    Ok(_) if self.row.status == TableStatus::Waiting => Err(Refusal::new(
                         Code::NotStarted,
                         "the game has not started yet",
                     )),
-                    Ok(_) if self.row.status == FINISHED => {
-                        Err(Refused::new(Code::GameOver, "the game is over"))
+                    Ok(_) if self.row.status == TableStatus::Finished => {
+                        Err(Refusal::new(Code::GameOver, "the game is over"))
                     }
                     Ok(seat) => {
                         let r = self.play(seat, &action, false).await;
@@ -368,11 +369,7 @@ impl Actor {
                 };
                 match result {
                     Ok(n) => {
-                        let mut m = json!({"type": "ack", "n": n});
-                        if let Some(id) = id {
-                            m["id"] = json!(id);
-                        }
-                        self.send(conn, m);
+                        self.send(conn, ServerMsg::Ack { id, n });
                     }
                     Err(e) => self.error(conn, e, id),
                 }
@@ -380,12 +377,12 @@ impl Actor {
         }
     }
 
-    pub(super) async fn start(&mut self, conn: u64) -> Result<(), Refused> {
+    pub(super) async fn start(&mut self, conn: u64) -> Result<(), Refusal> {
         let player = self
             .player_of(conn)
-            .ok_or_else(|| Refused::new(Code::PickNickname, "spectators cannot start the game"))?;
-        if self.row.status != WAITING {
-            return Err(Refused::new(
+            .ok_or_else(|| Refusal::new(Code::PickNickname, "spectators cannot start the game"))?;
+        if self.row.status != TableStatus::Waiting {
+            return Err(Refusal::new(
                 Code::AlreadyStarted,
                 "the game has already started",
             ));
@@ -395,7 +392,7 @@ impl Actor {
             None => self.seat_of(player.id).is_some(),
         };
         if !allowed {
-            return Err(Refused::new(
+            return Err(Refusal::new(
                 Code::NotCreator,
                 "only the table's creator can start the game",
             ));
@@ -405,12 +402,12 @@ impl Actor {
 
     /// Starts the game: the deal's seed is chosen only now, so nobody could have seen a
     /// card while seats were still changing.
-    pub(super) async fn begin(&mut self) -> Result<(), Refused> {
+    pub(super) async fn begin(&mut self) -> Result<(), Refusal> {
         let seed: u64 = rand::random();
         let game = self
             .kind
             .new_game(&self.row.rules, self.row.seats, seed)
-            .map_err(|e| Refused::new(Code::Internal, format!("internal error: {e}")))?;
+            .map_err(|e| Refusal::new(Code::Internal, format!("internal error: {e}")))?;
         if self.row.rated {
             self.save_roster().await?;
             let people: Vec<i64> = self.seating.seated().map(|(_, p)| p.id).collect();
@@ -424,26 +421,26 @@ impl Actor {
             .await
             .map_err(|e| not_saved("the table", e))?;
         self.row.seed = seed;
-        self.row.status = PLAYING.into();
+        self.row.status = TableStatus::Playing;
         self.game = game;
         self.new_hand().await;
-        self.friends_begin().await;
+        self.private_begin().await;
         self.conns.owe_state();
         Ok(())
     }
 
     pub(super) async fn set_status(
         &mut self,
-        status: &'static str,
+        status: TableStatus,
         outcome: Option<Value>,
-    ) -> Result<(), Refused> {
+    ) -> Result<(), Refusal> {
         self.env
             .db
             .set_status(self.row.id.clone(), status, outcome.clone())
             .await
             .map_err(|e| not_saved("the table", e))?;
-        self.row.status = status.into();
-        if status == FINISHED {
+        self.row.status = status;
+        if status == TableStatus::Finished {
             self.row.finished = Some(self.env.clock.epoch());
         }
         self.row.outcome = outcome;
@@ -487,16 +484,16 @@ impl Actor {
         seat: Seat,
         action: &str,
         by_bot: bool,
-    ) -> Result<u64, Refused> {
+    ) -> Result<u64, Refusal> {
         let text = self.game.check(seat, action).map_err(|e| {
             let code = if self.game.to_act().contains(&seat) {
                 Code::IllegalAction
             } else {
                 Code::NotYourTurn
             };
-            Refused::new(code, e)
+            Refusal::new(code, e)
         })?;
-        let internal = |e| Refused::new(Code::Internal, e);
+        let internal = |e| Refusal::new(Code::Internal, e);
         let n = self.n + 1;
         let was_boundary = self.game.at_boundary();
         // The outcome is known before the write, so that the last action and the
@@ -533,7 +530,7 @@ impl Actor {
         // The seat has played: if its turn goes on, its clock starts again.
         self.pacing.played(seat);
         if let Some(o) = outcome {
-            self.row.status = FINISHED.into();
+            self.row.status = TableStatus::Finished;
             self.row.finished = Some(self.env.clock.epoch());
             self.row.outcome = Some(o);
             self.seating.forget_asks();
@@ -546,7 +543,7 @@ impl Actor {
     }
 
     pub(super) async fn after_change(&mut self) {
-        self.friends_tick().await;
+        self.private_tick().await;
         self.play_forced().await;
         // Away flags change with time alone: keep the description current.
         let away_now: Vec<bool> = (0..self.seating.count()).map(|s| self.is_away(s)).collect();
@@ -582,7 +579,7 @@ impl Actor {
                 }
             }
             if info {
-                let msg: Arc<str> = format!(r#"{{"type":"table","table":{}}}"#, frame.info).into();
+                let msg: Arc<str> = ServerMsg::Table { table: &frame.info }.text().into();
                 let ids: Vec<u64> = self
                     .conns
                     .iter()

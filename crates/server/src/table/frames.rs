@@ -217,16 +217,14 @@ impl Actor {
         }
     }
 
-    pub(super) fn send(&mut self, conn: u64, msg: Value) {
-        self.send_text(conn, msg.to_string().into());
+    pub(super) fn send(&mut self, conn: u64, msg: ServerMsg) {
+        self.send_text(conn, msg.text().into());
     }
 
-    pub(super) fn error(&mut self, conn: u64, r: Refused, id: Option<u64>) {
-        let mut m = json!({"type": "error", "message": r.message, "code": r.code});
-        if let Some(id) = id {
-            m["id"] = json!(id);
-        }
-        self.send(conn, m);
+    pub(super) fn error(&mut self, conn: u64, r: Refusal, id: Option<u64>) {
+        let mut m = ErrorMsg::from(r);
+        m.id = id;
+        self.send(conn, ServerMsg::Error(m));
     }
 
     pub(super) fn table_info(&self) -> TableInfo {
@@ -234,7 +232,7 @@ impl Actor {
             id: self.row.id.clone(),
             game: self.row.game.clone(),
             rules: self.row.rules.clone(),
-            status: self.row.status.clone(),
+            status: self.row.status,
             created: self.row.created,
             creator: self.row.creator,
             bot: self.row.bot.clone(),
@@ -258,7 +256,7 @@ impl Actor {
                 .collect(),
             outcome: self.game.outcome(),
             rated: self.row.rated,
-            friends: self.friends.info(),
+            private: self.private.info(),
         }
     }
 
@@ -293,7 +291,7 @@ impl Actor {
             .collect();
         // Before the start the game is only a placeholder (the deal's seed is chosen at the
         // start): nothing has happened to tell.
-        let mark = (self.row.status != WAITING).then(|| self.game.story_mark(None));
+        let mark = (self.row.status != TableStatus::Waiting).then(|| self.game.story_mark(None));
         let telling = self
             .conns
             .tell(mark, |from| self.game.lines_from(None, from));
@@ -312,14 +310,14 @@ impl Actor {
     pub(super) fn state_text(&self, c: &Conn, frame: &mut Frame) -> String {
         let seat = c.player.as_ref().and_then(|p| self.seat_of(p.id));
         // Before the start nobody is shown a seat's view: there are no cards yet.
-        let view_seat = if self.row.status == WAITING {
+        let view_seat = if self.row.status == TableStatus::Waiting {
             None
         } else {
             seat
         };
         let part = frame.parts.entry(view_seat).or_insert_with(|| {
-            let legal = match (view_seat, self.row.status.as_str()) {
-                (Some(s), PLAYING) => self.game.legal(s),
+            let legal = match (view_seat, self.row.status) {
+                (Some(s), TableStatus::Playing) => self.game.legal(s),
                 _ => Vec::new(),
             };
             format!(
@@ -352,11 +350,19 @@ impl Actor {
             "player": c.player.as_ref().map(|p| p.id),
             "seat": seat,
             "pending_seat": pending,
-        });
-        format!(
-            r#"{{"type":"state","table":{},"you":{you},"n":{},{part},{lines},"hold":{},"clock":{},"outcome":{}}}"#,
-            frame.info, self.n, frame.hold, frame.clock, frame.outcome
-        )
+        })
+        .to_string();
+        ServerMsg::State(StateMsg {
+            table: &frame.info,
+            you: &you,
+            n: self.n,
+            part,
+            lines: &lines,
+            hold: &frame.hold,
+            clock: &frame.clock,
+            outcome: &frame.outcome,
+        })
+        .text()
     }
 
     /// Sends every connection the state it may see.

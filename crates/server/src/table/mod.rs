@@ -25,8 +25,8 @@
 //! seat changes written to storage first, when the bot acts, what each connection is sent.
 
 use crate::clock::Clock;
-use crate::code::{Code, Refused};
-use crate::msg::ClientMsg;
+use crate::code::{Code, Refusal};
+use crate::msg::{ClientMsg, ErrorMsg, ServerMsg, StateMsg};
 use crate::net::outbox::OutSender;
 use crate::store::Db;
 use serde::{Deserialize, Serialize};
@@ -51,7 +51,7 @@ mod seating;
 mod store;
 mod talk;
 
-pub use private::{Ask, FriendsInfo};
+pub use private::{Ask, PrivateInfo};
 pub use private_store::NewRematch;
 pub use store::{PlayedGame, PrivateRow, StoredTable, TableRow};
 
@@ -59,7 +59,7 @@ pub use actor::spawn;
 use actor::*;
 use frames::{Conn, Connections};
 use pacing::Pacing;
-use private::Friends;
+use private::PrivatePart;
 use seating::Seating;
 use talk::Talk;
 
@@ -92,7 +92,7 @@ pub struct TableInfo {
     pub id: String,
     pub game: String,
     pub rules: Value,
-    pub status: String,
+    pub status: TableStatus,
     pub created: i64,
     pub creator: Option<i64>,
     pub bot: String,
@@ -106,9 +106,11 @@ pub struct TableInfo {
     pub outcome: Option<Outcome>,
     /// A rated game: only accounts sit, and its result moves their ratings.
     pub rated: bool,
-    /// Privacy, kept seats and rematch (friends' tables).
+    /// Privacy, kept seats and rematch (private tables).
     #[serde(flatten)]
-    pub friends: FriendsInfo,
+    /// Privacy, kept seats and rematch (shown as `friends`).
+    #[serde(rename = "friends")]
+    pub private: PrivateInfo,
 }
 
 /// What a table's task is asked to do.
@@ -137,12 +139,12 @@ pub enum Cmd {
     Renamed { player: i64, nickname: String },
     /// Start the game now, bots in the empty seats (a table created with `start`).
     Begin {
-        reply: oneshot::Sender<Result<(), Refused>>,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Something asked of the table's friends' part (kept seats, rematch).
-    Friends {
+    Private {
         ask: Ask,
-        reply: oneshot::Sender<Result<(), Refused>>,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Stop now: another server took the table (this one lost its lease). The
     /// connections close, and the people reconnect to the new owner.
@@ -160,19 +162,19 @@ pub struct TableHandle {
 
 impl TableHandle {
     /// Starts a waiting table now.
-    pub async fn begin(&self) -> Result<(), Refused> {
-        let stopped = || Refused::new(Code::Internal, "the table stopped");
+    pub async fn begin(&self) -> Result<(), Refusal> {
+        let stopped = || Refusal::new(Code::Internal, "the table stopped");
         let (reply, answer) = oneshot::channel();
         self.tx.send(Cmd::Begin { reply }).map_err(|_| stopped())?;
         answer.await.map_err(|_| stopped())?
     }
 
     /// Asks the table's friends' part something (see [`Ask`]).
-    pub async fn ask(&self, ask: Ask) -> Result<(), Refused> {
-        let stopped = || Refused::new(Code::Internal, "the table stopped");
+    pub async fn ask(&self, ask: Ask) -> Result<(), Refusal> {
+        let stopped = || Refusal::new(Code::Internal, "the table stopped");
         let (reply, answer) = oneshot::channel();
         self.tx
-            .send(Cmd::Friends { ask, reply })
+            .send(Cmd::Private { ask, reply })
             .map_err(|_| stopped())?;
         answer.await.map_err(|_| stopped())?
     }
@@ -210,10 +212,40 @@ pub struct TableEnv {
     pub chat_mutes: Arc<crate::chat::Mutes>,
 }
 
-/// Statuses, as stored and shown.
-pub const WAITING: &str = "waiting";
-pub const PLAYING: &str = "playing";
-pub const FINISHED: &str = "finished";
+/// Where a table is in its life, as stored (`tables.status`) and shown (`"status"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableStatus {
+    /// Not started: seats are taken freely and no card is dealt.
+    Waiting,
+    /// Dealt and being played.
+    Playing,
+    /// Over: its outcome is stored and it is only watched and replayed.
+    Finished,
+}
+
+impl TableStatus {
+    /// The word stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TableStatus::Waiting => "waiting",
+            TableStatus::Playing => "playing",
+            TableStatus::Finished => "finished",
+        }
+    }
+}
+
+impl std::str::FromStr for TableStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "waiting" => Ok(TableStatus::Waiting),
+            "playing" => Ok(TableStatus::Playing),
+            "finished" => Ok(TableStatus::Finished),
+            _ => Err(format!("`{s}` is not a table status")),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests;

@@ -201,7 +201,7 @@ impl Actor {
         if let Some(since) = self.conns.empty_since() {
             at.push(since + self.idle_after());
         }
-        at.extend(self.friends_wake());
+        at.extend(self.private_wake());
         let now = self.now();
         at.into_iter().filter(|t| *t > now).min()
     }
@@ -229,16 +229,18 @@ impl Actor {
             self.seating.time_out(seat);
             self.conns.owe_state();
         }
-        let need: BTreeSet<Seat> =
-            if self.row.turn_s == 0 || self.row.status != PLAYING || self.pacing.is_holding() {
-                BTreeSet::new()
-            } else {
-                self.game
-                    .to_act()
-                    .into_iter()
-                    .filter(|s| self.person_at(*s).is_some() && !self.bot_plays(*s))
-                    .collect()
-            };
+        let need: BTreeSet<Seat> = if self.row.turn_s == 0
+            || self.row.status != TableStatus::Playing
+            || self.pacing.is_holding()
+        {
+            BTreeSet::new()
+        } else {
+            self.game
+                .to_act()
+                .into_iter()
+                .filter(|s| self.person_at(*s).is_some() && !self.bot_plays(*s))
+                .collect()
+        };
         if self
             .pacing
             .run_clocks(&need, Duration::from_secs(self.row.turn_s), now)
@@ -273,7 +275,7 @@ impl Actor {
 
     pub(super) async fn bot_done(&mut self, n: u64, seat: Seat, action: Option<String>) {
         self.pacing.bot_answered();
-        if n != self.n || !self.bot_plays(seat) || self.row.status != PLAYING {
+        if n != self.n || !self.bot_plays(seat) || self.row.status != TableStatus::Playing {
             return;
         }
         let legal = self.game.legal(seat);
@@ -297,7 +299,7 @@ impl Actor {
 
     /// Notes how a write the table did by itself went: after a failure no bot plays for
     /// a while (1 s, doubling up to a minute), with one line in the log per failure.
-    pub(super) fn wrote(&mut self, result: Result<(), Refused>) {
+    pub(super) fn wrote(&mut self, result: Result<(), Refusal>) {
         if let Some(wait) = self.pacing.wrote(result.is_ok(), self.now()) {
             if let Err(e) = result {
                 tracing::warn!("{e}; trying again in {} s", wait.as_secs());
@@ -312,7 +314,7 @@ impl Actor {
     /// A person's only legal action is played for them (a forced declaration, say), as the
     /// terminal does.
     pub(super) async fn play_forced(&mut self) {
-        while self.row.status == PLAYING && !self.backing_off() {
+        while self.row.status == TableStatus::Playing && !self.backing_off() {
             let forced = self.game.to_act().into_iter().find_map(|seat| {
                 if self.person_at(seat).is_none() || self.is_away(seat) {
                     return None;
@@ -334,7 +336,7 @@ impl Actor {
 
     pub(super) fn schedule_bot(&mut self) {
         if self.pacing.bot_busy()
-            || self.row.status != PLAYING
+            || self.row.status != TableStatus::Playing
             || (self.conns.is_empty() && !self.row.rated)
             || self.backing_off()
         {

@@ -1,4 +1,4 @@
-//! Friends' tables at the table's task: a private table's secret, the seats kept for
+//! PrivatePart' tables at the table's task: a private table's secret, the seats kept for
 //! named accounts until the start, and the rematch ("otra"): the finished table names the
 //! table it leads to, and a rematch starts when everybody kept a seat has taken it, or at
 //! its time, the seats still kept then going to the bot.
@@ -8,7 +8,7 @@ use super::*;
 
 /// The friends' part of a table's description.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct FriendsInfo {
+pub struct PrivateInfo {
     /// Seen only through its invitation link, or by the people who sat there.
     pub private: bool,
     /// The invitation secret: never sent with the description.
@@ -42,7 +42,7 @@ pub enum Ask {
 
 /// The friends' part the task keeps: it holds a kept seat for one account, and only one
 /// seat per account.
-pub(super) struct Friends {
+pub(super) struct PrivatePart {
     invite: Option<String>,
     reserved: Vec<Option<PlayerRef>>,
     rematch: Option<String>,
@@ -51,10 +51,10 @@ pub(super) struct Friends {
     starts_at: Option<(i64, Instant)>,
 }
 
-impl Friends {
+impl PrivatePart {
     /// The part as stored, for a table of `seats` seats, at `now` (`epoch` in seconds
     /// since the Unix epoch, on the same clock).
-    pub(super) fn restore(row: PrivateRow, seats: usize, now: Instant, epoch: i64) -> Friends {
+    pub(super) fn restore(row: PrivateRow, seats: usize, now: Instant, epoch: i64) -> PrivatePart {
         let mut reserved = vec![None; seats];
         for (seat, id, nickname) in row.reserved {
             let twice = reserved.iter().flatten().any(|p: &PlayerRef| p.id == id);
@@ -66,7 +66,7 @@ impl Friends {
             let left = (at - epoch).max(0) as u64;
             (at, now + Duration::from_secs(left))
         });
-        Friends {
+        PrivatePart {
             invite: row.invite,
             reserved,
             rematch: row.rematch,
@@ -75,8 +75,8 @@ impl Friends {
         }
     }
 
-    pub(super) fn info(&self) -> FriendsInfo {
-        FriendsInfo {
+    pub(super) fn info(&self) -> PrivateInfo {
+        PrivateInfo {
             private: self.invite.is_some(),
             invite: self.invite.clone(),
             reserved: self.reserved.clone(),
@@ -116,27 +116,27 @@ impl Friends {
 
 impl Actor {
     /// Does what the API asks of the friends' part, in storage first.
-    pub(super) async fn friends_ask(&mut self, ask: Ask) -> Result<(), Refused> {
+    pub(super) async fn private_ask(&mut self, ask: Ask) -> Result<(), Refusal> {
         let saved = |e: crate::store::DbError| not_saved("the kept seat", e);
         match ask {
             Ask::Offer { table } => {
-                self.friends.rematch = Some(table);
+                self.private.rematch = Some(table);
                 self.conns.owe_info();
                 Ok(())
             }
             Ask::Reserve { seat, player } => {
                 self.before_start(seat)?;
                 if let Some(p) = self.person_at(seat) {
-                    return Err(Refused::new(
+                    return Err(Refusal::new(
                         Code::SeatTaken,
                         format!("seat {seat} is taken by {}: free it first", p.nickname),
                     ));
                 }
                 let elsewhere = self
                     .seat_of(player.id)
-                    .or(self.friends.kept_seat_of(player.id).filter(|s| *s != seat));
+                    .or(self.private.kept_seat_of(player.id).filter(|s| *s != seat));
                 if let Some(s) = elsewhere {
-                    return Err(Refused::new(
+                    return Err(Refusal::new(
                         Code::AlreadyAtTable,
                         format!(
                             "{} already has seat {s} at this table: free it first",
@@ -149,19 +149,19 @@ impl Actor {
                     .set_reserved(self.row.id.clone(), seat, Some(player.id))
                     .await
                     .map_err(saved)?;
-                self.friends.keep(seat, Some(player));
+                self.private.keep(seat, Some(player));
                 self.conns.owe_state();
                 Ok(())
             }
             Ask::Free { seat } => {
                 self.before_start(seat)?;
-                if self.friends.kept_for(seat).is_some() {
+                if self.private.kept_for(seat).is_some() {
                     self.env
                         .db
                         .set_reserved(self.row.id.clone(), seat, None)
                         .await
                         .map_err(saved)?;
-                    self.friends.keep(seat, None);
+                    self.private.keep(seat, None);
                     self.conns.owe_state();
                 }
                 if let Some(p) = self.person_at(seat).cloned() {
@@ -170,8 +170,8 @@ impl Actor {
                 Ok(())
             }
             Ask::Join { player } => {
-                if self.row.status == FINISHED {
-                    return Err(Refused::new(
+                if self.row.status == TableStatus::Finished {
+                    return Err(Refusal::new(
                         Code::GameOver,
                         "this table's game is over: there is nothing left to join",
                     ));
@@ -179,11 +179,11 @@ impl Actor {
                 if self.seat_of(player.id).is_some() || self.seating.asked(player.id).is_some() {
                     return Ok(());
                 }
-                let seat = self.friends.kept_seat_of(player.id).or_else(|| {
+                let seat = self.private.kept_seat_of(player.id).or_else(|| {
                     (0..self.seating.count()).find(|s| {
                         self.seating.is_free(*s)
                             && !self.seating.is_asked(*s)
-                            && self.friends.kept_for(*s).is_none()
+                            && self.private.kept_for(*s).is_none()
                     })
                 });
                 match seat {
@@ -192,10 +192,10 @@ impl Actor {
                 }
             }
             Ask::Accept { player } => {
-                if self.row.status != WAITING || self.seat_of(player.id).is_some() {
+                if self.row.status != TableStatus::Waiting || self.seat_of(player.id).is_some() {
                     return Ok(());
                 }
-                let Some(seat) = self.friends.kept_seat_of(player.id) else {
+                let Some(seat) = self.private.kept_seat_of(player.id) else {
                     return Ok(());
                 };
                 self.move_to(player.clone(), Some(seat)).await?;
@@ -209,15 +209,15 @@ impl Actor {
     }
 
     /// Seats are kept and freed only before the start, and only seats the table has.
-    fn before_start(&self, seat: Seat) -> Result<(), Refused> {
-        if self.row.status != WAITING {
-            return Err(Refused::new(
+    fn before_start(&self, seat: Seat) -> Result<(), Refusal> {
+        if self.row.status != TableStatus::Waiting {
+            return Err(Refusal::new(
                 Code::AlreadyStarted,
                 "the game has already started: seats are kept or freed only before it starts",
             ));
         }
         if seat >= self.seating.count() {
-            return Err(Refused::new(
+            return Err(Refusal::new(
                 Code::NoSuchSeat,
                 format!(
                     "there is no seat {seat}: seats are 0 to {}",
@@ -229,9 +229,9 @@ impl Actor {
     }
 
     /// Refuses `player` a seat kept for someone else.
-    pub(super) fn check_kept(&self, player: &PlayerRef, seat: Seat) -> Result<(), Refused> {
-        match self.friends.kept_for(seat) {
-            Some(p) if p.id != player.id => Err(Refused::new(
+    pub(super) fn check_kept(&self, player: &PlayerRef, seat: Seat) -> Result<(), Refusal> {
+        match self.private.kept_for(seat) {
+            Some(p) if p.id != player.id => Err(Refusal::new(
                 Code::SeatKept,
                 format!("seat {seat} is kept for {}", p.nickname),
             )),
@@ -241,14 +241,14 @@ impl Actor {
 
     /// `player` sat down: a seat kept for them is theirs now, kept no more.
     pub(super) async fn took_seat(&mut self, player: i64) {
-        if let Some(seat) = self.friends.kept_seat_of(player) {
+        if let Some(seat) = self.private.kept_seat_of(player) {
             match self
                 .env
                 .db
                 .set_reserved(self.row.id.clone(), seat, None)
                 .await
             {
-                Ok(()) => self.friends.keep(seat, None),
+                Ok(()) => self.private.keep(seat, None),
                 Err(e) => tracing::warn!(player, seat, "the kept seat was not let go: {e}"),
             }
             self.conns.owe_state();
@@ -257,31 +257,31 @@ impl Actor {
 
     /// A rematch whose people have all taken their seats: it starts.
     pub(super) fn all_accepted(&self) -> bool {
-        self.friends.rematch_of.is_some() && self.friends.reserved.iter().all(Option::is_none)
+        self.private.rematch_of.is_some() && self.private.reserved.iter().all(Option::is_none)
     }
 
     /// The game starts: seats still kept go to the bot.
-    pub(super) async fn friends_begin(&mut self) {
-        self.friends.starts_at = None;
-        if self.friends.reserved.iter().any(Option::is_some) {
+    pub(super) async fn private_begin(&mut self) {
+        self.private.starts_at = None;
+        if self.private.reserved.iter().any(Option::is_some) {
             if let Err(e) = self.env.db.clear_reserved(self.row.id.clone()).await {
                 tracing::warn!("the kept seats were not let go: {e}");
             }
-            self.friends.reserved.iter_mut().for_each(|s| *s = None);
+            self.private.reserved.iter_mut().for_each(|s| *s = None);
         }
     }
 
     /// When a waiting rematch starts regardless.
-    pub(super) fn friends_wake(&self) -> Option<Instant> {
-        self.friends
+    pub(super) fn private_wake(&self) -> Option<Instant> {
+        self.private
             .starts_at
-            .filter(|_| self.row.status == WAITING)
+            .filter(|_| self.row.status == TableStatus::Waiting)
             .map(|(_, at)| at)
     }
 
     /// A waiting rematch whose time has come starts, bots in the seats not taken.
-    pub(super) async fn friends_tick(&mut self) {
-        if self.friends_wake().is_some_and(|at| self.now() >= at) {
+    pub(super) async fn private_tick(&mut self) {
+        if self.private_wake().is_some_and(|at| self.now() >= at) {
             if let Err(e) = self.begin().await {
                 tracing::error!("the rematch did not start at its time: {e}");
             }
@@ -308,7 +308,7 @@ mod tests {
             rematch_of: Some("old".into()),
             starts_at: Some(epoch + 60),
         };
-        let f = Friends::restore(row, 4, now, epoch);
+        let f = PrivatePart::restore(row, 4, now, epoch);
         assert_eq!(f.kept_seat_of(7), Some(1));
         assert!(f.kept_for(2).is_none(), "one seat per account");
         assert!(f.kept_for(3).is_none());

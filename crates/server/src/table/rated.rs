@@ -11,16 +11,16 @@ impl Actor {
         &self,
         player: &PlayerRef,
         seat: Seat,
-    ) -> Result<(), Refused> {
-        let internal = |e| Refused::new(Code::Internal, format!("internal error: {e}"));
+    ) -> Result<(), Refusal> {
+        let internal = |e| Refusal::new(Code::Internal, format!("internal error: {e}"));
         let account = self.env.db.is_account(player.id).await.map_err(internal)?;
         if !account {
-            return Err(Refused::new(
+            return Err(Refusal::new(
                 Code::RatedNeedsAccount,
                 "only accounts sit at a rated table: make an account or log in, or watch",
             ));
         }
-        if self.row.status == PLAYING {
+        if self.row.status == TableStatus::Playing {
             let holder = self
                 .env
                 .db
@@ -28,7 +28,7 @@ impl Actor {
                 .await
                 .map_err(internal)?;
             if holder != Some(player.id) {
-                return Err(Refused::new(
+                return Err(Refusal::new(
                     Code::RatedInPlay,
                     "this rated game is under way: only its players sit, each at their own seat",
                 ));
@@ -42,7 +42,10 @@ impl Actor {
     /// (see [`crate::ratings::sharing`]). Each address is written once; a failure is only
     /// logged (the game goes on, and the person's other addresses still count).
     pub(super) async fn note_addresses(&mut self, player: i64) {
-        if !self.row.rated || self.row.status == FINISHED || self.seat_of(player).is_none() {
+        if !self.row.rated
+            || self.row.status == TableStatus::Finished
+            || self.seat_of(player).is_none()
+        {
             return;
         }
         let new: Vec<String> = self
@@ -71,7 +74,7 @@ impl Actor {
 
     /// Keeps who plays the rated game that starts now: the people seated (the bot level
     /// elsewhere), with each seat's team (its partnership, or the seat itself).
-    pub(super) async fn save_roster(&self) -> Result<(), Refused> {
+    pub(super) async fn save_roster(&self) -> Result<(), Refusal> {
         let partners = self.kind.partners();
         let seats: Vec<(usize, Option<i64>)> = (0..self.seating.count())
             .map(|s| {

@@ -300,7 +300,7 @@ impl Actor {
         let refusal = if seated {
             let mine = player.as_ref().map_or(0, |p| self.conns.count_of(p.id));
             (mine >= MAX_CONNS_PER_PLAYER).then(|| {
-                Refused::new(
+                Refusal::new(
                     Code::TooManyConnections,
                     format!("you already have {mine} connections to this table: close one first"),
                 )
@@ -312,14 +312,14 @@ impl Actor {
                 .filter(|(_, c)| c.player.as_ref().and_then(|p| self.seat_of(p.id)).is_none())
                 .count();
             (watchers >= self.env.max_watchers).then(|| {
-                Refused::new(
+                Refusal::new(
                     Code::TableFull,
                     "this table has as many watchers as it takes: try again later",
                 )
             })
         };
         if let Some(r) = refusal {
-            let m = json!({"type": "error", "message": r.message, "code": r.code}).to_string();
+            let m = ServerMsg::Error(r.into()).text();
             let _ = out.try_send(m.into());
             return; // `close` is dropped: the connection closes after the error.
         }
@@ -372,7 +372,7 @@ impl Actor {
         let player = self.player_of(conn)?;
         let old = self.seat_of(player.id)?;
         if !self.kind.partners()
-            || self.row.status != PLAYING
+            || self.row.status != TableStatus::Playing
             || seat % 2 == old % 2
             || !self.seating.is_free(seat)
         {
@@ -406,9 +406,9 @@ impl Actor {
         Some((sentence, json!({"seats": sides, "score": cells})))
     }
 
-    pub(super) async fn sit(&mut self, conn: u64, seat: Seat) -> Result<(), Refused> {
+    pub(super) async fn sit(&mut self, conn: u64, seat: Seat) -> Result<(), Refusal> {
         let player = self.player_of(conn).ok_or_else(|| {
-            Refused::new(
+            Refusal::new(
                 Code::PickNickname,
                 "pick a nickname first: spectators cannot sit",
             )
@@ -423,9 +423,9 @@ impl Actor {
         &mut self,
         player: PlayerRef,
         seat: Seat,
-    ) -> Result<(), Refused> {
+    ) -> Result<(), Refusal> {
         if seat >= self.seating.count() {
-            return Err(Refused::new(
+            return Err(Refusal::new(
                 Code::NoSuchSeat,
                 format!(
                     "there is no seat {seat}: seats are 0 to {}",
@@ -433,8 +433,8 @@ impl Actor {
                 ),
             ));
         }
-        if self.row.status == FINISHED {
-            return Err(Refused::new(Code::GameOver, "the game is over"));
+        if self.row.status == TableStatus::Finished {
+            return Err(Refusal::new(Code::GameOver, "the game is over"));
         }
         if self.row.rated {
             self.may_sit_rated(&player, seat).await?;
@@ -443,13 +443,13 @@ impl Actor {
             if p.id == player.id {
                 return self.drop_pending(player.id).await;
             }
-            return Err(Refused::new(
+            return Err(Refusal::new(
                 Code::SeatTaken,
                 format!("seat {seat} is taken by {}", p.nickname),
             ));
         }
         self.check_kept(&player, seat)?;
-        if self.row.status == PLAYING {
+        if self.row.status == TableStatus::Playing {
             // Cards are out: a seat changes hands only where its new holder sees nothing
             // that seat would not show them. Someone who has seen another seat's hand this
             // hand, or a hand already under way, waits for the next deal.
@@ -465,13 +465,15 @@ impl Actor {
         self.move_to(player, Some(seat)).await?;
         self.took_seat(id).await;
         self.note_addresses(id).await;
-        if self.row.status == WAITING && (self.seating.all_taken() || self.all_accepted()) {
+        if self.row.status == TableStatus::Waiting
+            && (self.seating.all_taken() || self.all_accepted())
+        {
             self.begin().await?;
         }
         Ok(())
     }
 
-    pub(super) async fn db_pending(&self, player: i64, seat: Option<Seat>) -> Result<(), Refused> {
+    pub(super) async fn db_pending(&self, player: i64, seat: Option<Seat>) -> Result<(), Refusal> {
         self.env
             .db
             .set_pending(self.row.id.clone(), player, seat)
@@ -479,7 +481,7 @@ impl Actor {
             .map_err(|e| not_saved("the seat request", e))
     }
 
-    pub(super) async fn drop_pending(&mut self, player: i64) -> Result<(), Refused> {
+    pub(super) async fn drop_pending(&mut self, player: i64) -> Result<(), Refusal> {
         if self.seating.asked(player).is_some() {
             self.db_pending(player, None).await?;
             self.seating.forget_ask(player);
@@ -493,7 +495,7 @@ impl Actor {
         &mut self,
         player: PlayerRef,
         seat: Option<Seat>,
-    ) -> Result<(), Refused> {
+    ) -> Result<(), Refusal> {
         let saved = |e: crate::store::DbError| not_saved("the seat", e);
         if let Some(old) = self.seat_of(player.id) {
             self.env
@@ -519,8 +521,8 @@ impl Actor {
         Ok(())
     }
 
-    pub(super) async fn stand(&mut self, conn: u64) -> Result<(), Refused> {
-        let not_seated = || Refused::new(Code::NotSeated, "you are not seated");
+    pub(super) async fn stand(&mut self, conn: u64) -> Result<(), Refusal> {
+        let not_seated = || Refusal::new(Code::NotSeated, "you are not seated");
         let player = self.player_of(conn).ok_or_else(not_seated)?;
         if self.seat_of(player.id).is_none() {
             if self.seating.asked(player.id).is_some() {

@@ -25,7 +25,7 @@ pub struct TableRow {
     pub creator: Option<i64>,
     pub bot: String,
     pub pace_ms: u64,
-    pub status: String,
+    pub status: super::TableStatus,
     pub created: i64,
     pub finished: Option<i64>,
     pub outcome: Option<Value>,
@@ -52,8 +52,8 @@ pub struct StoredTable {
     /// The seat each person has held during the hand under way: (player, seat). They
     /// have seen its cards, so no other seat of this hand may be theirs.
     pub hand_seats: Vec<(i64, usize)>,
-    /// Privacy, kept seats and rematch (friends' tables).
-    pub friends: PrivateRow,
+    /// Privacy, kept seats and rematch (private tables).
+    pub private: PrivateRow,
 }
 
 /// One finished game of a player, for the history page.
@@ -91,7 +91,10 @@ pub(crate) fn row_of(r: &sql::Row) -> DbResult<TableRow> {
         creator: r.get(4)?,
         bot: r.get(5)?,
         pace_ms: r.get::<_, i64>(6)?.max(0) as u64,
-        status: r.get(7)?,
+        status: r
+            .get::<_, String>(7)?
+            .parse()
+            .map_err(|e| DbError(format!("column 7: {e}")))?,
         created: r.get(8)?,
         finished: r.get(9)?,
         outcome: outcome.map(|o| json_column(10, &o)).transpose()?,
@@ -299,16 +302,21 @@ impl Db {
     pub async fn set_status(
         &self,
         table: String,
-        status: &'static str,
+        status: super::TableStatus,
         outcome: Option<Value>,
     ) -> DbResult<()> {
         let fence = self.fence(&table)?;
         self.call(move |c| {
             lease::check(c, &fence)?;
-            let finished = (status == "finished").then(now);
+            let finished = (status == super::TableStatus::Finished).then(now);
             c.execute(
                 "UPDATE tables SET status = ?2, outcome = ?3, finished = ?4 WHERE id = ?1",
-                params![table, status, outcome.map(|o| o.to_string()), finished],
+                params![
+                    table,
+                    status.as_str(),
+                    outcome.map(|o| o.to_string()),
+                    finished
+                ],
             )?;
             if finished.is_some() {
                 crate::ratings::rate_table(c, &table)?;
@@ -431,7 +439,7 @@ pub(crate) fn insert_table(tx: &Connection, row: &TableRow, seats: &[Option<i64>
             row.creator,
             row.bot,
             row.pace_ms as i64,
-            row.status,
+            row.status.as_str(),
             row.created,
             row.away_s as i64,
             row.hold_s as i64,
@@ -566,18 +574,18 @@ pub(crate) fn load(c: &Connection, id: &str) -> DbResult<Option<StoredTable>> {
             ))),
         })
         .collect::<DbResult<_>>()?;
-    let friends = load_private(c, id, row.seats)?;
+    let private = load_private(c, id, row.seats)?;
     Ok(Some(StoredTable {
         row,
         seats,
         actions,
         pending,
         hand_seats,
-        friends,
+        private,
     }))
 }
 
-/// A table's friends' part as stored.
+/// A table's private part as stored.
 #[derive(Clone, Debug, Default)]
 pub struct PrivateRow {
     /// The invitation secret of a private table (`None`: anyone may find the table).

@@ -31,11 +31,9 @@ impl Actor {
     }
 
     fn chat_error(&mut self, conn: u64, code: Code, message: String, wait_s: Option<u64>) {
-        let mut m = json!({"type": "error", "code": code, "message": message});
-        if let Some(s) = wait_s {
-            m["wait_s"] = json!(s);
-        }
-        self.send(conn, m);
+        let mut m = ErrorMsg::new(code, message);
+        m.wait_s = wait_s;
+        self.send(conn, ServerMsg::Error(m));
     }
 
     /// Loads the table's stored messages (when its task starts).
@@ -81,8 +79,8 @@ impl Actor {
             return self.chat_error(conn, Code::NotSaved, m, None);
         }
         self.talk.room.keep(line.clone());
-        let finished = self.row.status == FINISHED;
-        let text: Arc<str> = json!({"type": "chat", "line": line}).to_string().into();
+        let finished = self.row.status == TableStatus::Finished;
+        let text: Arc<str> = ServerMsg::Chat { line: &line }.text().into();
         let to: Vec<u64> = self
             .conns
             .iter()
@@ -101,13 +99,17 @@ impl Actor {
     /// whether they were chosen for a seated person.
     fn history(&self, id: u64) -> Option<(Arc<str>, bool)> {
         let c = self.conns.get(id)?;
-        let finished = self.row.status == FINISHED;
+        let finished = self.row.status == TableStatus::Finished;
         let seated = self.conn_seated(c);
         let muted = self.muted_by(c);
         let lines: Vec<&ChatLine> = self.talk.room.visible(seated, finished, &muted).collect();
         let mut muted: Vec<i64> = muted.iter().copied().collect();
         muted.sort_unstable();
-        let text = json!({"type": "chat_history", "lines": lines, "muted": muted}).to_string();
+        let text = ServerMsg::ChatHistory {
+            lines: &lines,
+            muted: &muted,
+        }
+        .text();
         Some((text.into(), seated))
     }
 
@@ -135,7 +137,7 @@ impl Actor {
             .map(|(id, _)| id)
             .collect();
         self.send_history(&moved);
-        if self.row.status == FINISHED && !self.talk.end_shown {
+        if self.row.status == TableStatus::Finished && !self.talk.end_shown {
             self.talk.end_shown = true;
             let seated: Vec<u64> = self
                 .conns
@@ -188,7 +190,7 @@ impl Actor {
             let m = "pick a nickname first to report a message".to_string();
             return self.chat_error(conn, Code::ChatNoNickname, m, None);
         };
-        let finished = self.row.status == FINISHED;
+        let finished = self.row.status == TableStatus::Finished;
         let seated = self.conns.get(conn).is_some_and(|c| self.conn_seated(c));
         // Only a message one may see can be reported (a seated player cannot probe the
         // spectators' channel by number).
@@ -219,6 +221,6 @@ impl Actor {
             let m = format!("could not save the report ({e}); try again");
             return self.chat_error(conn, Code::NotSaved, m, None);
         }
-        self.send(conn, json!({"type": "chat_reported", "n": n}));
+        self.send(conn, ServerMsg::ChatReported { n });
     }
 }

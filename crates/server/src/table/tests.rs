@@ -336,7 +336,7 @@ async fn race_table_with(name: &str, turn_s: u64) -> (TableHandle, i64) {
         creator: Some(ane),
         bot: "random".into(),
         pace_ms: 0,
-        status: WAITING.into(),
+        status: TableStatus::Waiting,
         created: crate::store::now(),
         finished: None,
         outcome: None,
@@ -364,7 +364,7 @@ async fn race_table_with(name: &str, turn_s: u64) -> (TableHandle, i64) {
         actions: Vec::new(),
         pending: Vec::new(),
         hand_seats: Vec::new(),
-        friends: Default::default(),
+        private: Default::default(),
     };
     (spawn(env, kind, stored, Box::new(|| {})).unwrap(), ane)
 }

@@ -34,6 +34,20 @@ impl OddsTool for Coins {
         "coins"
     }
 
+    /// A page of its own, `/coins`, and its words, as an odds tool's web face.
+    fn web(&self) -> tapete_host::WebFace {
+        tapete_host::WebFace {
+            files: &[(
+                "coins.html",
+                b"<!doctype html><title data-i18n=\"coins.title\">Coins</title>",
+            )],
+            catalogs: &[
+                ("en", r#"{"coins.title": "Coins"}"#),
+                ("es", r#"{"coins.title": "Monedas"}"#),
+            ],
+        }
+    }
+
     fn answer(&self, query: &Value) -> Result<Value, String> {
         let flips = number(query, "flips")?;
         let heads = number(query, "heads")?;

@@ -4,6 +4,7 @@
 
 pub mod coins;
 pub mod ring;
+pub mod stored;
 
 use serde_json::{json, Value};
 use std::net::{SocketAddr, TcpStream};

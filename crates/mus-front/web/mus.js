@@ -1,14 +1,84 @@
+// @ts-check
 // Mus at the table: the view (cards, phases, bets, declarations, señas, scores, the
 // counting) drawn on the felt, and buttons for exactly the legal actions.
 
 import { registerGame } from './games.js';
 import { el, clear, t } from './common.js';
 import { cardEl } from './cards.js';
-import { nameplate as plateOf, holdOpen, holdClose, scrollOnce, nextButton, option, check, Bubbles } from './kit.js';
+import { nameplate as plateOf, holdOpen, nextButton, option, check, Bubbles, onNextOf, feltAlone } from './kit.js';
+
+/** @typedef {import('./kit.js').GameModule} GameModule */
+/** @typedef {import('./kit.js').GameState} GameState */
+/** @typedef {import('./kit.js').GameContext} GameContext */
+/** @typedef {import('./kit.js').Utterance} Utterance */
+
+/**
+ * A Mus table's options.
+ * @typedef {{mode: string, target: number, juegos: number, vacas: number, real31: boolean, punto_y_miedo: boolean,
+ *   senas: boolean}} MusRules
+ */
+
+/**
+ * How a lance went (`LanceStatus`).
+ * @typedef {{status: 'en_paso' | 'ordago_accepted' | 'void'} | {status: 'accepted', piedras: number}
+ *   | {status: 'declined', pair: number, piedras: number} | {status: 'unbet', pair: number}} LanceStatus
+ */
+
+/**
+ * Who won a lance at the showdown (nobody: it was not played) and why, in the engine's words.
+ * @typedef {{lance: string, seat: number | null, reason: string}} LanceWinner
+ */
+
+/**
+ * A public event of a hand (`Event`), by its type.
+ * @typedef {{type: 'hand_started', hand: number, game: number, mano: number} | {type: 'said', seat: number, action: string}
+ *   | {type: 'discarded', seat: number, count: number} | {type: 'served'} | {type: 'deck_rebuilt', cards: number}
+ *   | {type: 'lance_started', lance: string} | {type: 'lance_settled', lance: string, status: LanceStatus}
+ *   | {type: 'scored', pair: number, piedras: number, lance: string, reason: string, total: number}
+ *   | {type: 'showdown', cards: string[][], mano: number, winners: LanceWinner[]}
+ *   | {type: 'game_won', pair: number, ordago: boolean, piedras: [number, number]}
+ *   | {type: 'vaca_won', pair: number} | {type: 'match_won', pair: number}} MusEvent
+ */
+
+/**
+ * The previous hand, with its showdown (its four hands when they were shown).
+ * @typedef {{hand: number, mano: number, cards?: string[][] | null, lances?: [string, LanceStatus][], log?: MusEvent[]}} HandSummary
+ */
+
+/**
+ * Piedras, juegos and vacas by pair (pair 0: seats 0 and 2).
+ * @typedef {{piedras: number[], games: number[], vacas: number[]}} MusScores
+ */
+
+/**
+ * What a seat sees of Mus (`MusView`; a spectator: no cards). A replay's full view has the
+ * four hands (`cards` by seat, or `hands`).
+ * @typedef {{seat?: number | null, position?: number | null, rules?: Partial<MusRules>, hand_number: number,
+ *   game_number: number, mano: number, cards?: string[] | string[][], scores?: MusScores,
+ *   phase: {phase: 'mus' | 'discard' | 'senas' | 'declare' | 'bet' | 'over', lance?: string}, to_act?: number[],
+ *   bet?: {pair: number, total: number, deje: number, ordago: boolean, answering?: boolean[]} | null,
+ *   discarded?: boolean[], my_discard?: string[] | null, mus_rounds: number, deck_left: number,
+ *   pares?: (boolean | null)[], juego?: (boolean | null)[], senas_sent?: boolean[], my_sena?: string | null,
+ *   partner_sena?: string | null, lances?: [string, LanceStatus][], log?: MusEvent[], last_hand?: HandSummary | null,
+ *   winner?: number | null, hands?: string[][]}} MusView
+ */
+
+/**
+ * A finished match's score in pair order: the winning pair, piedras, juegos and vacas.
+ * @typedef {{winner: number, piedras: number[], games: number[], vacas: number[]}} FinalScore
+ */
+
+/**
+ * The page's state of a table kept across renders: the cards picked for a discard, the
+ * envido amount on the picker, an órdago armed, the counting on the felt, the bubbles.
+ * @typedef {{key: string, selected: Set<string>, betKey?: string, amount?: number | null, ordagoArmed?: number,
+ *   counting?: import('./kit.js').HoldView, bubbles?: Bubbles}} MusUi
+ */
 
 // Why a lance was won at the showdown, as the engine words it (`LanceWinner::reason`: the
 // hand in players' notation, perhaps "only one pair has it: not bet" and a tie won by
 // position), told in the page's language with the narration's own phrases.
+/** @type {Record<string, string>} */
 const WHY_FIXED = {
   'nobody has pares': 'story.mus.why.no_pares',
   'nobody has juego: punto is played': 'story.mus.why.no_juego',
@@ -17,6 +87,7 @@ const WHY_FIXED = {
 const WHY_UNBET = ', only one pair has it: not bet';
 const WHY_TIES = ', ties with position ';
 const WHY_CLOSER = ' and is closer to mano';
+/** @param {string} reason */
 function whyText(reason) {
   const r = String(reason || '');
   if (Object.hasOwn(WHY_FIXED, r)) return t(WHY_FIXED[r]);
@@ -33,23 +104,28 @@ function whyText(reason) {
   return t(key, positions ? { hand, positions } : { hand });
 }
 
+/** @type {Record<string, string>} */
 const LANCE_NAMES = { grande: 'Grande', chica: 'Chica', pares: 'Pares', juego: 'Juego', punto: 'Punto' };
 // Why piedras were scored (`ScoreReason`), in the narration's own phrases.
-const scoredWhy = (e) => (e.reason === 'cuenta' && e.lance === 'punto'
+const scoredWhy = (/** @type {{reason: string, lance: string}} */ e) => (e.reason === 'cuenta' && e.lance === 'punto'
   ? t('story.mus.reason.punto')
   : t(`story.mus.reason.${e.reason}`, { lance: String(e.lance).toLowerCase() }));
 const POSITION = ['mano', '2º', '3º', 'postre'];
+/** @type {Record<string, string>} */
 const SENA_WORDS = {
   ninguna: 'ninguna', dos_reyes: 'dos reyes', tres_reyes: 'tres reyes', dos_pitos: 'dos pitos',
   tres_pitos: 'tres pitos', medias: 'medias', duples: 'duples', treinta_y_una: '31', ciego: 'ciego',
 };
-const senaWords = (s) => (s == null ? '' : SENA_WORDS[s] || String(s).replace(/_/g, ' '));
+const senaWords = (/** @type {string | null | undefined} */ s) => (s == null ? '' : SENA_WORDS[s] || String(s).replace(/_/g, ' '));
 
 // Local, per-table UI state that survives re-renders: the cards picked for a discard and
 // the envido amount on the picker.
+/** @type {WeakMap<HTMLElement, MusUi>} */
 const uiState = new WeakMap();
 
+/** @type {GameModule['rulesForm']} */
 function rulesForm(defaults = {}) {
+  /** @type {MusRules} */
   const d = { mode: '8reyes', target: 40, juegos: 3, vacas: 1, real31: false, punto_y_miedo: true, senas: false, ...defaults };
   const mode = el('select', { name: 'mode', 'data-testid': 'rule-mode' },
     option('8reyes', '8 reyes', d.mode), option('4reyes', '4 reyes', d.mode));
@@ -78,7 +154,9 @@ function rulesForm(defaults = {}) {
   };
 }
 
-function rulesSummary(r = {}) {
+/** @type {GameModule['rulesSummary']} */
+function rulesSummary(rules = {}) {
+  const r = /** @type {Partial<MusRules>} */ (rules);
   const parts = [r.mode === '4reyes' ? '4 reyes' : '8 reyes', `${r.target ?? 40} piedras`];
   const j = r.juegos ?? 3; const v = r.vacas ?? 1;
   parts.push(j === 1 ? '1 juego' : `${j} juegos`);
@@ -88,8 +166,14 @@ function rulesSummary(r = {}) {
   return parts.join(' · ');
 }
 
-/** The four hands when every hand may be shown (replays, the end of the match), or null. */
+/**
+ * The four hands when every hand may be shown (replays, the end of the match), or null.
+ * @param {MusView} v
+ * @param {GameState} st
+ * @returns {string[][] | null}
+ */
 function shownHands(v, st) {
+  /** @param {unknown} h @returns {h is string[][]} */
   const four = (h) => Array.isArray(h) && h.length === 4 && h.every(Array.isArray);
   if (four(st.hands)) return st.hands;
   if (four(v.hands)) return v.hands;
@@ -98,7 +182,11 @@ function shownHands(v, st) {
   return null;
 }
 
-/** A pair by its players' names, "Ane y Bea" (seats 0 and 2, or 1 and 3). */
+/**
+ * A pair by its players' names, "Ane y Bea" (seats 0 and 2, or 1 and 3).
+ * @param {(seat: number) => string} seatName
+ * @param {number} pair
+ */
 export function pairNames(seatName, pair) {
   return `${seatName(pair % 2)} ${t('words.and')} ${seatName((pair % 2) + 2)}`;
 }
@@ -107,26 +195,32 @@ export function pairNames(seatName, pair) {
  * How the page names the two sides while a match is played: a seated player's side is
  * "nosotros" and the other "ellos"; anyone else sees the players' names ("Ane y bot 2").
  * Results (a juego, the match) name both pairs by their players for everybody.
+ * @param {(seat: number) => string} seatName
+ * @param {number | null | undefined} mySeat
  */
 export function sides(seatName, mySeat) {
   const seated = mySeat !== null && mySeat !== undefined;
   const myPair = seated ? mySeat % 2 : 0;
-  const name = (pair) => (seated ? (pair % 2 === myPair ? 'nosotros' : 'ellos') : pairNames(seatName, pair));
+  const name = (/** @type {number} */ pair) => (seated ? (pair % 2 === myPair ? 'nosotros' : 'ellos') : pairNames(seatName, pair));
   return { seated, myPair, name };
 }
 
+/** @type {Record<string, string>} */
 const PLURAL = { wins: 'win', scores: 'score', takes: 'take', has: 'have' };
 
 /**
  * A narration line from the server ("seat 2 (3rd): envido 2", "pair 0–2 scores 1 piedra")
  * with the table's names on it: seats by who sits there, pairs as `sides` names them.
+ * @type {NonNullable<GameModule['nameLine']>}
  */
 export function nameLine(line, { seatName, mySeat }) {
   const side = sides(seatName, mySeat);
-  return String(line).replace(/\bpair (\d)[–-]\d(?: (wins|scores|takes|has)\b)?|(you \()?seat (\d)\b/g, (m, pair, verb, you, seat) => {
+  /** @type {(m: string, pair?: string, verb?: string, you?: string, seat?: string) => string} */
+  const named = (m, pair, verb, you, seat) => {
     if (pair !== undefined) return side.name(Number(pair)) + (verb ? ` ${PLURAL[verb]}` : '');
     return you ? m : seatName(Number(seat));
-  });
+  };
+  return String(line).replace(/\bpair (\d)[–-]\d(?: (wins|scores|takes|has)\b)?|(you \()?seat (\d)\b/g, named);
 }
 
 /**
@@ -134,6 +228,9 @@ export function nameLine(line, { seatName, mySeat }) {
  * pair 1–3's] — pair order, as the server tells every score, whoever won. The engine keeps
  * the last juego's piedras in the view at the end; a view that reset them to 0–0 falls back
  * to the piedras of the last game's end.
+ * @param {MusView | null | undefined} v
+ * @param {import('./kit.js').Outcome | null | undefined} outcome
+ * @returns {FinalScore | null}
  */
 export function finalScore(v, outcome) {
   const w = outcome && outcome.winners && outcome.winners.length ? outcome.winners[0] % 2 : (v && v.winner != null ? v.winner % 2 : null);
@@ -142,7 +239,7 @@ export function finalScore(v, outcome) {
   let piedras = sc.piedras || [0, 0];
   if (piedras[0] === 0 && piedras[1] === 0) {
     const logs = [...((v.last_hand && v.last_hand.log) || []), ...(v.log || [])];
-    const won = logs.filter((e) => e.type === 'game_won').pop();
+    const won = logs.filter(/** @returns {e is Extract<MusEvent, {type: 'game_won'}>} */ (e) => e.type === 'game_won').pop();
     if (won && Array.isArray(won.piedras)) piedras = won.piedras;
   }
   return { winner: w, piedras: [...piedras], games: [...(sc.games || [0, 0])], vacas: [...(sc.vacas || [0, 0])] };
@@ -151,14 +248,22 @@ export function finalScore(v, outcome) {
 /**
  * "Ane y Bea contra Iker y bot 3: vacas 1–0, juegos 1–0, piedras 30–27": a final score in
  * pair order (the side of seats 0 and 2 first), worded as the server's summary.
+ * @param {FinalScore} f
+ * @param {(pair: number) => string} name
  */
 function finalScoreText(f, name) {
-  const two = (xs) => `${xs[0]}–${xs[1]}`;
+  const two = (/** @type {number[]} */ xs) => `${xs[0]}–${xs[1]}`;
   return t('mus.final_score', { a: name(0), b: name(1), vacas: two(f.vacas), juegos: two(f.games), piedras: two(f.piedras) });
 }
 
+/**
+ * How a lance went, with the side that scored: "no quiero · ellos +1".
+ * @param {LanceStatus | null | undefined} status
+ * @param {(pair: number) => string} pairName
+ */
 function statusText(status, pairName) {
-  switch (status && status.status) {
+  if (!status) return '';
+  switch (status.status) {
     case 'en_paso': return 'en paso';
     case 'accepted': return `${status.piedras} quiero`;
     case 'ordago_accepted': return 'órdago';
@@ -169,9 +274,13 @@ function statusText(status, pairName) {
   }
 }
 
-/** How a lance went, in two words: "en paso", "2 quiero", "no quiero", "órdago"… */
+/**
+ * How a lance went, in two words: "en paso", "2 quiero", "no quiero", "órdago"…
+ * @param {LanceStatus | null | undefined} status
+ */
 function shortStatus(status) {
-  switch (status && status.status) {
+  if (!status) return '';
+  switch (status.status) {
     case 'accepted': return `${status.piedras} quiero`;
     case 'declined': return 'no quiero';
     case 'unbet': return 'sin envite';
@@ -179,14 +288,18 @@ function shortStatus(status) {
   }
 }
 
+/**
+ * The words over the felt: the phase, the lance.
+ * @param {MusView} v
+ */
 function phaseTitle(v) {
-  const p = v.phase || {};
+  const p = v.phase;
   switch (p.phase) {
     case 'mus': return v.mus_rounds > 0 ? `¿Mus? (${t('mus.rounds', { count: v.mus_rounds })})` : '¿Mus?';
     case 'discard': return t('mus.phase.discard');
     case 'senas': return 'Señas';
-    case 'declare': return t('mus.declaring', { lance: LANCE_NAMES[p.lance] });
-    case 'bet': return LANCE_NAMES[p.lance] || p.lance;
+    case 'declare': return t('mus.declaring', { lance: LANCE_NAMES[p.lance || ''] });
+    case 'bet': return LANCE_NAMES[p.lance || ''] || p.lance || '';
     case 'over': return t('mus.phase.over');
     default: return '';
   }
@@ -195,11 +308,13 @@ function phaseTitle(v) {
 /**
  * Everything said this hand, in order, as bubbles: what was said before the current stage
  * (a lance, the deal) is `stale`.
+ * @param {MusView} v
  */
 function utterances(v) {
   const log = v.log || [];
   let since = 0;
   log.forEach((e, i) => { if (['hand_started', 'served', 'lance_started'].includes(e.type)) since = i + 1; });
+  /** @type {(Utterance & {kind: string})[]} */
   const out = [];
   log.forEach((e, i) => {
     const id = `${v.game_number}.${v.hand_number}.${i}`;
@@ -215,14 +330,21 @@ function utterances(v) {
   return out;
 }
 
-/** Each seat's last words in the current stage of the hand, at once (replays): {seat: utterance}. */
+/**
+ * Each seat's last words in the current stage of the hand, at once (replays): {seat: utterance}.
+ * @param {MusView} v
+ */
 function lastWords(v) {
+  /** @type {Map<number, Utterance & {kind: string}>} */
   const words = new Map();
   for (const u of utterances(v)) if (!u.stale) words.set(u.seat, u);
   return words;
 }
 
-/** Which finished hand a view's `last_hand` is: changes exactly when another hand ends. */
+/**
+ * Which finished hand a view's `last_hand` is: changes exactly when another hand ends.
+ * @param {MusView} v
+ */
 function handKey(v) {
   const h = v && v.last_hand;
   return h ? `${h.hand}|${h.mano}|${(h.log || []).length}|${JSON.stringify((h.log || [])[0] || null)}|${v.game_number}` : '';
@@ -236,13 +358,21 @@ const COUNTING_MS = 8000;
  * `holdOpen`): it comes up when a hand ends while the page watches (or on arrival during
  * the server's hold) and goes when the person presses "next hand", when the server's hold
  * ends, or after `COUNTING_MS` without a hold.
+ * @param {MusUi} ui
+ * @param {MusView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
  */
 function countingOpen(ui, v, st, ctx) {
   return holdOpen(ui, 'counting', handKey(v), st, ctx, { me: ctx.mySeat ?? null, ms: COUNTING_MS });
 }
 
-/** Piedras each pair scored in a hand, by lance and in all: {byLance: {lance: [p0, p1]}, total: [p0, p1]}. */
+/**
+ * Piedras each pair scored in a hand, by lance and in all: {byLance: {lance: [p0, p1]}, total: [p0, p1]}.
+ * @param {MusEvent[] | undefined} log
+ */
 function handScores(log) {
+  /** @type {Record<string, number[]>} */
   const byLance = {};
   const total = [0, 0];
   for (const e of log || []) {
@@ -256,9 +386,13 @@ function handScores(log) {
 /**
  * The counting of the hand just finished, drawn on the felt: the four hands face up at
  * their seats, who won each lance, the piedras each side got, and "next hand".
+ * @param {MusView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {{spots: [string, number][], side: ReturnType<typeof sides>, onNext: () => void}} how
  */
 function countingEl(v, st, ctx, { spots, side, onNext }) {
-  const h = v.last_hand;
+  const h = /** @type {HandSummary} (drawn only with a last hand) */ (v.last_hand);
   const log = h.log || [];
   const showdown = log.find((e) => e.type === 'showdown');
   const cards = h.cards || (showdown && showdown.cards) || null;
@@ -268,6 +402,7 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
   const gameWon = log.find((e) => e.type === 'game_won');
   const order = side.seated ? [side.myPair, 1 - side.myPair] : [0, 1];
 
+  /** @type {(where: string, s: number) => HTMLElement} */
   const seatBox = (where, s) => {
     const pos = (s - h.mano + 4) % 4;
     const won = [...winners.values()].filter((w) => w.seat === s).map((w) => w.lance);
@@ -301,7 +436,7 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
     `${t('mus.cuenta_sum')} `, order.map((p, i) => [i ? ' · ' : '', el('b', { class: p === side.myPair ? 'us' : 'them' }, `${side.name(p)} +${total[p]}`)]));
   let after;
   // A juego won is a result: both pairs by their players' names, for everybody.
-  const won = (p) => pairNames(ctx.seatName, p);
+  const won = (/** @type {number} */ p) => pairNames(ctx.seatName, p);
   if (gameWon) {
     const p = gameWon.pair % 2;
     after = el('div', { class: 'ct-after game', 'data-testid': 'counting-game' },
@@ -320,8 +455,9 @@ function countingEl(v, st, ctx, { spots, side, onNext }) {
     el('div', { class: 'ct-next' }, next));
 }
 
+/** @type {GameModule['render']} */
 function render({ main, side: sidePanel }, st, ctx) {
-  const v = st.view;
+  const v = /** @type {MusView | null} */ (st.view);
   if (!v) { clear(main); return; }
   const youSeat = st.you && st.you.seat !== null && st.you.seat !== undefined ? st.you.seat : null;
   const mySeat = st.replay ? null : youSeat ?? (v.seat ?? null);
@@ -331,7 +467,7 @@ function render({ main, side: sidePanel }, st, ctx) {
   const myPair = side.myPair;
   const pairName = side.name;
   const legal = st.replay ? [] : st.legal || [];
-  const phase = v.phase || {};
+  const phase = v.phase;
   const hands = shownHands(v, st);
   let ui = uiState.get(main);
   const key = `${v.game_number}-${v.hand_number}-${v.mus_rounds}-${phase.phase}`;
@@ -345,22 +481,16 @@ function render({ main, side: sidePanel }, st, ctx) {
   ctx = { ...outer, rerender, mySeat: seated ? mySeat : null };
 
   // ---- seats around the felt: me at the bottom, the next to speak on my right ----
+  /** @type {[string, number][]} */
   const spots = [['bottom', me], ['right', (me + 1) % 4], ['top', (me + 2) % 4], ['left', (me + 3) % 4]];
   const discarding = legal.some((a) => a.startsWith('descarto'));
 
   // ---- the counting of the hand just finished, when it is on ----
   const counting = v.last_hand && (st.replay ? !!st.counting : countingOpen(ui, v, st, ctx));
   if (counting) {
-    const onNext = () => {
-      if (st.replay) { if (ctx.next) ctx.next(); return; }
-      holdClose(ui, 'counting');
-      if (ctx.next) ctx.next();
-      rerender();
-    };
+    const onNext = onNextOf(st, ctx, ui, 'counting');
     const felt = el('div', { class: 'felt counting-on' }, countingEl(v, st, ctx, { spots, side, onNext }));
-    clear(main).append(felt);
-    if (!st.replay) scrollOnce(felt, ui.counting);
-    drawSide(sidePanel, v, st, { seated, myPair, pairName, ctx, counting: true });
+    feltAlone({ main, side: sidePanel }, felt, st, ui.counting, () => sideOf(v, st, { seated, myPair, pairName, ctx, counting: true }));
     return;
   }
 
@@ -369,6 +499,7 @@ function render({ main, side: sidePanel }, st, ctx) {
   if (!ui.bubbles) ui.bubbles = new Bubbles(() => (outer.rerender ? outer.rerender() : null));
   const words = st.replay ? lastWords(v) : ui.bubbles.update(utterances(v));
 
+  /** @type {(where: string, s: number) => HTMLElement} */
   const plate = (where, s) => {
     const pos = (s - v.mano + 4) % 4;
     const toAct = (v.to_act || []).includes(s) && phase.phase !== 'over';
@@ -390,16 +521,18 @@ function render({ main, side: sidePanel }, st, ctx) {
     const bubble = w ? el('div', { class: `bubble ${w.kind}`, 'data-testid': `said-${s}`, 'data-said': w.id, 'data-since': w.since }, w.text) : null;
 
     let cards;
-    if (s === me && seated && (v.cards || []).length) {
+    // The seat's own cards (a replay's four hands are drawn from `hands`).
+    const mine = (v.cards || []).filter(/** @returns {c is string} */ (c) => typeof c === 'string');
+    if (s === me && seated && mine.length) {
       cards = el('div', { class: 'myhand', 'data-testid': 'my-hand' });
-      for (const c of v.cards || []) {
+      for (const c of mine) {
         const sel = ui.selected.has(c);
         const card = cardEl(c, { 'data-testid': 'my-card', class: `${discarding ? 'selectable' : ''} ${sel ? 'selected' : ''}` });
         if (discarding) {
           const toggle = () => {
             ui.selected.has(c) ? ui.selected.delete(c) : ui.selected.add(c);
             rerender();
-            const again = main.querySelector(`[data-testid="my-card"][data-card="${c}"]`);
+            const again = /** @type {HTMLElement | null} */ (main.querySelector(`[data-testid="my-card"][data-card="${c}"]`));
             if (again && document.activeElement === document.body) again.focus();
           };
           card.setAttribute('role', 'button');
@@ -425,7 +558,7 @@ function render({ main, side: sidePanel }, st, ctx) {
   // ---- the middle of the felt: phase, bet, lances of this hand ----
   const center = el('div', { class: 'center' });
   const notStarted = st.table && st.table.status === 'waiting';
-  const box = el('div', { class: 'centerbox', 'data-testid': 'phase' }, el('div', { class: 'phase-title' }, notStarted ? t('mus.before_start') : phaseTitle(v)));
+  const box = el('div', { class: 'centerbox', 'data-testid': 'phase' }, el('div', { class: 'phase-title' }, notStarted ? t('game.before_start') : phaseTitle(v)));
   if (v.bet) {
     const who = pairName(v.bet.pair);
     box.append(el('div', { class: 'betline', 'data-testid': 'bet' },
@@ -461,10 +594,11 @@ function render({ main, side: sidePanel }, st, ctx) {
   // ---- the legal actions ----
   const actions = el('div', { class: 'actions', 'data-testid': 'actions' });
   if (!st.replay) felt.append(actions);
-  const sendAction = (a) => {
+  const sendAction = (/** @type {string} */ a) => {
     for (const x of actions.querySelectorAll('button')) x.disabled = true;
     ctx.send(a);
   };
+  /** @type {(a: string, label: string, cls?: string) => HTMLButtonElement} */
   const button = (a, label, cls = '') => el('button', {
     class: `btn ${cls}`, 'data-testid': 'action', 'data-action': a, onclick: () => sendAction(a),
   }, label || a);
@@ -486,20 +620,22 @@ function render({ main, side: sidePanel }, st, ctx) {
       class: 'btn primary', 'data-testid': 'discard-confirm', 'data-action': match ? match.a : '', disabled: !match,
       onclick: () => match && sendAction(match.a),
     }, ui.selected.size ? t('mus.discard_button_n', { n: ui.selected.size }) : t('mus.discard_button')));
-    if (ui.selected.size) actions.append(el('button', { class: 'btn small ghost', onclick: () => { ui.selected.clear(); rerender(); } }, t('mus.clear')));
+    if (ui.selected.size) actions.append(el('button', { class: 'btn small ghost', onclick: () => { ui.selected.clear(); rerender(); } }, t('game.clear')));
   } else {
     const simple = legal.filter((x) => !/^(envido|reenvido) \d+$/.test(x) && !x.startsWith('seña '));
     const order = ['mus', 'no hay mus', 'paso', 'quiero', 'no quiero', 'pares sí', 'pares no', 'juego sí', 'juego no'];
     simple.sort((x, y) => (order.indexOf(x) + 1 || 99) - (order.indexOf(y) + 1 || 99));
+    /** @type {Record<string, string>} */
     const cls = { mus: 'primary', 'no hay mus': 'gold', quiero: 'primary' };
     for (const x of simple.filter((y) => y !== 'órdago')) actions.append(button(x, x, cls[x] || ''));
     for (const kind of ['envido', 'reenvido']) {
       const amounts = legal.filter((x) => x.startsWith(`${kind} `)).map((x) => Number(x.split(' ')[1])).sort((x, y) => x - y);
       if (!amounts.length) continue;
-      if (!amounts.includes(ui.amount)) ui.amount = amounts[0];
-      const i = amounts.indexOf(ui.amount);
-      const act = `${kind} ${ui.amount}`;
-      const label = kind === 'envido' ? (ui.amount === 2 ? 'envido' : `envido ${ui.amount}`) : `${ui.amount} más`;
+      const amount = ui.amount !== null && ui.amount !== undefined && amounts.includes(ui.amount) ? ui.amount : amounts[0];
+      ui.amount = amount;
+      const i = amounts.indexOf(amount);
+      const act = `${kind} ${amount}`;
+      const label = kind === 'envido' ? (amount === 2 ? 'envido' : `envido ${amount}`) : `${amount} más`;
       actions.append(el('span', { class: 'picker', 'data-testid': `${kind}-picker` },
         el('button', { class: 'btn gold step', 'data-testid': 'amount-down', disabled: i <= 0, 'aria-label': t('mus.less'), onclick: () => { ui.amount = amounts[i - 1]; rerender(); } }, '−'),
         button(act, label, 'gold main'),
@@ -527,19 +663,30 @@ function render({ main, side: sidePanel }, st, ctx) {
   }
 
   clear(main).append(felt);
-  drawSide(sidePanel, v, st, { seated, myPair, pairName, ctx });
+  if (sidePanel) clear(sidePanel).append(sideOf(v, st, { seated, myPair, pairName, ctx }));
 }
 
 // ---- side: the score and the counting of the last hand ----
-function drawSide(sidePanel, v, st, { seated, myPair, pairName, ctx, counting }) {
-  if (!sidePanel) return;
-  clear(sidePanel);
+/**
+ * The side column: the score, and the counting of the last hand unless it is on the felt.
+ * @param {MusView} v
+ * @param {GameState} st
+ * @param {{seated: boolean, myPair: number, pairName: (pair: number) => string, ctx: GameContext, counting?: boolean}} how
+ */
+function sideOf(v, st, { seated, myPair, pairName, ctx, counting = false }) {
+  const out = document.createDocumentFragment();
   const outcome = st.outcome || (st.table && st.table.outcome);
-  sidePanel.append(scoreboard(v, { seated, myPair, pairName, ctx, fin: v.phase && v.phase.phase === 'over' ? finalScore(v, outcome) : null }));
+  out.append(scoreboard(v, { seated, myPair, pairName, ctx, fin: v.phase && v.phase.phase === 'over' ? finalScore(v, outcome) : null }));
   const cuenta = counting ? null : cuentaPanel(v, { pairName, ctx });
-  if (cuenta) sidePanel.append(cuenta);
+  if (cuenta) out.append(cuenta);
+  return out;
 }
 
+/**
+ * The score: piedras (as amarracos and piedras), juegos and vacas, our side first.
+ * @param {MusView} v
+ * @param {{seated: boolean, myPair: number, pairName: (pair: number) => string, ctx: GameContext, fin: FinalScore | null}} how
+ */
 function scoreboard(v, { seated, myPair, pairName, ctx, fin }) {
   const r = v.rules || {};
   const target = r.target || 40;
@@ -548,7 +695,7 @@ function scoreboard(v, { seated, myPair, pairName, ctx, fin }) {
   const order = fin ? [0, 1] : seated ? [myPair, 1 - myPair] : [0, 1];
   const piedras = fin ? fin.piedras : sc.piedras;
   const panel = el('div', { class: 'panel', 'data-testid': 'score', 'data-piedras': [piedras[0], piedras[1]].join(','), 'data-games': sc.games.join(','), 'data-vacas': sc.vacas.join(',') });
-  panel.append(el('h3', {}, fin ? t('mus.final') : t('mus.score'), ' ', el('span', { class: 'muted small' }, `· ${t('mus.game_to', { n: target })}`)));
+  panel.append(el('h3', {}, fin ? t('game.final') : t('mus.score'), ' ', el('span', { class: 'muted small' }, `· ${t('mus.game_to', { n: target })}`)));
   const grid = el('div', { class: 'score' },
     el('span', { class: 'hdr' }, ''), el('span', { class: 'hdr' }, 'piedras'), el('span', { class: 'hdr' }, 'juegos'), el('span', { class: 'hdr' }, 'vacas'));
   for (const pair of order) {
@@ -572,6 +719,11 @@ function scoreboard(v, { seated, myPair, pairName, ctx, fin }) {
   return panel;
 }
 
+/**
+ * The counting of the last hand in the side column: the hands shown, who won each lance, the piedras.
+ * @param {MusView} v
+ * @param {{pairName: (pair: number) => string, ctx: GameContext}} how
+ */
 function cuentaPanel(v, { pairName, ctx }) {
   const h = v.last_hand;
   if (!h) return null;
@@ -601,7 +753,7 @@ function cuentaPanel(v, { pairName, ctx }) {
     if (e.type === 'scored') {
       ul.append(el('li', { class: 'muted' }, `${pairName(e.pair)} +${e.piedras} ${e.piedras === 1 ? 'piedra' : 'piedras'} · ${scoredWhy(e)}`));
     } else if (e.type === 'game_won') {
-      const won = (p) => pairNames(ctx.seatName, p);
+      const won = (/** @type {number} */ p) => pairNames(ctx.seatName, p);
       ul.append(el('li', {}, el('b', {}, `${t('mus.juego_for', { side: won(e.pair) })}${e.ordago ? ' (órdago)' : ''}: ${won(0)} ${e.piedras[0]} – ${won(1)} ${e.piedras[1]}`)));
     }
   }
@@ -612,6 +764,7 @@ function cuentaPanel(v, { pairName, ctx }) {
 /**
  * The game-over banner's words: the winning pair by its players' names ("Ane y Bea ganan
  * la partida."), for a player of the match with whether they won.
+ * @type {NonNullable<GameModule['outcomeText']>}
  */
 function outcomeText(outcome, table, you, ctx = {}) {
   const winners = outcome.winners || [];
@@ -626,9 +779,10 @@ function outcomeText(outcome, table, you, ctx = {}) {
 /**
  * The final score under the banner, in pair order, the pairs by their players' names for
  * everybody: "Ane y Bea contra Iker y bot 3: vacas 1–0, juegos 1–0, piedras 30–27".
+ * @type {NonNullable<GameModule['outcomeDetail']>}
  */
 function outcomeDetail(st, ctx = {}) {
-  const f = finalScore(st.view, st.outcome || (st.table && st.table.outcome));
+  const f = finalScore(/** @type {MusView | null} */ (st.view), st.outcome || (st.table && st.table.outcome));
   if (!f) return '';
   const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
   return finalScoreText(f, (p) => pairNames(seatName, p));
@@ -637,6 +791,7 @@ function outcomeDetail(st, ctx = {}) {
 /**
  * The lobby's words for a seat, as players think of it: its place in the first hand (seat
  * 0 is mano, seat 3 postre); `seatHelp` says who partners whom.
+ * @type {NonNullable<GameModule['seatLabel']>}
  */
 function seatLabel(i) {
   return t(`mus.seat.${i % 4}`);
@@ -647,7 +802,10 @@ function seatHelp() {
   return t('mus.seat_help');
 }
 
-/** The sides of a finished match, for the history: "Ane y bot 2 vs bot 1 y bot 3". */
+/**
+ * The sides of a finished match, for the history: "Ane y bot 2 vs bot 1 y bot 3".
+ * @param {(seat: number) => string} seatName
+ */
 function sidesText(seatName) {
   return `${pairNames(seatName, 0)} vs ${pairNames(seatName, 1)}`;
 }
@@ -655,18 +813,25 @@ function sidesText(seatName) {
 /**
  * The final score for the history, from the outcome alone: "vacas 1–0" in pair order (the
  * side of seats 0 and 2 first, as `sidesText` lists them).
+ * @param {import('./kit.js').Outcome} outcome
  */
 function resultDetail(outcome) {
   const s = outcome && Array.isArray(outcome.scores) ? outcome.scores : [];
   return s.length >= 2 ? `(vacas ${s[0]}–${s[1]})` : '';
 }
 
-/** A pair as the narration names it: as `sides` does. */
+/**
+ * A pair as the narration names it: as `sides` does.
+ * @type {NonNullable<GameModule['pairName']>}
+ */
 function pairName(pair, { seatName, mySeat }) {
   return sides(seatName, mySeat).name(pair);
 }
 
-/** A pair as a result names it (a juego, a vaca, the match won): by its players. */
+/**
+ * A pair as a result names it (a juego, a vaca, the match won): by its players.
+ * @type {NonNullable<GameModule['resultName']>}
+ */
 function resultName(pair, { seatName }) {
   return pairNames(seatName, pair);
 }

@@ -28,7 +28,14 @@ import { parseCard, isJoker } from './cards.js';
  * @typedef {{kind: 'chinchon'} | {kind: 'menos_diez'} | {kind: 'normal', card: string, points: number}} Close
  */
 
+/**
+ * Every option of a Chinchón table, as the lobby's form and a table's view carry them.
+ * @typedef {{deck: number, two_decks_from: number | null, jokers: number, joker_penalty: number, close_limit: number,
+ *   figures: string, meter_cartas: string, no_close_first_turn: boolean, target: number, reenganche: string,
+ *   allow_false_close: boolean, stock_rebuilds: number, hand_turns: number}} ChinchonOptions
+ */
 
+/** @type {ChinchonOptions} */
 export const DEFAULT_RULES = {
   deck: 40, two_decks_from: 5, jokers: 0, joker_penalty: 50, close_limit: 3, figures: 'number',
   meter_cartas: 'on', no_close_first_turn: false, target: 100, reenganche: 'off', allow_false_close: false,
@@ -109,7 +116,9 @@ export function analyze(codes, rules) {
   const n = cards.length;
   const len = seqLen(r);
   const full = (1 << n) - 1;
+  /** @type {Map<number, 'group' | 'run'>} */
   const kindOf = new Map();
+  /** @type {number[]} */
   const melds = [];
   for (let m = 1; m <= full; m++) {
     if (bits(m) < 3) continue;
@@ -128,10 +137,11 @@ export function analyze(codes, rules) {
     best[s] = b;
     choice[s] = ch;
   }
+  /** @type {Analysis} */
   const out = { deadwood: best[full], melds: [], kinds: [], unmatched: [], best: (m) => best[m], isRun: (m) => kindOf.get(m) === 'run', cards };
   for (let s = full; s;) {
     const ch = choice[s];
-    if (ch) { out.melds.push(places(ch)); out.kinds.push(kindOf.get(ch)); s ^= ch; } else { const low = s & -s; out.unmatched.push(31 - Math.clz32(low)); s ^= low; }
+    if (ch) { out.melds.push(places(ch)); out.kinds.push(/** @type {'group' | 'run'} (a chosen meld's) */ (kindOf.get(ch))); s ^= ch; } else { const low = s & -s; out.unmatched.push(31 - Math.clz32(low)); s ^= low; }
   }
   return out;
 }
@@ -149,6 +159,7 @@ export function closeOf(seven, rules) {
   const full = 0x7f;
   if (a.isRun(full)) return { kind: 'chinchon' };
   if (a.deadwood === 0) return { kind: 'menos_diez' };
+  /** @type {{kind: 'normal', card: string, points: number} | null} */
   let found = null;
   for (let i = 0; i < 7; i++) {
     const v = a.cards[i].value;

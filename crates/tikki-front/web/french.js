@@ -1,3 +1,4 @@
+// @ts-check
 // French playing cards drawn as SVG: spades, hearts, diamonds, clubs (♠ ♥ ♦ ♣, hearts and
 // diamonds red), ranks 1 (the ace) to 13 written A, 2–10, J, Q, K on the faces. Card codes
 // are the engines' text: rank then suit letter, "1S" "10H" "13C". Every shape is drawn
@@ -5,6 +6,10 @@
 
 import { backSVG } from './cards.js';
 
+/**
+ * The suits by letter: their names, symbols and whether they are red.
+ * @type {Record<string, {name: string, symbol: string, red: boolean}>}
+ */
 export const SUITS = {
   S: { name: 'spades', symbol: '♠', red: false },
   H: { name: 'hearts', symbol: '♥', red: true },
@@ -18,24 +23,36 @@ export const SUIT_ORDER = ['S', 'H', 'D', 'C'];
 const RED = '#c62828';
 const BLACK = '#1b1b1f';
 
+/** @type {Record<number, string>} */
 const RANK_NAMES = { 1: 'ace', 11: 'jack', 12: 'queen', 13: 'king' };
+/** @type {Record<number, string>} */
 const FACE_LETTERS = { 1: 'A', 11: 'J', 12: 'Q', 13: 'K' };
 
-/** Parses "10H" (or "10♥", any case) into {rank: 10, suit: "H"}; null when it is not a French card. */
+/**
+ * Parses "10H" (or "10♥", any case) into {rank: 10, suit: "H"}; null when it is not a French card.
+ * @param {string} code
+ * @returns {{rank: number, suit: string} | null}
+ */
 export function parseCard(code) {
   const m = /^(1[0-3]|[1-9])([SHDC♠♥♦♣])$/i.exec(String(code).trim());
   if (!m) return null;
   const s = m[2].toUpperCase();
-  const suit = { '♠': 'S', '♥': 'H', '♦': 'D', '♣': 'C' }[s] || s;
+  const suit = /** @type {Record<string, string>} */ ({ '♠': 'S', '♥': 'H', '♦': 'D', '♣': 'C' })[s] || s;
   return { rank: Number(m[1]), suit };
 }
 
-/** What the card's corner says: A, 2–10, J, Q, K. */
+/**
+ * What the card's corner says: A, 2–10, J, Q, K.
+ * @param {number} rank
+ */
 export function rankLetter(rank) {
   return FACE_LETTERS[rank] || String(rank);
 }
 
-/** "7♥", "K♠": the card in a few characters, as people write it. */
+/**
+ * "7♥", "K♠": the card in a few characters, as people write it.
+ * @param {string} code
+ */
 export function cardShort(code) {
   const c = parseCard(code);
   return c ? `${rankLetter(c.rank)}${SUITS[c.suit].symbol}` : String(code);
@@ -48,7 +65,10 @@ export function cardShort(code) {
  */
 export const frenchWords = { name: null };
 
-/** "seven of hearts" style names: "7 of hearts", "ace of spades", "king of clubs". */
+/**
+ * "seven of hearts" style names: "7 of hearts", "ace of spades", "king of clubs".
+ * @param {string} code
+ */
 export function cardName(code) {
   const c = parseCard(code);
   if (c && frenchWords.name) return frenchWords.name(c.rank, c.suit);
@@ -56,6 +76,7 @@ export function cardName(code) {
 }
 
 // Each suit symbol is drawn in a box from -10 to 10 around the origin.
+/** @type {Record<string, string>} */
 const SYMBOL = {
   H: 'M0,9.6 C-5.2,4.6 -9.8,0.6 -9.8,-4 C-9.8,-7.4 -7.3,-9.6 -4.7,-9.6 C-2.6,-9.6 -0.9,-8.4 0,-6.4 C0.9,-8.4 2.6,-9.6 4.7,-9.6 C7.3,-9.6 9.8,-7.4 9.8,-4 C9.8,0.6 5.2,4.6 0,9.6Z',
   D: 'M0,-10 C2.2,-6.6 4.8,-3.2 7.6,0 C4.8,3.2 2.2,6.6 0,10 C-2.2,6.6 -4.8,3.2 -7.6,0 C-4.8,-3.2 -2.2,-6.6 0,-10Z',
@@ -63,15 +84,26 @@ const SYMBOL = {
   C: 'M0,-9.8 C2.6,-9.8 4.5,-7.8 4.5,-5.3 C4.5,-3.6 3.6,-2.3 2.5,-1.5 C3.3,-2 4.2,-2.2 5.1,-2.2 C7.6,-2.2 9.6,-0.2 9.6,2.3 C9.6,4.8 7.6,6.8 5.1,6.8 C3.2,6.8 1.8,5.8 1,4.4 C1.2,6.6 2.2,8.6 4,9.9 H-4 C-2.2,8.6 -1.2,6.6 -1,4.4 C-1.8,5.8 -3.2,6.8 -5.1,6.8 C-7.6,6.8 -9.6,4.8 -9.6,2.3 C-9.6,-0.2 -7.6,-2.2 -5.1,-2.2 C-4.2,-2.2 -3.3,-2 -2.5,-1.5 C-3.6,-2.3 -4.5,-3.6 -4.5,-5.3 C-4.5,-7.8 -2.6,-9.8 0,-9.8Z',
 };
 
+/** @param {string} suit */
 function color(suit) {
   return SUITS[suit].red ? RED : BLACK;
 }
 
-/** The SVG of a suit symbol alone (for labels and buttons), `size` pixels high. */
+/**
+ * The SVG of a suit symbol alone (for labels and buttons), `size` pixels high.
+ * @param {string} suit
+ */
 export function suitSVG(suit, size = 12) {
   return `<svg viewBox="-10 -10 20 20" width="${size}" height="${size}" aria-hidden="true"><path d="${SYMBOL[suit]}" fill="${color(suit)}"/></svg>`;
 }
 
+/**
+ * A suit's symbol at (x, y), scaled and turned.
+ * @param {string} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} scale
+ */
 function symbol(suit, x, y, scale, rotate = 0) {
   return `<path d="${SYMBOL[suit]}" fill="${color(suit)}" transform="translate(${x},${y}) rotate(${rotate}) scale(${scale})"/>`;
 }
@@ -79,6 +111,7 @@ function symbol(suit, x, y, scale, rotate = 0) {
 // Where the pips of 2–10 sit on the 60 × 90 card (the usual layouts): two columns and the
 // middle one; pips below the middle line are drawn upside down.
 const L = 19; const M = 30; const R = 41;
+/** @type {Record<number, [number, number][]>} */
 const PIPS = {
   2: [[M, 19], [M, 71]],
   3: [[M, 19], [M, 45], [M, 71]],
@@ -91,7 +124,11 @@ const PIPS = {
   10: [[L, 19], [R, 19], [M, 28], [L, 36.3], [R, 36.3], [L, 53.7], [R, 53.7], [M, 62], [L, 71], [R, 71]],
 };
 
-/** The court cards: a figure in a frame, head and shoulders mirrored as on real cards. */
+/**
+ * The court cards: a figure in a frame, head and shoulders mirrored as on real cards.
+ * @param {number} rank
+ * @param {string} suit
+ */
 function court(rank, suit) {
   const c = color(suit);
   const robe = SUITS[suit].red ? '#c62828' : '#2b4f9e';
@@ -123,7 +160,10 @@ function court(rank, suit) {
     <path d="M11,45 H49" stroke="${c}" stroke-width=".5" stroke-opacity=".6"/>`;
 }
 
-/** The SVG markup of a face-up card ("13S", "7H"), or of a card back ("back"). */
+/**
+ * The SVG markup of a face-up card ("13S", "7H"), or of a card back ("back").
+ * @param {string} code
+ */
 export function cardSVG(code) {
   const card = parseCard(code);
   if (!card) return backSVG();
@@ -143,7 +183,11 @@ export function cardSVG(code) {
   </svg>`;
 }
 
-/** A card element: `<span class="card" data-card="13S">svg</span>`; "back" for a face-down card. */
+/**
+ * A card element: `<span class="card" data-card="13S">svg</span>`; "back" for a face-down card.
+ * @param {string} code
+ * @param {import('./cards.js').CardAttrs} [attrs]
+ */
 export function cardEl(code, attrs = {}) {
   const span = document.createElement('span');
   span.className = 'card';
@@ -155,7 +199,7 @@ export function cardEl(code, attrs = {}) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (k === 'class') span.classList.add(...String(v).split(/\s+/).filter(Boolean));
-    else span.setAttribute(k, v);
+    else span.setAttribute(k, String(v));
   }
   return span;
 }

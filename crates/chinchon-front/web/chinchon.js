@@ -1,3 +1,4 @@
+// @ts-check
 // Chinchón at the table: 2–8 seats around the felt, the stock and the pile to draw from,
 // your hand with its melds (reordered by dragging or with the arrows), discards and closes
 // by clicking, meter cartas, the close laid out for everybody until they press next, and a
@@ -9,34 +10,86 @@ import { el, clear, t, ordinal } from './common.js';
 import { cardEl, cardName } from './cards.js';
 import { DEFAULT_RULES, analyze, closes, cardValue, tidy } from './chinchon-rules.js';
 import {
-  seatedOf, ringSeats, ringSpots, circleSpots, nameplate as plateOf, holdOpen, holdClose, scrollOnce, revealOnce, nextButton,
-  option, select, check, field, nameSeatsIn, pointsDetail, seatsText,
+  seatedOf, ringSeats, ringSpots, circleSpots, nameplate as plateOf, holdOpen, revealOnce, nextButton,
+  select, check, field, nameSeatsIn, pointsDetail, pointsResult, seatsText, seatsOutcome, frame, gameStyle, onNextOf, feltAlone,
+  othersAwaited, phaseTitle, idleHint, scoreTitle, totalRow,
 } from './kit.js';
+
+/** @typedef {import('./kit.js').GameModule} GameModule */
+/** @typedef {import('./kit.js').GameState} GameState */
+/** @typedef {import('./kit.js').GameContext} GameContext */
+/** @typedef {import('./chinchon-rules.js').ChinchonOptions} ChinchonOptions */
+/** @typedef {import('./chinchon-rules.js').Close} Close */
+
+/**
+ * A meld as the engine shows it (its kind and cards).
+ * @typedef {{kind?: string, cards: string[]}} Meld
+ */
+
+/**
+ * The close on the table while the others lay cards onto it.
+ * @typedef {{closer: number, down: string, close: Close, melds: Meld[], cards?: string[],
+ *   laid?: {seat: number, card: string, meld: number}[]}} CloseState
+ */
+
+/**
+ * A finished hand as everybody saw it at its end: who closed (none when the stock or the
+ * turns ran out) and how, every seat's melds, cards left, cards laid and points, the totals.
+ * @typedef {{hand: number, closer: number | null, down: string | null, close: Close | null,
+ *   results?: {seat: number, melds?: Meld[], unmatched?: string[], laid?: string[], points: number}[],
+ *   scores?: number[]}} HandResult
+ */
+
+/**
+ * A row of the score sheet: a hand's points by seat (null: out), the totals after it.
+ * @typedef {{hand: number, closer: number | null, close: Close | null, points: (number | null)[], scores: number[],
+ *   out: boolean[], reentered: boolean[]}} SheetRow
+ */
+
+/**
+ * What a seat sees of Chinchón (`ChinchonView`; a spectator: no hand). A replay's full view
+ * has every hand (`hands`).
+ * @typedef {{seat?: number | null, seats: number, rules?: Partial<ChinchonOptions>, decks: number, hand_number: number,
+ *   dealer: number, mano: number, phase: 'draw' | 'discard' | 'lay_off' | 'over', turn?: number | null, turns?: number,
+ *   hand?: string[], hand_sizes?: number[], stock: number, pile?: string[], muestra: string, took?: string[][],
+ *   holds?: string[][], discarded?: string[][], scores?: number[], out: boolean[], reentered: boolean[],
+ *   out_order?: number[][], close?: CloseState | null, last_hand?: HandResult | null, sheet?: SheetRow[],
+ *   winners?: number[], chinchon?: number | null, hands?: string[][]}} ChinchonView
+ */
+
+/**
+ * The page's state of a table kept across renders: the hand's order (the player's, or the
+ * melds' until the player moves a card), the card picked, the cards just drawn, the
+ * counting and the pile shown, a card being dragged, and the last render's arguments.
+ * @typedef {{table: string, order: string[], manual: boolean, sel: number | null, newCards: string[], handNo: number,
+ *   args?: Parameters<GameModule['render']>, dragging?: boolean, justDragged?: boolean, showPile?: boolean,
+ *   counting?: import('./kit.js').HoldView, shownClose?: string}} ChinchonUi
+ */
 
 // The rules live in chinchon-rules.js; the tests and other pages import them from here too.
 export { DEFAULT_RULES, analyze, closeOf, closes, cardValue, seqLen, tidy } from './chinchon-rules.js';
 
-if (typeof document !== 'undefined' && !document.querySelector('link[data-game-css="chinchon"]')) {
-  document.head.append(el('link', { rel: 'stylesheet', href: '/assets/chinchon.css', 'data-game-css': 'chinchon' }));
-}
+gameStyle('chinchon');
 
 // ---------------------------------------------------------------------------------------
 // The lobby: every option of the table, with the game's defaults
 // ---------------------------------------------------------------------------------------
 
+/** @type {GameModule['rulesForm']} */
 function rulesForm(defaults = {}) {
+  /** @type {ChinchonOptions} */
   const d = { ...DEFAULT_RULES, ...defaults };
   const deck = select('deck', [[40, t('cf.r.deck40')], [48, t('cf.r.deck48')]], d.deck);
-  const twoDecks = select('two_decks_from', [...[2, 3, 4, 5, 6, 7, 8].map((n) => [n, t('cf.r.from_players', { n })]), ['never', t('cf.r.never')]],
+  const twoDecks = select('two_decks_from', [...[2, 3, 4, 5, 6, 7, 8].map((n) => /** @type {[number, string]} */ ([n, t('cf.r.from_players', { n })])), ['never', t('cf.r.never')]],
     d.two_decks_from === null ? 'never' : d.two_decks_from);
   const jokers = select('jokers', [[0, t('cf.r.none')], [1, t('cf.r.per_deck', { n: 1 })], [2, t('cf.r.per_deck', { n: 2 })]], d.jokers);
   const jokerPenalty = select('joker_penalty', [[50, t('cf.points', { count: 50 })], [25, t('cf.points', { count: 25 })]], d.joker_penalty);
-  const closeLimit = select('close_limit', [3, 4, 5].map((n) => [n, t('cf.r.worth_or_less', { n })]), d.close_limit);
+  const closeLimit = select('close_limit', [3, 4, 5].map((n) => /** @type {[number, string]} */ ([n, t('cf.r.worth_or_less', { n })])), d.close_limit);
   const figures = select('figures', [['number', t('cf.r.fig_number')], ['ten', t('cf.r.fig_ten')], ['eight_nine_ten', t('cf.r.fig_8910')]], d.figures);
   const meter = select('meter_cartas', [['on', t('cf.r.on')], ['not_after_menos_diez', t('cf.r.not_after_md')], ['off', t('cf.r.off')]], d.meter_cartas);
   const target = el('input', { type: 'number', name: 'target', min: 1, max: 500, step: 1, value: d.target, list: 'chinchon-targets', 'data-testid': 'rule-target' });
   const targets = el('datalist', { id: 'chinchon-targets' }, [100, 70, 50].map((n) => el('option', { value: n })));
-  const rebuilds = select('stock_rebuilds', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => [n, n === 0 ? t('cf.r.never') : t('cf.r.times', { count: n })]), d.stock_rebuilds);
+  const rebuilds = select('stock_rebuilds', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => /** @type {[number, string]} */ ([n, n === 0 ? t('cf.r.never') : t('cf.r.times', { count: n })])), d.stock_rebuilds);
   const handTurns = el('input', { type: 'number', name: 'hand_turns', min: 50, max: 1000, step: 1, value: d.hand_turns, 'data-testid': 'rule-hand_turns' });
   const reenganche = select('reenganche', [['off', t('cf.r.off')], ['highest', t('cf.r.at_highest')], ['second_highest', t('cf.r.at_second')]], d.reenganche);
   const [firstTurn, firstTurnL] = check('no_close_first_turn', t('cf.r.no_close_first'), d.no_close_first_turn);
@@ -82,13 +135,18 @@ function rulesForm(defaults = {}) {
   };
 }
 
+/** @type {Record<string, string>} */
 const FIGURE_WORDS = { ten: 'cf.s.fig_ten', eight_nine_ten: 'cf.s.fig_8910' };
+/** @type {Record<string, string>} */
 const METER_WORDS = { off: 'cf.s.no_meter', not_after_menos_diez: 'cf.s.meter_not_md' };
+/** @type {Record<string, string>} */
 const REENGANCHE_WORDS = { highest: 'cf.s.reenganche', second_highest: 'cf.s.reenganche2' };
 
+/** @type {GameModule['rulesSummary']} */
 function rulesSummary(rules = {}) {
+  /** @type {ChinchonOptions} */
   const r = { ...DEFAULT_RULES, ...rules };
-  const parts = [t('cf.s.out_past', { n: r.target }), t('cf.s.cards', { n: r.deck })];
+  const parts = [t('cf.s.out_past', { n: r.target }), t('game.cards', { n: r.deck })];
   if (r.jokers) parts.push(`${t('cf.s.jokers', { count: r.jokers })} (${r.joker_penalty})`);
   if (Number(r.close_limit) !== 3) parts.push(t('cf.s.close_le', { n: r.close_limit }));
   if (FIGURE_WORDS[r.figures]) parts.push(t(FIGURE_WORDS[r.figures]));
@@ -107,10 +165,15 @@ function rulesSummary(rules = {}) {
 
 // Per-table state of the page that survives re-renders: the order of the hand, the card
 // picked, the counting on the felt, the score sheet.
+/** @type {WeakMap<HTMLElement, ChinchonUi>} */
 const uiState = new WeakMap();
 
-/** A multiset of card codes: {code: count}. */
+/**
+ * A multiset of card codes: {code: count}.
+ * @param {string[]} codes
+ */
 function counts(codes) {
+  /** @type {Map<string, number>} */
   const m = new Map();
   for (const c of codes) m.set(c, (m.get(c) || 0) + 1);
   return m;
@@ -120,15 +183,20 @@ function counts(codes) {
  * The hand in the player's order: cards kept where the player put them, new ones at the
  * end (or, until the player reorders, the tidy order of the melds). Answers the order;
  * `ui.newCards` keeps the cards drawn since the last look, to mark them.
+ * @param {ChinchonUi} ui
+ * @param {string[]} hand
+ * @param {ChinchonOptions} rules
  */
 function handOrder(ui, hand, rules) {
   const left = counts(hand);
-  const kept = [];
-  for (const c of ui.order || []) {
-    if (left.get(c) > 0) { kept.push(c); left.set(c, left.get(c) - 1); }
-  }
-  const added = [];
-  for (const c of hand) if (left.get(c) > 0) { added.push(c); left.set(c, left.get(c) - 1); }
+  /** @param {string} c */
+  const take = (c) => {
+    const n = left.get(c) || 0;
+    if (n > 0) left.set(c, n - 1);
+    return n > 0;
+  };
+  const kept = (ui.order || []).filter(take);
+  const added = hand.filter(take);
   const fresh = (ui.order || []).length > 0 && added.length > 0 && added.length < hand.length;
   if (fresh) ui.newCards = added;
   else if (added.length || kept.length !== (ui.order || []).length) ui.newCards = [];
@@ -136,11 +204,18 @@ function handOrder(ui, hand, rules) {
   return ui.order;
 }
 
-/** Saves the hand's order for this table and hand, so that a reload keeps it. */
+/**
+ * Saves the hand's order for this table and hand, so that a reload keeps it.
+ * @param {ChinchonUi} ui
+ */
 function saveOrder(ui) {
   try { sessionStorage.setItem(`tapete.chinchon.order.${ui.table}`, JSON.stringify({ hand: ui.handNo, order: ui.order, manual: ui.manual })); } catch { /* private mode */ }
 }
 
+/**
+ * The hand's order kept for this table and hand, if any.
+ * @param {ChinchonUi} ui
+ */
 function loadOrder(ui) {
   try {
     const o = JSON.parse(sessionStorage.getItem(`tapete.chinchon.order.${ui.table}`) || 'null');
@@ -148,7 +223,10 @@ function loadOrder(ui) {
   } catch { /* nothing kept */ }
 }
 
-/** Which finished hand `last_hand` is: it changes exactly when another hand ends. */
+/**
+ * Which finished hand `last_hand` is: it changes exactly when another hand ends.
+ * @param {ChinchonView} v
+ */
 function handKey(v) {
   const h = v && v.last_hand;
   return h ? `${h.hand}|${h.closer}|${h.down}|${(h.scores || []).join(',')}` : '';
@@ -157,25 +235,45 @@ function handKey(v) {
 // How long the counting stays on the felt when the server holds nothing (ms).
 const COUNTING_MS = 8000;
 
-/** Whether the counting of the hand just finished is on the felt (see kit.js `holdOpen`); always at the game's end. */
+/**
+ * Whether the counting of the hand just finished is on the felt (see kit.js `holdOpen`); always at the game's end.
+ * @param {ChinchonUi} ui
+ * @param {ChinchonView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ */
 function countingOpen(ui, v, st, ctx) {
   if (v.phase === 'over') return !!v.last_hand;
   return holdOpen(ui, 'counting', handKey(v), st, ctx, { me: seatedOf(st), ms: COUNTING_MS });
 }
 
+/**
+ * A small card.
+ * @param {string} code
+ * @param {import('./cards.js').CardAttrs} [attrs]
+ */
 const mini = (code, attrs = {}) => cardEl(code, { ...attrs, class: `mini ${attrs.class || ''}` });
 
-/** Cards of a meld (or any cards) in a row; `laid` marks the cards others laid onto it. */
+/**
+ * Cards of a meld (or any cards) in a row; `laid` marks the cards others laid onto it.
+ * @param {string[]} codes
+ * @param {{cls?: string, laid?: string[], testid?: string, size?: string}} [opts]
+ */
 function cardRow(codes, { cls = '', laid = [], testid, size = 'mini' } = {}) {
   const left = counts(laid);
   return el('span', { class: `cf-row ${cls}`, 'data-testid': testid },
     codes.map((c) => {
-      const isLaid = left.get(c) > 0;
-      if (isLaid) left.set(c, left.get(c) - 1);
+      const n = left.get(c) || 0;
+      const isLaid = n > 0;
+      if (isLaid) left.set(c, n - 1);
       return cardEl(c, { class: `${size} ${isLaid ? 'laid' : ''}`, title: isLaid ? `${cardName(c)} · ${t('cf.laid_on')}` : cardName(c) });
     }));
 }
 
+/**
+ * A close in words: chinchón, menos diez, or the card left and its points; a false close.
+ * @param {Close | null} close
+ */
 function closeWords(close) {
   if (!close) return t('cf.false_close');
   if (close.kind === 'chinchon') return '¡chinchón!';
@@ -183,17 +281,30 @@ function closeWords(close) {
   return t('cf.card_left', { card: close.card, points: close.points });
 }
 
+/** @param {number} n */
 const pts = (n) => t('cf.points', { count: n });
 
+/**
+ * A seat's chips: winner, out, re-entered.
+ * @param {ChinchonView} v
+ * @param {number} s
+ * @param {{winners?: number[]}} [opts]
+ */
 function statusChips(v, s, { winners = [] } = {}) {
   const chips = [];
-  if (winners.includes(s)) chips.push(el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('cf.winner')));
+  if (winners.includes(s)) chips.push(el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('game.winner')));
   if (v.out && v.out[s]) chips.push(el('span', { class: 'chip out', 'data-testid': `out-${s}` }, t('cf.out')));
   if (v.reentered && v.reentered[s]) chips.push(el('span', { class: 'chip reenganche', 'data-testid': `reentered-${s}`, title: t('cf.reentered_title') }, 'reenganche'));
   return chips;
 }
 
-/** A seat's nameplate: connection, name, away, mano / deals, out, re-entered. */
+/**
+ * A seat's nameplate: connection, name, away, mano / deals, out, re-entered.
+ * @param {ChinchonView} v
+ * @param {number} s
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ */
 function nameplate(v, s, st, ctx, { me = false } = {}) {
   const running = v.phase !== 'over' && !(st.table && st.table.status === 'waiting');
   return plateOf(ctx, s, {
@@ -205,7 +316,15 @@ function nameplate(v, s, st, ctx, { me = false } = {}) {
   });
 }
 
-/** Another seat (or any seat, for spectators and replays) around the felt. */
+/**
+ * Another seat (or any seat, for spectators and replays) around the felt.
+ * @param {ChinchonView} v
+ * @param {number} s
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {[number, number] | undefined} spot
+ * @param {string[] | null} shown
+ */
 function seatPlate(v, s, st, ctx, spot, shown) {
   const started = !(st.table && st.table.status === 'waiting');
   const toAct = started && v.turn === s && v.phase !== 'over';
@@ -243,7 +362,12 @@ function seatPlate(v, s, st, ctx, spot, shown) {
   return plate;
 }
 
-/** Cards with their melds marked (for shown hands: replays). */
+/**
+ * Cards with their melds marked (for shown hands: replays).
+ * @param {string[]} codes
+ * @param {Partial<ChinchonOptions> | undefined} rules
+ * @param {{testid: string, size: string}} how
+ */
 function handWithMelds(codes, rules, { testid, size }) {
   const order = tidy(codes, rules);
   const a = analyze(order, rules);
@@ -253,7 +377,13 @@ function handWithMelds(codes, rules, { testid, size }) {
     order.map((c, i) => cardEl(c, { class: `${size} ${meldOf[i] >= 0 ? `m${meldOf[i]}` : 'loose'}` })));
 }
 
-/** The stock and the pile, clickable when drawing is legal. */
+/**
+ * The stock and the pile, clickable when drawing is legal.
+ * @param {ChinchonView} v
+ * @param {GameState} st
+ * @param {string[]} legal
+ * @param {(action: string) => void} send
+ */
 function drawArea(v, st, legal, send) {
   const started = !(st.table && st.table.status === 'waiting');
   const canRobo = legal.includes('robo');
@@ -279,6 +409,11 @@ function drawArea(v, st, legal, send) {
 }
 
 /** The whole pile, bottom first (everybody saw every card of it). */
+/**
+ * @param {ChinchonView} v
+ * @param {ChinchonUi} ui
+ * @param {() => void} rerender
+ */
 function pileList(v, ui, rerender) {
   const pile = v.pile || [];
   if (pile.length < 2) return null;
@@ -289,6 +424,10 @@ function pileList(v, ui, rerender) {
 }
 
 /** The close on the table while the others lay cards onto it. */
+/**
+ * @param {ChinchonView} v
+ * @param {GameContext} ctx
+ */
 function closeBand(v, ctx) {
   const c = v.close;
   if (!c) return null;
@@ -302,19 +441,26 @@ function closeBand(v, ctx) {
 }
 
 /** The counting of a finished hand on the felt: the close, every player's melds, cards left and points, the totals. */
+/**
+ * @param {ChinchonView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {{onNext: () => void, seated: number | null}} how
+ */
 function countingEl(v, st, ctx, { onNext, seated }) {
-  const h = v.last_hand;
+  const h = /** @type {HandResult} (shown only with a last hand) */ (v.last_hand);
   const rules = { ...DEFAULT_RULES, ...(v.rules || {}) };
   const results = [...(h.results || [])];
   // A hand nobody closed (its stock or its turns ran out) has no closer to start from.
-  const nobody = h.closer === null || h.closer === undefined;
-  const from = nobody ? 0 : h.closer;
+  const closerSeat = h.closer;
+  const nobody = closerSeat === null || closerSeat === undefined;
+  const from = closerSeat ?? 0;
   results.sort((a, b) => (a.seat === h.closer ? -1 : b.seat === h.closer ? 1 : ((a.seat - from + v.seats) % v.seats) - ((b.seat - from + v.seats) % v.seats)));
   const rows = el('div', { class: 'cf-ct-rows' });
   const laidAll = results.flatMap((r) => r.laid || []);
   for (const r of results) {
     const closer = r.seat === h.closer;
-    const total = (h.scores || v.scores)[r.seat];
+    const total = (h.scores || v.scores || [])[r.seat];
     const passed = total > rules.target;
     const fate = v.out[r.seat] && passed ? el('span', { class: 'chip out' }, t('cf.out'))
       : v.reentered[r.seat] && passed ? el('span', { class: 'chip reenganche' }, 'reenganche') : null;
@@ -322,31 +468,37 @@ function countingEl(v, st, ctx, { onNext, seated }) {
       el('div', { class: 'cf-ct-who' }, el('b', {}, ctx.seatName(r.seat)), closer ? el('span', { class: 'chip mano' }, h.close ? t('cf.closed') : t('cf.false_close')) : null, fate),
       el('div', { class: 'cf-ct-cards' },
         (r.melds || []).map((m) => cardRow(m.cards, { cls: 'meld', laid: closer ? laidAll : [] })),
-        (r.unmatched || []).length ? cardRow(r.unmatched, { cls: 'loose', testid: `counting-left-${r.seat}` }) : null,
-        (r.laid || []).length ? el('span', { class: 'cf-laid' }, el('small', {}, t('cf.laid')), cardRow(r.laid, { cls: 'laidrow' })) : null),
-      el('div', { class: 'cf-ct-pts' }, el('b', {}, r.points > 0 ? `+${r.points}` : String(r.points)), el('small', {}, t('cf.total', { n: total })))));
+        r.unmatched && r.unmatched.length ? cardRow(r.unmatched, { cls: 'loose', testid: `counting-left-${r.seat}` }) : null,
+        r.laid && r.laid.length ? el('span', { class: 'cf-laid' }, el('small', {}, t('cf.laid')), cardRow(r.laid, { cls: 'laidrow' })) : null),
+      el('div', { class: 'cf-ct-pts' }, el('b', {}, r.points > 0 ? `+${r.points}` : String(r.points)), el('small', {}, t('game.total', { n: total })))));
   }
   const how = h.close ? closeWords(h.close) : t('cf.false_close_how', { points: pts(FALSE_PENALTY) });
   const over = v.phase === 'over';
   const next = nextButton(st, { over, onNext, ctx });
-  const waiting = !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
+  const waiting = othersAwaited(st, seated);
   return el('div', { class: 'cf-counting', 'data-testid': 'counting', 'data-hand': h.hand },
     el('div', { class: 'phase-title' }, t('cf.the_count', { n: h.hand })),
     nobody
       ? el('div', { class: 'cf-ct-how', 'data-testid': 'nobody-closed' }, t('cf.nobody_closed'))
-      : el('div', { class: 'cf-ct-how' }, el('b', {}, ctx.seatName(h.closer)), ` ${t('cf.closed_how', { how })}`, h.down ? [` · ${t('cf.put_down')} `, mini(h.down)] : null),
+      : el('div', { class: 'cf-ct-how' }, el('b', {}, ctx.seatName(closerSeat)), ` ${t('cf.closed_how', { how })}`, h.down ? [` · ${t('cf.put_down')} `, mini(h.down)] : null),
     rows,
     el('div', { class: 'cf-ct-next' }, next,
-      waiting.length && !over ? el('span', { class: 'small muted-felt' }, t('cf.waiting_for', { names: waiting.map(ctx.seatName).join(', ') })) : null));
+      waiting.length && !over ? el('span', { class: 'small muted-felt' }, t('game.waiting_for', { names: waiting.map(ctx.seatName).join(', ') })) : null));
 }
 const FALSE_PENALTY = 50;
 
 /** The score: each seat's points against the target, who is out or re-entered, and the hands seen. */
+/**
+ * @param {ChinchonView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {ChinchonUi} ui
+ */
 function scorePanel(v, st, ctx, ui) {
   const rules = { ...DEFAULT_RULES, ...(v.rules || {}) };
   const winners = v.winners || [];
   const panel = el('div', { class: 'panel cf-score', 'data-testid': 'score', 'data-points': (v.scores || []).join(',') });
-  panel.append(el('h3', {}, v.phase === 'over' ? t('mus.final') : t('cf.points_h'), ' ', el('span', { class: 'muted small' }, `· ${t('cf.s.out_past', { n: rules.target })}`)));
+  panel.append(scoreTitle(v.phase === 'over', t('cf.s.out_past', { n: rules.target })));
   const grid = el('div', { class: 'cf-score-grid' });
   for (let s = 0; s < v.seats; s++) {
     const p = (v.scores || [])[s] ?? 0;
@@ -363,6 +515,7 @@ function scorePanel(v, st, ctx, ui) {
   if (sheet.length) {
     const head = el('tr', {}, el('th', {}, t('cf.hand')), Array.from({ length: v.seats }, (_, s) => el('th', { title: ctx.seatName(s), class: v.out[s] ? 'out' : '' }, ctx.seatName(s))));
     const body = el('tbody');
+    /** @type {SheetRow | null} */
     let prev = null;
     for (const r of sheet) {
       body.append(el('tr', { 'data-testid': 'sheet-row' }, el('td', {}, String(r.hand)),
@@ -370,12 +523,12 @@ function scorePanel(v, st, ctx, ui) {
           const wentOut = r.out[s] && !(prev && prev.out[s]);
           const reentered = r.reentered[s] && !(prev && prev.reentered[s]);
           if (p === null || p === undefined) return el('td', { class: 'muted' }, r.out[s] ? '' : '·');
-          return el('td', { class: `${s === r.closer ? 'closer' : ''} ${wentOut ? 'wentout' : ''}`, title: t('cf.total', { n: r.scores[s] }) },
+          return el('td', { class: `${s === r.closer ? 'closer' : ''} ${wentOut ? 'wentout' : ''}`, title: t('game.total', { n: r.scores[s] }) },
             p > 0 ? `+${p}` : String(p), wentOut ? el('span', { class: 'mark' }, ` ${t('cf.out')}`) : null, reentered ? el('span', { class: 'mark re' }, ' ↺') : null);
         })));
       prev = r;
     }
-    body.append(el('tr', { class: 'total' }, el('td', {}, t('cf.total_h')), (v.scores || []).map((p) => el('td', {}, String(p)))));
+    body.append(totalRow(v.scores || []));
     panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'cf-sheet', 'data-testid': 'score-sheet' }, el('thead', {}, head), body)));
   }
   const outs = (v.out_order || []).flat();
@@ -383,51 +536,37 @@ function scorePanel(v, st, ctx, ui) {
   return panel;
 }
 
-function render({ main, side }, st, ctx) {
-  const v = st.view;
+/** @type {GameModule['render']} */
+function render(cols, st, outer) {
+  const { main } = cols;
+  const v = /** @type {ChinchonView | null} */ (st.view);
   if (!v) { clear(main); return; }
-  let ui = uiState.get(main);
-  const tableId = st.table ? st.table.id : '';
-  if (!ui || ui.table !== tableId) {
-    ui = { table: tableId, order: [], manual: false, sel: null, newCards: [], handNo: v.hand_number };
-    uiState.set(main, ui);
-    loadOrder(ui);
-  }
-  ui.args = [{ main, side }, st, ctx];
+  const { ui, ctx, seated, legal, started, send } = frame(uiState, cols, st, outer, {
+    fresh: (table) => {
+      /** @type {ChinchonUi} */
+      const fresh = { table, order: [], manual: false, sel: null, newCards: [], handNo: v.hand_number };
+      loadOrder(fresh);
+      return fresh;
+    },
+    draw: render,
+    onSend: (ui) => {
+      // Nothing more to pick until the answer comes.
+      for (const h of main.querySelectorAll('.cf-hand')) h.classList.remove('discarding', 'laying');
+      ui.sel = null;
+    },
+  });
+  ui.args = [cols, st, outer];
   if (ui.dragging) return; // drawn again when the card is dropped
   if (ui.handNo !== v.hand_number) { ui.handNo = v.hand_number; ui.order = []; ui.manual = false; ui.sel = null; ui.newCards = []; }
-  const outer = ctx;
-  const rerender = () => (outer.rerender ? outer.rerender() : render({ main, side }, st, outer));
-  ctx = { ...outer, rerender };
+  const { rerender } = ctx;
   const rules = { ...DEFAULT_RULES, ...(v.rules || {}) };
-  const seated = seatedOf(st);
-  const legal = st.replay ? [] : st.legal || [];
-  const started = !(st.table && st.table.status === 'waiting');
-
-  let sent = false;
-  const send = (a) => {
-    if (sent) return;
-    sent = true;
-    for (const b of main.querySelectorAll('button')) b.disabled = true;
-    // Nothing more to pick until the answer comes.
-    for (const h of main.querySelectorAll('.cf-hand')) h.classList.remove('discarding', 'laying');
-    ui.sel = null;
-    ctx.send(a);
-  };
 
   // ---- the count of the hand just finished ----
   const counting = v.last_hand && (st.replay ? !!st.counting || v.phase === 'over' : countingOpen(ui, v, st, ctx));
   if (counting) {
-    const onNext = () => {
-      if (st.replay) { if (ctx.next) ctx.next(); return; }
-      holdClose(ui, 'counting');
-      if (ctx.next) ctx.next();
-      rerender();
-    };
+    const onNext = onNextOf(st, ctx, ui, 'counting');
     const felt = el('div', { class: 'felt cf-felt counting-on' }, countingEl(v, st, ctx, { onNext, seated }));
-    clear(main).append(felt);
-    if (!st.replay) scrollOnce(felt, ui.counting);
-    if (side) clear(side).append(scorePanel(v, st, ctx, ui));
+    feltAlone(cols, felt, st, ui.counting, () => scorePanel(v, st, ctx, ui));
     return;
   }
 
@@ -442,9 +581,9 @@ function render({ main, side }, st, ctx) {
   others.forEach((s, k) => ringIn.append(seatPlate(v, s, st, ctx, spots[k], hands ? hands[s] : null)));
 
   // ---- the middle: who plays, the stock and the pile ----
-  const turnName = v.turn === null || v.turn === undefined ? '' : v.turn === seated ? t('cf.your_turn') : t('cf.turn_of', { name: ctx.seatName(v.turn) });
+  /** @type {Record<string, string>} */
   const phaseWords = { draw: t('cf.ph.draw'), discard: legal.some((x) => x.startsWith('cierro')) ? t('cf.ph.discard_close') : 'descarto', lay_off: 'meter cartas', over: t('cf.ph.over') };
-  const title = !started ? t('mus.before_start') : v.phase === 'over' ? t('cf.game_over') : `${turnName} · ${phaseWords[v.phase] || ''}`;
+  const title = phaseTitle(v, { started, seated, ctx, doing: phaseWords[v.phase] || '' });
   const center = el('div', { class: 'cf-center', 'data-testid': 'phase', 'data-phase': started ? v.phase : 'waiting', 'data-turn': v.turn ?? '' },
     el('div', { class: `phase-title ${v.turn === seated && started ? 'mine' : ''}` }, title),
     started ? drawArea(v, st, legal, send) : el('div', { class: 'cf-draw' }, el('div', { class: 'cf-stock' }, el('span', { class: 'cf-stack' }, cardEl('back')), el('span', { class: 'cf-lbl' }, t('cf.dealt_at_start')))),
@@ -453,11 +592,9 @@ function render({ main, side }, st, ctx) {
   (seated === null ? ringIn : ring).append(center);
 
   const felt = el('div', { class: 'felt cf-felt' }, ring);
-  if (v.close) felt.append(closeBand(v, ctx));
-  if (st.hold && Array.isArray(st.hold.waiting) && !st.replay) {
-    const others2 = st.hold.waiting.filter((s) => s !== seated);
-    if (others2.length) felt.append(el('div', { class: 'cf-hold small', 'data-testid': 'hold' }, t('cf.waiting_to_see', { names: others2.map(ctx.seatName).join(', ') })));
-  }
+  if (v.close) felt.append(closeBand(v, ctx) || '');
+  const awaited = othersAwaited(st, seated);
+  if (awaited.length) felt.append(el('div', { class: 'cf-hold small', 'data-testid': 'hold' }, t('cf.waiting_to_see', { names: awaited.map(ctx.seatName).join(', ') })));
 
   // ---- my seat: the hand and what I can do ----
   if (seated !== null) felt.append(mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started }));
@@ -468,10 +605,18 @@ function render({ main, side }, st, ctx) {
     const key = `${v.hand_number}:${v.turn}:${(v.close.laid || []).length}`;
     revealOnce(felt.querySelector('[data-testid="table-close"]'), ui, 'shownClose', key);
   }
-  if (side) clear(side).append(scorePanel(v, st, ctx, ui));
+  if (cols.side) clear(cols.side).append(scorePanel(v, st, ctx, ui));
 }
 
-/** Your plate, your hand (melds marked, in your order) and the actions. */
+/**
+ * Your plate, your hand (melds marked, in your order) and the actions.
+ * @param {ChinchonView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {ChinchonUi} ui
+ * @param {{seated: number, legal: string[], send: (action: string) => void, rules: ChinchonOptions,
+ *   rerender: () => void, started: boolean}} how
+ */
 function mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started }) {
   const hand = v.hand || [];
   const order = handOrder(ui, hand, rules);
@@ -494,8 +639,9 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started 
     style: `--n:${Math.max(1, order.length)}`,
   });
   order.forEach((c, i) => {
-    const isNew = newLeft.get(c) > 0;
-    if (isNew) newLeft.set(c, newLeft.get(c) - 1);
+    const n = newLeft.get(c) || 0;
+    const isNew = n > 0;
+    if (isNew) newLeft.set(c, n - 1);
     const m = meldOf[i];
     const card = cardEl(c, {
       'data-testid': 'my-card', 'data-index': i, 'data-meld': m >= 0 ? m : '', 'data-value': cardValue(c, rules),
@@ -535,17 +681,18 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started 
 
   // ---- the actions ----
   const actions = el('div', { class: 'actions cf-actions', 'data-testid': 'actions' });
+  /** @type {(action: string, label: import('./common.js').Child, cls?: string, extra?: {testid?: string, title?: string}) => HTMLButtonElement} */
   const button = (action, label, cls = '', extra = {}) => el('button', { class: `btn ${cls}`, 'data-testid': extra.testid || 'action', 'data-action': action, title: extra.title, onclick: () => send(action) }, label);
   const sel = ui.sel !== null ? order[ui.sel] : null;
-  if (!started) {
-    actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, t('hint.waiting_start')));
-  } else if (phase === 'over') {
-    actions.append(el('span', { class: 'hint' }, t('hint.game_over')));
+  const idle = idleHint({ started, over: phase === 'over' });
+  if (idle) {
+    actions.append(idle);
   } else if (!myTurn) {
     const who = v.turn === null || v.turn === undefined ? '' : ctx.seatName(v.turn);
     actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, who ? t('hint.waiting_for', { names: who }) : ''));
   } else if (phase === 'draw') {
-    const top = (v.pile || [])[v.pile.length - 1];
+    const pile = v.pile || [];
+    const top = pile[pile.length - 1];
     actions.append(el('span', { class: 'hint' }, t('cf.hint.draw')));
     if (legal.includes('robo')) actions.append(button('robo', 'robo', 'primary'));
     if (legal.includes('tomo')) actions.append(button('tomo', ['tomo ', mini(top)], 'gold'));
@@ -575,10 +722,19 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rules, rerender, started 
   return el('div', { class: 'cf-mine' }, plate, actions);
 }
 
+/**
+ * How good a close is: chinchón, menos diez, then the fewest points left.
+ * @param {Close} c
+ */
 function closeRank(c) {
   return c.kind === 'chinchon' ? 100 : c.kind === 'menos_diez' ? 50 : 10 - c.points;
 }
 
+/**
+ * The cards a seat took from the pile and still holds (everybody saw them taken).
+ * @param {ChinchonView} v
+ * @param {number} s
+ */
 function tookRow(v, s) {
   const holds = (v.holds || [])[s] || [];
   if (!holds.length) return null;
@@ -586,32 +742,41 @@ function tookRow(v, s) {
     el('span', { class: 'cf-took-l' }, t('cf.took_mine')), holds.map((c) => mini(c)));
 }
 
-/** Moves the picked card one place left (-1) or right (1); `focus`: keep the keyboard on it. */
+/**
+ * Moves the picked card one place left (-1) or right (1); `focus`: keep the keyboard on it.
+ * @param {ChinchonUi} ui
+ * @param {number} by
+ * @param {() => void} rerender
+ */
 function move(ui, by, rerender, focus = false) {
   const i = ui.sel;
+  if (i === null) return;
   const j = i + by;
-  if (i === null || j < 0 || j >= ui.order.length) return;
+  if (j < 0 || j >= ui.order.length) return;
   [ui.order[i], ui.order[j]] = [ui.order[j], ui.order[i]];
   ui.sel = j;
   ui.manual = true;
   saveOrder(ui);
   rerender();
-  if (focus) document.querySelector(`.cf-hand [data-index="${j}"]`)?.focus();
+  if (focus) /** @type {HTMLElement | null} */ (document.querySelector(`.cf-hand [data-index="${j}"]`))?.focus();
 }
 
 /**
  * Dragging a card along the hand moves it there (mouse or finger; a short move is a tap).
  * While a card is held the page does not redraw; the latest state is drawn when it drops.
+ * @param {HTMLElement} handEl
+ * @param {ChinchonUi} ui
+ * @param {() => void} rerender
  */
 function dragToReorder(handEl, ui, rerender) {
   handEl.addEventListener('pointerdown', (e) => {
-    const card = e.target.closest('[data-testid="my-card"]');
+    const card = e.target instanceof Element ? /** @type {HTMLElement | null} */ (e.target.closest('[data-testid="my-card"]')) : null;
     if (!card || e.button !== 0) return;
     const from = Number(card.dataset.index);
     const x0 = e.clientX; const y0 = e.clientY;
     let dragging = false;
     let at = from;
-    const onMove = (ev) => {
+    const onMove = (/** @type {PointerEvent} */ ev) => {
       const dx = ev.clientX - x0;
       if (!dragging) {
         if (Math.abs(dx) < 8 && Math.abs(ev.clientY - y0) < 8) return;
@@ -664,31 +829,37 @@ function dragToReorder(handEl, ui, rerender) {
 // Words for the table page, the history and the replays
 // ---------------------------------------------------------------------------------------
 
-/** A narration line with the players' names on its seats ("seat 2 discards 7o" → "Ane discards 7o"). */
+/**
+ * A narration line with the players' names on its seats ("seat 2 discards 7o" → "Ane discards 7o").
+ * @type {NonNullable<GameModule['nameLine']>}
+ */
 function nameLine(line, { seatName }) {
   return nameSeatsIn(line, seatName);
 }
 
+/**
+ * The game-over banner's words: who won (by a chinchón, or on points), and for a player
+ * whether they did.
+ * @type {NonNullable<GameModule['outcomeText']>}
+ */
 function outcomeText(outcome, table, you, ctx = {}) {
-  const winners = outcome.winners || [];
-  const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
   const chinchon = /chinch[oó]n/.test(outcome.summary || '');
-  const names = winners.map(seatName).join(` ${t('words.and')} `);
-  const who = t(chinchon ? 'cf.win_chinchon' : 'cf.win', { names, count: winners.length });
-  if (you && you.seat !== null && you.seat !== undefined) {
-    if (winners.includes(you.seat)) return chinchon ? t('cf.you_won_chinchon') : t('cf.you_won');
-    return t('cf.you_lost', { who });
-  }
-  return `${who}.`;
+  return seatsOutcome(outcome, you, ctx, {
+    whoKey: chinchon ? 'cf.win_chinchon' : 'game.win',
+    youWon: () => (chinchon ? t('cf.you_won_chinchon') : t('game.you_won')),
+  });
 }
 
 /** The final points: "Ane 12 · bot 1 104 (out)". */
 const outcomeDetail = pointsDetail;
 
 /** The final points for the history, from the outcome alone. */
-const resultDetail = (/** @type {any} */ outcome, /** @type {any} */ ctx) => pointsDetail({ view: { scores: outcome.scores } }, ctx);
+const resultDetail = pointsResult;
 
-/** The lobby's words for a seat: its place in the first hand ("1.º, mano", "2.º"…). */
+/**
+ * The lobby's words for a seat: its place in the first hand ("1.º, mano", "2.º"…).
+ * @type {NonNullable<GameModule['seatLabel']>}
+ */
 function seatLabel(i) {
   return i === 0 ? t('cf.seat_mano', { nth: ordinal(1) }) : ordinal(i + 1);
 }

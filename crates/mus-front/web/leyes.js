@@ -1,25 +1,54 @@
+// @ts-check
 // The leyes calculator: a hand (and maybe the partner's), the declarations heard and the
 // position in; the engine's exact odds out (Mus's leyes tool, GET /api/tools/mus/leyes), as
 // tables and a chart.
 
-import { topbar, el, clear, api, t, localDecimals, toolError } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, t, localDecimals, toolError, pageRoot } from './common.js';
 import { cardEl } from './cards.js';
 
+/**
+ * Each lance's chance of our pair winning (pares, juego and punto: of winning, losing, and
+ * of nobody having it), as probabilities, or as exact fractions ("1234/5678").
+ * @template N
+ * @typedef {{grande: N, chica: N, pares: {win: N, lose: N, void: N}, juego: {win: N, lose: N, void?: N},
+ *   punto: {win: N, lose: N}}} Lances
+ */
+
+/**
+ * The leyes at one position: the chances, their exact fractions when asked, each unknown
+ * player's chance of pares and juego, and the piedras each side may expect in paso.
+ * @typedef {Lances<number> & {position: number, exact?: Lances<string> | null,
+ *   players?: {relation: string, pares: number, juego: number}[],
+ *   piedras: {us: Record<string, number>, them: Record<string, number>}}} PositionOdds
+ */
+
+/**
+ * The leyes tool's answer (`GET /api/tools/mus/leyes`): what was asked and the odds at
+ * each position asked for.
+ * @typedef {{hand: string, partner?: string | null, mode: string, real31?: boolean,
+ *   conditions?: Record<string, string[]>, positions?: PositionOdds[]}} LeyesAnswer
+ */
+
 topbar('leyes');
-const app = document.getElementById('app');
+const app = pageRoot();
 
 const POS_LABEL = ['0 mano', '1', '2', '3 postre'];
 const POS_COLORS = ['#1f6fb2', '#2f9e5a', '#d69a1c', '#b23a2a'];
 const SUITS = ['o', 'c', 'e', 'b'];
 // The cards a jugada letter may stand for, the likeliest first: in 8 reyes the treses are
 // reyes and the doses ases.
+/** @type {Record<string, Record<string, string[]>>} */
 const RANK_CARDS = {
   '8reyes': { R: ['12', '3'], C: ['11'], S: ['10'], 7: ['7'], 6: ['6'], 5: ['5'], 4: ['4'], A: ['1', '2'] },
   '4reyes': { R: ['12'], C: ['11'], S: ['10'], 7: ['7'], 6: ['6'], 5: ['5'], 4: ['4'], 3: ['3'], 2: ['2'], A: ['1'] },
 };
 const CARD_RE = /^(1[0-2]|[1-7])[ocebOCEB]$/;
 
-/** The four cards written out ("12o 3c 11e 1b"), lower-cased, or null when it is a jugada. */
+/**
+ * The four cards written out ("12o 3c 11e 1b"), lower-cased, or null when it is a jugada.
+ * @param {string} text
+ */
 function explicitCards(text) {
   const cards = text.trim().split(/[\s,]+/).filter(Boolean);
   return cards.length > 1 && cards.every((c) => CARD_RE.test(c)) ? cards.map((c) => c.toLowerCase()) : null;
@@ -30,9 +59,12 @@ function explicitCards(text) {
  * never the same card twice across the hands: cards written out are kept, and a jugada's
  * letters take the first cards of their rank nobody holds yet. An answer per hand: its
  * cards, or [] when it cannot be drawn (not a hand, or not enough cards of a rank left).
+ * @param {string[]} texts
+ * @returns {string[][]}
  */
 export function previewHands(texts, mode = '8reyes') {
   const ranks = RANK_CARDS[mode] || RANK_CARDS['8reyes'];
+  /** @type {Set<string>} */
   const used = new Set();
   const out = texts.map((t) => {
     const cards = explicitCards(t || '');
@@ -43,6 +75,7 @@ export function previewHands(texts, mode = '8reyes') {
     if (out[i]) return out[i];
     const letters = String(t || '').toUpperCase().replace(/\s+/g, '');
     if (!letters) return [];
+    /** @type {string[]} */
     const mine = [];
     for (const ch of letters) {
       const numbers = ranks[ch];
@@ -57,6 +90,7 @@ export function previewHands(texts, mode = '8reyes') {
 }
 
 // Both previews are drawn together, so that no card shows in both hands.
+/** @type {{input: HTMLInputElement, preview: HTMLElement}[]} */
 const inputs = [];
 function updatePreviews() {
   const hands = previewHands(inputs.map((x) => x.input.value), mode.value);
@@ -68,6 +102,13 @@ function updatePreviews() {
   });
 }
 
+/**
+ * A hand's field: the text (a jugada or four cards), a pad of ranks, and the cards it stands for.
+ * @param {string} name
+ * @param {string} label
+ * @param {string} placeholder
+ * @param {() => void} [onChange]
+ */
 function handInput(name, label, placeholder, onChange) {
   const input = el('input', { type: 'text', name, placeholder, 'data-testid': `${name}-input`, autocomplete: 'off', spellcheck: 'false' });
   const preview = el('div', { class: 'handpreview', 'data-testid': `${name}-preview` });
@@ -77,7 +118,7 @@ function handInput(name, label, placeholder, onChange) {
     updatePreviews();
     onChange && onChange();
   };
-  const setPad = (mode) => {
+  const setPad = (/** @type {string} */ mode) => {
     clear(pad);
     const ranks = mode === '4reyes' ? ['R', 'C', 'S', '7', '6', '5', '4', '3', '2', 'A'] : ['R', 'C', 'S', '7', '6', '5', '4', 'A'];
     for (const r of ranks) {
@@ -112,6 +153,7 @@ const partner = handInput('partner', t('leyes.partner_hand'), t('leyes.partner_p
 const WHO = [['next', t('leyes.next')], ['partner', t('leyes.partner')], ['prev', t('leyes.prev')]];
 /** The other players as the server names them (`relation`), in the page's words. */
 const WHO_WORDS = Object.fromEntries(WHO);
+/** @type {Record<string, Record<string, HTMLSelectElement>>} */
 const decl = {};
 const declBox = el('div', { class: 'decl' }, el('span', {}), el('b', { class: 'small' }, 'pares'), el('b', { class: 'small' }, 'juego'));
 for (const [who, text] of WHO) {
@@ -124,6 +166,7 @@ for (const [who, text] of WHO) {
     declBox.append(s);
   }
 }
+/** The partner's declarations, asked only while the partner's hand is not known. */
 function syncPartnerDecl() {
   const known = partner.input.value.trim() !== '';
   for (const what of ['pares', 'juego']) {
@@ -152,6 +195,7 @@ el('div', { class: 'row', style: { marginTop: '1rem' } }, el('button', { class: 
 
 app.append(form, result);
 
+/** The form as the tool's query. */
 function query() {
   const q = new URLSearchParams();
   q.set('hand', hand.input.value.trim());
@@ -167,6 +211,7 @@ function query() {
   return q;
 }
 
+/** Fills the form from the page's address (a link to a result); whether it had a hand. */
 function fromQuery() {
   const q = new URLSearchParams(location.search);
   if (!q.get('hand')) return false;
@@ -186,7 +231,10 @@ function fromQuery() {
   return true;
 }
 
-/** A probability as `tapete mus leyes` prints it: "94.75%", "0%", "100%", "<0.01%", ">99.99%". */
+/**
+ * A probability as `tapete mus leyes` prints it: "94.75%", "0%", "100%", "<0.01%", ">99.99%".
+ * @param {number} p
+ */
 export function pct(p) {
   if (p <= 0) return '0%';
   if (p >= 1) return '100%';
@@ -196,6 +244,7 @@ export function pct(p) {
 }
 
 let busy = 0;
+/** Asks the tool, and shows its answer (only the last one asked). */
 async function compute() {
   err.textContent = '';
   if (!hand.input.value.trim()) { err.textContent = t('leyes.enter_hand'); return; }
@@ -204,18 +253,23 @@ async function compute() {
   const mine = ++busy;
   result.setAttribute('aria-busy', 'true');
   try {
+    /** @type {LeyesAnswer} */
     const data = await api('GET', `/api/tools/mus/leyes?${q}`);
     if (mine !== busy) return;
     renderResult(data);
   } catch (x) {
     if (mine !== busy) return;
-    clear(err).append(...toolError(x));
+    clear(err).append(...toolError(x instanceof Error ? x : new Error(String(x))));
     clear(result);
   } finally {
     if (mine === busy) result.removeAttribute('aria-busy');
   }
 }
 
+/**
+ * The rows of the table: the lance, the outcome, its chance and its exact fraction.
+ * @type {[string, string, (p: PositionOdds) => number, (x: Lances<string> | null | undefined) => string | null | undefined][]}
+ */
 const ROWS = [
   ['grande', 'win', (p) => p.grande, (x) => x && x.grande],
   ['chica', 'win', (p) => p.chica, (x) => x && x.chica],
@@ -228,10 +282,15 @@ const ROWS = [
   ['punto', 'lose', (p) => p.punto.lose, (x) => x && x.punto.lose],
 ];
 
+/**
+ * The tool's answer as tables and a chart.
+ * @param {LeyesAnswer} d
+ */
 function renderResult(d) {
   clear(result);
   const positions = d.positions || [];
   const cond = d.conditions || {};
+  /** @type {string[]} */
   const heard = [];
   const names = [t('leyes.next'), t('leyes.partner'), t('leyes.prev')];
   for (const what of ['pares', 'juego']) (cond[what] || []).forEach((v, i) => { if (v && v !== 'unknown') heard.push(`${names[i]} ${what} ${v === 'yes' ? 'sí' : v}`); });
@@ -279,8 +338,9 @@ function renderResult(d) {
     el('tr', {}, positions.map(() => [el('th', {}, t('leyes.us')), el('th', {}, t('leyes.them'))]))];
   const ebody = el('tbody');
   for (const l of [...lances, 'total']) {
-    ebody.append(el('tr', {}, el('td', { class: 'lbl' }, l === 'total' ? t('cf.total_h') : l), positions.map((p) => ['us', 'them'].map((side) => {
-      const v = l === 'total' ? lances.reduce((a, x) => a + p.piedras[side][x], 0) : p.piedras[side][l];
+    ebody.append(el('tr', {}, el('td', { class: 'lbl' }, l === 'total' ? t('game.total_h') : l), positions.map((p) => ['us', 'them'].map((side) => {
+      const piedras = side === 'us' ? p.piedras.us : p.piedras.them;
+      const v = l === 'total' ? lances.reduce((a, x) => a + piedras[x], 0) : piedras[l];
       return el('td', { 'data-testid': `piedras-${p.position}-${side}-${l}`, 'data-value': String(v), class: l === 'total' ? 'hi' : '' }, localDecimals(v.toFixed(3)));
     }))));
   }
@@ -292,12 +352,18 @@ function renderResult(d) {
   for (const box of result.querySelectorAll('.tablewrap')) markOverflow(box);
 }
 
-/** A table in a box that scrolls sideways when the screen is narrower than the table. */
+/**
+ * A table in a box that scrolls sideways when the screen is narrower than the table.
+ * @param {HTMLTableElement} table
+ */
 function scrollBox(table, cls = '') {
   return el('div', { class: `tablewrap ${cls}` }, table);
 }
 
-/** Marks a scroll box that overflows, so that it shows it scrolls (and where it stands). */
+/**
+ * Marks a scroll box that overflows, so that it shows it scrolls (and where it stands).
+ * @param {Element} box
+ */
 function markOverflow(box) {
   const hint = el('div', { class: 'scroll-hint hidden', 'data-testid': 'scroll-hint' }, t('leyes.scroll_hint'));
   box.after(hint);
@@ -311,7 +377,12 @@ function markOverflow(box) {
   requestAnimationFrame(mark);
 }
 
+/**
+ * The chance of winning each lance at each position, as bars.
+ * @param {PositionOdds[]} positions
+ */
 function chartSVG(positions) {
+  /** @type {[string, (p: PositionOdds) => number][]} */
   const groups = [['grande', (p) => p.grande], ['chica', (p) => p.chica], ['pares', (p) => p.pares.win], ['juego', (p) => p.juego.win], ['punto', (p) => p.punto.win]];
   const W = 640; const H = 260; const L = 40; const B = 28; const T = 10;
   const gw = (W - L - 10) / groups.length;

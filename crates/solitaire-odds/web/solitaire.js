@@ -1,12 +1,32 @@
+// @ts-check
 // The prisoner's solitaire calculator: a deck, a table and how many cards count in; the
 // exact chance to clear the table out (GET /api/odds/solitaire), as a fraction, a table of
 // the table types and a chart of what is left when the deck runs out.
 
-import { topbar, el, clear, api, t, lang, localDecimals, toolError } from './common.js';
+import { topbar } from './topbar.js';
+import { el, clear, api, t, lang, localDecimals, toolError, pageRoot } from './common.js';
+
+/**
+ * A distribution's bar: how many are left, and the chance of it.
+ * @typedef {{left: number, fraction: string, probability: number}} Bar
+ */
+
+/**
+ * A table type (its stacks' sizes), its chance and the chance to win with it.
+ * @typedef {{parts: number[], fraction: string, probability: number, win: number, win_fraction: string}} TypeOdds
+ */
+
+/**
+ * The odds tool's answer (`GET /api/odds/solitaire`, the JSON of `tapete odds solitaire`).
+ * @typedef {{fraction: string, probability: number, deck: number, suits: number, values: number, board: number,
+ *   pick: number, real_game: boolean, types?: TypeOdds[], types_total?: number,
+ *   distribution: {stacks: Bar[], cards: Bar[], mean_stacks: number, mean_cards: number}}} SolitaireAnswer
+ */
 
 topbar('solitaire');
-const app = document.getElementById('app');
+const app = pageRoot();
 
+/** @type {[string, string, string, number][]} */
 const FIELDS = [
   ['suits', t('sol.suits'), t('sol.suits_help'), 4],
   ['values', t('sol.values'), t('sol.values_help'), 13],
@@ -15,9 +35,10 @@ const FIELDS = [
 ];
 
 /** Numbers in the page's language, with one and three decimals. */
-const num1 = (x) => Number(x).toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
-const num3 = (x) => Number(x).toLocaleString(lang, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+const num1 = (/** @type {number} */ x) => Number(x).toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
+const num3 = (/** @type {number} */ x) => Number(x).toLocaleString(lang, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
 
+/** @type {Record<string, HTMLInputElement>} */
 const inputs = {};
 for (const [name, , , def] of FIELDS) {
   inputs[name] = el('input', {
@@ -42,7 +63,10 @@ const form = el('form', { class: 'panel', onsubmit: (e) => { e.preventDefault();
 
 app.append(form, result);
 
-/** A whole number from 0 up, or null. */
+/**
+ * A whole number from 0 up, or null.
+ * @param {string} text
+ */
 function whole(text) {
   const t = text.trim();
   return /^\d+$/.test(t) ? Number(t) : null;
@@ -55,11 +79,12 @@ function realPick() {
   return Math.floor((s * v - b) / 3);
 }
 
+/** The line under the fields: how many cards count in the real game, and a button to count them. */
 function updateRealLine() {
   clear(realLine);
   const real = realPick();
   if (real === null) return;
-  const deck = whole(inputs.suits.value) * whole(inputs.values.value);
+  const deck = (whole(inputs.suits.value) ?? 0) * (whole(inputs.values.value) ?? 0);
   realLine.append(`${t('sol.real', { formula: `⌊(${deck} − ${whole(inputs.board.value)}) / 3⌋`, n: real })} `);
   if (whole(inputs.pick.value) !== real) {
     realLine.append(el('button', {
@@ -69,7 +94,10 @@ function updateRealLine() {
   }
 }
 
-/** The query of the fields, or an error in words for the first field that is not a number. */
+/**
+ * The query of the fields, or an error in words for the first field that is not a number.
+ * @returns {{q: URLSearchParams, error?: undefined} | {q?: undefined, error: string}}
+ */
 function query() {
   const q = new URLSearchParams();
   for (const [name, label] of FIELDS) {
@@ -82,7 +110,9 @@ function query() {
 }
 
 let busy = 0;
-let timer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let timer;
+/** Asks the tool for the fields' odds, and shows them (only the last one asked). */
 async function compute() {
   clearTimeout(timer);
   const { q, error } = query();
@@ -91,6 +121,7 @@ async function compute() {
   history.replaceState(null, '', `/solitaire?${q}`);
   result.setAttribute('aria-busy', 'true');
   try {
+    /** @type {SolitaireAnswer} */
     const data = await api('GET', `/api/odds/solitaire?${q}`);
     if (mine !== busy) return;
     err.textContent = '';
@@ -98,7 +129,7 @@ async function compute() {
     render(data);
   } catch (x) {
     if (mine !== busy) return;
-    showError(toolError(x));
+    showError(toolError(x instanceof Error ? x : new Error(String(x))));
   } finally {
     if (mine === busy) result.removeAttribute('aria-busy');
   }
@@ -121,14 +152,20 @@ function changed(now = false) {
 }
 for (const input of Object.values(inputs)) input.addEventListener('input', () => changed());
 
-/** A probability with six significant digits, as `tapete odds solitaire` prints it. */
+/**
+ * A probability with six significant digits, as `tapete odds solitaire` prints it.
+ * @param {number} x
+ */
 export function decimal(x) {
   if (x === 0 || x === 1) return String(x);
   if (x < 1e-4) return localDecimals(x.toExponential(5));
   return localDecimals(x.toFixed(Math.max(0, 5 - Math.floor(Math.log10(x)))));
 }
 
-/** A probability in percent: "0.368%", "0%", "100%". */
+/**
+ * A probability in percent: "0.368%", "0%", "100%".
+ * @param {number} x
+ */
 export function pct(x) {
   if (x <= 0) return '0%';
   if (x >= 1) return '100%';
@@ -137,14 +174,23 @@ export function pct(x) {
   return localDecimals(`${Number(p.toPrecision(3))}%`);
 }
 
-/** A type as `tapete odds solitaire` writes it, "4 4 3 1", with thin spaces (narrow on a phone). */
+/**
+ * A type as `tapete odds solitaire` writes it, "4 4 3 1", with thin spaces (narrow on a phone).
+ * @param {number[]} parts
+ */
 function partsText(parts) {
   return parts.length ? parts.join('\u2009') : t('sol.empty_table');
 }
 
+/** @type {'stacks' | 'cards'} */
 let shown = 'stacks';
+/** @type {SolitaireAnswer | null} */
 let last = null;
 
+/**
+ * The answer: the chance as a fraction and a decimal, the chart of what is left, the types.
+ * @param {SolitaireAnswer} d
+ */
 function render(d) {
   last = d;
   clear(result);
@@ -167,9 +213,9 @@ function render(d) {
     el('div', { class: 'row chart-head' },
       el('h3', { style: { margin: 0 } }, t('sol.left_h')),
       el('span', { class: 'spacer' }),
-      el('div', { class: 'seg', role: 'group' }, ['stacks', 'cards'].map((k) => el('button', {
+      el('div', { class: 'seg', role: 'group' }, /** @type {('stacks' | 'cards')[]} */ (['stacks', 'cards']).map((k) => el('button', {
         type: 'button', class: `btn small ${k === shown ? 'on' : ''}`, 'aria-pressed': String(k === shown),
-        'data-testid': `show-${k}`, onclick: () => { shown = k; render(last); },
+        'data-testid': `show-${k}`, onclick: () => { shown = k; render(d); },
       }, t(`sol.${k}`))))),
     chartSVG(d.distribution[shown], shown),
     el('p', { class: 'muted small', 'data-testid': 'mean-left' },
@@ -195,7 +241,11 @@ function render(d) {
   result.append(win, chart, typesPanel);
 }
 
-/** Bars of a distribution ([{left, fraction, probability}]), the win (0 left) marked. */
+/**
+ * Bars of a distribution ([{left, fraction, probability}]), the win (0 left) marked.
+ * @param {Bar[]} dist
+ * @param {'stacks' | 'cards'} what
+ */
 function chartSVG(dist, what) {
   // As wide as its box (so that its text keeps its size on a phone), within bounds.
   const box = result.clientWidth || app.clientWidth || 640;
@@ -208,7 +258,7 @@ function chartSVG(dist, what) {
   const slot = (W - L - R) / n;
   const bw = Math.max(1, Math.min(44, slot * 0.78));
   const every = Math.ceil(n / Math.max(4, Math.floor((W - L - R) / 34)));
-  const y = (v) => T + plotH * (1 - v / max);
+  const y = (/** @type {number} */ v) => T + plotH * (1 - v / max);
   let s = `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="distribution of the ${what} left" data-testid="solitaire-chart" data-bars="${n}">`;
   for (let v = 0; v <= max + step / 2; v += step) {
     s += `<line x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}" stroke="#e5dfcf" stroke-width="1"/>`;
@@ -237,25 +287,35 @@ function chartSVG(dist, what) {
   return div;
 }
 
-/** The axis: a round step (1, 2 or 5 × 10^k) and the first multiple of it at or above the top. */
+/**
+ * The axis: a round step (1, 2 or 5 × 10^k) and the first multiple of it at or above the top.
+ * @param {number} top
+ */
 function axis(top) {
   const raw = top / 4;
   const p = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * p).find((x) => x >= raw);
+  // raw / p is within [1, 10): ten times p is always enough.
+  const step = [1, 2, 5].map((m) => m * p).find((x) => x >= raw) ?? 10 * p;
   return { step, max: Math.min(1, Math.ceil(top / step - 1e-9) * step) || step };
 }
 
-/** An axis value in percent, with as many decimals as the step needs. */
+/**
+ * An axis value in percent, with as many decimals as the step needs.
+ * @param {number} v
+ * @param {number} step
+ */
 function axisPct(v, step) {
   const digits = Math.max(0, -Math.floor(Math.log10(100 * step) + 1e-9));
   return localDecimals(`${(100 * v).toFixed(digits)}%`);
 }
 
+/** Fills the fields from the page's address (a link to an answer). */
 function fromQuery() {
   const q = new URLSearchParams(location.search);
   let any = false;
   for (const [name] of FIELDS) {
-    if (q.has(name)) { inputs[name].value = q.get(name); any = true; }
+    const v = q.get(name);
+    if (v !== null) { inputs[name].value = v; any = true; }
   }
   if (any && !q.has('pick')) {
     const real = realPick();
@@ -263,7 +323,8 @@ function fromQuery() {
   }
 }
 
-let resized = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let resized;
 window.addEventListener('resize', () => {
   clearTimeout(resized);
   resized = setTimeout(() => { if (last) render(last); }, 150);
@@ -273,7 +334,11 @@ fromQuery();
 updateRealLine();
 compute();
 
-/** The heading of the types panel: how many types, and how many of them are listed. */
+/**
+ * The heading of the types panel: how many types, and how many of them are listed.
+ * @param {number} listed
+ * @param {number} total
+ */
 function typesHeading(listed, total) {
   const all = t('sol.types_n', { count: total });
   return listed < total ? `${all} ${t('sol.listed', { n: listed })}` : all;

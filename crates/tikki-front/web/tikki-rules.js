@@ -11,7 +11,13 @@ import { parseCard, cardShort, rankLetter, SUIT_ORDER } from './french.js';
  * @typedef {{type: string, cards: string[], top: string}} Combo
  */
 
+/**
+ * A table's options: the deck's top rank (13: the 52 cards), the rounds (0: one per
+ * player), the target (0: play the rounds) and whether the retreat round is played.
+ * @typedef {{top: number, rounds: number, target: number, retreat: boolean}} TikkiRules
+ */
 
+/** @type {TikkiRules} */
 export const DEFAULT_RULES = { top: 13, rounds: 0, target: 0, retreat: false };
 
 /** The kinds of combination, weakest first (the engine's names). */
@@ -47,11 +53,10 @@ export function sortCards(codes) {
 export function best(codes) {
   const cards = codes.map((code) => ({ ...parseCard(code), code })).filter((c) => c.rank);
   if (!cards.length) return null;
-  let found = null;
-  const consider = (type, set, top) => {
-    const score = KINDS.indexOf(type) * 64 + strength(top);
-    if (!found || score > found.score) found = { score, type, cards: set, top };
-  };
+  /** @type {{score: number, type: string, cards: string[], top: string}[]} */
+  const seen = [];
+  /** @type {(type: string, set: string[], top: string) => void} */
+  const consider = (type, set, top) => { seen.push({ score: KINDS.indexOf(type) * 64 + strength(top), type, cards: set, top }); };
   for (let r = 1; r <= 13; r++) {
     const group = cards.filter((c) => c.rank === r).map((c) => c.code);
     if (!group.length) continue;
@@ -60,16 +65,20 @@ export function best(codes) {
   }
   for (const suit of SUIT_ORDER) {
     const has = new Map(cards.filter((c) => c.suit === suit).map((c) => [c.rank, c.code]));
+    /** @type {string[]} */
     let run = [];
     for (let r = 1; r <= 13; r++) {
-      if (!has.has(r)) { run = []; continue; }
-      run.push(has.get(r));
+      const code = has.get(r);
+      if (code === undefined) { run = []; continue; }
+      run.push(code);
       if (run.length >= 2) {
         const set = run.slice(-7);
-        consider(`straight_flush_${set.length}`, set, has.get(r));
+        consider(`straight_flush_${set.length}`, set, code);
       }
     }
   }
+  // The best kind, then the best top; the first of equals (never two: a card is in one group).
+  const found = seen.reduce((a, b) => (b.score > a.score ? b : a));
   return { type: found.type, cards: sortCards(found.cards), top: found.top };
 }
 
@@ -86,7 +95,7 @@ export function kindWords(type) {
 export function comboWords(combo) {
   if (!combo) return '';
   const top = parseCard(combo.top);
-  const plural = (r) => (r === 6 ? 'sixes' : `${rankLetter(r)}s`);
+  const plural = (/** @type {number} */ r) => (r === 6 ? 'sixes' : `${rankLetter(r)}s`);
   if (/^straight_flush/.test(combo.type)) return `${kindWords(combo.type)} to ${cardShort(combo.top)}`;
   if (combo.type === 'single') return `single ${cardShort(combo.top)}`;
   return `${kindWords(combo.type)}${top ? ` of ${plural(top.rank)}` : ''}`;

@@ -1,3 +1,4 @@
+// @ts-check
 // Tikki at the table: 2–5 seats around the felt, each with the cards it holds (backs), the
 // stack it laid face down this trick with its count (never which cards), its trick pile and
 // score; your hand sorted, cards picked by tapping with the best combination they make shown
@@ -11,27 +12,65 @@ import { el, clear, t, ordinal } from './common.js';
 import { cardEl, parseCard, cardShort, cardName, rankLetter, SUIT_ORDER, frenchWords } from './french.js';
 import { DEFAULT_RULES, sortCards, best, pileGroups, pilePoints, layActions } from './tikki-rules.js';
 import {
-  seatedOf, ringSeats, nameplate as plateOf, holdOpen, holdClose, scrollOnce, revealOnce, nextButton,
-  option, select, field, nameSeatsIn, pointsDetail, seatsText,
+  seatedOf, ringSeats, nameplate as plateOf, holdOpen, revealOnce, nextButton, select, field, nameSeatsIn, pointsDetail,
+  pointsResult, seatsText, seatsOutcome, frame, gameStyle, onNextOf, feltAlone, othersAwaited, phaseTitle, idleHint,
+  scoreTitle, totalRow,
 } from './kit.js';
+
+/** @typedef {import('./kit.js').GameModule} GameModule */
+/** @typedef {import('./kit.js').GameState} GameState */
+/** @typedef {import('./kit.js').GameContext} GameContext */
+/** @typedef {import('./tikki-rules.js').Combo} Combo */
+/** @typedef {import('./tikki-rules.js').TikkiRules} TikkiRules */
+
+/**
+ * A revealed trick: who led, what each seat laid, what each took back in the retreat
+ * round, each seat's best combination (null: not in the trick) and who won it.
+ * @typedef {{leader: number, laid: string[][], retreated?: number[], best: (Combo | null)[], winner: number}} Trick
+ */
+
+/**
+ * A finished round as the page gets it: the last one whole, the ones before as their
+ * points (`TikkiHost::page_view`).
+ * @typedef {{dealer: number, points: number[], piles?: string[][], last_trick?: Trick | null}} RoundResult
+ */
+
+/**
+ * What a seat sees of tikki (`TikkiView`; a spectator: no hand, no laid cards). A replay's
+ * full view has every hand (`hands`) and every seat's laid cards (`laid`, by seat).
+ * @typedef {{rules?: Partial<TikkiRules>, seats: number, seat?: number | null, round: number, dealer: number,
+ *   leader: number, phase: 'lay' | 'retreat' | 'over', turn?: number | null, hand?: string[], laid?: string[] | string[][],
+ *   hand_sizes?: number[], in_trick?: boolean[], laid_counts?: number[], revealed?: string[][], retreated?: number[],
+ *   tricks?: Trick[], piles?: string[][], stock: number, scores?: number[], history?: RoundResult[], winners?: number[],
+ *   hands?: string[][]}} TikkiView
+ */
+
+/**
+ * The page's state of a table kept across renders: the cards picked, the retreat's choice,
+ * the order of the hand, the reveal seen last, the end of a round on the felt.
+ * @typedef {{table: string, sel: Set<string>, back: string | null, reveal: string | null, sort: 'suit' | 'rank',
+ *   trickKey: string | null, freshAt: number, grew: number | null, looked?: boolean, nudge?: number,
+ *   roundEnd?: import('./kit.js').HoldView, shownTrick?: string}} TikkiUi
+ */
 
 // The rules live in tikki-rules.js; the tests and other pages import them from here too.
 export { DEFAULT_RULES, KINDS, cardIndex, strength, sortCards, best, kindWords, comboWords, pileGroups, pilePoints } from './tikki-rules.js';
 
-if (typeof document !== 'undefined' && !document.querySelector('link[data-game-css="tikki"]')) {
-  document.head.append(el('link', { rel: 'stylesheet', href: '/assets/tikki.css', 'data-game-css': 'tikki' }));
-}
+gameStyle('tikki');
 
 // ---------------------------------------------------------------------------------------
 // The lobby: every option of the table, with the game's defaults
 // ---------------------------------------------------------------------------------------
 
+/** @type {GameModule['rulesForm']} */
 function rulesForm(defaults = {}) {
+  /** @type {TikkiRules} */
   const d = { ...DEFAULT_RULES, ...defaults };
+  /** @type {[number, string][]} */
   const tops = [];
   for (let top = 13; top >= 4; top--) tops.push([top, top === 13 ? t('tk.r.deck52') : t('tk.r.deck_top', { n: 4 * top, top: rankLetter(top) })]);
   const top = select('top', tops, d.top);
-  const rounds = select('rounds', [[0, t('tk.r.one_per_player')], ...[1, 2, 3, 4, 5, 6, 8, 10].map((n) => [n, plural(n, 'tk.rounds')])], d.rounds);
+  const rounds = select('rounds', [[0, t('tk.r.one_per_player')], ...[1, 2, 3, 4, 5, 6, 8, 10].map((n) => /** @type {[number, string]} */ ([n, plural(n, 'tk.rounds')]))], d.rounds);
   const target = el('input', { type: 'number', name: 'target', min: 0, max: 10000, step: 1, value: d.target, 'data-testid': 'rule-target', title: t('tk.r.target_title') });
   const retreatBox = el('input', { type: 'checkbox', name: 'retreat', checked: !!d.retreat, 'data-testid': 'rule-retreat' });
   const box = el('div', { class: 'tk-rules' },
@@ -52,12 +91,14 @@ function rulesForm(defaults = {}) {
   };
 }
 
+/** @type {GameModule['rulesSummary']} */
 function rulesSummary(rules = {}) {
+  /** @type {TikkiRules} */
   const r = { ...DEFAULT_RULES, ...rules };
   const parts = [];
   if (Number(r.target) > 0) parts.push(t('tk.to_points', { n: r.target }));
   else parts.push(Number(r.rounds) > 0 ? plural(Number(r.rounds), 'tk.rounds') : t('tk.round_per_player'));
-  parts.push(Number(r.top) === 13 ? t('cf.s.cards', { n: 52 }) : t('tk.r.deck_top', { n: 4 * r.top, top: rankLetter(Number(r.top)) }));
+  parts.push(Number(r.top) === 13 ? t('game.cards', { n: 52 }) : t('tk.r.deck_top', { n: 4 * r.top, top: rankLetter(Number(r.top)) }));
   if (r.retreat) parts.push(t('tk.retreat_round'));
   return parts.join(' · ');
 }
@@ -68,9 +109,14 @@ function rulesSummary(rules = {}) {
 
 // Per-table state of the page that survives re-renders: the cards picked, the retreat's
 // choice, the reveal seen last, the end of a round on the felt.
+/** @type {WeakMap<HTMLElement, TikkiUi>} */
 const uiState = new WeakMap();
 
-/** "3 cards", "1 pt": a count with its word (`key.one` / `key.other` of the catalogs). */
+/**
+ * "3 cards", "1 pt": a count with its word (`key.one` / `key.other` of the catalogs).
+ * @param {number} n
+ * @param {string} key
+ */
 const plural = (n, key) => t(key, { count: n });
 
 // The cards' names in the page's language: "7 of hearts", "7 de corazones".
@@ -91,7 +137,11 @@ function comboText(combo) {
   return t(`tk.c.${combo.type}`, { ranks });
 }
 
-/** A sentence with a place (`\u0000`) for the cards it names: the text around them and them. */
+/**
+ * A sentence with a place (`\u0000`) for the cards it names: the text around them and them.
+ * @param {string} text
+ * @param {import('./common.js').Child} cards
+ */
 function withCards(text, cards) {
   const [before, after = ''] = text.split('\u0000');
   return [before, cards, after];
@@ -102,7 +152,19 @@ const ROUND_END_MS = 8000;
 // How long a reveal counts as new (its cards turned and the winner marked) (ms).
 const FRESH_MS = 2500;
 
-/** Whether a round just ended and nothing of the next one happened yet. */
+/**
+ * Whether the laid cards are every seat's (a replay's full view), not a seat's own.
+ * @param {string[] | string[][]} laid
+ * @returns {laid is string[][]}
+ */
+function bySeat(laid) {
+  return laid.every(Array.isArray);
+}
+
+/**
+ * Whether a round just ended and nothing of the next one happened yet.
+ * @param {TikkiView} v
+ */
 function atRoundStart(v) {
   return v.phase === 'lay' && (v.history || []).length > 0 && !(v.tricks || []).length && (v.laid_counts || []).every((n) => !n);
 }
@@ -111,6 +173,10 @@ function atRoundStart(v) {
  * Whether the end of the round just finished is on the felt (see kit.js `holdOpen`): also
  * when a spectator arrives at a round's start, and always at the game's end; it goes too
  * when the next round gets going.
+ * @param {TikkiUi} ui
+ * @param {TikkiView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
  */
 function roundEndOpen(ui, v, st, ctx) {
   if (v.phase === 'over') return true;
@@ -118,15 +184,29 @@ function roundEndOpen(ui, v, st, ctx) {
   return holdOpen(ui, 'roundEnd', key, st, ctx, { me: seatedOf(st), ms: ROUND_END_MS, spectatorsOnArrival: true });
 }
 
+/**
+ * A small card.
+ * @param {string} code
+ * @param {import('./cards.js').CardAttrs} [attrs]
+ */
 const mini = (code, attrs = {}) => cardEl(code, { ...attrs, class: `mini ${attrs.class || ''}` });
 
-/** A row of face-down cards (backs) with how many. */
+/**
+ * A row of face-down cards (backs) with how many.
+ * @param {number} n
+ * @param {{testid?: string, cls?: string, title?: string}} [opts]
+ */
 function backs(n, { testid, cls = '', title } = {}) {
   return el('span', { class: `tk-backs ${cls}`, 'data-testid': testid, 'data-count': n, title: title || plural(n, 'tk.cards') },
     Array.from({ length: Math.min(n, 7) }, () => cardEl('back')));
 }
 
-/** A seat's trick pile: a small stack, its cards and points (public: every card was revealed). */
+/**
+ * A seat's trick pile: a small stack, its cards and points (public: every card was revealed).
+ * @param {TikkiView} v
+ * @param {number} s
+ * @param {TikkiUi} ui
+ */
 function pileEl(v, s, ui) {
   const pile = (v.piles || [])[s] || [];
   const pts = pilePoints(pile);
@@ -139,7 +219,12 @@ function pileEl(v, s, ui) {
   el('span', { class: 'tk-pile-t' }, pile.length ? [el('b', {}, String(pile.length)), ` · ${plural(pts, 'tk.pts')}`] : t('tk.no_tricks')));
 }
 
-/** What a seat has on the table this trick: the face-down stack with its count, the cards it showed. */
+/**
+ * What a seat has on the table this trick: the face-down stack with its count, the cards it showed.
+ * @param {TikkiView} v
+ * @param {number} s
+ * @param {{mine?: boolean, shownLaid?: string[] | null}} [opts]
+ */
 function stackEl(v, s, { mine = false, shownLaid = null } = {}) {
   const n = (v.laid_counts || [])[s] || 0;
   const shown = (v.revealed || [])[s] || [];
@@ -158,7 +243,13 @@ function stackEl(v, s, { mine = false, shownLaid = null } = {}) {
     el('span', { class: 'tk-note' }, `${t('tk.n_laid', { n })}${back ? ` · ${t('tk.taken_back', { n: back })}` : ''}`));
 }
 
-/** A seat's nameplate: connection, name, away, deals / leads, winner. */
+/**
+ * A seat's nameplate: connection, name, away, deals / leads, winner.
+ * @param {TikkiView} v
+ * @param {number} s
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ */
 function nameplate(v, s, st, ctx, { me = false } = {}) {
   const running = v.phase !== 'over' && !(st.table && st.table.status === 'waiting');
   return plateOf(ctx, s, {
@@ -167,11 +258,19 @@ function nameplate(v, s, st, ctx, { me = false } = {}) {
     chips: [
       running && s === v.dealer ? el('span', { class: 'chip dealer', 'data-testid': `dealer-${s}`, title: t('tk.dealt_round') }, t('tk.d')) : null,
       running && s === v.leader ? el('span', { class: 'chip mano', title: t('tk.leads_title') }, t('tk.leads')) : null,
-      (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('cf.winner')) : null],
+      (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('game.winner')) : null],
   });
 }
 
-/** Another seat (or any seat, for spectators and replays) around the felt. */
+/**
+ * Another seat (or any seat, for spectators and replays) around the felt.
+ * @param {TikkiView} v
+ * @param {number} s
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {TikkiUi} ui
+ * @param {{hand?: string[] | null, laid?: string[] | null, pos?: string}} [opts]
+ */
 function seatPlate(v, s, st, ctx, ui, { hand = null, laid = null, pos = '' } = {}) {
   const started = !(st.table && st.table.status === 'waiting');
   const toAct = started && v.turn === s && v.phase !== 'over';
@@ -179,7 +278,7 @@ function seatPlate(v, s, st, ctx, ui, { hand = null, laid = null, pos = '' } = {
   const score = (v.scores || [])[s] ?? 0;
   const cards = hand ? el('span', { class: 'tk-open', 'data-testid': `shown-hand-${s}` }, sortCards(hand).map((c) => mini(c)))
     : started ? backs(size, { testid: `backs-${s}`, title: t('tk.in_hand', { cards: plural(size, 'tk.cards') }) }) : null;
-  const verb = v.phase === 'retreat' ? t('tk.may_take_back') : t('cf.lays');
+  const verb = v.phase === 'retreat' ? t('tk.may_take_back') : t('tk.lays');
   return el('div', {
     class: `tk-seat ${pos} ${toAct ? 'to-act' : ''} ${ctx.away && ctx.away(s) ? 'away' : ''}`,
     'data-seat': s, 'data-testid': `seat-${s}`, 'data-held': size,
@@ -195,7 +294,13 @@ function seatPlate(v, s, st, ctx, ui, { hand = null, laid = null, pos = '' } = {
   ctx.seatControls ? ctx.seatControls(s) : null);
 }
 
-/** A revealed trick: each player's cards, the best combination marked, the winner taking it. */
+/**
+ * A revealed trick: each player's cards, the best combination marked, the winner taking it.
+ * @param {Trick} trick
+ * @param {TikkiView} v
+ * @param {GameContext} ctx
+ * @param {{fresh?: boolean, title?: string, testid?: string}} [opts]
+ */
 function trickEl(trick, v, ctx, { fresh = false, title, testid = 'reveal' } = {}) {
   const seats = trick.laid.length;
   const total = trick.laid.reduce((n, l) => n + l.length, 0);
@@ -208,8 +313,9 @@ function trickEl(trick, v, ctx, { fresh = false, title, testid = 'reveal' } = {}
     const inCombo = new Set(combo.cards);
     const ordered = [...sortCards(trick.laid[s].filter((c) => inCombo.has(c))), ...sortCards(trick.laid[s].filter((c) => !inCombo.has(c)))];
     const won = s === trick.winner;
+    const back = (trick.retreated || [])[s];
     rows.append(el('div', { class: `tk-row ${won ? 'winner' : ''}`, 'data-testid': `reveal-seat-${s}`, 'data-combo': combo.type, style: `--i:${k++}` },
-      el('span', { class: 'tk-who' }, el('b', {}, ctx.seatName(s)), (trick.retreated || [])[s] ? el('small', {}, t('tk.taken_back', { n: trick.retreated[s] })) : null),
+      el('span', { class: 'tk-who' }, el('b', {}, ctx.seatName(s)), back ? el('small', {}, t('tk.taken_back', { n: back })) : null),
       el('span', { class: 'tk-cards' }, ordered.map((c, i) => mini(c, { class: inCombo.has(c) ? 'combo' : 'ballast', style: `--j:${i}` }))),
       el('span', { class: 'tk-combo', 'data-testid': `combo-${s}` }, comboText(combo)),
       won ? el('span', { class: 'chip takes', 'data-testid': 'trick-winner', 'data-seat': s }, t('tk.takes_cards', { cards: plural(total, 'tk.cards') })) : null));
@@ -219,7 +325,13 @@ function trickEl(trick, v, ctx, { fresh = false, title, testid = 'reveal' } = {}
     rows);
 }
 
-/** The end of a round on the felt: its last reveal, every pile by rank with its points, the totals. */
+/**
+ * The end of a round on the felt: its last reveal, every pile by rank with its points, the totals.
+ * @param {TikkiView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {{onNext: () => void, seated: number | null}} how
+ */
 function roundEndEl(v, st, ctx, { onNext, seated }) {
   const over = v.phase === 'over';
   const history = v.history || [];
@@ -228,35 +340,40 @@ function roundEndEl(v, st, ctx, { onNext, seated }) {
   const rows = el('div', { class: 'tk-end-rows' });
   const scores = v.scores || [];
   for (let s = 0; s < v.seats; s++) {
-    const pile = r ? r.piles[s] || [] : [];
+    const pile = (r && r.piles ? r.piles[s] : null) || [];
     const groups = pileGroups(pile);
     rows.append(el('div', { class: `tk-end-row ${s === seated ? 'mine' : ''} ${(v.winners || []).includes(s) ? 'won' : ''}`, 'data-testid': `round-seat-${s}`, 'data-points': r ? r.points[s] : 0 },
       el('div', { class: 'tk-end-who' }, el('b', {}, ctx.seatName(s)), r && r.dealer === s ? el('span', { class: 'chip dealer' }, t('tk.dealt')) : null,
-        (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('cf.winner')) : null),
+        (v.winners || []).includes(s) ? el('span', { class: 'chip yes', 'data-testid': `winner-${s}` }, t('game.winner')) : null),
       el('div', { class: 'tk-groups', 'data-testid': `groups-${s}` }, groups.length ? groups.map((g) => el('span', { class: `tk-group g${g.cards.length}`, title: t('tk.group_title', { cards: plural(g.cards.length, 'tk.cards'), rank: rankLetter(g.rank), points: g.points }) },
         el('span', { class: 'tk-group-c' }, g.cards.map((c) => mini(c))), el('small', {}, String(g.points)))) : el('span', { class: 'tk-note' }, t('tk.no_tricks'))),
-      el('div', { class: 'tk-end-pts' }, el('b', {}, `+${r ? r.points[s] : 0}`), el('small', {}, t('cf.total', { n: scores[s] ?? 0 })))));
+      el('div', { class: 'tk-end-pts' }, el('b', {}, `+${r ? r.points[s] : 0}`), el('small', {}, t('game.total', { n: scores[s] ?? 0 })))));
   }
   const last = r && r.last_trick ? trickEl(r.last_trick, v, ctx, { title: t('tk.last_tikki'), testid: 'last-trick' }) : null;
   const next = nextButton(st, { over, onNext, ctx, testid: 'next-round', label: t('tk.next_round'), yourTurnLabel: t('tk.next_round_lead') });
-  const waiting = !st.replay && st.hold && Array.isArray(st.hold.waiting) ? st.hold.waiting.filter((s) => s !== seated) : [];
+  const waiting = othersAwaited(st, seated);
   return el('div', { class: 'tk-end', 'data-testid': 'round-end', 'data-round': roundNo },
     el('div', { class: 'phase-title' }, over ? `${t('hint.game_over')} · ${plural(history.length, 'tk.rounds')}` : t('tk.round_over', { n: roundNo })),
     el('div', { class: 'tk-end-how small' }, t('tk.pile_rule')),
     last,
     rows,
     el('div', { class: 'tk-end-next' }, next,
-      waiting.length && !over ? el('span', { class: 'small muted-felt' }, t('cf.waiting_for', { names: waiting.map(ctx.seatName).join(', ') })) : null));
+      waiting.length && !over ? el('span', { class: 'small muted-felt' }, t('game.waiting_for', { names: waiting.map(ctx.seatName).join(', ') })) : null));
 }
 
-/** The score: each seat's points, this round's pile, and a row per finished round. */
+/**
+ * The score: each seat's points, this round's pile, and a row per finished round.
+ * @param {TikkiView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ */
 function scorePanel(v, st, ctx) {
   const seated = seatedOf(st);
   const r = { ...DEFAULT_RULES, ...(v.rules || {}) };
   const history = v.history || [];
   const goal = Number(r.target) > 0 ? t('tk.to_points', { n: r.target }) : plural(Number(r.rounds) > 0 ? Number(r.rounds) : v.seats, 'tk.rounds');
   const panel = el('div', { class: 'panel tk-score', 'data-testid': 'score', 'data-points': (v.scores || []).join(',') });
-  panel.append(el('h3', {}, v.phase === 'over' ? t('mus.final') : t('cf.points_h'), ' ', el('span', { class: 'muted small' }, `· ${goal}`)));
+  panel.append(scoreTitle(v.phase === 'over', goal));
   const grid = el('div', { class: 'tk-score-grid' });
   const running = v.phase !== 'over';
   for (let s = 0; s < v.seats; s++) {
@@ -272,36 +389,27 @@ function scorePanel(v, st, ctx) {
     const body = el('tbody');
     history.forEach((h, i) => body.append(el('tr', { 'data-testid': 'sheet-row' }, el('td', {}, String(i + 1)),
       h.points.map((p, s) => el('td', { class: s === h.dealer ? 'dealt' : '', title: s === h.dealer ? t('tk.dealt_round') : null }, String(p))))));
-    body.append(el('tr', { class: 'total' }, el('td', {}, t('cf.total_h')), (v.scores || []).map((p) => el('td', {}, String(p)))));
+    body.append(totalRow(v.scores || []));
     panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'tk-sheet', 'data-testid': 'score-sheet' }, el('thead', {}, head), body)));
   }
   return panel;
 }
 
-function render({ main, side }, st, ctx) {
-  const v = st.view;
+/** @type {GameModule['render']} */
+function render(cols, st, outer) {
+  const { main } = cols;
+  const v = /** @type {TikkiView | null} */ (st.view);
   if (!v) { clear(main); return; }
-  let ui = uiState.get(main);
-  const tableId = st.table ? st.table.id : '';
-  if (!ui || ui.table !== tableId) {
-    ui = { table: tableId, sel: new Set(), back: null, reveal: null, sort: 'suit', trickKey: null, freshAt: 0, grew: null };
-    uiState.set(main, ui);
-  }
-  const outer = ctx;
-  const rerender = () => (outer.rerender ? outer.rerender() : render({ main, side }, st, outer));
-  ctx = { ...outer, rerender };
-  const seated = seatedOf(st);
-  const legal = st.replay ? [] : st.legal || [];
-  const started = !(st.table && st.table.status === 'waiting');
-
-  let sent = false;
-  const send = (a) => {
-    if (sent) return;
-    sent = true;
-    for (const b of main.querySelectorAll('button')) b.disabled = true;
-    ui.sel = new Set(); ui.back = null; ui.reveal = null; ui.nudge = 0;
-    ctx.send(a);
-  };
+  const { ui, ctx, seated, legal, started, send } = frame(uiState, cols, st, outer, {
+    fresh: (table) => {
+      /** @type {TikkiUi} */
+      const fresh = { table, sel: new Set(), back: null, reveal: null, sort: 'suit', trickKey: null, freshAt: 0, grew: null };
+      return fresh;
+    },
+    draw: render,
+    onSend: (ui) => { ui.sel = new Set(); ui.back = null; ui.reveal = null; ui.nudge = 0; },
+  });
+  const { rerender } = ctx;
 
   // A new reveal: its cards turn over and the winner's pile grows, for a moment.
   const tricks = v.tricks || [];
@@ -321,23 +429,16 @@ function render({ main, side }, st, ctx) {
 
   // ---- the end of a round ----
   if (started && (v.history || []).length && (st.replay ? atRoundStart(v) || v.phase === 'over' : roundEndOpen(ui, v, st, ctx))) {
-    const onNext = () => {
-      if (st.replay) { if (ctx.next) ctx.next(); return; }
-      holdClose(ui, 'roundEnd');
-      if (ctx.next) ctx.next();
-      rerender();
-    };
+    const onNext = onNextOf(st, ctx, ui, 'roundEnd');
     const felt = el('div', { class: 'felt tk-felt round-end-on' }, roundEndEl(v, st, ctx, { onNext, seated }));
-    clear(main).append(felt);
-    if (!st.replay) scrollOnce(felt, ui.roundEnd);
-    if (side) clear(side).append(scorePanel(v, st, ctx));
+    feltAlone(cols, felt, st, ui.roundEnd, () => scorePanel(v, st, ctx));
     return;
   }
 
   // ---- the seats around the felt ----
   const hands = st.replay ? st.hands || v.hands || null : null;
   // A replay's full view has every seat's hand and laid cards (`laid` by seat).
-  const laidAll = st.replay && Array.isArray(v.laid) && v.laid.every(Array.isArray) ? v.laid : null;
+  const laidAll = st.replay && v.laid && bySeat(v.laid) ? v.laid : null;
   const others = ringSeats(seated, v.seats);
   const ring = el('div', { class: `tk-ring n${others.length} ${seated === null ? 'all' : ''}`, 'data-testid': 'ring' });
   others.forEach((s, k) => {
@@ -347,9 +448,8 @@ function render({ main, side }, st, ctx) {
 
   // ---- the middle: whose turn, the round, the last reveal ----
   const r = { ...DEFAULT_RULES, ...(v.rules || {}) };
-  const turnName = v.turn === null || v.turn === undefined ? '' : v.turn === seated ? t('cf.your_turn') : t('cf.turn_of', { name: ctx.seatName(v.turn) });
   const doing = v.phase === 'retreat' ? t('tk.doing_retreat') : t('tk.doing_lay');
-  const title = !started ? t('mus.before_start') : v.phase === 'over' ? t('cf.game_over') : `${turnName} · ${doing}`;
+  const title = phaseTitle(v, { started, seated, ctx, doing });
   const rounds = Number(r.target) > 0 ? t('tk.to_points', { n: r.target }) : t('tk.of_n', { n: Number(r.rounds) > 0 ? r.rounds : v.seats });
   const center = el('div', { class: 'tk-center', 'data-testid': 'phase', 'data-phase': started ? v.phase : 'waiting', 'data-turn': v.turn ?? '' },
     el('div', { class: `phase-title ${v.turn === seated && started ? 'mine' : ''}` }, title),
@@ -359,22 +459,28 @@ function render({ main, side }, st, ctx) {
     lastTrick ? trickEl(lastTrick, v, ctx, { fresh, title: `Tikki ${tricks.length}` }) : started ? el('div', { class: 'tk-reveal empty small' }, t('tk.first_tikki')) : null);
 
   const felt = el('div', { class: 'felt tk-felt' }, ring, center);
-  if (st.hold && Array.isArray(st.hold.waiting) && !st.replay) {
-    const waiting = st.hold.waiting.filter((s) => s !== seated);
-    if (waiting.length) felt.append(el('div', { class: 'tk-hold small', 'data-testid': 'hold' }, t('tk.waiting_to_see', { names: waiting.map(ctx.seatName).join(', ') })));
-  }
+  const awaited = othersAwaited(st, seated);
+  if (awaited.length) felt.append(el('div', { class: 'tk-hold small', 'data-testid': 'hold' }, t('tk.waiting_to_see', { names: awaited.map(ctx.seatName).join(', ') })));
   if (seated !== null) felt.append(mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }));
   clear(main).append(felt);
   // A reveal that came while the page watched is brought clear of the docked seat, once,
   // and again when your turn makes the seat taller.
   if (fresh && !st.replay) revealOnce(felt.querySelector('[data-testid="reveal"]'), ui, 'shownTrick', `${trickKey}${legal.length ? ' yours' : ''}`);
-  if (side) clear(side).append(scorePanel(v, st, ctx));
+  if (cols.side) clear(cols.side).append(scorePanel(v, st, ctx));
 }
 
-/** Your plate, your laid stack, your hand (sorted, cards picked by tapping) and the actions. */
+/**
+ * Your plate, your laid stack, your hand (sorted, cards picked by tapping) and the actions.
+ * @param {TikkiView} v
+ * @param {GameState} st
+ * @param {GameContext} ctx
+ * @param {TikkiUi} ui
+ * @param {{seated: number, legal: string[], send: (action: string) => void, rerender: () => void, started: boolean}} how
+ */
 function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
   const hand = v.hand || [];
-  const laid = v.laid || [];
+  // The seat's own cards on the table (a replay's laid cards by seat never come here).
+  const laid = v.laid && !bySeat(v.laid) ? v.laid : [];
   const shown = (v.revealed || [])[seated] || [];
   const phase = v.phase;
   const myTurn = started && v.turn === seated && legal.length > 0;
@@ -387,7 +493,10 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
   if (ui.reveal && !faceDown.includes(ui.reveal)) ui.reveal = null;
 
   const order = ui.sort === 'rank' ? sortCards(hand)
-    : [...hand].sort((a, b) => { const x = parseCard(a); const y = parseCard(b); return SUIT_ORDER.indexOf(x.suit) - SUIT_ORDER.indexOf(y.suit) || x.rank - y.rank; });
+    : [...hand].sort((a, b) => {
+      const x = parseCard(a); const y = parseCard(b);
+      return x && y ? SUIT_ORDER.indexOf(x.suit) - SUIT_ORDER.indexOf(y.suit) || x.rank - y.rank : 0;
+    });
   const picked = order.filter((c) => ui.sel.has(c));
   const combo = best(picked);
   const inCombo = new Set(combo ? combo.cards : []);
@@ -453,13 +562,13 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
 
   // ---- the actions ----
   const actions = el('div', { class: 'actions tk-actions', 'data-testid': 'actions' });
+  /** @type {(action: string, label: string, cls?: string, extra?: {testid?: string, title?: string, disabled?: boolean}) => HTMLButtonElement} */
   const button = (action, label, cls = '', extra = {}) => el('button', {
     class: `btn ${cls}`, 'data-testid': extra.testid || 'action', 'data-action': action, title: extra.title, disabled: extra.disabled, onclick: () => send(action),
   }, label);
-  if (!started) {
-    actions.append(el('span', { class: 'hint', 'data-testid': 'waiting' }, t('hint.waiting_start')));
-  } else if (phase === 'over') {
-    actions.append(el('span', { class: 'hint' }, t('hint.game_over')));
+  const idle = idleHint({ started, over: phase === 'over' });
+  if (idle) {
+    actions.append(idle);
   } else if (phase === 'lay' && hand.length) {
     const key = sortCards(picked).join(' ');
     const action = picked.length ? lays.get(key) : null;
@@ -470,7 +579,7 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
       class: 'btn primary', 'data-testid': 'lay', 'data-action': action || '', disabled: !action || !myTurn,
       title: !myTurn ? t('tk.not_yet') : action ? t('tk.lay_title', { cards: picked.map(cardShort).join(' ') }) : t('tk.pick_one'), onclick: () => action && send(action),
     }, picked.length ? t('tk.lay_n', { cards: plural(picked.length, 'tk.cards') }) : t('tk.lay')));
-    if (picked.length) actions.append(el('button', { class: 'btn small ghost', 'data-testid': 'clear', onclick: () => { ui.sel = new Set(); rerender(); } }, t('mus.clear')));
+    if (picked.length) actions.append(el('button', { class: 'btn small ghost', 'data-testid': 'clear', onclick: () => { ui.sel = new Set(); rerender(); } }, t('game.clear')));
     if (handBest && handBest.cards.length > 1 && key !== handBest.cards.join(' ')) {
       actions.append(el('button', {
         class: 'btn small ghost', 'data-testid': 'pick-best', title: t('tk.pick_best_title'),
@@ -479,13 +588,14 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
     }
     if (!myTurn) {
       const who = v.turn === null || v.turn === undefined ? '' : ctx.seatName(v.turn);
-      actions.append(el('span', { class: 'hint small', 'data-testid': 'waiting' }, who ? t(phase === 'retreat' ? 'tk.who_decides' : 'tk.who_lays', { name: who }) : ''));
+      actions.append(el('span', { class: 'hint small', 'data-testid': 'waiting' }, who ? t('tk.who_lays', { name: who }) : ''));
     }
   } else if (retreating) {
-    const action = ui.back && ui.reveal ? `retreat ${ui.back} reveal ${ui.reveal}` : null;
-    const ok = action && legal.includes(action);
+    const { back, reveal } = ui;
+    const action = back && reveal ? `retreat ${back} reveal ${reveal}` : null;
+    const ok = action !== null && legal.includes(action);
     // Name the cards to tap: the laid ones still face down (the other one, once one is picked).
-    const names = (cs) => cs.map((c, i) => [i ? (i === cs.length - 1 ? ` ${t('words.or')} ` : ', ') : '', el('b', {}, cardShort(c))]);
+    const names = (/** @type {string[]} */ cs) => cs.map((c, i) => [i ? (i === cs.length - 1 ? ` ${t('words.or')} ` : ', ') : '', el('b', {}, cardShort(c))]);
     const others = sortCards(faceDown.filter((c) => c !== ui.back));
     const nudged = ui.nudge && Date.now() - ui.nudge < 6000;
     let hint;
@@ -502,8 +612,8 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
     actions.append(el('span', { class: `hint ${nudged && !ui.back ? 'nudge' : ''}`, 'data-testid': 'retreat-hint', 'data-nudge': nudged && !ui.back ? 'yes' : null }, hint));
     actions.append(el('button', {
       class: 'btn gold', 'data-testid': 'retreat', 'data-action': ok ? action : '', disabled: !ok,
-      onclick: () => ok && send(action),
-    }, ok ? t('tk.take_show', { back: cardShort(ui.back), show: cardShort(ui.reveal) }) : t('tk.take_show_any')));
+      onclick: () => { if (ok && action) send(action); },
+    }, ok && back && reveal ? t('tk.take_show', { back: cardShort(back), show: cardShort(reveal) }) : t('tk.take_show_any')));
     if (legal.includes('keep')) actions.append(button('keep', t('tk.keep'), 'primary', { testid: 'keep' }));
   } else {
     const who = v.turn === null || v.turn === undefined ? '' : ctx.seatName(v.turn);
@@ -517,30 +627,35 @@ function mySeat(v, st, ctx, ui, { seated, legal, send, rerender, started }) {
 // Words for the table page, the history and the replays
 // ---------------------------------------------------------------------------------------
 
-/** A narration line with the players' names on its seats and the cards as people write them ("7♥"). */
+/**
+ * A narration line with the players' names on its seats and the cards as people write them ("7♥").
+ * @type {NonNullable<GameModule['nameLine']>}
+ */
 function nameLine(line, { seatName }) {
   return nameSeatsIn(line, seatName).replace(/\b(1[0-3]|[1-9])([SHDC])\b/g, (m) => cardShort(m));
 }
 
+/**
+ * The game-over banner's words: who won, and for a player whether they did (alone, or
+ * sharing the win).
+ * @type {NonNullable<GameModule['outcomeText']>}
+ */
 function outcomeText(outcome, table, you, ctx = {}) {
-  const winners = outcome.winners || [];
-  const seatName = ctx.seatName || ((s) => t('seat.n', { n: s }));
-  const names = winners.map(seatName).join(` ${t('words.and')} `);
-  const who = t('cf.win', { names, count: winners.length });
-  if (you && you.seat !== null && you.seat !== undefined) {
-    if (winners.includes(you.seat)) return winners.length === 1 ? t('cf.you_won') : t('tk.you_share', { names });
-    return t('cf.you_lost', { who });
-  }
-  return `${who}.`;
+  return seatsOutcome(outcome, you, ctx, {
+    youWon: (names, winners) => (winners.length === 1 ? t('game.you_won') : t('tk.you_share', { names })),
+  });
 }
 
 /** The final points: "Ane 31 · bot 1 24 · bot 2 18". */
 const outcomeDetail = pointsDetail;
 
 /** The final points for the history, from the outcome alone. */
-const resultDetail = (/** @type {any} */ outcome, /** @type {any} */ ctx) => pointsDetail({ view: { scores: outcome.scores } }, ctx);
+const resultDetail = pointsResult;
 
-/** The lobby's words for a seat: its place round the table ("1.º", "2.º"…). */
+/**
+ * The lobby's words for a seat: its place round the table ("1.º", "2.º"…).
+ * @type {NonNullable<GameModule['seatLabel']>}
+ */
 function seatLabel(i) {
   return ordinal(i + 1);
 }

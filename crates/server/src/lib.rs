@@ -310,7 +310,7 @@ pub async fn serve(
     // With several servers on one database, this one's lines about its leases and what
     // it publishes say which node it is.
     let cluster = match hub.db.node() {
-        Some(node) => tracing::info_span!("node", name = node),
+        Some(node) => tracing::info_span!("node", name = %node),
         None => tracing::Span::none(),
     };
     if hub.db.node().is_some() {

@@ -27,7 +27,18 @@ test('a player and a spectator chat; the spectator\'s line is not the player\'s'
     // Ane writes to the table.
     await a.page.getByTestId('chat-input').fill('buenas, ¿mus?');
     await a.page.getByTestId('chat-send').click();
-    await a.page.getByTestId('chat-lines').getByText('buenas, ¿mus?').waitFor();
+    try {
+      await a.page.getByTestId('chat-lines').getByText('buenas, ¿mus?').waitFor();
+    } catch (e) {
+      // Said with what the page knew: its link's states, the toasts, the input's text.
+      const seen = await a.page.evaluate(() => {
+        const w = /** @type {any} */ (window).tapete || {};
+        const toasts = [...document.querySelectorAll('.toast')].map((t) => t.textContent);
+        const input = /** @type {HTMLInputElement|null} */ (document.querySelector('[data-testid="chat-input"]'));
+        return { connLog: w.connLog, connects: w.connects, heard: w.heard, toasts, input: input && input.value };
+      });
+      throw new Error(`Ane's line never showed: ${JSON.stringify(seen)}; ${e}`);
+    }
 
     // Bea, on a phone: the chat is closed, its strip counting one unread message.
     const unread = b.page.getByTestId('chat-unread');

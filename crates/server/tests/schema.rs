@@ -394,8 +394,8 @@ fn every_fixture_of_an_older_release_upgrades_to_a_new_ones_schema() {
 /// game, 77v9fcab, against the bots) reads as it did, on either database.
 #[test]
 fn a_database_of_the_previous_release_reads_as_it_did() {
-    let sqlite = copy_of_fixture("v8-rated.db", "schema-v8");
-    let db = on_test_database(&sqlite, "schema-v8");
+    let sqlite = copy_of_fixture("v8-rated.db", "schema-previous-release");
+    let db = on_test_database(&sqlite, "schema-previous-release");
     let server = Server::on(db.clone(), roomy());
     let (code, s) = server.api(
         "POST",

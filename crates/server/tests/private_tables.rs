@@ -415,8 +415,13 @@ fn otra_seats_the_same_people_one_seat_on_in_one_new_table() {
 
 #[test]
 fn otra_starts_at_its_time_with_the_bot_for_who_did_not_accept() {
-    // Paused time, the default wait (a minute).
-    let server = Server::start_paused("friends-rematch-time", roomy());
+    // Real time and a short wait: on paused time the clock moved on while the bots played
+    // the first game, and the watcher keeping it going was cut off as silent.
+    let limits = tapete_server::Limits {
+        rematch_wait: Duration::from_secs(2),
+        ..roomy()
+    };
+    let server = Server::start("friends-rematch-time", limits);
     let ane = server.player("Ane");
     let (bea_id, bea) = server.player_with_id("Bea");
     let (id, _) = finished_pair(&server, &ane, &bea, false);

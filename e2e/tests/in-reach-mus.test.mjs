@@ -30,6 +30,7 @@ describe('Mus: every action in reach at three sizes, the bar one height through 
             const key = `${st.view.game_number}-${st.view.hand_number}`;
             if (key !== hand) {
               hand = key; heights = [];
+              await page.locator('.felt .plate').first().waitFor();
               assertClear(await felt(page, '.felt .plate, .felt [data-testid="phase"]'), size, 'Mus');
               if (await page.getByTestId('cuenta').count()) {
                 // The last hand's cuenta beside (or under) the felt: on the screen once scrolled to, clear of the felt and its bar.

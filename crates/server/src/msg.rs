@@ -187,9 +187,10 @@ impl ServerMsg<'_> {
         match self {
             ServerMsg::State(s) => s.text(),
             ServerMsg::Table { table } => format!(r#"{{"type":"table","table":{table}}}"#),
-            m => serde_json::to_string(m).unwrap_or_else(|e| {
-                // Every field serializes (numbers, strings, codes): never reached.
-                format!(r#"{{"type":"error","code":"internal","message":"{e}"}}"#)
+            // Every field serializes (numbers, strings, codes): the fallback is never sent,
+            // and is valid JSON whatever the serializer said.
+            m => serde_json::to_string(m).unwrap_or_else(|_| {
+                r#"{"type":"error","code":"internal","message":"internal error"}"#.to_string()
             }),
         }
     }

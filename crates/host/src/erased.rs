@@ -43,12 +43,36 @@ pub trait Kind: Send + Sync {
     fn tools(&self) -> &'static [&'static str];
     /// See [`Host::tool`].
     fn tool(&self, name: &str, query: &Value) -> Result<Value, String>;
+    /// See [`Host::reviews`].
+    fn reviews(&self) -> bool;
+    /// See [`Host::review`], for a game stored as options, seats, seed and the actions'
+    /// texts (each seat with its action).
+    fn review(
+        &self,
+        game: &StoredGame<'_>,
+        seat: Seat,
+        settings: &tapete_review::Settings,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<tapete_review::Review, String>;
     /// See [`Host::PARTNERS`]: seats of one parity play together.
     fn partners(&self) -> bool;
     /// See [`Host::rule_docs`].
     fn rule_docs(&self) -> &'static [(&'static str, &'static str)];
     /// See [`Host::WEB`].
     fn web(&self) -> crate::WebFace;
+}
+
+/// A game as stored: its options, seats, seed and every action's text with its seat.
+#[derive(Clone, Copy, Debug)]
+pub struct StoredGame<'a> {
+    /// The options, as JSON.
+    pub rules: &'a Value,
+    /// Seats at the table.
+    pub seats: usize,
+    /// The shuffle seed.
+    pub seed: u64,
+    /// Every action in order, with the seat that took it.
+    pub actions: &'a [(Seat, String)],
 }
 
 /// A game in progress, erased. Actions travel as their text form.
@@ -179,6 +203,29 @@ impl<H: Host> Kind for KindOf<H> {
     }
     fn partners(&self) -> bool {
         H::PARTNERS
+    }
+    fn reviews(&self) -> bool {
+        H::reviews()
+    }
+    fn review(
+        &self,
+        game: &StoredGame<'_>,
+        seat: Seat,
+        settings: &tapete_review::Settings,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<tapete_review::Review, String> {
+        if !H::reviews() {
+            return Err(format!("{} has no review", H::TITLE));
+        }
+        check_seats::<H>(game.seats)?;
+        let rules = read_rules::<H>(game.rules)?;
+        let mut record = tapete_table::Record::<H::G>::new(rules, game.seats, game.seed);
+        for (i, (s, text)) in game.actions.iter().enumerate() {
+            let action =
+                H::parse_action(text).map_err(|e| format!("action {i} (`{text}`): {e}"))?;
+            record.actions.push((*s, action));
+        }
+        H::review(&record, seat, settings, progress).map_err(|e| e.to_string())
     }
     fn rule_docs(&self) -> &'static [(&'static str, &'static str)] {
         H::rule_docs()

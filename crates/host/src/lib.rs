@@ -32,7 +32,7 @@ pub mod test_race;
 pub mod text;
 pub mod web;
 
-pub use erased::{kind_of, BotJob, Kind, TableGame};
+pub use erased::{kind_of, BotJob, Kind, StoredGame, TableGame};
 pub use face::Face;
 pub use web::WebFace;
 
@@ -137,6 +137,20 @@ pub trait Host: Send + Sync + 'static {
     /// return `Some(<G as Resample>::resample)`.
     fn resampler() -> Option<tapete_table::conformance::Resampler<Self::G>> {
         None
+    }
+    /// Whether the game has a review ([`Host::review`]).
+    fn reviews() -> bool {
+        false
+    }
+    /// The review of `seat` in `record` ([`tapete_review`]): every real choice it made,
+    /// valued from its own view. Games without one refuse.
+    fn review(
+        _record: &tapete_table::Record<Self::G>,
+        _seat: Seat,
+        _settings: &tapete_review::Settings,
+        _progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<tapete_review::Review, tapete_review::ReviewError> {
+        Err(tapete_review::ReviewError::Unsupported(Self::TITLE.into()))
     }
     /// The names of extra tools a server offers for this game (`GET /api/tools/GAME/NAME`).
     fn tools() -> &'static [&'static str] {

@@ -1,0 +1,159 @@
+//! Valuing one decision: its options played out in common worlds dealt from the seat's view.
+
+use crate::{Reviewer, Settings};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tapete_table::search::paired;
+use tapete_table::{Game, Resample, Seat};
+
+/// The thresholds of the labels, in points: a loss near one of them needs more worlds.
+const THRESHOLDS: [f64; 3] = [5.0, 10.0, 20.0];
+/// Worlds between two looks at whether a decision is settled.
+const BATCH: usize = 16;
+/// An option is no longer played once it is this many standard errors behind the best
+/// (and two points at least): its value stays as measured.
+const DROP_Z: f64 = 3.0;
+
+/// What the worlds said of one decision's options.
+pub(crate) struct Valued {
+    /// Each option's values, one per world it was played in (the first worlds are common).
+    pub values: Vec<Vec<f64>>,
+    /// The option of the highest mean.
+    pub best: usize,
+    /// Worlds dealt.
+    pub worlds: usize,
+}
+
+impl Valued {
+    /// Mean and standard error of option `i`.
+    pub fn mean_se(&self, i: usize) -> (f64, f64) {
+        let v = &self.values[i];
+        let n = v.len().max(1) as f64;
+        let m = v.iter().sum::<f64>() / n;
+        if v.len() < 2 {
+            return (m, f64::INFINITY);
+        }
+        let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
+        (m, (var / n).sqrt())
+    }
+
+    /// Loss of option `i` against the best, in points, and its standard error (paired over
+    /// the worlds both were played in).
+    pub fn loss(&self, i: usize) -> (f64, f64) {
+        if i == self.best {
+            return (0.0, 0.0);
+        }
+        let (d, se) = paired(&self.values[self.best], &self.values[i]);
+        (100.0 * d.max(0.0), 100.0 * se)
+    }
+}
+
+/// Values `options` at a decision of `seat` that saw `view`; `played` is the option chosen.
+/// `None` when no world fits the view.
+pub(crate) fn value<R: Reviewer>(
+    reviewer: &R,
+    view: &<R::G as Game>::View,
+    seat: Seat,
+    options: &[<R::G as Game>::Action],
+    played: usize,
+    settings: &Settings,
+    seed: u64,
+) -> Option<Valued> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let n = options.len();
+    let mut valued = Valued {
+        values: vec![Vec::new(); n],
+        best: played,
+        worlds: 0,
+    };
+    let mut active: Vec<usize> = (0..n).collect();
+    let max = settings.max_worlds.max(2);
+    let min = settings.min_worlds.clamp(2, max);
+    while valued.worlds < max {
+        let world = <R::G as Resample>::resample(view, &mut rng).ok()?;
+        let stream: u64 = rng.gen();
+        for &i in &active {
+            let mut r = ChaCha8Rng::seed_from_u64(stream);
+            let v = rollout(reviewer, world.clone(), seat, &options[i], &mut r);
+            valued.values[i].push(v);
+        }
+        valued.worlds += 1;
+        if valued.worlds >= min && valued.worlds % BATCH == 0 {
+            valued.best = leader(&valued, &active);
+            if settled(&valued, played, settings) {
+                break;
+            }
+            let best = valued.best;
+            active.retain(|&i| {
+                if i == best || i == played {
+                    return true;
+                }
+                let (d, se) = paired(&valued.values[best], &valued.values[i]);
+                !(d > 0.02 && d > DROP_Z * se)
+            });
+        }
+    }
+    valued.best = leader(&valued, &active);
+    Some(valued)
+}
+
+/// The active option of the highest mean (the earlier on a tie).
+fn leader(v: &Valued, active: &[usize]) -> usize {
+    let mut best = active[0];
+    for &i in active {
+        if v.mean_se(i).0 > v.mean_se(best).0 + 1e-12 {
+            best = i;
+        }
+    }
+    best
+}
+
+/// Whether the loss of the option played is known well enough: to the target standard
+/// error, or clear of every label threshold by three standard errors.
+fn settled(v: &Valued, played: usize, settings: &Settings) -> bool {
+    let (loss, se) = v.loss(played);
+    if se <= settings.target_se {
+        return true;
+    }
+    let clear = THRESHOLDS.iter().all(|t| (loss - t).abs() > 3.0 * se);
+    clear && se <= 2.0 * settings.target_se
+}
+
+/// Plays `action` of `seat` in `world`, then the rest of the hand with the rollout
+/// players; `seat`'s chance of winning the game where the rollout stops.
+fn rollout<R: Reviewer>(
+    reviewer: &R,
+    mut world: R::G,
+    seat: Seat,
+    action: &<R::G as Game>::Action,
+    rng: &mut ChaCha8Rng,
+) -> f64 {
+    let mut policy = reviewer.policy();
+    match world.apply(seat, action) {
+        Ok(events) => {
+            if let Some(v) = reviewer.settle(&world, &events, seat) {
+                return v;
+            }
+        }
+        // A world where the option is not legal cannot be: it fits the same view.
+        Err(_) => return reviewer.equity(&world, seat),
+    }
+    for _ in 0..reviewer.max_rollout_steps() {
+        let Some(&s) = world.to_act().seats().first() else {
+            break;
+        };
+        let legal = world.legal_actions(s);
+        let a = match legal.as_slice() {
+            [] => break,
+            [only] => only.clone(),
+            _ => reviewer.rollout_action(&mut policy, &world, s, &legal, rng),
+        };
+        let Ok(events) = world.apply(s, &a) else {
+            break;
+        };
+        if let Some(v) = reviewer.settle(&world, &events, seat) {
+            return v;
+        }
+    }
+    reviewer.equity(&world, seat)
+}

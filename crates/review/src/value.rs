@@ -78,7 +78,7 @@ pub(crate) fn value<R: Reviewer>(
             valued.values[i].push(v);
         }
         valued.worlds += 1;
-        if valued.worlds >= min && valued.worlds % BATCH == 0 {
+        if valued.worlds >= min && valued.worlds.is_multiple_of(BATCH) {
             valued.best = leader(&valued, &active);
             if settled(&valued, played, settings) {
                 break;

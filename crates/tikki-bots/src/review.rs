@@ -116,7 +116,12 @@ impl Reviewer for TikkiReviewer {
     type G = TikkiGame;
     type Policy = ();
 
-    fn options(&self, _view: &TikkiView, legal: &[Action], _played: &Action) -> Option<Vec<Action>> {
+    fn options(
+        &self,
+        _view: &TikkiView,
+        legal: &[Action],
+        _played: &Action,
+    ) -> Option<Vec<Action>> {
         Some(legal.to_vec())
     }
 
@@ -220,7 +225,9 @@ fn reason(d: &Decision) -> Option<Line> {
             Phrase::new("review.tikki.best")
                 .phrase("play", play)
                 .num("win", win)
-                .line(format!("{play_text}: the best play, {win}% to win the game")),
+                .line(format!(
+                    "{play_text}: the best play, {win}% to win the game"
+                )),
         );
     }
     if d.label == Label::Good {

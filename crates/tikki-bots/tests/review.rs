@@ -9,7 +9,6 @@ use tapete_review::{Label, Settings};
 use tapete_table::{Bot, Game, Record, Seat};
 use tapete_tikki::bots::Basico;
 use tapete_tikki::combo::{best, Kind};
-use tapete_tikki::TikkiCards;
 use tapete_tikki::{Action, Cards, Phase, TikkiGame, TikkiRules};
 use tapete_tikki_bots::review::{basico_lay, review, EquityTable};
 
@@ -110,7 +109,11 @@ fn the_review_sees_only_the_seats_view() {
     let deal = |seed| TikkiGame::new(&rules, 3, seed).expect("a game");
     let other = (me + 1) % 3;
     assert_eq!(deal(a).hand(me), deal(b).hand(me));
-    assert_ne!(deal(a).hand(other), deal(b).hand(other), "the hidden cards differ");
+    assert_ne!(
+        deal(a).hand(other),
+        deal(b).hand(other),
+        "the hidden cards differ"
+    );
     let ra = review(&rec_a, me, &quick(5), &|_, _| {}).expect("a review");
     let rb = review(&rec_b, me, &quick(5), &|_, _| {}).expect("a review");
     assert_eq!(ra.decisions.len(), 2, "the lay and the retreat decision");
@@ -146,7 +149,10 @@ fn decisive_lead() -> (Record<TikkiGame>, TikkiGame, Action, Action) {
                 let b = best(view.hand).expect("cards");
                 let shed = view.hand.difference(b.cards).iter().next();
                 if let (true, Some(shed)) = (b.cards.len() >= 2, shed) {
-                    let (good, bad) = (Action::Lay(b.cards), Action::Lay([shed].into_iter().collect()));
+                    let (good, bad) = (
+                        Action::Lay(b.cards),
+                        Action::Lay([shed].into_iter().collect()),
+                    );
                     if ends(&game, &record, &good) && !ends(&game, &record, &bad) {
                         return (record, game, good, bad);
                     }
@@ -192,7 +198,10 @@ fn throwing_away_the_winning_combination_is_a_blunder_and_playing_it_is_good() {
     let right = reviewed(good);
     assert_eq!(right.label, Label::Good, "{right:?}");
     assert!(right.loss < 5.0, "{right:?}");
-    assert!(right.played_win() > 0.99, "the seat sees every card: {right:?}");
+    assert!(
+        right.played_win() > 0.99,
+        "the seat sees every card: {right:?}"
+    );
 }
 
 #[test]

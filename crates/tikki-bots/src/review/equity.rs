@@ -156,8 +156,9 @@ impl EquityTable {
     /// The table for `seats` players at a table of these `rules` (only the deck and the
     /// retreat round change how a round plays), measured on first use and kept.
     pub fn of(rules: &TikkiRules, seats: usize) -> Arc<EquityTable> {
-        type Key = (usize, u8, bool);
-        static TABLES: OnceLock<Mutex<Vec<(Key, Arc<EquityTable>)>>> = OnceLock::new();
+        /// The tables measured, by seats, deck and retreat round.
+        type Tables = Vec<((usize, u8, bool), Arc<EquityTable>)>;
+        static TABLES: OnceLock<Mutex<Tables>> = OnceLock::new();
         let key = (seats, rules.top, rules.retreat);
         let tables = TABLES.get_or_init(|| Mutex::new(Vec::new()));
         if let Some(t) = lock(tables).iter().find(|(k, _)| *k == key) {
@@ -372,6 +373,25 @@ mod tests {
         assert!((d.below(0) - 0.25).abs() < 1e-12);
         assert_eq!(d.below(5), 1.0);
         assert!((d.at(0) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn drawn_apart_the_seats_keep_the_measured_margins_spread() {
+        // Three seats whose points always sum to 60: as tied as points can be.
+        let rounds: Vec<Vec<f64>> = (0..=60)
+            .flat_map(|a| (0..=60 - a).map(move |b| vec![a as f64, b as f64, (60 - a - b) as f64]))
+            .collect();
+        let n = rounds.len() as f64;
+        let mean = rounds.iter().map(|r| r[0] - r[1]).sum::<f64>() / n;
+        let measured = rounds
+            .iter()
+            .map(|r| (r[0] - r[1] - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        let (_, sd) = EquityTable::from_rounds(3, &rounds).round_points();
+        // Two seats drawn apart: the variance of their margin is twice a draw's.
+        let drawn = 2.0 * sd * sd;
+        assert!((drawn / measured - 1.0).abs() < 0.02, "{drawn} {measured}");
     }
 
     #[test]

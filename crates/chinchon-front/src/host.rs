@@ -1,12 +1,13 @@
 //! Chinchón as tapete's front-ends host it: its name, 2–8 seats, the levels, narration from
-//! the engine's events, the score, and the full view for replays.
+//! the engine's events, the score, the full view for replays and the game review.
 
 use serde_json::{json, Value};
 use tapete_chinchon::narrate::cards_text;
 use tapete_chinchon::{ChinchonGame, ChinchonRules, Narrator, Solver};
+use tapete_chinchon_bots::review::ChinchonReviewer;
 use tapete_host::{row, Host, WebFace};
 use tapete_table::conformance::Resampler;
-use tapete_table::{Bot, Game, Resample, Seat};
+use tapete_table::{Bot, Game, Record, Resample, Seat};
 
 /// The host of [`ChinchonGame`].
 pub struct ChinchonHost;
@@ -145,5 +146,26 @@ impl Host for ChinchonHost {
 
     fn resampler() -> Option<Resampler<ChinchonGame>> {
         Some(<ChinchonGame as Resample>::resample)
+    }
+
+    fn reviews() -> bool {
+        true
+    }
+
+    /// Every real choice of `seat` valued from its view, with the exact chance to close
+    /// after each discard ([`ChinchonReviewer`]).
+    fn review(
+        record: &Record<ChinchonGame>,
+        seat: Seat,
+        settings: &tapete_review::Settings,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<tapete_review::Review, tapete_review::ReviewError> {
+        tapete_review::review(
+            &ChinchonReviewer::default(),
+            record,
+            seat,
+            settings,
+            progress,
+        )
     }
 }

@@ -7,6 +7,8 @@
 //!
 //! - `valuation/…`: its options played out in the worlds (what the target of 200 ms a
 //!   decision is about), with basico and with experto playing the rollouts;
+//! - before them, every decision of seat 0 in that hand valued once with each rollout
+//!   player, the median and the longest printed;
 //! - `with exact/discard`: the same discard with its exact chances to close within 1, 2
 //!   and 3 draws for every option (the odds engine), as the review shows it.
 //!
@@ -18,7 +20,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, ChinchonView, Event, Phase};
 use tapete_chinchon_bots::review::{ChinchonReviewer, Players, Rollout};
 use tapete_chinchon_bots::Experto;
@@ -146,6 +148,24 @@ fn bench(c: &mut Criterion) {
                 d.se
             );
         }
+    }
+    // Every decision of seat 0 in the hand, valuation only: the median and the longest.
+    for rollout in [Rollout::Basico, Rollout::Experto] {
+        let mut times: Vec<f64> = views
+            .iter()
+            .map(|(at, view)| {
+                let t = Instant::now();
+                black_box(run(*at, view, rollout, false));
+                t.elapsed().as_secs_f64() * 1000.0
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        eprintln!(
+            "{rollout:?}: {} decisions of seat 0 in the hand, median {:.1} ms, longest {:.1} ms",
+            times.len(),
+            times[times.len() / 2],
+            times[times.len() - 1]
+        );
     }
     let mut g = c.benchmark_group("valuation");
     g.sample_size(10).measurement_time(Duration::from_secs(10));

@@ -265,18 +265,19 @@ fn close_within(o: &OptionValue) -> Option<f64> {
         .as_f64()
 }
 
-/// An action in words (`review.chinchon.act.*`): a phrase and its English text.
-fn act_phrase(view: &ChinchonView, a: Action) -> (Phrase, String) {
+/// An action in words (`review.chinchon.act.*`): a phrase and its English text (`None`
+/// for `tomo` with no pile, which is never legal).
+fn act_phrase(view: &ChinchonView, a: Action) -> Option<(Phrase, String)> {
     let p = |k: &str| Phrase::new(format!("review.chinchon.act.{k}"));
-    match a {
+    Some(match a {
         Action::Robo => (p("robo"), "drawing from the stock".into()),
-        Action::Tomo => match view.pile_top() {
-            Some(c) => (
+        Action::Tomo => {
+            let c = view.pile_top()?;
+            (
                 p("tomo").card("card", c),
                 format!("taking {c} from the pile"),
-            ),
-            None => (p("tomo_pile"), "taking from the pile".into()),
-        },
+            )
+        }
         Action::Descarto(c) => (p("descarto").card("card", c), format!("discarding {c}")),
         Action::Cierro(c) => (
             p("cierro").card("card", c),
@@ -284,7 +285,7 @@ fn act_phrase(view: &ChinchonView, a: Action) -> (Phrase, String) {
         ),
         Action::Meto(c) => (p("meto").card("card", c), format!("laying {c} off")),
         Action::Listo => (p("listo"), "laying off no more".into()),
-    }
+    })
 }
 
 /// The reason for decision `d` made in `view`: the option played against the best one,
@@ -301,8 +302,8 @@ fn reason(view: &ChinchonView, d: &Decision) -> Option<Line> {
     } else {
         d.options.iter().find(|o| o.action == d.best)?
     };
-    let (pa, ta) = act_phrase(view, played.action.parse().ok()?);
-    let (pb, tb) = act_phrase(view, other.action.parse().ok()?);
+    let (pa, ta) = act_phrase(view, played.action.parse().ok()?)?;
+    let (pb, tb) = act_phrase(view, other.action.parse().ok()?)?;
     let (w, wo) = (pct(played.win), pct(other.win));
     let closes = close_within(played).zip(close_within(other));
     let (key, text) = match (is_best, closes) {

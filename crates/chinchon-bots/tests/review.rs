@@ -16,7 +16,7 @@ use tapete_chinchon_bots::review::{ChinchonReviewer, Players};
 use tapete_chinchon_bots::Experto;
 use tapete_chinchon_odds::{odds, Query};
 use tapete_review::{review, Decision, Label, Review, Reviewer, Settings};
-use tapete_table::story::Line;
+use tapete_table::story::{Arg, Line, Phrase};
 use tapete_table::{Bot, Game, Outcome, Record, Resample, ResampleError, Seat, SetupError, ToAct};
 
 /// Few worlds: the tests check what the review does, not how precisely.
@@ -503,6 +503,57 @@ fn more_points_never_raise_the_chance_of_winning() {
     }
 }
 
+/// The English catalog of the review's lines, as the pages' catalogs hold it.
+const ENGLISH: &[(&str, &str)] = &[
+    ("review.chinchon.act.robo", "drawing from the stock"),
+    ("review.chinchon.act.tomo", "taking {card} from the pile"),
+    ("review.chinchon.act.descarto", "discarding {card}"),
+    ("review.chinchon.act.cierro", "closing with {card} down"),
+    ("review.chinchon.act.meto", "laying {card} off"),
+    ("review.chinchon.act.listo", "laying off no more"),
+    (
+        "review.chinchon.best",
+        "{played} was the best choice, {win}% to win the game; next, {other} with {other_win}%",
+    ),
+    (
+        "review.chinchon.best_close",
+        "{played} was the best choice: a {close}% chance to close within 3 draws and {win}% \
+         to win the game; next, {other}: {other_close}% and {other_win}%",
+    ),
+    (
+        "review.chinchon.better",
+        "{other} was better: {other_win}% to win the game, against {win}% for {played}",
+    ),
+    (
+        "review.chinchon.better_close",
+        "{played} kept a {close}% chance to close within 3 draws and {win}% to win the game; \
+         {other}, {other_close}% and {other_win}%",
+    ),
+];
+
+/// A phrase told from [`ENGLISH`], cards by their codes: every placeholder filled, every
+/// argument used.
+fn tell(p: &Phrase) -> String {
+    let (_, template) = ENGLISH
+        .iter()
+        .find(|(k, _)| *k == p.key)
+        .unwrap_or_else(|| panic!("{} is not in the catalog", p.key));
+    let mut text = template.to_string();
+    for (name, arg) in &p.args {
+        let value = match arg {
+            Arg::Card(c) => c.clone(),
+            Arg::Num(n) => n.to_string(),
+            Arg::Phrase(inner) => tell(inner),
+            other => panic!("{}: an argument {other:?}", p.key),
+        };
+        let slot = format!("{{{name}}}");
+        assert!(text.contains(&slot), "{}: {slot} unused", p.key);
+        text = text.replace(&slot, &value);
+    }
+    assert!(!text.contains('{'), "{}: {text}", p.key);
+    text
+}
+
 #[test]
 fn every_seat_of_a_whole_game_is_reviewed() {
     // A short game (the exact odds of every discard take time) of two hands: three
@@ -531,7 +582,9 @@ fn every_seat_of_a_whole_game_is_reviewed() {
                 let (s, a) = &rec.actions[d.at];
                 assert_eq!((*s, a.to_string()), (seat, d.played.clone()));
                 assert!(d.options.len() >= 2);
-                assert!(d.reason.is_some());
+                // The reason's English text is its catalog line.
+                let reason = d.reason.as_ref().unwrap();
+                assert_eq!(tell(&reason.phrase), reason.text);
             }
             for hand in &r.hands {
                 let moved = 100.0 * (hand.end - hand.start);

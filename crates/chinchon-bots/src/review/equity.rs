@@ -138,23 +138,20 @@ type Kept<K, T> = Mutex<Vec<(K, Arc<T>)>>;
 /// Tables kept at most, of each kind (a server sees few targets).
 const KEEP: usize = 8;
 
-/// The table built for `key`, from `kept` or built now by `build` (and kept).
+/// The table built for `key`, from `kept` or built now by `build` (and kept). The lock is
+/// held while building: threads that want the same table wait for it rather than build it
+/// again.
 fn kept<K: PartialEq + Copy, T>(kept: &Kept<K, T>, key: K, build: impl FnOnce() -> T) -> Arc<T> {
-    if let Ok(list) = kept.lock() {
-        if let Some((_, t)) = list.iter().find(|(k, _)| *k == key) {
-            return t.clone();
-        }
+    // A build that panicked left nothing half-made in the list: the list is still good.
+    let mut list = kept.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = list.iter().find(|(k, _)| *k == key) {
+        return t.clone();
     }
-    // Built outside the lock: two threads may build the same table once each.
     let t = Arc::new(build());
-    if let Ok(mut list) = kept.lock() {
-        if !list.iter().any(|(k, _)| *k == key) {
-            if list.len() >= KEEP {
-                list.remove(0);
-            }
-            list.push((key, t.clone()));
-        }
+    if list.len() >= KEEP {
+        list.remove(0);
     }
+    list.push((key, t.clone()));
     t
 }
 

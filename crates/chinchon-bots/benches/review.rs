@@ -2,8 +2,7 @@
 //! `Settings` (at least 32 worlds, at most 384, one thread).
 //!
 //! The decisions are seat 0's in a game of experto against itself, two seats: a draw and a
-//! discard in the middle of the first hand. Each benchmark reviews the record up to that
-//! decision with a reviewer that weighs that decision only:
+//! discard in the middle of the first hand, each valued alone (`tapete_review::decision_at`):
 //!
 //! - `valuation/…`: its options played out in the worlds (what the target of 200 ms a
 //!   decision is about), with basico and with experto playing the rollouts;
@@ -24,18 +23,17 @@ use std::time::{Duration, Instant};
 use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, ChinchonView, Event, Phase};
 use tapete_chinchon_bots::review::{ChinchonReviewer, Players, Rollout};
 use tapete_chinchon_bots::Experto;
-use tapete_review::{review, Decision, Reviewer, Settings};
+use tapete_review::{decision_at, Decision, Reviewer, Settings};
 use tapete_table::story::Line;
 use tapete_table::{Bot, Game, Record, Seat};
 
-/// Chinchón's reviewer, weighing only the decision made in `view`.
-struct OneSpot {
+/// Chinchón's reviewer, its exact parts left out when `exact` is false.
+struct Timed {
     inner: ChinchonReviewer,
-    view: ChinchonView,
     exact: bool,
 }
 
-impl Reviewer for OneSpot {
+impl Reviewer for Timed {
     type G = ChinchonGame;
     type Policy = Players;
 
@@ -45,9 +43,6 @@ impl Reviewer for OneSpot {
         legal: &[Action],
         played: &Action,
     ) -> Option<Vec<Action>> {
-        if *view != self.view {
-            return None;
-        }
         self.inner.options(view, legal, played)
     }
     fn policy(&self) -> Players {
@@ -122,22 +117,19 @@ fn bench(c: &mut Criterion) {
             .expect("a decision of seat 0")
     };
     let settings = Settings::default();
-    let run = |at: usize, view: &ChinchonView, rollout: Rollout, exact: bool| {
-        let mut upto = rec.clone();
-        upto.actions.truncate(at + 1);
-        let one = OneSpot {
+    let run = |at: usize, rollout: Rollout, exact: bool| -> Decision {
+        let timed = Timed {
             inner: ChinchonReviewer { rollout },
-            view: view.clone(),
             exact,
         };
-        let r = review(&one, &upto, 0, &settings, &|_, _| {}).expect("a review");
-        assert_eq!(r.decisions.len(), 1);
-        r
+        decision_at(&timed, &rec, 0, at, &settings)
+            .expect("a review")
+            .expect("a decision of seat 0")
     };
     for phase in [Phase::Draw, Phase::Discard] {
-        let (at, view) = pick(phase);
+        let (at, _) = pick(phase);
         for rollout in [Rollout::Basico, Rollout::Experto] {
-            let d = &run(at, &view, rollout, false).decisions[0];
+            let d = run(at, rollout, false);
             let worlds = d.options.iter().map(|o| o.worlds).max().unwrap_or(0);
             eprintln!(
                 "{phase:?}, {rollout:?}: {} options, {worlds} worlds; {} played, {} best, loss {} ± {}",
@@ -153,9 +145,9 @@ fn bench(c: &mut Criterion) {
     for rollout in [Rollout::Basico, Rollout::Experto] {
         let mut times: Vec<f64> = views
             .iter()
-            .map(|(at, view)| {
+            .map(|(at, _)| {
                 let t = Instant::now();
-                black_box(run(*at, view, rollout, false));
+                black_box(run(*at, rollout, false));
                 t.elapsed().as_secs_f64() * 1000.0
             })
             .collect();
@@ -170,20 +162,18 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("valuation");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
     for phase in [Phase::Draw, Phase::Discard] {
-        let (at, view) = pick(phase);
+        let (at, _) = pick(phase);
         for rollout in [Rollout::Basico, Rollout::Experto] {
             let name = format!("{phase:?} {rollout:?}").to_lowercase();
-            g.bench_function(name, |b| {
-                b.iter(|| black_box(run(at, &view, rollout, false)))
-            });
+            g.bench_function(name, |b| b.iter(|| black_box(run(at, rollout, false))));
         }
     }
     g.finish();
     let mut g = c.benchmark_group("with exact");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
-    let (at, view) = pick(Phase::Discard);
+    let (at, _) = pick(Phase::Discard);
     g.bench_function("discard", |b| {
-        b.iter(|| black_box(run(at, &view, Rollout::default(), true)))
+        b.iter(|| black_box(run(at, Rollout::default(), true)))
     });
     g.finish();
 }

@@ -1,7 +1,8 @@
 //! What one hand of Chinchón adds to each player's score, measured: whole games of experto
-//! at every seat (the rules' defaults), every hand counted. It prints the tables of
-//! `src/review/points.rs`, which the review's chance of winning from a score is built
-//! from:
+//! at every seat (the rules' defaults), every hand counted: `--games N` games at two seats,
+//! 2N/n at n seats. It prints the tables of `src/review/equity/points.rs` (`TWO`,
+//! `TWO_CHINCHON`, `TWO_HANDS`, `MANY`), which the review's chance of winning from a score
+//! is built from:
 //!
 //! - with two players still in, how many hands ended with the mano adding `a` points and
 //!   the other `b`, and how many hands each of them won at once with a chinchón;
@@ -9,7 +10,7 @@
 //!   hand, and how many player-hands ended in that player's chinchón.
 //!
 //! ```text
-//! cargo run --release -p tapete-chinchon-bots --example hand_points -- --games 3000
+//! cargo run --release -p tapete-chinchon-bots --example hand_points -- --games 1500
 //! ```
 
 use rand::SeedableRng;
@@ -102,7 +103,7 @@ fn game(seats: usize, seed: u64) -> Tally {
 }
 
 fn main() -> Result<(), String> {
-    let mut games: u64 = 3000;
+    let mut games: u64 = 1500;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -127,25 +128,23 @@ fn main() -> Result<(), String> {
         eprintln!("{seats} seats: {n} games");
     }
     let hands: u64 = total.two.values().sum::<u64>() + total.two_chinchon.iter().sum::<u64>();
-    println!("// two players in: {hands} hands");
-    println!(
-        "const TWO_CHINCHON: [u32; 2] = [{}, {}];",
-        total.two_chinchon[0], total.two_chinchon[1]
-    );
     println!("const TWO: &[(i8, i8, u32)] = &[");
     for ((a, b), c) in &total.two {
         println!("    ({a}, {b}, {c}),");
     }
     println!("];");
+    let [m, o] = total.two_chinchon;
+    println!("const TWO_CHINCHON: [u32; 2] = [{m}, {o}];");
+    println!("const TWO_HANDS: u32 = {hands};");
+    println!("const MANY: &[Many] = &[");
     for (n, h) in &total.many {
         let ch = total.many_chinchon.get(n).copied().unwrap_or(0);
-        let ph: u64 = h.values().sum();
-        println!("// {n} players in: {ph} player-hands, {ch} chinchones");
-        println!("({n}, {ch}, &[");
+        println!("    (\n        {n},\n        {ch},\n        &[");
         for (a, c) in h {
-            println!("    ({a}, {c}),");
+            println!("            ({a}, {c}),");
         }
-        println!("]),");
+        println!("        ],\n    ),");
     }
+    println!("];");
     Ok(())
 }

@@ -80,8 +80,9 @@ fn direct_odds(view: &ChinchonView, card: Card) -> Vec<f64> {
 fn the_close_odds_of_each_discard_are_the_odds_engines() {
     let mut discards = 0;
     let mut with_holds = 0;
-    // Early decisions (the odds of a full stock take longest), the last seat's at four:
-    // by then others have taken cards from the pile.
+    // Few decisions (the odds with a nearly full stock take a while): seat 0's first turn
+    // at two seats, the last seat's first turn at four, when others have taken cards from
+    // the pile.
     for (seats, seed, max, seat) in [(2, 3, 2, 0), (4, 6, 8, 3)] {
         let rec = bot_record(ChinchonRules::default(), seats, seed, max);
         let r = review(

@@ -1,11 +1,12 @@
-//! What one hand adds to each player's points, measured: `examples/hand_points.rs`, whole
-//! games of experto at every seat with the rules' defaults (3000 games at two seats down to
-//! 375 at eight; every hand of each, bucketed by the players still in). Hands of a false
-//! close (a new deal) never happen among these players and are not counted.
+//! What one hand adds to each player's points, measured: `examples/hand_points.rs
+//! --games 1500` prints these tables (whole games of experto at every seat with the rules'
+//! defaults, 1500 at two seats down to 375 at eight; every hand of each, bucketed by the
+//! players still in). Hands of a false close (a new deal) never happen among these players
+//! and are not counted.
 
 /// Two players in: hands that ended with the mano adding `.0` points and the other `.1`,
 /// out of [`TWO_HANDS`].
-const TWO: &[(i8, i8, u16)] = &[
+const TWO: &[(i8, i8, u32)] = &[
     (-10, 0, 39),
     (-10, 1, 43),
     (-10, 2, 121),
@@ -432,14 +433,14 @@ const TWO: &[(i8, i8, u16)] = &[
 ];
 
 /// Two players in: hands that ended the game with the mano's chinchón, with the other's.
-const TWO_CHINCHON: [u16; 2] = [40, 51];
+const TWO_CHINCHON: [u32; 2] = [40, 51];
 
 /// Two players in: every hand measured.
 const TWO_HANDS: u32 = 33407;
 
 /// Three to eight players in (`.0`): how many times a player added `.2[k].0` points in a
 /// hand (`.2[k].1` times), and how many hands ended in a player's chinchón (`.1`).
-type Many = (usize, u16, &'static [(i8, u16)]);
+type Many = (usize, u32, &'static [(i8, u32)]);
 
 const MANY: &[Many] = &[
     (
@@ -894,7 +895,7 @@ pub fn many(players: usize) -> (Vec<(i32, f64)>, f64) {
     let Some(&(_, chinchon, counts)) = MANY.iter().find(|m| m.0 == players) else {
         return (vec![(0, 1.0)], 0.0);
     };
-    let total: u32 = counts.iter().map(|&(_, c)| u32::from(c)).sum();
+    let total: u32 = counts.iter().map(|&(_, c)| c).sum();
     let points = counts
         .iter()
         .map(|&(a, c)| (i32::from(a), f64::from(c) / f64::from(total)))

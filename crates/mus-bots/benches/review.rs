@@ -21,15 +21,24 @@ fn game(juegos: u8, seed: u64) -> Record<MusGame> {
     let mut bots: Vec<Box<dyn Bot<MusGame>>> = (0..4)
         .map(|_| tapete_mus_bots::by_name("experto").unwrap())
         .collect();
-    play_out(&mut g, &mut bots, &mut rng_from_seed(seed), &mut rec, 100_000, |_, _, _, _| {})
-        .unwrap();
+    play_out(
+        &mut g,
+        &mut bots,
+        &mut rng_from_seed(seed),
+        &mut rec,
+        100_000,
+        |_, _, _, _| {},
+    )
+    .unwrap();
     rec
 }
 
 fn bench(c: &mut Criterion) {
     let settings = Settings::default();
     let mut group = c.benchmark_group("review");
-    group.sample_size(10).measurement_time(Duration::from_secs(60));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(60));
     let juego = game(1, 1);
     group.bench_function("mus_juego_to_40_one_seat", |b| {
         b.iter(|| review(&MusReviewer, &juego, 0, &settings, &|_, _| {}).unwrap())

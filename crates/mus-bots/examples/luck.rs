@@ -47,16 +47,33 @@ fn main() {
         let mut rec = Record::new(rules.clone(), 4, seed);
         let mut bots: Vec<Box<dyn Bot<MusGame>>> = (0..4)
             .map(|s| {
-                tapete_mus_bots::by_name(if s % 2 == experto { "experto" } else { "avanzado" })
+                tapete_mus_bots::by_name(if s % 2 == experto {
+                    "experto"
+                } else {
+                    "avanzado"
+                })
             })
             .collect::<Result<_, _>>()
             .expect("levels");
-        play_out(&mut g, &mut bots, &mut ChaCha8Rng::seed_from_u64(seed), &mut rec, 100_000, |_, _, _, _| {})
-            .expect("the game plays");
+        play_out(
+            &mut g,
+            &mut bots,
+            &mut ChaCha8Rng::seed_from_u64(seed),
+            &mut rec,
+            100_000,
+            |_, _, _, _| {},
+        )
+        .expect("the game plays");
         let reviews: Vec<_> = (0..4)
             .map(|s| review(&MusReviewer, &rec, s, &settings, &|_, _| {}).expect("review"))
             .collect();
-        let pair = |p: usize| reviews.iter().filter(|r| r.seat % 2 == p).map(|r| r.skill).sum::<f64>();
+        let pair = |p: usize| {
+            reviews
+                .iter()
+                .filter(|r| r.seat % 2 == p)
+                .map(|r| r.skill)
+                .sum::<f64>()
+        };
         let d_raw = reviews[experto].result - reviews[1 - experto].result;
         let d_adj = pair(experto) - pair(1 - experto);
         println!("{}", json!({"seed": seed, "raw": d_raw, "adjusted": d_adj}));

@@ -42,8 +42,15 @@ fn main() {
             .map(|s| tapete_mus_bots::by_name(if s % 2 == 0 { "maestro" } else { "experto" }))
             .collect::<Result<_, _>>()
             .expect("levels");
-        play_out(&mut g, &mut bots, &mut ChaCha8Rng::seed_from_u64(seed), &mut rec, 100_000, |_, _, _, _| {})
-            .expect("the game plays");
+        play_out(
+            &mut g,
+            &mut bots,
+            &mut ChaCha8Rng::seed_from_u64(seed),
+            &mut rec,
+            100_000,
+            |_, _, _, _| {},
+        )
+        .expect("the game plays");
         let one = review(&MusReviewer, &rec, 0, &Settings::default(), &|_, _| {}).expect("review");
         let two = review(
             &MusReviewer,
@@ -57,7 +64,11 @@ fn main() {
         )
         .expect("review");
         untouched += one.decisions.len();
-        untouched_marked += one.decisions.iter().filter(|d| d.label >= Label::Mistake).count();
+        untouched_marked += one
+            .decisions
+            .iter()
+            .filter(|d| d.label >= Label::Mistake)
+            .count();
         relabelled += one
             .decisions
             .iter()
@@ -79,15 +90,21 @@ fn main() {
                     let mut planted_rec = rec.clone();
                     planted_rec.actions.truncate(at);
                     planted_rec.actions.push((0, bad.clone()));
-                    let label = decision_at(&MusReviewer, &planted_rec, 0, at, &Settings::default())
-                        .expect("review")
-                        .map_or(Label::Good, |d| d.label);
+                    let label =
+                        decision_at(&MusReviewer, &planted_rec, 0, at, &Settings::default())
+                            .expect("review")
+                            .map_or(Label::Good, |d| d.label);
                     // The true cost: planted against maestro's choice, in many worlds.
                     let mut pair = planted_rec.clone();
                     pair.actions[at].1 = a.clone();
                     let d = decision_at(&MusReviewer, &pair, 0, at, &precise).expect("review");
                     if let Some(d) = d {
-                        let win = |x: &str| d.options.iter().find(|o| o.action == x).map_or(0.0, |o| o.win);
+                        let win = |x: &str| {
+                            d.options
+                                .iter()
+                                .find(|o| o.action == x)
+                                .map_or(0.0, |o| o.win)
+                        };
                         let cost = 100.0 * (win(&a.to_string()) - win(&bad.to_string()));
                         game_planted.push(json!({"at": at, "played": a.to_string(), "planted": bad.to_string(), "cost": cost, "label": label.name()}));
                         planted.push((cost, d.se, label));

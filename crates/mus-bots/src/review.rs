@@ -13,9 +13,9 @@
 //!   its own four cards, its partner's seña if one was passed and every pares and juego
 //!   declaration heard (not the bets: reading them is a model).
 
+use crate::leyes_cache::lance_chance;
 use crate::maestro::{after_juego, believed_world, candidates, match_chance};
 use crate::policy;
-use crate::leyes_cache::lance_chance;
 use crate::read::TableRead;
 use crate::Experto;
 use rand_chacha::ChaCha8Rng;
@@ -86,7 +86,10 @@ impl Reviewer for MusReviewer {
     }
 
     fn set_model(&self, policy: &mut Rollout, view: &MusView, model: usize) {
-        policy.answer = ORDAGO_ANSWERS.get(model).copied().unwrap_or(Answer::Fearless);
+        policy.answer = ORDAGO_ANSWERS
+            .get(model)
+            .copied()
+            .unwrap_or(Answer::Fearless);
         policy.us = view.seat.unwrap_or(0) % 2;
         policy.lance = view.lance();
     }
@@ -111,13 +114,19 @@ impl Reviewer for MusReviewer {
                     Answer::Fearless
                 };
                 let accepts = match model {
-                    Answer::Fearless => TableRead::default().accepts_without_fear(&view, lance, rng),
+                    Answer::Fearless => {
+                        TableRead::default().accepts_without_fear(&view, lance, rng)
+                    }
                     Answer::From(t) => view.position.is_some_and(|p| {
                         lance_chance(&view.cards, p, lance, view.rules.mode, view.rules.real31)
                             .is_some_and(|c| c >= t)
                     }),
                 };
-                return if accepts { Action::Quiero } else { Action::NoQuiero };
+                return if accepts {
+                    Action::Quiero
+                } else {
+                    Action::NoQuiero
+                };
             }
         }
         policy.bots[seat % 4].act(&view, legal, rng)

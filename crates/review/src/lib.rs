@@ -86,7 +86,11 @@ pub trait Reviewer: Sync {
     /// choice whose worth rests on how the others answer it (an órdago: do they see it?)
     /// is played out in every world once per model, and is worth its worst model's mean:
     /// the review does not credit a choice with answers it has no evidence for.
-    fn models(&self, _view: &<Self::G as Game>::View, _option: &<Self::G as Game>::Action) -> usize {
+    fn models(
+        &self,
+        _view: &<Self::G as Game>::View,
+        _option: &<Self::G as Game>::Action,
+    ) -> usize {
         1
     }
 

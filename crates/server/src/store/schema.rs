@@ -62,7 +62,7 @@ impl Migration {
 /// types (64-bit `BIGINT`, `DOUBLE PRECISION`), its numbered ids (identities, where SQLite
 /// numbers an `INTEGER PRIMARY KEY` by itself) and `ON CONFLICT DO NOTHING` for SQLite's
 /// `INSERT OR IGNORE`.
-pub(crate) const MIGRATIONS: [Migration; 8] = [
+pub(crate) const MIGRATIONS: [Migration; 9] = [
     Migration {
         version: 1,
         summary: "players, tables of four seats (Mus only) with their seats, people, \
@@ -122,6 +122,13 @@ pub(crate) const MIGRATIONS: [Migration; 8] = [
                   gets the default one",
         sqlite: Step::Code(sqlite_8),
         postgres: Step::Sql(PG_8),
+    },
+    Migration {
+        version: 9,
+        summary: "reviews of finished games (`reviews`: one document per table and seat, \
+                  made once)",
+        sqlite: Step::Sql(SQLITE_9),
+        postgres: Step::Sql(PG_9),
     },
 ];
 

@@ -168,13 +168,15 @@ impl Queue {
         if let Some(st) = status_in(&s, &key) {
             return Asked::Joined(st);
         }
-        if s.waiting.len() >= self.inner.capacity {
+        // A worker free takes it at once; else it waits, if there is room.
+        let free = s.workers < self.inner.at_once;
+        if !free && s.waiting.len() >= self.inner.capacity {
             return Asked::Full;
         }
         s.failed.retain(|(k, _, _)| *k != key);
         s.waiting.push_back(key);
         let position = s.waiting.len();
-        if s.workers < self.inner.at_once {
+        if free {
             s.workers += 1;
             let inner = self.inner.clone();
             tokio::spawn(work_on(inner));
@@ -421,6 +423,28 @@ mod tests {
         go.add_permits(10);
         settle().await;
         assert_eq!(made.load(Ordering::SeqCst), 4);
+    }
+
+    #[tokio::test]
+    async fn with_no_room_to_wait_only_so_many_are_taken_as_are_made_at_once() {
+        let go = Arc::new(Semaphore::new(0));
+        let made = Arc::new(AtomicUsize::new(0));
+        let q = Queue::new(
+            2,
+            0,
+            Arc::default(),
+            Clock::current(),
+            fake(go.clone(), made.clone(), None),
+        );
+        assert!(matches!(q.ask(key("t", 0)), Asked::New(_)));
+        assert!(matches!(q.ask(key("t", 1)), Asked::New(_)));
+        assert_eq!(q.ask(key("t", 2)), Asked::Full);
+        go.add_permits(2);
+        settle().await;
+        assert!(matches!(q.ask(key("t", 2)), Asked::New(_)));
+        go.add_permits(1);
+        settle().await;
+        assert_eq!(made.load(Ordering::SeqCst), 3);
     }
 
     #[tokio::test(start_paused = true)]

@@ -19,6 +19,7 @@ mod leyes;
 mod odds;
 mod play;
 mod replay;
+mod review;
 mod serve;
 mod sim;
 mod simulate;
@@ -40,7 +41,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "tapete", version, about)]
 #[command(
-    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete play chinchon --players 3\n  tapete chinchon analyze 1o 2o 3o 7c 7e 7b 12o 4o\n  tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --draws 3\n  tapete odds solitaire --types --simulate 1000000\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete gauntlet mus --a experto --games 2000\n  tapete replay game.json\n  tapete serve --addr 127.0.0.1:8080"
+    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete play chinchon --players 3\n  tapete chinchon analyze 1o 2o 3o 7c 7e 7b 12o 4o\n  tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --draws 3\n  tapete odds solitaire --types --simulate 1000000\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete gauntlet mus --a experto --games 2000\n  tapete replay game.json\n  tapete review game.json --seat 0\n  tapete serve --addr 127.0.0.1:8080"
 )]
 struct Cli {
     /// Machine-readable JSON on stdout instead of text.
@@ -81,6 +82,9 @@ enum Command {
     Merge(arena::MergeArgs),
     /// Re-run a recorded game and tell it action by action.
     Replay(replay::ReplayArgs),
+    /// Review a recorded game: every decision of a seat valued from what it knew, labelled
+    /// by what it cost, with luck and skill apart.
+    Review(review::ReviewArgs),
     /// Serve the online table: play in the browser with friends, bots in empty seats.
     Serve(serve::ServeArgs),
     /// Drive many tables of WebSocket clients against a server; report throughput and
@@ -144,6 +148,7 @@ fn main() -> ExitCode {
         Command::Gauntlet(a) => gauntlet::run(&a, json),
         Command::Merge(a) => arena::merge_shards(&a, json),
         Command::Replay(a) => replay::run(&a, json),
+        Command::Review(a) => review::run(&a, json),
         Command::Serve(a) => serve::run(&a, json),
         Command::Loadtest(a) => serve::loadtest(&a, json),
     };

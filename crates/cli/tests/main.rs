@@ -14,6 +14,7 @@ mod json_and_options;
 mod newcomer;
 mod odds;
 mod play_replay;
+mod review;
 mod serve;
 mod sim;
 mod solitaire;

@@ -131,7 +131,9 @@ pub fn catalog(mode: Mode, real31: bool) -> &'static Catalog {
 type Key = (Mode, bool, Jugada, u16);
 
 fn pack(cond: &Conditions) -> u16 {
-    cond.pares
+    let sena = cond.partner_sena.map_or(0, |s| 1 + s as u16);
+    let declared = cond
+        .pares
         .iter()
         .chain(cond.juego.iter())
         .fold(0u16, |acc, d| {
@@ -141,7 +143,9 @@ fn pack(cond: &Conditions) -> u16 {
                     Declared::Yes => 1,
                     Declared::No => 2,
                 }
-        })
+        });
+    // 3⁶ declarations, then ten seña values: below 2¹⁶.
+    declared + 729 * sena
 }
 
 type Cache = Mutex<HashMap<Key, Option<Arc<HandOdds4>>>>;

@@ -23,6 +23,7 @@ pub mod leyes_cache;
 pub mod maestro;
 pub mod policy;
 pub mod read;
+pub mod review;
 pub mod strength;
 pub mod umbral;
 

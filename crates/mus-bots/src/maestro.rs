@@ -88,7 +88,7 @@ mod value;
 pub use crate::read::{PairAnswers, Reading, SeatRecord, TableRead};
 pub use crate::strength::percentile;
 pub use evidence::Evidence;
-pub use value::{win_chance, win_chance_with_edge, MAX_EDGE};
+pub use value::{after_juego, match_chance, win_chance, win_chance_with_edge, MAX_EDGE};
 
 use crate::basico::{discard, Basico};
 use crate::leyes_cache::lance_chance;
@@ -716,6 +716,16 @@ pub fn candidates(view: &MusView, seat: Seat, legal: &[Action]) -> Vec<Action> {
         out.extend(legal.first().cloned());
     }
     out
+}
+
+/// A world dealt from `view` as maestro reads the calls heard this hand with every seat
+/// read the same way ([`Reading::default`]): the unseen cards at random, respecting the
+/// declarations and the partner's seña, and with calls heard one of [`BELIEF_DRAWS`] deals
+/// kept in proportion to how well it explains them. `None` when no deal fits the view.
+pub fn believed_world(view: &MusView, rng: &mut ChaCha8Rng) -> Option<MusGame> {
+    let seat = view.seat?;
+    let calls = belief::calls(&view.log, seat);
+    sample_world(view, &calls, &[Reading::default(); 4], rng)
 }
 
 /// One determinization of `view`; with calls heard, one of [`BELIEF_DRAWS`] deals picked in

@@ -5,6 +5,7 @@ mod basico;
 mod common;
 mod levels;
 mod maestro;
+mod review;
 mod styles;
 mod table_read;
 mod umbral;

@@ -193,6 +193,25 @@ impl Host for MusHost {
         Some(<MusGame as Resample>::resample)
     }
 
+    fn reviews() -> bool {
+        true
+    }
+
+    fn review(
+        record: &tapete_table::Record<MusGame>,
+        seat: tapete_table::Seat,
+        settings: &tapete_review::Settings,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<tapete_review::Review, tapete_review::ReviewError> {
+        tapete_review::review(
+            &tapete_mus_bots::review::MusReviewer,
+            record,
+            seat,
+            settings,
+            progress,
+        )
+    }
+
     fn tools() -> &'static [&'static str] {
         &["leyes"]
     }

@@ -12,7 +12,7 @@
 use crate::catalog::{deck_table, minus, Catalog, Counts, Entry, JUEGO_BASE};
 use serde::Serialize;
 use std::collections::HashMap;
-use tapete_mus::Jugada;
+use tapete_mus::{Jugada, Sena};
 
 /// Who an unknown player is, seen from us.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -70,12 +70,18 @@ impl Declared {
 pub struct Conditions {
     pub pares: [Declared; 3],
     pub juego: [Declared; 3],
+    /// The seña the unknown partner passed us, if any: its hand is one the seña fits
+    /// ([`Sena::holds`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partner_sena: Option<Sena>,
 }
 
 impl Conditions {
     fn allows(&self, rel: Relation, e: &Entry) -> bool {
         let i = rel as usize;
-        self.pares[i].allows(e.has_pares()) && self.juego[i].allows(e.has_juego())
+        self.pares[i].allows(e.has_pares())
+            && self.juego[i].allows(e.has_juego())
+            && (rel != Relation::Partner || self.partner_sena.is_none_or(|s| s.holds(e.jugada)))
     }
 
     /// True when nothing is conditioned.
@@ -293,7 +299,8 @@ pub fn exact(
     let deck = deck_after(cat, &known)?;
     if partner.is_some()
         && (cond.pares[Relation::Partner as usize] != Declared::Unknown
-            || cond.juego[Relation::Partner as usize] != Declared::Unknown)
+            || cond.juego[Relation::Partner as usize] != Declared::Unknown
+            || cond.partner_sena.is_some())
     {
         return Err(OddsError::PartnerKnown);
     }

@@ -54,6 +54,7 @@ fn brute(
     let ok = |rel: usize, j: Jugada| {
         allowed(cond.pares[rel], rules::pares(j).is_some())
             && allowed(cond.juego[rel], rules::has_juego(j))
+            && (rel != 1 || cond.partner_sena.is_none_or(|s| s.holds(j)))
     };
     for a in subsets4(deck) {
         let ja = jugada(a, mode);
@@ -224,14 +225,17 @@ fn conditioned_results_equal_filtered_enumeration() {
         Conditions {
             pares: [Yes, Unknown, No],
             juego: [Unknown; 3],
+            partner_sena: None,
         },
         Conditions {
             pares: [Unknown; 3],
             juego: [No, No, Unknown],
+            partner_sena: None,
         },
         Conditions {
             pares: [No, Yes, Unknown],
             juego: [Unknown, Unknown, Yes],
+            partner_sena: None,
         },
     ];
     for (i, cond) in conds.iter().enumerate() {
@@ -239,6 +243,59 @@ fn conditioned_results_equal_filtered_enumeration() {
         let mut two = *cond;
         two.pares[1] = Unknown;
         two.juego[1] = Unknown;
+        two.partner_sena = None;
         check_case(300 + i as u64, Mode::CuatroReyes, true, true, 14, two);
     }
+}
+
+#[test]
+fn a_partners_sena_equals_filtered_enumeration() {
+    use tapete_mus::Sena;
+    // Every seña on its own, and one with declarations heard; small decks in both modes.
+    for (i, sena) in Sena::ALL.into_iter().enumerate() {
+        let mode = if i % 2 == 0 {
+            Mode::OchoReyes
+        } else {
+            Mode::CuatroReyes
+        };
+        let cond = Conditions {
+            partner_sena: Some(sena),
+            ..Conditions::default()
+        };
+        check_case(400 + i as u64, mode, i % 3 == 0, false, 13, cond);
+    }
+    let cond = Conditions {
+        pares: [Declared::Yes, Declared::Unknown, Declared::No],
+        partner_sena: Some(Sena::Duples),
+        ..Conditions::default()
+    };
+    check_case(420, Mode::OchoReyes, false, false, 14, cond);
+}
+
+#[test]
+fn a_sena_narrows_the_partner_and_is_refused_when_the_partner_is_known() {
+    use tapete_mus::Sena;
+    use tapete_mus_odds::leyes::{exact, OddsError};
+    let mode = Mode::OchoReyes;
+    let cat = Catalog::new(mode, false);
+    let hand = Jugada::parse("RC74", mode).unwrap();
+    let base = exact(&cat, hand, None, &Conditions::default()).unwrap();
+    let duples = Conditions {
+        partner_sena: Some(Sena::Duples),
+        ..Conditions::default()
+    };
+    let with = exact(&cat, hand, None, &duples).unwrap();
+    // A partner with duples wins pares for the pair far more often.
+    let share = |e: &Exact| e.positions[0].pares_win as f64 / e.total as f64;
+    assert!(
+        share(&with) > share(&base) + 0.3,
+        "{} {}",
+        share(&with),
+        share(&base)
+    );
+    let partner = Jugada::parse("SSCC", mode).unwrap();
+    assert_eq!(
+        exact(&cat, hand, Some(partner), &duples).unwrap_err(),
+        OddsError::PartnerKnown
+    );
 }

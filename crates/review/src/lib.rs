@@ -71,6 +71,14 @@ pub trait Reviewer: Sync {
         played: &<Self::G as Game>::Action,
     ) -> Option<Vec<<Self::G as Game>::Action>>;
 
+    /// A world consistent with `view` (a decision's), or `None` when none fits: by
+    /// default [`Resample::resample`], the unseen cards at random. A game whose public
+    /// calls say something of the hidden cards (a bet is likelier from a strong hand)
+    /// weighs the worlds here; it reads nothing but the view.
+    fn world(&self, view: &<Self::G as Game>::View, rng: &mut ChaCha8Rng) -> Option<Self::G> {
+        <Self::G as Resample>::resample(view, rng).ok()
+    }
+
     /// New rollout players.
     fn policy(&self) -> Self::Policy;
 
@@ -175,33 +183,32 @@ struct Spot<G: Game> {
     played: usize,
 }
 
-/// Reviews `seat` of the game in `record`: every real choice it made, valued from its
-/// view, with luck and skill per hand. `progress(done, total)` is told after each
-/// decision valued (from any thread).
-pub fn review<R: Reviewer>(
+/// The decisions of `seat` in `record` up to action `until` (all when `None`), the hands'
+/// starts (hand, the seat's chance then) and the seat's chance where the walk stopped.
+#[allow(clippy::type_complexity)]
+fn walk<R: Reviewer>(
     reviewer: &R,
     record: &Record<R::G>,
     seat: Seat,
-    settings: &Settings,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Review, ReviewError>
-where
-    <R::G as Game>::View: Send + Sync,
-{
+    until: Option<usize>,
+) -> Result<(Vec<Spot<R::G>>, Vec<(u32, f64)>, f64), ReviewError> {
     if seat >= record.seats {
         return Err(ReviewError::Seat {
             seat,
             seats: record.seats,
         });
     }
-    // Walk the game once: the spots to value, and where each hand starts and ends.
     let mut spots: Vec<Spot<R::G>> = Vec::new();
     let mut starts: Vec<(u32, f64)> = Vec::new();
     let mut game = R::G::new(&record.rules, record.seats, record.seed)
         .map_err(|e| ReviewError::Replay(e.into()))?;
     starts.push((reviewer.hand(&game), reviewer.equity(&game, seat)));
-    for (at, (s, action)) in record.actions.iter().enumerate() {
-        if *s == seat {
+    let actions = match until {
+        Some(at) => &record.actions[..(at + 1).min(record.actions.len())],
+        None => &record.actions[..],
+    };
+    for (at, (s, action)) in actions.iter().enumerate() {
+        if *s == seat && until.is_none_or(|u| u == at) {
             let legal = game.legal_actions(seat);
             if legal.len() > 1 && legal.contains(action) {
                 let view = game.view(seat);
@@ -235,32 +242,76 @@ where
         }
     }
     let end = reviewer.equity(&game, seat);
+    Ok((spots, starts, end))
+}
 
+/// Values one decision, seeded by `settings` and its place in the game.
+fn value_spot<R: Reviewer>(
+    reviewer: &R,
+    spot: &Spot<R::G>,
+    seat: Seat,
+    settings: &Settings,
+) -> Result<Decision, ReviewError> {
+    let seed = settings.seed ^ (spot.at as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let valued = value::value(
+        reviewer,
+        &spot.view,
+        seat,
+        &spot.options,
+        spot.played,
+        settings,
+        seed,
+    )
+    .ok_or(ReviewError::NoWorld { at: spot.at })?;
+    let (members, per_option) = reviewer.exact(&spot.view, &spot.options);
+    let mut d = doc::decision(
+        spot.at,
+        spot.hand,
+        &spot.options,
+        spot.played,
+        &valued,
+        members,
+        per_option,
+    );
+    d.reason = reviewer.reason(&spot.view, &d);
+    Ok(d)
+}
+
+/// The decision of `seat` at action `at` of `record`, valued as [`review`] values it (the
+/// same settings give the same numbers); `None` when that action was no real choice of
+/// `seat`. Only the game up to `at` is replayed: a record may stop right after it.
+pub fn decision_at<R: Reviewer>(
+    reviewer: &R,
+    record: &Record<R::G>,
+    seat: Seat,
+    at: usize,
+    settings: &Settings,
+) -> Result<Option<Decision>, ReviewError> {
+    let (spots, _, _) = walk(reviewer, record, seat, Some(at))?;
+    spots
+        .first()
+        .map(|spot| value_spot(reviewer, spot, seat, settings))
+        .transpose()
+}
+
+/// Reviews `seat` of the game in `record`: every real choice it made, valued from its
+/// view, with luck and skill per hand. `progress(done, total)` is told after each
+/// decision valued (from any thread).
+pub fn review<R: Reviewer>(
+    reviewer: &R,
+    record: &Record<R::G>,
+    seat: Seat,
+    settings: &Settings,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Review, ReviewError>
+where
+    <R::G as Game>::View: Send + Sync,
+{
+    let (spots, starts, end) = walk(reviewer, record, seat, None)?;
     let total = spots.len();
     let done = AtomicUsize::new(0);
     let value_spot = |spot: &Spot<R::G>| -> Result<Decision, ReviewError> {
-        let seed = settings.seed ^ (spot.at as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let valued = value::value(
-            reviewer,
-            &spot.view,
-            seat,
-            &spot.options,
-            spot.played,
-            settings,
-            seed,
-        )
-        .ok_or(ReviewError::NoWorld { at: spot.at })?;
-        let (members, per_option) = reviewer.exact(&spot.view, &spot.options);
-        let mut d = doc::decision(
-            spot.at,
-            spot.hand,
-            &spot.options,
-            spot.played,
-            &valued,
-            members,
-            per_option,
-        );
-        d.reason = reviewer.reason(&spot.view, &d);
+        let d = value_spot(reviewer, spot, seat, settings)?;
         progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
         Ok(d)
     };

@@ -4,7 +4,7 @@ use crate::{Reviewer, Settings};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tapete_table::search::paired;
-use tapete_table::{Game, Resample, Seat};
+use tapete_table::{Game, Seat};
 
 /// The thresholds of the labels, in points: a loss near one of them needs more worlds.
 const THRESHOLDS: [f64; 3] = [5.0, 10.0, 20.0];
@@ -70,7 +70,7 @@ pub(crate) fn value<R: Reviewer>(
     let max = settings.max_worlds.max(2);
     let min = settings.min_worlds.clamp(2, max);
     while valued.worlds < max {
-        let world = <R::G as Resample>::resample(view, &mut rng).ok()?;
+        let world = reviewer.world(view, &mut rng)?;
         let stream: u64 = rng.gen();
         for &i in &active {
             let mut r = ChaCha8Rng::seed_from_u64(stream);
@@ -109,14 +109,13 @@ fn leader(v: &Valued, active: &[usize]) -> usize {
 }
 
 /// Whether the loss of the option played is known well enough: to the target standard
-/// error, or clear of every label threshold by three standard errors.
+/// error, or clear of every label threshold by three standard errors (the label stands).
 fn settled(v: &Valued, played: usize, settings: &Settings) -> bool {
     let (loss, se) = v.loss(played);
     if se <= settings.target_se {
         return true;
     }
-    let clear = THRESHOLDS.iter().all(|t| (loss - t).abs() > 3.0 * se);
-    clear && se <= 2.0 * settings.target_se
+    THRESHOLDS.iter().all(|t| (loss - t).abs() > 3.0 * se)
 }
 
 /// Plays `action` of `seat` in `world`, then the rest of the hand with the rollout

@@ -4,6 +4,8 @@
 //! `experto` (determinized Monte Carlo from its own view, its budget in its name:
 //! `experto:iters=600,ms=100` by default). Each sees only its own view.
 //!
+//! [`review`] is tikki's game review: every choice of one seat valued from its view.
+//!
 //! ```
 //! let bot = tapete_tikki_bots::by_name("experto:iters=200").unwrap();
 //! assert!(tapete_tikki_bots::by_name("genius").is_err());
@@ -11,6 +13,7 @@
 //! ```
 
 pub mod experto;
+pub mod review;
 
 pub use experto::Experto;
 

@@ -2,3 +2,4 @@
 //! (one link instead of one per file).
 
 mod experto;
+mod review;

@@ -188,4 +188,20 @@ impl Host for TikkiHost {
     fn resampler() -> Option<Resampler<TikkiGame>> {
         Some(<TikkiGame as Resample>::resample)
     }
+
+    fn reviews() -> bool {
+        true
+    }
+
+    /// Tikki's review ([`tapete_tikki_bots::review`]): every lay and retreat decision with
+    /// a choice, all its legal actions played out by basico to the end of the round, valued
+    /// by the chance of winning the game from the scores reached.
+    fn review(
+        record: &tapete_table::Record<TikkiGame>,
+        seat: Seat,
+        settings: &tapete_review::Settings,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<tapete_review::Review, tapete_review::ReviewError> {
+        tapete_tikki_bots::review::review(record, seat, settings, progress)
+    }
 }

@@ -235,3 +235,55 @@ fn the_retreat_round_replays_its_golden_playthrough() {
 
 /// The seed of the retreat golden: its first round ends within 50 actions.
 const GOLDEN_SEED: u64 = 28;
+
+#[test]
+fn the_host_reviews_a_stored_game_by_its_actions_texts() {
+    assert!(TikkiHost::reviews());
+    let kind = kind_of::<TikkiHost>();
+    assert!(kind.reviews());
+    // The first trick of a game of three: every seat lays its lowest card.
+    let mut game = TikkiGame::new(&TikkiRules::default(), 3, 8).expect("a game");
+    let mut actions = Vec::new();
+    for _ in 0..3 {
+        let seat = game.to_act().seats()[0];
+        let low = game.hand(seat).iter().next().expect("a card");
+        let lay = Action::Lay([low].into_iter().collect());
+        game.apply(seat, &lay).expect("legal");
+        actions.push((seat, lay.to_string()));
+    }
+    let settings = tapete_review::Settings {
+        min_worlds: 2,
+        max_worlds: 2,
+        ..Default::default()
+    };
+    let rules = json!({});
+    let stored = tapete_host::StoredGame {
+        rules: &rules,
+        seats: 3,
+        seed: 8,
+        actions: &actions,
+    };
+    let seat = actions[1].0;
+    let review = kind
+        .review(&stored, seat, &settings, &|_, _| {})
+        .expect("a review");
+    assert_eq!((review.game.as_str(), review.seat), ("tikki", seat));
+    assert_eq!(review.decisions.len(), 1);
+    assert_eq!(review.decisions[0].at, 1);
+    assert_eq!(review.decisions[0].options.len(), 127);
+    let e = kind.review(&stored, 3, &settings, &|_, _| {}).unwrap_err();
+    assert!(e.contains("seat 3"), "{e}");
+    let bad = [(0, "lay 99Z".to_string())];
+    let e = kind
+        .review(
+            &tapete_host::StoredGame {
+                actions: &bad,
+                ..stored
+            },
+            0,
+            &settings,
+            &|_, _| {},
+        )
+        .unwrap_err();
+    assert!(e.contains("99Z"), "{e}");
+}

@@ -538,9 +538,95 @@ pub fn win_chance_with_edge(ours: u8, theirs: u8, target: u8, edge: f64) -> f64 
     }
 }
 
+/// The chance that pair `pair` wins the match from `scores`, between evenly matched pairs:
+/// the current juego by [`win_chance`] from its piedras, every later juego an even toss;
+/// best of `rules.juegos` juegos a vaca, best of `rules.vacas` vacas the match. 1 or 0 once
+/// a pair has won it.
+pub fn match_chance(scores: &tapete_mus::Scores, rules: &tapete_mus::MusRules, pair: usize) -> f64 {
+    let (us, them) = (pair % 2, 1 - pair % 2);
+    let need_v = rules.vacas_to_win_match();
+    if scores.vacas[us] >= need_v {
+        return 1.0;
+    }
+    if scores.vacas[them] >= need_v {
+        return 0.0;
+    }
+    let p = win_chance(scores.piedras[us], scores.piedras[them], rules.target);
+    let won = after_juego(scores, rules, us, true);
+    let lost = after_juego(scores, rules, us, false);
+    p * won + (1.0 - p) * lost
+}
+
+/// The match chance of pair `us` once the current juego is won (`won`) or lost, later
+/// juegos and vacas even tosses.
+pub fn after_juego(
+    scores: &tapete_mus::Scores,
+    rules: &tapete_mus::MusRules,
+    us: usize,
+    won: bool,
+) -> f64 {
+    let them = 1 - us;
+    let (need_j, need_v) = (rules.games_to_win_vaca(), rules.vacas_to_win_match());
+    let (mut j, mut v) = (
+        [scores.games[us], scores.games[them]],
+        [scores.vacas[us], scores.vacas[them]],
+    );
+    j[usize::from(!won)] += 1;
+    // Vacas from here (`a` ours, `b` theirs), each an even toss.
+    fn vacas(a: u8, b: u8, need: u8) -> f64 {
+        match (a >= need, b >= need) {
+            (true, _) => 1.0,
+            (_, true) => 0.0,
+            _ => 0.5 * vacas(a + 1, b, need) + 0.5 * vacas(a, b + 1, need),
+        }
+    }
+    // Juegos of the vaca under way, then the vacas.
+    fn juegos(j: [u8; 2], v: [u8; 2], need_j: u8, need_v: u8) -> f64 {
+        if j[0] >= need_j {
+            return vacas(v[0] + 1, v[1], need_v);
+        }
+        if j[1] >= need_j {
+            return vacas(v[0], v[1] + 1, need_v);
+        }
+        0.5 * juegos([j[0] + 1, j[1]], v, need_j, need_v)
+            + 0.5 * juegos([j[0], j[1] + 1], v, need_j, need_v)
+    }
+    v = [v[0].min(need_v), v[1].min(need_v)];
+    juegos(j, v, need_j, need_v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_match_chance_counts_juegos_and_vacas() {
+        use tapete_mus::{MusRules, Scores};
+        let rules = MusRules::default(); // best of 3 juegos, one vaca
+        let s = |p: [u8; 2], g: [u8; 2], v: [u8; 2]| Scores {
+            piedras: p,
+            games: g,
+            vacas: v,
+        };
+        assert!((match_chance(&s([0, 0], [0, 0], [0, 0]), &rules, 0) - 0.5).abs() < 1e-9);
+        // One juego up: 3/4 before the next juego starts.
+        assert!((match_chance(&s([0, 0], [1, 0], [0, 0]), &rules, 0) - 0.75).abs() < 1e-9);
+        assert!((match_chance(&s([0, 0], [1, 0], [0, 0]), &rules, 1) - 0.25).abs() < 1e-9);
+        assert_eq!(match_chance(&s([0, 0], [2, 0], [1, 0]), &rules, 0), 1.0);
+        assert_eq!(match_chance(&s([0, 0], [2, 0], [1, 0]), &rules, 1), 0.0);
+        // Piedras count through the juego: one juego each, 30–10 to 40 is the juego's
+        // chance, which is the match's.
+        let p = win_chance(30, 10, 40);
+        assert!((match_chance(&s([30, 10], [1, 1], [0, 0]), &rules, 0) - p).abs() < 1e-9);
+        // Best of three vacas of one juego: a vaca up is 3/4.
+        let three = MusRules {
+            juegos: 1,
+            vacas: 3,
+            ..MusRules::default()
+        };
+        assert!((match_chance(&s([0, 0], [0, 0], [1, 0]), &three, 0) - 0.75).abs() < 1e-9);
+        assert!((after_juego(&s([0, 0], [0, 0], [1, 0]), &three, 0, true) - 1.0).abs() < 1e-9);
+    }
 
     #[test]
     fn even_scores_are_even_and_leads_help() {

@@ -4,7 +4,7 @@
 //! reviews are for the people who sat there; new reviews are bounded per person and per
 //! address, the queue in length and the reviews made at once on the whole server.
 
-use crate::support::{eventually, games, legal, read_of, ring, roomy, send, Server, Ws};
+use crate::support::{choose, eventually, games, legal, read_of, ring, roomy, send, Server, Ws};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tapete_server::Limits;
@@ -192,6 +192,26 @@ fn refusals_name_the_problem() {
             kind.name()
         );
     }
+    // A finished game of a game this server does not offer (any more).
+    crate::support::stored::batch(
+        &server.db,
+        "INSERT INTO tables (id, game, rules, seed, creator, bot, pace_ms, status, created,
+                             finished, away_s, hold_s, seats, turn_s, rated)
+         VALUES ('gonegame', 'gone', '{}', 1, NULL, 'random', 0, 'finished', 1, 2, 30, 10,
+                 2, 0, 0);
+         INSERT INTO seats (table_id, seat, player) VALUES ('gonegame', 0, NULL),
+                                                           ('gonegame', 1, NULL);",
+    );
+    let (code, e) = ask(&server, "gonegame", "seat=0", None);
+    assert_eq!(
+        (code, &e["code"]),
+        (404, &json!("review_unsupported")),
+        "{e}"
+    );
+    assert!(
+        e["error"].as_str().unwrap().contains("gone has no review"),
+        "{e}"
+    );
     // None of it queued anything.
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(server.gauges.reviews_made(), 0);
@@ -317,6 +337,75 @@ fn asked_from(
         .unwrap_or("")
         .to_owned();
     (r.status, code, wait)
+}
+
+#[test]
+fn a_finished_mus_games_review_values_the_seats_choices() {
+    let server = Server::start("review-mus", limits());
+    let ane = server.player("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "mus", "rules": {"target": 30, "juegos": 1, "vacas": 1},
+               "bot": "basico", "start": true, "pace_ms": 0, "hold_s": 0}),
+    );
+    let mut ws = server.ws(&id, Some(&ane));
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(Instant::now() < deadline, "the game took too long");
+        let s = read_of(&mut ws, "state");
+        if !s["outcome"].is_null() {
+            break;
+        }
+        let legal = legal(&s);
+        if !legal.is_empty() {
+            // Choices of every kind but those that can end the match at once (an órdago,
+            // or taking one).
+            let n = s["n"].as_u64().unwrap_or(0) as usize;
+            let calm: Vec<String> = legal
+                .iter()
+                .filter(|a| !a.contains("órdago") && *a != "quiero")
+                .cloned()
+                .collect();
+            let action = match calm.len() {
+                0 => choose(&legal),
+                k => calm[n % k].clone(),
+            };
+            send(
+                &mut ws,
+                json!({"type": "act", "action": action, "id": s["n"]}),
+            );
+        }
+    }
+    let (code, first) = ask(&server, &id, "seat=0", Some(&ane));
+    assert_eq!(code, 202, "{first}");
+    let started = Instant::now();
+    let review = made(&server, &id, 0, Some(&ane));
+    let took = started.elapsed();
+    assert_eq!(
+        (&review["game"], &review["seat"]),
+        (&json!("mus"), &json!(0))
+    );
+    let decisions = review["decisions"].as_array().unwrap();
+    assert!(!decisions.is_empty(), "{review}");
+    // Each a choice of seat 0's, among the options weighed; beside them, Mus's leyes.
+    let (_, replay) = server.api("GET", &format!("/api/tables/{id}/replay"), None, None);
+    let actions = replay["actions"].as_array().unwrap();
+    for d in decisions {
+        let at = d["at"].as_u64().unwrap() as usize;
+        assert_eq!(actions[at]["seat"], 0, "{d}");
+        assert_eq!(actions[at]["action"], d["played"], "{d}");
+        let options = d["options"].as_array().unwrap();
+        assert!(options.len() >= 2, "{d}");
+        assert!(options.iter().any(|o| o["action"] == d["played"]), "{d}");
+    }
+    assert!(decisions.iter().any(|d| d["leyes"].is_object()), "{review}");
+    assert!(!review["hands"].as_array().unwrap().is_empty(), "{review}");
+    eprintln!(
+        "a Mus review of {} decisions ({} actions) made in {took:?}",
+        decisions.len(),
+        actions.len()
+    );
+    assert_eq!(server.gauges.reviews_made(), 1);
 }
 
 /// Opens the gate of ring's reviews when dropped, so that a failing test does not leave

@@ -7,6 +7,9 @@
 //! `maestro` (search over states resampled from its view, its budget in its name:
 //! `maestro:iters=1024,ms=1000` by default). Each sees only its own view.
 //!
+//! [`review`] is the game review: every real choice of one seat of a finished game valued
+//! from its view, with the exact chance to close after each discard.
+//!
 //! ```
 //! let bot = tapete_chinchon_bots::by_name("experto").unwrap();
 //! assert!(tapete_chinchon_bots::by_name("genius").is_err());
@@ -16,6 +19,7 @@
 pub mod experto;
 pub mod maestro;
 pub mod outlook;
+pub mod review;
 pub mod tracker;
 pub mod value;
 

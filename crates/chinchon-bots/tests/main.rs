@@ -4,3 +4,4 @@
 mod common;
 mod experto;
 mod maestro;
+mod review;

@@ -1,12 +1,13 @@
 //! Chinchón as tapete's front-ends host it: its name, 2–8 seats, the levels, narration from
-//! the engine's events, the score, and the full view for replays.
+//! the engine's events, the score, the full view for replays and the game review.
 
 use serde_json::{json, Value};
 use tapete_chinchon::narrate::cards_text;
 use tapete_chinchon::{ChinchonGame, ChinchonRules, Narrator, Solver};
+use tapete_chinchon_bots::review::ChinchonReviewer;
 use tapete_host::{row, Host, WebFace};
 use tapete_table::conformance::Resampler;
-use tapete_table::{Bot, Game, Resample, Seat};
+use tapete_table::{Bot, Game, Record, Resample, Seat};
 
 /// The host of [`ChinchonGame`].
 pub struct ChinchonHost;
@@ -145,5 +146,71 @@ impl Host for ChinchonHost {
 
     fn resampler() -> Option<Resampler<ChinchonGame>> {
         Some(<ChinchonGame as Resample>::resample)
+    }
+
+    fn reviews() -> bool {
+        true
+    }
+
+    /// Every real choice of `seat` valued from its view, with the exact chance to close
+    /// after each discard ([`ChinchonReviewer`]).
+    fn review(
+        record: &Record<ChinchonGame>,
+        seat: Seat,
+        settings: &tapete_review::Settings,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<tapete_review::Review, tapete_review::ReviewError> {
+        tapete_review::review(
+            &ChinchonReviewer::default(),
+            record,
+            seat,
+            settings,
+            progress,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::rand_core::SeedableRng;
+    use tapete_chinchon::bots::Basico;
+    use tapete_host::{kind_of, StoredGame};
+
+    #[test]
+    fn a_stored_game_is_reviewed_through_the_erased_host() {
+        // The first turns of a game, stored as its options, seed and actions' texts.
+        let mut g = ChinchonGame::new(&ChinchonRules::default(), 2, 5).unwrap();
+        let mut bot = Basico::default();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut actions = Vec::new();
+        while actions.len() < 6 {
+            let seat = g.turn();
+            let legal = g.legal_actions(seat);
+            let a = bot.act(&g.view(seat), &legal, &mut rng);
+            g.apply(seat, &a).unwrap();
+            actions.push((seat, a.to_string()));
+        }
+        let stored = StoredGame {
+            rules: &json!({}),
+            seats: 2,
+            seed: 5,
+            actions: &actions,
+        };
+        let settings = tapete_review::Settings {
+            min_worlds: 4,
+            max_worlds: 4,
+            ..Default::default()
+        };
+        let kind = kind_of::<ChinchonHost>();
+        assert!(kind.reviews());
+        let r = kind.review(&stored, 0, &settings, &|_, _| {}).unwrap();
+        assert_eq!(r.game, "chinchon");
+        assert!(!r.decisions.is_empty());
+        for d in &r.decisions {
+            assert_eq!(actions[d.at], (0, d.played.clone()));
+        }
+        let e = kind.review(&stored, 2, &settings, &|_, _| {}).unwrap_err();
+        assert!(e.contains("seat 2"), "{e}");
     }
 }

@@ -1,6 +1,6 @@
 //! Writes the record of one game of bots as JSON on stdout: a game to review or replay.
 //!
-//! `cargo run --release -p tapete-mus-bots --example record_game -- SEED [LEVEL] [TARGET] [JUEGOS]`
+//! `cargo run --release -p tapete-mus-bots --example record_game -- SEED [LEVEL or A/B] [TARGET] [JUEGOS]`
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -19,8 +19,10 @@ fn main() {
     };
     let mut g = MusGame::new(&rules, 4, seed).expect("rules");
     let mut rec = Record::new(rules.clone(), 4, seed);
+    // `A/B`: level A for seats 0 and 2, B for 1 and 3.
+    let (a, b) = level.split_once('/').unwrap_or((level, level));
     let mut bots: Vec<Box<dyn Bot<MusGame>>> = (0..4)
-        .map(|_| tapete_mus_bots::by_name(level).expect("a level"))
+        .map(|s| tapete_mus_bots::by_name(if s % 2 == 0 { a } else { b }).expect("a level"))
         .collect();
     play_out(
         &mut g,

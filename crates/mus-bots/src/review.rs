@@ -15,13 +15,14 @@
 
 use crate::maestro::{after_juego, believed_world, candidates, match_chance};
 use crate::policy;
+use crate::leyes_cache::lance_chance;
 use crate::read::TableRead;
 use crate::Experto;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Map, Value};
 use tapete_mus::events::Event;
 use tapete_mus::view::Phase;
-use tapete_mus::{Action, Jugada, MusGame, MusView};
+use tapete_mus::{Action, Jugada, Lance, MusGame, MusView};
 use tapete_mus_odds::leyes::{Conditions, Declared};
 use tapete_review::{Decision, Reviewer};
 use tapete_table::story::{Arg, Line, Phrase};
@@ -31,9 +32,32 @@ use tapete_table::{Bot, Game, Seat};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MusReviewer;
 
+/// How the rivals answer an órdago of the reviewed pair in the lance of the decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Answer {
+    /// As a player without fear: accepting whenever its own hand makes accepting worth at
+    /// least declining ([`TableRead::accepts_without_fear`]).
+    Fearless,
+    /// Accepting when its own four cards win the lance with at least this chance.
+    From(f64),
+}
+
+/// The answers an órdago of the reviewed seat is valued against: it is worth the worst.
+const ORDAGO_ANSWERS: [Answer; 3] = [Answer::Fearless, Answer::From(0.65), Answer::From(0.8)];
+
+/// The players of a rollout: experto at every seat, and how the rivals answer an órdago
+/// of the reviewed pair in the decision's lance.
+#[derive(Clone, Debug)]
+pub struct Rollout {
+    bots: [Experto; 4],
+    answer: Answer,
+    us: usize,
+    lance: Option<Lance>,
+}
+
 impl Reviewer for MusReviewer {
     type G = MusGame;
-    type Policy = [Experto; 4];
+    type Policy = Rollout;
 
     fn options(&self, view: &MusView, legal: &[Action], _played: &Action) -> Option<Vec<Action>> {
         let seat = view.seat?;
@@ -44,32 +68,59 @@ impl Reviewer for MusReviewer {
         believed_world(view, rng)
     }
 
-    fn policy(&self) -> [Experto; 4] {
-        std::array::from_fn(|_| Experto::fixed(policy::experto_style()))
+    fn policy(&self) -> Rollout {
+        Rollout {
+            bots: std::array::from_fn(|_| Experto::fixed(policy::experto_style())),
+            answer: Answer::Fearless,
+            us: 0,
+            lance: None,
+        }
+    }
+
+    fn models(&self, _view: &MusView, option: &Action) -> usize {
+        if *option == Action::Ordago {
+            ORDAGO_ANSWERS.len()
+        } else {
+            1
+        }
+    }
+
+    fn set_model(&self, policy: &mut Rollout, view: &MusView, model: usize) {
+        policy.answer = ORDAGO_ANSWERS.get(model).copied().unwrap_or(Answer::Fearless);
+        policy.us = view.seat.unwrap_or(0) % 2;
+        policy.lance = view.lance();
     }
 
     fn rollout_action(
         &self,
-        policy: &mut [Experto; 4],
+        policy: &mut Rollout,
         world: &MusGame,
         seat: Seat,
         legal: &[Action],
         rng: &mut ChaCha8Rng,
     ) -> Action {
         let view = world.view_without_history(seat);
-        // A rival's órdago is answered without fear: accepted whenever the answering hand
-        // makes accepting worth at least declining. Folds to an órdago are not assumed
-        // without evidence of them, so a bluffed órdago is not worth more than it is.
+        // An órdago is answered without fear (folds are not assumed without evidence of
+        // them), or, for the reviewed pair's órdago in the decision's lance, as the model
+        // being valued says.
         if let (Phase::Bet { lance }, Some(bet)) = (view.phase, view.bet) {
             if bet.ordago && bet.pair != seat % 2 && legal.contains(&Action::Quiero) {
-                return if TableRead::default().accepts_without_fear(&view, lance, rng) {
-                    Action::Quiero
+                let model = if bet.pair == policy.us && Some(lance) == policy.lance {
+                    policy.answer
                 } else {
-                    Action::NoQuiero
+                    Answer::Fearless
                 };
+                let accepts = match model {
+                    Answer::Fearless => TableRead::default().accepts_without_fear(&view, lance, rng),
+                    Answer::From(t) => view.position.is_some_and(|p| {
+                        lance_chance(&view.cards, p, lance, view.rules.mode, view.rules.real31)
+                            .is_some_and(|c| c >= t)
+                    }),
+                };
+                return if accepts { Action::Quiero } else { Action::NoQuiero };
             }
         }
-        policy[seat % 4].act(&view, legal, rng)
+        policy.bots[seat % 4].act(&view, legal, rng)
     }
 
     fn settle(&self, world: &MusGame, events: &[Event], seat: Seat) -> Option<f64> {

@@ -194,7 +194,7 @@ pub(crate) fn decision<A: Display>(
                 action: a.to_string(),
                 win: round(win, 4),
                 se: round(se.min(1.0), 4),
-                worlds: valued.values[i].len(),
+                worlds: valued.series(i).len(),
                 exact: per_option.next().unwrap_or_default(),
             }
         })

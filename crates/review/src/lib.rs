@@ -82,6 +82,24 @@ pub trait Reviewer: Sync {
     /// New rollout players.
     fn policy(&self) -> Self::Policy;
 
+    /// How many models of the others an option is valued against (1 by default). A
+    /// choice whose worth rests on how the others answer it (an órdago: do they see it?)
+    /// is played out in every world once per model, and is worth its worst model's mean:
+    /// the review does not credit a choice with answers it has no evidence for.
+    fn models(&self, _view: &<Self::G as Game>::View, _option: &<Self::G as Game>::Action) -> usize {
+        1
+    }
+
+    /// Sets rollout players made by [`Reviewer::policy`] to play model `model` (below
+    /// [`Reviewer::models`]) of a decision seen as `view`, before a rollout.
+    fn set_model(
+        &self,
+        _policy: &mut Self::Policy,
+        _view: &<Self::G as Game>::View,
+        _model: usize,
+    ) {
+    }
+
     /// The action `seat` takes in a rollout in `world` (`legal` is never empty): the
     /// rollout player decides from `seat`'s view of that world.
     fn rollout_action(

@@ -8,6 +8,8 @@ use tapete_table::{Game, Seat};
 
 /// The thresholds of the labels, in points: a loss near one of them needs more worlds.
 const THRESHOLDS: [f64; 3] = [5.0, 10.0, 20.0];
+/// Attempts at dealing one world before a decision is valued in the worlds it has.
+const WORLD_TRIES: usize = 16;
 /// Worlds between two looks at whether a decision is settled.
 const BATCH: usize = 16;
 /// An option is no longer played once it is this many standard errors behind the best
@@ -16,8 +18,9 @@ const DROP_Z: f64 = 3.0;
 
 /// What the worlds said of one decision's options.
 pub(crate) struct Valued {
-    /// Each option's values, one per world it was played in (the first worlds are common).
-    pub values: Vec<Vec<f64>>,
+    /// Each option's values by model, one per world it was played in (the first worlds
+    /// are common).
+    pub values: Vec<Vec<Vec<f64>>>,
     /// The option of the highest mean.
     pub best: usize,
     /// Worlds dealt.
@@ -25,9 +28,21 @@ pub(crate) struct Valued {
 }
 
 impl Valued {
-    /// Mean and standard error of option `i`.
+    /// Option `i`'s values under its worst model (the lowest mean; the first on a tie).
+    pub fn series(&self, i: usize) -> &[f64] {
+        let mean = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len().max(1) as f64;
+        self.values[i]
+            .iter()
+            .fold(None, |worst: Option<&Vec<f64>>, v| match worst {
+                Some(w) if mean(w) <= mean(v) => Some(w),
+                _ => Some(v),
+            })
+            .map_or(&[][..], Vec::as_slice)
+    }
+
+    /// Mean and standard error of option `i` (under its worst model).
     pub fn mean_se(&self, i: usize) -> (f64, f64) {
-        let v = &self.values[i];
+        let v = self.series(i);
         let n = v.len().max(1) as f64;
         let m = v.iter().sum::<f64>() / n;
         if v.len() < 2 {
@@ -43,7 +58,7 @@ impl Valued {
         if i == self.best {
             return (0.0, 0.0);
         }
-        let (d, se) = paired(&self.values[self.best], &self.values[i]);
+        let (d, se) = paired(self.series(self.best), self.series(i));
         (100.0 * d.max(0.0), 100.0 * se)
     }
 }
@@ -61,8 +76,12 @@ pub(crate) fn value<R: Reviewer>(
 ) -> Option<Valued> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let n = options.len();
+    let models: Vec<usize> = options
+        .iter()
+        .map(|o| reviewer.models(view, o).max(1))
+        .collect();
     let mut valued = Valued {
-        values: vec![Vec::new(); n],
+        values: models.iter().map(|&m| vec![Vec::new(); m]).collect(),
         best: played,
         worlds: 0,
     };
@@ -70,12 +89,20 @@ pub(crate) fn value<R: Reviewer>(
     let max = settings.max_worlds.max(2);
     let min = settings.min_worlds.clamp(2, max);
     while valued.worlds < max {
-        let world = reviewer.world(view, &mut rng)?;
+        // A game may fail to deal a world now and then (declarations too hard to meet in
+        // its attempts): try again, and value the decision in the worlds it got.
+        let world = match (0..WORLD_TRIES).find_map(|_| reviewer.world(view, &mut rng)) {
+            Some(w) => w,
+            None if valued.worlds >= 2 => break,
+            None => return None,
+        };
         let stream: u64 = rng.gen();
         for &i in &active {
-            let mut r = ChaCha8Rng::seed_from_u64(stream);
-            let v = rollout(reviewer, world.clone(), seat, &options[i], &mut r);
-            valued.values[i].push(v);
+            for m in 0..models[i] {
+                let mut r = ChaCha8Rng::seed_from_u64(stream);
+                let v = rollout(reviewer, world.clone(), view, seat, &options[i], m, &mut r);
+                valued.values[i][m].push(v);
+            }
         }
         valued.worlds += 1;
         if valued.worlds >= min && valued.worlds.is_multiple_of(BATCH) {
@@ -88,7 +115,7 @@ pub(crate) fn value<R: Reviewer>(
                 if i == best || i == played {
                     return true;
                 }
-                let (d, se) = paired(&valued.values[best], &valued.values[i]);
+                let (d, se) = paired(valued.series(best), valued.series(i));
                 !(d > 0.02 && d > DROP_Z * se)
             });
         }
@@ -119,15 +146,18 @@ fn settled(v: &Valued, played: usize, settings: &Settings) -> bool {
 }
 
 /// Plays `action` of `seat` in `world`, then the rest of the hand with the rollout
-/// players; `seat`'s chance of winning the game where the rollout stops.
+/// players set to `model`; `seat`'s chance of winning the game where the rollout stops.
 fn rollout<R: Reviewer>(
     reviewer: &R,
     mut world: R::G,
+    view: &<R::G as Game>::View,
     seat: Seat,
     action: &<R::G as Game>::Action,
+    model: usize,
     rng: &mut ChaCha8Rng,
 ) -> f64 {
     let mut policy = reviewer.policy();
+    reviewer.set_model(&mut policy, view, model);
     match world.apply(seat, action) {
         Ok(events) => {
             if let Some(v) = reviewer.settle(&world, &events, seat) {

@@ -83,6 +83,15 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = Limits::default().failed_logins_per_account,
           value_parser = clap::value_parser!(u32).range(1..=1_000))]
     pub failed_logins_per_account: u32,
+    /// Game reviews made at once (one core each, for seconds to minutes); more wait
+    /// (default: one per core but one).
+    #[arg(long, default_value_t = Limits::default().reviews_at_once as u32,
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub reviews_at_once: u32,
+    /// Game reviews that may wait for their turn; one more is answered 503.
+    #[arg(long, default_value_t = Limits::default().review_queue as u32,
+          value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub review_queue: u32,
 }
 
 /// A node name: 1 to 64 letters, digits, `-` and `_` (it goes into URLs and logs).
@@ -146,6 +155,8 @@ pub fn run(a: &ServeArgs, json: bool) -> CliResult {
     config.limits.password_queue = a.password_queue as usize;
     config.limits.failed_logins_per_addr = a.failed_logins_per_addr;
     config.limits.failed_logins_per_account = a.failed_logins_per_account;
+    config.limits.reviews_at_once = a.reviews_at_once as usize;
+    config.limits.review_queue = a.review_queue as usize;
     rt.block_on(tapete_server::serve(
         config,
         |addr, restored| {

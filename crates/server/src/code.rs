@@ -115,7 +115,7 @@ codes! {
     TooManyTables = "too_many_tables",
     /// Too many open tables made from one address (waiting or playing).
     TooManyTablesFromAddress = "too_many_tables_from_address",
-    /// The game is not over (replays, another game).
+    /// The game is not over (replays, reviews, another game).
     NotFinished = "not_finished",
     /// No such step of a replay.
     NoSuchStep = "no_such_step",
@@ -204,6 +204,20 @@ codes! {
     ChatNoSuchMessage = "chat_no_such_message",
     /// Reports too fast: wait `retry_after` seconds.
     ChatReportRateLimited = "chat_report_rate_limited",
+
+    // Reviews.
+    /// A review is of one seat: `seat` is missing or not a number.
+    ReviewNeedsSeat = "review_needs_seat",
+    /// The game has no review.
+    ReviewUnsupported = "review_unsupported",
+    /// A private table's reviews are for the people who sat there.
+    ReviewPlayersOnly = "review_players_only",
+    /// Too many new reviews asked for by one person: wait `retry_after` seconds.
+    ReviewRateLimited = "review_rate_limited",
+    /// As many reviews wait as the server takes: ask again in `retry_after` seconds.
+    ReviewQueueFull = "review_queue_full",
+    /// The review could not be made (the details are in the server's log).
+    ReviewFailed = "review_failed",
 }
 
 impl fmt::Display for Code {

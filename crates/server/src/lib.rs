@@ -29,7 +29,7 @@
 //! Everything a stranger can make the server spend is bounded ([`Limits`]): connections per
 //! address and per table, the time to send a request, requests that create things, tables
 //! per player, replays built at once, calculations (tools, odds), bots thinking at once,
-//! passwords hashed at once and failed logins.
+//! reviews made at once and waiting, passwords hashed at once and failed logins.
 
 pub mod accounts;
 pub mod chat;
@@ -41,6 +41,7 @@ pub mod hub;
 pub mod msg;
 pub mod net;
 pub mod ratings;
+pub mod review;
 pub mod store;
 pub mod table;
 mod web;
@@ -82,8 +83,8 @@ pub struct Config {
     /// Calculators of odds offered beside the games, at `GET /api/odds/{name}` (the command
     /// line passes prisoner's solitaire); none by default.
     pub odds: Vec<Arc<dyn OddsTool>>,
-    /// What the connections' queues hold, kept up to date by the server for whoever holds
-    /// a clone (a monitor, a test).
+    /// What the connections' queues hold and how many reviews are being made, kept up to
+    /// date by the server for whoever holds a clone (a monitor, a test).
     pub gauges: Arc<net::outbox::Gauges>,
 }
 
@@ -233,6 +234,20 @@ pub struct Limits {
     /// How long a rematch ("otra") waits for the people of the finished table before it
     /// starts, the seats of those who did not accept going to the bot.
     pub rematch_wait: Duration,
+    /// Reviews made at once on the whole server, each on a blocking thread of its own.
+    pub reviews_at_once: usize,
+    /// Reviews that may wait for their turn; one more is refused (503
+    /// `review_queue_full`). A waiting review holds its table's id and seat, no more.
+    pub review_queue: usize,
+    /// New reviews one person may ask for in a burst, then as many an hour (an account
+    /// by itself; guests and visitors by their address).
+    pub reviews_per_person: u32,
+    /// Requests for reviews one address may make a minute (polls and stored reviews
+    /// included), in bursts of as many.
+    pub review_reads_per_minute: u32,
+    /// How hard a review looks: its worlds, its seed and its threads (one: the reviews
+    /// made at once are the bound on the cores they take).
+    pub review: tapete_review::Settings,
 }
 
 impl Default for Limits {
@@ -261,6 +276,17 @@ impl Default for Limits {
             sessions_per_account: 20,
             profile_reads_per_minute: 60,
             rematch_wait: Duration::from_secs(60),
+            // CPU work that may take minutes: one core is left for the tables.
+            reviews_at_once: std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1))
+                .max(1),
+            review_queue: 64,
+            reviews_per_person: 6,
+            review_reads_per_minute: 120,
+            review: tapete_review::Settings {
+                threads: 1,
+                ..tapete_review::Settings::default()
+            },
         }
     }
 }

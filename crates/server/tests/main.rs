@@ -15,6 +15,7 @@ mod pages;
 mod private_tables;
 mod ratings;
 mod recovery;
+mod review;
 mod schema;
 mod seats;
 mod support;

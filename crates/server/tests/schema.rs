@@ -94,7 +94,8 @@ CREATE TABLE actions (
 /// `waiting1` of Ane's and a playing one `playing1` where Ane and Bea sit at seats 0 and
 /// 1; from version 6 a rated tikki table `rated1` not started, without a turn clock
 /// before version 8, and two finished tables whose rating history has rows for Mikel
-/// (`p3`, written in time order) and Ane.
+/// (`p3`, written in time order) and Ane; from version 9 a review of Mikel's seat of the
+/// first.
 fn rows_of(version: i64, timings: bool) -> String {
     let mut sql = String::new();
     for (id, nickname) in [(1, "Ane"), (2, "Bea"), (3, "Mikel")] {
@@ -200,6 +201,10 @@ fn rows_of(version: i64, timings: bool) -> String {
             );
         }
     }
+    if version >= 9 {
+        sql += "INSERT INTO reviews (table_id, seat, review, made_at)
+                VALUES ('old1', 0, '{\"game\":\"tikki\",\"seat\":0}', 4000);\n";
+    }
     sql
 }
 
@@ -222,8 +227,8 @@ fn old_database(version: i64, timings: bool, name: &str) -> PathBuf {
     } else {
         create_at(&db, version).unwrap();
     }
-    if version == SCHEMA_VERSION {
-        // The head as its first builds made it: nickname looks came later, without a
+    if version == 8 {
+        // Version 8 as its first builds made it: nickname looks came later, without a
         // version of their own.
         batch(&db, "DROP TABLE nickname_looks");
     }
@@ -238,8 +243,8 @@ fn old_database(version: i64, timings: bool, name: &str) -> PathBuf {
 #[test]
 fn a_database_of_every_version_upgrades_with_its_rows_to_a_new_ones_schema() {
     let fresh = fresh_catalog("schema-fresh");
-    // Every version before the head; a database of tapete before versions that has the
-    // bots' timings; and one of the head as it was before nickname looks (see below).
+    // Every version up to the head (version 8 as it was before nickname looks: see
+    // below); and a database of tapete before versions that has the bots' timings.
     let mut olds: Vec<(i64, bool)> = (0..=SCHEMA_VERSION).map(|v| (v, false)).collect();
     olds.push((0, true));
     for (version, timings) in olds {
@@ -367,6 +372,16 @@ fn a_database_of_every_version_upgrades_with_its_rows_to_a_new_ones_schema() {
                 "{what}: nothing of before was assisted, everything was rated"
             );
         }
+        if version >= 9 {
+            assert_eq!(
+                ints(
+                    &db,
+                    "SELECT seat, made_at FROM reviews WHERE table_id = 'old1'"
+                ),
+                vec![vec![0, 4000]],
+                "{what}"
+            );
+        }
     }
 }
 
@@ -469,9 +484,20 @@ fn a_postgres_database_of_the_previous_release_opens_with_the_schema_of_a_new_on
     drop(server);
     assert_eq!(stored_version(&db), SCHEMA_VERSION);
     assert_same_schema(&db, &fresh, "pg-v8.sql");
+    // What came since: the reviews (version 9).
+    let since = |l: &&String| {
+        l.split_whitespace()
+            .nth(1)
+            .is_some_and(|what| what.starts_with("reviews."))
+    };
+    let fresh_then: Vec<String> = fresh.iter().filter(|l| !since(l)).cloned().collect();
+    assert!(
+        fresh.iter().any(|l| since(&l)),
+        "a new database has reviews"
+    );
     assert_eq!(
-        before, fresh,
-        "the previous release's schema is a new database's"
+        before, fresh_then,
+        "the previous release's schema is a new database's, but for what came since"
     );
 }
 

@@ -30,6 +30,7 @@ mod pages;
 mod players;
 mod private_tables;
 mod ratings;
+mod review;
 mod tables;
 mod tools;
 pub(crate) mod ws;
@@ -218,6 +219,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/invitations/{id}/accept", post(friends::accept))
         .route("/api/tables/{id}/replay", get(tables::replay))
         .route("/api/tables/{id}/replay/{n}", get(tables::replay_step))
+        .route("/api/tables/{id}/review", get(review::review))
         .route("/api/players/{id}/games", get(players::player_games))
         .route("/api/players/{id}", get(players::player))
         .route("/api/profiles/{nickname}", get(players::profile))

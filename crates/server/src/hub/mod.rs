@@ -10,7 +10,7 @@ use crate::net::outbox;
 use crate::store::lease::Claim;
 use crate::store::{self, Db};
 use crate::table::{self, StoredTable, TableEnv, TableHandle};
-use crate::{friends, Kind, Limits, OddsTool};
+use crate::{friends, review, Kind, Limits, OddsTool};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
@@ -64,6 +64,12 @@ pub struct Hub {
     pub(crate) social: friends::Social,
     /// What this server publishes and reads of the others on its database.
     pub(crate) board: cluster::Board,
+    /// The reviews waiting and being made.
+    pub(crate) reviews: review::Queue,
+    /// Requests for reviews per address.
+    pub(crate) review_reads: RateLimiter,
+    /// New reviews asked for per person (an account's id, else the address).
+    pub(crate) review_asks: RateLimiter<String>,
 }
 
 impl Hub {
@@ -77,6 +83,18 @@ impl Hub {
         gauges: Arc<outbox::Gauges>,
     ) -> Hub {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let reviews = review::Queue::new(
+            limits.reviews_at_once,
+            limits.review_queue,
+            gauges.clone(),
+            db.clock().clone(),
+            review::work(
+                db.clone(),
+                kinds.clone(),
+                limits.review.clone(),
+                gauges.clone(),
+            ),
+        );
         let env = TableEnv {
             db: db.clone(),
             clock: db.clock().clone(),
@@ -88,6 +106,7 @@ impl Hub {
             gauges: gauges.clone(),
             chat_rates: Arc::default(),
             chat_mutes: Arc::default(),
+            reviews: reviews.clone(),
         };
         Hub {
             kinds,
@@ -114,6 +133,12 @@ impl Hub {
             replays: tokio::sync::Semaphore::new(2),
             calculations: Arc::new(tokio::sync::Semaphore::new(limits.calculations.max(1))),
             replay_cache: SmallCache::new(32),
+            reviews,
+            review_reads: RateLimiter::per_minute(limits.review_reads_per_minute),
+            review_asks: RateLimiter::new(
+                limits.reviews_per_person,
+                f64::from(limits.reviews_per_person) / 60.0,
+            ),
             limits,
             gauges,
             social: friends::Social::default(),

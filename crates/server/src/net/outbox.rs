@@ -8,13 +8,17 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
-/// What every connection's queue holds, together: the server's memory for messages not
-/// yet written, watched from outside (a test, a monitor) through [`crate::Config::gauges`].
+/// What the server's queues hold: every connection's queue together (the server's memory
+/// for messages not yet written) and the reviews being made, watched from outside (a test,
+/// a monitor) through [`crate::Config::gauges`].
 #[derive(Debug, Default)]
 pub struct Gauges {
     queued: AtomicUsize,
     most: AtomicUsize,
     slow: AtomicU64,
+    reviewing: AtomicUsize,
+    most_reviewing: AtomicUsize,
+    reviews_made: AtomicU64,
 }
 
 impl Gauges {
@@ -36,6 +40,32 @@ impl Gauges {
     /// Counts one connection closed for not keeping up.
     pub fn closed_slow(&self) {
         self.slow.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Reviews being made now (read, computed and stored: see [`crate::review`]).
+    pub fn reviewing(&self) -> usize {
+        self.reviewing.load(Ordering::SeqCst)
+    }
+
+    /// The most reviews made at once since the server started.
+    pub fn most_reviewing(&self) -> usize {
+        self.most_reviewing.load(Ordering::SeqCst)
+    }
+
+    /// Reviews computed and stored since the server started.
+    pub fn reviews_made(&self) -> u64 {
+        self.reviews_made.load(Ordering::SeqCst)
+    }
+
+    /// Sets the reviews being made now (and the most at once).
+    pub(crate) fn set_reviewing(&self, n: usize) {
+        self.reviewing.store(n, Ordering::SeqCst);
+        self.most_reviewing.fetch_max(n, Ordering::SeqCst);
+    }
+
+    /// Counts one review computed and stored.
+    pub(crate) fn made_review(&self) {
+        self.reviews_made.fetch_add(1, Ordering::SeqCst);
     }
 }
 

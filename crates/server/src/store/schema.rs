@@ -62,7 +62,7 @@ impl Migration {
 /// types (64-bit `BIGINT`, `DOUBLE PRECISION`), its numbered ids (identities, where SQLite
 /// numbers an `INTEGER PRIMARY KEY` by itself) and `ON CONFLICT DO NOTHING` for SQLite's
 /// `INSERT OR IGNORE`.
-pub(crate) const MIGRATIONS: [Migration; 8] = [
+pub(crate) const MIGRATIONS: [Migration; 9] = [
     Migration {
         version: 1,
         summary: "players, tables of four seats (Mus only) with their seats, people, \
@@ -122,6 +122,13 @@ pub(crate) const MIGRATIONS: [Migration; 8] = [
                   gets the default one",
         sqlite: Step::Code(sqlite_8),
         postgres: Step::Sql(PG_8),
+    },
+    Migration {
+        version: 9,
+        summary: "reviews of finished games (`reviews`: one document per table and seat, \
+                  made once)",
+        sqlite: Step::Sql(SQLITE_9),
+        postgres: Step::Sql(PG_9),
     },
 ];
 
@@ -184,10 +191,15 @@ pub(crate) fn migrate(c: &Connection, dialect: Dialect, from: i64, to: i64) -> D
 /// transaction.
 pub(crate) fn upgrade(c: &Connection, dialect: Dialect, from: i64) -> DbResult<()> {
     migrate(c, dialect, from, SCHEMA_VERSION)?;
-    c.execute_batch(match dialect {
+    c.execute_batch(unversioned(dialect))
+}
+
+/// What came without a version, in `dialect`'s words.
+fn unversioned(dialect: Dialect) -> &'static str {
+    match dialect {
         Dialect::Sqlite => SQLITE_UNVERSIONED,
         Dialect::Postgres => PG_UNVERSIONED,
-    })
+    }
 }
 
 /// Brings a SQLite file to [`SCHEMA_VERSION`], refusing a newer one, and proves the file
@@ -223,15 +235,21 @@ pub(crate) fn prepare(
     Ok(())
 }
 
-/// What `store::create_at` runs in an empty database: the migrations up to `version`, and at
-/// the head what came without a version.
+/// The version what came without a version came after: a database of that version or a
+/// later one has it (a tapete of version 8 made it at every start, once it had it).
+#[cfg(feature = "sql")]
+const UNVERSIONED_SINCE: i64 = 8;
+
+/// What `store::create_at` runs in an empty database: the migrations up to `version`, and
+/// from [`UNVERSIONED_SINCE`] on what came without a version (the tests that want a
+/// database of version 8 as its first builds made it drop that).
 #[cfg(feature = "sql")]
 pub(crate) fn create(c: &Connection, dialect: Dialect, version: i64) -> DbResult<()> {
-    if version == SCHEMA_VERSION {
-        upgrade(c, dialect, 0)
-    } else {
-        migrate(c, dialect, 0, version)
+    migrate(c, dialect, 0, version)?;
+    if version >= UNVERSIONED_SINCE {
+        c.execute_batch(unversioned(dialect))?;
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -541,3 +541,25 @@ CREATE TABLE IF NOT EXISTS table_addresses (
 );
 UPDATE tables SET turn_s = 60 WHERE rated = 1 AND turn_s = 0 AND status <> 'finished';
 ";
+
+// Version 9. Reviews of finished games, one per table and seat, go with their table.
+
+pub(super) const SQLITE_9: &str = "
+CREATE TABLE IF NOT EXISTS reviews (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    review TEXT NOT NULL,
+    made_at INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+";
+
+pub(super) const PG_9: &str = "
+CREATE TABLE IF NOT EXISTS reviews (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat BIGINT NOT NULL,
+    review TEXT NOT NULL,
+    made_at BIGINT NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+";

@@ -442,6 +442,7 @@ impl Actor {
         self.row.status = status;
         if status == TableStatus::Finished {
             self.row.finished = Some(self.env.clock.epoch());
+            self.queue_reviews();
         }
         self.row.outcome = outcome;
         self.conns.owe_state();
@@ -535,6 +536,7 @@ impl Actor {
             self.row.outcome = Some(o);
             self.seating.forget_asks();
             self.pacing.end_hold();
+            self.queue_reviews();
         } else if new_hand {
             self.new_hand().await;
             self.hold_the_end();

@@ -210,6 +210,8 @@ pub struct TableEnv {
     pub chat_rates: Arc<crate::chat::Rates>,
     /// Whom each connected person mutes, over every table.
     pub chat_mutes: Arc<crate::chat::Mutes>,
+    /// The reviews to make: a rated game's are queued when it ends.
+    pub reviews: crate::review::Queue,
 }
 
 /// Where a table is in its life, as stored (`tables.status`) and shown (`"status"`).

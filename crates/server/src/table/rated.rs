@@ -1,6 +1,6 @@
 //! The table's part in rated games: only accounts sit at them, their players are kept
-//! when the game starts, and nobody else takes a seat while it is played (see
-//! [`crate::ratings`]).
+//! when the game starts, nobody else takes a seat while it is played (see
+//! [`crate::ratings`]), and their reviews are queued when it ends.
 
 use super::*;
 
@@ -87,5 +87,15 @@ impl Actor {
             .save_roster(self.row.id.clone(), seats)
             .await
             .map_err(|e| not_saved("the table", e))
+    }
+
+    /// Queues the reviews of the seats accounts held, once the end of a rated game is
+    /// committed (the game's rating with it), if the game has a review.
+    pub(super) fn queue_reviews(&self) {
+        if self.row.rated && self.kind.reviews() {
+            self.env
+                .reviews
+                .after_rated_game(self.env.db.clone(), self.row.id.clone());
+        }
     }
 }

@@ -327,7 +327,7 @@ impl Db {
     }
 
     /// Removes a table that never started (its waiting time with nobody there is over):
-    /// its seats, kept seats, invitation secret, invitations and chat with it. Nothing is
+    /// its seats, kept seats, invitation secret, invitations, chat and any review with it. Nothing is
     /// removed (`false`) when it has started after all, or when a chat message of it was
     /// reported (the operator keeps the report and its table). With several servers, only
     /// the node holding its lease may remove it, and its lease goes with it.
@@ -356,6 +356,7 @@ impl Db {
                 "DELETE FROM pending_seats WHERE table_id = ?1",
                 "DELETE FROM hand_seats WHERE table_id = ?1",
                 "DELETE FROM rated_seats WHERE table_id = ?1",
+                "DELETE FROM reviews WHERE table_id = ?1",
                 "DELETE FROM table_players WHERE table_id = ?1",
                 "DELETE FROM seats WHERE table_id = ?1",
                 "DELETE FROM tables WHERE id = ?1",

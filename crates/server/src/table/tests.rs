@@ -356,6 +356,13 @@ async fn race_table_with(name: &str, turn_s: u64) -> (TableHandle, i64) {
         gauges: Arc::default(),
         chat_rates: Arc::default(),
         chat_mutes: Arc::default(),
+        reviews: crate::review::Queue::new(
+            1,
+            1,
+            Arc::default(),
+            crate::clock::Clock::current(),
+            Arc::new(|_, _| Box::pin(async { Ok(()) })),
+        ),
     };
     let kind = tapete_host::kind_of::<tapete_host::test_race::RaceHost>();
     let stored = StoredTable {

@@ -1,5 +1,6 @@
 //! Ring, a small game of 2–6 seats for the server's tests (what a game with a seat range,
-//! hands, hidden cards, seat-dependent rules and a tool looks like to the server).
+//! hands, hidden cards, seat-dependent rules, a tool and a review looks like to the
+//! server).
 //!
 //! Each hand every seat is dealt one hidden card (1–9); seats take turns adding 1 or 2
 //! to a total, and the seat that brings it to `to` or past wins the hand. After `hands`
@@ -12,7 +13,9 @@ use serde_json::{json, Value};
 use std::ops::RangeInclusive;
 use tapete_host::story::{Line, Phrase};
 use tapete_host::{Host, Narrate};
-use tapete_table::{Bot, Game, Outcome, RandomBot, Seat, SetupError, ToAct};
+use tapete_table::{
+    Bot, Game, Outcome, RandomBot, Resample, ResampleError, Seat, SetupError, ToAct,
+};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RingRules {
@@ -44,6 +47,7 @@ pub struct Ring {
 #[derive(Clone, Debug, Serialize)]
 pub struct RingView {
     pub seat: Option<Seat>,
+    pub rules: RingRules,
     pub hand: u8,
     pub total: u8,
     pub turn: Seat,
@@ -148,6 +152,7 @@ impl Game for Ring {
     fn spectator_view(&self) -> RingView {
         RingView {
             seat: None,
+            rules: self.rules.clone(),
             hand: self.hand,
             total: self.total,
             turn: self.turn,
@@ -169,6 +174,96 @@ impl Game for Ring {
             summary,
         ))
     }
+}
+
+impl Resample for Ring {
+    /// The others' cards and the deals to come drawn afresh: only the seat's own card and
+    /// the public score are kept.
+    fn resample(view: &RingView, rng: &mut ChaCha8Rng) -> Result<Ring, ResampleError> {
+        let me = view.seat.ok_or(ResampleError::Spectator)?;
+        let seats = view.wins.len();
+        let mut cards: Vec<u8> = (0..seats).map(|_| rng.gen_range(1..=9)).collect();
+        cards[me] = view
+            .card
+            .ok_or_else(|| ResampleError::Inconsistent("a seat without its card".into()))?;
+        Ok(Ring {
+            seats,
+            rules: view.rules.clone(),
+            seed: rng.gen(),
+            hand: view.hand,
+            total: view.total,
+            turn: view.turn,
+            cards,
+            wins: view.wins.clone(),
+            over: false,
+        })
+    }
+}
+
+/// Ring's review: both additions weighed at every turn, rollouts at random, a hand's end
+/// scored by the hands won against the best other seat's with the hands left.
+pub struct RingReviewer;
+
+impl tapete_review::Reviewer for RingReviewer {
+    type G = Ring;
+    type Policy = ();
+
+    fn options(&self, _: &RingView, legal: &[u8], _: &u8) -> Option<Vec<u8>> {
+        (legal.len() > 1).then(|| legal.to_vec())
+    }
+    fn policy(&self) {}
+    fn rollout_action(
+        &self,
+        _: &mut (),
+        _: &Ring,
+        _: Seat,
+        legal: &[u8],
+        rng: &mut ChaCha8Rng,
+    ) -> u8 {
+        legal[rng.gen_range(0..legal.len())]
+    }
+    fn settle(&self, world: &Ring, events: &[RingEvent], seat: Seat) -> Option<f64> {
+        events
+            .iter()
+            .any(|e| matches!(e, RingEvent::HandWon { .. }))
+            .then(|| self.equity(world, seat))
+    }
+    fn equity(&self, game: &Ring, seat: Seat) -> f64 {
+        let best_other = (0..game.seats)
+            .filter(|s| *s != seat)
+            .map(|s| game.wins[s])
+            .max()
+            .unwrap_or(0);
+        let lead = game.wins[seat] - best_other;
+        if game.over {
+            return if lead >= 0 { 1.0 } else { 0.0 };
+        }
+        let left = i64::from(game.rules.hands) - i64::from(game.hand) + 1;
+        (0.5 + lead as f64 / (2.0 * left as f64 + 1.0)).clamp(0.0, 1.0)
+    }
+    fn hand(&self, game: &Ring) -> u32 {
+        u32::from(game.hand)
+    }
+}
+
+/// The reviews of ring games played to this total wait at a gate until
+/// [`open_review_gate`]: a test holds them while they are being made.
+pub const GATED_TO: u8 = 29;
+
+/// Reviews that reached the gate, and whether it is open.
+static REVIEW_GATE: (std::sync::Mutex<(usize, bool)>, std::sync::Condvar) =
+    (std::sync::Mutex::new((0, false)), std::sync::Condvar::new());
+
+/// How many reviews of games to [`GATED_TO`] have reached the gate.
+pub fn review_gate_reached() -> usize {
+    REVIEW_GATE.0.lock().unwrap_or_else(|p| p.into_inner()).0
+}
+
+/// Lets every review of a game to [`GATED_TO`] go on, now and later.
+pub fn open_review_gate() {
+    let (lock, cv) = &REVIEW_GATE;
+    lock.lock().unwrap_or_else(|p| p.into_inner()).1 = true;
+    cv.notify_all();
 }
 
 /// The host of [`Ring`].
@@ -311,6 +406,26 @@ impl Host for RingHost {
     }
     fn tools() -> &'static [&'static str] {
         &["sum"]
+    }
+    fn reviews() -> bool {
+        true
+    }
+    fn review(
+        record: &tapete_table::Record<Ring>,
+        seat: Seat,
+        settings: &tapete_review::Settings,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<tapete_review::Review, tapete_review::ReviewError> {
+        if record.rules.to == GATED_TO {
+            let (lock, cv) = &REVIEW_GATE;
+            let mut g = lock.lock().unwrap_or_else(|p| p.into_inner());
+            g.0 += 1;
+            cv.notify_all();
+            while !g.1 {
+                g = cv.wait(g).unwrap_or_else(|p| p.into_inner());
+            }
+        }
+        tapete_review::review(&RingReviewer, record, seat, settings, progress)
     }
     fn tool(name: &str, query: &Value) -> Result<Value, String> {
         if name != "sum" {

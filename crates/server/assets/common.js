@@ -37,11 +37,11 @@ export { t, lang, ordinal };
  */
 
 /**
- * A game the server offers (`/api/games`): its seats, default options, bots, tools and
- * what each option means.
+ * A game the server offers (`/api/games`): its seats, default options, bots, tools,
+ * whether its games are reviewed, and what each option means.
  * @typedef {{name: string, title: string, seats: {min: number, max: number, default: number},
  *   rules: Record<string, unknown>, bots: string[], default_bot: string, tools: string[], partners: boolean,
- *   rule_docs: Record<string, string>}} GameKind
+ *   reviews?: boolean, rule_docs: Record<string, string>}} GameKind
  */
 
 /** The bot levels (weakest first); any other bot a game offers is a style of play. */

@@ -46,6 +46,14 @@ app.append(panel);
   if (!games.length) { panel.append(el('div', { class: 'empty', 'data-testid': 'no-games' }, t('history.none'))); return; }
   /** @type {Record<string, GameModule>} */
   const mods = {};
+  // The games that have a review: their rows open it beside the replay.
+  /** @type {Set<string>} */
+  const reviewed = new Set();
+  try {
+    /** @type {import('./common.js').GameKind[]} */
+    const kinds = await api('GET', '/api/games');
+    for (const k of kinds) if (k.reviews) reviewed.add(k.name);
+  } catch { /* the rows keep their replays */ }
   for (const g of games) if (!mods[g.game]) mods[g.game] = await gameModule(g.game);
   const tbody = el('tbody');
   // players: by seat, a nickname (or {nickname}) for a person, null for a bot.
@@ -71,7 +79,9 @@ app.append(panel);
       el('td', {}, el('span', { class: `badge ${g.won ? 'won' : 'lost'}` }, g.won ? t('history.won') : t('history.lost')),
         el('div', { class: 'small', 'data-testid': 'game-summary' }, summary),
         el('div', { class: 'muted small' }, sidesText)),
-      el('td', { class: 'go' }, el('a', { class: 'btn small', href: `/replay/${g.table}`, 'data-testid': 'replay-link' }, t('table.replay')))));
+      el('td', { class: 'go' }, el('span', { class: 'row nowrap-row' },
+        reviewed.has(g.game) ? el('a', { class: 'btn small', href: `/t/${encodeURIComponent(g.table)}/review?seat=${g.seat}`, 'data-testid': 'review-link' }, t('review.title')) : null,
+        el('a', { class: 'btn small', href: `/replay/${g.table}`, 'data-testid': 'replay-link' }, t('table.replay'))))));
   }
   panel.append(el('div', { class: 'tablewrap' }, el('table', { class: 'list history' },
     el('thead', {}, el('tr', {}, el('th', {}, t('history.when')), el('th', {}, t('history.result')), el('th', {}, ''))), tbody)));

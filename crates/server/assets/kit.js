@@ -62,9 +62,11 @@ backWords.label = t('card.back');
 /**
  * A game's page, the one contract of a game module: what games.js registers and the lobby
  * (the options' form, a table's summary, the seats' words), the table page (the felt, the
- * banner, the narration's names), the history and the replays call. Only `name`,
+ * banner, the narration's names), the history, the replays and the reviews call. Only `name`,
  * `rulesForm`, `rulesSummary` and `render` are required; without the others the pages use
- * plain words (seat numbers, the engine's summary).
+ * plain words (seat numbers, the engine's summary). `actionParts` words an action's text for
+ * the review page, its cards apart (`{card}`: drawn as the page draws cards); without it the
+ * action's text is shown as it is, its card codes as cards.
  * @typedef {{
  *   name: string,
  *   title?: string,
@@ -80,6 +82,7 @@ backWords.label = t('card.back');
  *   seatHelp?: () => string,
  *   sidesText?: (seatName: (seat: number) => string, seats: number) => string,
  *   resultDetail?: (outcome: Outcome, ctx: Naming) => string,
+ *   actionParts?: (action: string) => (string | {card: string})[],
  * }} GameModule
  */
 

@@ -12,7 +12,7 @@ import { ratingChart, ratingText } from './ratings.js';
 /** @typedef {import('./ratings.js').Profile} Profile */
 /** @typedef {import('./ratings.js').GameRating} GameRating */
 /** @typedef {import('./ratings.js').RecentGame} RecentGame */
-/** @typedef {{title: string, partners: boolean}} GameName */
+/** @typedef {{title: string, partners: boolean, reviews: boolean}} GameName */
 
 topbar('profile');
 const app = pageRoot();
@@ -30,14 +30,14 @@ function source() {
 }
 
 /**
- * The games by name, from /api/games: {title, partners}.
+ * The games by name, from /api/games: {title, partners, reviews}.
  * @returns {Promise<Record<string, GameName>>}
  */
 async function gamesByName() {
   try {
     /** @type {import('./common.js').GameKind[]} */
     const list = await api('GET', '/api/games');
-    return Object.fromEntries(list.map((g) => [g.name, { title: g.title || g.name, partners: !!g.partners }]));
+    return Object.fromEntries(list.map((g) => [g.name, { title: g.title || g.name, partners: !!g.partners, reviews: !!g.reviews }]));
   } catch { return {}; }
 }
 
@@ -114,7 +114,10 @@ function gameCard(r, title) {
         !g.unrated && g.assisted ? el('span', { class: 'badge assisted', 'data-testid': 'assisted-badge' }, t('profile.result.assisted')) : null,
         why ? el('div', { class: 'muted small', 'data-testid': 'rating-note' }, why) : null),
       el('td', { class: 'num opt' }, String(g.rating)),
-      el('td', { class: 'go' }, el('a', { class: 'btn small', href: g.replay, 'data-testid': 'replay-link' }, t('profile.replay')))));
+      el('td', { class: 'go' }, el('span', { class: 'row nowrap-row' },
+        games[g.game] && games[g.game].reviews && p.id !== null
+          ? el('a', { class: 'btn small', href: `/t/${encodeURIComponent(g.table)}/review?player=${p.id}`, 'data-testid': 'review-link' }, t('review.title')) : null,
+        el('a', { class: 'btn small', href: g.replay, 'data-testid': 'replay-link' }, t('profile.replay'))))));
   }
   panel.append(el('h2', {}, t('profile.recent')), el('div', { class: 'tablewrap' }, el('table', { class: 'list history' },
     el('thead', {}, el('tr', {}, el('th', {}, t('profile.th.when')), el('th', {}, t('profile.th.result')), el('th', { class: 'num opt' }, t('profile.th.rating')), el('th', {}, ''))), tbody)));

@@ -636,9 +636,10 @@ function drawTable(st) {
     // Otra, the replay and a new table are the felt's last buttons when the felt shows the
     // game's end (kit.js nextButton); else here.
     const onFelt = !!gameMain.querySelector('[data-testid="match-over"]');
-    clear(banner).append(el('b', {}, words), el('span', { 'data-testid': 'final-score' }, detail));
+    clear(banner).append(el('b', {}, words), el('span', { 'data-testid': 'final-score' }, detail), el('span', { class: 'spacer' }),
+      reviewControl(t, you.seat === undefined ? null : you.seat) || '');
     if (!onFelt) {
-      banner.append(el('span', { class: 'spacer' }), otraControl(t, player) || '',
+      banner.append(otraControl(t, player) || '',
         el('a', { class: 'btn small', href: withInvite(`/replay/${t.id}`, t.id) }, tr('table.replay')),
         el('a', { class: 'btn small primary', href: '/' }, tr('lobby.new_table')));
     }
@@ -652,6 +653,27 @@ function drawTable(st) {
   chatLayout();
 
   drawStory(st);
+}
+
+// The games that have a review (`reviews` in /api/games): their end offers one.
+/** @type {Set<string>} */
+const reviewed = new Set();
+api('GET', '/api/games').then((/** @type {{name: string, reviews?: boolean}[] | null} */ list) => {
+  for (const g of Array.isArray(list) ? list : []) if (g.reviews) reviewed.add(g.name);
+  if (st && (st.outcome || st.table.outcome)) render();
+}).catch(() => { /* the end of a game offers no review */ });
+
+/**
+ * "Review" at a finished game: the person's own seat's; watching a public table, the page
+ * where a seat is chosen; none for a private table's spectator (its reviews are for the
+ * people who sat there).
+ * @param {TableInfo} t
+ * @param {number | null} seat
+ */
+function reviewControl(t, seat) {
+  if (!reviewed.has(t.game) || (seat === null && t.private)) return null;
+  const path = `/t/${encodeURIComponent(t.id)}/review${seat === null ? '' : `?seat=${seat}`}`;
+  return el('a', { class: 'btn small primary', href: withInvite(path, t.id), 'data-testid': 'to-review', title: tr('review.open_title') }, tr('review.title'));
 }
 
 // The table whose end was brought into view (once a table, not at every state after).

@@ -531,3 +531,171 @@ fn any_server_of_a_cluster_makes_and_answers_any_tables_review() {
     let (code, same) = ask(&a, &id, "seat=1", None);
     assert_eq!((code, &same), (200, &review));
 }
+
+/// Every card code (French: `10H`, `KS` as `13S`) in a JSON answer: its strings, and each
+/// word of a text ("lay 3D 6D").
+fn french_cards(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        Value::String(s) => {
+            for w in s.split_whitespace() {
+                let (rank, suit) = w.split_at(w.len().saturating_sub(1));
+                let rank_ok = rank.parse::<u8>().is_ok_and(|r| (1..=13).contains(&r));
+                if rank_ok && matches!(suit, "S" | "H" | "D" | "C") {
+                    out.insert(w.to_owned());
+                }
+            }
+        }
+        Value::Array(xs) => xs.iter().for_each(|x| french_cards(x, out)),
+        Value::Object(m) => m.values().for_each(|x| french_cards(x, out)),
+        _ => {}
+    }
+}
+
+fn cards_in(v: &Value) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    french_cards(v, &mut out);
+    out
+}
+
+#[test]
+fn a_seats_view_at_a_decision_never_holds_another_seats_hidden_card() {
+    let server = Server::start("review-view", limits());
+    let ane = server.player("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "tikki", "seats": 2, "start": true, "pace_ms": 0, "hold_s": 0}),
+    );
+    let mut ws = server.ws(&id, Some(&ane));
+    play_out(&mut ws);
+    let (_, replay) = server.api("GET", &format!("/api/tables/{id}/replay"), None, None);
+    let actions = replay["actions"].as_array().unwrap().len();
+    let mut checked = 0;
+    for at in 0..=actions {
+        // What the game hides at that moment: the other seat's hand and the stock (the
+        // replay's full view shows them, for a finished game). The first round only: the
+        // next one deals the cards again, and a card shown in the last round may be in
+        // another hand then.
+        let (code, step) = server.api("GET", &format!("/api/tables/{id}/replay/{at}"), None, None);
+        assert_eq!(code, 200, "{step}");
+        let full = &step["view"];
+        if full["round"] != 1 || full["phase"] == "over" {
+            continue;
+        }
+        for seat in 0..2usize {
+            let (code, seen) = server.api(
+                "GET",
+                &format!("/api/tables/{id}/view?seat={seat}&at={at}"),
+                Some(&ane),
+                None,
+            );
+            assert_eq!(code, 200, "{seen}");
+            assert_eq!((&seen["seat"], &seen["at"]), (&json!(seat), &json!(at)));
+            let shown = cards_in(&seen);
+            let own = cards_in(&full["hands"][seat]);
+            let mut hidden = cards_in(&full["hands"][1 - seat]);
+            hidden.extend(cards_in(&full["stock_cards"]));
+            assert!(!hidden.is_empty() && !own.is_empty(), "{full}");
+            // The check can fail: the replay's full view holds every hidden card.
+            assert!(hidden.is_subset(&cards_in(full)));
+            assert!(
+                own.is_subset(&shown),
+                "seat {seat} sees its hand at {at}: {seen}"
+            );
+            let leaked: Vec<_> = shown.intersection(&hidden).collect();
+            assert!(
+                leaked.is_empty(),
+                "seat {seat} at {at} sees {leaked:?}: {seen}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked} views checked");
+}
+
+#[test]
+fn a_seats_view_is_for_finished_games_under_the_reviews_rules() {
+    let server = Server::start("review-view-rules", limits());
+    let ane = server.player("Ane");
+    let bea = server.player("Bea");
+    let code_of =
+        |(status, body): (u16, Value)| (status, body["code"].as_str().unwrap_or("").to_owned());
+    let view = |id: &str, query: &str, token: Option<&str>| {
+        code_of(server.api(
+            "GET",
+            &format!("/api/tables/{id}/view?{query}"),
+            token,
+            None,
+        ))
+    };
+    assert_eq!(
+        view("nosuchtb", "seat=0&at=0", None),
+        (404, "table_not_found".into())
+    );
+    let live = server.table(
+        &ane,
+        json!({"game": "ring", "seats": 2, "start": true, "pace_ms": 0}),
+    );
+    assert_eq!(
+        view(&live, "seat=0&at=0", Some(&ane)),
+        (409, "not_finished".into())
+    );
+    // A private game: its views are for the people who sat there, as its reviews.
+    let (code, t) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&ane),
+        Some(
+            json!({"game": "ring", "seats": 2, "rules": {"hands": 1}, "private": true,
+                    "start": true, "pace_ms": 0, "hold_s": 0}),
+        ),
+    );
+    assert_eq!(code, 200, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    let invite = format!("invite={}", t["invite"].as_str().unwrap());
+    let mut ws = server.ws(&id, Some(&ane));
+    play_out(&mut ws);
+    for token in [None, Some(bea.as_str())] {
+        assert_eq!(
+            view(&id, "seat=0&at=1", token),
+            (404, "table_not_found".into())
+        );
+        assert_eq!(
+            view(&id, &format!("seat=0&at=1&{invite}"), token),
+            (403, "review_players_only".into())
+        );
+    }
+    assert_eq!(view(&id, "seat=1&at=1", Some(&ane)), (200, String::new()));
+    for query in ["at=1", "seat=x&at=1"] {
+        assert_eq!(
+            view(&id, query, Some(&ane)),
+            (400, "review_needs_seat".into()),
+            "{query}"
+        );
+    }
+    for query in ["seat=0", "seat=0&at=-1", "seat=0&at=x"] {
+        assert_eq!(
+            view(&id, query, Some(&ane)),
+            (400, "bad_request".into()),
+            "{query}"
+        );
+    }
+    assert_eq!(
+        view(&id, "seat=2&at=1", Some(&ane)),
+        (400, "no_such_seat".into())
+    );
+    let (_, replay) = server.api(
+        "GET",
+        &format!("/api/tables/{id}/replay?{invite}"),
+        None,
+        None,
+    );
+    let n = replay["actions"].as_array().unwrap().len();
+    assert_eq!(
+        view(&id, &format!("seat=0&at={n}"), Some(&ane)),
+        (200, String::new())
+    );
+    assert_eq!(
+        view(&id, &format!("seat=0&at={}", n + 1), Some(&ane)),
+        (404, "no_such_step".into())
+    );
+}

@@ -662,4 +662,27 @@ function seatLabel(i) {
 
 const sidesText = seatsText;
 
-registerGame({ name: 'tikki', title: 'Tikki', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, seatLabel, sidesText });
+/**
+ * An action in the page's words for the review (`lay 3D 6D`: "lay 3♦ 6♦"), its cards apart:
+ * the engine's texts are its own English (`lay`, `retreat BACK reveal SHOWN`, `keep`).
+ * @type {NonNullable<GameModule['actionParts']>}
+ */
+function actionParts(action) {
+  const words = String(action).trim().split(/\s+/);
+  /** Fills `key`'s text, each of its `{name}` placeholders replaced by the cards given for it. */
+  const fill = (/** @type {string} */ key, /** @type {Record<string, string[]>} */ cards) => {
+    const marks = Object.keys(cards);
+    const text = t(key, Object.fromEntries(marks.map((m, i) => [m, String.fromCharCode(i + 1)])));
+    return text.split(/([\u0001-\u0009])/).flatMap((p) => {
+      const i = p.length === 1 ? p.charCodeAt(0) - 1 : -1;
+      if (i < 0 || i >= marks.length) return p ? [p] : [];
+      return cards[marks[i]].flatMap((c, k) => (k ? [' ', { card: c }] : [{ card: c }]));
+    });
+  };
+  if (words[0] === 'lay' && words.length > 1) return fill('review.tikki.lay', { cards: words.slice(1) });
+  if (words[0] === 'keep' && words.length === 1) return fill('review.tikki.keep', {});
+  if (words[0] === 'retreat' && words.length === 4 && words[2] === 'reveal') return fill('review.tikki.retreat', { back: [words[1]], reveal: [words[3]] });
+  return [String(action)];
+}
+
+registerGame({ name: 'tikki', title: 'Tikki', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, seatLabel, sidesText, actionParts });

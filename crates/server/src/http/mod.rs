@@ -177,6 +177,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/", get(|| pages::page("index.html")))
         .route("/t/{id}", get(|| pages::page("table.html")))
         .route("/replay/{id}", get(|| pages::page("replay.html")))
+        .route("/t/{id}/review", get(|| pages::page("review.html")))
         // The service worker, at the top so that it may serve every page (see sw.js).
         .route("/sw.js", get(|| pages::page("sw.js")))
         .route("/{page}", get(pages::named_page))
@@ -220,6 +221,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/tables/{id}/replay", get(tables::replay))
         .route("/api/tables/{id}/replay/{n}", get(tables::replay_step))
         .route("/api/tables/{id}/review", get(review::review))
+        .route("/api/tables/{id}/view", get(review::seat_view))
         .route("/api/players/{id}/games", get(players::player_games))
         .route("/api/players/{id}", get(players::player))
         .route("/api/profiles/{nickname}", get(players::profile))

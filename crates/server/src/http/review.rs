@@ -3,6 +3,7 @@
 
 use super::api::*;
 use super::private_tables::{check_stored, no_table};
+use crate::accounts::Session;
 use crate::code::Code;
 use crate::hub::Hub;
 use crate::review::{Asked, Status};
@@ -13,9 +14,10 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// `?seat=N&invite=SECRET` of a review's address.
 #[derive(Deserialize)]
@@ -45,42 +47,8 @@ pub(crate) async fn review(
     hub.review_reads
         .take_at(peer.ip(), hub.clock().now())
         .map_err(|s| ApiError::too_many(s, "review requests"))?;
-    let seat: usize = match q.seat.as_deref().map(str::trim) {
-        None | Some("") => {
-            return Err(ApiError::bad(
-                Code::ReviewNeedsSeat,
-                "a review is of one seat: ask for it with `?seat=N`",
-            ))
-        }
-        Some(s) => s.parse().map_err(|_| {
-            ApiError::bad(
-                Code::ReviewNeedsSeat,
-                format!("seat `{s}` is not a seat number: ask with `?seat=N`"),
-            )
-        })?,
-    };
-    let stored = table_of(&hub, &id, &headers, q.invite.as_deref()).await?;
-    let session = match bearer(&headers).ok().flatten() {
-        Some(token) => session_for_token(&hub, token).await?,
-        None => None,
-    };
-    if stored.private.invite.is_some() {
-        let sat = match &session {
-            Some(s) => hub
-                .db
-                .sat_at(id.clone(), s.player.id)
-                .await
-                .map_err(ApiError::internal)?,
-            None => false,
-        };
-        if !sat {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                Code::ReviewPlayersOnly,
-                "a private table's reviews are only for the people who sat at it",
-            ));
-        }
-    }
+    let seat = seat_of(q.seat.as_deref())?;
+    let (stored, session) = players_table(&hub, &id, &headers, q.invite.as_deref()).await?;
     let reviews = hub.kind(&stored.row.game).is_some_and(|k| k.reviews());
     if !reviews {
         let title = hub
@@ -200,4 +168,159 @@ async fn table_of(
     };
     check_stored(hub, &stored, headers, invite).await?;
     Ok(stored)
+}
+
+/// The seat of `?seat=N`: a review, and a view of one, are of one seat.
+fn seat_of(seat: Option<&str>) -> Result<usize, ApiError> {
+    match seat.map(str::trim) {
+        None | Some("") => Err(ApiError::bad(
+            Code::ReviewNeedsSeat,
+            "a review is of one seat: ask for it with `?seat=N`",
+        )),
+        Some(s) => s.parse().map_err(|_| {
+            ApiError::bad(
+                Code::ReviewNeedsSeat,
+                format!("seat `{s}` is not a seat number: ask with `?seat=N`"),
+            )
+        }),
+    }
+}
+
+/// The stored table `id` whose reviews the request may read, with the asker's session:
+/// any table it may see, but a private one only for the people who sat at it (403 to
+/// anyone else who may see it; to whoever may not, the 404 of a table that does not
+/// exist).
+async fn players_table(
+    hub: &Arc<Hub>,
+    id: &str,
+    headers: &HeaderMap,
+    invite: Option<&str>,
+) -> Result<(Arc<StoredTable>, Option<Session>), ApiError> {
+    let stored = table_of(hub, id, headers, invite).await?;
+    let session = match bearer(headers).ok().flatten() {
+        Some(token) => session_for_token(hub, token).await?,
+        None => None,
+    };
+    if stored.private.invite.is_some() {
+        let sat = match &session {
+            Some(s) => hub
+                .db
+                .sat_at(id.to_string(), s.player.id)
+                .await
+                .map_err(ApiError::internal)?,
+            None => false,
+        };
+        if !sat {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                Code::ReviewPlayersOnly,
+                "a private table's reviews are only for the people who sat at it",
+            ));
+        }
+    }
+    Ok((stored, session))
+}
+
+/// `?seat=N&at=K&invite=SECRET` of a seat's view.
+#[derive(Deserialize)]
+pub(crate) struct ViewQuery {
+    seat: Option<String>,
+    at: Option<String>,
+    invite: Option<String>,
+}
+
+/// `GET /api/tables/{id}/view?seat=N&at=K`: what seat `N` of a finished table saw after
+/// the first `K` actions (so before action `K`, a review's decision `at`): the view its
+/// page was sent then, the actions it could take and its story of the hand. Never another
+/// seat's hidden card: the game is replayed and asked for that seat's view, as the table
+/// asked it live. Read by the review page, under the review's rules (a private table's
+/// only for the people who sat at it); built on demand like a replay's steps, a few at a
+/// time on the whole server.
+pub(crate) async fn seat_view(
+    State(hub): State<Arc<Hub>>,
+    path: Result<Path<String>, PathRejection>,
+    query: Result<Query<ViewQuery>, QueryRejection>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let Path(id) = path?;
+    let Query(q) = query?;
+    let seat = seat_of(q.seat.as_deref())?;
+    let at: usize = match q.at.as_deref().map(str::trim) {
+        None | Some("") => {
+            return Err(ApiError::bad(
+                Code::BadRequest,
+                "a view is of one moment: ask for it with `?at=K` (the actions before it)",
+            ))
+        }
+        Some(s) => s.parse().map_err(|_| {
+            ApiError::bad(
+                Code::BadRequest,
+                format!("at `{s}` is not a number of actions: ask with `?at=K`"),
+            )
+        })?,
+    };
+    let (stored, _) = players_table(&hub, &id, &headers, q.invite.as_deref()).await?;
+    if seat >= stored.row.seats {
+        return Err(ApiError::bad(
+            Code::NoSuchSeat,
+            format!(
+                "there is no seat {seat}: this table's seats are 0 to {}",
+                stored.row.seats - 1
+            ),
+        ));
+    }
+    if stored.row.status != TableStatus::Finished {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            Code::NotFinished,
+            "the game is not over: a seat's view is shown only once the game is finished",
+        ));
+    }
+    if at > stored.actions.len() {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            Code::NoSuchStep,
+            format!(
+                "no moment after {at} actions: this game has {} actions",
+                stored.actions.len()
+            ),
+        ));
+    }
+    let kind = hub
+        .kind(&stored.row.game)
+        .cloned()
+        .ok_or_else(|| ApiError::internal(format!("unknown game `{}`", stored.row.game)))?;
+    let _permit = tokio::time::timeout(Duration::from_secs(5), hub.replays.acquire())
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                Code::Busy,
+                "the server is busy with other replays: try again in a moment",
+            )
+        })?
+        .map_err(ApiError::internal)?;
+    let answer = tokio::task::spawn_blocking(move || -> Result<Value, String> {
+        let row = &stored.row;
+        let mut game = kind.new_game(&row.rules, row.seats, row.seed)?;
+        for (s, action) in &stored.actions[..at] {
+            game.apply(*s, action)?;
+        }
+        let view: Value = serde_json::from_str(&game.view_text(Some(seat)))
+            .map_err(|e| format!("the view as JSON: {e}"))?;
+        let lines = game.lines(Some(seat));
+        Ok(json!({
+            "seat": seat,
+            "at": at,
+            "actions": stored.actions.len(),
+            "view": view,
+            "to_act": game.to_act(),
+            "legal": game.legal(seat),
+            "lines": lines.iter().map(tapete_host::story::Line::wire).collect::<Vec<_>>(),
+        }))
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(ApiError::internal)?;
+    Ok(Json(answer))
 }

@@ -38,6 +38,7 @@ pub(crate) async fn game_kinds(State(hub): State<Arc<Hub>>) -> Json<Value> {
                 "default_bot": k.default_bot(),
                 "tools": k.tools(),
                 "partners": k.partners(),
+                "reviews": k.reviews(),
                 "rule_docs": k
                     .rule_docs()
                     .iter()

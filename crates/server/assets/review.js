@@ -76,7 +76,7 @@ const OPTIONS_SHOWN = 8;
 /** Options offered as answers in learn mode, at most. */
 const QUIZ_OPTIONS = 6;
 /** How often a review on its way is asked for again (ms). */
-const POLL_MS = 1500;
+const POLL_MS = 2000;
 
 topbar('history');
 const app = pageRoot();

@@ -117,7 +117,7 @@ codes! {
     TooManyTablesFromAddress = "too_many_tables_from_address",
     /// The game is not over (replays, reviews, another game).
     NotFinished = "not_finished",
-    /// No such step of a replay.
+    /// No such step of a replay, or moment of a finished game (a seat's view).
     NoSuchStep = "no_such_step",
     /// The game is over.
     GameOver = "game_over",

@@ -292,7 +292,8 @@ test('the review speaks Spanish and English from the catalogs, no raw keys', { t
     /** Words the page must show in each language. */
     const words = {
       es: ['Revisión', 'Precisión', 'Suerte', 'Resultado sin suerte', 'Probabilidad de ganar', 'Decisiones', 'Aprende de tus errores', 'Prob. de ganar'],
-      en: ['Review', 'Accuracy', 'Luck', 'Luck-adjusted result', 'Chance of winning', 'Decisions', 'Learn from your mistakes', 'Chance to win'],
+      // A visitor of the game: the seat is another's, its mistakes are "the" mistakes.
+      en: ['Review', 'Accuracy', 'Luck', 'Luck-adjusted result', 'Chance of winning', 'Decisions', 'Learn from the mistakes', 'Chance to win'],
     };
     for (const [lang, b] of [['es', es], ['en', en]]) {
       const { page } = b;

@@ -93,6 +93,9 @@ let table;
 let mod;
 /** The seat reviewed: the person's own, or the one they chose. */
 let seat = 0;
+/** The person's own seat at the table, if they held one at its end (null: another's game). */
+/** @type {number | null} */
+let own = null;
 /** Every seat's review asked for so far, by seat. */
 /** @type {Map<number, SeatReview>} */
 const reviews = new Map();
@@ -147,7 +150,7 @@ function seatName(s) {
  * @param {number} s
  */
 function seatTitle(s) {
-  return s === seat ? t('review.seat_you', { name: seatName(s) }) : seatName(s);
+  return s === own ? t('review.seat_you', { name: seatName(s) }) : seatName(s);
 }
 
 /** @param {Label} label */
@@ -222,7 +225,9 @@ async function fetchReview(s, onPending) {
     try {
       r = await api('GET', withInvite(`/api/tables/${encodeURIComponent(tableId)}/review?seat=${s}`, tableId));
     } catch (x) {
-      const waits = x instanceof ApiError && (x.code === 'rate_limited' || x.code === 'review_queue_full' || x.code === 'busy');
+      // Waits the server names; and a game whose end is being stored as the page opens.
+      const waits = x instanceof ApiError && (x.code === 'rate_limited' || x.code === 'review_queue_full' || x.code === 'busy'
+        || (x.code === 'not_finished' && table.status === 'finished'));
       if (!waits) throw x;
       onPending({ status: 'queued', position: 0 });
       await sleep(Math.max(1, x instanceof ApiError ? x.retryAfter : 5) * 1000);
@@ -304,7 +309,7 @@ function resultWords(r) {
   return t('review.result_share', { n: num(r.result) });
 }
 
-/** The summary of the seat in focus, and the others' line by line when they are shown. */
+/** The summary of the seat in focus: its figures, each with its line of explanation. */
 function summaryEl() {
   const sr = reviews.get(focus);
   const r = sr && sr.review;
@@ -520,7 +525,24 @@ function select(at) {
   selected = at;
   draw();
   const row = /** @type {HTMLElement | null} */ (document.querySelector(`[data-testid="decision"][data-at="${at}"]`));
-  if (row) { row.focus({ preventScroll: true }); row.scrollIntoView({ block: 'nearest' }); }
+  if (row) {
+    row.focus({ preventScroll: true });
+    // The row in sight inside the list (the list scrolls, not the page).
+    const list = row.closest('.rv-list');
+    if (list instanceof HTMLElement) {
+      const top = row.offsetTop;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (top + row.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + row.offsetHeight - list.clientHeight;
+    }
+  }
+  // The decision's top in sight, under the top bar.
+  const detail = document.querySelector('[data-testid="detail"]');
+  const bar = document.querySelector('.topbar');
+  if (detail) {
+    const under = bar ? bar.getBoundingClientRect().bottom + 8 : 8;
+    const r = detail.getBoundingClientRect();
+    if (r.top < under || r.top > window.innerHeight * 0.6) window.scrollBy({ top: r.top - under });
+  }
 }
 
 /**
@@ -753,7 +775,7 @@ function learnEl() {
   const list = mistakes();
   const box = el('section', { class: 'panel rv-learn', 'data-testid': 'learn' });
   if (!list.length) {
-    box.append(el('h2', {}, t('review.learn_title')), el('p', { 'data-testid': 'learn-none' }, t('review.learn_none')));
+    box.append(el('h2', {}, seat === own ? t('review.learn_title') : t('review.learn_title_other')), el('p', { 'data-testid': 'learn-none' }, t('review.learn_none')));
     return box;
   }
   if (quiz >= list.length) return learnSummary(list, box);
@@ -847,7 +869,7 @@ function tabsEl() {
     class: `rv-tab ${mode === m ? 'on' : ''}`, role: 'tab', 'aria-selected': String(mode === m), 'data-testid': `tab-${m}`,
     onclick: () => setMode(m),
   }, words);
-  return el('div', { class: 'rv-tabs', role: 'tablist' }, tab('review', t('review.tab_review')), tab('learn', t('review.tab_learn', { count: n })));
+  return el('div', { class: 'rv-tabs', role: 'tablist' }, tab('review', t('review.tab_review')), tab('learn', seat === own ? t('review.tab_learn', { count: n }) : t('review.tab_learn_other', { count: n })));
 }
 
 /**
@@ -980,6 +1002,8 @@ document.addEventListener('keydown', (e) => {
   const asked = query.get('seat');
   const player = query.get('player') || (person ? String(person.id) : '');
   const sat = table.seats.find((x) => x.player && String(x.player.id) === player);
+  const mine = person ? table.seats.find((x) => x.player && x.player.id === person.id) : null;
+  own = mine ? mine.seat : null;
   if (asked !== null && /^\d+$/.test(asked)) seat = Number(asked);
   else if (sat) seat = sat.seat;
   else { seatPicker(); return; }

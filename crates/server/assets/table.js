@@ -636,10 +636,11 @@ function drawTable(st) {
     // Otra, the replay and a new table are the felt's last buttons when the felt shows the
     // game's end (kit.js nextButton); else here.
     const onFelt = !!gameMain.querySelector('[data-testid="match-over"]');
-    clear(banner).append(el('b', {}, words), el('span', { 'data-testid': 'final-score' }, detail), el('span', { class: 'spacer' }),
-      reviewControl(t, you.seat === undefined ? null : you.seat) || '');
+    // The review of the game, beside them (or alone, when they are on the felt).
+    const buttons = el('span', { class: 'row' }, reviewControl(t, you.seat === undefined ? null : you.seat));
+    clear(banner).append(el('b', {}, words), el('span', { 'data-testid': 'final-score' }, detail), el('span', { class: 'spacer' }), buttons);
     if (!onFelt) {
-      banner.append(otraControl(t, player) || '',
+      buttons.append(otraControl(t, player) || '',
         el('a', { class: 'btn small', href: withInvite(`/replay/${t.id}`, t.id) }, tr('table.replay')),
         el('a', { class: 'btn small primary', href: '/' }, tr('lobby.new_table')));
     }

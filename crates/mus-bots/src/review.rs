@@ -14,7 +14,7 @@
 //!   declaration heard (not the bets: reading them is a model).
 
 use crate::leyes_cache::lance_chance;
-use crate::maestro::{after_juego, believed_world, candidates, match_chance};
+use crate::maestro::{after_juego, believed_world, candidates, match_chance_as};
 use crate::policy;
 use crate::read::TableRead;
 use crate::Experto;
@@ -148,7 +148,12 @@ impl Reviewer for MusReviewer {
         match game.outcome() {
             Some(o) if o.winners.contains(&seat) => 1.0,
             Some(_) => 0.0,
-            None => match_chance(&game.scores(), game.rules(), seat % 2),
+            None => match_chance_as(
+                &game.scores(),
+                game.rules(),
+                seat % 2,
+                Some(game.mano() % 2),
+            ),
         }
     }
 

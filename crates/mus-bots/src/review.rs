@@ -267,6 +267,8 @@ fn reason(view: &MusView, d: &Decision) -> Line {
             pct(played)
         );
         Phrase::new("review.mus.best")
+            .text("played", d.played.clone())
+            .num("played_win", pct(played))
     } else {
         text += &format!(
             "{} left {}% to win the match, {} {}%",
@@ -276,11 +278,11 @@ fn reason(view: &MusView, d: &Decision) -> Line {
             pct(best)
         );
         Phrase::new("review.mus.choice")
-    }
-    .text("played", d.played.clone())
-    .text("best", d.best.clone())
-    .num("played_win", pct(played))
-    .num("best_win", pct(best));
+            .text("played", d.played.clone())
+            .text("best", d.best.clone())
+            .num("played_win", pct(played))
+            .num("best_win", pct(best))
+    };
     let need = ordago_need(view, d).map_or_else(empty, |need| {
         text += &format!("; accepting the órdago needed {}%", pct(need));
         Arg::Phrase(Phrase::new("review.mus.need").num("need", pct(need)))

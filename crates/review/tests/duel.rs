@@ -171,7 +171,6 @@ impl tapete_review::Reviewer for NoWorldForTens {
 
 #[test]
 fn a_decision_no_world_fits_is_left_unvalued_and_said() {
-    use tapete_review::Reviewer;
     let seed = (0..500).find(|&s| card(s)[0] == 10).unwrap();
     let r = review(
         &NoWorldForTens,

@@ -271,3 +271,83 @@ fn the_check_finds_a_missing_key_and_a_wrong_placeholder() {
         ["card", "who", "x"].map(String::from).into()
     );
 }
+
+/// Reviews seat 0 of a seeded game of `H` (the game's default bot at every seat, the
+/// fewest worlds) and returns every problem of the reasons told with the catalogs.
+struct Reasons<'a> {
+    catalogs: &'a [(&'static str, Map<String, Value>)],
+}
+
+impl Visitor for Reasons<'_> {
+    type Output = (usize, Vec<String>);
+    fn visit<H: Host>(self) -> Self::Output {
+        let mut seen = BTreeSet::new();
+        let mut found = Vec::new();
+        let mut told = 0;
+        if !H::reviews() {
+            return (0, found);
+        }
+        let settings = tapete_review::Settings {
+            min_worlds: 2,
+            max_worlds: 2,
+            ..Default::default()
+        };
+        let seats = H::DEFAULT_SEATS;
+        for g in 0..1u64 {
+            let seed = 9100 + g;
+            let rules = H::arena_rules();
+            let mut game = H::G::new(&rules, seats, seed).expect("a game");
+            let mut record = tapete_table::Record::<H::G>::new(rules.clone(), seats, seed);
+            let mut bots: Vec<Box<dyn Bot<H::G>>> = (0..seats)
+                .map(|_| H::make_bot(H::default_bot()).expect("the default bot"))
+                .collect();
+            tapete_table::play_out(
+                &mut game,
+                &mut bots,
+                &mut ChaCha8Rng::seed_from_u64(seed),
+                &mut record,
+                MAX_ACTIONS,
+                |_, _, _, _| {},
+            )
+            .expect("the game plays");
+            for seat in 0..1 {
+                let review = H::review(&record, seat, &settings, &|_, _| {}).expect("a review");
+                for d in &review.decisions {
+                    let Some(line) = &d.reason else { continue };
+                    told += 1;
+                    for problem in problems(&line.phrase, self.catalogs, &mut seen) {
+                        found.push(format!(
+                            "{}: {problem} (told as \"{}\")",
+                            H::NAME,
+                            line.text
+                        ));
+                    }
+                }
+            }
+        }
+        (told, found)
+    }
+}
+
+#[test]
+fn every_reason_of_every_review_is_in_both_catalogs_with_its_placeholders() {
+    let catalogs = catalogs();
+    let mut problems = Vec::new();
+    for name in tapete_catalog::names() {
+        let (told, found) = tapete_catalog::visit(
+            name,
+            Reasons {
+                catalogs: &catalogs,
+            },
+        )
+        .expect("a game");
+        assert!(told > 0, "{name}'s review told no reason");
+        problems.extend(found);
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}

@@ -44,7 +44,7 @@ use tapete_chinchon::bots::Basico;
 use tapete_chinchon::meld::Solver;
 use tapete_chinchon::rules::TARGETS;
 use tapete_chinchon::{Action, Card, ChinchonGame, ChinchonView, Event, Phase};
-use tapete_chinchon_odds::{odds, Query, MAX_DRAWS};
+use tapete_chinchon_odds::{odds, odds_each, Query, MAX_DRAWS};
 use tapete_review::{Decision, OptionValue, Reviewer};
 use tapete_table::story::{Line, Phrase};
 use tapete_table::{Bot, Game, Seat};
@@ -112,6 +112,12 @@ pub fn seen_after_discard(view: &ChinchonView, card: Card) -> Vec<Card> {
 /// discards `card`, by the odds engine; `None` when the seat does not hold eight cards
 /// with `card` among them, or the engine refuses the query.
 pub fn close_odds(view: &ChinchonView, card: Card) -> Option<Vec<f64>> {
+    let o = odds(&close_query(view, card)?).ok()?;
+    Some(o.within.iter().map(|w| w.p).collect())
+}
+
+/// The odds engine's question for discarding `card` from the eight cards of `view`.
+fn close_query(view: &ChinchonView, card: Card) -> Option<Query> {
     if view.hand.len() != 8 {
         return None;
     }
@@ -130,8 +136,7 @@ pub fn close_odds(view: &ChinchonView, card: Card) -> Option<Vec<f64>> {
         seen: seen_after_discard(view, card),
         draws: MAX_DRAWS,
     };
-    let o = odds(&q).ok()?;
-    Some(o.within.iter().map(|w| w.p).collect())
+    Some(q)
 }
 
 /// The cards `hand` can really close with (putting the card down leaves seven that
@@ -226,12 +231,27 @@ impl Reviewer for ChinchonReviewer {
         view: &ChinchonView,
         options: &[Action],
     ) -> (Map<String, Value>, Vec<Map<String, Value>>) {
-        let per_option = options
+        // Every discard leaves the same cards unseen: their odds are counted together.
+        let discards: Vec<Option<Card>> = options
             .iter()
-            .map(|a| {
+            .map(|a| match (a, view.phase) {
+                (Action::Descarto(c), Phase::Discard) => Some(*c),
+                _ => None,
+            })
+            .collect();
+        let queries: Vec<Query> = discards
+            .iter()
+            .flatten()
+            .filter_map(|&c| close_query(view, c))
+            .collect();
+        let mut counted = odds_each(&queries).into_iter();
+        let per_option = discards
+            .iter()
+            .map(|d| {
                 let mut m = Map::new();
-                if let (Action::Descarto(c), Phase::Discard) = (a, view.phase) {
-                    if let Some(p) = close_odds(view, *c) {
+                if d.is_some_and(|c| close_query(view, c).is_some()) {
+                    if let Some(Ok(o)) = counted.next() {
+                        let p: Vec<f64> = o.within.iter().map(|w| w.p).collect();
                         m.insert("close".into(), json!(p));
                     }
                 }

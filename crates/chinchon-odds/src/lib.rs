@@ -196,6 +196,59 @@ pub enum OddsError {
 
 /// Computes the odds of `q` (see the crate's documentation).
 pub fn odds(q: &Query) -> Result<Odds, OddsError> {
+    odds_each(std::slice::from_ref(q))
+        .pop()
+        .unwrap_or(Err(OddsError::Draws(0)))
+}
+
+/// [`odds`] of several queries at once, in order. Queries with the same rules, decks and
+/// unseen cards (a hand's discards weighed side by side: each leaves the same cards
+/// unseen) share what is counted on the way — the hands of seven reached after a draw and
+/// a discard are mostly the same — so they cost far less than one by one.
+pub fn odds_each(queries: &[Query]) -> Vec<Result<Odds, OddsError>> {
+    let prepared: Vec<Result<Prepared, OddsError>> = queries.iter().map(prepare).collect();
+    let mut out: Vec<Option<Result<Odds, OddsError>>> = queries.iter().map(|_| None).collect();
+    for i in 0..queries.len() {
+        if out[i].is_some() {
+            continue;
+        }
+        let p = match &prepared[i] {
+            Ok(p) => p,
+            Err(e) => {
+                out[i] = Some(Err(e.clone()));
+                continue;
+            }
+        };
+        let solver = Solver::new(&queries[i].rules);
+        let search = Search {
+            solver: &solver,
+            unseen0: p.unseen,
+            last: std::sync::Mutex::new(HashMap::new()),
+        };
+        for j in i..queries.len() {
+            if let Ok(pj) = &prepared[j] {
+                let same = pj.unseen == p.unseen
+                    && queries[j].decks == queries[i].decks
+                    && queries[j].rules == queries[i].rules;
+                if out[j].is_none() && same {
+                    out[j] = Some(Ok(compute(&queries[j], pj, &search)));
+                }
+            }
+        }
+    }
+    out.into_iter()
+        .map(|o| o.unwrap_or(Err(OddsError::Draws(0))))
+        .collect()
+}
+
+/// A query checked: its unseen cards, its hand sorted, the seen cards as a pile.
+struct Prepared {
+    unseen: Hand,
+    hand: [Card; 7],
+    pile: Hand,
+}
+
+fn prepare(q: &Query) -> Result<Prepared, OddsError> {
     if q.hand.len() != 7 {
         return Err(OddsError::HandSize(q.hand.len()));
     }
@@ -234,20 +287,24 @@ pub fn odds(q: &Query) -> Result<Odds, OddsError> {
     if unseen.is_empty() {
         return Err(OddsError::NothingUnseen);
     }
-    let solver = Solver::new(&q.rules);
-    let hand = sorted7(&q.hand);
-    let closes_now = solver.closing(&hand).is_some();
-    let search = Search {
-        solver: &solver,
-        unseen0: unseen,
-        last: std::sync::Mutex::new(HashMap::new()),
-    };
-    let n = unseen.len() as u128;
     let mut pile = Hand::EMPTY;
     for &c in &q.seen {
         // At most the deck's copies: checked above.
         let _ = pile.add(c);
     }
+    Ok(Prepared {
+        unseen,
+        hand: sorted7(&q.hand),
+        pile,
+    })
+}
+
+/// The odds of a prepared query, counted with `search` (whose unseen cards are its own).
+fn compute(q: &Query, p: &Prepared, search: &Search) -> Odds {
+    let (unseen, hand, pile) = (p.unseen, p.hand, p.pile);
+    let solver = search.solver;
+    let closes_now = solver.closing(&hand).is_some();
+    let n = unseen.len() as u128;
     let mut within = Vec::new();
     for k in 1..=q.draws {
         let exact = if u128::from(k) <= n {
@@ -277,14 +334,14 @@ pub fn odds(q: &Query) -> Result<Odds, OddsError> {
         })
         .collect();
     let p_next_exact = within[0].exact;
-    Ok(Odds {
+    Odds {
         unseen: unseen.len(),
         closes_now,
         p_next: p_next_exact.value(),
         p_next_exact,
         outs,
         within,
-    })
+    }
 }
 
 /// `n (n−1) … (n−k+1)`: ordered draws of `k` from `n`.

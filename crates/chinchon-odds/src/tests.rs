@@ -194,3 +194,39 @@ fn bad_queries_are_refused_by_name() {
     let e = odds(&query("1o 2o 3o 7c 7e 7b J", "", 1)).unwrap_err();
     assert!(e.to_string().contains("not in the deck"), "{e}");
 }
+
+#[test]
+fn odds_each_equals_odds_one_by_one() {
+    // A hand of eight's discards, each leaving the same cards unseen, and a query of
+    // another table between them: counted together, each answer is its own.
+    let eight = cards("1o 2o 3o 7c 7e 5b 10c 12e");
+    let mut queries: Vec<Query> = (0..eight.len())
+        .map(|i| {
+            let hand: Vec<Card> = eight
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, &c)| c)
+                .collect();
+            let seen = vec![eight[i], cards("4c")[0]];
+            Query {
+                rules: ChinchonRules::default(),
+                decks: 1,
+                hand,
+                seen,
+                draws: 3,
+            }
+        })
+        .collect();
+    queries.insert(3, query("1c 2c 3c 4c 5c 6c 7c", "", 2));
+    queries.push(query("1o 1o", "", 1));
+    let together = odds_each(&queries);
+    assert_eq!(together.len(), queries.len());
+    for (q, t) in queries.iter().zip(&together) {
+        match (odds(q), t) {
+            (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}")),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => panic!("{a:?} against {b:?}"),
+        }
+    }
+}

@@ -166,6 +166,13 @@ fn text<G: Game>(r: &Review) -> String {
         r.skill,
         r.luck_adjusted
     );
+    if !r.unvalued.is_empty() {
+        let at: Vec<String> = r.unvalued.iter().map(|a| a.to_string()).collect();
+        out += &format!(
+            "left unvalued (no deal of the unseen cards fits what was declared): action {}\n\n",
+            at.join(", ")
+        );
+    }
     let mut rows = vec![["action", "hand", "played", "best", "loss", "±", "label"]
         .map(String::from)
         .to_vec()];

@@ -65,6 +65,8 @@ impl Odds {
 /// The leyes of a hand for each own position (0 = mano … 3 = postre).
 pub type HandOdds4 = [Odds; 4];
 
+/// The most conditioned leyes kept (each some 400 bytes): the cache is emptied when full.
+const MAX_CACHED: usize = 100_000;
 const TABLE_8: &str = include_str!("tables/leyes_8reyes.csv");
 const TABLE_4: &str = include_str!("tables/leyes_4reyes.csv");
 
@@ -196,6 +198,10 @@ pub fn leyes(mode: Mode, real31: bool, hand: Jugada, cond: &Conditions) -> Optio
         .ok()
         .map(|l| Arc::new(from_leyes(&l)));
     if let Ok(mut map) = cache().lock() {
+        if map.len() >= MAX_CACHED {
+            // A server that runs for months must not grow without bound: start afresh.
+            map.clear();
+        }
         map.insert(key, computed.clone());
     }
     computed.as_deref().copied()

@@ -88,7 +88,10 @@ mod value;
 pub use crate::read::{PairAnswers, Reading, SeatRecord, TableRead};
 pub use crate::strength::percentile;
 pub use evidence::Evidence;
-pub use value::{after_juego, match_chance, win_chance, win_chance_with_edge, MAX_EDGE};
+pub use value::{
+    after_juego, match_chance, match_chance_as, win_chance, win_chance_as, win_chance_with_edge,
+    MAX_EDGE,
+};
 
 use crate::basico::{discard, Basico};
 use crate::leyes_cache::lance_chance;

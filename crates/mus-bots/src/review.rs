@@ -14,7 +14,7 @@
 //!   declaration heard (not the bets: reading them is a model).
 
 use crate::leyes_cache::lance_chance;
-use crate::maestro::{after_juego, believed_world, candidates, match_chance};
+use crate::maestro::{after_juego, believed_world, candidates, match_chance_as};
 use crate::policy;
 use crate::read::TableRead;
 use crate::Experto;
@@ -148,7 +148,12 @@ impl Reviewer for MusReviewer {
         match game.outcome() {
             Some(o) if o.winners.contains(&seat) => 1.0,
             Some(_) => 0.0,
-            None => match_chance(&game.scores(), game.rules(), seat % 2),
+            None => match_chance_as(
+                &game.scores(),
+                game.rules(),
+                seat % 2,
+                Some(game.mano() % 2),
+            ),
         }
     }
 
@@ -262,6 +267,8 @@ fn reason(view: &MusView, d: &Decision) -> Line {
             pct(played)
         );
         Phrase::new("review.mus.best")
+            .text("played", d.played.clone())
+            .num("played_win", pct(played))
     } else {
         text += &format!(
             "{} left {}% to win the match, {} {}%",
@@ -271,11 +278,11 @@ fn reason(view: &MusView, d: &Decision) -> Line {
             pct(best)
         );
         Phrase::new("review.mus.choice")
-    }
-    .text("played", d.played.clone())
-    .text("best", d.best.clone())
-    .num("played_win", pct(played))
-    .num("best_win", pct(best));
+            .text("played", d.played.clone())
+            .text("best", d.best.clone())
+            .num("played_win", pct(played))
+            .num("best_win", pct(best))
+    };
     let need = ordago_need(view, d).map_or_else(empty, |need| {
         text += &format!("; accepting the órdago needed {}%", pct(need));
         Arg::Phrase(Phrase::new("review.mus.need").num("need", pct(need)))

@@ -153,6 +153,11 @@ pub struct Review {
     pub skill: f64,
     /// The result less the luck: what the seat would have scored on average luck.
     pub luck_adjusted: f64,
+    /// The decisions (by `at`) no world could be dealt for, left unvalued: their losses
+    /// count for nothing in the skill (the game's dealer could not meet every declaration
+    /// heard in its attempts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unvalued: Vec<usize>,
 }
 
 impl Review {
@@ -271,6 +276,7 @@ pub(crate) fn assemble(
         luck: round(luck, 2),
         skill: round(skill, 2),
         luck_adjusted: round(result - luck, 2),
+        unvalued: Vec::new(),
     }
 }
 

@@ -174,8 +174,8 @@ impl Default for Settings {
         Settings {
             seed: 0x7e71_5100,
             min_worlds: 32,
-            max_worlds: 384,
-            target_se: 1.0,
+            max_worlds: 512,
+            target_se: 0.5,
             threads: 1,
         }
     }
@@ -332,8 +332,14 @@ where
     let (spots, starts, end) = walk(reviewer, record, seat, None)?;
     let total = spots.len();
     let done = AtomicUsize::new(0);
-    let value_spot = |spot: &Spot<R::G>| -> Result<Decision, ReviewError> {
-        let d = value_spot(reviewer, spot, seat, settings)?;
+    // A decision no world can be dealt for (declarations the game's dealer cannot meet in
+    // its attempts) is left unvalued, and said so; the rest of the review stands.
+    let value_spot = |spot: &Spot<R::G>| -> Result<Result<Decision, usize>, ReviewError> {
+        let d = match value_spot(reviewer, spot, seat, settings) {
+            Ok(d) => Ok(d),
+            Err(ReviewError::NoWorld { at }) => Err(at),
+            Err(e) => return Err(e),
+        };
         progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
         Ok(d)
     };
@@ -341,7 +347,7 @@ where
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
-    let decisions: Vec<Decision> = if threads <= 1 {
+    let valued: Vec<Result<Decision, usize>> = if threads <= 1 {
         spots.iter().map(value_spot).collect::<Result<_, _>>()?
     } else {
         use rayon::prelude::*;
@@ -351,5 +357,14 @@ where
             .map_err(|e| ReviewError::Threads(e.to_string()))?;
         pool.install(|| spots.par_iter().map(value_spot).collect::<Result<_, _>>())?
     };
-    Ok(doc::assemble(R::G::NAME, seat, decisions, &starts, end))
+    let (mut decisions, mut unvalued) = (Vec::new(), Vec::new());
+    for v in valued {
+        match v {
+            Ok(d) => decisions.push(d),
+            Err(at) => unvalued.push(at),
+        }
+    }
+    let mut review = doc::assemble(R::G::NAME, seat, decisions, &starts, end);
+    review.unvalued = unvalued;
+    Ok(review)
 }

@@ -125,3 +125,73 @@ fn bad_records_and_seats_are_refused_by_name() {
     assert!(r.decisions.is_empty());
     assert_eq!(r.accuracy, 100.0);
 }
+
+/// The duel's reviewer, unable to deal a world when the seat holds a 10.
+struct NoWorldForTens;
+
+impl tapete_review::Reviewer for NoWorldForTens {
+    type G = Duel;
+    type Policy = ();
+    fn options(
+        &self,
+        v: &tapete_review::toy::DuelView,
+        l: &[DuelAction],
+        p: &DuelAction,
+    ) -> Option<Vec<DuelAction>> {
+        DuelReviewer.options(v, l, p)
+    }
+    fn world(
+        &self,
+        v: &tapete_review::toy::DuelView,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Option<Duel> {
+        (v.card != 10).then(|| DuelReviewer.world(v, rng)).flatten()
+    }
+    fn policy(&self) {}
+    fn rollout_action(
+        &self,
+        _: &mut (),
+        w: &Duel,
+        s: usize,
+        l: &[DuelAction],
+        r: &mut rand_chacha::ChaCha8Rng,
+    ) -> DuelAction {
+        DuelReviewer.rollout_action(&mut (), w, s, l, r)
+    }
+    fn settle(&self, w: &Duel, e: &[String], s: usize) -> Option<f64> {
+        DuelReviewer.settle(w, e, s)
+    }
+    fn equity(&self, g: &Duel, s: usize) -> f64 {
+        DuelReviewer.equity(g, s)
+    }
+    fn hand(&self, _: &Duel) -> u32 {
+        1
+    }
+}
+
+#[test]
+fn a_decision_no_world_fits_is_left_unvalued_and_said() {
+    let seed = (0..500).find(|&s| card(s)[0] == 10).unwrap();
+    let r = review(
+        &NoWorldForTens,
+        &record(seed, DuelAction::Fold),
+        0,
+        &Settings::default(),
+        &|_, _| {},
+    )
+    .unwrap();
+    assert_eq!((r.decisions.len(), r.unvalued.clone()), (0, vec![0]));
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["unvalued"], serde_json::json!([0]));
+    let other = (0..500).find(|&s| card(s)[0] != 10).unwrap();
+    let r = review(
+        &NoWorldForTens,
+        &record(other, DuelAction::Fold),
+        0,
+        &Settings::default(),
+        &|_, _| {},
+    )
+    .unwrap();
+    assert_eq!(r.decisions.len(), 1);
+    assert!(serde_json::to_value(&r).unwrap().get("unvalued").is_none());
+}

@@ -259,12 +259,17 @@ fn reason(d: &Decision) -> Option<Line> {
         );
     };
     let phrase = |key: &str| {
-        Phrase::new(key)
+        let p = Phrase::new(key)
             .phrase("play", play.clone())
             .phrase("kind", kind_phrase(mine))
             .phrase("best", other.clone())
-            .phrase("best_kind", kind_phrase(theirs))
-            .phrase("loss", loss.clone())
+            .phrase("loss", loss.clone());
+        // Of the same kind, the best's kind is not said again.
+        if mine == theirs {
+            p
+        } else {
+            p.phrase("best_kind", kind_phrase(theirs))
+        }
     };
     Some(match mine.cmp(&theirs) {
         std::cmp::Ordering::Less => phrase("review.tikki.weaker").line(format!(

@@ -496,6 +496,74 @@ impl Table {
     }
 }
 
+/// `mano[ours][theirs]` and `other[ours][theirs]`: chance of winning the juego from that
+/// score before a hand our pair is mano of, and one the other pair is mano of (the mano
+/// passes to the other pair every hand).
+struct ManoTable {
+    target: u8,
+    mano: Vec<Vec<f64>>,
+    other: Vec<Vec<f64>>,
+}
+
+impl ManoTable {
+    /// The tables between evenly matched pairs: each hand brings the mano's pair and the
+    /// other the piedras [`HAND_GAINS`] measured, or is won by an órdago as often as
+    /// measured for each side.
+    fn build(target: u8) -> ManoTable {
+        let t = target as usize;
+        let kept: f64 = HAND_GAINS.iter().map(|&(_, _, c)| c as f64).sum();
+        let (o_mano, o_other) = (ORDAGO_MANO / SAMPLE_HANDS, ORDAGO_OTHER / SAMPLE_HANDS);
+        let scale = (1.0 - o_mano - o_other) / kept;
+        let mut mano = vec![vec![0.0; t]; t];
+        let mut other = vec![vec![0.0; t]; t];
+        let at = |table: &Vec<Vec<f64>>, a: usize, b: usize| match (a >= t, b >= t) {
+            (true, true) => 0.5,
+            (true, false) => 1.0,
+            (false, true) => 0.0,
+            // Every hand scores something, so (a, b) is a later state.
+            (false, false) => table[a][b],
+        };
+        for a in (0..t).rev() {
+            for b in (0..t).rev() {
+                // Mano this hand: we take the mano's gains, and are not mano next hand.
+                let mut vm = o_mano;
+                let mut vo = o_other;
+                for &(g_mano, g_other, c) in HAND_GAINS {
+                    let (gm, go) = (g_mano as usize, g_other as usize);
+                    vm += scale * c as f64 * at(&other, a + gm, b + go);
+                    vo += scale * c as f64 * at(&mano, a + go, b + gm);
+                }
+                mano[a][b] = vm;
+                other[a][b] = vo;
+            }
+        }
+        ManoTable {
+            target,
+            mano,
+            other,
+        }
+    }
+}
+
+/// The chance that the pair with `ours` piedras wins the juego against `theirs`, to
+/// `target`, between evenly matched pairs, before a hand it is mano of (`mano`) or not:
+/// the mano speaks first and wins ties. 1 or 0 once a pair has reached the target.
+pub fn win_chance_as(ours: u8, theirs: u8, target: u8, mano: bool) -> f64 {
+    static TABLES: OnceLock<Vec<ManoTable>> = OnceLock::new();
+    if ours >= target {
+        return 1.0;
+    }
+    if theirs >= target {
+        return 0.0;
+    }
+    let tables = TABLES.get_or_init(|| [30, 40].map(ManoTable::build).into());
+    match tables.iter().find(|t| t.target == target) {
+        Some(t) if mano => t.mano[ours as usize][theirs as usize],
+        Some(t) => t.other[ours as usize][theirs as usize],
+        None => win_chance(ours, theirs, target),
+    }
+}
+
 /// The chance that the pair with `ours` piedras wins the game against `theirs`, to
 /// `target`, between evenly matched pairs; 1 or 0 once a pair has reached it.
 pub fn win_chance(ours: u8, theirs: u8, target: u8) -> f64 {
@@ -543,6 +611,17 @@ pub fn win_chance_with_edge(ours: u8, theirs: u8, target: u8, edge: f64) -> f64 
 /// best of `rules.juegos` juegos a vaca, best of `rules.vacas` vacas the match. 1 or 0 once
 /// a pair has won it.
 pub fn match_chance(scores: &tapete_mus::Scores, rules: &tapete_mus::MusRules, pair: usize) -> f64 {
+    match_chance_as(scores, rules, pair, None)
+}
+
+/// [`match_chance`] before a hand whose mano is of pair `mano` (the juego's chance from
+/// [`win_chance_as`]); `None` when either may be.
+pub fn match_chance_as(
+    scores: &tapete_mus::Scores,
+    rules: &tapete_mus::MusRules,
+    pair: usize,
+    mano: Option<usize>,
+) -> f64 {
     let (us, them) = (pair % 2, 1 - pair % 2);
     let need_v = rules.vacas_to_win_match();
     if scores.vacas[us] >= need_v {
@@ -551,7 +630,11 @@ pub fn match_chance(scores: &tapete_mus::Scores, rules: &tapete_mus::MusRules, p
     if scores.vacas[them] >= need_v {
         return 0.0;
     }
-    let p = win_chance(scores.piedras[us], scores.piedras[them], rules.target);
+    let (ours, theirs) = (scores.piedras[us], scores.piedras[them]);
+    let p = match mano {
+        Some(m) => win_chance_as(ours, theirs, rules.target, m % 2 == us),
+        None => win_chance(ours, theirs, rules.target),
+    };
     let won = after_juego(scores, rules, us, true);
     let lost = after_juego(scores, rules, us, false);
     p * won + (1.0 - p) * lost
@@ -598,6 +681,35 @@ pub fn after_juego(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn being_mano_counts_little_and_the_tables_agree() {
+        for target in [30, 40] {
+            // The mano passes every hand: from 0–0 it is nearly even either way.
+            let m = win_chance_as(0, 0, target, true);
+            assert!((m - 0.5).abs() < 0.03, "{m}");
+            // Near the end it matters: 39–39, the mano speaks first and wins ties.
+            assert!(win_chance_as(target - 1, target - 1, target, true) > 0.5);
+            for a in 0..target {
+                for b in 0..target {
+                    // Our chance as mano and theirs, at the mirrored score, not mano: one.
+                    let sum =
+                        win_chance_as(a, b, target, true) + win_chance_as(b, a, target, false);
+                    assert!((sum - 1.0).abs() < 1e-9, "{a}-{b}: {sum}");
+                    // Both sides of the mano near the chance of either being mano.
+                    let mean = (win_chance_as(a, b, target, true)
+                        + win_chance_as(a, b, target, false))
+                        / 2.0;
+                    assert!((mean - win_chance(a, b, target)).abs() < 0.02, "{a}-{b}");
+                }
+                assert!(
+                    win_chance_as(a + 1, 5, target, true)
+                        >= win_chance_as(a, 5, target, true) - 1e-12
+                );
+            }
+        }
+        assert_eq!(win_chance_as(40, 3, 40, false), 1.0);
+    }
 
     #[test]
     fn the_match_chance_counts_juegos_and_vacas() {

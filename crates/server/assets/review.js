@@ -45,8 +45,9 @@ import { withInvite } from './invite.js';
 
 /**
  * The review of one seat (`tapete review --json`).
+ * `unvalued`: the decisions (by `at`) no deal could be found for, left out.
  * @typedef {{game: string, seat: number, accuracy: number, decisions: Decision[], hands: HandSplit[],
- *   result: number, luck: number, skill: number, luck_adjusted: number}} Review
+ *   result: number, luck: number, skill: number, luck_adjusted: number, unvalued?: number[]}} Review
  */
 
 /**
@@ -328,6 +329,8 @@ function summaryEl() {
     figure(t('review.luck'), signed(r.luck), t('review.luck_help'), 'luck'),
     figure(t('review.skill'), signed(r.skill), t('review.skill_help'), 'skill'),
     figure(t('review.luck_adjusted'), num(r.luck_adjusted), t('review.luck_adjusted_help'), 'luck-adjusted')));
+  const unvalued = Array.isArray(r.unvalued) ? r.unvalued.length : 0;
+  if (unvalued) box.append(el('p', { class: 'muted small', 'data-testid': 'unvalued' }, t('review.unvalued', { count: unvalued })));
   return box;
 }
 

@@ -120,7 +120,8 @@ test('a rated game\'s review opens from its end in one click, with its marked de
   const b = await openBrowser({ width: 1280, height: 800 });
   const { page, errors } = b;
   try {
-    const { id, review } = await reviewedGame(b, `Rev${Date.now() % 1000000}`);
+    const nick = `Rev${Date.now() % 1000000}`;
+    const { id, review } = await reviewedGame(b, nick);
     const marked = review.decisions.filter((d) => d.label !== 'good');
 
     // The game's end: its banner offers the review of the person's seat.
@@ -192,6 +193,14 @@ test('a rated game\'s review opens from its end in one click, with its marked de
     await row.getByTestId('review-link').click();
     await page.getByTestId('detail').waitFor();
     assert.deepEqual(await rawWords(page), []);
+    // And the profile's recent game, by the player it names.
+    const me = await apiAs(page, 'GET', '/api/me');
+    await page.goto(`${BASE}/@/${nick}`);
+    const recent = page.locator(`[data-testid="recent-game"][data-table="${id}"]`);
+    assert.equal(await recent.getByTestId('review-link').getAttribute('href'), `/t/${id}/review?player=${me.body.id}`);
+    await recent.getByTestId('review-link').click();
+    await page.getByTestId('detail').waitFor();
+    assert.match(page.url(), new RegExp(`/t/${id}/review\\?seat=0`));
     assert.deepEqual(errors, []);
   } finally {
     await b.close();

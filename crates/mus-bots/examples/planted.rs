@@ -27,6 +27,17 @@ fn main() {
         vacas: 1,
         ..MusRules::default()
     };
+    let base = Settings {
+        max_worlds: std::env::var("MAX_WORLDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(Settings::default().max_worlds),
+        target_se: std::env::var("TARGET_SE")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(Settings::default().target_se),
+        ..Settings::default()
+    };
     let precise = Settings {
         min_worlds: 1000,
         max_worlds: 1000,
@@ -51,14 +62,14 @@ fn main() {
             |_, _, _, _| {},
         )
         .expect("the game plays");
-        let one = review(&MusReviewer, &rec, 0, &Settings::default(), &|_, _| {}).expect("review");
+        let one = review(&MusReviewer, &rec, 0, &base, &|_, _| {}).expect("review");
         let two = review(
             &MusReviewer,
             &rec,
             0,
             &Settings {
                 seed: 0x5eed ^ seed,
-                ..Settings::default()
+                ..base.clone()
             },
             &|_, _| {},
         )
@@ -69,12 +80,14 @@ fn main() {
             .iter()
             .filter(|d| d.label >= Label::Mistake)
             .count();
-        relabelled += one
+        let flips: Vec<_> = one
             .decisions
             .iter()
             .zip(&two.decisions)
             .filter(|(a, b)| a.label != b.label)
-            .count();
+            .map(|(a, b)| json!([a.label.name(), a.loss, a.se, b.label.name(), b.loss, b.se]))
+            .collect();
+        relabelled += flips.len();
         // Plant errors: about one decision in `every`.
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xbad);
         let mut state = MusGame::new(&rules, 4, seed).expect("rules");
@@ -115,7 +128,7 @@ fn main() {
         }
         println!(
             "{}",
-            json!({"seed": seed, "decisions": one.decisions.len(), "counts": one.counts(), "planted": game_planted})
+            json!({"seed": seed, "decisions": one.decisions.len(), "counts": one.counts(), "planted": game_planted, "flips": flips})
         );
     }
     let costly: Vec<_> = planted.iter().filter(|p| p.0 >= 10.0).collect();

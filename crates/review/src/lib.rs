@@ -174,8 +174,8 @@ impl Default for Settings {
         Settings {
             seed: 0x7e71_5100,
             min_worlds: 32,
-            max_worlds: 512,
-            target_se: 0.5,
+            max_worlds: 1024,
+            target_se: 0.3,
             threads: 1,
         }
     }

@@ -107,7 +107,7 @@ pub(crate) fn value<R: Reviewer>(
         valued.worlds += 1;
         if valued.worlds >= min && valued.worlds.is_multiple_of(BATCH) {
             valued.best = leader(&valued, &active);
-            if settled(&valued, played, settings) {
+            if settled(&valued, played, &active, settings) {
                 break;
             }
             let best = valued.best;
@@ -137,7 +137,16 @@ fn leader(v: &Valued, active: &[usize]) -> usize {
 
 /// Whether the loss of the option played is known well enough: to the target standard
 /// error, or clear of every label threshold by three standard errors (the label stands).
-fn settled(v: &Valued, played: usize, settings: &Settings) -> bool {
+fn settled(v: &Valued, played: usize, active: &[usize], settings: &Settings) -> bool {
+    if played == v.best {
+        // Leading, the choice played has no loss yet; it is settled once no other option
+        // still in the race could be better by an inaccuracy's worth.
+        return active.iter().filter(|&&i| i != played).all(|&i| {
+            let (d, se) = paired(v.series(played), v.series(i));
+            let se = 100.0 * se;
+            se <= settings.target_se || 100.0 * d + THRESHOLDS[0] > 3.0 * se
+        });
+    }
     let (loss, se) = v.loss(played);
     if se <= settings.target_se {
         return true;

@@ -17,7 +17,6 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// `?seat=N&invite=SECRET` of a review's address.
 #[derive(Deserialize)]
@@ -286,26 +285,7 @@ pub(crate) async fn seat_view(
             ),
         ));
     }
-    let kind = hub
-        .kind(&stored.row.game)
-        .cloned()
-        .ok_or_else(|| ApiError::internal(format!("unknown game `{}`", stored.row.game)))?;
-    let _permit = tokio::time::timeout(Duration::from_secs(5), hub.replays.acquire())
-        .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                Code::Busy,
-                "the server is busy with other replays: try again in a moment",
-            )
-        })?
-        .map_err(ApiError::internal)?;
-    let answer = tokio::task::spawn_blocking(move || -> Result<Value, String> {
-        let row = &stored.row;
-        let mut game = kind.new_game(&row.rules, row.seats, row.seed)?;
-        for (s, action) in &stored.actions[..at] {
-            game.apply(*s, action)?;
-        }
+    let answer = super::tables::replayed(&hub, stored, at, move |game, stored| {
         let view: Value = serde_json::from_str(&game.view_text(Some(seat)))
             .map_err(|e| format!("the view as JSON: {e}"))?;
         let lines = game.lines(Some(seat));
@@ -319,8 +299,6 @@ pub(crate) async fn seat_view(
             "lines": lines.iter().map(tapete_host::story::Line::wire).collect::<Vec<_>>(),
         }))
     })
-    .await
-    .map_err(ApiError::internal)?
-    .map_err(ApiError::internal)?;
+    .await?;
     Ok(Json(answer))
 }

@@ -469,26 +469,7 @@ pub(crate) async fn replay_step(
             ),
         ));
     }
-    let kind = hub
-        .kind(&stored.row.game)
-        .cloned()
-        .ok_or_else(|| ApiError::internal(format!("unknown game `{}`", stored.row.game)))?;
-    let _permit = tokio::time::timeout(Duration::from_secs(5), hub.replays.acquire())
-        .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                Code::Busy,
-                "the server is busy with other replays: try again in a moment",
-            )
-        })?
-        .map_err(ApiError::internal)?;
-    let step = tokio::task::spawn_blocking(move || -> Result<Value, String> {
-        let row = &stored.row;
-        let mut game = kind.new_game(&row.rules, row.seats, row.seed)?;
-        for (seat, action) in &stored.actions[..n.saturating_sub(1)] {
-            game.apply(*seat, action)?;
-        }
+    let step = replayed(&hub, stored, n.saturating_sub(1), move |game, stored| {
         let (seat, action, lines) = match n.checked_sub(1).map(|i| &stored.actions[i]) {
             Some((seat, action)) => {
                 let told = game.apply(*seat, action)?;
@@ -504,8 +485,44 @@ pub(crate) async fn replay_step(
             "view": game.full_view(),
         }))
     })
+    .await?;
+    Ok(Json(step))
+}
+
+/// The game of `stored` made again with its first `upto` actions applied (at most its
+/// actions), handed to `then` on a blocking thread: the replays and the views of a
+/// finished game. Only a few are made at once on the server (`Hub::replays`).
+pub(crate) async fn replayed<T: Send + 'static>(
+    hub: &Hub,
+    stored: Arc<StoredTable>,
+    upto: usize,
+    then: impl FnOnce(&mut dyn tapete_host::TableGame, &StoredTable) -> Result<T, String>
+        + Send
+        + 'static,
+) -> Result<T, ApiError> {
+    let kind = hub
+        .kind(&stored.row.game)
+        .cloned()
+        .ok_or_else(|| ApiError::internal(format!("unknown game `{}`", stored.row.game)))?;
+    let _permit = tokio::time::timeout(Duration::from_secs(5), hub.replays.acquire())
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                Code::Busy,
+                "the server is busy with other replays: try again in a moment",
+            )
+        })?
+        .map_err(ApiError::internal)?;
+    tokio::task::spawn_blocking(move || -> Result<T, String> {
+        let row = &stored.row;
+        let mut game = kind.new_game(&row.rules, row.seats, row.seed)?;
+        for (seat, action) in &stored.actions[..upto.min(stored.actions.len())] {
+            game.apply(*seat, action)?;
+        }
+        then(game.as_mut(), &stored)
+    })
     .await
     .map_err(ApiError::internal)?
-    .map_err(ApiError::internal)?;
-    Ok(Json(step))
+    .map_err(ApiError::internal)
 }

@@ -675,25 +675,11 @@ fn a_table_that_never_started_goes_soon_after_its_people_left() {
     let playing = server.table(&ane, json!({"game": "mus", "start": true, "pace_ms": 5000}));
     let bea = server.player("Bea");
     let probe = server.table(&bea, json!({"game": "mus"}));
-    // (The clock moves on a little at a time: the new table's task may start its wait
-    // only after a first move of the clock; well before the game's own while is over.)
     server.advance(waiting_end);
-    // On SQLite the table's task may start its wait late in that move: the clock moves on
-    // a little at a time, up to twice the while more (far from the half hour a game under
-    // way is kept). On PostgreSQL the tables' leases are renewed through the database,
-    // which a clock run ahead of it would let lapse: one move, as the while is.
-    let postgres = server.db.to_string_lossy().starts_with("postgres");
-    let mut more = 0;
     eventually(
-        Duration::from_secs(60),
+        Duration::from_secs(10),
         "the waiting table nobody opened leaves the lobby",
-        || {
-            if !postgres && listed(&probe) && more < 48 {
-                more += 1;
-                server.advance(Duration::from_secs(5));
-            }
-            !listed(&probe)
-        },
+        || !listed(&probe),
     );
     assert!(
         listed(&playing),

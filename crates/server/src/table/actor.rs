@@ -189,6 +189,13 @@ impl Actor {
         recoveries.borrow_and_update();
         let mut watching = true;
         loop {
+            // Checked before every wait, not only after a command: a deadline already
+            // reached when the task first gets here (a busy machine, a clock moved on) is
+            // not among the wakes to come.
+            if self.idle_over() {
+                idle = true;
+                break;
+            }
             let wake = self.next_wake();
             let cmd = tokio::select! {
                 cmd = rx.recv() => match cmd {
@@ -247,10 +254,6 @@ impl Actor {
                     let _ = reply.send(r);
                 }
                 None => {}
-            }
-            if self.idle_over() {
-                idle = true;
-                break;
             }
             self.after_change().await;
         }

@@ -36,6 +36,18 @@ impl Label {
         }
     }
 
+    /// The part of a loss the skill and the accuracy count: the loss once it is at least two
+    /// standard errors, nothing before. The best of several noisy values is above the truth
+    /// on average, so counting every measured loss would charge a seat that always chose
+    /// best with a steady loss.
+    pub fn counted(loss: f64, se: f64) -> f64 {
+        if loss < 2.0 * se {
+            0.0
+        } else {
+            loss.max(0.0)
+        }
+    }
+
     /// The label's name, as in the document (`"mistake"`).
     pub fn name(self) -> &'static str {
         match self {
@@ -125,7 +137,8 @@ pub struct HandSplit {
     pub start: f64,
     /// The chance when it was over (the next hand's start, or the result).
     pub end: f64,
-    /// What the seat's own decisions changed: minus their losses.
+    /// What the seat's own decisions changed: minus their losses (those clear of the
+    /// noise, [`Label::counted`]).
     pub skill: f64,
     /// Everything else: the cards and the others' play (`100·(end − start) − skill`).
     pub luck: f64,
@@ -213,7 +226,7 @@ pub(crate) fn decision<A: Display>(
         loss: round(loss, 2),
         se: round(se, 2),
         label: Label::of(loss, se),
-        accuracy: round(accuracy(loss), 1),
+        accuracy: round(accuracy(Label::counted(loss, se)), 1),
         reason: None,
         exact,
     }
@@ -252,7 +265,7 @@ pub(crate) fn assemble(
             let skill = -decisions
                 .iter()
                 .filter(|d| d.hand == hand)
-                .map(|d| d.loss)
+                .map(|d| Label::counted(d.loss, d.se))
                 .sum::<f64>();
             HandSplit {
                 hand,
@@ -292,6 +305,8 @@ mod tests {
         assert_eq!(Label::of(25.0, 1.0), Label::Blunder);
         assert_eq!(Label::of(25.0, 13.0), Label::Good, "under two errors");
         assert_eq!(Label::of(12.0, 5.9), Label::Mistake);
+        assert_eq!(Label::counted(1.9, 1.0), 0.0);
+        assert_eq!(Label::counted(2.0, 1.0), 2.0);
     }
 
     #[test]
@@ -303,23 +318,29 @@ mod tests {
 
     #[test]
     fn hands_split_the_change_into_luck_and_skill() {
-        let d = |hand, loss| Decision {
+        let d = |hand, loss, se| Decision {
             at: 0,
             hand,
             played: "a".into(),
             best: "b".into(),
             options: vec![],
             loss,
-            se: 0.5,
-            label: Label::of(loss, 0.5),
-            accuracy: accuracy(loss),
+            se,
+            label: Label::of(loss, se),
+            accuracy: accuracy(Label::counted(loss, se)),
             reason: None,
             exact: Map::new(),
         };
+        // The 1.5-point loss measured to 1 point is not told from noise: no skill lost.
         let r = assemble(
             "toy",
             0,
-            vec![d(1, 3.0), d(1, 12.0), d(2, 0.0)],
+            vec![
+                d(1, 3.0, 0.5),
+                d(1, 12.0, 0.5),
+                d(2, 0.0, 0.5),
+                d(2, 1.5, 1.0),
+            ],
             &[(1, 0.5), (2, 0.3)],
             1.0,
         );
@@ -329,6 +350,6 @@ mod tests {
         assert_eq!(r.result, 100.0);
         assert!((r.luck + r.skill - 50.0).abs() < 1e-9);
         assert!((r.luck_adjusted - (r.result - r.luck)).abs() < 1e-9);
-        assert_eq!(r.counts(), [2, 0, 1, 0]);
+        assert_eq!(r.counts(), [3, 0, 1, 0]);
     }
 }

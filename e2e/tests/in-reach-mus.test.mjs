@@ -50,9 +50,17 @@ describe('Mus: every action in reach at three sizes, the bar one height through 
                 cuentas++;
               }
             }
-            const boxes = await reach(page, { cards: what === 'discard' });
-            // A bet both partners may answer: the bot partner answered first and the bar went. Look again.
-            if (!boxes.length && JSON.stringify((await state(page)).view) !== JSON.stringify(st.view)) continue;
+            let boxes = await reach(page, { cards: what === 'discard' });
+            // A bet both partners may answer: the bot partner answered first and the bar went, or
+            // is being drawn anew. Give the page a moment: the buttons come back, or the state moved
+            // on (look again); a bar that stays empty while the state stands still is the defect.
+            let moved = false;
+            for (let t = 0; !boxes.length && !moved && t < 40; t++) {
+              await page.waitForTimeout(100);
+              moved = JSON.stringify((await state(page)).view) !== JSON.stringify(st.view);
+              if (!moved) boxes = await reach(page, { cards: what === 'discard' });
+            }
+            if (moved) continue;
             assertInReach(boxes, size, `Mus ${what} (${st.view.phase.phase})`);
             const bar = await page.evaluate(() => { const e = document.querySelector('[data-testid="actions"]'); if (!e) return null; const r = e.getBoundingClientRect(); return { height: r.height, y: r.top }; });
             // The page drew the next state in between (its bar is drawn anew): look again.

@@ -9,6 +9,10 @@
 //!   with [`Leyes::compute`] the first time a (mode, 31 real, jugada, conditions) key is met
 //!   and kept in one process-wide cache, shared by every bot of every game: an arena playing
 //!   thousands of games pays for each key once (≈10–30 ms in 8 reyes, ≈0.1–0.2 s in 4 reyes).
+//! - The chance in a lance once the three others have all declared it (pares, or juego and
+//!   punto), the one conditioned number the betting reads, comes from a second compiled-in
+//!   table for 8 reyes ([`lance_chances`]; `examples/lance_table.rs` writes it): rollouts
+//!   of a review meet hundreds of these keys, each of which would cost a count.
 //! - [`values`]: a dense per-jugada table of the expected net piedras en paso per position,
 //!   the value the discard policy averages over the possible draws.
 
@@ -207,6 +211,167 @@ pub fn leyes(mode: Mode, real31: bool, hand: Jugada, cond: &Conditions) -> Optio
     computed.as_deref().copied()
 }
 
+const LANCES_8: &str = include_str!("tables/lances_8reyes.csv");
+
+/// A lance's chance at the four own positions.
+type Chances = [f64; 4];
+
+/// The three others' declarations of one lance, all heard: bit 2 next, 1 partner, 0 prev.
+fn declared_bits(d: &[Declared; 3]) -> Option<u8> {
+    d.iter().try_fold(0u8, |acc, x| match x {
+        Declared::Yes => Some(acc << 1 | 1),
+        Declared::No => Some(acc << 1),
+        Declared::Unknown => None,
+    })
+}
+
+/// The lances the second table covers, in its `lance` column's words.
+const TABLE_LANCES: [(Lance, &str); 3] = [
+    (Lance::Pares, "pares"),
+    (Lance::Juego, "juego"),
+    (Lance::Punto, "punto"),
+];
+
+/// Parses the lance table: `hand,lance,declared,` then the chance at positions 0–3;
+/// `declared` is the others' (next, partner, prev) declarations of the lance's kind, `s`
+/// or `n` each (punto reads juego's).
+fn parse_lances(text: &str, mode: Mode) -> HashMap<(Jugada, Lance, u8), Chances> {
+    let mut out = HashMap::new();
+    for line in text.lines() {
+        if line.starts_with('#') || line.starts_with("hand") || line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() != 7 {
+            continue;
+        }
+        let Ok(j) = Jugada::parse(f[0], mode) else {
+            continue;
+        };
+        let Some(&(lance, _)) = TABLE_LANCES.iter().find(|(_, name)| *name == f[1]) else {
+            continue;
+        };
+        let bits = f[2]
+            .bytes()
+            .try_fold(0u8, |acc, c| match c {
+                b's' => Some(acc << 1 | 1),
+                b'n' => Some(acc << 1),
+                _ => None,
+            })
+            .filter(|_| f[2].len() == 3);
+        let (Some(bits), Ok(c)) = (
+            bits,
+            f[3..]
+                .iter()
+                .map(|x| x.parse::<f64>())
+                .collect::<Result<Vec<f64>, _>>(),
+        ) else {
+            continue;
+        };
+        out.insert((j, lance, bits), [c[0], c[1], c[2], c[3]]);
+    }
+    out
+}
+
+fn lance_table() -> &'static HashMap<(Jugada, Lance, u8), Chances> {
+    static OCHO: OnceLock<HashMap<(Jugada, Lance, u8), Chances>> = OnceLock::new();
+    OCHO.get_or_init(|| parse_lances(LANCES_8, Mode::OchoReyes))
+}
+
+/// The chance that our pair wins `lance` when both pairs play it ([`Odds::lance`]) at each
+/// own position, under `cond`. Read from the compiled-in table when it holds the key (8
+/// reyes, 31 real off, the three others' declarations of the lance's kind all heard and
+/// nothing else conditioned), counted and cached as [`leyes`] otherwise. `None` only when
+/// no deal satisfies the conditions.
+pub fn lance_chances(
+    mode: Mode,
+    real31: bool,
+    hand: Jugada,
+    lance: Lance,
+    cond: &Conditions,
+) -> Option<Chances> {
+    if mode == Mode::OchoReyes && !real31 && cond.partner_sena.is_none() {
+        let key = match lance {
+            Lance::Pares if cond.juego == [Declared::Unknown; 3] => declared_bits(&cond.pares),
+            Lance::Juego | Lance::Punto if cond.pares == [Declared::Unknown; 3] => {
+                declared_bits(&cond.juego)
+            }
+            _ => None,
+        };
+        if let Some(bits) = key {
+            // A key the table lacks is one no deal satisfies.
+            return lance_table().get(&(hand, lance, bits)).copied();
+        }
+    }
+    leyes(mode, real31, hand, cond).map(|l| l.map(|o| o.lance(lance)))
+}
+
+/// The header of the lance table of 8 reyes (`examples/lance_table.rs` writes it: this,
+/// then [`lance_table_lines`] of every jugada).
+pub const LANCE_TABLE_HEADER: &str = "\
+# The chance that our pair wins a lance both pairs play, 8reyes, 31 real off, partner
+# unknown, once the three others (next, partner, prev) have declared its kind (s/n; punto
+# reads juego's), at own positions 0-3. Exact counts rounded to 4 decimals; a key that
+# is missing is one no deal satisfies.
+# Generated by `cargo run --release -p tapete-mus-bots --example lance_table`.
+hand,lance,declared,p0,p1,p2,p3
+";
+
+/// The lance table's lines of one jugada of 8 reyes: every lance and declarations some
+/// deal satisfies, counted (some 0.1 s).
+pub fn lance_table_lines(hand: Jugada) -> String {
+    let cat = catalog(Mode::OchoReyes, false);
+    let mut text = String::new();
+    for bits in 0u8..8 {
+        let declared = [4u8, 2, 1].map(|b| {
+            if bits & b != 0 {
+                Declared::Yes
+            } else {
+                Declared::No
+            }
+        });
+        let word: String = declared
+            .iter()
+            .map(|d| if *d == Declared::Yes { 's' } else { 'n' })
+            .collect();
+        for (lance, name) in TABLE_LANCES {
+            let cond = if lance == Lance::Pares {
+                Conditions {
+                    pares: declared,
+                    ..Default::default()
+                }
+            } else {
+                Conditions {
+                    juego: declared,
+                    ..Default::default()
+                }
+            };
+            let Ok(l) = Leyes::compute(cat, hand, None, &cond) else {
+                continue;
+            };
+            text.push_str(&format!("{hand},{name},{word}"));
+            for x in from_leyes(&l).map(|o| o.lance(lance)) {
+                text.push(',');
+                text.push_str(&four_decimals(x));
+            }
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// `x` to 4 decimals, as the tables write numbers (`.3333`, `1`, `0`).
+fn four_decimals(x: f64) -> String {
+    let s = format!("{:.4}", x);
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    let s = s.strip_prefix('0').unwrap_or(s);
+    if s.is_empty() {
+        "0".into()
+    } else {
+        s.to_string()
+    }
+}
+
 /// Unconditioned leyes (nothing declared, partner unknown): always available.
 pub fn base(mode: Mode, real31: bool, hand: Jugada) -> HandOdds4 {
     leyes(mode, real31, hand, &Conditions::default()).unwrap_or_default()
@@ -268,6 +433,70 @@ mod tests {
             assert!((from_table[p].grande - exact[p].grande).abs() < 1e-4);
             assert!((from_table[p].net() - exact[p].net()).abs() < 1e-3);
         }
+    }
+
+    #[test]
+    fn the_lance_table_is_the_counting_rounded() {
+        use rand::{Rng, SeedableRng};
+        let m = Mode::OchoReyes;
+        let hands = Jugada::all(m);
+        // Every jugada has its rows: at least the declarations its own cards allow.
+        let table = lance_table();
+        for &h in &hands {
+            assert!(table.keys().any(|k| k.0 == h), "{h} missing");
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..24 {
+            let hand = hands[rng.gen_range(0..hands.len())];
+            let lance = TABLE_LANCES[rng.gen_range(0..3)].0;
+            let declared = [0; 3].map(|_| {
+                if rng.gen_bool(0.5) {
+                    Declared::Yes
+                } else {
+                    Declared::No
+                }
+            });
+            let cond = if lance == Lance::Pares {
+                Conditions {
+                    pares: declared,
+                    ..Default::default()
+                }
+            } else {
+                Conditions {
+                    juego: declared,
+                    ..Default::default()
+                }
+            };
+            let counted = Leyes::compute(catalog(m, false), hand, None, &cond)
+                .ok()
+                .map(|l| from_leyes(&l).map(|o| o.lance(lance)));
+            let read = lance_chances(m, false, hand, lance, &cond);
+            match (read, counted) {
+                (Some(r), Some(c)) => {
+                    for p in 0..4 {
+                        assert!((r[p] - c[p]).abs() < 6e-5, "{hand} {lance:?} {cond:?}");
+                    }
+                }
+                (None, None) => {}
+                (r, c) => panic!("{hand} {lance:?} {cond:?}: table {r:?}, counted {c:?}"),
+            }
+        }
+        // Outside the table's keys the chance is counted.
+        let j = Jugada::parse("SSA4", m).unwrap();
+        let partial = Conditions {
+            pares: [Declared::Yes, Declared::Unknown, Declared::Yes],
+            ..Default::default()
+        };
+        let c = lance_chances(m, false, j, Lance::Pares, &partial).unwrap();
+        assert_eq!(
+            c,
+            leyes(m, false, j, &partial)
+                .unwrap()
+                .map(|o| o.lance(Lance::Pares))
+        );
+        assert_eq!(four_decimals(0.33333), ".3333");
+        assert_eq!(four_decimals(1.0), "1");
+        assert_eq!(four_decimals(0.00001), "0");
     }
 
     #[test]

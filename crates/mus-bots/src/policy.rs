@@ -21,7 +21,7 @@
 
 use crate::basico::choose;
 use crate::discard;
-use crate::leyes_cache::{self, Odds};
+use crate::leyes_cache;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use tapete_mus::events::Event;
@@ -462,19 +462,21 @@ impl<'a> Ctx<'a> {
         cond
     }
 
-    /// The leyes at our position under the conditions of `lance`.
-    fn odds(&self, lance: Lance) -> Odds {
+    /// The leyes' chance in `lance` at our position under the conditions of `lance`.
+    fn leyes_chance(&self, lance: Lance) -> f64 {
         let r = &self.view.rules;
         let cond = self.conditions(lance);
-        leyes_cache::leyes(r.mode, r.real31, self.jugada, &cond)
-            .unwrap_or_else(|| leyes_cache::base(r.mode, r.real31, self.jugada))[self.pos]
+        match leyes_cache::lance_chances(r.mode, r.real31, self.jugada, lance, &cond) {
+            Some(c) => c[self.pos],
+            None => leyes_cache::base(r.mode, r.real31, self.jugada)[self.pos].lance(lance),
+        }
     }
 
     /// The pair's chance in `lance` before reading the betting: leyes, then the partner's
     /// seña where the conditions cannot say it (reyes for grande, pitos for chica, the kind
     /// of pares, 31).
     pub fn prior(&self, lance: Lance) -> f64 {
-        let p = self.odds(lance).lance(lance);
+        let p = self.leyes_chance(lance);
         let Some(sena) = self.view.partner_sena.filter(|_| self.style.senas) else {
             return p;
         };

@@ -406,6 +406,29 @@ fn a_finished_mus_games_review_values_the_seats_choices() {
         actions.len()
     );
     assert_eq!(server.gauges.reviews_made(), 1);
+    // Every seat's view in the first hand, up to its first discard (the discards go back
+    // into the deck when it runs out), hides the others' cards.
+    let checked = views_hide_the_others_cards(&server, &id, 4, &ane, |full| {
+        full["game_number"] == 1 && full["hand_number"] == 1 && full["mus_rounds"] == 0
+    });
+    assert!(checked >= 8, "{checked} views checked");
+}
+
+#[test]
+fn a_chinchon_seats_view_at_a_decision_never_holds_another_seats_hidden_card() {
+    let server = Server::start("review-view-chinchon", limits());
+    let ane = server.player("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "chinchon", "seats": 3, "rules": {"target": 20}, "bot": "basico",
+               "start": true, "pace_ms": 0, "hold_s": 0}),
+    );
+    let mut ws = server.ws(&id, Some(&ane));
+    play_out(&mut ws);
+    // The first hand: the next deals again.
+    let checked =
+        views_hide_the_others_cards(&server, &id, 3, &ane, |full| full["hand_number"] == 1);
+    assert!(checked >= 12, "{checked} views checked");
 }
 
 /// Opens the gate of ring's reviews when dropped, so that a failing test does not leave
@@ -532,69 +555,91 @@ fn any_server_of_a_cluster_makes_and_answers_any_tables_review() {
     assert_eq!((code, &same), (200, &review));
 }
 
-/// Every card code (French: `10H`, `KS` as `13S`) in a JSON answer: its strings, and each
-/// word of a text ("lay 3D 6D").
-fn french_cards(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+/// Every card code in a JSON answer: its strings, and each word of a text ("lay 3D 6D").
+/// French cards (tikki: `10H`, `KS` as `13S`) and Spanish ones (Mus, Chinchón: `12o`,
+/// `1b`).
+fn card_codes(v: &Value, out: &mut std::collections::BTreeSet<String>) {
     match v {
         Value::String(s) => {
-            for w in s.split_whitespace() {
-                let (rank, suit) = w.split_at(w.len().saturating_sub(1));
+            for w in s.split(|c: char| c.is_whitespace() || c == ',') {
+                let Some((last, _)) = w.char_indices().last() else {
+                    continue;
+                };
+                let (rank, suit) = w.split_at(last);
                 let rank_ok = rank.parse::<u8>().is_ok_and(|r| (1..=13).contains(&r));
-                if rank_ok && matches!(suit, "S" | "H" | "D" | "C") {
+                if rank_ok && matches!(suit, "S" | "H" | "D" | "C" | "o" | "c" | "e" | "b") {
                     out.insert(w.to_owned());
                 }
             }
         }
-        Value::Array(xs) => xs.iter().for_each(|x| french_cards(x, out)),
-        Value::Object(m) => m.values().for_each(|x| french_cards(x, out)),
+        Value::Array(xs) => xs.iter().for_each(|x| card_codes(x, out)),
+        Value::Object(m) => m.values().for_each(|x| card_codes(x, out)),
         _ => {}
     }
 }
 
 fn cards_in(v: &Value) -> std::collections::BTreeSet<String> {
     let mut out = std::collections::BTreeSet::new();
-    french_cards(v, &mut out);
+    card_codes(v, &mut out);
     out
 }
 
-#[test]
-fn a_seats_view_at_a_decision_never_holds_another_seats_hidden_card() {
-    let server = Server::start("review-view", limits());
-    let ane = server.player("Ane");
-    let id = server.table(
-        &ane,
-        json!({"game": "tikki", "seats": 2, "start": true, "pace_ms": 0, "hold_s": 0}),
-    );
-    let mut ws = server.ws(&id, Some(&ane));
-    play_out(&mut ws);
+/// The name of a view's phase, written as a word or as `{"phase": word, …}`.
+fn phase_of(view: &Value) -> &str {
+    view["phase"]
+        .as_str()
+        .or(view["phase"]["phase"].as_str())
+        .unwrap_or("")
+}
+
+/// Checks every seat's view (`/view?seat&at`) of the finished table `id` at every step the
+/// replay's full view passes `keep` at: the seat sees its own hand and none of the cards
+/// hidden from it then — the others' hands and the stock, less what the table shows
+/// everybody (a card taken from the pile, a close laid down). Answers the views checked.
+fn views_hide_the_others_cards(
+    server: &Server,
+    id: &str,
+    seats: usize,
+    token: &str,
+    keep: impl Fn(&Value) -> bool,
+) -> usize {
     let (_, replay) = server.api("GET", &format!("/api/tables/{id}/replay"), None, None);
     let actions = replay["actions"].as_array().unwrap().len();
     let mut checked = 0;
     for at in 0..=actions {
-        // What the game hides at that moment: the other seat's hand and the stock (the
-        // replay's full view shows them, for a finished game). The first round only: the
-        // next one deals the cards again, and a card shown in the last round may be in
-        // another hand then.
         let (code, step) = server.api("GET", &format!("/api/tables/{id}/replay/{at}"), None, None);
         assert_eq!(code, 200, "{step}");
         let full = &step["view"];
-        if full["round"] != 1 || full["phase"] == "over" {
+        if phase_of(full) == "over" || !keep(full) {
             continue;
         }
-        for seat in 0..2usize {
+        let mut public = full.clone();
+        if let Some(m) = public.as_object_mut() {
+            m.remove("hands");
+            m.remove("stock_cards");
+        }
+        let public = cards_in(&public);
+        for seat in 0..seats {
             let (code, seen) = server.api(
                 "GET",
                 &format!("/api/tables/{id}/view?seat={seat}&at={at}"),
-                Some(&ane),
+                Some(token),
                 None,
             );
             assert_eq!(code, 200, "{seen}");
             assert_eq!((&seen["seat"], &seen["at"]), (&json!(seat), &json!(at)));
             let shown = cards_in(&seen);
             let own = cards_in(&full["hands"][seat]);
-            let mut hidden = cards_in(&full["hands"][1 - seat]);
+            let mut hidden: std::collections::BTreeSet<String> = (0..seats)
+                .filter(|&o| o != seat)
+                .flat_map(|o| cards_in(&full["hands"][o]))
+                .collect();
             hidden.extend(cards_in(&full["stock_cards"]));
-            assert!(!hidden.is_empty() && !own.is_empty(), "{full}");
+            hidden.retain(|c| !public.contains(c));
+            if hidden.is_empty() || own.is_empty() {
+                // Nothing to tell: a hand played out or put down to discard.
+                continue;
+            }
             // The check can fail: the replay's full view holds every hidden card.
             assert!(hidden.is_subset(&cards_in(full)));
             assert!(
@@ -609,6 +654,22 @@ fn a_seats_view_at_a_decision_never_holds_another_seats_hidden_card() {
             checked += 1;
         }
     }
+    checked
+}
+
+#[test]
+fn a_seats_view_at_a_decision_never_holds_another_seats_hidden_card() {
+    let server = Server::start("review-view", limits());
+    let ane = server.player("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "tikki", "seats": 2, "start": true, "pace_ms": 0, "hold_s": 0}),
+    );
+    let mut ws = server.ws(&id, Some(&ane));
+    play_out(&mut ws);
+    // The first round only: the next one deals the cards again, and a card shown in the
+    // last round may be in another hand then.
+    let checked = views_hide_the_others_cards(&server, &id, 2, &ane, |full| full["round"] == 1);
     assert!(checked >= 8, "{checked} views checked");
 }
 

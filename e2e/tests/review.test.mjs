@@ -6,7 +6,8 @@
 // that seat's view at that action, as the server gives it. Spanish and English words, no
 // raw keys.
 //
-// The games are rated tikki games of two seats (they end in a second), where the person
+// A casual Mus game and a Chinchón one are reviewed on request, their positions checked
+// the same way. The other games are rated tikki games of two seats (they end in a second), where the person
 // lays every card in hand each time: a play that gives the rival whole tricks, which the
 // review marks as mistakes and blunders. A game is only a deal of the cards, though, so one
 // may mark nothing: the tests then play another, up to three.
@@ -30,9 +31,9 @@ async function playRated(page) {
  * Plays table `id` out from its page (the person's seat), every card laid each turn, over
  * a socket of the test's own beside the page's.
  */
-async function playOut(page, id, invite = '') {
+async function playOut(page, id, invite = '', varied = false) {
   await page.goto(`${BASE}/t/${id}${invite ? `?invite=${invite}` : ''}`);
-  await page.evaluate(async ([id, invite]) => {
+  await page.evaluate(async ([id, invite, varied]) => {
     const token = localStorage.getItem('tapete.token');
     const ws = new WebSocket(`ws://${location.host}/ws/${id}?token=${token}${invite ? `&invite=${invite}` : ''}`);
     const heard = [];
@@ -46,10 +47,11 @@ async function playOut(page, id, invite = '') {
         const legal = s.legal || [];
         if (!legal.length) return;
         const most = legal.reduce((a, b) => (b.split(' ').length > a.split(' ').length ? b : a));
-        ws.send(JSON.stringify({ type: 'act', action: most, id: s.n }));
+        // `varied`: a different legal action from one turn to the next (Mus, Chinchón).
+        ws.send(JSON.stringify({ type: 'act', action: varied ? legal[s.n % legal.length] : most, id: s.n }));
       };
     });
-  }, [id, invite]);
+  }, [id, invite, varied]);
 }
 
 /** The review of seat `seat` of table `id`, asked for until it is made. */
@@ -287,6 +289,39 @@ test('"learn from your mistakes" shows each position as the seat saw it: every c
       await learn.getByTestId('learn-next').click();
     }
     await learn.getByTestId('learn-summary').waitFor();
+    assert.deepEqual(errors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('a Mus and a Chinchón review show each position only as the seat saw it', { timeout: 300000 }, async () => {
+  const b = await openBrowser({ width: 390, height: 844 });
+  const { page, errors } = b;
+  try {
+    await guest(page, `Vis${Date.now() % 1000000}`);
+    for (const options of [
+      { game: 'mus', rules: { target: 30, juegos: 1, vacas: 1 }, bot: 'basico' },
+      { game: 'chinchon', seats: 2, rules: { target: 20 }, bot: 'basico' },
+    ]) {
+      const made = await apiAs(page, 'POST', '/api/tables', { ...options, start: true, pace_ms: 0, hold_s: 0 });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const { id } = made.body;
+      await playOut(page, id, '', true);
+      const review = await reviewOf(page, id, 0);
+      assert.ok(review.decisions.length >= 3, `${options.game}: ${review.decisions.length} decisions`);
+      await page.goto(`${BASE}/t/${id}/review?seat=0`);
+      let checked = 0;
+      // The first decisions and the last ones: the deal, the middle of a hand, the end.
+      const some = [...review.decisions.slice(0, 4), ...review.decisions.slice(-4)];
+      for (const d of new Set(some)) {
+        await page.locator(`[data-testid="decision"][data-at="${d.at}"]`).click();
+        const detail = page.locator(`[data-testid="detail"][data-at="${d.at}"]`);
+        await detail.locator('[data-testid="position"][data-loaded="true"]').waitFor();
+        checked += await onlySeen(page, detail, id, 0, d.at, `${options.game}: decision at ${d.at}`);
+      }
+      assert.ok(checked >= 8, `${options.game}: ${checked} cards checked`);
+    }
     assert.deepEqual(errors, []);
   } finally {
     await b.close();

@@ -1,0 +1,1 @@
+//! Brackets: knockout with a consolation bracket, double elimination.

@@ -1,0 +1,128 @@
+//! Tournaments, pure and deterministic: who meets whom, and who stands where.
+//!
+//! Everything here is a function of the entrants (in seed order: 0 is the top seed) and the
+//! results of the matches played so far, nothing else — no clock, no randomness, no
+//! storage. The server keeps the results in its tables' action logs and calls these
+//! functions again after any restart to the same answer; `tapete tournament` plays bots
+//! through the same code.
+//!
+//! - [`swiss`]: Dutch-style pairing on scores, no rematches, the first seat alternated;
+//!   standings with Buchholz, Sonneborn-Berger and the points difference.
+//! - [`bracket`]: knockout (with Cuadro B, the consolation bracket of the first round's
+//!   losers) and double elimination, as static trees of matches fed by seeds, winners and
+//!   losers; byes for entrant counts that are not a power of two.
+
+pub mod bracket;
+pub mod swiss;
+
+use serde::{Deserialize, Serialize};
+
+/// An entrant: its place in the entry list, 0 the top seed (by rating, or by sign-up).
+pub type Entrant = usize;
+
+/// One side of a match: the first sits first (Mus: its pair is mano in the first hand;
+/// chess's white).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    First,
+    Second,
+}
+
+impl Side {
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+}
+
+/// A match played (or given: a forfeit), as its table's log tells it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Played {
+    /// The round it belongs to, from 1.
+    pub round: u32,
+    pub first: Entrant,
+    pub second: Entrant,
+    /// The side that won; `None` for a draw (games that have them).
+    pub winner: Option<Side>,
+    /// What each side scored in the match (Mus: juegos; Chinchón, tikki: the points the
+    /// game counts up), for the points difference of the standings.
+    pub first_points: i64,
+    pub second_points: i64,
+}
+
+impl Played {
+    /// A match of `round` between `first` and `second`, won by `winner`, with the points
+    /// each scored.
+    pub fn new(
+        round: u32,
+        first: Entrant,
+        second: Entrant,
+        winner: Option<Side>,
+        first_points: i64,
+        second_points: i64,
+    ) -> Played {
+        Played {
+            round,
+            first,
+            second,
+            winner,
+            first_points,
+            second_points,
+        }
+    }
+
+    /// The entrant at `side`.
+    pub fn at(&self, side: Side) -> Entrant {
+        match side {
+            Side::First => self.first,
+            Side::Second => self.second,
+        }
+    }
+
+    /// The side `e` played, if it played this match.
+    pub fn side_of(&self, e: Entrant) -> Option<Side> {
+        if self.first == e {
+            Some(Side::First)
+        } else if self.second == e {
+            Some(Side::Second)
+        } else {
+            None
+        }
+    }
+
+    /// The winner, if any.
+    pub fn winner(&self) -> Option<Entrant> {
+        self.winner.map(|s| self.at(s))
+    }
+
+    /// The loser, if any.
+    pub fn loser(&self) -> Option<Entrant> {
+        self.winner.map(|s| self.at(s.other()))
+    }
+}
+
+/// Why a tournament cannot go on as asked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TournamentError {
+    #[error("a tournament needs at least {min} entrants; it has {got}")]
+    TooFew { min: usize, got: usize },
+    #[error("a tournament takes at most {max} entrants; it has {got}")]
+    TooMany { max: usize, got: usize },
+    #[error("entrant {0} is not in this tournament")]
+    NoSuchEntrant(Entrant),
+    #[error("entrant {0} plays itself in round {1}")]
+    SelfMatch(Entrant, u32),
+    #[error("round {round} cannot be paired without a rematch: every way left repeats a match")]
+    NoPairing { round: u32 },
+    #[error("the results jump to round {got} while round {expected} is being played")]
+    OutOfOrder { expected: u32, got: u32 },
+    #[error("the tournament is over: no round {0}")]
+    Over(u32),
+}
+
+/// The most entrants any format takes: a server bounds its tournaments by this, or less.
+pub const MAX_ENTRANTS: usize = 1024;

@@ -1,0 +1,1 @@
+//! The tournament crate's tests: one binary, a module per file.

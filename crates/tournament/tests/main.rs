@@ -1,1 +1,3 @@
 //! The tournament crate's tests: one binary, a module per file.
+
+mod swiss;

@@ -174,7 +174,7 @@ pub fn pair(entrants: usize, h: &History, opts: &Options) -> Result<Round, Tourn
 
     // The bye: from the bottom, the first who has not had one and leaves a round without
     // repeats; failing that, the bottom one who has not had one, with repeats.
-    let bye_order: Vec<Option<Entrant>> = if ranked.len() % 2 == 0 {
+    let bye_order: Vec<Option<Entrant>> = if ranked.len().is_multiple_of(2) {
         vec![None]
     } else {
         let fresh: Vec<Option<Entrant>> = ranked

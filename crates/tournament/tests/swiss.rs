@@ -305,8 +305,10 @@ fn bad_histories_are_refused_by_name() {
         swiss::pair(4, &h, &o),
         Err(TournamentError::SelfMatch(2, 1))
     );
-    let mut h = History::default();
-    h.withdrawn = vec![0, 1, 2];
+    let h = History {
+        withdrawn: vec![0, 1, 2],
+        ..Default::default()
+    };
     assert!(matches!(
         swiss::pair(4, &h, &o),
         Err(TournamentError::TooFew { .. })

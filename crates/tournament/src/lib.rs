@@ -11,6 +11,8 @@
 //! - [`bracket`]: knockout (with Cuadro B, the consolation bracket of the first round's
 //!   losers) and double elimination, as static trees of matches fed by seeds, winners and
 //!   losers; byes for entrant counts that are not a power of two.
+//! - [`tres_ceros`]: everybody plays every round, paired by losses, until three lost
+//!   matches put them out.
 //!
 //! ```
 //! use tapete_tournament::swiss::{self, History, Options};
@@ -30,6 +32,7 @@
 
 pub mod bracket;
 pub mod swiss;
+pub mod tres_ceros;
 
 use serde::{Deserialize, Serialize};
 

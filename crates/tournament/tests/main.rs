@@ -1,3 +1,4 @@
 //! The tournament crate's tests: one binary, a module per file.
 
 mod swiss;
+mod tres_ceros;

@@ -13,6 +13,10 @@
 //!   losers; byes for entrant counts that are not a power of two.
 //! - [`tres_ceros`]: everybody plays every round, paired by losses, until three lost
 //!   matches put them out.
+//! - [`arena`]: lichess's scoring (2/1/0, double on a streak) and pairing of whoever is
+//!   free, for a set time.
+//! - [`duplicate`]: the same deals at every table of a round, each pair scored in
+//!   matchpoints against the pairs that held the same cards.
 //!
 //! ```
 //! use tapete_tournament::swiss::{self, History, Options};
@@ -30,7 +34,9 @@
 //! assert_eq!(round.pairs, vec![(1, 0), (2, 3)]);
 //! ```
 
+pub mod arena;
 pub mod bracket;
+pub mod duplicate;
 pub mod swiss;
 pub mod tres_ceros;
 

@@ -1,4 +1,6 @@
 //! The tournament crate's tests: one binary, a module per file.
 
+mod arena;
+mod duplicate;
 mod swiss;
 mod tres_ceros;

@@ -26,6 +26,7 @@ mod simulate;
 mod tables;
 mod text;
 mod tikki;
+mod tournament;
 
 /// The allocator of every tapete command: mimalloc. With glibc's, a server that had held
 /// some 1,500 tables spent most of its time in `malloc` and answered ten times slower
@@ -41,7 +42,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "tapete", version, about)]
 #[command(
-    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete play chinchon --players 3\n  tapete chinchon analyze 1o 2o 3o 7c 7e 7b 12o 4o\n  tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --draws 3\n  tapete odds solitaire --types --simulate 1000000\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete gauntlet mus --a experto --games 2000\n  tapete replay game.json\n  tapete review game.json --seat 0\n  tapete serve --addr 127.0.0.1:8080"
+    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete play chinchon --players 3\n  tapete chinchon analyze 1o 2o 3o 7c 7e 7b 12o 4o\n  tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --draws 3\n  tapete odds solitaire --types --simulate 1000000\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete gauntlet mus --a experto --games 2000\n  tapete tournament mus --format swiss --entrants experto*8,basico*8\n  tapete replay game.json\n  tapete review game.json --seat 0\n  tapete serve --addr 127.0.0.1:8080"
 )]
 struct Cli {
     /// Machine-readable JSON on stdout instead of text.
@@ -77,6 +78,9 @@ enum Command {
     /// One player against every other (every level and style, or a list): the table of
     /// win rates with 95% intervals.
     Gauntlet(games::GameArgs),
+    /// A whole tournament of bots (Swiss, a tres ceros), through the online table's
+    /// pairing and scoring.
+    Tournament(games::GameArgs),
     /// Sum the shards of an arena run (`tapete arena … --shard I/N --json`, played apart)
     /// into the whole run's results.
     Merge(arena::MergeArgs),
@@ -93,10 +97,10 @@ enum Command {
 }
 
 /// The commands whose options depend on the game named after them.
-const GAME_VERBS: [&str; 4] = ["play", "sim", "arena", "gauntlet"];
+const GAME_VERBS: [&str; 5] = ["play", "sim", "arena", "gauntlet", "tournament"];
 
-/// The command line with `--` inserted after the game of `tapete play|sim|arena|gauntlet
-/// GAME`, so that everything after the game (its `--help` included) reaches that game's
+/// The command line with `--` inserted after the game of `tapete
+/// play|sim|arena|gauntlet|tournament GAME`, so that everything after the game (its `--help` included) reaches that game's
 /// own parser instead of the generic one.
 fn game_args_apart(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     let Some(verb_at) = args
@@ -146,6 +150,7 @@ fn main() -> ExitCode {
         Command::Sim(a) => sim::run(&a, json),
         Command::Arena(a) => arena::run(&a, json),
         Command::Gauntlet(a) => gauntlet::run(&a, json),
+        Command::Tournament(a) => tournament::run(&a, json),
         Command::Merge(a) => arena::merge_shards(&a, json),
         Command::Replay(a) => replay::run(&a, json),
         Command::Review(a) => review::run(&a, json),

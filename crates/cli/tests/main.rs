@@ -20,3 +20,4 @@ mod sim;
 mod solitaire;
 mod tikki;
 mod tikki_play;
+mod tournament;

@@ -1,0 +1,488 @@
+//! `tapete tournament GAME`: a whole tournament of bots, headless, through the same pairing
+//! and scoring code as the online table (`tapete-tournament`).
+//!
+//! Each entrant is a bot level (in Mus a pair of that level); the list's order is the seed
+//! order. Every match is one game with the table options given: in partnership games the
+//! first side sits at seats 0 and 2 (seat 0 is mano in the first hand), the second at 1
+//! and 3; other games are played heads-up, the first side at seat 0. A match's seed comes
+//! from the tournament's seed, its round and its board, so results do not depend on
+//! `--threads`.
+
+use crate::args::{parse_seed, parse_threads};
+use crate::error::{CliError, CliResult};
+use crate::games::{self, GameArgs};
+use crate::text::{emit, progress_bar, table};
+use clap::{Args, ValueEnum};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use tapete_host::{Host, Visitor};
+use tapete_table::{play_out, Game, Record};
+use tapete_tournament::swiss::{self, History, Options};
+use tapete_tournament::{tres_ceros, Played, Side, MAX_ENTRANTS};
+
+/// A tournament's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Every round, each entrant meets one of about its score it has not met.
+    Swiss,
+    /// Everybody plays every round, paired by losses, until three lost matches put them
+    /// out.
+    TresCeros,
+}
+
+/// What `tapete tournament GAME` takes besides the table options.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Entrants: bot levels, top seed first, LEVEL*K for K entrants of one \
+level (in Mus each entrant is a pair of that level).\n\nExamples:\n  tapete tournament mus \
+--format swiss --entrants experto*32,basico*32 --rounds 7\n  tapete tournament chinchon \
+--format tres-ceros --entrants experto*4,basico*4 --target 50"
+)]
+pub struct TournamentArgs {
+    /// The format.
+    #[arg(long, value_enum, default_value = "swiss")]
+    pub format: FormatArg,
+    /// The entrants, top seed first: bot levels, LEVEL*K for K alike.
+    #[arg(long, value_name = "LIST")]
+    pub entrants: String,
+    /// Swiss: the rounds to play, 1 to the entrants less one (default: enough for one
+    /// unbeaten winner, ⌈log2 entrants⌉).
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<u32>,
+    /// The seed of every match (each match's own comes from it, its round and board).
+    #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
+    pub seed: u64,
+    /// Worker threads, 1 to 256 (default: one per CPU): a round's matches are played at
+    /// once.
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// Most actions in one match: a match still going then is stopped and counted a draw.
+    #[arg(long, value_name = "N", default_value = "20000")]
+    pub max_actions: usize,
+}
+
+/// The most entrants `K` in `LEVEL*K`, and in all.
+const MAX_CLI_ENTRANTS: usize = 1024;
+
+/// Reads `experto*3,basico` as [experto, experto, experto, basico].
+fn expand(list: &str) -> CliResult<Vec<String>> {
+    let mut out = Vec::new();
+    for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (level, count) = match part.rsplit_once('*') {
+            Some((l, k)) => {
+                let k: usize = k.trim().parse().map_err(|_| {
+                    CliError::usage(format!(
+                        "--entrants: `{part}`: write LEVEL*K with K a whole number, e.g. experto*8"
+                    ))
+                })?;
+                (l.trim(), k)
+            }
+            None => (part, 1),
+        };
+        if count == 0 || out.len() + count > MAX_CLI_ENTRANTS.min(MAX_ENTRANTS) {
+            return Err(CliError::usage(format!(
+                "--entrants: 2 to {} entrants in all (`{part}`)",
+                MAX_CLI_ENTRANTS.min(MAX_ENTRANTS)
+            )));
+        }
+        out.extend(std::iter::repeat_n(level.to_string(), count));
+    }
+    if out.len() < 2 {
+        return Err(CliError::usage(
+            "--entrants: a tournament needs at least 2 entrants, e.g. experto,basico",
+        ));
+    }
+    Ok(out)
+}
+
+/// Runs `tapete tournament GAME …`.
+pub fn run(a: &GameArgs, json: bool) -> CliResult {
+    tapete_catalog::visit(
+        &a.game,
+        Tourney {
+            rest: &a.rest,
+            json,
+        },
+    )
+    .map_err(|e| CliError::usage(e.to_string()))?
+}
+
+struct Tourney<'a> {
+    rest: &'a [String],
+    json: bool,
+}
+
+/// One match to play: its board in the round, the entrants (first, second).
+struct Board {
+    board: usize,
+    first: usize,
+    second: usize,
+}
+
+/// How a match went.
+struct MatchResult {
+    winner: Option<Side>,
+    points: (i64, i64),
+    unfinished: bool,
+}
+
+/// A match's seed: the tournament's, mixed with its round and board.
+fn match_seed(seed: u64, round: u32, board: usize) -> u64 {
+    let mut x =
+        seed ^ (u64::from(round) << 32) ^ (board as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+impl Visitor for Tourney<'_> {
+    type Output = CliResult;
+    fn visit<H: Host>(self) -> CliResult {
+        let Some(p) = games::parse::<TournamentArgs, H>(
+            "tournament",
+            &format!("Play a whole {} tournament of bots", H::TITLE),
+            self.rest,
+            self.json,
+        )?
+        else {
+            return Ok(());
+        };
+        let a = &p.args;
+        let names = expand(&a.entrants)?;
+        for n in &names {
+            games::check_bot::<H>(n)?;
+        }
+        // Partnership games seat pairs at their usual table; the others play heads-up.
+        let seats = if H::PARTNERS { H::DEFAULT_SEATS } else { 2 };
+        let seats = games::seats::<H>(Some(seats))?;
+        let rules = games::rules::<H>(H::arena_rules(), &p.given, seats)?;
+        let n = names.len();
+        let rounds = match (a.format, a.rounds) {
+            (FormatArg::Swiss, Some(r)) if r == 0 || r > swiss::max_rounds(n) => {
+                return Err(CliError::usage(format!(
+                    "--rounds {r}: a Swiss of {n} entrants plays 1 to {} rounds",
+                    swiss::max_rounds(n)
+                )))
+            }
+            (FormatArg::Swiss, Some(r)) => r,
+            (FormatArg::Swiss, None) => (n as f64).log2().ceil().max(1.0) as u32,
+            (FormatArg::TresCeros, Some(_)) => {
+                return Err(CliError::usage(
+                    "--rounds: a tres ceros goes on until one entrant is left",
+                ))
+            }
+            // At most three losses for all but one, one loss a match.
+            (FormatArg::TresCeros, None) => 3 * n as u32,
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(a.threads.unwrap_or(0))
+            .build()
+            .map_err(|e| CliError::run(format!("cannot start the worker threads: {e}")))?;
+        let play = |round: u32, b: &Board| -> CliResult<MatchResult> {
+            let seed = match_seed(a.seed, round, b.board);
+            let mut g = H::G::new(&rules, seats, seed)
+                .map_err(|e| CliError::input(format!("the table options: {e}")))?;
+            let mut rec = Record::new(rules.clone(), seats, seed);
+            let first_at = |s: usize| {
+                if H::PARTNERS {
+                    s.is_multiple_of(2)
+                } else {
+                    s == 0
+                }
+            };
+            let mut bots = (0..seats)
+                .map(|s| {
+                    let who = if first_at(s) { b.first } else { b.second };
+                    games::make_bot::<H>(&names[who], Duration::from_secs(10))
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(CliError::usage)?;
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let finished = match play_out(
+                &mut g,
+                &mut bots,
+                &mut rng,
+                &mut rec,
+                a.max_actions,
+                |_, _, _, _| {},
+            ) {
+                Ok(()) => true,
+                Err(tapete_table::PlayError::TooLong(_)) => false,
+                Err(e) => {
+                    return Err(CliError::run(format!(
+                        "round {round}, board {}: {e}",
+                        b.board + 1
+                    )))
+                }
+            };
+            let outcome = g.outcome();
+            let score = |s: usize| {
+                outcome
+                    .as_ref()
+                    .and_then(|o| o.scores.get(s).copied())
+                    .unwrap_or(0)
+            };
+            let winner = outcome.as_ref().and_then(|o| {
+                let first = o.winners.iter().any(|&s| first_at(s));
+                let second = o.winners.iter().any(|&s| !first_at(s));
+                match (first, second) {
+                    (true, false) => Some(Side::First),
+                    (false, true) => Some(Side::Second),
+                    _ => None,
+                }
+            });
+            Ok(MatchResult {
+                winner,
+                points: (score(0), score(1)),
+                unfinished: !finished,
+            })
+        };
+
+        let bar = progress_bar(u64::from(rounds.min(64)), "rounds", p.json);
+        let mut h = History::default();
+        let mut shown_rounds: Vec<Value> = Vec::new();
+        let mut text_rounds: Vec<String> = Vec::new();
+        let mut pairing_ms: Vec<f64> = Vec::new();
+        let mut unfinished = 0;
+        for _ in 0..rounds {
+            if a.format == FormatArg::TresCeros && tres_ceros::is_over(n, &h) {
+                break;
+            }
+            let started = Instant::now();
+            let round = match a.format {
+                FormatArg::Swiss => swiss::pair(n, &h, &Options::default()),
+                FormatArg::TresCeros => tres_ceros::pair(n, &h),
+            }
+            .map_err(|e| CliError::run(e.to_string()))?;
+            pairing_ms.push(started.elapsed().as_secs_f64() * 1e3);
+            let boards: Vec<Board> = round
+                .pairs
+                .iter()
+                .enumerate()
+                .map(|(board, &(first, second))| Board {
+                    board,
+                    first,
+                    second,
+                })
+                .collect();
+            let results: Vec<MatchResult> = pool.install(|| {
+                boards
+                    .par_iter()
+                    .map(|b| play(round.round, b))
+                    .collect::<CliResult<Vec<_>>>()
+            })?;
+            let mut lines = vec![vec![
+                "board".to_string(),
+                "first".into(),
+                "".into(),
+                "second".into(),
+                "score".into(),
+            ]];
+            let mut board_json = Vec::new();
+            for (b, r) in boards.iter().zip(&results) {
+                unfinished += usize::from(r.unfinished);
+                // The standings' points difference is the winner's margin: the scores'
+                // gap, whichever way the game counts (Chinchón's points count against).
+                let margin = (r.points.0 - r.points.1).abs();
+                let (fp, sp) = match r.winner {
+                    Some(Side::First) => (margin, 0),
+                    Some(Side::Second) => (0, margin),
+                    None => (0, 0),
+                };
+                h.played.push(Played::new(
+                    round.round,
+                    b.first,
+                    b.second,
+                    r.winner,
+                    fp,
+                    sp,
+                ));
+                let mark = match r.winner {
+                    Some(Side::First) => "beats",
+                    Some(Side::Second) => "loses to",
+                    None if r.unfinished => "unfinished",
+                    None => "draws",
+                };
+                lines.push(vec![
+                    (b.board + 1).to_string(),
+                    entrant_name(&names, b.first),
+                    mark.into(),
+                    entrant_name(&names, b.second),
+                    format!("{}–{}", r.points.0, r.points.1),
+                ]);
+                board_json.push(json!({
+                    "board": b.board + 1,
+                    "first": b.first,
+                    "second": b.second,
+                    "winner": r.winner,
+                    "points": [r.points.0, r.points.1],
+                    "unfinished": r.unfinished,
+                }));
+            }
+            if let Some(bye) = round.bye {
+                h.byes.push((round.round, bye));
+                lines.push(vec![
+                    "bye".into(),
+                    entrant_name(&names, bye),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                ]);
+            }
+            shown_rounds.push(json!({
+                "round": round.round,
+                "boards": board_json,
+                "bye": round.bye,
+                "repeats": round.repeats,
+                "pairing_ms": pairing_ms.last(),
+            }));
+            text_rounds.push(format!("Round {}\n{}", round.round, table(&lines)));
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+
+        let repeats: usize = shown_rounds
+            .iter()
+            .map(|r| r["repeats"].as_u64().unwrap_or(0) as usize)
+            .sum();
+        let slowest = pairing_ms.iter().copied().fold(0.0, f64::max);
+        let (standing_rows, standing_json) = match a.format {
+            FormatArg::Swiss => {
+                let st = swiss::standings(n, &h, &Options::default())
+                    .map_err(|e| CliError::run(e.to_string()))?;
+                let mut rows = vec![vec![
+                    "place".to_string(),
+                    "entrant".into(),
+                    "score".into(),
+                    "buchholz".into(),
+                    "s-b".into(),
+                    "diff".into(),
+                ]];
+                for s in &st {
+                    rows.push(vec![
+                        s.place.to_string(),
+                        entrant_name(&names, s.entrant),
+                        half(s.score),
+                        half(s.buchholz),
+                        half(s.sonneborn_berger),
+                        format!("{:+}", s.points_diff),
+                    ]);
+                }
+                (rows, serde_json::to_value(&st).unwrap_or(Value::Null))
+            }
+            FormatArg::TresCeros => {
+                let st = tres_ceros::standings(n, &h);
+                let mut rows = vec![vec![
+                    "place".to_string(),
+                    "entrant".into(),
+                    "wins".into(),
+                    "losses".into(),
+                    "out in".into(),
+                ]];
+                for s in &st {
+                    rows.push(vec![
+                        s.place.to_string(),
+                        entrant_name(&names, s.entrant),
+                        s.wins.to_string(),
+                        s.losses.to_string(),
+                        s.out_in.map_or("—".into(), |r| format!("round {r}")),
+                    ]);
+                }
+                (rows, serde_json::to_value(&st).unwrap_or(Value::Null))
+            }
+        };
+        if p.json {
+            let v = json!({
+                "game": H::NAME,
+                "format": format_name(a.format),
+                "seed": a.seed,
+                "entrants": names,
+                "rounds": shown_rounds,
+                "standings": standing_json,
+                "repeats": repeats,
+                "unfinished": unfinished,
+                "slowest_pairing_ms": slowest,
+            });
+            emit(&format!("{v}\n"))
+        } else {
+            let mut out = format!(
+                "{} tournament ({}), {n} entrants, seed {}\n\n",
+                H::TITLE,
+                format_name(a.format),
+                a.seed
+            );
+            for r in &text_rounds {
+                out.push_str(r);
+                out.push('\n');
+            }
+            out.push_str("Standings\n");
+            out.push_str(&table(&standing_rows));
+            out.push_str(&format!(
+                "\n{} rounds, {repeats} repeated pairings, {unfinished} unfinished matches, slowest pairing {slowest:.1} ms\n",
+                text_rounds.len()
+            ));
+            emit(&out)
+        }
+    }
+}
+
+/// `experto #3`: the level and the entrant's number (from 1, the top seed).
+fn entrant_name(names: &[String], e: usize) -> String {
+    format!("{} #{}", names.get(e).map_or("?", String::as_str), e + 1)
+}
+
+/// A score in halves: `3`, `2½`.
+fn half(x: f64) -> String {
+    let whole = x.floor();
+    if x - whole >= 0.5 {
+        if whole == 0.0 {
+            "½".into()
+        } else {
+            format!("{whole}½")
+        }
+    } else {
+        format!("{whole}")
+    }
+}
+
+fn format_name(f: FormatArg) -> &'static str {
+    match f {
+        FormatArg::Swiss => "swiss",
+        FormatArg::TresCeros => "tres-ceros",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entrants_expand_by_count_and_refuse_bad_lists() {
+        assert_eq!(
+            expand("experto*2, basico").unwrap(),
+            vec!["experto", "experto", "basico"]
+        );
+        assert!(expand("experto").is_err());
+        assert!(expand("experto*x").is_err());
+        assert!(expand("experto*0,basico").is_err());
+        assert!(expand("experto*5000").is_err());
+        assert_eq!(
+            (half(2.5), half(0.5), half(3.0)),
+            ("2½".into(), "½".into(), "3".into())
+        );
+    }
+
+    #[test]
+    fn match_seeds_differ_by_round_and_board() {
+        let a = match_seed(1, 1, 0);
+        assert_ne!(a, match_seed(1, 1, 1));
+        assert_ne!(a, match_seed(1, 2, 0));
+        assert_ne!(a, match_seed(2, 1, 0));
+        assert_eq!(a, match_seed(1, 1, 0));
+    }
+}

@@ -1,0 +1,130 @@
+//! `tapete tournament`: whole tournaments of bots, as JSON and as text, and its refusals.
+
+use crate::common::{input_error, ok_json, ok_text};
+use std::collections::HashSet;
+
+#[test]
+fn a_swiss_of_bot_pairs_never_repeats_a_match_and_ranks_everyone() {
+    let r = ok_json(&[
+        "tournament",
+        "mus",
+        "--format",
+        "swiss",
+        "--entrants",
+        "experto*6,basico*6",
+        "--rounds",
+        "4",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(
+        (r["game"].as_str(), r["format"].as_str()),
+        (Some("mus"), Some("swiss"))
+    );
+    assert_eq!(r["entrants"].as_array().unwrap().len(), 12);
+    let rounds = r["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 4);
+    let mut met = HashSet::new();
+    for round in rounds {
+        let boards = round["boards"].as_array().unwrap();
+        assert_eq!(boards.len(), 6);
+        for b in boards {
+            let (a, c) = (b["first"].as_u64().unwrap(), b["second"].as_u64().unwrap());
+            assert!(met.insert((a.min(c), a.max(c))), "{a}-{c} twice");
+            assert!(b["winner"].is_string(), "a Mus match has a winner: {b}");
+        }
+    }
+    assert_eq!(r["repeats"], 0);
+    let standings = r["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 12);
+    let total: f64 = standings.iter().map(|s| s["score"].as_f64().unwrap()).sum();
+    assert_eq!(total, 24.0, "one point a match");
+    // The same seed, the same event, whatever the threads.
+    let again = ok_json(&[
+        "tournament",
+        "mus",
+        "--entrants",
+        "experto*6,basico*6",
+        "--rounds",
+        "4",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    // (The time each pairing took aside.)
+    let boards = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+        v["rounds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["boards"].clone())
+            .collect()
+    };
+    assert_eq!(boards(&again), boards(&r));
+}
+
+#[test]
+fn a_tres_ceros_of_chinchon_players_goes_down_to_one_as_aligned_text() {
+    let text = ok_text(&[
+        "tournament",
+        "chinchon",
+        "--format",
+        "tres-ceros",
+        "--entrants",
+        "basico*5",
+        "--target",
+        "30",
+    ]);
+    assert!(
+        text.starts_with("Chinchón tournament (tres-ceros), 5 entrants"),
+        "{text}"
+    );
+    assert!(text.contains("Standings\nplace  entrant"), "{text}");
+    // Everyone but the winner went out in some round.
+    let outs = text.matches("round ").count();
+    assert!(outs >= 4, "{text}");
+}
+
+#[test]
+fn bad_tournaments_are_refused_by_name() {
+    let e = input_error(&["tournament", "mus", "--entrants", "experto"]);
+    assert!(e.contains("at least 2 entrants"), "{e}");
+    let e = input_error(&["tournament", "mus", "--entrants", "experto*x"]);
+    assert!(e.contains("LEVEL*K"), "{e}");
+    let e = input_error(&["tournament", "mus", "--entrants", "experto,nadie"]);
+    assert!(e.contains("nadie"), "{e}");
+    let e = input_error(&[
+        "tournament",
+        "mus",
+        "--entrants",
+        "experto*4",
+        "--rounds",
+        "4",
+    ]);
+    assert!(e.contains("1 to 3 rounds"), "{e}");
+    let e = input_error(&[
+        "tournament",
+        "mus",
+        "--format",
+        "tres-ceros",
+        "--entrants",
+        "experto*4",
+        "--rounds",
+        "2",
+    ]);
+    assert!(e.contains("until one entrant is left"), "{e}");
+    let help = ok_text(&["tournament", "mus", "--help"]);
+    for option in [
+        "--format",
+        "--entrants",
+        "--rounds",
+        "--seed",
+        "--threads",
+        "--juegos",
+    ] {
+        assert!(help.contains(option), "{option} in {help}");
+    }
+}

@@ -45,7 +45,7 @@ use crate::{Entrant, Side, TournamentError, MAX_ENTRANTS};
 pub type MatchId = usize;
 
 /// The part of a bracket a match belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Part {
     /// Cuadro A of a knockout, or the winners' bracket of a double elimination.

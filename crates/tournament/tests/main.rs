@@ -1,1 +1,2 @@
 //! The tournament crate's tests: one binary, a module per file.
+mod bracket;

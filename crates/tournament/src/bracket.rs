@@ -294,26 +294,15 @@ impl Bracket {
     }
 
     /// Works out, once, the place of those put out by each match: 1 + the number of
-    /// entrants who finish above (the champion, and whoever is put out later — counting
-    /// only matches actually played, as byes are known from the draw).
+    /// entrants who finish above (the champion, and whoever is put out later).
+    ///
+    /// Counting every match of the later rounds is exact although some may be walkovers:
+    /// only the first round of Cuadro A and the first two of the losers' bracket can have
+    /// byes, and when the losers' second round has one, its first round had a bye in every
+    /// match (with `S/2 + j` entrants, a first-round losers' match has both sides real only
+    /// if `j > S/4`, and both sides byes only if `j < S/4`), so nobody was out before it.
     fn finish(n: usize, size: usize, format: Format, matches: Vec<BracketMatch>) -> Bracket {
-        // Which matches are played at all: neither side a bye.
-        let mut bye_winner = vec![false; matches.len()];
-        let mut bye_loser = vec![false; matches.len()];
-        let mut played = vec![false; matches.len()];
-        for m in &matches {
-            let bye = |s: Source| match s {
-                Source::Seed(_) => false,
-                Source::Bye => true,
-                Source::Winner(w) => bye_winner[w],
-                Source::Loser(l) => bye_loser[l],
-            };
-            let (a, b) = (bye(m.from[0]), bye(m.from[1]));
-            bye_winner[m.id] = a && b;
-            bye_loser[m.id] = a || b;
-            played[m.id] = !(a || b);
-        }
-        // The parts and their rounds whose losers are out, from the last to go to the first.
+        // The part whose losers are out.
         let eliminating = |m: &BracketMatch| match format {
             Format::Knockout { .. } => m.part == Part::Main,
             Format::DoubleElimination => m.part == Part::Losers,
@@ -325,7 +314,7 @@ impl Bracket {
             .max()
             .unwrap_or(0);
         let mut out_per_round = vec![0u32; last_round as usize + 1];
-        for m in matches.iter().filter(|m| eliminating(m) && played[m.id]) {
+        for m in matches.iter().filter(|m| eliminating(m)) {
             out_per_round[m.round as usize] += 1;
         }
         // Above the losers of round r: the champion, the runner-up of a double elimination

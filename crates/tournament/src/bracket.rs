@@ -154,8 +154,8 @@ impl Builder {
             .collect()
     }
 
-    /// A knockout of `part` on from `first` (one round, top to bottom): its rounds, the
-    /// first included; the last holds the final.
+    /// The rounds of a knockout in `part` whose first round is `first` (top to bottom):
+    /// each round's matches, the first round included; the last round is the final.
     fn knockout(&mut self, part: Part, first: Vec<MatchId>) -> Vec<Vec<MatchId>> {
         let mut rounds = vec![first];
         while let Some(last) = rounds.last().filter(|r| r.len() > 1) {
@@ -220,12 +220,13 @@ impl Bracket {
     /// A double elimination of `n` entrants. The winners' bracket is a knockout drawn like
     /// Cuadro A. The losers' bracket: its round 1 pairs the losers of winners' round 1 (the
     /// losers of matches 1 and 2, 3 and 4, …); then, for each later winners' round `r`, a
-    /// round where its survivors (first side) meet the losers of winners' round `r`, crosswise
-    /// — the survivor in place `i` meets the loser of winners' match `i XOR 1` of that round,
-    /// who comes from the other half of the same part of the draw and so has met nobody it
-    /// could face — followed, but after the last, by a round where the survivors play each
-    /// other two by two. Then the grand final (winners' champion first) and the reset, played
-    /// only if the losers' champion won the grand final, with the same sides.
+    /// round where its survivors (first side) meet the losers of winners' round `r`,
+    /// crosswise: the survivor in place `i`, who comes from the part of the draw of that
+    /// round's winners' match `i`, meets the loser of match `i XOR 1`, so the two cannot
+    /// have met (the losers' final, with one match on each side, is the only exception);
+    /// then, except after the last, a round where the survivors play each other two by two.
+    /// Then the grand final (winners' champion first) and the reset, played only if the
+    /// losers' champion won the grand final, with the same sides.
     pub fn double_elimination(n: usize) -> Result<Bracket, TournamentError> {
         let size = check_entrants(n)?;
         let mut b = Builder {

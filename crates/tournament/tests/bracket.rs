@@ -1013,7 +1013,18 @@ fn double_elimination_matches_the_reference_for_every_entry_up_to_128() {
 
 #[test]
 fn large_entries_match_the_reference() {
-    for n in [129, 255, 256, 257, 383, 384, 385, 600, MAX_ENTRANTS - 1, MAX_ENTRANTS] {
+    for n in [
+        129,
+        255,
+        256,
+        257,
+        383,
+        384,
+        385,
+        600,
+        MAX_ENTRANTS - 1,
+        MAX_ENTRANTS,
+    ] {
         for format in formats() {
             check_against_reference(n, format);
         }

@@ -11,9 +11,34 @@
 //! - [`bracket`]: knockout (with Cuadro B, the consolation bracket of the first round's
 //!   losers) and double elimination, as static trees of matches fed by seeds, winners and
 //!   losers; byes for entrant counts that are not a power of two.
+//! - [`tres_ceros`]: everybody plays every round, paired by losses, until three lost
+//!   matches put them out.
+//! - [`arena`]: lichess's scoring (2/1/0, double on a streak) and pairing of whoever is
+//!   free, for a set time.
+//! - [`duplicate`]: the same deals at every table of a round, each pair scored in
+//!   matchpoints against the pairs that held the same cards.
+//!
+//! ```
+//! use tapete_tournament::swiss::{self, History, Options};
+//! use tapete_tournament::{Played, Side};
+//!
+//! // Four entrants, round 1: the upper half meets the lower half, the boards alternate
+//! // who sits first.
+//! let mut h = History::default();
+//! let round = swiss::pair(4, &h, &Options::default()).unwrap();
+//! assert_eq!(round.pairs, vec![(0, 2), (3, 1)]);
+//! // 0 beat 2, 1 beat 3: round 2 pairs the winners, and the losers.
+//! h.played.push(Played::new(1, 0, 2, Some(Side::First), 2, 0));
+//! h.played.push(Played::new(1, 3, 1, Some(Side::Second), 1, 2));
+//! let round = swiss::pair(4, &h, &Options::default()).unwrap();
+//! assert_eq!(round.pairs, vec![(1, 0), (2, 3)]);
+//! ```
 
+pub mod arena;
 pub mod bracket;
+pub mod duplicate;
 pub mod swiss;
+pub mod tres_ceros;
 
 use serde::{Deserialize, Serialize};
 

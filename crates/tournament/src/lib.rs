@@ -147,6 +147,16 @@ pub enum TournamentError {
     OutOfOrder { expected: u32, got: u32 },
     #[error("the tournament is over: no round {0}")]
     Over(u32),
+    #[error("there is no match {0} in this bracket")]
+    NoSuchMatch(bracket::MatchId),
+    #[error("match {0} cannot have a result yet: a side of it is not known")]
+    NotReady(bracket::MatchId),
+    #[error("match {0} is not played: a side of it is a bye")]
+    Walkover(bracket::MatchId),
+    #[error("match {0} is not played: the winners' champion won the grand final")]
+    NotNeeded(bracket::MatchId),
+    #[error("match {0} already has a result")]
+    AlreadyPlayed(bracket::MatchId),
 }
 
 /// The most entrants any format takes: a server bounds its tournaments by this, or less.

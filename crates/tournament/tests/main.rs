@@ -1,6 +1,7 @@
 //! The tournament crate's tests: one binary, a module per file.
 
 mod arena;
+mod bracket;
 mod duplicate;
 mod swiss;
 mod tres_ceros;

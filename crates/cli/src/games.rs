@@ -68,6 +68,19 @@ fn command_for<A: Args, H: Host>(verb: &str, about: &str) -> Command {
             )
             .next_help_heading(format!("{} table options", H::TITLE));
     let docs = H::rule_docs();
+    // A table option named like one of the command's own (`tapete tournament tikki
+    // --rounds`: the event's rounds, and tikki's) is given as `--table-NAME`.
+    let taken: Vec<String> = cmd
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .collect();
+    let free = |name: String| {
+        if taken.contains(&name) {
+            format!("table-{name}")
+        } else {
+            name
+        }
+    };
     let defaults = serde_json::to_value(base_rules::<H>(verb)).unwrap_or(Value::Null);
     if let Value::Object(map) = defaults {
         for (key, default) in map {
@@ -76,7 +89,7 @@ fn command_for<A: Args, H: Host>(verb: &str, about: &str) -> Command {
                 .find(|(k, _)| *k == key)
                 .map(|(_, d)| d.to_string())
                 .unwrap_or_else(|| key.replace('_', " "));
-            let name = flag(&key);
+            let name = free(flag(&key));
             match default {
                 Value::Bool(on) => {
                     cmd = cmd
@@ -91,7 +104,7 @@ fn command_for<A: Args, H: Host>(verb: &str, about: &str) -> Command {
                         )
                         .arg(
                             Arg::new(format!("rule-off:{key}"))
-                                .long(off_flag(&key))
+                                .long(free(off_flag(&key)))
                                 .action(ArgAction::SetTrue)
                                 .conflicts_with(format!("rule:{key}"))
                                 .help(format!("…off{}", if on { "" } else { " (the default)" })),

@@ -78,8 +78,8 @@ enum Command {
     /// One player against every other (every level and style, or a list): the table of
     /// win rates with 95% intervals.
     Gauntlet(games::GameArgs),
-    /// A whole tournament of bots (Swiss, a tres ceros), through the online table's
-    /// pairing and scoring.
+    /// A whole tournament of bots (Swiss, a tres ceros, knockout with Cuadro B, double
+    /// elimination), through the online table's pairing and scoring.
     Tournament(games::GameArgs),
     /// Sum the shards of an arena run (`tapete arena … --shard I/N --json`, played apart)
     /// into the whole run's results.

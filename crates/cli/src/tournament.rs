@@ -17,9 +17,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 use tapete_host::{Host, Visitor};
 use tapete_table::{play_out, Game, Record};
+
+use tapete_tournament::bracket::{Bracket, MatchId, Part};
 use tapete_tournament::swiss::{self, History, Options};
 use tapete_tournament::{tres_ceros, Played, Side, MAX_ENTRANTS};
 
@@ -31,6 +34,11 @@ pub enum FormatArg {
     /// Everybody plays every round, paired by losses, until three lost matches put them
     /// out.
     TresCeros,
+    /// A knockout bracket; with --consolation, Cuadro B for Cuadro A's first-round losers.
+    Knockout,
+    /// Double elimination: out after two losses (a losers' bracket, a grand final and,
+    /// if the losers' champion wins it, a second final).
+    Double,
 }
 
 /// What `tapete tournament GAME` takes besides the table options.
@@ -52,6 +60,9 @@ pub struct TournamentArgs {
     /// unbeaten winner, ⌈log2 entrants⌉).
     #[arg(long, value_name = "N")]
     pub rounds: Option<u32>,
+    /// Knockout: Cuadro B, a second bracket for the losers of Cuadro A's first round.
+    #[arg(long)]
+    pub consolation: bool,
     /// The seed of every match (each match's own comes from it, its round and board).
     #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
     pub seed: u64,
@@ -178,7 +189,18 @@ impl Visitor for Tourney<'_> {
             }
             // At most three losses for all but one, one loss a match.
             (FormatArg::TresCeros, None) => 3 * n as u32,
+            (FormatArg::Knockout | FormatArg::Double, Some(_)) => {
+                return Err(CliError::usage(
+                    "--rounds: a bracket goes on until its final is played",
+                ))
+            }
+            (FormatArg::Knockout | FormatArg::Double, None) => 0,
         };
+        if a.consolation && a.format != FormatArg::Knockout {
+            return Err(CliError::usage(
+                "--consolation: Cuadro B belongs to a knockout (--format knockout)",
+            ));
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(a.threads.unwrap_or(0))
             .build()
@@ -243,6 +265,14 @@ impl Visitor for Tourney<'_> {
             })
         };
 
+        if matches!(a.format, FormatArg::Knockout | FormatArg::Double) {
+            let bracket = match a.format {
+                FormatArg::Knockout => Bracket::knockout(n, a.consolation),
+                _ => Bracket::double_elimination(n),
+            }
+            .map_err(|e| CliError::usage(e.to_string()))?;
+            return bracket_event::<H>(&bracket, &names, &play, &pool, a, p.json);
+        }
         let bar = progress_bar(u64::from(rounds.min(64)), "rounds", p.json);
         let mut h = History::default();
         let mut shown_rounds: Vec<Value> = Vec::new();
@@ -256,7 +286,7 @@ impl Visitor for Tourney<'_> {
             let started = Instant::now();
             let round = match a.format {
                 FormatArg::Swiss => swiss::pair(n, &h, &Options::default()),
-                FormatArg::TresCeros => tres_ceros::pair(n, &h),
+                _ => tres_ceros::pair(n, &h),
             }
             .map_err(|e| CliError::run(e.to_string()))?;
             pairing_ms.push(started.elapsed().as_secs_f64() * 1e3);
@@ -375,7 +405,7 @@ impl Visitor for Tourney<'_> {
                 }
                 (rows, serde_json::to_value(&st).unwrap_or(Value::Null))
             }
-            FormatArg::TresCeros => {
+            FormatArg::TresCeros | FormatArg::Knockout | FormatArg::Double => {
                 let st = tres_ceros::standings(n, &h);
                 let mut rows = vec![vec![
                     "place".to_string(),
@@ -454,7 +484,162 @@ fn format_name(f: FormatArg) -> &'static str {
     match f {
         FormatArg::Swiss => "swiss",
         FormatArg::TresCeros => "tres-ceros",
+        FormatArg::Knockout => "knockout",
+        FormatArg::Double => "double",
     }
+}
+
+/// A bracket part's name in the output.
+fn part_name(p: Part) -> &'static str {
+    match p {
+        Part::Main => "A",
+        Part::Consolation => "B",
+        Part::Losers => "losers",
+        Part::GrandFinal => "final",
+        Part::Reset => "final again",
+    }
+}
+
+/// Times an undecided bracket match (a draw, or stopped unfinished) is played again with
+/// fresh deals before the first side goes on.
+const REPLAYS: usize = 3;
+
+/// Plays a bracket to its end: every match ready is played at once, then the next ones.
+fn bracket_event<H: Host>(
+    bracket: &Bracket,
+    names: &[String],
+    play: &(dyn Fn(u32, &Board) -> CliResult<MatchResult> + Sync),
+    pool: &rayon::ThreadPool,
+    a: &TournamentArgs,
+    json: bool,
+) -> CliResult {
+    let mut results: BTreeMap<MatchId, Side> = BTreeMap::new();
+    let mut played: Vec<(MatchId, usize, usize, MatchResult, usize)> = Vec::new();
+    let total = bracket.matches().len() as u64;
+    let bar = progress_bar(total, "matches", json);
+    let state = loop {
+        let state = bracket
+            .state(&results)
+            .map_err(|e| CliError::run(e.to_string()))?;
+        if state.over || state.ready.is_empty() {
+            break state;
+        }
+        let outcomes: Vec<(MatchId, usize, usize, MatchResult, usize)> = pool.install(|| {
+            state
+                .ready
+                .par_iter()
+                .map(|&(id, first, second)| {
+                    // An undecided match is played again with other deals.
+                    let mut tries = 0;
+                    loop {
+                        let b = Board {
+                            board: id + tries * bracket.matches().len(),
+                            first,
+                            second,
+                        };
+                        let r = play(0, &b)?;
+                        tries += 1;
+                        if r.winner.is_some() || tries > REPLAYS {
+                            return Ok((id, first, second, r, tries));
+                        }
+                    }
+                })
+                .collect::<CliResult<Vec<_>>>()
+        })?;
+        for (id, first, second, r, tries) in outcomes {
+            results.insert(id, r.winner.unwrap_or(Side::First));
+            played.push((id, first, second, r, tries));
+            bar.inc(1);
+        }
+    };
+    bar.finish_and_clear();
+    played.sort_by_key(|p| p.0);
+    let matches = bracket.matches();
+    if json {
+        let shown: Vec<Value> = played
+            .iter()
+            .map(|(id, first, second, r, tries)| {
+                json!({
+                    "match": id,
+                    "part": matches[*id].part,
+                    "round": matches[*id].round,
+                    "first": first,
+                    "second": second,
+                    "winner": r.winner.unwrap_or(Side::First),
+                    "decided": r.winner.is_some(),
+                    "points": [r.points.0, r.points.1],
+                    "played": tries,
+                })
+            })
+            .collect();
+        let v = json!({
+            "game": H::NAME,
+            "format": format_name(a.format),
+            "consolation": a.consolation,
+            "seed": a.seed,
+            "entrants": names,
+            "matches": shown,
+            "walkovers": state.walkovers,
+            "champion": state.champion,
+            "consolation_champion": state.consolation_champion,
+            "placings": state.placings,
+        });
+        return emit(&format!("{v}\n"));
+    }
+    let mut out = format!(
+        "{} tournament ({}{}), {} entrants, seed {}\n\n",
+        H::TITLE,
+        format_name(a.format),
+        if a.consolation { " with Cuadro B" } else { "" },
+        names.len(),
+        a.seed
+    );
+    let mut rows = vec![vec![
+        "cuadro".to_string(),
+        "round".into(),
+        "first".into(),
+        "".into(),
+        "second".into(),
+        "score".into(),
+    ]];
+    let mut ordered: Vec<&(MatchId, usize, usize, MatchResult, usize)> = played.iter().collect();
+    ordered.sort_by_key(|p| (matches[p.0].part, matches[p.0].round, p.0));
+    for (id, first, second, r, tries) in ordered {
+        let mark = match r.winner {
+            Some(Side::First) => "beats",
+            Some(Side::Second) => "loses to",
+            None => "goes on (undecided) against",
+        };
+        let again = if *tries > 1 {
+            format!(" ({tries} played)")
+        } else {
+            String::new()
+        };
+        rows.push(vec![
+            part_name(matches[*id].part).into(),
+            matches[*id].round.to_string(),
+            entrant_name(names, *first),
+            mark.into(),
+            entrant_name(names, *second),
+            format!("{}–{}{again}", r.points.0, r.points.1),
+        ]);
+    }
+    out.push_str(&table(&rows));
+    out.push_str("\nPlaces\n");
+    let mut places = vec![vec!["place".to_string(), "entrant".into()]];
+    for (e, place) in &state.placings {
+        places.push(vec![place.to_string(), entrant_name(names, *e)]);
+    }
+    out.push_str(&table(&places));
+    if let Some(c) = state.consolation_champion {
+        out.push_str(&format!("\nCuadro B: {}\n", entrant_name(names, c)));
+    }
+    out.push_str(&format!(
+        "\n{} matches played, {} walkovers\n",
+        played.len(),
+        state.walkovers.len()
+    ));
+    emit(&out)
 }
 
 #[cfg(test)]

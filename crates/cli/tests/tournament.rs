@@ -89,6 +89,75 @@ fn a_tres_ceros_of_chinchon_players_goes_down_to_one_as_aligned_text() {
 }
 
 #[test]
+fn brackets_play_to_their_final_with_cuadro_b_or_a_second_life() {
+    let r = ok_json(&[
+        "tournament",
+        "mus",
+        "--format",
+        "knockout",
+        "--consolation",
+        "--entrants",
+        "experto*4,basico*4",
+        "--json",
+    ]);
+    let matches = r["matches"].as_array().unwrap();
+    let part = |p: &str| matches.iter().filter(|m| m["part"] == p).count();
+    // Cuadro A: 4 + 2 + 1; Cuadro B: the four first-round losers, 2 + 1.
+    assert_eq!((part("main"), part("consolation")), (7, 3));
+    let champion = r["champion"].as_u64().unwrap();
+    let placings = r["placings"].as_array().unwrap();
+    assert_eq!(placings.len(), 8);
+    assert_eq!(placings[0], serde_json::json!([champion, 1]));
+    let b = r["consolation_champion"].as_u64().unwrap();
+    // Cuadro B's champion lost its first match in Cuadro A.
+    assert!(matches.iter().any(|m| m["part"] == "main"
+        && m["round"] == 1
+        && ((m["first"] == b && m["winner"] == "second")
+            || (m["second"] == b && m["winner"] == "first"))));
+
+    // Double elimination of five tikki players (tikki's own --rounds as --table-rounds):
+    // everyone but the champion lost twice.
+    let r = ok_json(&[
+        "tournament",
+        "tikki",
+        "--format",
+        "double",
+        "--entrants",
+        "basico*5",
+        "--table-rounds",
+        "1",
+        "--json",
+    ]);
+    let matches = r["matches"].as_array().unwrap();
+    let champion = r["champion"].as_u64().unwrap();
+    let mut losses = [0; 5];
+    for m in matches {
+        let loser = if m["winner"] == "first" {
+            &m["second"]
+        } else {
+            &m["first"]
+        };
+        losses[loser.as_u64().unwrap() as usize] += 1;
+    }
+    for (e, l) in losses.iter().enumerate() {
+        if e as u64 == champion {
+            assert!(*l <= 1, "{matches:?}");
+        } else {
+            assert_eq!(*l, 2, "entrant {e}: {matches:?}");
+        }
+    }
+    let text = ok_text(&[
+        "tournament",
+        "mus",
+        "--format",
+        "knockout",
+        "--entrants",
+        "experto,basico,basico",
+    ]);
+    assert!(text.contains("Places\nplace  entrant\n1 "), "{text}");
+}
+
+#[test]
 fn bad_tournaments_are_refused_by_name() {
     let e = input_error(&["tournament", "mus", "--entrants", "experto"]);
     assert!(e.contains("at least 2 entrants"), "{e}");
@@ -116,6 +185,16 @@ fn bad_tournaments_are_refused_by_name() {
         "2",
     ]);
     assert!(e.contains("until one entrant is left"), "{e}");
+    let e = input_error(&[
+        "tournament",
+        "mus",
+        "--format",
+        "swiss",
+        "--consolation",
+        "--entrants",
+        "experto*4",
+    ]);
+    assert!(e.contains("Cuadro B belongs to a knockout"), "{e}");
     let help = ok_text(&["tournament", "mus", "--help"]);
     for option in [
         "--format",

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 use tapete_server::ratings::{update, Prior, Rated, SeatResult, BOT_STEP, SCALE};
 use tapete_server::store::Db;
+use tapete_server::Limits;
 
 /// A rated ring table of `seats` seats made by `token` at seat 0 (not started).
 fn rated_table(server: &Server, token: &str, seats: usize) -> String {
@@ -873,7 +874,15 @@ fn a_rated_table_always_has_a_turn_clock() {
 
 #[test]
 fn a_player_who_never_acts_at_a_rated_table_is_played_for_by_the_clock_and_gains_nothing() {
-    let server = Server::start("rated-stall", roomy());
+    // The turn clock on the server's own clock, moved by the test: no ten seconds waited.
+    let server = Server::start_paused(
+        "rated-stall",
+        Limits {
+            // Ane reads nothing while the clock moves: her link is not closed as silent.
+            ws_idle: Duration::from_secs(24 * 3600),
+            ..roomy()
+        },
+    );
     let (ane_id, ane) = server.account("Ane");
     let id = server.table(
         &ane,
@@ -882,13 +891,13 @@ fn a_player_who_never_acts_at_a_rated_table_is_played_for_by_the_clock_and_gains
     );
     let mut ws = server.ws(&id, Some(&ane));
     send(&mut ws, json!({"type": "start"}));
+    state_until(&mut ws, |s| s["table"]["status"] == "playing");
     // Ane stays connected and never acts: her clock runs out, and the bot plays for her
     // to the end.
-    let started = Instant::now();
+    server.advance(Duration::from_secs(11));
     let end = state_until(&mut ws, |s| !s["outcome"].is_null());
     eprintln!(
-        "a rated game whose player never acts ended after {:.1} s, her place {}",
-        started.elapsed().as_secs_f64(),
+        "a rated game whose player never acts ended, her place {}",
         end["outcome"]["places"][0]
     );
     let p = profile(&server, ane_id);

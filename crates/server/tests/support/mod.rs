@@ -170,6 +170,18 @@ impl Server {
         paused: bool,
     ) -> Server {
         let node = node.map(str::to_owned);
+        // The tests' rated games are reviewed as they end, in the background: with a few
+        // worlds a decision, not the server's full effort, which would take the cores the
+        // tests run on (the review tests choose their own settings).
+        let mut limits = limits;
+        if limits.review == Limits::default().review {
+            limits.review = tapete_review::Settings {
+                min_worlds: 2,
+                max_worlds: 4,
+                threads: 1,
+                ..tapete_review::Settings::default()
+            };
+        }
         let (db2, limits2) = (db.clone(), limits.clone());
         let gauges = std::sync::Arc::new(tapete_server::net::outbox::Gauges::default());
         let gauges2 = gauges.clone();

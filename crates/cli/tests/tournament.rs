@@ -158,6 +158,61 @@ fn brackets_play_to_their_final_with_cuadro_b_or_a_second_life() {
 }
 
 #[test]
+fn duplicate_mus_scores_each_pair_against_those_that_held_its_cards() {
+    let r = ok_json(&[
+        "tournament",
+        "mus",
+        "--format",
+        "duplicate",
+        "--entrants",
+        "experto*4,basico*4",
+        "--rounds",
+        "3",
+        "--boards",
+        "2",
+        "--json",
+    ]);
+    let rounds = r["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 3);
+    let mut met = HashSet::new();
+    for round in rounds {
+        let tables = round["tables"].as_array().unwrap();
+        assert_eq!(tables.len(), 4);
+        for t in tables {
+            let (a, b) = (t["first"].as_u64().unwrap(), t["second"].as_u64().unwrap());
+            assert!(met.insert((a.min(b), a.max(b))));
+            let boards: Vec<i64> = t["boards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_i64().unwrap())
+                .collect();
+            assert_eq!(boards.len(), 2);
+            assert_eq!(t["net"].as_i64().unwrap(), boards.iter().sum::<i64>());
+        }
+    }
+    // Four tables a board: each result compared with three others, 2 points each.
+    let st = r["standings"].as_array().unwrap();
+    assert_eq!(st.len(), 8);
+    for s in st {
+        assert_eq!(s["max"], 3 * 2 * 2 * 3, "{s}");
+    }
+    let total: u64 = st.iter().map(|s| s["matchpoints"].as_u64().unwrap()).sum();
+    // Every comparison gives 2 points between two results of one side.
+    assert_eq!(total, 3 * 2 * 2 * 6 * 2);
+    assert_eq!(r["plain_standings"].as_array().unwrap().len(), 8);
+    let e = input_error(&[
+        "tournament",
+        "chinchon",
+        "--format",
+        "duplicate",
+        "--entrants",
+        "basico*4",
+    ]);
+    assert!(e.contains("duplicate is for Mus"), "{e}");
+}
+
+#[test]
 fn bad_tournaments_are_refused_by_name() {
     let e = input_error(&["tournament", "mus", "--entrants", "experto"]);
     assert!(e.contains("at least 2 entrants"), "{e}");

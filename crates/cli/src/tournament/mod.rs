@@ -8,6 +8,8 @@
 //! from the tournament's seed, its round and its board, so results do not depend on
 //! `--threads`.
 
+mod duplicate;
+
 use crate::args::{parse_seed, parse_threads};
 use crate::error::{CliError, CliResult};
 use crate::games::{self, GameArgs};
@@ -39,6 +41,9 @@ pub enum FormatArg {
     /// Double elimination: out after two losses (a losers' bracket, a grand final and,
     /// if the losers' champion wins it, a second final).
     Double,
+    /// Duplicate Mus: every table of a round plays the same boards; pairs scored in
+    /// matchpoints against those that held the same cards.
+    Duplicate,
 }
 
 /// What `tapete tournament GAME` takes besides the table options.
@@ -60,6 +65,9 @@ pub struct TournamentArgs {
     /// unbeaten winner, ⌈log2 entrants⌉).
     #[arg(long, value_name = "N")]
     pub rounds: Option<u32>,
+    /// Duplicate: boards each round, every table the same (1 to 32).
+    #[arg(long, value_name = "B", default_value = "4", value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub boards: u32,
     /// Knockout: Cuadro B, a second bracket for the losers of Cuadro A's first round.
     #[arg(long)]
     pub consolation: bool,
@@ -174,14 +182,18 @@ impl Visitor for Tourney<'_> {
         let rules = games::rules::<H>(H::arena_rules(), &p.given, seats)?;
         let n = names.len();
         let rounds = match (a.format, a.rounds) {
-            (FormatArg::Swiss, Some(r)) if r == 0 || r > swiss::max_rounds(n) => {
+            (FormatArg::Swiss | FormatArg::Duplicate, Some(r))
+                if r == 0 || r > swiss::max_rounds(n) =>
+            {
                 return Err(CliError::usage(format!(
                     "--rounds {r}: a Swiss of {n} entrants plays 1 to {} rounds",
                     swiss::max_rounds(n)
                 )))
             }
-            (FormatArg::Swiss, Some(r)) => r,
-            (FormatArg::Swiss, None) => (n as f64).log2().ceil().max(1.0) as u32,
+            (FormatArg::Swiss | FormatArg::Duplicate, Some(r)) => r,
+            (FormatArg::Swiss | FormatArg::Duplicate, None) => {
+                (n as f64).log2().ceil().max(1.0) as u32
+            }
             (FormatArg::TresCeros, Some(_)) => {
                 return Err(CliError::usage(
                     "--rounds: a tres ceros goes on until one entrant is left",
@@ -265,6 +277,25 @@ impl Visitor for Tourney<'_> {
             })
         };
 
+        if a.format == FormatArg::Duplicate {
+            if H::NAME != "mus" {
+                return Err(CliError::usage(format!(
+                    "--format duplicate: duplicate is for Mus; {} plays swiss, tres-ceros, knockout or double",
+                    H::NAME
+                )));
+            }
+            let rules: tapete_mus::MusRules = serde_json::to_value(&rules)
+                .and_then(serde_json::from_value)
+                .map_err(|e| CliError::input(format!("the table options: {e}")))?;
+            let ev = duplicate::DuplicateEvent {
+                rules,
+                names: &names,
+                rounds,
+                boards: a.boards,
+                seed: a.seed,
+            };
+            return duplicate::run(&ev, &pool, p.json);
+        }
         if matches!(a.format, FormatArg::Knockout | FormatArg::Double) {
             let bracket = match a.format {
                 FormatArg::Knockout => Bracket::knockout(n, a.consolation),
@@ -405,7 +436,10 @@ impl Visitor for Tourney<'_> {
                 }
                 (rows, serde_json::to_value(&st).unwrap_or(Value::Null))
             }
-            FormatArg::TresCeros | FormatArg::Knockout | FormatArg::Double => {
+            FormatArg::TresCeros
+            | FormatArg::Knockout
+            | FormatArg::Double
+            | FormatArg::Duplicate => {
                 let st = tres_ceros::standings(n, &h);
                 let mut rows = vec![vec![
                     "place".to_string(),
@@ -486,6 +520,7 @@ fn format_name(f: FormatArg) -> &'static str {
         FormatArg::TresCeros => "tres-ceros",
         FormatArg::Knockout => "knockout",
         FormatArg::Double => "double",
+        FormatArg::Duplicate => "duplicate",
     }
 }
 

@@ -306,6 +306,22 @@ pub fn lance_chances(
     leyes(mode, real31, hand, cond).map(|l| l.map(|o| o.lance(lance)))
 }
 
+/// The conditions of a key of the lance table: the others' declarations of `lance`'s
+/// kind (pares, or juego for juego and punto), nothing else.
+fn declared_in(lance: Lance, declared: [Declared; 3]) -> Conditions {
+    if lance == Lance::Pares {
+        Conditions {
+            pares: declared,
+            ..Default::default()
+        }
+    } else {
+        Conditions {
+            juego: declared,
+            ..Default::default()
+        }
+    }
+}
+
 /// The header of the lance table of 8 reyes (`examples/lance_table.rs` writes it: this,
 /// then [`lance_table_lines`] of every jugada).
 pub const LANCE_TABLE_HEADER: &str = "\
@@ -335,17 +351,7 @@ pub fn lance_table_lines(hand: Jugada) -> String {
             .map(|d| if *d == Declared::Yes { 's' } else { 'n' })
             .collect();
         for (lance, name) in TABLE_LANCES {
-            let cond = if lance == Lance::Pares {
-                Conditions {
-                    pares: declared,
-                    ..Default::default()
-                }
-            } else {
-                Conditions {
-                    juego: declared,
-                    ..Default::default()
-                }
-            };
+            let cond = declared_in(lance, declared);
             let Ok(l) = Leyes::compute(cat, hand, None, &cond) else {
                 continue;
             };
@@ -456,17 +462,7 @@ mod tests {
                     Declared::No
                 }
             });
-            let cond = if lance == Lance::Pares {
-                Conditions {
-                    pares: declared,
-                    ..Default::default()
-                }
-            } else {
-                Conditions {
-                    juego: declared,
-                    ..Default::default()
-                }
-            };
+            let cond = declared_in(lance, declared);
             let counted = Leyes::compute(catalog(m, false), hand, None, &cond)
                 .ok()
                 .map(|l| from_leyes(&l).map(|o| o.lance(lance)));

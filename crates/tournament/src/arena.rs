@@ -98,13 +98,7 @@ pub fn standings(entrants: usize, played: &[Played]) -> Vec<Standing> {
         )
     };
     rows.sort_by_key(|r| (key(r), r.entrant));
-    for i in 0..rows.len() {
-        rows[i].place = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
-            rows[i - 1].place
-        } else {
-            i + 1
-        };
-    }
+    crate::number_places(&mut rows, key, |r| &mut r.place);
     rows
 }
 

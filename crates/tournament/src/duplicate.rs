@@ -129,10 +129,6 @@ pub fn standings(entrants: usize, results: &[TableResult]) -> Vec<Standing> {
             .then(b.net.cmp(&a.net))
             .then(a.entrant.cmp(&b.entrant))
     });
-    for i in 0..rows.len() {
-        let tied =
-            i > 0 && rows[i].percent == rows[i - 1].percent && rows[i].net == rows[i - 1].net;
-        rows[i].place = if tied { rows[i - 1].place } else { i + 1 };
-    }
+    crate::number_places(&mut rows, |r| (r.percent, r.net), |r| &mut r.place);
     rows
 }

@@ -161,3 +161,21 @@ pub enum TournamentError {
 
 /// The most entrants any format takes: a server bounds its tournaments by this, or less.
 pub const MAX_ENTRANTS: usize = 1024;
+
+/// Numbers the places of `rows`, already sorted best first: each row's place is its
+/// position from 1, or the place of the row before when `key` says they are tied on
+/// everything that ranks them.
+pub(crate) fn number_places<T, K: PartialEq>(
+    rows: &mut [T],
+    key: impl Fn(&T) -> K,
+    place: impl Fn(&mut T) -> &mut usize,
+) {
+    for i in 0..rows.len() {
+        let p = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
+            *place(&mut rows[i - 1])
+        } else {
+            i + 1
+        };
+        *place(&mut rows[i]) = p;
+    }
+}

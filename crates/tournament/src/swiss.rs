@@ -429,13 +429,7 @@ pub fn standings(
             .then(a.entrant.cmp(&b.entrant))
     });
     let key = |r: &Standing| (r.score, r.buchholz, r.sonneborn_berger, r.points_diff);
-    for i in 0..rows.len() {
-        rows[i].place = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
-            rows[i - 1].place
-        } else {
-            i + 1
-        };
-    }
+    crate::number_places(&mut rows, key, |r| &mut r.place);
     Ok(rows)
 }
 

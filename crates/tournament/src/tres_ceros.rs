@@ -112,12 +112,6 @@ pub fn standings(entrants: usize, h: &History) -> Vec<Place> {
         )
     };
     rows.sort_by_key(|r| (key(r), r.entrant));
-    for i in 0..rows.len() {
-        rows[i].place = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
-            rows[i - 1].place
-        } else {
-            i + 1
-        };
-    }
+    crate::number_places(&mut rows, key, |r| &mut r.place);
     rows
 }

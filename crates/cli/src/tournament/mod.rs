@@ -78,8 +78,9 @@ pub struct TournamentArgs {
     /// once.
     #[arg(long, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
-    /// Most actions in one match: a match still going then is stopped and counted a draw.
-    #[arg(long, value_name = "N", default_value = "20000")]
+    /// Most actions in one match: a match still going then is stopped and counted a draw
+    /// (in a bracket it is played again with other deals).
+    #[arg(long, value_name = "N", default_value = "20000", value_parser = crate::sim::parse_max_actions)]
     pub max_actions: usize,
 }
 

@@ -61,7 +61,7 @@ pub struct TournamentArgs {
     /// The entrants, top seed first: bot levels, LEVEL*K for K alike.
     #[arg(long, value_name = "LIST")]
     pub entrants: String,
-    /// Swiss: the rounds to play, 1 to the entrants less one (default: enough for one
+    /// Swiss and duplicate: the rounds to play, 1 to the entrants less one (default: enough for one
     /// unbeaten winner, ⌈log2 entrants⌉).
     #[arg(long, value_name = "N")]
     pub rounds: Option<u32>,

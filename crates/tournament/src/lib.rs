@@ -17,6 +17,8 @@
 //!   free, for a set time.
 //! - [`duplicate`]: the same deals at every table of a round, each pair scored in
 //!   matchpoints against the pairs that held the same cards.
+//! - [`league`]: a cuadrilla's league table from its games, per game, per person and per
+//!   pair.
 //!
 //! ```
 //! use tapete_tournament::swiss::{self, History, Options};
@@ -37,6 +39,7 @@
 pub mod arena;
 pub mod bracket;
 pub mod duplicate;
+pub mod league;
 pub mod swiss;
 pub mod tres_ceros;
 

@@ -3,5 +3,6 @@
 mod arena;
 mod bracket;
 mod duplicate;
+mod league;
 mod swiss;
 mod tres_ceros;

@@ -350,6 +350,14 @@ pub async fn serve(
             return Err(e);
         }
     };
+    // The rated games' reviews a stopped server had queued and not made.
+    let reviewing: Vec<String> = config
+        .games
+        .iter()
+        .filter(|k| k.reviews())
+        .map(|k| k.name().to_string())
+        .collect();
+    hub.reviews.resume(hub.db.clone(), reviewing);
     let listener = match tokio::net::TcpListener::bind(config.addr).await {
         Ok(l) => l,
         Err(e) => {

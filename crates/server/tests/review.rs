@@ -282,6 +282,45 @@ fn a_rated_games_end_makes_the_reviews_of_its_accounts_seats() {
 }
 
 #[test]
+fn a_rated_games_reviews_a_stopped_server_had_not_made_are_made_when_it_starts_again() {
+    let server = Server::start("review-resume", limits());
+    let (_, ane) = server.account("Ane");
+    let id = server.table(
+        &ane,
+        json!({"game": "ring", "seats": 3, "rated": true, "pace_ms": 0, "hold_s": 0}),
+    );
+    let mut ws = server.ws(&id, Some(&ane));
+    send(&mut ws, json!({"type": "start"}));
+    play_out(&mut ws);
+    drop(ws);
+    eventually(Duration::from_secs(30), "Ane's review is made", || {
+        server.gauges.reviews_made() == 1
+    });
+    // As if the server had stopped before making it: no review stored.
+    let db = server.db.clone();
+    drop(server);
+    let url = db.to_string_lossy().to_string();
+    if tapete_server::store::pg::is_url(&url) {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        c.batch_execute("DELETE FROM reviews").unwrap();
+    } else {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute_batch("DELETE FROM reviews").unwrap();
+    }
+    // Started again, it makes Ane's review without anyone asking, and no other.
+    let server = Server::on(db, limits());
+    eventually(
+        Duration::from_secs(30),
+        "Ane's review is made again",
+        || server.gauges.reviews_made() == 1,
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(server.gauges.reviews_made(), 1);
+    let (code, review) = ask(&server, &id, "seat=0", Some(&ane));
+    assert_eq!((code, &review["seat"]), (200, &json!(0)), "{review}");
+}
+
+#[test]
 fn review_requests_are_counted_per_address() {
     let server = Server::start(
         "review-reads",

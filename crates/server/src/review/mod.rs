@@ -12,7 +12,9 @@
 //! turn comes, so any server of a cluster can make the review of any table.
 //!
 //! A rated game's reviews, one for each seat an account held, are queued as soon as it
-//! ends ([`Queue::after_rated_game`]), so they are usually ready when someone asks.
+//! ends ([`Queue::after_rated_game`]), so they are usually ready when someone asks; a
+//! server that starts queues again those of the last week's rated games left without them
+//! ([`Queue::resume`]: a stopped server's queue is lost).
 
 pub(crate) mod store;
 
@@ -205,6 +207,34 @@ impl Queue {
                         "the review queue is full: the rated game's review waits to be asked for"
                     );
                 }
+            }
+        });
+    }
+}
+
+/// How far back a starting server looks for rated games whose reviews were queued and not
+/// made (the server stopped first).
+pub const RESUME_WITHIN: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
+
+impl Queue {
+    /// Queues again the reviews of rated games that ended lately without them (their
+    /// queue was lost with a stopped server, or was full): at most half the queue, the
+    /// latest first, so that a start never fills it. `games` are the games that review.
+    pub fn resume(&self, db: Db, games: Vec<String>) {
+        let queue = self.clone();
+        let room = (self.inner.capacity / 2).max(1);
+        tokio::spawn(async move {
+            let since = crate::store::now() - RESUME_WITHIN.as_secs() as i64;
+            match db.unreviewed_rated(games, since, room).await {
+                Ok(tables) => {
+                    if !tables.is_empty() {
+                        tracing::info!("{} rated games' reviews queued again", tables.len());
+                    }
+                    for table in tables {
+                        queue.after_rated_game(db.clone(), table);
+                    }
+                }
+                Err(e) => tracing::warn!("the rated games left unreviewed were not read: {e}"),
             }
         });
     }

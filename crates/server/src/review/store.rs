@@ -111,6 +111,40 @@ impl Db {
         .await
     }
 
+    /// Rated games of `games` finished at or after `since` (seconds) in which a seat an
+    /// account held has no review yet, the latest first, at most `limit`: the reviews a
+    /// server that stopped had queued and not made.
+    pub async fn unreviewed_rated(
+        &self,
+        games: Vec<String>,
+        since: i64,
+        limit: usize,
+    ) -> DbResult<Vec<String>> {
+        self.call(move |c| {
+            let mut out = Vec::new();
+            let mut rows = c.prepare(
+                "SELECT t.id, t.game FROM tables t
+                 WHERE t.rated = 1 AND t.status = 'finished' AND t.finished >= ?1
+                   AND EXISTS (
+                     SELECT 1 FROM rated_seats r JOIN accounts a ON a.player = r.player
+                     WHERE r.table_id = t.id AND NOT EXISTS (
+                       SELECT 1 FROM reviews v WHERE v.table_id = r.table_id AND v.seat = r.seat))
+                 ORDER BY t.finished DESC, t.id LIMIT ?2",
+            )?;
+            let found = rows.query_map(params![since, limit as i64], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })?;
+            for row in found {
+                let (id, game) = row?;
+                if games.contains(&game) {
+                    out.push(id);
+                }
+            }
+            Ok(out)
+        })
+        .await
+    }
+
     /// Whether `player` ever held a seat at `table` (a private table's reviews are theirs).
     pub async fn sat_at(&self, table: String, player: i64) -> DbResult<bool> {
         self.call(move |c| {

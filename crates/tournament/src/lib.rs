@@ -17,6 +17,8 @@
 //!   free, for a set time.
 //! - [`duplicate`]: the same deals at every table of a round, each pair scored in
 //!   matchpoints against the pairs that held the same cards.
+//! - [`event`]: any of the formats as one function of its results — the matches to start
+//!   now, the round, the bye — recomputed the same after any restart.
 //! - [`league`]: a cuadrilla's league table from its games, per game, per person and per
 //!   pair.
 //!
@@ -39,6 +41,7 @@
 pub mod arena;
 pub mod bracket;
 pub mod duplicate;
+pub mod event;
 pub mod league;
 pub mod swiss;
 pub mod tres_ceros;
@@ -146,8 +149,24 @@ pub enum TournamentError {
     SelfMatch(Entrant, u32),
     #[error("round {round} cannot be paired without a rematch: every way left repeats a match")]
     NoPairing { round: u32 },
-    #[error("the results jump to round {got} while round {expected} is being played")]
-    OutOfOrder { expected: u32, got: u32 },
+    #[error("a Swiss of this field plays 1 to {max} rounds, not {rounds}")]
+    Rounds { rounds: u32, max: u32 },
+    #[error("this format has no rounds of its own: it is a bracket")]
+    NotRounds,
+    #[error("this format has no bracket")]
+    NotBracket,
+    #[error("{0} was never paired: a result for it does not fit this event")]
+    Unpaired(event::MatchKey),
+    #[error("{0} has two results")]
+    Twice(event::MatchKey),
+    #[error("{key} was paired {}–{}, but its result is for {}–{}", paired.0, paired.1, got.0, got.1)]
+    NotThePairing {
+        key: event::MatchKey,
+        paired: (Entrant, Entrant),
+        got: (Entrant, Entrant),
+    },
+    #[error("{0} is a bracket's match and cannot be drawn: somebody goes on")]
+    DrawInBracket(event::MatchKey),
     #[error("the tournament is over: no round {0}")]
     Over(u32),
     #[error("there is no match {0} in this bracket")]

@@ -3,6 +3,7 @@
 mod arena;
 mod bracket;
 mod duplicate;
+mod event;
 mod league;
 mod swiss;
 mod tres_ceros;

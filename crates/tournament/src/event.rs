@@ -1,0 +1,323 @@
+//! A tournament as one deterministic function: its format and entrant count, and the
+//! results so far, give the matches to start now and the standings.
+//!
+//! Nothing is kept between calls: a server stores each match's result where its table's log
+//! says it (who won, the points), and after any restart or failover [`Event::next`] over the
+//! same results gives the same rounds, pairings and standings. A round-based format (Swiss,
+//! tres ceros, duplicate) pairs round `r` from the results of rounds before it only, so the
+//! rounds are recomputed one by one from the first; a bracket is a fixed tree resolved from
+//! its results. A result that does not fit — a match that was never paired, other entrants
+//! than the pairing's, a second result for one match — is refused by name: results come
+//! from logs, and a log that does not fit the event is a fault to see, not to absorb.
+
+use crate::bracket::{Bracket, MatchId};
+use crate::swiss::{self, History, Options};
+use crate::{tres_ceros, Entrant, Played, Side, TournamentError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A tournament's format, with what it needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "format")]
+pub enum Format {
+    /// `rounds` Swiss rounds.
+    Swiss { rounds: u32 },
+    /// Until one entrant is left with fewer than three losses.
+    TresCeros,
+    /// A knockout bracket, with Cuadro B or not.
+    Knockout { consolation: bool },
+    /// Double elimination.
+    Double,
+    /// `rounds` rounds of duplicate, paired as a Swiss (the duplicate scoring itself is
+    /// [`crate::duplicate`], over the boards' results).
+    Duplicate { rounds: u32 },
+}
+
+/// Which match: a board of a round, or a bracket's match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKey {
+    /// Board `board` (from 0, the top board first) of round `round` (from 1).
+    Board { round: u32, board: u32 },
+    /// A bracket's match.
+    Bracket(MatchId),
+}
+
+impl std::fmt::Display for MatchKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchKey::Board { round, board } => write!(f, "round {round}, board {}", board + 1),
+            MatchKey::Bracket(id) => write!(f, "bracket match {id}"),
+        }
+    }
+}
+
+/// A match to play: its key and its two sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pairing {
+    pub key: MatchKey,
+    pub first: Entrant,
+    pub second: Entrant,
+}
+
+/// A match's result, as its table's log ended it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchResult {
+    pub key: MatchKey,
+    pub first: Entrant,
+    pub second: Entrant,
+    /// The side that won; `None` for a draw (refused in a bracket).
+    pub winner: Option<Side>,
+    pub first_points: i64,
+    pub second_points: i64,
+}
+
+/// Where an event stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Next {
+    /// The round being played (round-based formats; 0 for brackets).
+    pub round: u32,
+    /// The matches paired and not yet played: the ones to start (or running).
+    pub pending: Vec<Pairing>,
+    /// Who sits this round out (a bye), if anyone.
+    pub bye: Option<Entrant>,
+    /// Nothing is left to play.
+    pub over: bool,
+}
+
+/// A tournament: its format and how many entrants (in seed order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    pub format: Format,
+    pub entrants: usize,
+}
+
+impl Event {
+    /// An event of `entrants` in `format`, checked: enough entrants, and no more rounds
+    /// than a Swiss of that field can pair.
+    pub fn new(format: Format, entrants: usize) -> Result<Event, TournamentError> {
+        if entrants < 2 {
+            return Err(TournamentError::TooFew {
+                min: 2,
+                got: entrants,
+            });
+        }
+        if entrants > crate::MAX_ENTRANTS {
+            return Err(TournamentError::TooMany {
+                max: crate::MAX_ENTRANTS,
+                got: entrants,
+            });
+        }
+        if let Format::Swiss { rounds } | Format::Duplicate { rounds } = format {
+            let max = swiss::max_rounds(entrants);
+            if rounds == 0 || rounds > max {
+                return Err(TournamentError::Rounds { rounds, max });
+            }
+        }
+        Ok(Event { format, entrants })
+    }
+
+    /// The matches to play now (and the round, the bye), from the results so far.
+    pub fn next(&self, results: &[MatchResult]) -> Result<Next, TournamentError> {
+        match self.format {
+            Format::Swiss { rounds } | Format::Duplicate { rounds } => {
+                self.rounds(results, Some(rounds), false)
+            }
+            Format::TresCeros => self.rounds(results, None, true),
+            Format::Knockout { .. } | Format::Double => self.bracket_next(results),
+        }
+    }
+
+    /// The Swiss-style history the results make (round-based formats), checked against
+    /// the pairings they recompute; with where the event stands.
+    pub fn history(&self, results: &[MatchResult]) -> Result<(History, Next), TournamentError> {
+        let (limit, losses) = match self.format {
+            Format::Swiss { rounds } | Format::Duplicate { rounds } => (Some(rounds), false),
+            Format::TresCeros => (None, true),
+            _ => return Err(TournamentError::NotRounds),
+        };
+        self.replay(results, limit, losses)
+    }
+
+    fn rounds(
+        &self,
+        results: &[MatchResult],
+        limit: Option<u32>,
+        losses: bool,
+    ) -> Result<Next, TournamentError> {
+        self.replay(results, limit, losses).map(|(_, next)| next)
+    }
+
+    /// Recomputes the rounds one by one from the results.
+    fn replay(
+        &self,
+        results: &[MatchResult],
+        limit: Option<u32>,
+        losses: bool,
+    ) -> Result<(History, Next), TournamentError> {
+        let n = self.entrants;
+        let mut by_key: BTreeMap<MatchKey, &MatchResult> = BTreeMap::new();
+        for r in results {
+            if !matches!(r.key, MatchKey::Board { .. }) {
+                return Err(TournamentError::Unpaired(r.key));
+            }
+            if by_key.insert(r.key, r).is_some() {
+                return Err(TournamentError::Twice(r.key));
+            }
+        }
+        let mut h = History::default();
+        let mut used = 0;
+        let mut round = 0;
+        loop {
+            round += 1;
+            let over = match limit {
+                Some(l) => round > l,
+                None => losses && tres_ceros::is_over(n, &h),
+            };
+            if over {
+                if used < by_key.len() {
+                    let stray = by_key
+                        .keys()
+                        .find(|k| matches!(k, MatchKey::Board { round: r, .. } if *r >= round))
+                        .copied()
+                        .unwrap_or(MatchKey::Board { round, board: 0 });
+                    return Err(TournamentError::Unpaired(stray));
+                }
+                return Ok((
+                    h,
+                    Next {
+                        round: round - 1,
+                        pending: Vec::new(),
+                        bye: None,
+                        over: true,
+                    },
+                ));
+            }
+            let paired = if losses {
+                tres_ceros::pair(n, &h)?
+            } else {
+                swiss::pair(n, &h, &Options::default())?
+            };
+            let mut pending = Vec::new();
+            let mut played = Vec::new();
+            for (board, &(first, second)) in paired.pairs.iter().enumerate() {
+                let key = MatchKey::Board {
+                    round,
+                    board: board as u32,
+                };
+                match by_key.get(&key) {
+                    Some(r) => {
+                        if (r.first, r.second) != (first, second) {
+                            return Err(TournamentError::NotThePairing {
+                                key,
+                                paired: (first, second),
+                                got: (r.first, r.second),
+                            });
+                        }
+                        played.push(Played::new(
+                            round,
+                            first,
+                            second,
+                            r.winner,
+                            r.first_points,
+                            r.second_points,
+                        ));
+                    }
+                    None => pending.push(Pairing { key, first, second }),
+                }
+            }
+            used += played.len();
+            if !pending.is_empty() {
+                // The round is under way: no later round may have results yet.
+                if used < by_key.len() {
+                    let stray = by_key
+                        .keys()
+                        .find(|k| matches!(k, MatchKey::Board { round: r, .. } if *r > round))
+                        .copied()
+                        .unwrap_or(pending[0].key);
+                    return Err(TournamentError::Unpaired(stray));
+                }
+                h.played.extend(played);
+                return Ok((
+                    h,
+                    Next {
+                        round,
+                        pending,
+                        bye: paired.bye,
+                        over: false,
+                    },
+                ));
+            }
+            h.played.extend(played);
+            if let Some(b) = paired.bye {
+                h.byes.push((round, b));
+            }
+        }
+    }
+
+    /// The bracket of a bracket format.
+    pub fn bracket(&self) -> Result<Bracket, TournamentError> {
+        match self.format {
+            Format::Knockout { consolation } => Bracket::knockout(self.entrants, consolation),
+            Format::Double => Bracket::double_elimination(self.entrants),
+            _ => Err(TournamentError::NotBracket),
+        }
+    }
+
+    /// A bracket's results as its resolver reads them, checked against who it says played.
+    pub fn bracket_results(
+        &self,
+        results: &[MatchResult],
+    ) -> Result<BTreeMap<MatchId, Side>, TournamentError> {
+        let bracket = self.bracket()?;
+        let mut out: BTreeMap<MatchId, Side> = BTreeMap::new();
+        // In the order the bracket resolves them: a result is checked once its sides are
+        // known.
+        let mut left: Vec<&MatchResult> = results.iter().collect();
+        left.sort_by_key(|r| r.key);
+        for r in &left {
+            let MatchKey::Bracket(id) = r.key else {
+                return Err(TournamentError::Unpaired(r.key));
+            };
+            let Some(side) = r.winner else {
+                return Err(TournamentError::DrawInBracket(r.key));
+            };
+            if out.contains_key(&id) {
+                return Err(TournamentError::Twice(r.key));
+            }
+            let state = bracket.state(&out)?;
+            let Some(&(_, first, second)) = state.ready.iter().find(|(m, _, _)| *m == id) else {
+                return Err(TournamentError::Unpaired(r.key));
+            };
+            if (first, second) != (r.first, r.second) {
+                return Err(TournamentError::NotThePairing {
+                    key: r.key,
+                    paired: (first, second),
+                    got: (r.first, r.second),
+                });
+            }
+            out.insert(id, side);
+        }
+        Ok(out)
+    }
+
+    fn bracket_next(&self, results: &[MatchResult]) -> Result<Next, TournamentError> {
+        let bracket = self.bracket()?;
+        let done = self.bracket_results(results)?;
+        let state = bracket.state(&done)?;
+        Ok(Next {
+            round: 0,
+            pending: state
+                .ready
+                .iter()
+                .map(|&(id, first, second)| Pairing {
+                    key: MatchKey::Bracket(id),
+                    first,
+                    second,
+                })
+                .collect(),
+            bye: None,
+            over: state.over,
+        })
+    }
+}

@@ -85,11 +85,23 @@ pub struct Next {
     pub over: bool,
 }
 
-/// A tournament: its format and how many entrants (in seed order).
+/// An entrant who left the event, and the first round it is no longer paired in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Withdrawal {
+    pub entrant: Entrant,
+    /// From this round on (round-based formats). In a bracket a withdrawal is the forfeit
+    /// of each match it is then paired in: a result the other side wins.
+    pub from_round: u32,
+}
+
+/// A tournament: its format, how many entrants (in seed order), who withdrew.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
     pub format: Format,
     pub entrants: usize,
+    /// Entrants who left mid-event; their results stand.
+    #[serde(default)]
+    pub withdrawals: Vec<Withdrawal>,
 }
 
 impl Event {
@@ -114,7 +126,26 @@ impl Event {
                 return Err(TournamentError::Rounds { rounds, max });
             }
         }
-        Ok(Event { format, entrants })
+        Ok(Event {
+            format,
+            entrants,
+            withdrawals: Vec::new(),
+        })
+    }
+
+    /// Marks `entrant` gone from round `from_round` on (the round after the one being
+    /// played, as a rule: a round already paired stays as paired).
+    pub fn withdraw(&mut self, entrant: Entrant, from_round: u32) -> Result<(), TournamentError> {
+        if entrant >= self.entrants {
+            return Err(TournamentError::NoSuchEntrant(entrant));
+        }
+        if !self.withdrawals.iter().any(|w| w.entrant == entrant) {
+            self.withdrawals.push(Withdrawal {
+                entrant,
+                from_round,
+            });
+        }
+        Ok(())
     }
 
     /// The matches to play now (and the round, the bye), from the results so far.
@@ -183,6 +214,24 @@ impl Event {
                         .unwrap_or(MatchKey::Board { round, board: 0 });
                     return Err(TournamentError::Unpaired(stray));
                 }
+                return Ok((
+                    h,
+                    Next {
+                        round: round - 1,
+                        pending: Vec::new(),
+                        bye: None,
+                        over: true,
+                    },
+                ));
+            }
+            h.withdrawn = self
+                .withdrawals
+                .iter()
+                .filter(|w| w.from_round <= round)
+                .map(|w| w.entrant)
+                .collect();
+            if losses && tres_ceros::is_over(n, &h) {
+                // The withdrawals left one entrant in.
                 return Ok((
                     h,
                     Next {

@@ -210,3 +210,34 @@ fn results_that_do_not_fit_are_refused_by_name() {
         "round 2, board 1"
     );
 }
+
+#[test]
+fn a_withdrawn_entrant_is_paired_no_more_from_its_round_and_earlier_rounds_stand() {
+    let mut ev = Event::new(Format::Swiss { rounds: 3 }, 6).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let round1 = ev.next(&[]).unwrap();
+    let results: Vec<MatchResult> = round1
+        .pending
+        .iter()
+        .map(|p| result_of(p, &mut rng))
+        .collect();
+    let before = ev.history(&results).unwrap();
+    // Entrant 2 leaves after round 1: round 2 pairs the other five (one bye).
+    ev.withdraw(2, 2).unwrap();
+    let next = ev.next(&results).unwrap();
+    assert_eq!(next.round, 2);
+    assert!(next.pending.iter().all(|p| p.first != 2 && p.second != 2));
+    assert!(next.bye.is_some() && next.bye != Some(2));
+    // Round 1 is as it was.
+    let after = ev.history(&results).unwrap();
+    assert_eq!(
+        after.0.played.iter().filter(|p| p.round == 1).count(),
+        before.0.played.iter().filter(|p| p.round == 1).count()
+    );
+    assert_eq!(ev.withdraw(9, 2), Err(TournamentError::NoSuchEntrant(9)));
+    // A tres ceros whose withdrawals leave one entrant is over.
+    let mut tres = Event::new(Format::TresCeros, 3).unwrap();
+    tres.withdraw(0, 1).unwrap();
+    tres.withdraw(1, 1).unwrap();
+    assert!(tres.next(&[]).unwrap().over);
+}

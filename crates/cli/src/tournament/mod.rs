@@ -19,14 +19,14 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 use tapete_host::{Host, Visitor};
 use tapete_table::{play_out, Game, Record};
 
-use tapete_tournament::bracket::{Bracket, MatchId, Part};
-use tapete_tournament::swiss::{self, History, Options};
-use tapete_tournament::{tres_ceros, Played, Side, MAX_ENTRANTS};
+use tapete_tournament::bracket::{MatchId, Part};
+use tapete_tournament::event::{Event, Format, MatchKey, MatchResult as EventResult, Pairing};
+use tapete_tournament::swiss::{self, Options};
+use tapete_tournament::{tres_ceros, Side, MAX_ENTRANTS};
 
 /// A tournament's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -297,203 +297,298 @@ impl Visitor for Tourney<'_> {
             };
             return duplicate::run(&ev, &pool, p.json);
         }
-        if matches!(a.format, FormatArg::Knockout | FormatArg::Double) {
-            let bracket = match a.format {
-                FormatArg::Knockout => Bracket::knockout(n, a.consolation),
-                _ => Bracket::double_elimination(n),
-            }
-            .map_err(|e| CliError::usage(e.to_string()))?;
-            return bracket_event::<H>(&bracket, &names, &play, &pool, a, p.json);
+        let format = match a.format {
+            FormatArg::Swiss => Format::Swiss { rounds },
+            FormatArg::TresCeros => Format::TresCeros,
+            FormatArg::Knockout => Format::Knockout {
+                consolation: a.consolation,
+            },
+            FormatArg::Double => Format::Double,
+            FormatArg::Duplicate => Format::Duplicate { rounds },
+        };
+        let event = Event::new(format, n).map_err(|e| CliError::usage(e.to_string()))?;
+        let driven = drive(&event, &play, &pool, p.json)?;
+        if event.bracket().is_ok() {
+            return bracket_event::<H>(&event, &driven, &names, a, p.json);
         }
-        let bar = progress_bar(u64::from(rounds.min(64)), "rounds", p.json);
-        let mut h = History::default();
-        let mut shown_rounds: Vec<Value> = Vec::new();
-        let mut text_rounds: Vec<String> = Vec::new();
-        let mut pairing_ms: Vec<f64> = Vec::new();
-        let mut unfinished = 0;
-        for _ in 0..rounds {
-            if a.format == FormatArg::TresCeros && tres_ceros::is_over(n, &h) {
-                break;
-            }
-            let started = Instant::now();
-            let round = match a.format {
-                FormatArg::Swiss => swiss::pair(n, &h, &Options::default()),
-                _ => tres_ceros::pair(n, &h),
-            }
+        rounds_event::<H>(&event, &driven, &names, a, p.json)
+    }
+}
+
+/// A match of an event as it was played: its pairing, how it went, how many times it was
+/// played (an undecided bracket match is played again).
+struct PlayedMatch {
+    pairing: Pairing,
+    result: MatchResult,
+    tries: usize,
+}
+
+/// An event played to its end.
+struct Driven {
+    /// The results as the event reads them.
+    results: Vec<EventResult>,
+    played: Vec<PlayedMatch>,
+    /// Each round's bye.
+    byes: Vec<(u32, usize)>,
+    /// How long each call for the next matches took (the whole event recomputed from its
+    /// results, as a server does), in milliseconds.
+    pairing_ms: Vec<f64>,
+}
+
+/// Plays `event` to its end: every match it has pending at once, then asks it again. An
+/// undecided match of a bracket (a draw, or stopped unfinished) is played again with other
+/// deals, up to [`REPLAYS`] times, before the first side goes on.
+fn drive(
+    event: &Event,
+    play: &(dyn Fn(u32, &Board) -> CliResult<MatchResult> + Sync),
+    pool: &rayon::ThreadPool,
+    json: bool,
+) -> CliResult<Driven> {
+    let bracket = event.bracket().ok();
+    let stride = bracket.as_ref().map_or(1 << 16, |b| b.matches().len());
+    let mut d = Driven {
+        results: Vec::new(),
+        played: Vec::new(),
+        byes: Vec::new(),
+        pairing_ms: Vec::new(),
+    };
+    let bar = progress_bar(0, "matches", json);
+    loop {
+        let started = Instant::now();
+        let next = event
+            .next(&d.results)
             .map_err(|e| CliError::run(e.to_string()))?;
-            pairing_ms.push(started.elapsed().as_secs_f64() * 1e3);
-            let boards: Vec<Board> = round
-                .pairs
-                .iter()
-                .enumerate()
-                .map(|(board, &(first, second))| Board {
-                    board,
-                    first,
-                    second,
+        d.pairing_ms.push(started.elapsed().as_secs_f64() * 1e3);
+        if next.over {
+            break;
+        }
+        if let Some(b) = next.bye {
+            d.byes.push((next.round, b));
+        }
+        bar.inc_length(next.pending.len() as u64);
+        let outcomes: Vec<PlayedMatch> = pool.install(|| {
+            next.pending
+                .par_iter()
+                .map(|&pairing| {
+                    let (round, board) = match pairing.key {
+                        MatchKey::Board { round, board } => (round, board as usize),
+                        MatchKey::Bracket(id) => (0, id),
+                    };
+                    let mut tries = 0;
+                    loop {
+                        let b = Board {
+                            board: board + tries * stride,
+                            first: pairing.first,
+                            second: pairing.second,
+                        };
+                        let result = play(round, &b)?;
+                        tries += 1;
+                        if result.winner.is_some() || bracket.is_none() || tries > REPLAYS {
+                            return Ok(PlayedMatch {
+                                pairing,
+                                result,
+                                tries,
+                            });
+                        }
+                    }
                 })
-                .collect();
-            let results: Vec<MatchResult> = pool.install(|| {
-                boards
-                    .par_iter()
-                    .map(|b| play(round.round, b))
-                    .collect::<CliResult<Vec<_>>>()
-            })?;
-            let mut lines = vec![vec![
-                "board".to_string(),
-                "first".into(),
-                "".into(),
-                "second".into(),
-                "score".into(),
-            ]];
-            let mut board_json = Vec::new();
-            for (b, r) in boards.iter().zip(&results) {
-                unfinished += usize::from(r.unfinished);
-                // The standings' points difference is the winner's margin: the scores'
-                // gap, whichever way the game counts (Chinchón's points count against).
-                let margin = (r.points.0 - r.points.1).abs();
-                let (fp, sp) = match r.winner {
-                    Some(Side::First) => (margin, 0),
-                    Some(Side::Second) => (0, margin),
-                    None => (0, 0),
-                };
-                h.played.push(Played::new(
-                    round.round,
-                    b.first,
-                    b.second,
-                    r.winner,
-                    fp,
-                    sp,
-                ));
-                let mark = match r.winner {
-                    Some(Side::First) => "beats",
-                    Some(Side::Second) => "loses to",
-                    None if r.unfinished => "unfinished",
-                    None => "draws",
-                };
-                lines.push(vec![
-                    (b.board + 1).to_string(),
-                    entrant_name(&names, b.first),
-                    mark.into(),
-                    entrant_name(&names, b.second),
-                    format!("{}–{}", r.points.0, r.points.1),
-                ]);
-                board_json.push(json!({
-                    "board": b.board + 1,
-                    "first": b.first,
-                    "second": b.second,
-                    "winner": r.winner,
-                    "points": [r.points.0, r.points.1],
-                    "unfinished": r.unfinished,
-                }));
-            }
-            if let Some(bye) = round.bye {
-                h.byes.push((round.round, bye));
-                lines.push(vec![
-                    "bye".into(),
-                    entrant_name(&names, bye),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                ]);
-            }
-            shown_rounds.push(json!({
-                "round": round.round,
-                "boards": board_json,
-                "bye": round.bye,
-                "repeats": round.repeats,
-                "pairing_ms": pairing_ms.last(),
-            }));
-            text_rounds.push(format!("Round {}\n{}", round.round, table(&lines)));
+                .collect::<CliResult<Vec<_>>>()
+        })?;
+        for m in outcomes {
+            let r = &m.result;
+            // The standings' points difference is the winner's margin: the scores' gap,
+            // whichever way the game counts (Chinchón's points count against).
+            let margin = (r.points.0 - r.points.1).abs();
+            let winner = match r.winner {
+                // A bracket goes on: the first side, after its replays.
+                None if bracket.is_some() => Some(Side::First),
+                w => w,
+            };
+            let (fp, sp) = match r.winner {
+                Some(Side::First) => (margin, 0),
+                Some(Side::Second) => (0, margin),
+                None => (0, 0),
+            };
+            d.results.push(EventResult {
+                key: m.pairing.key,
+                first: m.pairing.first,
+                second: m.pairing.second,
+                winner,
+                first_points: fp,
+                second_points: sp,
+            });
+            d.played.push(m);
             bar.inc(1);
         }
-        bar.finish_and_clear();
-
-        let repeats: usize = shown_rounds
-            .iter()
-            .map(|r| r["repeats"].as_u64().unwrap_or(0) as usize)
-            .sum();
-        let slowest = pairing_ms.iter().copied().fold(0.0, f64::max);
-        let (standing_rows, standing_json) = match a.format {
-            FormatArg::Swiss => {
-                let st = swiss::standings(n, &h, &Options::default())
-                    .map_err(|e| CliError::run(e.to_string()))?;
-                let mut rows = vec![vec![
-                    "place".to_string(),
-                    "entrant".into(),
-                    "score".into(),
-                    "buchholz".into(),
-                    "s-b".into(),
-                    "diff".into(),
-                ]];
-                for s in &st {
-                    rows.push(vec![
-                        s.place.to_string(),
-                        entrant_name(&names, s.entrant),
-                        half(s.score),
-                        half(s.buchholz),
-                        half(s.sonneborn_berger),
-                        format!("{:+}", s.points_diff),
-                    ]);
-                }
-                (rows, serde_json::to_value(&st).unwrap_or(Value::Null))
-            }
-            FormatArg::TresCeros
-            | FormatArg::Knockout
-            | FormatArg::Double
-            | FormatArg::Duplicate => {
-                let st = tres_ceros::standings(n, &h);
-                let mut rows = vec![vec![
-                    "place".to_string(),
-                    "entrant".into(),
-                    "wins".into(),
-                    "losses".into(),
-                    "out in".into(),
-                ]];
-                for s in &st {
-                    rows.push(vec![
-                        s.place.to_string(),
-                        entrant_name(&names, s.entrant),
-                        s.wins.to_string(),
-                        s.losses.to_string(),
-                        s.out_in.map_or("—".into(), |r| format!("round {r}")),
-                    ]);
-                }
-                (rows, serde_json::to_value(&st).unwrap_or(Value::Null))
-            }
-        };
-        if p.json {
-            let v = json!({
-                "game": H::NAME,
-                "format": format_name(a.format),
-                "seed": a.seed,
-                "entrants": names,
-                "rounds": shown_rounds,
-                "standings": standing_json,
-                "repeats": repeats,
-                "unfinished": unfinished,
-                "slowest_pairing_ms": slowest,
-            });
-            emit(&format!("{v}\n"))
-        } else {
-            let mut out = format!(
-                "{} tournament ({}), {n} entrants, seed {}\n\n",
-                H::TITLE,
-                format_name(a.format),
-                a.seed
-            );
-            for r in &text_rounds {
-                out.push_str(r);
-                out.push('\n');
-            }
-            out.push_str("Standings\n");
-            out.push_str(&table(&standing_rows));
-            out.push_str(&format!(
-                "\n{} rounds, {repeats} repeated pairings, {unfinished} unfinished matches, slowest pairing {slowest:.1} ms\n",
-                text_rounds.len()
-            ));
-            emit(&out)
-        }
     }
+    bar.finish_and_clear();
+    d.played.sort_by_key(|m| m.pairing.key);
+    Ok(d)
+}
+
+/// Prints a round-based event (Swiss, tres ceros): every round, then the standings.
+fn rounds_event<H: Host>(
+    event: &Event,
+    d: &Driven,
+    names: &[String],
+    a: &TournamentArgs,
+    json: bool,
+) -> CliResult {
+    let n = names.len();
+    let (h, _) = event
+        .history(&d.results)
+        .map_err(|e| CliError::run(e.to_string()))?;
+    let mut met = std::collections::HashSet::new();
+    let mut shown_rounds: Vec<Value> = Vec::new();
+    let mut text_rounds: Vec<String> = Vec::new();
+    let (mut repeats, mut unfinished) = (0, 0);
+    let last = d.played.iter().filter_map(|m| match m.pairing.key {
+        MatchKey::Board { round, .. } => Some(round),
+        MatchKey::Bracket(_) => None,
+    });
+    let rounds = last.max().unwrap_or(0);
+    for round in 1..=rounds {
+        let mut lines = vec![vec![
+            "board".to_string(),
+            "first".into(),
+            "".into(),
+            "second".into(),
+            "score".into(),
+        ]];
+        let mut board_json = Vec::new();
+        let mut round_repeats = 0;
+        for m in d
+            .played
+            .iter()
+            .filter(|m| matches!(m.pairing.key, MatchKey::Board { round: r, .. } if r == round))
+        {
+            let MatchKey::Board { board, .. } = m.pairing.key else {
+                continue;
+            };
+            let (first, second, r) = (m.pairing.first, m.pairing.second, &m.result);
+            if !met.insert((first.min(second), first.max(second))) {
+                round_repeats += 1;
+            }
+            unfinished += usize::from(r.unfinished);
+            let mark = match r.winner {
+                Some(Side::First) => "beats",
+                Some(Side::Second) => "loses to",
+                None if r.unfinished => "unfinished",
+                None => "draws",
+            };
+            lines.push(vec![
+                (board + 1).to_string(),
+                entrant_name(names, first),
+                mark.into(),
+                entrant_name(names, second),
+                format!("{}–{}", r.points.0, r.points.1),
+            ]);
+            board_json.push(json!({
+                "board": board + 1,
+                "first": first,
+                "second": second,
+                "winner": r.winner,
+                "points": [r.points.0, r.points.1],
+                "unfinished": r.unfinished,
+            }));
+        }
+        let bye = d.byes.iter().find(|b| b.0 == round).map(|b| b.1);
+        if let Some(bye) = bye {
+            lines.push(vec![
+                "bye".into(),
+                entrant_name(names, bye),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]);
+        }
+        repeats += round_repeats;
+        shown_rounds.push(json!({
+            "round": round,
+            "boards": board_json,
+            "bye": bye,
+            "repeats": round_repeats,
+            "pairing_ms": d.pairing_ms.get(round as usize - 1),
+        }));
+        text_rounds.push(format!("Round {round}\n{}", table(&lines)));
+    }
+    let slowest = d.pairing_ms.iter().copied().fold(0.0, f64::max);
+    let (standing_rows, standing_json) = match event.format {
+        Format::Swiss { .. } => {
+            let st = swiss::standings(n, &h, &Options::default())
+                .map_err(|e| CliError::run(e.to_string()))?;
+            let mut rows = vec![vec![
+                "place".to_string(),
+                "entrant".into(),
+                "score".into(),
+                "buchholz".into(),
+                "s-b".into(),
+                "diff".into(),
+            ]];
+            for s in &st {
+                rows.push(vec![
+                    s.place.to_string(),
+                    entrant_name(names, s.entrant),
+                    half(s.score),
+                    half(s.buchholz),
+                    half(s.sonneborn_berger),
+                    format!("{:+}", s.points_diff),
+                ]);
+            }
+            (rows, serde_json::to_value(&st).unwrap_or(Value::Null))
+        }
+        _ => {
+            let st = tres_ceros::standings(n, &h);
+            let mut rows = vec![vec![
+                "place".to_string(),
+                "entrant".into(),
+                "wins".into(),
+                "losses".into(),
+                "out in".into(),
+            ]];
+            for s in &st {
+                rows.push(vec![
+                    s.place.to_string(),
+                    entrant_name(names, s.entrant),
+                    s.wins.to_string(),
+                    s.losses.to_string(),
+                    s.out_in.map_or("—".into(), |r| format!("round {r}")),
+                ]);
+            }
+            (rows, serde_json::to_value(&st).unwrap_or(Value::Null))
+        }
+    };
+    if json {
+        let v = json!({
+            "game": H::NAME,
+            "format": format_name(a.format),
+            "seed": a.seed,
+            "entrants": names,
+            "rounds": shown_rounds,
+            "standings": standing_json,
+            "repeats": repeats,
+            "unfinished": unfinished,
+            "slowest_pairing_ms": slowest,
+        });
+        return emit(&format!("{v}\n"));
+    }
+    let mut out = format!(
+        "{} tournament ({}), {n} entrants, seed {}\n\n",
+        H::TITLE,
+        format_name(a.format),
+        a.seed
+    );
+    for r in &text_rounds {
+        out.push_str(r);
+        out.push('\n');
+    }
+    out.push_str("Standings\n");
+    out.push_str(&table(&standing_rows));
+    out.push_str(&format!(
+        "\n{} rounds, {repeats} repeated pairings, {unfinished} unfinished matches, slowest pairing {slowest:.1} ms\n",
+        text_rounds.len()
+    ));
+    emit(&out)
 }
 
 /// `experto #3`: the level and the entrant's number (from 1, the top seed).
@@ -540,56 +635,32 @@ fn part_name(p: Part) -> &'static str {
 /// fresh deals before the first side goes on.
 const REPLAYS: usize = 3;
 
-/// Plays a bracket to its end: every match ready is played at once, then the next ones.
+/// Prints a bracket event (knockout, double elimination): every match by part and round,
+/// then the places.
 fn bracket_event<H: Host>(
-    bracket: &Bracket,
+    event: &Event,
+    d: &Driven,
     names: &[String],
-    play: &(dyn Fn(u32, &Board) -> CliResult<MatchResult> + Sync),
-    pool: &rayon::ThreadPool,
     a: &TournamentArgs,
     json: bool,
 ) -> CliResult {
-    let mut results: BTreeMap<MatchId, Side> = BTreeMap::new();
-    let mut played: Vec<(MatchId, usize, usize, MatchResult, usize)> = Vec::new();
-    let total = bracket.matches().len() as u64;
-    let bar = progress_bar(total, "matches", json);
-    let state = loop {
-        let state = bracket
-            .state(&results)
-            .map_err(|e| CliError::run(e.to_string()))?;
-        if state.over || state.ready.is_empty() {
-            break state;
-        }
-        let outcomes: Vec<(MatchId, usize, usize, MatchResult, usize)> = pool.install(|| {
-            state
-                .ready
-                .par_iter()
-                .map(|&(id, first, second)| {
-                    // An undecided match is played again with other deals.
-                    let mut tries = 0;
-                    loop {
-                        let b = Board {
-                            board: id + tries * bracket.matches().len(),
-                            first,
-                            second,
-                        };
-                        let r = play(0, &b)?;
-                        tries += 1;
-                        if r.winner.is_some() || tries > REPLAYS {
-                            return Ok((id, first, second, r, tries));
-                        }
-                    }
-                })
-                .collect::<CliResult<Vec<_>>>()
-        })?;
-        for (id, first, second, r, tries) in outcomes {
-            results.insert(id, r.winner.unwrap_or(Side::First));
-            played.push((id, first, second, r, tries));
-            bar.inc(1);
-        }
-    };
-    bar.finish_and_clear();
-    played.sort_by_key(|p| p.0);
+    let bracket = event.bracket().map_err(|e| CliError::run(e.to_string()))?;
+    let done = event
+        .bracket_results(&d.results)
+        .map_err(|e| CliError::run(e.to_string()))?;
+    let state = bracket
+        .state(&done)
+        .map_err(|e| CliError::run(e.to_string()))?;
+    let played: Vec<(MatchId, usize, usize, &MatchResult, usize)> = d
+        .played
+        .iter()
+        .filter_map(|m| match m.pairing.key {
+            MatchKey::Bracket(id) => {
+                Some((id, m.pairing.first, m.pairing.second, &m.result, m.tries))
+            }
+            MatchKey::Board { .. } => None,
+        })
+        .collect();
     let matches = bracket.matches();
     if json {
         let shown: Vec<Value> = played
@@ -638,7 +709,7 @@ fn bracket_event<H: Host>(
         "second".into(),
         "score".into(),
     ]];
-    let mut ordered: Vec<&(MatchId, usize, usize, MatchResult, usize)> = played.iter().collect();
+    let mut ordered: Vec<&(MatchId, usize, usize, &MatchResult, usize)> = played.iter().collect();
     ordered.sort_by_key(|p| (matches[p.0].part, matches[p.0].round, p.0));
     for (id, first, second, r, tries) in ordered {
         let mark = match r.winner {

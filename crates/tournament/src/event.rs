@@ -197,7 +197,8 @@ impl Event {
             }
         }
         let mut h = History::default();
-        let mut used = 0;
+        // The results the rounds so far have read: any other is one never paired.
+        let mut matched: std::collections::BTreeSet<MatchKey> = std::collections::BTreeSet::new();
         let mut round = 0;
         loop {
             round += 1;
@@ -206,13 +207,8 @@ impl Event {
                 None => losses && tres_ceros::is_over(n, &h),
             };
             if over {
-                if used < by_key.len() {
-                    let stray = by_key
-                        .keys()
-                        .find(|k| matches!(k, MatchKey::Board { round: r, .. } if *r >= round))
-                        .copied()
-                        .unwrap_or(MatchKey::Board { round, board: 0 });
-                    return Err(TournamentError::Unpaired(stray));
+                if let Some(stray) = by_key.keys().find(|k| !matched.contains(k)) {
+                    return Err(TournamentError::Unpaired(*stray));
                 }
                 return Ok((
                     h,
@@ -263,6 +259,7 @@ impl Event {
                                 got: (r.first, r.second),
                             });
                         }
+                        matched.insert(key);
                         played.push(Played::new(
                             round,
                             first,
@@ -275,16 +272,10 @@ impl Event {
                     None => pending.push(Pairing { key, first, second }),
                 }
             }
-            used += played.len();
             if !pending.is_empty() {
                 // The round is under way: no later round may have results yet.
-                if used < by_key.len() {
-                    let stray = by_key
-                        .keys()
-                        .find(|k| matches!(k, MatchKey::Board { round: r, .. } if *r > round))
-                        .copied()
-                        .unwrap_or(pending[0].key);
-                    return Err(TournamentError::Unpaired(stray));
+                if let Some(stray) = by_key.keys().find(|k| !matched.contains(k)) {
+                    return Err(TournamentError::Unpaired(*stray));
                 }
                 h.played.extend(played);
                 return Ok((

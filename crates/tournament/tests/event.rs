@@ -241,3 +241,19 @@ fn a_withdrawn_entrant_is_paired_no_more_from_its_round_and_earlier_rounds_stand
     tres.withdraw(1, 1).unwrap();
     assert!(tres.next(&[]).unwrap().over);
 }
+
+#[test]
+fn a_board_beyond_a_rounds_pairing_is_named() {
+    let ev = Event::new(Format::Swiss { rounds: 2 }, 4).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let p = ev.next(&[]).unwrap().pending[0];
+    let r = result_of(&p, &mut rng);
+    let stray = MatchResult {
+        key: MatchKey::Board { round: 1, board: 7 },
+        ..r
+    };
+    assert_eq!(
+        ev.next(&[r, stray]),
+        Err(TournamentError::Unpaired(stray.key))
+    );
+}

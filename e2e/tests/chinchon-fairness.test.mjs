@@ -82,7 +82,13 @@ test('Chinchón fairness: two people at a 4-seat table each see only their own h
       const memos = [{}, {}];
       let last = '';
       for (;;) {
-        const sts = await Promise.all(pages.map(state));
+        let sts = await Promise.all(pages.map(state));
+        // The two pages hear each state at their own moment: give the later one a moment to
+        // catch up, so that most turns are compared (a busy machine lags more).
+        for (let k = 0; k < 20 && sts[0].n !== sts[1].n; k++) {
+          await new Promise((r) => setTimeout(r, 50));
+          sts = await Promise.all(pages.map(state));
+        }
         // When it runs out of time, say where the game stood and what each page offered.
         assert.ok(Date.now() < deadline, `not in time: ${last}`);
         last = JSON.stringify(sts.map((st) => ({ n: st.n, status: st.table.status, hand: st.view.hand_number, phase: st.view.phase, turn: st.view.turn, turns: st.view.turns, hold: st.hold })));

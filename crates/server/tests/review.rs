@@ -258,17 +258,24 @@ fn a_private_tables_reviews_are_only_for_the_people_who_sat_there() {
     assert_eq!(server.gauges.reviews_made(), 1);
 }
 
+/// A rated ring game of three made by `token` at seat 0 (the bot in the other two), played
+/// to its end; its id.
+fn finished_rated_ring(server: &Server, token: &str) -> String {
+    let id = server.table(
+        token,
+        json!({"game": "ring", "seats": 3, "rated": true, "pace_ms": 0, "hold_s": 0}),
+    );
+    let mut ws = server.ws(&id, Some(token));
+    send(&mut ws, json!({"type": "start"}));
+    play_out(&mut ws);
+    id
+}
+
 #[test]
 fn a_rated_games_end_makes_the_reviews_of_its_accounts_seats() {
     let server = Server::start("review-rated", limits());
     let (_, ane) = server.account("Ane");
-    let id = server.table(
-        &ane,
-        json!({"game": "ring", "seats": 3, "rated": true, "pace_ms": 0, "hold_s": 0}),
-    );
-    let mut ws = server.ws(&id, Some(&ane));
-    send(&mut ws, json!({"type": "start"}));
-    play_out(&mut ws);
+    let id = finished_rated_ring(&server, &ane);
     // Nobody asks: Ane's seat is reviewed, the bot's seats are not.
     eventually(Duration::from_secs(30), "Ane's review is made", || {
         server.gauges.reviews_made() == 1
@@ -285,14 +292,7 @@ fn a_rated_games_end_makes_the_reviews_of_its_accounts_seats() {
 fn a_rated_games_reviews_a_stopped_server_had_not_made_are_made_when_it_starts_again() {
     let server = Server::start("review-resume", limits());
     let (_, ane) = server.account("Ane");
-    let id = server.table(
-        &ane,
-        json!({"game": "ring", "seats": 3, "rated": true, "pace_ms": 0, "hold_s": 0}),
-    );
-    let mut ws = server.ws(&id, Some(&ane));
-    send(&mut ws, json!({"type": "start"}));
-    play_out(&mut ws);
-    drop(ws);
+    let id = finished_rated_ring(&server, &ane);
     eventually(Duration::from_secs(30), "Ane's review is made", || {
         server.gauges.reviews_made() == 1
     });

@@ -202,6 +202,13 @@ impl Event {
         let mut round = 0;
         loop {
             round += 1;
+            h.withdrawn = self
+                .withdrawals
+                .iter()
+                .filter(|w| w.from_round <= round)
+                .map(|w| w.entrant)
+                .collect();
+            // Past the last round, or (a tres ceros) one entrant left in, withdrawals counted.
             let over = match limit {
                 Some(l) => round > l,
                 None => losses && tres_ceros::is_over(n, &h),
@@ -210,24 +217,6 @@ impl Event {
                 if let Some(stray) = by_key.keys().find(|k| !matched.contains(k)) {
                     return Err(TournamentError::Unpaired(*stray));
                 }
-                return Ok((
-                    h,
-                    Next {
-                        round: round - 1,
-                        pending: Vec::new(),
-                        bye: None,
-                        over: true,
-                    },
-                ));
-            }
-            h.withdrawn = self
-                .withdrawals
-                .iter()
-                .filter(|w| w.from_round <= round)
-                .map(|w| w.entrant)
-                .collect();
-            if losses && tres_ceros::is_over(n, &h) {
-                // The withdrawals left one entrant in.
                 return Ok((
                     h,
                     Next {

@@ -59,7 +59,9 @@ pub fn play_board(
         };
         let legal = g.legal_actions(seat);
         if legal.is_empty() {
-            return Err(format!("seat {seat} was asked to act but has no legal action"));
+            return Err(format!(
+                "seat {seat} was asked to act but has no legal action"
+            ));
         }
         let view = g.view(seat);
         let action = bots[seat].act(&view, &legal, &mut rng);

@@ -151,11 +151,8 @@ impl Event {
     /// The matches to play now (and the round, the bye), from the results so far.
     pub fn next(&self, results: &[MatchResult]) -> Result<Next, TournamentError> {
         match self.format {
-            Format::Swiss { rounds } | Format::Duplicate { rounds } => {
-                self.rounds(results, Some(rounds), false)
-            }
-            Format::TresCeros => self.rounds(results, None, true),
             Format::Knockout { .. } | Format::Double => self.bracket_next(results),
+            _ => self.history(results).map(|(_, next)| next),
         }
     }
 
@@ -168,15 +165,6 @@ impl Event {
             _ => return Err(TournamentError::NotRounds),
         };
         self.replay(results, limit, losses)
-    }
-
-    fn rounds(
-        &self,
-        results: &[MatchResult],
-        limit: Option<u32>,
-        losses: bool,
-    ) -> Result<Next, TournamentError> {
-        self.replay(results, limit, losses).map(|(_, next)| next)
     }
 
     /// Recomputes the rounds one by one from the results.

@@ -324,7 +324,11 @@ fn finish(
     h: &History,
     ranked: &[Entrant],
 ) -> Round {
-    let rank = |e: Entrant| ranked.iter().position(|&x| x == e).unwrap_or(usize::MAX);
+    let mut ranks = std::collections::HashMap::<Entrant, usize>::new();
+    for (i, &e) in ranked.iter().enumerate() {
+        ranks.insert(e, i);
+    }
+    let rank = |e: Entrant| ranks.get(&e).copied().unwrap_or(usize::MAX);
     // Per entrant: firsts less seconds, and the side of its last match.
     let mut balance = std::collections::HashMap::<Entrant, i64>::new();
     let mut last = std::collections::HashMap::<Entrant, (u32, Side)>::new();

@@ -16,20 +16,23 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde_json::json;
-use tapete_mus::{Event, MusGame, MusRules};
+use std::collections::HashSet;
+use tapete_host::row;
+use tapete_mus::{Event as MusEvent, MusGame, MusRules};
 use tapete_table::{Bot, Game};
 use tapete_tournament::duplicate::{self, TableResult};
-use tapete_tournament::swiss::{self, History, Options};
-use tapete_tournament::{Played, Side};
+use tapete_tournament::event::{Event, MatchResult as EventResult};
+use tapete_tournament::swiss::{self, Options};
+use tapete_tournament::Side;
 
 /// The most actions one board may take: far more than any hand needs.
 const BOARD_ACTIONS: usize = 2_000;
 
-/// What a duplicate event needs besides its entrants.
+/// What a duplicate event's tables need: the rules, the entrants' levels, the boards a
+/// round, the seed.
 pub struct DuplicateEvent<'a> {
     pub rules: MusRules,
     pub names: &'a [String],
-    pub rounds: u32,
     pub boards: u32,
     pub seed: u64,
 }
@@ -70,12 +73,12 @@ pub fn play_board(
             .map_err(|e| format!("seat {seat} chose `{action}`, refused: {e}"))?;
         for e in &events {
             match e {
-                Event::GameWon { pair, piedras, .. } => {
+                MusEvent::GameWon { pair, piedras, .. } => {
                     let target = i64::from(rules.target);
                     let net = target - i64::from(piedras[1 - pair]);
                     return Ok(if *pair == 0 { net } else { -net });
                 }
-                Event::HandStarted { hand, .. } if *hand > 1 => {
+                MusEvent::HandStarted { hand, .. } if *hand > 1 => {
                     let p = g.view(0).scores.piedras;
                     return Ok(i64::from(p[0]) - i64::from(p[1]));
                 }
@@ -86,49 +89,67 @@ pub fn play_board(
     Err(format!("a board of seed {seed} did not end its hand"))
 }
 
-/// Plays a whole duplicate event and prints it.
-pub fn run(ev: &DuplicateEvent<'_>, pool: &rayon::ThreadPool, json: bool) -> CliResult {
+/// Plays a whole duplicate event and prints it: `event` pairs each round from the tables'
+/// results (the pair whose boards netted more wins its table), every table plays the
+/// round's boards.
+pub fn run(
+    ev: &DuplicateEvent<'_>,
+    event: &Event,
+    pool: &rayon::ThreadPool,
+    json: bool,
+) -> CliResult {
     let n = ev.names.len();
-    let mut h = History::default();
+    let mut tables_done: Vec<EventResult> = Vec::new();
     let mut results: Vec<TableResult> = Vec::new();
+    let mut met = HashSet::new();
     let mut rounds_json = Vec::new();
     let mut text = String::new();
-    let bar = progress_bar(u64::from(ev.rounds), "rounds", json);
-    for _ in 0..ev.rounds {
-        let round =
-            swiss::pair(n, &h, &Options::default()).map_err(|e| CliError::run(e.to_string()))?;
+    let bar = progress_bar(0, "tables", json);
+    loop {
+        let next = event
+            .next(&tables_done)
+            .map_err(|e| CliError::run(e.to_string()))?;
+        if next.over {
+            break;
+        }
+        let round = next.round;
+        bar.inc_length(next.pending.len() as u64);
         let seeds: Vec<u64> = (0..ev.boards as usize)
-            .map(|b| match_seed(ev.seed, round.round, b))
+            .map(|b| match_seed(ev.seed, round, b))
             .collect();
         let tables: Vec<Vec<i64>> = pool
             .install(|| {
-                round
-                    .pairs
+                next.pending
                     .par_iter()
-                    .map(|&(first, second)| {
+                    .map(|p| {
+                        let table = (p.first * n + p.second) as u64;
                         seeds
                             .iter()
                             .map(|&s| {
-                                let table = (first * n + second) as u64;
-                                play_board(&ev.rules, s, table, &ev.names[first], &ev.names[second])
+                                play_board(
+                                    &ev.rules,
+                                    s,
+                                    table,
+                                    &ev.names[p.first],
+                                    &ev.names[p.second],
+                                )
                             })
                             .collect::<Result<Vec<i64>, String>>()
                     })
                     .collect::<Result<Vec<_>, String>>()
             })
             .map_err(CliError::run)?;
-        let mut rows = vec![vec![
-            "table".to_string(),
-            "first".into(),
-            "second".into(),
-            "boards".into(),
-            "net".into(),
-        ]];
+        let mut rows = vec![row!["table", "first", "second", "boards", "net"]];
         let mut tables_json = Vec::new();
-        for (t, (&(first, second), nets)) in round.pairs.iter().zip(&tables).enumerate() {
+        let mut repeats = 0;
+        for (t, (p, nets)) in next.pending.iter().zip(&tables).enumerate() {
+            let (first, second) = (p.first, p.second);
+            if !met.insert((first.min(second), first.max(second))) {
+                repeats += 1;
+            }
             for (&deals, &net) in seeds.iter().zip(nets) {
                 results.push(TableResult {
-                    round: round.round,
+                    round,
                     deals,
                     first,
                     second,
@@ -141,43 +162,39 @@ pub fn run(ev: &DuplicateEvent<'_>, pool: &rayon::ThreadPool, json: bool) -> Cli
                 -1 => Some(Side::Second),
                 _ => None,
             };
-            h.played.push(Played::new(
-                round.round,
+            tables_done.push(EventResult {
+                key: p.key,
                 first,
                 second,
                 winner,
-                total.max(0),
-                (-total).max(0),
-            ));
-            rows.push(vec![
-                (t + 1).to_string(),
+                first_points: total.max(0),
+                second_points: (-total).max(0),
+            });
+            let boards: Vec<String> = nets.iter().map(|x| format!("{x:+}")).collect();
+            rows.push(row![
+                t + 1,
                 entrant_name(ev.names, first),
                 entrant_name(ev.names, second),
-                nets.iter()
-                    .map(|x| format!("{x:+}"))
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                boards.join(" "),
                 format!("{total:+}"),
             ]);
             tables_json.push(json!({"table": t + 1, "first": first, "second": second, "boards": nets, "net": total}));
+            bar.inc(1);
         }
-        if let Some(b) = round.bye {
-            h.byes.push((round.round, b));
-            rows.push(vec![
-                "bye".into(),
-                entrant_name(ev.names, b),
-                String::new(),
-                String::new(),
-                String::new(),
-            ]);
+        if let Some(b) = next.bye {
+            rows.push(row!["bye", entrant_name(ev.names, b), "", "", ""]);
         }
-        text.push_str(&format!("Round {}\n{}\n", round.round, table(&rows)));
-        rounds_json.push(json!({"round": round.round, "tables": tables_json, "bye": round.bye, "repeats": round.repeats}));
-        bar.inc(1);
+        text.push_str(&format!("Round {round}\n{}\n", table(&rows)));
+        rounds_json.push(
+            json!({"round": round, "tables": tables_json, "bye": next.bye, "repeats": repeats}),
+        );
     }
     bar.finish_and_clear();
     let st = duplicate::standings(n, &results);
     // The same tables scored the plain way, by the matches won.
+    let (h, _) = event
+        .history(&tables_done)
+        .map_err(|e| CliError::run(e.to_string()))?;
     let plain =
         swiss::standings(n, &h, &Options::default()).map_err(|e| CliError::run(e.to_string()))?;
     if json {
@@ -197,16 +214,10 @@ pub fn run(ev: &DuplicateEvent<'_>, pool: &rayon::ThreadPool, json: bool) -> Cli
         "Mus tournament (duplicate, {} boards a round), {n} entrants, seed {}\n\n{text}",
         ev.boards, ev.seed
     );
-    let mut rows = vec![vec![
-        "place".to_string(),
-        "entrant".into(),
-        "matchpoints".into(),
-        "%".into(),
-        "net".into(),
-    ]];
+    let mut rows = vec![row!["place", "entrant", "matchpoints", "%", "net"]];
     for s in &st {
-        rows.push(vec![
-            s.place.to_string(),
+        rows.push(row![
+            s.place,
             entrant_name(ev.names, s.entrant),
             format!("{}/{}", s.matchpoints, s.max),
             format!("{:.1}", s.percent),

@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use tapete_host::{Host, Visitor};
+use tapete_host::{row, Host, Visitor};
 use tapete_table::{play_out, Game, Record};
 
 use tapete_tournament::bracket::{MatchId, Part};
@@ -84,9 +84,6 @@ pub struct TournamentArgs {
     pub max_actions: usize,
 }
 
-/// The most entrants `K` in `LEVEL*K`, and in all.
-const MAX_CLI_ENTRANTS: usize = 1024;
-
 /// Reads `experto*3,basico` as [experto, experto, experto, basico].
 fn expand(list: &str) -> CliResult<Vec<String>> {
     let mut out = Vec::new();
@@ -102,10 +99,10 @@ fn expand(list: &str) -> CliResult<Vec<String>> {
             }
             None => (part, 1),
         };
-        if count == 0 || out.len() + count > MAX_CLI_ENTRANTS.min(MAX_ENTRANTS) {
+        if count == 0 || out.len() + count > MAX_ENTRANTS {
             return Err(CliError::usage(format!(
                 "--entrants: 2 to {} entrants in all (`{part}`)",
-                MAX_CLI_ENTRANTS.min(MAX_ENTRANTS)
+                MAX_ENTRANTS
             )));
         }
         out.extend(std::iter::repeat_n(level.to_string(), count));
@@ -143,7 +140,7 @@ struct Board {
 }
 
 /// How a match went.
-struct MatchResult {
+struct MatchOutcome {
     winner: Option<Side>,
     points: (i64, i64),
     unfinished: bool,
@@ -182,43 +179,40 @@ impl Visitor for Tourney<'_> {
         let seats = games::seats::<H>(Some(seats))?;
         let rules = games::rules::<H>(H::arena_rules(), &p.given, seats)?;
         let n = names.len();
-        let rounds = match (a.format, a.rounds) {
-            (FormatArg::Swiss | FormatArg::Duplicate, Some(r))
-                if r == 0 || r > swiss::max_rounds(n) =>
-            {
-                return Err(CliError::usage(format!(
-                    "--rounds {r}: a Swiss of {n} entrants plays 1 to {} rounds",
-                    swiss::max_rounds(n)
-                )))
-            }
-            (FormatArg::Swiss | FormatArg::Duplicate, Some(r)) => r,
-            (FormatArg::Swiss | FormatArg::Duplicate, None) => {
-                (n as f64).log2().ceil().max(1.0) as u32
-            }
+        // Swiss and duplicate: by default enough rounds for one unbeaten winner at most.
+        let rounds = a
+            .rounds
+            .unwrap_or_else(|| (n as f64).log2().ceil().max(1.0) as u32);
+        let format = match (a.format, a.rounds) {
             (FormatArg::TresCeros, Some(_)) => {
                 return Err(CliError::usage(
                     "--rounds: a tres ceros goes on until one entrant is left",
                 ))
             }
-            // At most three losses for all but one, one loss a match.
-            (FormatArg::TresCeros, None) => 3 * n as u32,
             (FormatArg::Knockout | FormatArg::Double, Some(_)) => {
                 return Err(CliError::usage(
                     "--rounds: a bracket goes on until its final is played",
                 ))
             }
-            (FormatArg::Knockout | FormatArg::Double, None) => 0,
+            (FormatArg::Swiss, _) => Format::Swiss { rounds },
+            (FormatArg::Duplicate, _) => Format::Duplicate { rounds },
+            (FormatArg::TresCeros, None) => Format::TresCeros,
+            (FormatArg::Knockout, None) => Format::Knockout {
+                consolation: a.consolation,
+            },
+            (FormatArg::Double, None) => Format::Double,
         };
         if a.consolation && a.format != FormatArg::Knockout {
             return Err(CliError::usage(
                 "--consolation: Cuadro B belongs to a knockout (--format knockout)",
             ));
         }
+        let event = Event::new(format, n).map_err(|e| CliError::usage(format!("--rounds: {e}")))?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(a.threads.unwrap_or(0))
             .build()
             .map_err(|e| CliError::run(format!("cannot start the worker threads: {e}")))?;
-        let play = |round: u32, b: &Board| -> CliResult<MatchResult> {
+        let play = |round: u32, b: &Board| -> CliResult<MatchOutcome> {
             let seed = match_seed(a.seed, round, b.board);
             let mut g = H::G::new(&rules, seats, seed)
                 .map_err(|e| CliError::input(format!("the table options: {e}")))?;
@@ -271,7 +265,7 @@ impl Visitor for Tourney<'_> {
                     _ => None,
                 }
             });
-            Ok(MatchResult {
+            Ok(MatchOutcome {
                 winner,
                 points: (score(0), score(1)),
                 unfinished: !finished,
@@ -291,22 +285,11 @@ impl Visitor for Tourney<'_> {
             let ev = duplicate::DuplicateEvent {
                 rules,
                 names: &names,
-                rounds,
                 boards: a.boards,
                 seed: a.seed,
             };
-            return duplicate::run(&ev, &pool, p.json);
+            return duplicate::run(&ev, &event, &pool, p.json);
         }
-        let format = match a.format {
-            FormatArg::Swiss => Format::Swiss { rounds },
-            FormatArg::TresCeros => Format::TresCeros,
-            FormatArg::Knockout => Format::Knockout {
-                consolation: a.consolation,
-            },
-            FormatArg::Double => Format::Double,
-            FormatArg::Duplicate => Format::Duplicate { rounds },
-        };
-        let event = Event::new(format, n).map_err(|e| CliError::usage(e.to_string()))?;
         let driven = drive(&event, &play, &pool, p.json)?;
         if event.bracket().is_ok() {
             return bracket_event::<H>(&event, &driven, &names, a, p.json);
@@ -319,7 +302,7 @@ impl Visitor for Tourney<'_> {
 /// played (an undecided bracket match is played again).
 struct PlayedMatch {
     pairing: Pairing,
-    result: MatchResult,
+    result: MatchOutcome,
     tries: usize,
 }
 
@@ -340,7 +323,7 @@ struct Driven {
 /// deals, up to [`REPLAYS`] times, before the first side goes on.
 fn drive(
     event: &Event,
-    play: &(dyn Fn(u32, &Board) -> CliResult<MatchResult> + Sync),
+    play: &(dyn Fn(u32, &Board) -> CliResult<MatchOutcome> + Sync),
     pool: &rayon::ThreadPool,
     json: bool,
 ) -> CliResult<Driven> {
@@ -448,13 +431,7 @@ fn rounds_event<H: Host>(
     });
     let rounds = last.max().unwrap_or(0);
     for round in 1..=rounds {
-        let mut lines = vec![vec![
-            "board".to_string(),
-            "first".into(),
-            "".into(),
-            "second".into(),
-            "score".into(),
-        ]];
+        let mut lines = vec![row!["board", "first", "", "second", "score"]];
         let mut board_json = Vec::new();
         let mut round_repeats = 0;
         for m in d
@@ -476,10 +453,10 @@ fn rounds_event<H: Host>(
                 None if r.unfinished => "unfinished",
                 None => "draws",
             };
-            lines.push(vec![
-                (board + 1).to_string(),
+            lines.push(row![
+                board + 1,
                 entrant_name(names, first),
-                mark.into(),
+                mark,
                 entrant_name(names, second),
                 format!("{}–{}", r.points.0, r.points.1),
             ]);
@@ -494,13 +471,7 @@ fn rounds_event<H: Host>(
         }
         let bye = d.byes.iter().find(|b| b.0 == round).map(|b| b.1);
         if let Some(bye) = bye {
-            lines.push(vec![
-                "bye".into(),
-                entrant_name(names, bye),
-                String::new(),
-                String::new(),
-                String::new(),
-            ]);
+            lines.push(row!["bye", entrant_name(names, bye), "", "", ""]);
         }
         repeats += round_repeats;
         shown_rounds.push(json!({
@@ -517,17 +488,10 @@ fn rounds_event<H: Host>(
         Format::Swiss { .. } => {
             let st = swiss::standings(n, &h, &Options::default())
                 .map_err(|e| CliError::run(e.to_string()))?;
-            let mut rows = vec![vec![
-                "place".to_string(),
-                "entrant".into(),
-                "score".into(),
-                "buchholz".into(),
-                "s-b".into(),
-                "diff".into(),
-            ]];
+            let mut rows = vec![row!["place", "entrant", "score", "buchholz", "s-b", "diff"]];
             for s in &st {
-                rows.push(vec![
-                    s.place.to_string(),
+                rows.push(row![
+                    s.place,
                     entrant_name(names, s.entrant),
                     half(s.score),
                     half(s.buchholz),
@@ -539,19 +503,13 @@ fn rounds_event<H: Host>(
         }
         _ => {
             let st = tres_ceros::standings(n, &h);
-            let mut rows = vec![vec![
-                "place".to_string(),
-                "entrant".into(),
-                "wins".into(),
-                "losses".into(),
-                "out in".into(),
-            ]];
+            let mut rows = vec![row!["place", "entrant", "wins", "losses", "out in"]];
             for s in &st {
-                rows.push(vec![
-                    s.place.to_string(),
+                rows.push(row![
+                    s.place,
                     entrant_name(names, s.entrant),
-                    s.wins.to_string(),
-                    s.losses.to_string(),
+                    s.wins,
+                    s.losses,
                     s.out_in.map_or("—".into(), |r| format!("round {r}")),
                 ]);
             }
@@ -651,7 +609,7 @@ fn bracket_event<H: Host>(
     let state = bracket
         .state(&done)
         .map_err(|e| CliError::run(e.to_string()))?;
-    let played: Vec<(MatchId, usize, usize, &MatchResult, usize)> = d
+    let played: Vec<(MatchId, usize, usize, &MatchOutcome, usize)> = d
         .played
         .iter()
         .filter_map(|m| match m.pairing.key {
@@ -701,15 +659,8 @@ fn bracket_event<H: Host>(
         names.len(),
         a.seed
     );
-    let mut rows = vec![vec![
-        "cuadro".to_string(),
-        "round".into(),
-        "first".into(),
-        "".into(),
-        "second".into(),
-        "score".into(),
-    ]];
-    let mut ordered: Vec<&(MatchId, usize, usize, &MatchResult, usize)> = played.iter().collect();
+    let mut rows = vec![row!["cuadro", "round", "first", "", "second", "score"]];
+    let mut ordered: Vec<&(MatchId, usize, usize, &MatchOutcome, usize)> = played.iter().collect();
     ordered.sort_by_key(|p| (matches[p.0].part, matches[p.0].round, p.0));
     for (id, first, second, r, tries) in ordered {
         let mark = match r.winner {
@@ -722,20 +673,20 @@ fn bracket_event<H: Host>(
         } else {
             String::new()
         };
-        rows.push(vec![
-            part_name(matches[*id].part).into(),
-            matches[*id].round.to_string(),
+        rows.push(row![
+            part_name(matches[*id].part),
+            matches[*id].round,
             entrant_name(names, *first),
-            mark.into(),
+            mark,
             entrant_name(names, *second),
             format!("{}–{}{again}", r.points.0, r.points.1),
         ]);
     }
     out.push_str(&table(&rows));
     out.push_str("\nPlaces\n");
-    let mut places = vec![vec!["place".to_string(), "entrant".into()]];
+    let mut places = vec![row!["place", "entrant"]];
     for (e, place) in &state.placings {
-        places.push(vec![place.to_string(), entrant_name(names, *e)]);
+        places.push(row![place, entrant_name(names, *e)]);
     }
     out.push_str(&table(&places));
     if let Some(c) = state.consolation_champion {

@@ -62,7 +62,7 @@ impl Migration {
 /// types (64-bit `BIGINT`, `DOUBLE PRECISION`), its numbered ids (identities, where SQLite
 /// numbers an `INTEGER PRIMARY KEY` by itself) and `ON CONFLICT DO NOTHING` for SQLite's
 /// `INSERT OR IGNORE`.
-pub(crate) const MIGRATIONS: [Migration; 9] = [
+pub(crate) const MIGRATIONS: [Migration; 12] = [
     Migration {
         version: 1,
         summary: "players, tables of four seats (Mus only) with their seats, people, \
@@ -129,6 +129,27 @@ pub(crate) const MIGRATIONS: [Migration; 9] = [
                   made once)",
         sqlite: Step::Sql(SQLITE_9),
         postgres: Step::Sql(PG_9),
+    },
+    Migration {
+        version: 10,
+        summary: "cuadrillas, lasting groups of accounts (`cuadrillas`, \
+                  `cuadrilla_members`), and the tables played among them \
+                  (`tables.cuadrilla`)",
+        sqlite: Step::Code(sqlite_10),
+        postgres: Step::Sql(PG_10),
+    },
+    Migration {
+        version: 11,
+        summary: "tournaments (`tournaments`), their entrants (`tournament_entries`) and \
+                  the tables of their rounds (`tournament_tables`)",
+        sqlite: Step::Sql(SQLITE_11),
+        postgres: Step::Sql(PG_11),
+    },
+    Migration {
+        version: 12,
+        summary: "Web Push subscriptions (`push_subscriptions`: one per browser)",
+        sqlite: Step::Sql(SQLITE_12),
+        postgres: Step::Sql(PG_12),
     },
 ];
 

@@ -563,3 +563,159 @@ CREATE TABLE IF NOT EXISTS reviews (
     PRIMARY KEY (table_id, seat)
 );
 ";
+
+// Version 10. Cuadrillas: lasting groups of accounts, their weekly slot, and the tables
+// played among them (`tables.cuadrilla`).
+
+pub(super) const SQLITE_10: &str = "
+CREATE TABLE IF NOT EXISTS cuadrillas (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    owner INTEGER NOT NULL REFERENCES players(id),
+    invite TEXT NOT NULL,
+    created INTEGER NOT NULL,
+    slot_minute INTEGER,
+    slot_offset INTEGER NOT NULL DEFAULT 0,
+    slot_noticed INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS cuadrilla_members (
+    cuadrilla TEXT NOT NULL REFERENCES cuadrillas(id),
+    player INTEGER NOT NULL REFERENCES players(id),
+    joined INTEGER NOT NULL,
+    PRIMARY KEY (cuadrilla, player)
+);
+CREATE INDEX IF NOT EXISTS cuadrilla_members_player ON cuadrilla_members(player);
+CREATE INDEX IF NOT EXISTS tables_cuadrilla ON tables(cuadrilla);
+";
+
+pub(super) fn sqlite_10(c: &Connection) -> DbResult<()> {
+    sqlite_add_column(c, "tables", "cuadrilla", "TEXT")?;
+    c.execute_batch(SQLITE_10)
+}
+
+pub(super) const PG_10: &str = "
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS cuadrilla TEXT;
+CREATE TABLE IF NOT EXISTS cuadrillas (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    owner BIGINT NOT NULL REFERENCES players(id),
+    invite TEXT NOT NULL,
+    created BIGINT NOT NULL,
+    slot_minute BIGINT,
+    slot_offset BIGINT NOT NULL DEFAULT 0,
+    slot_noticed BIGINT NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS cuadrilla_members (
+    cuadrilla TEXT NOT NULL REFERENCES cuadrillas(id),
+    player BIGINT NOT NULL REFERENCES players(id),
+    joined BIGINT NOT NULL,
+    PRIMARY KEY (cuadrilla, player)
+);
+CREATE INDEX IF NOT EXISTS cuadrilla_members_player ON cuadrilla_members(player);
+CREATE INDEX IF NOT EXISTS tables_cuadrilla ON tables(cuadrilla);
+";
+
+// Version 11. Tournaments: their settings, entrants, and the tables of their rounds.
+// Results are not stored: they are read from the tables' logs.
+
+pub(super) const SQLITE_11: &str = "
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    organiser INTEGER NOT NULL REFERENCES players(id),
+    name TEXT NOT NULL,
+    game TEXT NOT NULL,
+    format TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    start_at INTEGER NOT NULL,
+    rated INTEGER NOT NULL,
+    invite TEXT,
+    cuadrilla TEXT REFERENCES cuadrillas(id),
+    status TEXT NOT NULL,
+    created INTEGER NOT NULL,
+    finished INTEGER,
+    standings TEXT
+);
+CREATE INDEX IF NOT EXISTS tournaments_status ON tournaments(status);
+CREATE TABLE IF NOT EXISTS tournament_entries (
+    tournament TEXT NOT NULL REFERENCES tournaments(id),
+    entry INTEGER NOT NULL,
+    player INTEGER NOT NULL REFERENCES players(id),
+    partner INTEGER REFERENCES players(id),
+    substitute INTEGER REFERENCES players(id),
+    joined INTEGER NOT NULL,
+    withdrawn INTEGER,
+    PRIMARY KEY (tournament, entry)
+);
+CREATE TABLE IF NOT EXISTS tournament_tables (
+    tournament TEXT NOT NULL REFERENCES tournaments(id),
+    round INTEGER NOT NULL,
+    board INTEGER NOT NULL,
+    table_id TEXT REFERENCES tables(id),
+    forfeit TEXT,
+    PRIMARY KEY (tournament, round, board)
+);
+CREATE INDEX IF NOT EXISTS tournament_tables_table ON tournament_tables(table_id);
+";
+
+pub(super) const PG_11: &str = "
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    organiser BIGINT NOT NULL REFERENCES players(id),
+    name TEXT NOT NULL,
+    game TEXT NOT NULL,
+    format TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    start_at BIGINT NOT NULL,
+    rated BIGINT NOT NULL,
+    invite TEXT,
+    cuadrilla TEXT REFERENCES cuadrillas(id),
+    status TEXT NOT NULL,
+    created BIGINT NOT NULL,
+    finished BIGINT,
+    standings TEXT
+);
+CREATE INDEX IF NOT EXISTS tournaments_status ON tournaments(status);
+CREATE TABLE IF NOT EXISTS tournament_entries (
+    tournament TEXT NOT NULL REFERENCES tournaments(id),
+    entry BIGINT NOT NULL,
+    player BIGINT NOT NULL REFERENCES players(id),
+    partner BIGINT REFERENCES players(id),
+    substitute BIGINT REFERENCES players(id),
+    joined BIGINT NOT NULL,
+    withdrawn BIGINT,
+    PRIMARY KEY (tournament, entry)
+);
+CREATE TABLE IF NOT EXISTS tournament_tables (
+    tournament TEXT NOT NULL REFERENCES tournaments(id),
+    round BIGINT NOT NULL,
+    board BIGINT NOT NULL,
+    table_id TEXT REFERENCES tables(id),
+    forfeit TEXT,
+    PRIMARY KEY (tournament, round, board)
+);
+CREATE INDEX IF NOT EXISTS tournament_tables_table ON tournament_tables(table_id);
+";
+
+// Version 12. Web Push: each browser's subscription, by its push service's address.
+
+pub(super) const SQLITE_12: &str = "
+CREATE TABLE IF NOT EXISTS push_subscriptions (
+    endpoint TEXT PRIMARY KEY,
+    player INTEGER NOT NULL REFERENCES players(id),
+    p256dh TEXT NOT NULL,
+    auth TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions(player);
+";
+
+pub(super) const PG_12: &str = "
+CREATE TABLE IF NOT EXISTS push_subscriptions (
+    endpoint TEXT PRIMARY KEY,
+    player BIGINT NOT NULL REFERENCES players(id),
+    p256dh TEXT NOT NULL,
+    auth TEXT NOT NULL,
+    created BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions(player);
+";

@@ -40,6 +40,7 @@ mod http;
 pub mod hub;
 pub mod msg;
 pub mod net;
+pub mod notices;
 pub mod ratings;
 pub mod review;
 pub mod store;

@@ -139,6 +139,21 @@ fn an_invitation_is_seen_only_by_the_invitee_and_only_from_a_friend() {
     assert_eq!(got[0]["game"], "mus");
     assert_eq!(list(&server, &cid)["invitations"], json!([]));
     assert_eq!(list(&server, &ane)["invitations"], json!([]));
+    // Bea has a notice of it, Cid and Ane none; reading after it gives nothing new.
+    let (code, notices) = server.api("GET", "/api/notices", Some(&bea), None);
+    assert_eq!(code, 200, "{notices}");
+    assert_eq!(notices.as_array().map(Vec::len), Some(1), "{notices}");
+    assert_eq!(notices[0]["kind"], "invitation");
+    assert_eq!(notices[0]["url"], format!("/t/{table}"));
+    assert_eq!(notices[0]["args"]["from"], "Ane");
+    let after = format!("/api/notices?after={}", notices[0]["id"]);
+    assert_eq!(server.api("GET", &after, Some(&bea), None).1, json!([]));
+    for who in [&cid, &ane] {
+        assert_eq!(
+            server.api("GET", "/api/notices", Some(who), None).1,
+            json!([])
+        );
+    }
     // Bea and Cid are not friends of each other: no invitation between them.
     let (code, e) = server.api("POST", &path, Some(&bea), Some(json!({"nickname": "Cid"})));
     assert_eq!(

@@ -7,6 +7,7 @@ use crate::accounts::{self, Session};
 use crate::code::Code;
 use crate::friends::{self, Asked, Person};
 use crate::hub::Hub;
+use crate::notices::{Notice, NoticeKind};
 use crate::table::{Ask, TableInfo, TableStatus};
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{Path, State};
@@ -230,7 +231,18 @@ pub(crate) async fn invite(
         .await
         .map_err(db_error)?
     {
-        Ok(id) => Ok(Json(json!({"id": id, "table": table, "to": other}))),
+        Ok(id) => {
+            let mut args = serde_json::Map::new();
+            args.insert("from".into(), json!(me.player.nickname));
+            args.insert("game".into(), json!(info.game));
+            let notice = Notice {
+                kind: NoticeKind::Invitation,
+                url: format!("/t/{table}"),
+                args,
+            };
+            hub.notify(other.id, notice).await;
+            Ok(Json(json!({"id": id, "table": table, "to": other})))
+        }
         Err((code, m)) => {
             let status = if code == Code::FriendsNotFriends {
                 StatusCode::FORBIDDEN

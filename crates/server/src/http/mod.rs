@@ -26,6 +26,7 @@ mod api;
 mod friends;
 pub mod lang;
 mod markdown;
+mod notices;
 mod pages;
 mod players;
 mod private_tables;
@@ -211,6 +212,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/tables/{id}/rematch", post(private_tables::rematch))
         .route("/api/tables/{id}/invitations", post(friends::invite))
         .route("/api/friends", get(friends::list).post(friends::ask))
+        .route("/api/notices", get(notices::list))
         .route("/api/friends/{player}", delete(friends::remove))
         .route(
             "/api/friends/requests/{player}",

@@ -70,6 +70,8 @@ pub struct Hub {
     pub(crate) review_reads: RateLimiter,
     /// New reviews asked for per person (an account's id, else the address).
     pub(crate) review_asks: RateLimiter<String>,
+    /// The rate of notices to each person.
+    pub(crate) notices: crate::notices::Notices,
 }
 
 impl Hub {
@@ -139,6 +141,7 @@ impl Hub {
                 limits.reviews_per_person,
                 f64::from(limits.reviews_per_person) / 60.0,
             ),
+            notices: crate::notices::Notices::default(),
             limits,
             gauges,
             social: friends::Social::default(),

@@ -19,4 +19,5 @@ mod review;
 mod schema;
 mod seats;
 mod support;
+mod tournaments;
 mod upgrade;

@@ -72,6 +72,8 @@ pub struct Hub {
     pub(crate) review_asks: RateLimiter<String>,
     /// The rate of notices to each person.
     pub(crate) notices: crate::notices::Notices,
+    /// The outcomes of tournament matches read from their logs.
+    pub(crate) tournament_outcomes: crate::tournaments::Outcomes,
 }
 
 impl Hub {
@@ -142,6 +144,7 @@ impl Hub {
                 f64::from(limits.reviews_per_person) / 60.0,
             ),
             notices: crate::notices::Notices::default(),
+            tournament_outcomes: crate::tournaments::Outcomes::default(),
             limits,
             gauges,
             social: friends::Social::default(),

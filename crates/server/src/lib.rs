@@ -35,6 +35,7 @@ pub mod accounts;
 pub mod chat;
 pub mod clock;
 pub mod code;
+pub mod cuadrillas;
 pub mod friends;
 mod http;
 pub mod hub;
@@ -359,6 +360,8 @@ pub async fn serve(
         .map(|k| k.name().to_string())
         .collect();
     hub.reviews.resume(hub.db.clone(), reviewing);
+    // The cuadrillas' weekly slots: every server looks, one tells each start.
+    tokio::spawn(hub.clone().keep_slots());
     let listener = match tokio::net::TcpListener::bind(config.addr).await {
         Ok(l) => l,
         Err(e) => {

@@ -23,6 +23,7 @@ use tracing::Instrument;
 
 mod accounts;
 mod api;
+mod cuadrillas;
 mod friends;
 pub mod lang;
 mod markdown;
@@ -36,6 +37,7 @@ mod tables;
 mod tools;
 pub(crate) mod ws;
 
+pub(crate) use accounts::invisible;
 pub(crate) use api::ApiError;
 pub(crate) use private_tables::{unloaded, InviteQuery};
 
@@ -178,6 +180,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/", get(|| pages::page("index.html")))
         .route("/t/{id}", get(|| pages::page("table.html")))
         .route("/replay/{id}", get(|| pages::page("replay.html")))
+        .route("/c/{id}", get(|| pages::page("cuadrilla.html")))
         .route("/t/{id}/review", get(|| pages::page("review.html")))
         // The service worker, at the top so that it may serve every page (see sw.js).
         .route("/sw.js", get(|| pages::page("sw.js")))
@@ -213,6 +216,17 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/tables/{id}/invitations", post(friends::invite))
         .route("/api/friends", get(friends::list).post(friends::ask))
         .route("/api/notices", get(notices::list))
+        .route("/api/cuadrillas", post(cuadrillas::create))
+        .route(
+            "/api/cuadrillas/{id}",
+            get(cuadrillas::one).patch(cuadrillas::change),
+        )
+        .route("/api/cuadrillas/{id}/members", post(cuadrillas::join))
+        .route(
+            "/api/cuadrillas/{id}/members/{player}",
+            delete(cuadrillas::remove),
+        )
+        .route("/api/me/cuadrillas", get(cuadrillas::mine))
         .route("/api/friends/{player}", delete(friends::remove))
         .route(
             "/api/friends/requests/{player}",

@@ -72,6 +72,8 @@ pub struct Hub {
     pub(crate) review_asks: RateLimiter<String>,
     /// The rate of notices to each person.
     pub(crate) notices: crate::notices::Notices,
+    /// The rate of new cuadrillas per account.
+    pub(crate) cuadrillas: crate::cuadrillas::Cuadrillas,
 }
 
 impl Hub {
@@ -142,6 +144,7 @@ impl Hub {
                 f64::from(limits.reviews_per_person) / 60.0,
             ),
             notices: crate::notices::Notices::default(),
+            cuadrillas: crate::cuadrillas::Cuadrillas::default(),
             limits,
             gauges,
             social: friends::Social::default(),

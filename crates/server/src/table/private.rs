@@ -22,6 +22,9 @@ pub struct PrivateInfo {
     pub rematch_of: Option<String>,
     /// When this rematch starts even if not everybody accepted (seconds since the epoch).
     pub starts_at: Option<i64>,
+    /// The cuadrilla whose table this is (its members see it without the link).
+    #[serde(default)]
+    pub cuadrilla: Option<String>,
 }
 
 /// What the API asks of a table's friends' part.
@@ -49,6 +52,7 @@ pub(super) struct PrivatePart {
     rematch_of: Option<String>,
     /// When a rematch starts regardless: as stored, and on this process's clock.
     starts_at: Option<(i64, Instant)>,
+    cuadrilla: Option<String>,
 }
 
 impl PrivatePart {
@@ -72,6 +76,7 @@ impl PrivatePart {
             rematch: row.rematch,
             rematch_of: row.rematch_of,
             starts_at,
+            cuadrilla: row.cuadrilla,
         }
     }
 
@@ -83,6 +88,7 @@ impl PrivatePart {
             rematch: self.rematch.clone(),
             rematch_of: self.rematch_of.clone(),
             starts_at: self.starts_at.map(|(at, _)| at),
+            cuadrilla: self.cuadrilla.clone(),
         }
     }
 
@@ -307,6 +313,7 @@ mod tests {
             rematch: None,
             rematch_of: Some("old".into()),
             starts_at: Some(epoch + 60),
+            cuadrilla: None,
         };
         let f = PrivatePart::restore(row, 4, now, epoch);
         assert_eq!(f.kept_seat_of(7), Some(1));

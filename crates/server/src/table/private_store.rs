@@ -27,6 +27,12 @@ impl Db {
     ) -> DbResult<()> {
         self.call(move |c| {
             insert_table(c, &row, &seats)?;
+            if let Some(cuadrilla) = &friends.cuadrilla {
+                c.execute(
+                    "UPDATE tables SET cuadrilla = ?2 WHERE id = ?1",
+                    params![row.id, cuadrilla],
+                )?;
+            }
             if let Some(invite) = &friends.invite {
                 c.execute(
                     "INSERT INTO private_tables (table_id, invite) VALUES (?1, ?2)",
@@ -105,8 +111,9 @@ impl Db {
         .await
     }
 
-    /// Whether `player` has ever sat at `table` or holds an invitation to it made at or
-    /// after `invited_since` (seconds since the epoch): either opens a private table to them.
+    /// Whether `player` has ever sat at `table`, holds an invitation to it made at or
+    /// after `invited_since` (seconds since the epoch) or is a member of the cuadrilla whose
+    /// table it is: each opens a private table to them.
     pub async fn sat_or_invited(
         &self,
         table: String,
@@ -117,7 +124,10 @@ impl Db {
             Ok(c.query_row(
                 "SELECT EXISTS (SELECT 1 FROM table_players WHERE table_id = ?1 AND player = ?2)
                      OR EXISTS (SELECT 1 FROM invitations
-                                WHERE table_id = ?1 AND to_player = ?2 AND at >= ?3)",
+                                WHERE table_id = ?1 AND to_player = ?2 AND at >= ?3)
+                     OR EXISTS (SELECT 1 FROM tables t JOIN cuadrilla_members m
+                                ON m.cuadrilla = t.cuadrilla
+                                WHERE t.id = ?1 AND m.player = ?2)",
                 params![table, player, invited_since],
                 |r| r.get::<_, bool>(0),
             )?)
@@ -175,6 +185,12 @@ impl Db {
                 return Ok(Err(id));
             }
             insert_table(c, &new.row, &new.seats)?;
+            // Another game of a cuadrilla's table is the cuadrilla's too.
+            c.execute(
+                "UPDATE tables SET cuadrilla = (SELECT cuadrilla FROM tables WHERE id = ?2)
+                 WHERE id = ?1",
+                params![new.row.id, old],
+            )?;
             if let Some(invite) = &new.invite {
                 c.execute(
                     "INSERT INTO private_tables (table_id, invite) VALUES (?1, ?2)",

@@ -599,9 +599,11 @@ pub struct PrivateRow {
     pub rematch_of: Option<String>,
     /// When this rematch starts even if not everybody accepted (seconds since the epoch).
     pub starts_at: Option<i64>,
+    /// The cuadrilla whose table this is: every member may see it and sit there.
+    pub cuadrilla: Option<String>,
 }
 
-/// The private part of table `id`: its secret, kept seats and rematch.
+/// The private part of table `id`: its secret, kept seats, rematch and cuadrilla.
 pub(super) fn load_private(c: &Connection, id: &str, seats: usize) -> DbResult<PrivateRow> {
     let invite: Option<String> = c
         .query_row(
@@ -641,11 +643,18 @@ pub(super) fn load_private(c: &Connection, id: &str, seats: usize) -> DbResult<P
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;
+    let cuadrilla: Option<String> = c
+        .query_row("SELECT cuadrilla FROM tables WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .optional()?
+        .flatten();
     Ok(PrivateRow {
         invite,
         reserved,
         rematch,
         rematch_of: of.as_ref().map(|(t, _)| t.clone()),
         starts_at: of.map(|(_, s)| s),
+        cuadrilla,
     })
 }

@@ -205,6 +205,15 @@ fn rows_of(version: i64, timings: bool) -> String {
         sql += "INSERT INTO reviews (table_id, seat, review, made_at)
                 VALUES ('old1', 0, '{\"game\":\"tikki\",\"seat\":0}', 4000);\n";
     }
+    if version >= 10 {
+        // Mikel's cuadrilla (Thursdays 20:00 UTC), Ane in it, and old1 played among them.
+        sql += "INSERT INTO cuadrillas (id, name, owner, invite, created, slot_minute,
+                                        slot_offset, slot_noticed)
+                VALUES ('cq1', 'Los del jueves', 3, 'secret', 5000, 5520, 120, 0);
+                INSERT INTO cuadrilla_members (cuadrilla, player, joined)
+                VALUES ('cq1', 3, 5000), ('cq1', 1, 5001);
+                UPDATE tables SET cuadrilla = 'cq1' WHERE id = 'old1';\n";
+    }
     sql
 }
 
@@ -379,6 +388,19 @@ fn a_database_of_every_version_upgrades_with_its_rows_to_a_new_ones_schema() {
                     "SELECT seat, made_at FROM reviews WHERE table_id = 'old1'"
                 ),
                 vec![vec![0, 4000]],
+                "{what}"
+            );
+        }
+        if version >= 10 {
+            assert_eq!(
+                ints(
+                    &db,
+                    "SELECT c.owner, c.slot_minute, c.slot_offset, m.player, m.joined
+                     FROM cuadrillas c JOIN cuadrilla_members m ON m.cuadrilla = c.id
+                     JOIN tables t ON t.cuadrilla = c.id AND t.id = 'old1'
+                     ORDER BY m.joined"
+                ),
+                vec![vec![3, 5520, 120, 3, 5000], vec![3, 5520, 120, 1, 5001]],
                 "{what}"
             );
         }

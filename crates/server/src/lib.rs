@@ -46,6 +46,7 @@ pub mod ratings;
 pub mod review;
 pub mod store;
 pub mod table;
+pub mod tournaments;
 mod web;
 
 pub use clock::Clock;
@@ -362,6 +363,8 @@ pub async fn serve(
     hub.reviews.resume(hub.db.clone(), reviewing);
     // The cuadrillas' weekly slots: every server looks, one tells each start.
     tokio::spawn(hub.clone().keep_slots());
+    // Tournaments whose start came, and matches to open or to read (see `tournaments`).
+    tokio::spawn(tournaments::run(hub.clone()).instrument(cluster.clone()));
     let listener = match tokio::net::TcpListener::bind(config.addr).await {
         Ok(l) => l,
         Err(e) => {

@@ -35,9 +35,13 @@ mod ratings;
 mod review;
 mod tables;
 mod tools;
+mod tournaments;
 pub(crate) mod ws;
 
 pub(crate) use accounts::invisible;
+pub(crate) use api::table_id as new_table_id;
+pub(crate) use private_tables::new_invite as new_secret;
+
 pub(crate) use api::ApiError;
 pub(crate) use private_tables::{unloaded, InviteQuery};
 
@@ -227,6 +231,19 @@ pub fn router(hub: Arc<Hub>) -> Router {
             delete(cuadrillas::remove),
         )
         .route("/api/me/cuadrillas", get(cuadrillas::mine))
+        .route(
+            "/api/tournaments",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route("/api/tournaments/{id}", get(tournaments::one))
+        .route("/api/tournaments/{id}/entries", post(tournaments::enter))
+        .route(
+            "/api/tournaments/{id}/entries/{entry}",
+            delete(tournaments::withdraw),
+        )
+        .route("/api/tournaments/{id}/start", post(tournaments::start))
+        .route("/api/tournaments/{id}/play", post(tournaments::play))
+        .route("/torneo/{id}", get(|| pages::page("torneo.html")))
         .route("/api/friends/{player}", delete(friends::remove))
         .route(
             "/api/friends/requests/{player}",

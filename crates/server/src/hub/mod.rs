@@ -74,6 +74,8 @@ pub struct Hub {
     pub(crate) notices: crate::notices::Notices,
     /// The rate of new cuadrillas per account.
     pub(crate) cuadrillas: crate::cuadrillas::Cuadrillas,
+    /// The outcomes of tournament matches read from their logs.
+    pub(crate) tournament_outcomes: crate::tournaments::Outcomes,
 }
 
 impl Hub {
@@ -145,6 +147,7 @@ impl Hub {
             ),
             notices: crate::notices::Notices::default(),
             cuadrillas: crate::cuadrillas::Cuadrillas::default(),
+            tournament_outcomes: crate::tournaments::Outcomes::default(),
             limits,
             gauges,
             social: friends::Social::default(),

@@ -20,11 +20,14 @@ pub struct PrivateInfo {
     pub rematch: Option<String>,
     /// The finished table this one is the rematch of.
     pub rematch_of: Option<String>,
-    /// When this rematch starts even if not everybody accepted (seconds since the epoch).
+    /// When this rematch (or tournament match) starts even if not everybody accepted
+    /// (seconds since the epoch).
     pub starts_at: Option<i64>,
     /// The cuadrilla whose table this is (its members see it without the link).
     #[serde(default)]
     pub cuadrilla: Option<String>,
+    /// The tournament whose match this table is.
+    pub tournament: Option<String>,
 }
 
 /// What the API asks of a table's friends' part.
@@ -53,6 +56,7 @@ pub(super) struct PrivatePart {
     /// When a rematch starts regardless: as stored, and on this process's clock.
     starts_at: Option<(i64, Instant)>,
     cuadrilla: Option<String>,
+    tournament: Option<String>,
 }
 
 impl PrivatePart {
@@ -77,6 +81,7 @@ impl PrivatePart {
             rematch_of: row.rematch_of,
             starts_at,
             cuadrilla: row.cuadrilla,
+            tournament: row.tournament,
         }
     }
 
@@ -89,7 +94,13 @@ impl PrivatePart {
             rematch_of: self.rematch_of.clone(),
             starts_at: self.starts_at.map(|(at, _)| at),
             cuadrilla: self.cuadrilla.clone(),
+            tournament: self.tournament.clone(),
         }
+    }
+
+    /// Whether this table is a tournament's match.
+    pub(super) fn in_tournament(&self) -> bool {
+        self.tournament.is_some()
     }
 
     /// The account `seat` is kept for.
@@ -261,9 +272,11 @@ impl Actor {
         }
     }
 
-    /// A rematch whose people have all taken their seats: it starts.
+    /// A rematch or a tournament's match whose people have all taken their seats: it
+    /// starts.
     pub(super) fn all_accepted(&self) -> bool {
-        self.private.rematch_of.is_some() && self.private.reserved.iter().all(Option::is_none)
+        (self.private.rematch_of.is_some() || self.private.in_tournament())
+            && self.private.reserved.iter().all(Option::is_none)
     }
 
     /// The game starts: seats still kept go to the bot.
@@ -314,6 +327,7 @@ mod tests {
             rematch_of: Some("old".into()),
             starts_at: Some(epoch + 60),
             cuadrilla: None,
+            tournament: None,
         };
         let f = PrivatePart::restore(row, 4, now, epoch);
         assert_eq!(f.kept_seat_of(7), Some(1));

@@ -112,8 +112,9 @@ impl Db {
     }
 
     /// Whether `player` has ever sat at `table`, holds an invitation to it made at or
-    /// after `invited_since` (seconds since the epoch) or is a member of the cuadrilla whose
-    /// table it is: each opens a private table to them.
+    /// after `invited_since` (seconds since the epoch), is a member of the cuadrilla whose
+    /// table it is, or is an entrant or the organiser of the tournament whose match it is:
+    /// each opens a private table to them.
     pub async fn sat_or_invited(
         &self,
         table: String,
@@ -127,7 +128,14 @@ impl Db {
                                 WHERE table_id = ?1 AND to_player = ?2 AND at >= ?3)
                      OR EXISTS (SELECT 1 FROM tables t JOIN cuadrilla_members m
                                 ON m.cuadrilla = t.cuadrilla
-                                WHERE t.id = ?1 AND m.player = ?2)",
+                                WHERE t.id = ?1 AND m.player = ?2)
+                     OR EXISTS (SELECT 1 FROM tournament_tables b
+                                JOIN tournament_entries e ON e.tournament = b.tournament
+                                WHERE b.table_id = ?1 AND (e.player = ?2 OR e.partner = ?2
+                                                           OR e.substitute = ?2))
+                     OR EXISTS (SELECT 1 FROM tournament_tables b
+                                JOIN tournaments t ON t.id = b.tournament
+                                WHERE b.table_id = ?1 AND t.organiser = ?2)",
                 params![table, player, invited_since],
                 |r| r.get::<_, bool>(0),
             )?)

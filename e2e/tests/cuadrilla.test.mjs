@@ -75,7 +75,8 @@ test('a cuadrilla created, joined by its link, and its league table after two ga
       })));
       assert.deepEqual(rows.map((r) => r.who).sort(), [String(ane), String(bea)].sort());
       assert.deepEqual(rows.map((r) => r.played), ['2', '2']);
-      assert.ok(rows.reduce((s, r) => s + r.won, 0) <= 2, JSON.stringify(rows));
+      // A game shared at the top is won by both.
+      for (const r of rows) assert.ok(r.won >= 0 && r.won <= 2, JSON.stringify(rows));
       assert.equal(await page.locator('[data-testid="cuadrilla-recent"] tr').count(), 2);
     }
     if (SHOTS) {

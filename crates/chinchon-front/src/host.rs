@@ -24,6 +24,8 @@ impl Host for ChinchonHost {
     );
     const SEATS: std::ops::RangeInclusive<usize> = tapete_chinchon::rules::SEATS;
     const DEFAULT_SEATS: usize = 2;
+    /// The points a seat is left with count against it: the fewest win.
+    const SCORES_AGAINST: bool = true;
 
     fn rule_docs() -> &'static [(&'static str, &'static str)] {
         &[

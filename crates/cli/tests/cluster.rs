@@ -918,7 +918,8 @@ fn outcome_from_log(cluster: &Cluster, table: &str) -> tapete_table::Outcome {
         .unwrap()
     {
         let (seat, action): (i64, String) = (r.get(0), r.get(1));
-        g.apply(seat as usize, &action).expect("the stored log replays");
+        g.apply(seat as usize, &action)
+            .expect("the stored log replays");
     }
     g.outcome().expect("the stored log ends the game")
 }
@@ -929,7 +930,7 @@ fn a_tournament_goes_on_when_the_node_running_its_round_is_killed() {
     use tapete_tournament::event::{Event, Format, MatchKey, MatchResult};
     use tapete_tournament::Side;
     let mut cluster = Cluster::start("tournament");
-    let people: Vec<String> = (0..4)
+    let accounts: Vec<(i64, String)> = (0..4)
         .map(|i| {
             let (code, a) = cluster.api(
                 "POST",
@@ -938,16 +939,46 @@ fn a_tournament_goes_on_when_the_node_running_its_round_is_killed() {
                 Some(json!({"nickname": format!("Torneo{i}"), "password": "caballo de bastos"})),
             );
             assert_eq!(code, 200, "{a}");
-            a["token"].as_str().unwrap().to_string()
+            (
+                a["id"].as_i64().unwrap(),
+                a["token"].as_str().unwrap().to_string(),
+            )
         })
         .collect();
+    let people: Vec<String> = accounts.iter().map(|(_, t)| t.clone()).collect();
+    // One person comes to each match waiting for its people (the first side's): the bot
+    // stands in for the other at the end of the courtesy time.
+    let one_sits = |cluster: &Cluster, t: &Value| {
+        for m in t["matches"].as_array().unwrap() {
+            if m["status"] != "waiting" || !m["absent"].is_null() {
+                continue;
+            }
+            let e = t["entrants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["seed"] == m["first"])
+                .unwrap();
+            let pid = e["players"][0]["id"].as_i64().unwrap();
+            let token = &accounts.iter().find(|(p, _)| *p == pid).unwrap().1;
+            let path = format!("/api/tournaments/{}/play", t["id"].as_str().unwrap());
+            // As the page does: asked again of the server that runs the table.
+            let (code, e) = cluster.api("POST", &path, Some(token), None);
+            if code == 503 && e["code"] == "table_moved" {
+                let node = e["node"].as_str().unwrap();
+                cluster.api("POST", &format!("{path}?node={node}"), Some(token), None);
+            }
+        }
+    };
     let (code, made) = cluster.api(
         "POST",
         "/api/tournaments",
         Some(&people[0]),
-        Some(json!({"name": "Copa", "game": "chinchon", "format": "knockout",
+        Some(
+            json!({"name": "Copa", "game": "chinchon", "format": "knockout",
                     "rules": {"target": 20}, "bots": true, "courtesy_s": 30,
-                    "pace_ms": 0, "bot": "random"})),
+                    "pace_ms": 0, "bot": "random"}),
+        ),
     );
     assert_eq!(code, 200, "{made}");
     let id = made["id"].as_str().unwrap().to_string();
@@ -975,39 +1006,51 @@ fn a_tournament_goes_on_when_the_node_running_its_round_is_killed() {
     let killed = Instant::now();
     let mut killed_again = false;
     let deadline = Instant::now() + Duration::from_secs(150);
+    let mut last = Value::Null;
     let t = loop {
-        assert!(Instant::now() < deadline, "the tournament did not end");
+        assert!(
+            Instant::now() < deadline,
+            "the tournament did not end: {last}"
+        );
         let (code, t) = cluster.api("GET", &path, Some(&people[0]), None);
         assert_eq!(code, 200, "{t}");
         if t["status"] == "finished" {
             break t;
         }
+        one_sits(&cluster, &t);
         // The final, once opened, loses its node too (unless it is the node killed).
         if !killed_again {
             if let Some(last) = t["matches"]
                 .as_array()
                 .unwrap()
                 .iter()
-                .find(|m| m["status"] == "waiting" && m["table"] != first.as_str())
+                .find(|m| m["status"] == "waiting" && m["board"] == 2)
             {
                 let table = last["table"].as_str().unwrap();
                 if let Some(node) = cluster.owner(table) {
-                    if node != owner && cluster.nodes.iter().filter(|n| n.child.is_some()).count() > 1 {
+                    if node != owner
+                        && cluster.nodes.iter().filter(|n| n.child.is_some()).count() > 1
+                    {
                         cluster.node(&node).kill();
                         killed_again = true;
                     }
                 }
             }
         }
+        last = t;
         std::thread::sleep(Duration::from_millis(500));
     };
     eprintln!(
         "tournament over {:.1} s after the first kill; second kill: {killed_again}",
         killed.elapsed().as_secs_f64()
     );
-    // Three matches (two semi-finals, the final), each finished; none lost.
+    // Three matches (two semi-finals, the final), each finished, a person and a stand-in
+    // at each; none lost.
     let matches = t["matches"].as_array().unwrap();
     assert_eq!(matches.len(), 3, "{t}");
+    for m in matches {
+        assert_eq!(m["stand_ins"].as_array().unwrap().len(), 1, "{m}");
+    }
     let mut results = Vec::new();
     for m in matches {
         assert_eq!(m["status"], "finished", "{m}");
@@ -1034,7 +1077,9 @@ fn a_tournament_goes_on_when_the_node_running_its_round_is_killed() {
         });
     }
     let event = Event::new(Format::Knockout { consolation: false }, 4).unwrap();
-    let done = event.bracket_results(&results).expect("the logs fit the bracket");
+    let done = event
+        .bracket_results(&results)
+        .expect("the logs fit the bracket");
     let state = event.bracket().unwrap().state(&done).unwrap();
     assert!(state.over);
     assert_eq!(

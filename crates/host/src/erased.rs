@@ -56,6 +56,8 @@ pub trait Kind: Send + Sync {
     ) -> Result<tapete_review::Review, String>;
     /// See [`Host::PARTNERS`]: seats of one parity play together.
     fn partners(&self) -> bool;
+    /// See [`Host::SCORES_AGAINST`]: the fewer points, the better.
+    fn scores_against(&self) -> bool;
     /// See [`Host::rule_docs`].
     fn rule_docs(&self) -> &'static [(&'static str, &'static str)];
     /// See [`Host::WEB`].
@@ -203,6 +205,9 @@ impl<H: Host> Kind for KindOf<H> {
     }
     fn partners(&self) -> bool {
         H::PARTNERS
+    }
+    fn scores_against(&self) -> bool {
+        H::SCORES_AGAINST
     }
     fn reviews(&self) -> bool {
         H::reviews()

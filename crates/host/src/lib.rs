@@ -67,6 +67,9 @@ pub trait Host: Send + Sync + 'static {
     /// Whether seats play in partnerships across the table (Mus: 0 and 2 against 1 and 3).
     /// An arena then seats its sides alternately; otherwise side A holds one seat.
     const PARTNERS: bool = false;
+    /// Whether a seat's score counts against it (Chinchón's points: the fewer the
+    /// better). A league's points difference then takes scores negated.
+    const SCORES_AGAINST: bool = false;
 
     /// The game's pages for the server: its table module `{name}.js` (which draws a table of
     /// the game), its styles, pages of its own and its words, from the front-end crate's

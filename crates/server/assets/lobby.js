@@ -122,6 +122,16 @@ async function renderCreate() {
   clear(createPanel);
   createPanel.append(el('h2', {}, t('lobby.new_table')));
   if (!player) { createPanel.append(el('p', { class: 'muted' }, t('lobby.pick_first'))); return; }
+  // A table for a cuadrilla (its page's "New table" opens the form with `?cuadrilla=ID`):
+  // private, and open to its members without a link.
+  const cuadrilla = new URLSearchParams(location.search).get('cuadrilla') || '';
+  if (cuadrilla) {
+    const note = el('p', { class: 'muted small', 'data-testid': 'for-cuadrilla' });
+    createPanel.append(note);
+    api('GET', `/api/cuadrillas/${encodeURIComponent(cuadrilla)}`)
+      .then((/** @type {{name: string}} */ c) => { note.textContent = t('cuadrilla.for_table', { name: c.name }); })
+      .catch((x) => { note.textContent = messageOf(x); });
+  }
   if (!games.length) { createPanel.append(el('p', { class: 'muted' }, t('lobby.loading'))); return; }
 
   const gameSel = el('select', { 'data-testid': 'game' }, games.map((g) => el('option', { value: g.name }, `${g.title || g.name} (${playersText(g)})`)));
@@ -215,7 +225,7 @@ async function renderCreate() {
       err.textContent = '';
       try {
         /** @type {{game: string, seats: number, rules?: import('./kit.js').Rules, bot: string, pace_ms: number, seat: number,
-         *   away_s?: number, turn_s?: number, rated?: boolean, private?: boolean}} */
+         *   away_s?: number, turn_s?: number, rated?: boolean, private?: boolean, cuadrilla?: string}} */
         const body = {
           game: gameSel.value, seats: Number(seatsSel.value), rules: rules ? rules.read() : {}, bot: botSel.value, pace_ms: Number(paceSel.value), seat: Number(seatSel.value),
         };
@@ -224,9 +234,11 @@ async function renderCreate() {
         // A rated game plays the standard rules.
         if (rated.read()) { body.rated = true; delete body.rules; }
         if (privateBox.checked) body.private = true;
+        if (cuadrilla) body.cuadrilla = cuadrilla;
         /** @type {TableInfo} */
         const made = await api('POST', '/api/tables', body);
-        location.href = tableLink(made.id, made.invite);
+        // A cuadrilla's members need no link: its address is the one to share among them.
+        location.href = tableLink(made.id, cuadrilla ? undefined : made.invite);
       } catch (x) { err.textContent = messageOf(x); }
     },
   },
@@ -239,7 +251,7 @@ async function renderCreate() {
     field('away', t('lobby.f.away'), awaySel, t('lobby.f.away_help')),
     field('turn', t('lobby.f.turn'), turnSel, t('lobby.f.turn_help')),
     rated.el,
-    privateField(privateBox)),
+    cuadrilla ? null : privateField(privateBox)),
   rulesBox,
   el('div', { class: 'row' }, el('button', { class: 'btn primary', 'data-testid': 'create' }, t('lobby.create')), err));
   createPanel.append(form);

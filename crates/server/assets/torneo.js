@@ -6,7 +6,7 @@
 // table's log; the page asks again every few seconds while the tournament is not over.
 
 import { topbar } from './topbar.js';
-import { el, clear, api, t, pageRoot, messageOf, me, fmtDate, toast } from './common.js';
+import { el, clear, api, t, pageRoot, messageOf, me, fmtDate, toast, ApiError } from './common.js';
 import { num } from './i18n.js';
 
 topbar('tournaments');
@@ -22,7 +22,7 @@ const query = invite ? `?invite=${encodeURIComponent(invite)}` : '';
  * @typedef {{id: number, nickname: string}} Person
  * @typedef {{entry: number, seed: number|null, players: Person[], substitute: Person|null, withdrawn: number|null}} Entrant
  * @typedef {{round: number, board: number, table: string|null, first: number, second: number, status: string|null,
- *   absent: string|null, courtesy_until: number, starts_at: number|null, stand_ins: number[], winner: string|null,
+ *   absent: string|null, courtesy_until: number, stand_ins: number[], winner: string|null,
  *   points: number[]|null}} Match
  * @typedef {{id: string, name: string, game: string, format: string, rounds: number|null, consolation: boolean,
  *   pairs: boolean, bots: boolean, courtesy_s: number, turn_s: number, start: number, rated: boolean, private: boolean,
@@ -236,8 +236,16 @@ function render(tt) {
 }
 
 async function sit() {
+  const path = `/api/tournaments/${encodeURIComponent(id)}/play`;
   try {
-    const table = await api('POST', `/api/tournaments/${id}/play`);
+    let table;
+    try {
+      table = await api('POST', path);
+    } catch (x) {
+      // With several servers, the one that runs the match's table seats us.
+      if (!(x instanceof ApiError && x.code === 'table_moved' && x.node)) throw x;
+      table = await api('POST', `${path}?node=${encodeURIComponent(x.node)}`);
+    }
     location.href = `/t/${table.id}`;
   } catch (x) { toast(messageOf(x), 'error'); }
 }

@@ -219,6 +219,23 @@ codes! {
     /// The review could not be made (the details are in the server's log).
     ReviewFailed = "review_failed",
 
+    // Cuadrillas.
+    /// No such cuadrilla (or one the asker is not a member of and brings no link, or a wrong one, to).
+    CuadrillaNotFound = "cuadrilla_not_found",
+    /// A cuadrilla's name that is empty, too long or has control or invisible characters.
+    CuadrillaName = "cuadrilla_name",
+    /// A weekly slot that is not a day and a time of day.
+    CuadrillaSlot = "cuadrilla_slot",
+    /// One belongs to as many cuadrillas as one may.
+    CuadrillaTooMany = "cuadrilla_too_many",
+    /// The cuadrilla has as many members as it takes.
+    CuadrillaFull = "cuadrilla_full",
+    /// Too many new cuadrillas made by one account: wait `retry_after` seconds.
+    CuadrillaRateLimited = "cuadrilla_rate_limited",
+    /// Only the cuadrilla's owner does that (rename it, move its slot, remove a member).
+    CuadrillaOwnerOnly = "cuadrilla_owner_only",
+    /// That person is not a member of the cuadrilla.
+    CuadrillaNotMember = "cuadrilla_not_member",
     // Tournaments.
     /// No such tournament (or a private one, to whoever lacks its link).
     TournamentNotFound = "tournament_not_found",

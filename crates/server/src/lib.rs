@@ -35,6 +35,7 @@ pub mod accounts;
 pub mod chat;
 pub mod clock;
 pub mod code;
+pub mod cuadrillas;
 pub mod friends;
 mod http;
 pub mod hub;
@@ -360,6 +361,8 @@ pub async fn serve(
         .map(|k| k.name().to_string())
         .collect();
     hub.reviews.resume(hub.db.clone(), reviewing);
+    // The cuadrillas' weekly slots: every server looks, one tells each start.
+    tokio::spawn(hub.clone().keep_slots());
     // Tournaments whose start came, and matches to open or to read (see `tournaments`).
     tokio::spawn(tournaments::run(hub.clone()).instrument(cluster.clone()));
     let listener = match tokio::net::TcpListener::bind(config.addr).await {

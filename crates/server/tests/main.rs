@@ -3,6 +3,7 @@
 
 mod accounts;
 mod chat;
+mod cuadrillas;
 mod friends;
 mod generic;
 mod hostile;

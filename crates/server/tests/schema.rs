@@ -205,6 +205,15 @@ fn rows_of(version: i64, timings: bool) -> String {
         sql += "INSERT INTO reviews (table_id, seat, review, made_at)
                 VALUES ('old1', 0, '{\"game\":\"tikki\",\"seat\":0}', 4000);\n";
     }
+    if version >= 10 {
+        // Mikel's cuadrilla (Thursdays 20:00 UTC), Ane in it, and old1 played among them.
+        sql += "INSERT INTO cuadrillas (id, name, owner, invite, created, slot_minute,
+                                        slot_offset, slot_noticed)
+                VALUES ('cq1', 'Los del jueves', 3, 'secret', 5000, 5520, 120, 0);
+                INSERT INTO cuadrilla_members (cuadrilla, player, joined)
+                VALUES ('cq1', 3, 5000), ('cq1', 1, 5001);
+                UPDATE tables SET cuadrilla = 'cq1' WHERE id = 'old1';\n";
+    }
     sql
 }
 
@@ -382,6 +391,19 @@ fn a_database_of_every_version_upgrades_with_its_rows_to_a_new_ones_schema() {
                 "{what}"
             );
         }
+        if version >= 10 {
+            assert_eq!(
+                ints(
+                    &db,
+                    "SELECT c.owner, c.slot_minute, c.slot_offset, m.player, m.joined
+                     FROM cuadrillas c JOIN cuadrilla_members m ON m.cuadrilla = c.id
+                     JOIN tables t ON t.cuadrilla = c.id AND t.id = 'old1'
+                     ORDER BY m.joined"
+                ),
+                vec![vec![3, 5520, 120, 3, 5000], vec![3, 5520, 120, 1, 5001]],
+                "{what}"
+            );
+        }
     }
 }
 
@@ -484,11 +506,25 @@ fn a_postgres_database_of_the_previous_release_opens_with_the_schema_of_a_new_on
     drop(server);
     assert_eq!(stored_version(&db), SCHEMA_VERSION);
     assert_same_schema(&db, &fresh, "pg-v8.sql");
-    // What came since: the reviews (version 9).
+    // What came since: the reviews (version 9), cuadrillas and their tables (10),
+    // tournaments (11), notices and Web Push subscriptions (12).
     let since = |l: &&String| {
-        l.split_whitespace()
-            .nth(1)
-            .is_some_and(|what| what.starts_with("reviews."))
+        l.split_whitespace().nth(1).is_some_and(|what| {
+            [
+                "reviews.",
+                "cuadrillas.",
+                "cuadrilla_members.",
+                "tables.cuadrilla",
+                "tables.tables_cuadrilla",
+                "tournaments.",
+                "tournament_entries.",
+                "tournament_tables.",
+                "notices.",
+                "push_subscriptions.",
+            ]
+            .iter()
+            .any(|p| what.starts_with(p))
+        })
     };
     let fresh_then: Vec<String> = fresh.iter().filter(|l| !since(l)).cloned().collect();
     assert!(

@@ -1,6 +1,6 @@
 //! Tournaments: a Swiss of 16 Mus pairs played to its end on a server — two pairs play
-//! their first match through WebSockets, the others' seats are played by labelled bot
-//! stand-ins after the courtesy time — with results read only from the tables' logs: the
+//! their first match through WebSockets; at the other matches one person comes and the
+//! bot stands in, labelled, for the others after the courtesy time — with results read only from the tables' logs: the
 //! standings the server shows equal those the test recomputes by replaying every table's
 //! log, no pair meets another twice, and a restart changes nothing. Sign-up's refusals.
 
@@ -178,6 +178,7 @@ fn a_swiss_of_16_pairs_is_played_out_from_the_tables_logs() {
         if t["status"] == "finished" {
             break t;
         }
+        one_sits_at_each(&server, &t, &people);
         last = t;
     };
     for th in threads {
@@ -194,14 +195,14 @@ fn a_swiss_of_16_pairs_is_played_out_from_the_tables_logs() {
         assert!(!m["winner"].is_null(), "{m}");
         assert_eq!(m["status"], "finished", "{m}");
     }
-    // The first board of round 1 was played by its people, the others by stand-ins,
-    // labelled.
+    // The first board of round 1 was played by its people; at the others one person
+    // came, and the bot stood in for the three others, labelled.
     for m in matches {
         let stand_ins = m["stand_ins"].as_array().unwrap().len();
         if m["table"] == table.as_str() {
             assert_eq!(stand_ins, 0, "{m}");
         } else {
-            assert_eq!(stand_ins, 4, "{m}");
+            assert_eq!(stand_ins, 3, "{m}");
         }
     }
 
@@ -278,14 +279,39 @@ fn ring_event(server: &Server, name: &str, n: usize, extra: Value) -> (String, V
     (id, people)
 }
 
-/// Moves a paused server's time on until the tournament is over; its last view.
-fn played_out(server: &Server, token: &str, id: &str) -> Value {
+/// Has one person of each match waiting for its people take their seat (the first
+/// entrant's first player), so the match starts at the end of its courtesy time with bots
+/// for the others.
+fn one_sits_at_each(server: &Server, t: &Value, people: &[(i64, String)]) {
+    for m in t["matches"].as_array().unwrap() {
+        if m["status"] != "waiting" || !m["absent"].is_null() {
+            continue;
+        }
+        let e = t["entrants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["seed"] == m["first"])
+            .unwrap();
+        let pid = e["players"][0]["id"].as_i64().unwrap();
+        let token = &people.iter().find(|(p, _)| *p == pid).unwrap().1;
+        let path = format!("/api/tournaments/{}/play", t["id"].as_str().unwrap());
+        server.api("POST", &path, Some(token), None);
+    }
+}
+
+/// Moves a paused server's time on until the tournament is over; its last view. With
+/// `people`, one person comes to each match ([`one_sits_at_each`]).
+fn played_out(server: &Server, token: &str, id: &str, people: Option<&[(i64, String)]>) -> Value {
     let path = format!("/api/tournaments/{id}");
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         let t = get(server, token, &path);
         if t["status"] == "finished" {
             return t;
+        }
+        if let Some(people) = people {
+            one_sits_at_each(server, &t, people);
         }
         assert!(Instant::now() < deadline, "not over: {t}");
         server.advance(Duration::from_secs(2));
@@ -348,7 +374,7 @@ fn who_does_not_come_loses_and_who_withdraws_is_not_paired_again() {
         None,
     );
     assert_eq!(code, 200, "{w}");
-    let t = played_out(&server, org, &id);
+    let t = played_out(&server, org, &id, None);
     let ms = t["matches"].as_array().unwrap();
     let absent = ms
         .iter()
@@ -387,13 +413,14 @@ fn a_knockout_of_five_with_stand_ins_ends_with_a_champion_and_survives_a_restart
         None,
     );
     assert_eq!(code, 200);
-    let t = played_out(&server, org, &id);
+    let t = played_out(&server, org, &id, Some(&people));
     let state = &t["standings"]["state"];
     assert!(state["over"].as_bool().unwrap(), "{t}");
     assert!(state["champion"].is_u64(), "{t}");
-    // Every match was played by stand-ins (nobody came), and is shown so.
+    // One person came to each match: the bot stood in for the other, and is shown so.
     for m in t["matches"].as_array().unwrap() {
-        assert_eq!(m["stand_ins"].as_array().unwrap().len(), 2, "{m}");
+        assert_eq!(m["stand_ins"].as_array().unwrap().len(), 1, "{m}");
+        assert!(!m["winner"].is_null(), "{m}");
     }
     // A private tournament is not there for a stranger.
     let (_, stranger) = server.account("Stranger");
@@ -493,4 +520,95 @@ fn bad_settings_and_bounds_are_refused_by_name() {
         (409, Some("no_match_now")),
         "{e}"
     );
+}
+
+#[test]
+fn a_restart_while_the_matches_wait_for_their_people_loses_nothing() {
+    let server = Server::start_paused("tournament-restart", roomy());
+    let (id, people) = ring_event(
+        &server,
+        "Rs",
+        4,
+        json!({"format": "knockout", "bots": true, "rules": {"hands": 1, "to": 6}}),
+    );
+    let org = people[0].1.clone();
+    let (code, t) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(&org),
+        None,
+    );
+    assert_eq!(code, 200, "{t}");
+    assert_eq!(t["matches"].as_array().unwrap().len(), 2);
+    server.advance(Duration::from_secs(10));
+    let server = server.restart();
+    let t = played_out(&server, &org, &id, Some(&people));
+    assert_eq!(t["matches"].as_array().unwrap().len(), 3, "{t}");
+    assert!(t["standings"]["state"]["champion"].is_u64(), "{t}");
+}
+
+#[test]
+fn chinchon_stand_ins_play_a_knockout_out() {
+    let server = Server::start_paused("tournament-chinchon", roomy());
+    let people: Vec<(i64, String)> = (0..4).map(|i| server.account(&format!("Cf{i}"))).collect();
+    let (code, made) = server.api(
+        "POST",
+        "/api/tournaments",
+        Some(&people[0].1),
+        Some(
+            json!({"name": "Copa", "game": "chinchon", "format": "knockout",
+                    "rules": {"target": 20}, "bots": true, "courtesy_s": 30,
+                    "pace_ms": 0, "bot": "random"}),
+        ),
+    );
+    assert_eq!(code, 200, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for (_, p) in &people {
+        let (code, e) = server.api(
+            "POST",
+            &format!("/api/tournaments/{id}/entries"),
+            Some(p),
+            Some(json!({})),
+        );
+        assert_eq!(code, 200, "{e}");
+    }
+    let (code, _) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(&people[0].1),
+        None,
+    );
+    assert_eq!(code, 200);
+    let t = played_out(&server, &people[0].1, &id, Some(&people));
+    assert_eq!(t["matches"].as_array().unwrap().len(), 3, "{t}");
+    for m in t["matches"].as_array().unwrap() {
+        assert_eq!(m["stand_ins"].as_array().unwrap().len(), 1, "{m}");
+    }
+}
+
+#[test]
+fn a_match_nobody_came_to_is_lost_by_both_and_a_bracket_goes_on() {
+    let server = Server::start_paused("tournament-nobody", roomy());
+    let (id, people) = ring_event(
+        &server,
+        "Nb",
+        4,
+        json!({"format": "knockout", "bots": true, "rules": {"hands": 1, "to": 6}}),
+    );
+    let org = &people[0].1;
+    let (code, _) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(org),
+        None,
+    );
+    assert_eq!(code, 200);
+    let t = played_out(&server, org, &id, None);
+    // Nobody came anywhere: no game was played; the first side (the higher seed) went on.
+    for m in t["matches"].as_array().unwrap() {
+        assert_eq!(m["absent"], "both", "{m}");
+        assert_eq!(m["winner"], "first", "{m}");
+        assert_eq!(m["status"], "waiting", "{m}");
+    }
+    assert_eq!(t["standings"]["state"]["champion"], 0);
 }

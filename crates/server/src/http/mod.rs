@@ -23,6 +23,7 @@ use tracing::Instrument;
 
 mod accounts;
 mod api;
+mod cuadrillas;
 mod friends;
 pub mod lang;
 mod markdown;
@@ -37,6 +38,7 @@ mod tools;
 mod tournaments;
 pub(crate) mod ws;
 
+pub(crate) use accounts::invisible;
 pub(crate) use api::table_id as new_table_id;
 pub(crate) use private_tables::new_invite as new_secret;
 
@@ -182,6 +184,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/", get(|| pages::page("index.html")))
         .route("/t/{id}", get(|| pages::page("table.html")))
         .route("/replay/{id}", get(|| pages::page("replay.html")))
+        .route("/c/{id}", get(|| pages::page("cuadrilla.html")))
         .route("/t/{id}/review", get(|| pages::page("review.html")))
         // The service worker, at the top so that it may serve every page (see sw.js).
         .route("/sw.js", get(|| pages::page("sw.js")))
@@ -217,6 +220,17 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/tables/{id}/invitations", post(friends::invite))
         .route("/api/friends", get(friends::list).post(friends::ask))
         .route("/api/notices", get(notices::list))
+        .route("/api/cuadrillas", post(cuadrillas::create))
+        .route(
+            "/api/cuadrillas/{id}",
+            get(cuadrillas::one).patch(cuadrillas::change),
+        )
+        .route("/api/cuadrillas/{id}/members", post(cuadrillas::join))
+        .route(
+            "/api/cuadrillas/{id}/members/{player}",
+            delete(cuadrillas::remove),
+        )
+        .route("/api/me/cuadrillas", get(cuadrillas::mine))
         .route(
             "/api/tournaments",
             get(tournaments::list).post(tournaments::create),

@@ -145,6 +145,8 @@ pub(crate) struct NewTable {
     /// Seats kept for accounts, by seat: `{"1": "mikel"}`.
     #[serde(default)]
     reserve: HashMap<String, String>,
+    /// A table of this cuadrilla (the maker a member): private, and open to its members.
+    cuadrilla: Option<String>,
 }
 
 /// Longest pause a table may put between bot actions.
@@ -280,9 +282,17 @@ pub(crate) async fn create_table(
     if req.rated {
         super::players::standard_rules(kind.as_ref(), &rules, count)?;
     }
-    let friends =
-        super::private_tables::new_friends(&hub, req.private, &req.reserve, count, &player, seat)
-            .await?;
+    let cuadrilla = super::cuadrillas::for_table(&hub, req.cuadrilla.as_deref(), player.id).await?;
+    let mut friends = super::private_tables::new_friends(
+        &hub,
+        req.private || cuadrilla.is_some(),
+        &req.reserve,
+        count,
+        &player,
+        seat,
+    )
+    .await?;
+    friends.cuadrilla = cuadrilla;
     let id = table_id();
     hub.open_table_from(peer.ip(), &id).map_err(|open| {
         ApiError::new(

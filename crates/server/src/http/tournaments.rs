@@ -281,7 +281,6 @@ pub(crate) async fn view(hub: &Arc<Hub>, t: &Stored) -> Result<Value, ApiError> 
                 "status": b.status.map(TableStatus::as_str),
                 "absent": b.forfeit,
                 "courtesy_until": b.courtesy_until,
-                "starts_at": b.starts_at,
                 // Seats the table's bot played for somebody who did not come.
                 "stand_ins": if b.status.is_some_and(|s| s != TableStatus::Waiting) {
                     b.seated.iter().enumerate().filter(|(_, p)| p.is_none()).map(|(s, _)| s).collect()

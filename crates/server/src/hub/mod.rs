@@ -72,6 +72,8 @@ pub struct Hub {
     pub(crate) review_asks: RateLimiter<String>,
     /// The rate of notices to each person.
     pub(crate) notices: crate::notices::Notices,
+    /// The rate of new cuadrillas per account.
+    pub(crate) cuadrillas: crate::cuadrillas::Cuadrillas,
     /// The outcomes of tournament matches read from their logs.
     pub(crate) tournament_outcomes: crate::tournaments::Outcomes,
 }
@@ -144,6 +146,7 @@ impl Hub {
                 f64::from(limits.reviews_per_person) / 60.0,
             ),
             notices: crate::notices::Notices::default(),
+            cuadrillas: crate::cuadrillas::Cuadrillas::default(),
             tournament_outcomes: crate::tournaments::Outcomes::default(),
             limits,
             gauges,

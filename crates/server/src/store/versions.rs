@@ -654,7 +654,6 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     table_id TEXT REFERENCES tables(id),
     first_entry INTEGER NOT NULL,
     second_entry INTEGER NOT NULL,
-    starts_at INTEGER,
     courtesy_until INTEGER NOT NULL,
     forfeit TEXT,
     PRIMARY KEY (tournament, round, board)
@@ -698,7 +697,6 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     table_id TEXT REFERENCES tables(id),
     first_entry BIGINT NOT NULL,
     second_entry BIGINT NOT NULL,
-    starts_at BIGINT,
     courtesy_until BIGINT NOT NULL,
     forfeit TEXT,
     PRIMARY KEY (tournament, round, board)

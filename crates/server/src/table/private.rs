@@ -20,9 +20,11 @@ pub struct PrivateInfo {
     pub rematch: Option<String>,
     /// The finished table this one is the rematch of.
     pub rematch_of: Option<String>,
-    /// When this rematch (or tournament match) starts even if not everybody accepted
-    /// (seconds since the epoch).
+    /// When this rematch starts even if not everybody accepted (seconds since the epoch).
     pub starts_at: Option<i64>,
+    /// The cuadrilla whose table this is (its members see it without the link).
+    #[serde(default)]
+    pub cuadrilla: Option<String>,
     /// The tournament whose match this table is.
     pub tournament: Option<String>,
 }
@@ -52,6 +54,7 @@ pub(super) struct PrivatePart {
     rematch_of: Option<String>,
     /// When a rematch starts regardless: as stored, and on this process's clock.
     starts_at: Option<(i64, Instant)>,
+    cuadrilla: Option<String>,
     tournament: Option<String>,
 }
 
@@ -76,6 +79,7 @@ impl PrivatePart {
             rematch: row.rematch,
             rematch_of: row.rematch_of,
             starts_at,
+            cuadrilla: row.cuadrilla,
             tournament: row.tournament,
         }
     }
@@ -88,6 +92,7 @@ impl PrivatePart {
             rematch: self.rematch.clone(),
             rematch_of: self.rematch_of.clone(),
             starts_at: self.starts_at.map(|(at, _)| at),
+            cuadrilla: self.cuadrilla.clone(),
             tournament: self.tournament.clone(),
         }
     }
@@ -320,6 +325,7 @@ mod tests {
             rematch: None,
             rematch_of: Some("old".into()),
             starts_at: Some(epoch + 60),
+            cuadrilla: None,
             tournament: None,
         };
         let f = PrivatePart::restore(row, 4, now, epoch);

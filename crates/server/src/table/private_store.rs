@@ -27,6 +27,12 @@ impl Db {
     ) -> DbResult<()> {
         self.call(move |c| {
             insert_table(c, &row, &seats)?;
+            if let Some(cuadrilla) = &friends.cuadrilla {
+                c.execute(
+                    "UPDATE tables SET cuadrilla = ?2 WHERE id = ?1",
+                    params![row.id, cuadrilla],
+                )?;
+            }
             if let Some(invite) = &friends.invite {
                 c.execute(
                     "INSERT INTO private_tables (table_id, invite) VALUES (?1, ?2)",
@@ -106,8 +112,9 @@ impl Db {
     }
 
     /// Whether `player` has ever sat at `table`, holds an invitation to it made at or
-    /// after `invited_since` (seconds since the epoch), or is an entrant or the organiser
-    /// of the tournament whose match it is: each opens a private table to them.
+    /// after `invited_since` (seconds since the epoch), is a member of the cuadrilla whose
+    /// table it is, or is an entrant or the organiser of the tournament whose match it is:
+    /// each opens a private table to them.
     pub async fn sat_or_invited(
         &self,
         table: String,
@@ -119,6 +126,9 @@ impl Db {
                 "SELECT EXISTS (SELECT 1 FROM table_players WHERE table_id = ?1 AND player = ?2)
                      OR EXISTS (SELECT 1 FROM invitations
                                 WHERE table_id = ?1 AND to_player = ?2 AND at >= ?3)
+                     OR EXISTS (SELECT 1 FROM tables t JOIN cuadrilla_members m
+                                ON m.cuadrilla = t.cuadrilla
+                                WHERE t.id = ?1 AND m.player = ?2)
                      OR EXISTS (SELECT 1 FROM tournament_tables b
                                 JOIN tournament_entries e ON e.tournament = b.tournament
                                 WHERE b.table_id = ?1 AND (e.player = ?2 OR e.partner = ?2
@@ -183,6 +193,12 @@ impl Db {
                 return Ok(Err(id));
             }
             insert_table(c, &new.row, &new.seats)?;
+            // Another game of a cuadrilla's table is the cuadrilla's too.
+            c.execute(
+                "UPDATE tables SET cuadrilla = (SELECT cuadrilla FROM tables WHERE id = ?2)
+                 WHERE id = ?1",
+                params![new.row.id, old],
+            )?;
             if let Some(invite) = &new.invite {
                 c.execute(
                     "INSERT INTO private_tables (table_id, invite) VALUES (?1, ?2)",

@@ -599,11 +599,13 @@ pub struct PrivateRow {
     pub rematch_of: Option<String>,
     /// When this rematch starts even if not everybody accepted (seconds since the epoch).
     pub starts_at: Option<i64>,
+    /// The cuadrilla whose table this is: every member may see it and sit there.
+    pub cuadrilla: Option<String>,
     /// The tournament whose match this table is.
     pub tournament: Option<String>,
 }
 
-/// The private part of table `id`: its secret, kept seats and rematch.
+/// The private part of table `id`: its secret, kept seats, rematch and cuadrilla.
 pub(super) fn load_private(c: &Connection, id: &str, seats: usize) -> DbResult<PrivateRow> {
     let invite: Option<String> = c
         .query_row(
@@ -643,26 +645,28 @@ pub(super) fn load_private(c: &Connection, id: &str, seats: usize) -> DbResult<P
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;
-    // A tournament's match starts when its people sat, or at the end of its courtesy
-    // time if bots may stand in (`starts_at`); else the tournament decides the absent lost.
-    let match_of: Option<(String, Option<i64>)> = c
+    let cuadrilla: Option<String> = c
+        .query_row("SELECT cuadrilla FROM tables WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .optional()?
+        .flatten();
+    // A tournament's match starts when its people sat; at the end of its courtesy time
+    // the tournament starts it with bots for who did not come, or decides who lost.
+    let tournament: Option<String> = c
         .query_row(
-            "SELECT tournament, starts_at FROM tournament_tables WHERE table_id = ?1",
+            "SELECT tournament FROM tournament_tables WHERE table_id = ?1",
             [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| r.get(0),
         )
         .optional()?;
-    let starts_at = match (&of, &match_of) {
-        (Some((_, s)), _) => Some(*s),
-        (None, Some((_, s))) => *s,
-        (None, None) => None,
-    };
     Ok(PrivateRow {
         invite,
         reserved,
         rematch,
         rematch_of: of.as_ref().map(|(t, _)| t.clone()),
-        starts_at,
-        tournament: match_of.map(|(t, _)| t),
+        starts_at: of.map(|(_, s)| s),
+        cuadrilla,
+        tournament,
     })
 }

@@ -11,9 +11,10 @@
 //! starts what is due, and the view a page draws ([`view`]).
 //!
 //! A match's courtesy time (default [`DEFAULT_COURTESY_S`]) runs from its table's opening:
-//! an entrant none of whose people sat by then loses the match, unless the organiser let
-//! bots stand in (every entrant saw so when signing up), in which case the match starts
-//! then and the table's bot plays the empty seats, shown as a stand-in.
+//! an entrant whose people have not all sat by then loses the match, unless the organiser
+//! let bots stand in (every entrant saw so when signing up) and somebody came: then the
+//! match starts and the table's bot plays the empty seats, shown as stand-ins. A match
+//! nobody came to is lost by both (a bracket sends the higher seed on).
 //!
 //! Bounds: [`MAX_ENTRANTS`] entrants, [`MAX_OPEN_PER_ORGANISER`] tournaments not finished
 //! per organiser, a name of [`MAX_NAME`] characters, a start within [`MAX_START_AHEAD_S`].

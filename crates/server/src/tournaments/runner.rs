@@ -97,22 +97,29 @@ pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
         return Ok(());
     }
     let event = event_of(&t)?;
-    // Who did not come: decided on the matches whose courtesy time is over.
+    // The matches whose courtesy time is over: who did not come loses, or (bots allowed,
+    // somebody came) the match starts with the bot in the empty seats.
     let mut changed = false;
     for b in &t.boards {
-        if b.forfeit.is_none()
+        let due = b.forfeit.is_none()
             && b.status == Some(TableStatus::Waiting)
-            && !t.settings.bots
-            && now >= b.courtesy_until
-        {
-            if let Some(table) = &b.table_id {
-                if let Some(absent) = absent_from(hub, &t, table).await {
-                    hub.db
-                        .set_forfeit(id.to_string(), b.round, b.board, absent)
-                        .await
-                        .map_err(|e| e.to_string())?;
-                    changed = true;
+            && now >= b.courtesy_until;
+        let Some(table) = b.table_id.as_deref().filter(|_| due) else {
+            continue;
+        };
+        match at_the_end_of_courtesy(hub, &t, table).await {
+            Courtesy::Elsewhere => {}
+            Courtesy::Begin(handle) => {
+                if let Err(e) = handle.begin().await {
+                    tracing::warn!(tournament = %id, table, "the match did not start: {e}");
                 }
+            }
+            Courtesy::Absent(absent) => {
+                hub.db
+                    .set_forfeit(id.to_string(), b.round, b.board, absent)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                changed = true;
             }
         }
     }
@@ -181,25 +188,42 @@ pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Which sides of a waiting match are not all seated.
-async fn absent_from(hub: &Arc<Hub>, t: &Stored, table: &str) -> Option<Absent> {
-    let handle = hub.table_or_load(table).await.ok()??;
+/// What the end of a match's courtesy time does.
+enum Courtesy {
+    /// Another server runs the table: its look decides.
+    Elsewhere,
+    /// The match starts, the table's bot playing the seats nobody took.
+    Begin(crate::table::TableHandle),
+    /// Who did not come loses.
+    Absent(Absent),
+}
+
+/// Decides a waiting match whose courtesy time is over: a side came when its people all
+/// sat. With bots allowed, a match somebody came to starts (the bot plays who did not);
+/// otherwise, or if nobody came, the sides that did not come lose.
+async fn at_the_end_of_courtesy(hub: &Arc<Hub>, t: &Stored, table: &str) -> Courtesy {
+    let handle = match hub.table_or_load(table).await {
+        Ok(Some(h)) => h,
+        _ => return Courtesy::Elsewhere,
+    };
     let info = handle.info();
-    if info.status != TableStatus::Waiting {
-        return None;
-    }
-    let seated = |side: Side| {
+    let sat = |side: Side| {
         t.settings
             .seats_of(side)
             .iter()
-            .all(|s| info.seats.get(*s).is_some_and(|x| x.player.is_some()))
+            .filter(|s| info.seats.get(**s).is_some_and(|x| x.player.is_some()))
+            .count()
     };
-    match (seated(Side::First), seated(Side::Second)) {
-        (true, true) => None,
-        (false, true) => Some(Absent::First),
-        (true, false) => Some(Absent::Second),
-        (false, false) => Some(Absent::Both),
+    let whole = t.settings.seats_of(Side::First).len();
+    let (first, second) = (sat(Side::First), sat(Side::Second));
+    if t.settings.bots && first + second > 0 {
+        return Courtesy::Begin(handle);
     }
+    Courtesy::Absent(match (first == whole, second == whole) {
+        (true, false) => Absent::Second,
+        (false, true) => Absent::First,
+        _ => Absent::Both,
+    })
 }
 
 /// The results so far: each finished match's from its table's log, each match somebody
@@ -352,7 +376,6 @@ async fn open_match(hub: &Arc<Hub>, t: &Stored, pairing: &Pairing) -> Result<(),
             tournament: Some(t.row.id.clone()),
             ..Default::default()
         },
-        starts_at: s.bots.then_some(courtesy_until),
         courtesy_until,
     };
     match hub.db.open_match(m).await {

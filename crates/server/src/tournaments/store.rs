@@ -61,8 +61,6 @@ pub struct BoardRow {
     /// The seeds of its two sides.
     pub first: usize,
     pub second: usize,
-    /// When the match starts with bots in the empty seats (bots allowed).
-    pub starts_at: Option<i64>,
     /// When the courtesy time ends.
     pub courtesy_until: i64,
     pub forfeit: Option<Absent>,
@@ -94,7 +92,6 @@ pub struct NewMatch {
     pub second: usize,
     pub row: TableRow,
     pub private: PrivateRow,
-    pub starts_at: Option<i64>,
     pub courtesy_until: i64,
 }
 
@@ -210,7 +207,7 @@ fn load(c: &Connection, id: &str) -> DbResult<Option<Stored>> {
         });
     }
     let mut st = c.prepare(
-        "SELECT b.round, b.board, b.table_id, b.first_entry, b.second_entry, b.starts_at,
+        "SELECT b.round, b.board, b.table_id, b.first_entry, b.second_entry,
                 b.courtesy_until, b.forfeit, t.status
          FROM tournament_tables b LEFT JOIN tables t ON t.id = b.table_id
          WHERE b.tournament = ?1 ORDER BY b.round, b.board",
@@ -221,7 +218,6 @@ fn load(c: &Connection, id: &str) -> DbResult<Option<Stored>> {
         Option<String>,
         i64,
         i64,
-        Option<i64>,
         i64,
         Option<String>,
         Option<String>,
@@ -237,20 +233,17 @@ fn load(c: &Connection, id: &str) -> DbResult<Option<Stored>> {
                 r.get(5)?,
                 r.get(6)?,
                 r.get(7)?,
-                r.get(8)?,
             ))
         })?
         .collect::<Result<_, _>>()?;
     let mut boards = Vec::with_capacity(raw.len());
-    for (round, board, table_id, first, second, starts_at, courtesy_until, forfeit, tstatus) in raw
-    {
+    for (round, board, table_id, first, second, courtesy_until, forfeit, tstatus) in raw {
         boards.push(BoardRow {
             round: round as u32,
             board: board as u32,
             table_id: table_id.clone(),
             first: first as usize,
             second: second as usize,
-            starts_at,
             courtesy_until,
             forfeit: match forfeit {
                 None => None,
@@ -571,8 +564,8 @@ impl Db {
             }
             let n = c.execute(
                 "INSERT INTO tournament_tables (tournament, round, board, table_id, first_entry,
-                                                second_entry, starts_at, courtesy_until)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                                                second_entry, courtesy_until)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                  ON CONFLICT (tournament, round, board) DO NOTHING",
                 params![
                     m.tournament,
@@ -581,7 +574,6 @@ impl Db {
                     m.row.id,
                     m.first as i64,
                     m.second as i64,
-                    m.starts_at,
                     m.courtesy_until,
                 ],
             )?;

@@ -70,8 +70,10 @@ pub struct Hub {
     pub(crate) review_reads: RateLimiter,
     /// New reviews asked for per person (an account's id, else the address).
     pub(crate) review_asks: RateLimiter<String>,
-    /// The rate of notices to each person.
+    /// The rate of notices to each person, and the tables' notices waiting to be made.
     pub(crate) notices: crate::notices::Notices,
+    /// The Web Push sender.
+    pub(crate) push: Arc<crate::push::Push>,
 }
 
 impl Hub {
@@ -97,6 +99,7 @@ impl Hub {
                 gauges.clone(),
             ),
         );
+        let notices = crate::notices::Notices::default();
         let env = TableEnv {
             db: db.clone(),
             clock: db.clock().clone(),
@@ -109,6 +112,7 @@ impl Hub {
             chat_rates: Arc::default(),
             chat_mutes: Arc::default(),
             reviews: reviews.clone(),
+            notices: notices.sender(),
         };
         Hub {
             kinds,
@@ -141,7 +145,8 @@ impl Hub {
                 limits.reviews_per_person,
                 f64::from(limits.reviews_per_person) / 60.0,
             ),
-            notices: crate::notices::Notices::default(),
+            notices,
+            push: Arc::new(crate::push::Push::new(&limits)),
             limits,
             gauges,
             social: friends::Social::default(),

@@ -218,6 +218,14 @@ codes! {
     ReviewQueueFull = "review_queue_full",
     /// The review could not be made (the details are in the server's log).
     ReviewFailed = "review_failed",
+
+    // Web Push.
+    /// A subscription's endpoint that is not an `https://` push service (or is too long).
+    PushBadEndpoint = "push_bad_endpoint",
+    /// A subscription's keys that are not a P-256 key and a 16-byte secret.
+    PushBadKeys = "push_bad_keys",
+    /// An account's subscriptions are as many as it may have.
+    PushTooManySubscriptions = "push_too_many_subscriptions",
 }
 
 impl fmt::Display for Code {

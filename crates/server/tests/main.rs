@@ -13,6 +13,7 @@ mod log;
 mod nodes;
 mod pages;
 mod private_tables;
+mod push;
 mod ratings;
 mod recovery;
 mod review;

@@ -30,6 +30,7 @@ mod notices;
 mod pages;
 mod players;
 mod private_tables;
+mod push;
 mod ratings;
 mod review;
 mod tables;
@@ -213,6 +214,11 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/tables/{id}/invitations", post(friends::invite))
         .route("/api/friends", get(friends::list).post(friends::ask))
         .route("/api/notices", get(notices::list))
+        .route("/api/push/key", get(push::key))
+        .route(
+            "/api/push/subscriptions",
+            post(push::subscribe).delete(push::unsubscribe),
+        )
         .route("/api/friends/{player}", delete(friends::remove))
         .route(
             "/api/friends/requests/{player}",

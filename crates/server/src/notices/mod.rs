@@ -108,6 +108,20 @@ impl Hub {
             tracing::debug!(player, kind = ?notice.kind, "notice dropped: too many a minute");
             return;
         }
+        let mut notice = notice;
+        // The game's title beside its name, for words that show it (a page or the service
+        // worker need not ask for the list of games).
+        let title = notice
+            .args
+            .get("game")
+            .and_then(Value::as_str)
+            .and_then(|g| self.kind(g))
+            .map(|k| k.title().to_string());
+        if let Some(title) = title {
+            notice
+                .args
+                .insert("game_title".into(), Value::String(title));
+        }
         match self.db.add_notice(player, notice.clone()).await {
             Ok(id) => self.push.send(&self.db, player, id, &notice),
             Err(e) => tracing::warn!(player, "a notice was not stored: {e}"),

@@ -92,7 +92,7 @@ sw.addEventListener('push', (event) => {
       data: { url: ownPath(n && n.url) },
     });
     // The pages open now ask for their notices at once.
-    for (const c of await sw.clients.matchAll({ type: 'window' })) c.postMessage({ type: 'notices' });
+    for (const c of await sw.clients.matchAll({ type: 'window', includeUncontrolled: true })) c.postMessage({ type: 'notices' });
   })());
 });
 

@@ -219,6 +219,32 @@ codes! {
     /// The review could not be made (the details are in the server's log).
     ReviewFailed = "review_failed",
 
+    // Tournaments.
+    /// No such tournament (or a private one, to whoever lacks its link).
+    TournamentNotFound = "tournament_not_found",
+    /// Too many tournaments not finished organised by one person.
+    TooManyTournaments = "too_many_tournaments",
+    /// The tournament has started: entries are closed.
+    TournamentStarted = "tournament_started",
+    /// The tournament has as many entrants as it takes.
+    TournamentFull = "tournament_full",
+    /// The tournament is over.
+    TournamentOver = "tournament_over",
+    /// Somebody named is already in the tournament (one entry each).
+    AlreadyEntered = "already_entered",
+    /// A pair game's entry names a partner.
+    EntryNeedsPartner = "entry_needs_partner",
+    /// The game is played alone: an entry names no partner.
+    EntryHasNoPartner = "entry_has_no_partner",
+    /// The tournament has no such entry.
+    NoSuchEntry = "no_such_entry",
+    /// Only an entry's people or the organiser may take it out.
+    NotYourEntry = "not_your_entry",
+    /// Only the organiser may do that.
+    NotOrganiser = "not_organiser",
+    /// The caller has no match to sit at now.
+    NoMatchNow = "no_match_now",
+
     // Web Push.
     /// A subscription's endpoint that is not an `https://` push service (or is too long).
     PushBadEndpoint = "push_bad_endpoint",

@@ -47,6 +47,7 @@ pub mod ratings;
 pub mod review;
 pub mod store;
 pub mod table;
+pub mod tournaments;
 mod web;
 
 pub use clock::Clock;
@@ -378,6 +379,8 @@ pub async fn serve(
         .map(|k| k.name().to_string())
         .collect();
     hub.reviews.resume(hub.db.clone(), reviewing);
+    // Tournaments whose start came, and matches to open or to read (see `tournaments`).
+    tokio::spawn(tournaments::run(hub.clone()).instrument(cluster.clone()));
     let listener = match tokio::net::TcpListener::bind(config.addr).await {
         Ok(l) => l,
         Err(e) => {

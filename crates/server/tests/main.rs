@@ -20,4 +20,5 @@ mod review;
 mod schema;
 mod seats;
 mod support;
+mod tournaments;
 mod upgrade;

@@ -35,7 +35,11 @@ mod ratings;
 mod review;
 mod tables;
 mod tools;
+mod tournaments;
 pub(crate) mod ws;
+
+pub(crate) use api::table_id as new_table_id;
+pub(crate) use private_tables::new_invite as new_secret;
 
 pub(crate) use api::ApiError;
 pub(crate) use private_tables::{unloaded, InviteQuery};
@@ -219,6 +223,19 @@ pub fn router(hub: Arc<Hub>) -> Router {
             "/api/push/subscriptions",
             post(push::subscribe).delete(push::unsubscribe),
         )
+        .route(
+            "/api/tournaments",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route("/api/tournaments/{id}", get(tournaments::one))
+        .route("/api/tournaments/{id}/entries", post(tournaments::enter))
+        .route(
+            "/api/tournaments/{id}/entries/{entry}",
+            delete(tournaments::withdraw),
+        )
+        .route("/api/tournaments/{id}/start", post(tournaments::start))
+        .route("/api/tournaments/{id}/play", post(tournaments::play))
+        .route("/torneo/{id}", get(|| pages::page("torneo.html")))
         .route("/api/friends/{player}", delete(friends::remove))
         .route(
             "/api/friends/requests/{player}",

@@ -74,6 +74,8 @@ pub struct Hub {
     pub(crate) notices: crate::notices::Notices,
     /// The Web Push sender.
     pub(crate) push: Arc<crate::push::Push>,
+    /// The outcomes of tournament matches read from their logs.
+    pub(crate) tournament_outcomes: crate::tournaments::Outcomes,
 }
 
 impl Hub {
@@ -147,6 +149,7 @@ impl Hub {
             ),
             notices,
             push: Arc::new(crate::push::Push::new(&limits)),
+            tournament_outcomes: crate::tournaments::Outcomes::default(),
             limits,
             gauges,
             social: friends::Social::default(),

@@ -643,6 +643,7 @@ CREATE TABLE IF NOT EXISTS tournament_entries (
     partner INTEGER REFERENCES players(id),
     substitute INTEGER REFERENCES players(id),
     joined INTEGER NOT NULL,
+    seed INTEGER,
     withdrawn INTEGER,
     PRIMARY KEY (tournament, entry)
 );
@@ -651,6 +652,10 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     round INTEGER NOT NULL,
     board INTEGER NOT NULL,
     table_id TEXT REFERENCES tables(id),
+    first_entry INTEGER NOT NULL,
+    second_entry INTEGER NOT NULL,
+    starts_at INTEGER,
+    courtesy_until INTEGER NOT NULL,
     forfeit TEXT,
     PRIMARY KEY (tournament, round, board)
 );
@@ -682,6 +687,7 @@ CREATE TABLE IF NOT EXISTS tournament_entries (
     partner BIGINT REFERENCES players(id),
     substitute BIGINT REFERENCES players(id),
     joined BIGINT NOT NULL,
+    seed BIGINT,
     withdrawn BIGINT,
     PRIMARY KEY (tournament, entry)
 );
@@ -690,6 +696,10 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     round BIGINT NOT NULL,
     board BIGINT NOT NULL,
     table_id TEXT REFERENCES tables(id),
+    first_entry BIGINT NOT NULL,
+    second_entry BIGINT NOT NULL,
+    starts_at BIGINT,
+    courtesy_until BIGINT NOT NULL,
     forfeit TEXT,
     PRIMARY KEY (tournament, round, board)
 );

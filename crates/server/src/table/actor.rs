@@ -283,7 +283,10 @@ impl Actor {
     /// Whether the table's task may end: nobody connected for long enough, and no rated
     /// game under way (the bots play it out for the people gone, so that it is rated).
     pub(super) fn idle_over(&self) -> bool {
-        let rated_under_way = self.row.rated && self.row.status == TableStatus::Playing;
+        // A rated game, or a tournament's match, is played out by the bots for the people
+        // gone: its result counts.
+        let rated_under_way = (self.row.rated || self.private.in_tournament())
+            && self.row.status == TableStatus::Playing;
         !self.pacing.bot_busy()
             && !rated_under_way
             && self.private_wake().is_none()

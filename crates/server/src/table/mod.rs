@@ -12,8 +12,9 @@
 //! gone for `away_s` seconds, the table's bot plays their turns until they come back. When a
 //! hand ends, the bots wait (up to `hold_s` seconds) until every seated person who is
 //! connected has said `next`, so everybody can read the end of the hand. A table nobody is
-//! connected to stops playing; after a while its task ends and it leaves the lobby, to be
-//! started again from storage when someone opens it.
+//! connected to stops playing (but a rated game or a tournament's match, which the bots
+//! play out so that its result counts); after a while its task ends and it leaves the
+//! lobby, to be started again from storage when someone opens it.
 //!
 //! The task's state is in parts, each a type with its own invariants and unit tests, which
 //! the actor (here: its loop, the game, the stored row) composes and keeps in step with the
@@ -48,7 +49,7 @@ mod private;
 mod private_store;
 pub(crate) mod rated;
 mod seating;
-mod store;
+pub(crate) mod store;
 mod talk;
 
 pub use private::{Ask, PrivateInfo};

@@ -379,7 +379,7 @@ impl Actor {
     pub(super) fn schedule_bot(&mut self) {
         if self.pacing.bot_busy()
             || self.row.status != TableStatus::Playing
-            || (self.conns.is_empty() && !self.row.rated)
+            || (self.conns.is_empty() && !self.row.rated && !self.private.in_tournament())
             || self.backing_off()
         {
             return;

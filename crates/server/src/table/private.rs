@@ -20,8 +20,11 @@ pub struct PrivateInfo {
     pub rematch: Option<String>,
     /// The finished table this one is the rematch of.
     pub rematch_of: Option<String>,
-    /// When this rematch starts even if not everybody accepted (seconds since the epoch).
+    /// When this rematch (or tournament match) starts even if not everybody accepted
+    /// (seconds since the epoch).
     pub starts_at: Option<i64>,
+    /// The tournament whose match this table is.
+    pub tournament: Option<String>,
 }
 
 /// What the API asks of a table's friends' part.
@@ -49,6 +52,7 @@ pub(super) struct PrivatePart {
     rematch_of: Option<String>,
     /// When a rematch starts regardless: as stored, and on this process's clock.
     starts_at: Option<(i64, Instant)>,
+    tournament: Option<String>,
 }
 
 impl PrivatePart {
@@ -72,6 +76,7 @@ impl PrivatePart {
             rematch: row.rematch,
             rematch_of: row.rematch_of,
             starts_at,
+            tournament: row.tournament,
         }
     }
 
@@ -83,7 +88,13 @@ impl PrivatePart {
             rematch: self.rematch.clone(),
             rematch_of: self.rematch_of.clone(),
             starts_at: self.starts_at.map(|(at, _)| at),
+            tournament: self.tournament.clone(),
         }
+    }
+
+    /// Whether this table is a tournament's match.
+    pub(super) fn in_tournament(&self) -> bool {
+        self.tournament.is_some()
     }
 
     /// The account `seat` is kept for.
@@ -255,9 +266,11 @@ impl Actor {
         }
     }
 
-    /// A rematch whose people have all taken their seats: it starts.
+    /// A rematch or a tournament's match whose people have all taken their seats: it
+    /// starts.
     pub(super) fn all_accepted(&self) -> bool {
-        self.private.rematch_of.is_some() && self.private.reserved.iter().all(Option::is_none)
+        (self.private.rematch_of.is_some() || self.private.in_tournament())
+            && self.private.reserved.iter().all(Option::is_none)
     }
 
     /// The game starts: seats still kept go to the bot.
@@ -307,6 +320,7 @@ mod tests {
             rematch: None,
             rematch_of: Some("old".into()),
             starts_at: Some(epoch + 60),
+            tournament: None,
         };
         let f = PrivatePart::restore(row, 4, now, epoch);
         assert_eq!(f.kept_seat_of(7), Some(1));

@@ -105,8 +105,9 @@ impl Db {
         .await
     }
 
-    /// Whether `player` has ever sat at `table` or holds an invitation to it made at or
-    /// after `invited_since` (seconds since the epoch): either opens a private table to them.
+    /// Whether `player` has ever sat at `table`, holds an invitation to it made at or
+    /// after `invited_since` (seconds since the epoch), or is an entrant or the organiser
+    /// of the tournament whose match it is: each opens a private table to them.
     pub async fn sat_or_invited(
         &self,
         table: String,
@@ -117,7 +118,14 @@ impl Db {
             Ok(c.query_row(
                 "SELECT EXISTS (SELECT 1 FROM table_players WHERE table_id = ?1 AND player = ?2)
                      OR EXISTS (SELECT 1 FROM invitations
-                                WHERE table_id = ?1 AND to_player = ?2 AND at >= ?3)",
+                                WHERE table_id = ?1 AND to_player = ?2 AND at >= ?3)
+                     OR EXISTS (SELECT 1 FROM tournament_tables b
+                                JOIN tournament_entries e ON e.tournament = b.tournament
+                                WHERE b.table_id = ?1 AND (e.player = ?2 OR e.partner = ?2
+                                                           OR e.substitute = ?2))
+                     OR EXISTS (SELECT 1 FROM tournament_tables b
+                                JOIN tournaments t ON t.id = b.tournament
+                                WHERE b.table_id = ?1 AND t.organiser = ?2)",
                 params![table, player, invited_since],
                 |r| r.get::<_, bool>(0),
             )?)

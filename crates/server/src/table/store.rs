@@ -599,6 +599,8 @@ pub struct PrivateRow {
     pub rematch_of: Option<String>,
     /// When this rematch starts even if not everybody accepted (seconds since the epoch).
     pub starts_at: Option<i64>,
+    /// The tournament whose match this table is.
+    pub tournament: Option<String>,
 }
 
 /// The private part of table `id`: its secret, kept seats and rematch.
@@ -641,11 +643,26 @@ pub(super) fn load_private(c: &Connection, id: &str, seats: usize) -> DbResult<P
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;
+    // A tournament's match starts when its people sat, or at the end of its courtesy
+    // time if bots may stand in (`starts_at`); else the tournament decides the absent lost.
+    let match_of: Option<(String, Option<i64>)> = c
+        .query_row(
+            "SELECT tournament, starts_at FROM tournament_tables WHERE table_id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let starts_at = match (&of, &match_of) {
+        (Some((_, s)), _) => Some(*s),
+        (None, Some((_, s))) => *s,
+        (None, None) => None,
+    };
     Ok(PrivateRow {
         invite,
         reserved,
         rematch,
         rematch_of: of.as_ref().map(|(t, _)| t.clone()),
-        starts_at: of.map(|(_, s)| s),
+        starts_at,
+        tournament: match_of.map(|(t, _)| t),
     })
 }

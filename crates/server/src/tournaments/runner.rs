@@ -1,0 +1,388 @@
+//! The runner: every few seconds each server looks at the tournaments that are due —
+//! those whose start came, those running — and does what is due: seeds and starts them,
+//! reads the results of finished matches from their tables' logs, records who did not
+//! come within the courtesy time, opens the tables of the matches paired now, keeps the
+//! standings, and ends the tournament when nothing is left.
+//!
+//! Every step may be taken by any server of a cluster, and twice: a match's table is
+//! stored with its board in one transaction that another server's same board refuses, a
+//! start or an end happens once by its status, and the rest is recomputed from storage. So
+//! a server killed mid-round loses nothing: the next look (on any server) goes on.
+
+use super::store::NewMatch;
+use super::*;
+use crate::hub::Hub;
+use crate::notices::{Notice, NoticeKind};
+use crate::table::{StoredTable, TableRow, TableStatus};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tapete_table::Outcome;
+use tapete_tournament::event::{Next, Pairing};
+use tapete_tournament::{swiss, tres_ceros};
+
+/// How often each server looks at the tournaments due.
+pub const LOOK_EVERY: Duration = Duration::from_secs(2);
+
+/// Most finished matches' outcomes a server keeps read (a log, once finished, never
+/// changes).
+const OUTCOMES_KEPT: usize = 20_000;
+
+/// The outcomes read from finished tables' logs, by table.
+#[derive(Default)]
+pub struct Outcomes {
+    read: Mutex<HashMap<String, Outcome>>,
+}
+
+/// Looks at the due tournaments for ever, every [`LOOK_EVERY`].
+pub(crate) async fn run(hub: Arc<Hub>) {
+    loop {
+        let now = hub.clock().epoch();
+        match hub.db.due_tournaments(now).await {
+            Ok(ids) => {
+                for id in ids {
+                    if let Err(e) = advance(&hub, &id).await {
+                        tracing::warn!(tournament = %id, "not advanced: {e}");
+                    }
+                }
+            }
+            Err(e) => tracing::warn!("the tournaments due were not read: {e}"),
+        }
+        let at = hub.clock().now() + LOOK_EVERY;
+        hub.clock().sleep_until(Some(at)).await;
+    }
+}
+
+/// Does what is due in tournament `id` now (see the module's docs).
+pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
+    let now = hub.clock().epoch();
+    let Some(mut t) = hub
+        .db
+        .tournament(id.to_string())
+        .await
+        .map_err(|e| e.to_string())?
+    else {
+        return Ok(());
+    };
+    if t.row.status == Status::Signup {
+        if t.row.start_at > now {
+            return Ok(());
+        }
+        if t.entries.len() < 2 {
+            // Nobody to play: it ends as it is.
+            let standings = serde_json::json!({"cancelled": "too_few"});
+            return hub
+                .db
+                .finish_tournament(id.to_string(), standings, now)
+                .await
+                .map_err(|e| e.to_string());
+        }
+        // Seeded in order of entry.
+        let order: Vec<i64> = t.entries.iter().map(|e| e.entry).collect();
+        hub.db
+            .start_tournament(id.to_string(), order)
+            .await
+            .map_err(|e| e.to_string())?;
+        match hub
+            .db
+            .tournament(id.to_string())
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            Some(again) => t = again,
+            None => return Ok(()),
+        }
+    }
+    if t.row.status != Status::Running {
+        return Ok(());
+    }
+    let event = event_of(&t)?;
+    // Who did not come: decided on the matches whose courtesy time is over.
+    let mut changed = false;
+    for b in &t.boards {
+        if b.forfeit.is_none()
+            && b.status == Some(TableStatus::Waiting)
+            && !t.settings.bots
+            && now >= b.courtesy_until
+        {
+            if let Some(table) = &b.table_id {
+                if let Some(absent) = absent_from(hub, &t, table).await {
+                    hub.db
+                        .set_forfeit(id.to_string(), b.round, b.board, absent)
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    changed = true;
+                }
+            }
+        }
+    }
+    if changed {
+        t = match hub
+            .db
+            .tournament(id.to_string())
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            Some(t) => t,
+            None => return Ok(()),
+        };
+    }
+    let results = results_of(hub, &t).await?;
+    let next = event.next(&results).map_err(|e| e.to_string())?;
+    let standings = standings_of(&event, &results, &next)?;
+    if next.over {
+        return hub
+            .db
+            .finish_tournament(id.to_string(), standings, now)
+            .await
+            .map_err(|e| e.to_string());
+    }
+    for pairing in &next.pending {
+        let (round, board) = key_columns(pairing.key);
+        if t.boards
+            .iter()
+            .any(|b| b.round == round && b.board == board)
+        {
+            continue;
+        }
+        let withdrawn = |seed: usize| {
+            t.entries
+                .iter()
+                .any(|e| e.seed == Some(seed as i64) && e.withdrawn.is_some())
+        };
+        let gone = match (withdrawn(pairing.first), withdrawn(pairing.second)) {
+            (true, true) => Some(Absent::Both),
+            (true, false) => Some(Absent::First),
+            (false, true) => Some(Absent::Second),
+            (false, false) => None,
+        };
+        match gone {
+            Some(absent) => hub
+                .db
+                .walkover(
+                    id.to_string(),
+                    round,
+                    board,
+                    (pairing.first, pairing.second),
+                    absent,
+                    now,
+                )
+                .await
+                .map_err(|e| e.to_string())?,
+            None => open_match(hub, &t, pairing).await?,
+        }
+    }
+    if t.standings.as_ref() != Some(&standings) {
+        hub.db
+            .set_standings(id.to_string(), standings)
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Which sides of a waiting match are not all seated.
+async fn absent_from(hub: &Arc<Hub>, t: &Stored, table: &str) -> Option<Absent> {
+    let handle = hub.table_or_load(table).await.ok()??;
+    let info = handle.info();
+    if info.status != TableStatus::Waiting {
+        return None;
+    }
+    let seated = |side: Side| {
+        t.settings
+            .seats_of(side)
+            .iter()
+            .all(|s| info.seats.get(*s).is_some_and(|x| x.player.is_some()))
+    };
+    match (seated(Side::First), seated(Side::Second)) {
+        (true, true) => None,
+        (false, true) => Some(Absent::First),
+        (true, false) => Some(Absent::Second),
+        (false, false) => Some(Absent::Both),
+    }
+}
+
+/// The results so far: each finished match's from its table's log, each match somebody
+/// did not come to from who did not.
+pub(crate) async fn results_of(hub: &Arc<Hub>, t: &Stored) -> Result<Vec<MatchResult>, String> {
+    let mut out = Vec::new();
+    for b in &t.boards {
+        let key = key_of(b.round, b.board);
+        if let Some(absent) = b.forfeit {
+            out.push(absent.result(key, b.first, b.second));
+            continue;
+        }
+        let (Some(table), Some(TableStatus::Finished)) = (&b.table_id, b.status) else {
+            continue;
+        };
+        let outcome = outcome_of(hub, table).await?;
+        out.push(result_of(&t.settings, key, b.first, b.second, &outcome));
+    }
+    Ok(out)
+}
+
+/// A finished table's outcome, read by replaying its stored log.
+pub(crate) async fn outcome_of(hub: &Arc<Hub>, table: &str) -> Result<Outcome, String> {
+    if let Some(o) = hub
+        .tournament_outcomes
+        .read
+        .lock()
+        .ok()
+        .and_then(|m| m.get(table).cloned())
+    {
+        return Ok(o);
+    }
+    let stored = hub
+        .db
+        .table(table.to_string())
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("table {table} is not stored"))?;
+    let kind = hub
+        .kind(&stored.row.game)
+        .cloned()
+        .ok_or_else(|| format!("table {table}: unknown game `{}`", stored.row.game))?;
+    let outcome = tokio::task::spawn_blocking(move || replay_outcome(kind.as_ref(), &stored))
+        .await
+        .map_err(|e| e.to_string())??;
+    if let Ok(mut m) = hub.tournament_outcomes.read.lock() {
+        if m.len() >= OUTCOMES_KEPT {
+            m.clear();
+        }
+        m.insert(table.to_string(), outcome.clone());
+    }
+    Ok(outcome)
+}
+
+/// The outcome a stored log comes to.
+pub fn replay_outcome(
+    kind: &dyn tapete_host::Kind,
+    stored: &StoredTable,
+) -> Result<Outcome, String> {
+    let row = &stored.row;
+    let mut game = kind.new_game(&row.rules, row.seats, row.seed)?;
+    for (seat, action) in &stored.actions {
+        game.apply(*seat, action)
+            .map_err(|e| format!("table {}: its log does not replay: {e}", row.id))?;
+    }
+    game.outcome()
+        .ok_or_else(|| format!("table {}: its log does not end the game", row.id))
+}
+
+/// The standings the results make, as pages show them.
+pub(crate) fn standings_of(
+    event: &tapete_tournament::event::Event,
+    results: &[MatchResult],
+    next: &Next,
+) -> Result<Value, String> {
+    use tapete_tournament::event::Format;
+    let e = |e: tapete_tournament::TournamentError| e.to_string();
+    Ok(match event.format {
+        Format::Swiss { .. } | Format::Duplicate { .. } => {
+            let (h, _) = event.history(results).map_err(e)?;
+            let rows =
+                swiss::standings(event.entrants, &h, &swiss::Options::default()).map_err(e)?;
+            serde_json::json!({"kind": "swiss", "rows": rows, "round": next.round, "bye": next.bye})
+        }
+        Format::TresCeros => {
+            let (h, _) = event.history(results).map_err(e)?;
+            let rows = tres_ceros::standings(event.entrants, &h);
+            serde_json::json!({"kind": "tres_ceros", "rows": rows, "round": next.round, "bye": next.bye})
+        }
+        Format::Knockout { .. } | Format::Double => {
+            let bracket = event.bracket().map_err(e)?;
+            let done = event.bracket_results(results).map_err(e)?;
+            let state = bracket.state(&done).map_err(e)?;
+            serde_json::json!({"kind": "bracket", "matches": bracket.matches(), "state": state})
+        }
+    })
+}
+
+/// Opens a paired match's table, seats kept for its people, and tells them.
+async fn open_match(hub: &Arc<Hub>, t: &Stored, pairing: &Pairing) -> Result<(), String> {
+    let now = hub.clock().epoch();
+    let (round, board) = key_columns(pairing.key);
+    let s = &t.settings;
+    let entrant = |seed: usize| {
+        t.entries
+            .iter()
+            .find(|e| e.seed == Some(seed as i64))
+            .ok_or_else(|| format!("tournament {}: no entrant seeded {seed}", t.row.id))
+    };
+    let sides = [
+        (Side::First, entrant(pairing.first)?),
+        (Side::Second, entrant(pairing.second)?),
+    ];
+    let mut reserved = Vec::new();
+    for (side, e) in &sides {
+        for (seat, p) in s.seats_of(*side).into_iter().zip(e.people()) {
+            reserved.push((seat, p.id, p.nickname.clone()));
+        }
+    }
+    let id = crate::http::new_table_id();
+    let row = TableRow {
+        id: id.clone(),
+        game: t.row.game.clone(),
+        seats: s.seats,
+        rules: s.rules.clone(),
+        seed: rand::random(),
+        creator: None,
+        bot: s.bot.clone(),
+        pace_ms: s.pace_ms,
+        status: TableStatus::Waiting,
+        created: now,
+        finished: None,
+        outcome: None,
+        away_s: 30,
+        hold_s: 10,
+        turn_s: s.turn_s,
+        rated: t.row.rated,
+    };
+    let courtesy_until = now + s.courtesy_s as i64;
+    let m = NewMatch {
+        tournament: t.row.id.clone(),
+        round,
+        board,
+        first: pairing.first,
+        second: pairing.second,
+        row,
+        private: crate::table::PrivateRow {
+            invite: Some(crate::http::new_secret()),
+            reserved,
+            tournament: Some(t.row.id.clone()),
+            ..Default::default()
+        },
+        starts_at: s.bots.then_some(courtesy_until),
+        courtesy_until,
+    };
+    match hub.db.open_match(m).await {
+        Ok(true) => {}
+        Ok(false) => return Ok(()),
+        Err(e) => {
+            tracing::debug!(tournament = %t.row.id, "a match was not opened here: {e}");
+            return Ok(());
+        }
+    }
+    // This server runs it (with PostgreSQL, by its lease).
+    hub.table_or_load(&id)
+        .await
+        .map_err(|e| format!("table {id}: {e}"))?;
+    for (_, e) in &sides {
+        for p in e.people().into_iter().chain(e.substitute.as_ref()) {
+            let mut args = serde_json::Map::new();
+            args.insert("tournament".into(), Value::String(t.row.name.clone()));
+            args.insert("game".into(), Value::String(t.row.game.clone()));
+            hub.notify(
+                p.id,
+                Notice {
+                    kind: NoticeKind::MatchStarts,
+                    url: format!("/t/{id}"),
+                    args,
+                },
+            )
+            .await;
+        }
+    }
+    tracing::info!(tournament = %t.row.id, table = %id, round, board, "match opened");
+    Ok(())
+}

@@ -1,0 +1,702 @@
+//! What tournaments store: the tournament with its settings, its entrants, and the tables
+//! of its matches (with who did not come). No result is stored: results are read from the
+//! tables' logs. The standings last computed are kept only to be shown and compared.
+
+use super::*;
+use crate::code::Code;
+use crate::store::{params, Connection, Db, DbError, DbResult, OptionalExtension};
+use crate::table::store::{insert_table, PrivateRow, TableRow};
+use crate::table::TableStatus;
+
+/// A tournament's row.
+#[derive(Clone, Debug, Serialize)]
+pub struct TournamentRow {
+    pub id: String,
+    pub organiser: PlayerRef,
+    pub name: String,
+    pub game: String,
+    #[serde(skip)]
+    pub settings: Settings,
+    pub start_at: i64,
+    pub rated: bool,
+    /// The secret of a private tournament (seen through its link, and by its entrants).
+    #[serde(skip)]
+    pub invite: Option<String>,
+    pub cuadrilla: Option<String>,
+    pub status: Status,
+    pub created: i64,
+    pub finished: Option<i64>,
+}
+
+/// One entrant as stored.
+#[derive(Clone, Debug)]
+pub struct EntryRow {
+    pub entry: i64,
+    pub player: PlayerRef,
+    pub partner: Option<PlayerRef>,
+    pub substitute: Option<PlayerRef>,
+    pub joined: i64,
+    /// Its seed (the event's entrant number), from the start on.
+    pub seed: Option<i64>,
+    /// The round from which it is out.
+    pub withdrawn: Option<i64>,
+}
+
+impl EntryRow {
+    /// The accounts who play for this entrant (not its substitute).
+    pub fn people(&self) -> Vec<&PlayerRef> {
+        std::iter::once(&self.player)
+            .chain(self.partner.as_ref())
+            .collect()
+    }
+}
+
+/// One match's table as stored.
+#[derive(Clone, Debug)]
+pub struct BoardRow {
+    pub round: u32,
+    pub board: u32,
+    /// Its table (`None`: a walkover, the other side withdrawn).
+    pub table_id: Option<String>,
+    /// The seeds of its two sides.
+    pub first: usize,
+    pub second: usize,
+    /// When the match starts with bots in the empty seats (bots allowed).
+    pub starts_at: Option<i64>,
+    /// When the courtesy time ends.
+    pub courtesy_until: i64,
+    pub forfeit: Option<Absent>,
+    /// The table's status now.
+    pub status: Option<TableStatus>,
+    /// Who sits at each seat of its table now (`None`: the table's bot, a stand-in once
+    /// the match started).
+    pub seated: Vec<Option<i64>>,
+}
+
+/// A tournament with its entrants (in seed order once started, else in order of entry)
+/// and its matches' tables.
+#[derive(Clone, Debug)]
+pub struct Stored {
+    pub row: TournamentRow,
+    pub settings: Settings,
+    pub entries: Vec<EntryRow>,
+    pub boards: Vec<BoardRow>,
+    /// The standings last computed and stored.
+    pub standings: Option<Value>,
+}
+
+/// A new match's table to store with its board.
+pub struct NewMatch {
+    pub tournament: String,
+    pub round: u32,
+    pub board: u32,
+    pub first: usize,
+    pub second: usize,
+    pub row: TableRow,
+    pub private: PrivateRow,
+    pub starts_at: Option<i64>,
+    pub courtesy_until: i64,
+}
+
+fn player_ref(c: &Connection, id: Option<i64>) -> DbResult<Option<PlayerRef>> {
+    let Some(id) = id else { return Ok(None) };
+    Ok(
+        c.query_row("SELECT nickname FROM players WHERE id = ?1", [id], |r| {
+            r.get::<_, String>(0)
+        })
+        .optional()?
+        .map(|nickname| PlayerRef { id, nickname }),
+    )
+}
+
+fn load(c: &Connection, id: &str) -> DbResult<Option<Stored>> {
+    type Head = (
+        i64,
+        String,
+        String,
+        String,
+        i64,
+        i64,
+        Option<String>,
+        Option<String>,
+        String,
+        i64,
+        Option<i64>,
+        Option<String>,
+    );
+    let head: Option<Head> = c
+        .query_row(
+            "SELECT organiser, name, game, settings, start_at, rated, invite, cuadrilla, status,
+                    created, finished, standings
+             FROM tournaments WHERE id = ?1",
+            [id],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                    r.get(8)?,
+                    r.get(9)?,
+                    r.get(10)?,
+                    r.get(11)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((
+        org,
+        name,
+        game,
+        settings,
+        start_at,
+        rated,
+        invite,
+        cuadrilla,
+        status,
+        created,
+        finished,
+        standings,
+    )) = head
+    else {
+        return Ok(None);
+    };
+    let bad = |what: &str| DbError(format!("tournament {id}: {what}"));
+    let settings: Settings = serde_json::from_str(&settings)
+        .map_err(|e| bad(&format!("its settings do not read: {e}")))?;
+    let status = Status::parse(&status).ok_or_else(|| bad(&format!("status `{status}`")))?;
+    let organiser = player_ref(c, Some(org))?.ok_or_else(|| bad("no organiser"))?;
+    let mut st = c.prepare(
+        "SELECT entry, player, partner, substitute, joined, seed, withdrawn
+         FROM tournament_entries WHERE tournament = ?1
+         ORDER BY coalesce(seed, entry), entry",
+    )?;
+    type Entry = (
+        i64,
+        i64,
+        Option<i64>,
+        Option<i64>,
+        i64,
+        Option<i64>,
+        Option<i64>,
+    );
+    let raw: Vec<Entry> = st
+        .query_map([id], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut entries = Vec::with_capacity(raw.len());
+    for (entry, player, partner, substitute, joined, seed, withdrawn) in raw {
+        entries.push(EntryRow {
+            entry,
+            player: player_ref(c, Some(player))?.ok_or_else(|| bad("an entrant is gone"))?,
+            partner: player_ref(c, partner)?,
+            substitute: player_ref(c, substitute)?,
+            joined,
+            seed,
+            withdrawn,
+        });
+    }
+    let mut st = c.prepare(
+        "SELECT b.round, b.board, b.table_id, b.first_entry, b.second_entry, b.starts_at,
+                b.courtesy_until, b.forfeit, t.status
+         FROM tournament_tables b LEFT JOIN tables t ON t.id = b.table_id
+         WHERE b.tournament = ?1 ORDER BY b.round, b.board",
+    )?;
+    type Board = (
+        i64,
+        i64,
+        Option<String>,
+        i64,
+        i64,
+        Option<i64>,
+        i64,
+        Option<String>,
+        Option<String>,
+    );
+    let raw: Vec<Board> = st
+        .query_map([id], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut boards = Vec::with_capacity(raw.len());
+    for (round, board, table_id, first, second, starts_at, courtesy_until, forfeit, tstatus) in raw
+    {
+        boards.push(BoardRow {
+            round: round as u32,
+            board: board as u32,
+            table_id: table_id.clone(),
+            first: first as usize,
+            second: second as usize,
+            starts_at,
+            courtesy_until,
+            forfeit: match forfeit {
+                None => None,
+                Some(f) => Some(Absent::parse(&f).ok_or_else(|| bad(&format!("forfeit `{f}`")))?),
+            },
+            status: match tstatus {
+                None => None,
+                Some(s) => Some(s.parse().map_err(|e: String| bad(&e))?),
+            },
+            seated: match &table_id {
+                None => Vec::new(),
+                Some(table) => {
+                    let mut st = c.prepare(
+                        "SELECT seat, player FROM seats WHERE table_id = ?1 ORDER BY seat",
+                    )?;
+                    let rows = st
+                        .query_map([table], |r| {
+                            Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?))
+                        })?
+                        .collect::<Result<Vec<_>, _>>()?;
+                    rows.into_iter().map(|(_, p)| p).collect()
+                }
+            },
+        });
+    }
+    let standings = standings.and_then(|s| serde_json::from_str(&s).ok());
+    Ok(Some(Stored {
+        row: TournamentRow {
+            id: id.to_string(),
+            organiser,
+            name,
+            game,
+            settings: settings.clone(),
+            start_at,
+            rated: rated != 0,
+            invite,
+            cuadrilla,
+            status,
+            created,
+            finished,
+        },
+        settings,
+        entries,
+        boards,
+        standings,
+    }))
+}
+
+/// A refusal of the store's (the tournament's state decides it).
+pub type Refused = (Code, String);
+
+impl Db {
+    /// Stores a new tournament, unless its organiser already has
+    /// [`MAX_OPEN_PER_ORGANISER`] not finished.
+    pub async fn create_tournament(&self, t: TournamentRow) -> DbResult<Result<(), Refused>> {
+        self.call(move |c| {
+            let open: i64 = c.query_row(
+                "SELECT count(*) FROM tournaments WHERE organiser = ?1 AND status <> 'finished'",
+                [t.organiser.id],
+                |r| r.get(0),
+            )?;
+            if open as usize >= MAX_OPEN_PER_ORGANISER {
+                return Ok(Err((
+                    Code::TooManyTournaments,
+                    format!(
+                        "you organise {open} tournaments not finished (at most \
+                         {MAX_OPEN_PER_ORGANISER}): wait for one to end"
+                    ),
+                )));
+            }
+            let settings = serde_json::to_string(&t.settings)
+                .map_err(|e| DbError(format!("settings: {e}")))?;
+            c.execute(
+                "INSERT INTO tournaments (id, organiser, name, game, format, settings, start_at,
+                                          rated, invite, cuadrilla, status, created)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    t.id,
+                    t.organiser.id,
+                    t.name,
+                    t.game,
+                    format_name(&t.settings.format),
+                    settings,
+                    t.start_at,
+                    t.rated as i64,
+                    t.invite,
+                    t.cuadrilla,
+                    t.status.as_str(),
+                    t.created,
+                ],
+            )?;
+            Ok(Ok(()))
+        })
+        .await
+    }
+
+    /// A tournament with its entrants and matches.
+    pub async fn tournament(&self, id: String) -> DbResult<Option<Stored>> {
+        self.call(move |c| load(c, &id)).await
+    }
+
+    /// Signs up an entrant: `people` (one, or a pair), with a substitute. Refused once the
+    /// tournament started, when it is full, or when one of them is already in it.
+    pub async fn enter_tournament(
+        &self,
+        id: String,
+        people: Vec<i64>,
+        substitute: Option<i64>,
+        now: i64,
+    ) -> DbResult<Result<i64, Refused>> {
+        self.call(move |c| {
+            let status: Option<String> = c
+                .query_row("SELECT status FROM tournaments WHERE id = ?1", [&id], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            match status.as_deref() {
+                None => {
+                    return Ok(Err((
+                        Code::TournamentNotFound,
+                        format!("no tournament `{id}`"),
+                    )))
+                }
+                Some("signup") => {}
+                Some(_) => {
+                    return Ok(Err((
+                        Code::TournamentStarted,
+                        "the tournament has started: entries are closed".to_string(),
+                    )))
+                }
+            }
+            let count: i64 = c.query_row(
+                "SELECT count(*) FROM tournament_entries WHERE tournament = ?1",
+                [&id],
+                |r| r.get(0),
+            )?;
+            if count as usize >= MAX_ENTRANTS {
+                return Ok(Err((
+                    Code::TournamentFull,
+                    format!("the tournament is full ({MAX_ENTRANTS} entrants)"),
+                )));
+            }
+            for p in people.iter().chain(substitute.as_ref()) {
+                let there: Option<i64> = c
+                    .query_row(
+                        "SELECT entry FROM tournament_entries WHERE tournament = ?1
+                         AND (player = ?2 OR partner = ?2 OR substitute = ?2)",
+                        params![id, p],
+                        |r| r.get(0),
+                    )
+                    .optional()?;
+                if there.is_some() {
+                    let nick = player_ref(c, Some(*p))?
+                        .map(|r| r.nickname)
+                        .unwrap_or_default();
+                    return Ok(Err((
+                        Code::AlreadyEntered,
+                        format!("{nick} is already in this tournament (one entry each)"),
+                    )));
+                }
+            }
+            let entry: i64 = c.query_row(
+                "SELECT coalesce(max(entry), 0) + 1 FROM tournament_entries WHERE tournament = ?1",
+                [&id],
+                |r| r.get(0),
+            )?;
+            c.execute(
+                "INSERT INTO tournament_entries (tournament, entry, player, partner, substitute,
+                                                 joined)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    id,
+                    entry,
+                    people[0],
+                    people.get(1).copied(),
+                    substitute,
+                    now
+                ],
+            )?;
+            Ok(Ok(entry))
+        })
+        .await
+    }
+
+    /// An entrant leaves: before the start its entry goes; after, it is out from
+    /// `from_round` on (its results stand). `by` must be one of its people or the
+    /// organiser.
+    pub async fn leave_tournament(
+        &self,
+        id: String,
+        entry: i64,
+        by: i64,
+        from_round: i64,
+    ) -> DbResult<Result<(), Refused>> {
+        self.call(move |c| {
+            let Some(t) = load(c, &id)? else {
+                return Ok(Err((
+                    Code::TournamentNotFound,
+                    format!("no tournament `{id}`"),
+                )));
+            };
+            let Some(e) = t.entries.iter().find(|e| e.entry == entry) else {
+                return Ok(Err((
+                    Code::NoSuchEntry,
+                    format!("tournament {id} has no entry {entry}"),
+                )));
+            };
+            let theirs = e.people().iter().any(|p| p.id == by) || t.row.organiser.id == by;
+            if !theirs {
+                return Ok(Err((
+                    Code::NotYourEntry,
+                    "only its people or the organiser may take an entry out".to_string(),
+                )));
+            }
+            match t.row.status {
+                Status::Signup => {
+                    c.execute(
+                        "DELETE FROM tournament_entries WHERE tournament = ?1 AND entry = ?2",
+                        params![id, entry],
+                    )?;
+                }
+                Status::Running => {
+                    c.execute(
+                        "UPDATE tournament_entries SET withdrawn = ?3
+                         WHERE tournament = ?1 AND entry = ?2 AND withdrawn IS NULL",
+                        params![id, entry, from_round],
+                    )?;
+                }
+                Status::Finished => {
+                    return Ok(Err((
+                        Code::TournamentOver,
+                        "the tournament is over".to_string(),
+                    )))
+                }
+            }
+            Ok(Ok(()))
+        })
+        .await
+    }
+
+    /// Starts a tournament in signup: its entrants seeded in `order` (entry numbers), or
+    /// finished at once when it has too few. Whether this call started it (another server
+    /// may have).
+    pub async fn start_tournament(&self, id: String, order: Vec<i64>) -> DbResult<bool> {
+        self.call(move |c| {
+            let n = c.execute(
+                "UPDATE tournaments SET status = 'running' WHERE id = ?1 AND status = 'signup'",
+                [&id],
+            )?;
+            if n == 0 {
+                return Ok(false);
+            }
+            for (seed, entry) in order.iter().enumerate() {
+                c.execute(
+                    "UPDATE tournament_entries SET seed = ?3 WHERE tournament = ?1 AND entry = ?2",
+                    params![id, entry, seed as i64],
+                )?;
+            }
+            Ok(true)
+        })
+        .await
+    }
+
+    /// Ends a tournament that cannot be played (too few entrants at its start) or that is
+    /// over, with its last standings.
+    pub async fn finish_tournament(&self, id: String, standings: Value, at: i64) -> DbResult<()> {
+        self.call(move |c| {
+            c.execute(
+                "UPDATE tournaments SET status = 'finished', finished = ?2, standings = ?3
+                 WHERE id = ?1 AND status <> 'finished'",
+                params![id, at, standings.to_string()],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Keeps the standings last computed.
+    pub async fn set_standings(&self, id: String, standings: Value) -> DbResult<()> {
+        self.call(move |c| {
+            c.execute(
+                "UPDATE tournaments SET standings = ?2 WHERE id = ?1",
+                params![id, standings.to_string()],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Stores a match's table with its board, unless the board has one already (another
+    /// server made it first): whether this call made it.
+    pub async fn open_match(&self, m: NewMatch) -> DbResult<bool> {
+        self.call(move |c| {
+            let seats: Vec<Option<i64>> = vec![None; m.row.seats];
+            let there: Option<String> = c
+                .query_row(
+                    "SELECT table_id FROM tournament_tables
+                     WHERE tournament = ?1 AND round = ?2 AND board = ?3",
+                    params![m.tournament, m.round as i64, m.board as i64],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if there.is_some() {
+                return Ok(false);
+            }
+            insert_table(c, &m.row, &seats)?;
+            if let Some(invite) = &m.private.invite {
+                c.execute(
+                    "INSERT INTO private_tables (table_id, invite) VALUES (?1, ?2)",
+                    params![m.row.id, invite],
+                )?;
+            }
+            for (seat, player, _) in &m.private.reserved {
+                c.execute(
+                    "INSERT INTO reserved_seats (table_id, seat, player) VALUES (?1, ?2, ?3)",
+                    params![m.row.id, *seat as i64, player],
+                )?;
+            }
+            let n = c.execute(
+                "INSERT INTO tournament_tables (tournament, round, board, table_id, first_entry,
+                                                second_entry, starts_at, courtesy_until)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                 ON CONFLICT (tournament, round, board) DO NOTHING",
+                params![
+                    m.tournament,
+                    m.round as i64,
+                    m.board as i64,
+                    m.row.id,
+                    m.first as i64,
+                    m.second as i64,
+                    m.starts_at,
+                    m.courtesy_until,
+                ],
+            )?;
+            if n == 0 {
+                // Made by another server between the look and the insert: this job's
+                // savepoint is rolled back with the error, the table with it.
+                return Err(DbError("the match was opened by another server".into()));
+            }
+            Ok(true)
+        })
+        .await
+    }
+
+    /// Records who did not come to a match (once).
+    pub async fn set_forfeit(
+        &self,
+        tournament: String,
+        round: u32,
+        board: u32,
+        absent: Absent,
+    ) -> DbResult<()> {
+        self.call(move |c| {
+            c.execute(
+                "UPDATE tournament_tables SET forfeit = ?4
+                 WHERE tournament = ?1 AND round = ?2 AND board = ?3 AND forfeit IS NULL",
+                params![tournament, round as i64, board as i64, absent.as_str()],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// The tournaments the runner looks after: running ones, and those in signup whose
+    /// start has come.
+    pub async fn due_tournaments(&self, now: i64) -> DbResult<Vec<String>> {
+        self.call(move |c| {
+            let mut st = c.prepare(
+                "SELECT id FROM tournaments WHERE status = 'running'
+                 OR (status = 'signup' AND start_at <= ?1) ORDER BY created",
+            )?;
+            let ids = st
+                .query_map([now], |r| r.get(0))?
+                .collect::<Result<Vec<String>, _>>()?;
+            Ok(ids)
+        })
+        .await
+    }
+
+    /// Public tournaments not finished, and those finished in the last week, newest first
+    /// (at most 100).
+    pub async fn public_tournaments(&self, since: i64) -> DbResult<Vec<TournamentRow>> {
+        self.call(move |c| {
+            let mut st = c.prepare(
+                "SELECT id FROM tournaments WHERE invite IS NULL
+                 AND (status <> 'finished' OR finished >= ?1)
+                 ORDER BY start_at DESC LIMIT 100",
+            )?;
+            let ids = st
+                .query_map([since], |r| r.get(0))?
+                .collect::<Result<Vec<String>, _>>()?;
+            let mut out = Vec::new();
+            for id in ids {
+                if let Some(t) = load(c, &id)? {
+                    out.push(t.row);
+                }
+            }
+            Ok(out)
+        })
+        .await
+    }
+}
+
+impl Db {
+    /// Records a match one side of which withdrew: no table, the other side goes on.
+    pub async fn walkover(
+        &self,
+        tournament: String,
+        round: u32,
+        board: u32,
+        sides: (usize, usize),
+        absent: Absent,
+        at: i64,
+    ) -> DbResult<()> {
+        self.call(move |c| {
+            c.execute(
+                "INSERT INTO tournament_tables (tournament, round, board, table_id, first_entry,
+                                                second_entry, courtesy_until, forfeit)
+                 VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (tournament, round, board) DO NOTHING",
+                params![
+                    tournament,
+                    round as i64,
+                    board as i64,
+                    sides.0 as i64,
+                    sides.1 as i64,
+                    at,
+                    absent.as_str(),
+                ],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+}
+
+impl Db {
+    /// Moves a tournament in signup's start to `now` (the organiser starts it early).
+    pub async fn start_now(&self, id: String, now: i64) -> DbResult<()> {
+        self.call(move |c| {
+            c.execute(
+                "UPDATE tournaments SET start_at = ?2 WHERE id = ?1 AND status = 'signup'",
+                params![id, now],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+}

@@ -1,0 +1,248 @@
+//! Tournaments: a Swiss of 16 Mus pairs played to its end on a server — two pairs play
+//! their first match through WebSockets, the others' seats are played by labelled bot
+//! stand-ins after the courtesy time — with results read only from the tables' logs: the
+//! standings the server shows equal those the test recomputes by replaying every table's
+//! log, no pair meets another twice, and a restart changes nothing. Sign-up's refusals.
+
+use crate::support::stored::ints;
+use crate::support::{games, legal, read_of, roomy, send, Server, Ws};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+use tapete_tournament::event::{Event, Format, MatchKey, MatchResult};
+use tapete_tournament::Side;
+
+/// Quick Mus: one juego to 30.
+fn rules() -> Value {
+    json!({"target": 30, "juegos": 1, "vacas": 1})
+}
+
+fn get(server: &Server, token: &str, path: &str) -> Value {
+    let (code, v) = server.api("GET", path, Some(token), None);
+    assert_eq!(code, 200, "{path}: {v}");
+    v
+}
+
+/// Plays every turn offered on `ws` until the game is over.
+fn play_out(mut ws: Ws) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(Instant::now() < deadline, "the match took too long");
+        let s = read_of(&mut ws, "state");
+        if !s["outcome"].is_null() {
+            return;
+        }
+        if let Some(a) = legal(&s).first() {
+            send(&mut ws, json!({"type": "act", "action": a, "id": s["n"]}));
+        }
+    }
+}
+
+/// The outcome of a finished table, replayed by the test from its stored log.
+fn replayed_outcome(server: &Server, token: &str, table: &str) -> tapete_table::Outcome {
+    let r = get(server, token, &format!("/api/tables/{table}/replay"));
+    let info = &r["table"];
+    let kinds = games();
+    let kind = kinds.iter().find(|k| k.name() == "mus").unwrap();
+    let seed = ints(
+        &server.db,
+        &format!("SELECT seed FROM tables WHERE id = '{table}'"),
+    )[0][0];
+    let seats = info["seats"].as_array().unwrap().len();
+    let mut game = kind
+        .new_game(&info["rules"], seats, seed as u64)
+        .expect("the table's game");
+    for a in r["actions"].as_array().unwrap() {
+        game.apply(
+            a["seat"].as_u64().unwrap() as usize,
+            a["action"].as_str().unwrap(),
+        )
+        .expect("the log replays");
+    }
+    game.outcome().expect("the log ends the game")
+}
+
+#[test]
+fn a_swiss_of_16_pairs_is_played_out_from_the_tables_logs() {
+    let server = Server::start_paused("tournament-swiss", roomy());
+    let people: Vec<(i64, String)> = (0..32)
+        .map(|i| server.account(&format!("P{i:02}")))
+        .collect();
+    let org = &people[0].1;
+    let (code, made) = server.api(
+        "POST",
+        "/api/tournaments",
+        Some(org),
+        Some(
+            json!({"name": "Campeonato de prueba", "game": "mus", "format": "swiss",
+                    "rounds": 4, "rules": rules(), "bots": true, "courtesy_s": 30,
+                    "pace_ms": 0, "turn_s": 10, "bot": "random"}),
+        ),
+    );
+    assert_eq!(code, 200, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let entries = format!("/api/tournaments/{id}/entries");
+    for i in 0..16 {
+        let body = json!({"partner": format!("P{:02}", 2 * i + 1)});
+        let (code, e) = server.api("POST", &entries, Some(&people[2 * i].1), Some(body));
+        assert_eq!(code, 200, "{e}");
+    }
+    // One entry each, a pair's partner named, only the organiser starts it.
+    let (code, e) = server.api(
+        "POST",
+        &entries,
+        Some(&people[3].1),
+        Some(json!({"partner": "P05"})),
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (409, Some("already_entered")),
+        "{e}"
+    );
+    let (_, loner) = server.account("Solo");
+    let (code, e) = server.api("POST", &entries, Some(&loner), Some(json!({})));
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (400, Some("entry_needs_partner")),
+        "{e}"
+    );
+    let start = format!("/api/tournaments/{id}/start");
+    let (code, e) = server.api("POST", &start, Some(&people[1].1), None);
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (403, Some("not_organiser")),
+        "{e}"
+    );
+    let (code, t) = server.api("POST", &start, Some(org), None);
+    assert_eq!(code, 200, "{t}");
+    assert_eq!(t["status"], "running");
+    let (code, e) = server.api(
+        "POST",
+        &entries,
+        Some(&loner),
+        Some(json!({"partner": "P00"})),
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (409, Some("tournament_started")),
+        "{e}"
+    );
+
+    // Round 1: eight tables. The two pairs of the first board take their seats and play
+    // through WebSockets; nobody comes to the others.
+    let path = format!("/api/tournaments/{id}");
+    let t = get(&server, org, &path);
+    let round1: Vec<&Value> = t["matches"].as_array().unwrap().iter().collect();
+    assert_eq!(round1.len(), 8, "{t}");
+    let top = round1.iter().find(|m| m["board"] == 0).unwrap();
+    let table = top["table"].as_str().unwrap().to_string();
+    let seeds = [
+        top["first"].as_u64().unwrap(),
+        top["second"].as_u64().unwrap(),
+    ];
+    let mut players = Vec::new();
+    for e in t["entrants"].as_array().unwrap() {
+        if seeds.contains(&e["seed"].as_u64().unwrap()) {
+            for p in e["players"].as_array().unwrap() {
+                let token = &people.iter().find(|(pid, _)| p["id"] == *pid).unwrap().1;
+                let (code, sat) = server.api(
+                    "POST",
+                    &format!("/api/tournaments/{id}/play"),
+                    Some(token),
+                    None,
+                );
+                assert_eq!(code, 200, "{sat}");
+                assert_eq!(sat["id"], table.as_str());
+                players.push(server.ws(&table, Some(token)));
+            }
+        }
+    }
+    assert_eq!(players.len(), 4);
+    let threads: Vec<_> = players
+        .into_iter()
+        .map(|ws| std::thread::spawn(move || play_out(ws)))
+        .collect();
+
+    // Time passes: courtesy times end, bots stand in, rounds follow one another.
+    let deadline = Instant::now() + Duration::from_secs(180);
+    let mut last = Value::Null;
+    let t = loop {
+        assert!(
+            Instant::now() < deadline,
+            "the tournament did not end: {}",
+            last["matches"]
+        );
+        server.advance(Duration::from_secs(2));
+        std::thread::sleep(Duration::from_millis(20));
+        let t = get(&server, org, &path);
+        if t["status"] == "finished" {
+            break t;
+        }
+        last = t;
+    };
+    for th in threads {
+        th.join().expect("the WebSocket players played out");
+    }
+
+    // 4 rounds of 8 matches, each with a winner, no pair met twice.
+    let matches = t["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 32, "{t}");
+    let mut met = BTreeSet::new();
+    for m in matches {
+        let (a, b) = (m["first"].as_u64().unwrap(), m["second"].as_u64().unwrap());
+        assert!(met.insert((a.min(b), a.max(b))), "{a} and {b} met twice");
+        assert!(!m["winner"].is_null(), "{m}");
+        assert_eq!(m["status"], "finished", "{m}");
+    }
+    // The first board of round 1 was played by its people, the others by stand-ins,
+    // labelled.
+    for m in matches {
+        let stand_ins = m["stand_ins"].as_array().unwrap().len();
+        if m["table"] == table.as_str() {
+            assert_eq!(stand_ins, 0, "{m}");
+        } else {
+            assert_eq!(stand_ins, 4, "{m}");
+        }
+    }
+
+    // The standings, recomputed by the test from the logs alone.
+    let mut results = Vec::new();
+    for m in matches {
+        let outcome = replayed_outcome(&server, org, m["table"].as_str().unwrap());
+        let won = |seats: [usize; 2]| seats.iter().any(|s| outcome.winners.contains(s));
+        let winner = if won([0, 2]) {
+            Side::First
+        } else {
+            Side::Second
+        };
+        assert!(won([0, 2]) != won([1, 3]));
+        let margin = (outcome.scores[0] - outcome.scores[1]).abs();
+        let (fp, sp) = if winner == Side::First {
+            (margin, 0)
+        } else {
+            (0, margin)
+        };
+        results.push(MatchResult {
+            key: MatchKey::Board {
+                round: m["round"].as_u64().unwrap() as u32,
+                board: m["board"].as_u64().unwrap() as u32,
+            },
+            first: m["first"].as_u64().unwrap() as usize,
+            second: m["second"].as_u64().unwrap() as usize,
+            winner: Some(winner),
+            first_points: fp,
+            second_points: sp,
+        });
+    }
+    let event = Event::new(Format::Swiss { rounds: 4 }, 16).unwrap();
+    let (h, next) = event.history(&results).expect("the logs fit the event");
+    assert!(next.over);
+    let rows = tapete_tournament::swiss::standings(16, &h, &Default::default()).unwrap();
+    assert_eq!(t["standings"]["rows"], serde_json::to_value(&rows).unwrap());
+
+    // A restart reads the same from the same logs.
+    let server = server.restart();
+    let again = get(&server, org, &path);
+    assert_eq!(again["standings"], t["standings"]);
+    assert_eq!(again["matches"], t["matches"]);
+}

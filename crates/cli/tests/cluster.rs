@@ -894,3 +894,160 @@ fn after_the_database_restarts_every_table_sends_its_state_again_and_its_bots_go
         assert_eq!(cluster.stored_actions(id), s["n"].as_i64().unwrap());
     }
 }
+
+/// The outcome a table's log stored in the cluster's database comes to, replayed here.
+fn outcome_from_log(cluster: &Cluster, table: &str) -> tapete_table::Outcome {
+    let mut c = postgres::Client::connect(&cluster.db, postgres::NoTls).unwrap();
+    let row = c
+        .query_one(
+            "SELECT game, rules, seed, seats FROM tables WHERE id = $1",
+            &[&table],
+        )
+        .unwrap();
+    let (game, rules, seed, seats): (String, String, i64, i64) =
+        (row.get(0), row.get(1), row.get(2), row.get(3));
+    let kinds = tapete_catalog::kinds();
+    let kind = kinds.iter().find(|k| k.name() == game).unwrap();
+    let rules: Value = serde_json::from_str(&rules).unwrap();
+    let mut g = kind.new_game(&rules, seats as usize, seed as u64).unwrap();
+    for r in c
+        .query(
+            "SELECT seat, action FROM actions WHERE table_id = $1 ORDER BY n",
+            &[&table],
+        )
+        .unwrap()
+    {
+        let (seat, action): (i64, String) = (r.get(0), r.get(1));
+        g.apply(seat as usize, &action).expect("the stored log replays");
+    }
+    g.outcome().expect("the stored log ends the game")
+}
+
+#[test]
+#[ignore = "needs PostgreSQL and HAProxy: deploy/test-postgres.sh runs it"]
+fn a_tournament_goes_on_when_the_node_running_its_round_is_killed() {
+    use tapete_tournament::event::{Event, Format, MatchKey, MatchResult};
+    use tapete_tournament::Side;
+    let mut cluster = Cluster::start("tournament");
+    let people: Vec<String> = (0..4)
+        .map(|i| {
+            let (code, a) = cluster.api(
+                "POST",
+                "/api/accounts",
+                None,
+                Some(json!({"nickname": format!("Torneo{i}"), "password": "caballo de bastos"})),
+            );
+            assert_eq!(code, 200, "{a}");
+            a["token"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let (code, made) = cluster.api(
+        "POST",
+        "/api/tournaments",
+        Some(&people[0]),
+        Some(json!({"name": "Copa", "game": "chinchon", "format": "knockout",
+                    "rules": {"target": 20}, "bots": true, "courtesy_s": 30,
+                    "pace_ms": 0, "bot": "random"})),
+    );
+    assert_eq!(code, 200, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for p in &people {
+        let (code, e) = cluster.api(
+            "POST",
+            &format!("/api/tournaments/{id}/entries"),
+            Some(p),
+            Some(json!({})),
+        );
+        assert_eq!(code, 200, "{e}");
+    }
+    let (code, t) = cluster.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(&people[0]),
+        None,
+    );
+    assert_eq!(code, 200, "{t}");
+    let path = format!("/api/tournaments/{id}");
+    // Round one's tables wait out their courtesy time: kill -9 the node running them.
+    let first = t["matches"][0]["table"].as_str().unwrap().to_string();
+    let owner = cluster.owner(&first).expect("a node runs the first match");
+    cluster.node(&owner).kill();
+    let killed = Instant::now();
+    let mut killed_again = false;
+    let deadline = Instant::now() + Duration::from_secs(150);
+    let t = loop {
+        assert!(Instant::now() < deadline, "the tournament did not end");
+        let (code, t) = cluster.api("GET", &path, Some(&people[0]), None);
+        assert_eq!(code, 200, "{t}");
+        if t["status"] == "finished" {
+            break t;
+        }
+        // The final, once opened, loses its node too (unless it is the node killed).
+        if !killed_again {
+            if let Some(last) = t["matches"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["status"] == "waiting" && m["table"] != first.as_str())
+            {
+                let table = last["table"].as_str().unwrap();
+                if let Some(node) = cluster.owner(table) {
+                    if node != owner && cluster.nodes.iter().filter(|n| n.child.is_some()).count() > 1 {
+                        cluster.node(&node).kill();
+                        killed_again = true;
+                    }
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    eprintln!(
+        "tournament over {:.1} s after the first kill; second kill: {killed_again}",
+        killed.elapsed().as_secs_f64()
+    );
+    // Three matches (two semi-finals, the final), each finished; none lost.
+    let matches = t["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 3, "{t}");
+    let mut results = Vec::new();
+    for m in matches {
+        assert_eq!(m["status"], "finished", "{m}");
+        let outcome = outcome_from_log(&cluster, m["table"].as_str().unwrap());
+        let first_won = outcome.winners.contains(&0);
+        let margin = (outcome.scores[0] - outcome.scores[1]).abs();
+        let winner = if first_won || !outcome.winners.contains(&1) {
+            Side::First
+        } else {
+            Side::Second
+        };
+        let (fp, sp) = match (winner, first_won || outcome.winners.contains(&1)) {
+            (_, false) => (0, 0),
+            (Side::First, true) => (margin, 0),
+            (Side::Second, true) => (0, margin),
+        };
+        results.push(MatchResult {
+            key: MatchKey::Bracket(m["board"].as_u64().unwrap() as usize),
+            first: m["first"].as_u64().unwrap() as usize,
+            second: m["second"].as_u64().unwrap() as usize,
+            winner: Some(winner),
+            first_points: fp,
+            second_points: sp,
+        });
+    }
+    let event = Event::new(Format::Knockout { consolation: false }, 4).unwrap();
+    let done = event.bracket_results(&results).expect("the logs fit the bracket");
+    let state = event.bracket().unwrap().state(&done).unwrap();
+    assert!(state.over);
+    assert_eq!(
+        t["standings"]["state"],
+        serde_json::to_value(&state).unwrap(),
+        "the standings shown are the ones the logs make"
+    );
+    // And the ones stored by the node that ended it.
+    let mut c = postgres::Client::connect(&cluster.db, postgres::NoTls).unwrap();
+    let stored: String = c
+        .query_one("SELECT standings FROM tournaments WHERE id = $1", &[&id])
+        .unwrap()
+        .get(0);
+    let stored: Value = serde_json::from_str(&stored).unwrap();
+    assert_eq!(stored["state"], t["standings"]["state"]);
+}

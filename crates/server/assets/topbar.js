@@ -57,7 +57,7 @@ export function topbar(active) {
   const link = ([href, text, key, testid]) => el('a', { href, class: key === active ? 'active' : '', 'data-testid': testid }, text);
   const games = el('span', { class: 'navgames', 'data-testid': 'nav-games' });
   /** @type {[string, string, string][]} */
-  const fixed = [['/solitaire', t('nav.solitaire'), 'solitaire'], ['/history', t('nav.history'), 'history'], ['/leaderboard', t('leaderboard.nav'), 'leaderboard']];
+  const fixed = [['/solitaire', t('nav.solitaire'), 'solitaire'], ['/history', t('nav.history'), 'history'], ['/leaderboard', t('leaderboard.nav'), 'leaderboard'], ['/torneos', t('tournament.nav'), 'tournaments']];
   const nav = el('nav', { id: 'topnav', 'data-testid': 'nav', 'aria-label': t('nav.label') }, link(['/', t('nav.lobby'), 'lobby']), games,
     fixed.map(link), langSwitch());
   const label = el('span', {}, t('nav.menu'));

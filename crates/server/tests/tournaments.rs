@@ -246,3 +246,251 @@ fn a_swiss_of_16_pairs_is_played_out_from_the_tables_logs() {
     assert_eq!(again["standings"], t["standings"]);
     assert_eq!(again["matches"], t["matches"]);
 }
+
+/// A tournament of ring (persons, two seats a match) made by `org` with `extra` settings;
+/// `n` entrants P0.. signed up; its id and the entrants' (id, token).
+fn ring_event(server: &Server, name: &str, n: usize, extra: Value) -> (String, Vec<(i64, String)>) {
+    let people: Vec<(i64, String)> = (0..n)
+        .map(|i| server.account(&format!("{name}{i}")))
+        .collect();
+    let mut body = json!({"name": name, "game": "ring", "pace_ms": 0, "turn_s": 10,
+                          "courtesy_s": 30, "bot": "random"});
+    for (k, v) in extra.as_object().unwrap() {
+        body[k] = v.clone();
+    }
+    let (code, made) = server.api("POST", "/api/tournaments", Some(&people[0].1), Some(body));
+    assert_eq!(code, 200, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let invite = made["invite"].as_str().map(String::from);
+    for (_, token) in &people {
+        let body = match &invite {
+            Some(i) => json!({"invite": i}),
+            None => json!({}),
+        };
+        let (code, e) = server.api(
+            "POST",
+            &format!("/api/tournaments/{id}/entries"),
+            Some(token),
+            Some(body),
+        );
+        assert_eq!(code, 200, "{e}");
+    }
+    (id, people)
+}
+
+/// Moves a paused server's time on until the tournament is over; its last view.
+fn played_out(server: &Server, token: &str, id: &str) -> Value {
+    let path = format!("/api/tournaments/{id}");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let t = get(server, token, &path);
+        if t["status"] == "finished" {
+            return t;
+        }
+        assert!(Instant::now() < deadline, "not over: {t}");
+        server.advance(Duration::from_secs(2));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn who_does_not_come_loses_and_who_withdraws_is_not_paired_again() {
+    let server = Server::start_paused("tournament-absent", roomy());
+    let (id, people) = ring_event(
+        &server,
+        "Ab",
+        4,
+        json!({"format": "swiss", "rounds": 2, "bots": false, "rules": {"hands": 1, "to": 6}}),
+    );
+    let org = &people[0].1;
+    let (code, t) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(org),
+        None,
+    );
+    assert_eq!(code, 200, "{t}");
+    let matches = t["matches"].as_array().unwrap().clone();
+    assert_eq!(matches.len(), 2);
+    let token_of = |seed: u64| {
+        let e = t["entrants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["seed"] == seed)
+            .unwrap();
+        let pid = e["players"][0]["id"].as_i64().unwrap();
+        people.iter().find(|(p, _)| *p == pid).unwrap().1.clone()
+    };
+    let play = format!("/api/tournaments/{id}/play");
+    // Board 0: both sides sit. Board 1: only the first does.
+    for seed in [
+        &matches[0]["first"],
+        &matches[0]["second"],
+        &matches[1]["first"],
+    ] {
+        let (code, sat) = server.api("POST", &play, Some(&token_of(seed.as_u64().unwrap())), None);
+        assert_eq!(code, 200, "{sat}");
+    }
+    // The second side of board 1 withdraws during round 1: it is out from round 2.
+    let late = matches[1]["second"].as_u64().unwrap();
+    let entry = t["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["seed"] == late)
+        .unwrap()["entry"]
+        .clone();
+    let (code, w) = server.api(
+        "DELETE",
+        &format!("/api/tournaments/{id}/entries/{entry}"),
+        Some(&token_of(late)),
+        None,
+    );
+    assert_eq!(code, 200, "{w}");
+    let t = played_out(&server, org, &id);
+    let ms = t["matches"].as_array().unwrap();
+    let absent = ms
+        .iter()
+        .find(|m| m["round"] == 1 && m["board"] == 1)
+        .unwrap();
+    assert_eq!(absent["absent"], "second", "{absent}");
+    assert_eq!(absent["winner"], "first", "{absent}");
+    assert_eq!(
+        absent["status"], "waiting",
+        "a match nobody played: {absent}"
+    );
+    // Round 2: three entrants in, one match and a bye; the withdrawn one not paired.
+    let round2: Vec<&Value> = ms.iter().filter(|m| m["round"] == 2).collect();
+    assert_eq!(round2.len(), 1, "{t}");
+    assert!(round2[0]["first"] != late && round2[0]["second"] != late);
+    let rows = t["standings"]["rows"].as_array().unwrap();
+    let row = rows.iter().find(|r| r["entrant"] == late).unwrap();
+    assert_eq!(row["withdrawn"], true);
+}
+
+#[test]
+fn a_knockout_of_five_with_stand_ins_ends_with_a_champion_and_survives_a_restart() {
+    let server = Server::start_paused("tournament-knockout", roomy());
+    let (id, people) = ring_event(
+        &server,
+        "Ko",
+        5,
+        json!({"format": "knockout", "consolation": true, "bots": true,
+               "rules": {"hands": 1, "to": 6}, "private": true}),
+    );
+    let org = &people[0].1;
+    let (code, _) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(org),
+        None,
+    );
+    assert_eq!(code, 200);
+    let t = played_out(&server, org, &id);
+    let state = &t["standings"]["state"];
+    assert!(state["over"].as_bool().unwrap(), "{t}");
+    assert!(state["champion"].is_u64(), "{t}");
+    // Every match was played by stand-ins (nobody came), and is shown so.
+    for m in t["matches"].as_array().unwrap() {
+        assert_eq!(m["stand_ins"].as_array().unwrap().len(), 2, "{m}");
+    }
+    // A private tournament is not there for a stranger.
+    let (_, stranger) = server.account("Stranger");
+    let (code, e) = server.api(
+        "GET",
+        &format!("/api/tournaments/{id}"),
+        Some(&stranger),
+        None,
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (404, Some("tournament_not_found"))
+    );
+    let stored = ints(
+        &server.db,
+        &format!("SELECT count(*) FROM tournaments WHERE id = '{id}' AND standings IS NOT NULL AND status = 'finished'"),
+    );
+    assert_eq!(stored[0][0], 1);
+    let server = server.restart();
+    let again = get(&server, org, &format!("/api/tournaments/{id}"));
+    assert_eq!(again["standings"], t["standings"]);
+}
+
+#[test]
+fn bad_settings_and_bounds_are_refused_by_name() {
+    let server = Server::start("tournament-bounds", roomy());
+    let (_, org) = server.account("Orga");
+    let base = json!({"name": "T", "game": "ring", "format": "swiss", "rounds": 3});
+    let with = |k: &str, v: Value| {
+        let mut b = base.clone();
+        b[k] = v;
+        b
+    };
+    for (body, code) in [
+        (with("format", json!("round_robin")), "bad_options"),
+        (with("rounds", json!(0)), "bad_options"),
+        (with("rounds", json!(99)), "bad_options"),
+        (with("courtesy_s", json!(5)), "bad_options"),
+        (with("turn_s", json!(0)), "bad_options"),
+        (with("name", json!("x".repeat(81))), "bad_options"),
+        (with("name", json!("  ")), "bad_options"),
+        (with("game", json!("poker")), "unknown_game"),
+        (with("bot", json!("genius")), "bot_not_found"),
+        (with("start", json!(i64::MAX / 2)), "bad_options"),
+    ] {
+        let (status, e) = server.api("POST", "/api/tournaments", Some(&org), Some(body.clone()));
+        assert_eq!(
+            (status, e["code"].as_str()),
+            (400, Some(code)),
+            "{body}: {e}"
+        );
+    }
+    // A guest organises nothing.
+    let guest = server.player("Guest");
+    let (status, _) = server.api("POST", "/api/tournaments", Some(&guest), Some(base.clone()));
+    assert_eq!(status, 403);
+    // At most five not finished per organiser.
+    let max = tapete_server::tournaments::MAX_OPEN_PER_ORGANISER;
+    for _ in 0..max {
+        let (status, e) = server.api("POST", "/api/tournaments", Some(&org), Some(base.clone()));
+        assert_eq!(status, 200, "{e}");
+    }
+    let (status, e) = server.api("POST", "/api/tournaments", Some(&org), Some(base.clone()));
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (429, Some("too_many_tournaments")),
+        "{e}"
+    );
+    // A one-against-one game takes no partner; an unknown tournament is a 404.
+    let (_, list) = server.api("GET", "/api/tournaments", None, None);
+    let id = list[0]["id"].as_str().unwrap().to_string();
+    let (status, e) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/entries"),
+        Some(&org),
+        Some(json!({"partner": "Orga"})),
+    );
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (400, Some("entry_has_no_partner")),
+        "{e}"
+    );
+    let (status, e) = server.api("GET", "/api/tournaments/nosuchid", None, None);
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (404, Some("tournament_not_found")),
+        "{e}"
+    );
+    let (status, e) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/play"),
+        Some(&org),
+        None,
+    );
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (409, Some("no_match_now")),
+        "{e}"
+    );
+}

@@ -1,0 +1,145 @@
+// @ts-check
+// Tournaments (/torneos): the public ones not finished (and the last week's), and a form
+// to organise one — the game and its rules (the game's own form, as the lobby's), the
+// format, when it starts, whether bots may stand in for who does not come, the courtesy
+// time, rated or not, private (by its link) or public.
+
+import { topbar } from './topbar.js';
+import { el, clear, api, t, pageRoot, messageOf, me, fmtDate, toast, botName } from './common.js';
+import { gameModule } from './games.js';
+
+topbar('tournaments');
+const app = pageRoot();
+const listPanel = el('section', { class: 'panel tournament', 'data-testid': 'tournaments' });
+const createPanel = el('section', { class: 'panel tournament', 'data-testid': 'tournament-create' });
+app.append(listPanel, createPanel);
+
+/**
+ * @typedef {{id: string, name: string, game: string, format: string, start: number, status: string,
+ *   rated: boolean, organiser: {id: number, nickname: string}}} Listed
+ */
+
+/** @param {Listed[]} list @param {Record<string, string>} titles */
+function renderList(list, titles) {
+  clear(listPanel).append(el('h1', {}, t('tournament.list_title')));
+  if (!list.length) {
+    listPanel.append(el('p', { class: 'muted', 'data-testid': 'tournaments-empty' }, t('tournament.none')));
+    return;
+  }
+  listPanel.append(el('ul', { class: 'matches' }, ...list.map((x) => el('li', { class: 'match', 'data-testid': 'tournament-listed' },
+    el('a', { href: `/torneo/${x.id}` }, el('b', {}, x.name)),
+    el('span', { class: 'muted small' }, [titles[x.game] || x.game, t(`tournament.format.${x.format === 'swiss' ? 'swiss_short' : x.format}`),
+      t(`tournament.status.${x.status}`), x.status === 'signup' ? t('tournament.starts', { when: fmtDate(x.start) }) : '']
+      .filter(Boolean).join(' · '))))));
+}
+
+/**
+ * @param {import('./common.js').GameKind[]} games
+ * @param {import('./common.js').Me | null} who
+ */
+async function renderCreate(games, who) {
+  clear(createPanel).append(el('h2', {}, t('tournament.create')));
+  if (!who || !who.account) {
+    createPanel.append(el('p', { class: 'muted' }, t('tournament.account_to_organise')));
+    return;
+  }
+  const name = el('input', { name: 'name', maxlength: '80', required: '', 'data-testid': 'tournament-name', placeholder: t('tournament.name_hint') });
+  const game = el('select', { 'data-testid': 'tournament-game' }, games.map((g) => el('option', { value: g.name }, g.title || g.name)));
+  const format = el('select', { 'data-testid': 'tournament-format' },
+    ['swiss', 'knockout', 'tres_ceros', 'double'].map((f) => el('option', { value: f }, t(`tournament.format.${f === 'swiss' ? 'swiss_short' : f}`))));
+  const rounds = el('select', { 'data-testid': 'tournament-rounds' }, [3, 4, 5, 6, 7, 9].map((n) => el('option', { value: n, selected: n === 5 }, t('tournament.rounds', { count: n }))));
+  const [consolation, consolationL] = checkbox('consolation', t('tournament.consolation'), true);
+  const now = new Date(Date.now() + 3600 * 1000);
+  now.setMinutes(0, 0, 0);
+  const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
+  const start = el('input', {
+    type: 'datetime-local', 'data-testid': 'tournament-when',
+    value: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}:00`,
+  });
+  const courtesy = el('select', { 'data-testid': 'tournament-courtesy' }, [5, 10, 15, 20, 30].map((m) => el('option', { value: m * 60, selected: m === 15 }, t('tournament.minutes', { count: m }))));
+  const bot = el('select', { 'data-testid': 'tournament-bot' });
+  const [bots, botsL] = checkbox('bots', t('tournament.allow_bots'), false);
+  const [rated, ratedL] = checkbox('rated', t('tournament.rated_box'), false);
+  const [priv, privL] = checkbox('private', t('tournament.private_box'), false);
+  const rulesBox = el('div');
+  /** @type {{el: HTMLElement, read: () => any} | null} */
+  let rules = null;
+  const onGame = async () => {
+    const g = games.find((x) => x.name === /** @type {HTMLSelectElement} */ (game).value);
+    if (!g) return;
+    const m = await gameModule(g.name);
+    const seats = g.partners ? 4 : 2;
+    rules = m.rulesForm(g.rules || {}, { seats: { min: seats, max: seats, default: seats } });
+    clear(rulesBox).append(rules.el);
+    clear(bot).append(...(g.bots || []).map((b) => el('option', { value: b, selected: b === g.default_bot }, botName(b))));
+  };
+  const onFormat = () => {
+    const f = /** @type {HTMLSelectElement} */ (format).value;
+    rounds.closest('label')?.classList.toggle('hidden', f !== 'swiss');
+    consolationL.classList.toggle('hidden', f !== 'knockout');
+  };
+  game.addEventListener('change', onGame);
+  format.addEventListener('change', onFormat);
+  const err = el('div', { class: 'error-text' });
+  const form = el('form', {},
+    el('div', { class: 'fields' },
+      el('label', { class: 'field' }, t('tournament.name'), name),
+      el('label', { class: 'field' }, t('tournament.game'), game),
+      el('label', { class: 'field' }, t('tournament.format_label'), format),
+      el('label', { class: 'field' }, t('tournament.rounds_label'), rounds),
+      el('label', { class: 'field' }, t('tournament.when'), start),
+      el('label', { class: 'field' }, t('tournament.courtesy_label'), courtesy),
+      el('label', { class: 'field' }, t('tournament.bot_label'), bot)),
+    rulesBox,
+    el('div', { class: 'row', style: { gap: '1.2rem', margin: '.6rem 0' } }, consolationL, botsL, ratedL, privL),
+    el('button', { class: 'btn primary', type: 'submit', 'data-testid': 'tournament-make' }, t('tournament.make')), err);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    err.textContent = '';
+    const f = /** @type {HTMLSelectElement} */ (format).value;
+    /** @type {Record<string, any>} */
+    const body = {
+      name: /** @type {HTMLInputElement} */ (name).value.trim(),
+      game: /** @type {HTMLSelectElement} */ (game).value,
+      format: f,
+      start: Math.floor(new Date(/** @type {HTMLInputElement} */ (start).value).getTime() / 1000),
+      courtesy_s: Number(/** @type {HTMLSelectElement} */ (courtesy).value),
+      bot: /** @type {HTMLSelectElement} */ (bot).value,
+      bots: bots.checked, rated: rated.checked, private: priv.checked,
+    };
+    if (!rated.checked && rules) body.rules = rules.read();
+    if (f === 'swiss') body.rounds = Number(/** @type {HTMLSelectElement} */ (rounds).value);
+    if (f === 'knockout') body.consolation = consolation.checked;
+    try {
+      const made = await api('POST', '/api/tournaments', body);
+      location.href = `/torneo/${made.id}${made.invite ? `?invite=${encodeURIComponent(made.invite)}` : ''}`;
+    } catch (x) { err.textContent = messageOf(x); toast(messageOf(x), 'error'); }
+  });
+  createPanel.append(form);
+  await onGame();
+  onFormat();
+}
+
+/**
+ * A checkbox and its label.
+ * @param {string} nameAttr @param {string} text @param {boolean} on
+ * @returns {[HTMLInputElement, HTMLElement]}
+ */
+function checkbox(nameAttr, text, on) {
+  const box = /** @type {HTMLInputElement} */ (el('input', { type: 'checkbox', name: nameAttr, 'data-testid': `tournament-${nameAttr}` }));
+  box.checked = on;
+  return [box, el('label', { class: 'check' }, box, ` ${text}`)];
+}
+
+(async () => {
+  try {
+    const [who, games, list] = await Promise.all([me(), api('GET', '/api/games'), api('GET', '/api/tournaments')]);
+    /** @type {Record<string, string>} */
+    const titles = {};
+    for (const g of games) titles[g.name] = g.title;
+    renderList(list, titles);
+    await renderCreate(games, who);
+  } catch (x) {
+    clear(listPanel).append(el('h1', {}, t('tournament.list_title')), el('p', { class: 'error-text' }, messageOf(x)));
+  }
+})();

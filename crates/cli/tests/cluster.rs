@@ -918,7 +918,8 @@ fn outcome_from_log(cluster: &Cluster, table: &str) -> tapete_table::Outcome {
         .unwrap()
     {
         let (seat, action): (i64, String) = (r.get(0), r.get(1));
-        g.apply(seat as usize, &action).expect("the stored log replays");
+        g.apply(seat as usize, &action)
+            .expect("the stored log replays");
     }
     g.outcome().expect("the stored log ends the game")
 }
@@ -945,9 +946,11 @@ fn a_tournament_goes_on_when_the_node_running_its_round_is_killed() {
         "POST",
         "/api/tournaments",
         Some(&people[0]),
-        Some(json!({"name": "Copa", "game": "chinchon", "format": "knockout",
+        Some(
+            json!({"name": "Copa", "game": "chinchon", "format": "knockout",
                     "rules": {"target": 20}, "bots": true, "courtesy_s": 30,
-                    "pace_ms": 0, "bot": "random"})),
+                    "pace_ms": 0, "bot": "random"}),
+        ),
     );
     assert_eq!(code, 200, "{made}");
     let id = made["id"].as_str().unwrap().to_string();
@@ -992,7 +995,9 @@ fn a_tournament_goes_on_when_the_node_running_its_round_is_killed() {
             {
                 let table = last["table"].as_str().unwrap();
                 if let Some(node) = cluster.owner(table) {
-                    if node != owner && cluster.nodes.iter().filter(|n| n.child.is_some()).count() > 1 {
+                    if node != owner
+                        && cluster.nodes.iter().filter(|n| n.child.is_some()).count() > 1
+                    {
                         cluster.node(&node).kill();
                         killed_again = true;
                     }
@@ -1034,7 +1039,9 @@ fn a_tournament_goes_on_when_the_node_running_its_round_is_killed() {
         });
     }
     let event = Event::new(Format::Knockout { consolation: false }, 4).unwrap();
-    let done = event.bracket_results(&results).expect("the logs fit the bracket");
+    let done = event
+        .bracket_results(&results)
+        .expect("the logs fit the bracket");
     let state = event.bracket().unwrap().state(&done).unwrap();
     assert!(state.over);
     assert_eq!(

@@ -537,10 +537,13 @@ export async function playTikki(page, memo = {}) {
   return { action, picked };
 }
 
-/** Starts a `tapete serve` of the test's own (BIN) and answers { proc, url } once it says where it listens. */
-export function serve(addr, db) {
+/**
+ * Starts a `tapete serve` of the test's own (BIN), with `args` beside its address and
+ * database, and answers { proc, url } once it says where it listens.
+ */
+export function serve(addr, db, args = []) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(BIN, ['serve', '--addr', addr, '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(BIN, ['serve', '--addr', addr, '--db', db, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     proc.stdout.on('data', (d) => {
       out += d;

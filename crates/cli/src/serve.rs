@@ -92,6 +92,18 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = Limits::default().review_queue as u32,
           value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub review_queue: u32,
+    /// Who runs this server, for the push services (Web Push's VAPID `sub`): a `mailto:`
+    /// or `https:` URL.
+    #[arg(long)]
+    pub push_contact: Option<String>,
+    /// Web Push messages being sent at once; a notice finding them all busy is not pushed.
+    #[arg(long, default_value_t = Limits::default().push_sends as u32,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub push_sends: u32,
+    /// Takes Web Push subscriptions of a push service at http://127.0.0.1 (tests that run
+    /// their own); without it only https:// push services on a named host are taken.
+    #[arg(long, hide = true)]
+    pub push_loopback: bool,
 }
 
 /// A node name: 1 to 64 letters, digits, `-` and `_` (it goes into URLs and logs).
@@ -157,6 +169,9 @@ pub fn run(a: &ServeArgs, json: bool) -> CliResult {
     config.limits.failed_logins_per_account = a.failed_logins_per_account;
     config.limits.reviews_at_once = a.reviews_at_once as usize;
     config.limits.review_queue = a.review_queue as usize;
+    config.limits.push_contact = a.push_contact.clone();
+    config.limits.push_sends = a.push_sends as usize;
+    config.limits.push_loopback = a.push_loopback;
     rt.block_on(tapete_server::serve(
         config,
         |addr, restored| {

@@ -12,6 +12,7 @@
 
 import { api, ApiError, el, clear, setToken, me, fmtDate, toast, pageRoot } from './common.js';
 import { t } from './i18n.js';
+import { pushSwitch } from './notices.js';
 
 const CSS = `
 .topbar nav .navaccount { display: contents; }
@@ -281,6 +282,7 @@ export async function accountPage() {
   panel.append(
     el('h2', {}, t('account.password.title')), form,
     el('h2', {}, t('account.sessions.title')), box,
+    el('h2', {}, t('notices.title')), pushSwitch(),
     el('p', {}, el('button', { type: 'button', class: 'btn', 'data-testid': 'account-logout', onclick: () => { logOut(); } }, t('account.logout'))));
   await sessions(box);
 }

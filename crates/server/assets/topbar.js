@@ -1,12 +1,13 @@
 // @ts-check
 // The top bar every page starts with: the brand, the lobby, each game and its tools (from
 // /api/games), the solitaire's odds, the history and the leaderboard, the language switch,
-// the account's links (account.js) and who is playing. On a narrow screen the links fold
+// the account's links (account.js) and who is playing; and the notices' poller (notices.js). On a narrow screen the links fold
 // into a menu button named after the current page.
 
 import { el, clear, api, me, onMe, applyWords } from './common.js';
 import { t, has, lang, setLang, LANGS } from './i18n.js';
 import { accountLinks } from './account.js';
+import { startNotices } from './notices.js';
 
 const LOGO = `<svg viewBox="0 0 32 32" aria-hidden="true"><rect x="5" y="3" width="15" height="22" rx="2.5" fill="#fffdf6" stroke="#b9ae94" transform="rotate(-12 12 14)"/>
 <rect x="12" y="6" width="15" height="22" rx="2.5" fill="#fffdf6" stroke="#b9ae94" transform="rotate(10 20 17)"/>
@@ -51,6 +52,7 @@ function toolTitle(tool) {
  */
 export function topbar(active) {
   installable();
+  startNotices();
   /** @param {[string, string, string, string?]} link */
   const link = ([href, text, key, testid]) => el('a', { href, class: key === active ? 'active' : '', 'data-testid': testid }, text);
   const games = el('span', { class: 'navgames', 'data-testid': 'nav-games' });

@@ -261,6 +261,14 @@ codes! {
     NotOrganiser = "not_organiser",
     /// The caller has no match to sit at now.
     NoMatchNow = "no_match_now",
+
+    // Web Push.
+    /// A subscription's endpoint that is not an `https://` push service (or is too long).
+    PushBadEndpoint = "push_bad_endpoint",
+    /// A subscription's keys that are not a P-256 key and a 16-byte secret.
+    PushBadKeys = "push_bad_keys",
+    /// An account's subscriptions are as many as it may have.
+    PushTooManySubscriptions = "push_too_many_subscriptions",
 }
 
 impl fmt::Display for Code {

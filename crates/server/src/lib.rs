@@ -29,7 +29,8 @@
 //! Everything a stranger can make the server spend is bounded ([`Limits`]): connections per
 //! address and per table, the time to send a request, requests that create things, tables
 //! per player, replays built at once, calculations (tools, odds), bots thinking at once,
-//! reviews made at once and waiting, passwords hashed at once and failed logins.
+//! reviews made at once and waiting, passwords hashed at once and failed logins, notices
+//! per person and Web Push messages in flight.
 
 pub mod accounts;
 pub mod chat;
@@ -42,6 +43,7 @@ pub mod hub;
 pub mod msg;
 pub mod net;
 pub mod notices;
+pub mod push;
 pub mod ratings;
 pub mod review;
 pub mod store;
@@ -251,6 +253,18 @@ pub struct Limits {
     /// How hard a review looks: its worlds, its seed and its threads (one: the reviews
     /// made at once are the bound on the cores they take).
     pub review: tapete_review::Settings,
+    /// Web Push messages being sent at once on the whole server; a notice finding them
+    /// all busy is not pushed (the page still reads it).
+    pub push_sends: usize,
+    /// Time for a push service to answer one message, connecting included.
+    pub push_timeout: Duration,
+    /// Whom the push services may write to about this server's messages (the VAPID
+    /// `sub`: a `mailto:` or `https:` URL); by default web-push's placeholder.
+    pub push_contact: Option<String>,
+    /// Takes subscriptions whose push service is at `http://127.0.0.1` (or `localhost`,
+    /// `[::1]`): for tests, which run their own push service. Off, only `https://` push
+    /// services on a named host are taken.
+    pub push_loopback: bool,
 }
 
 impl Default for Limits {
@@ -290,6 +304,10 @@ impl Default for Limits {
                 threads: 1,
                 ..tapete_review::Settings::default()
             },
+            push_sends: 16,
+            push_timeout: Duration::from_secs(10),
+            push_contact: None,
+            push_loopback: false,
         }
     }
 }
@@ -342,6 +360,7 @@ pub async fn serve(
         Some(node) => tracing::info_span!("node", name = %node),
         None => tracing::Span::none(),
     };
+    hub.make_tables_notices();
     if hub.db.node().is_some() {
         tokio::spawn(hub.clone().keep_leases().instrument(cluster.clone()));
         tokio::spawn(hub.clone().publish_board().instrument(cluster.clone()));

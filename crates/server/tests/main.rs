@@ -14,6 +14,7 @@ mod log;
 mod nodes;
 mod pages;
 mod private_tables;
+mod push;
 mod ratings;
 mod recovery;
 mod review;

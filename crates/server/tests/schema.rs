@@ -95,7 +95,7 @@ CREATE TABLE actions (
 /// 1; from version 6 a rated tikki table `rated1` not started, without a turn clock
 /// before version 8, and two finished tables whose rating history has rows for Mikel
 /// (`p3`, written in time order) and Ane; from version 9 a review of Mikel's seat of the
-/// first.
+/// first; from version 12 a notice to Mikel and his Web Push subscription.
 fn rows_of(version: i64, timings: bool) -> String {
     let mut sql = String::new();
     for (id, nickname) in [(1, "Ane"), (2, "Bea"), (3, "Mikel")] {
@@ -214,6 +214,13 @@ fn rows_of(version: i64, timings: bool) -> String {
                 VALUES ('cq1', 3, 5000), ('cq1', 1, 5001);
                 UPDATE tables SET cuadrilla = 'cq1' WHERE id = 'old1';\n";
     }
+    if version >= 12 {
+        // A notice to Mikel and his browser's Web Push subscription.
+        sql += "INSERT INTO notices (player, kind, body, at)
+                VALUES (3, 'invitation', '{\"url\":\"/t/old1\",\"args\":{\"from\":\"Ane\"}}', 5000);
+                INSERT INTO push_subscriptions (endpoint, player, p256dh, auth, lang, created)
+                VALUES ('https://push.example.com/m', 3, 'BKey', 'auth', 'es', 5000);\n";
+    }
     sql
 }
 
@@ -308,6 +315,26 @@ fn a_database_of_every_version_upgrades_with_its_rows_to_a_new_ones_schema() {
             );
             assert_eq!((code, &s["id"]), (200, &json!(3)), "{what}: {s}");
         }
+        if version >= 12 {
+            // Mikel's notice reads as it was stored.
+            let (code, n) = server.api("GET", "/api/notices", Some("token-3"), None);
+            assert_eq!(code, 200, "{what}: {n}");
+            assert_eq!(
+                (
+                    &n[0]["kind"],
+                    &n[0]["url"],
+                    &n[0]["args"]["from"],
+                    &n[0]["at"]
+                ),
+                (
+                    &json!("invitation"),
+                    &json!("/t/old1"),
+                    &json!("Ane"),
+                    &json!(5000)
+                ),
+                "{what}: {n}"
+            );
+        }
         if rated {
             let (code, t) = server.api("GET", "/api/tables/rated1", None, None);
             assert_eq!(code, 200, "{what}: {t}");
@@ -401,6 +428,13 @@ fn a_database_of_every_version_upgrades_with_its_rows_to_a_new_ones_schema() {
                      ORDER BY m.joined"
                 ),
                 vec![vec![3, 5520, 120, 3, 5000], vec![3, 5520, 120, 1, 5001]],
+                "{what}"
+            );
+        }
+        if version >= 12 {
+            assert_eq!(
+                ints(&db, "SELECT player, created FROM push_subscriptions"),
+                vec![vec![3, 5000]],
                 "{what}"
             );
         }

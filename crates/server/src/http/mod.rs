@@ -31,6 +31,7 @@ mod notices;
 mod pages;
 mod players;
 mod private_tables;
+mod push;
 mod ratings;
 mod review;
 mod tables;
@@ -231,6 +232,11 @@ pub fn router(hub: Arc<Hub>) -> Router {
             delete(cuadrillas::remove),
         )
         .route("/api/me/cuadrillas", get(cuadrillas::mine))
+        .route("/api/push/key", get(push::key))
+        .route(
+            "/api/push/subscriptions",
+            post(push::subscribe).delete(push::unsubscribe),
+        )
         .route(
             "/api/tournaments",
             get(tournaments::list).post(tournaments::create),

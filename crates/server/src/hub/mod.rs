@@ -70,10 +70,12 @@ pub struct Hub {
     pub(crate) review_reads: RateLimiter,
     /// New reviews asked for per person (an account's id, else the address).
     pub(crate) review_asks: RateLimiter<String>,
-    /// The rate of notices to each person.
+    /// The rate of notices to each person, and the tables' notices waiting to be made.
     pub(crate) notices: crate::notices::Notices,
     /// The rate of new cuadrillas per account.
     pub(crate) cuadrillas: crate::cuadrillas::Cuadrillas,
+    /// The Web Push sender.
+    pub(crate) push: Arc<crate::push::Push>,
     /// The outcomes of tournament matches read from their logs.
     pub(crate) tournament_outcomes: crate::tournaments::Outcomes,
 }
@@ -101,6 +103,7 @@ impl Hub {
                 gauges.clone(),
             ),
         );
+        let notices = crate::notices::Notices::default();
         let env = TableEnv {
             db: db.clone(),
             clock: db.clock().clone(),
@@ -113,6 +116,7 @@ impl Hub {
             chat_rates: Arc::default(),
             chat_mutes: Arc::default(),
             reviews: reviews.clone(),
+            notices: notices.sender(),
         };
         Hub {
             kinds,
@@ -145,8 +149,9 @@ impl Hub {
                 limits.reviews_per_person,
                 f64::from(limits.reviews_per_person) / 60.0,
             ),
-            notices: crate::notices::Notices::default(),
+            notices,
             cuadrillas: crate::cuadrillas::Cuadrillas::default(),
+            push: Arc::new(crate::push::Push::new(&limits)),
             tournament_outcomes: crate::tournaments::Outcomes::default(),
             limits,
             gauges,

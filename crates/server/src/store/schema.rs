@@ -147,7 +147,7 @@ pub(crate) const MIGRATIONS: [Migration; 12] = [
     },
     Migration {
         version: 12,
-        summary: "notices to a person (`notices`) and Web Push subscriptions (`push_subscriptions`: one per browser)",
+        summary: "notices to a person (`notices`) and Web Push subscriptions (`push_subscriptions`: one per browser, with its keys and language)",
         sqlite: Step::Sql(SQLITE_12),
         postgres: Step::Sql(PG_12),
     },

@@ -705,7 +705,7 @@ CREATE INDEX IF NOT EXISTS tournament_tables_table ON tournament_tables(table_id
 ";
 
 // Version 12. Notices to a person, and Web Push: each browser's subscription, by its push
-// service's address.
+// service's address, with its keys and the language its pages speak.
 
 pub(super) const SQLITE_12: &str = "
 CREATE TABLE IF NOT EXISTS push_subscriptions (
@@ -713,6 +713,7 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (
     player INTEGER NOT NULL REFERENCES players(id),
     p256dh TEXT NOT NULL,
     auth TEXT NOT NULL,
+    lang TEXT NOT NULL,
     created INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions(player);
@@ -732,6 +733,7 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (
     player BIGINT NOT NULL REFERENCES players(id),
     p256dh TEXT NOT NULL,
     auth TEXT NOT NULL,
+    lang TEXT NOT NULL,
     created BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions(player);

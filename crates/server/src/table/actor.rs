@@ -46,6 +46,8 @@ pub(super) struct Actor {
     pub(super) talk: Talk,
     /// The addresses of the players of a rated game already kept, (player, address).
     pub(super) addresses: HashSet<(i64, String)>,
+    /// The people told it is their turn, for as long as that turn lasts.
+    pub(super) turn_noticed: HashSet<i64>,
     pub(super) info: Arc<RwLock<TableInfo>>,
     /// Counts the writes of `info` (see [`TableHandle::changes`]).
     pub(super) changes: Arc<AtomicU64>,
@@ -114,6 +116,7 @@ pub fn spawn(
         conns: Connections::new(start),
         talk: Talk::default(),
         addresses: HashSet::new(),
+        turn_noticed: HashSet::new(),
         info: Arc::new(RwLock::new(TableInfo {
             id: String::new(),
             game: String::new(),
@@ -568,6 +571,7 @@ impl Actor {
             self.conns.owe_state();
         }
         self.tick_clocks();
+        self.notice_turns();
         let (state, info, newcomers) = self.conns.take_owed();
         let chat_newcomers = newcomers.clone();
         if state {

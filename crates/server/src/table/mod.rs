@@ -213,6 +213,8 @@ pub struct TableEnv {
     pub chat_mutes: Arc<crate::chat::Mutes>,
     /// The reviews to make: a rated game's are queued when it ends.
     pub reviews: crate::review::Queue,
+    /// Where the table's notices go (a person's turn while they are gone).
+    pub notices: crate::notices::Sender,
 }
 
 /// Where a table is in its life, as stored (`tables.status`) and shown (`"status"`).

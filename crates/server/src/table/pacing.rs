@@ -189,6 +189,10 @@ impl Pacing {
     }
 }
 
+/// How long a person whose turn it is must have been gone from the table to be told (a
+/// page reloading is not gone).
+pub(super) const TURN_NOTICE_AFTER: Duration = Duration::from_secs(10);
+
 impl Actor {
     /// The next moment something happens without a message: a hold ends, a person's
     /// away time runs out, a backoff ends, the table has been idle long enough.
@@ -197,6 +201,7 @@ impl Actor {
         let away = Duration::from_secs(self.row.away_s);
         for seat in self.game.to_act() {
             at.extend(self.seating.away_from(seat, away));
+            at.extend(self.seating.away_from(seat, TURN_NOTICE_AFTER));
         }
         if let Some(since) = self.conns.empty_since() {
             at.push(since + self.idle_after());
@@ -246,6 +251,43 @@ impl Actor {
             .run_clocks(&need, Duration::from_secs(self.row.turn_s), now)
         {
             self.conns.owe_state();
+        }
+    }
+
+    /// Tells each person whose turn it is, gone from the table for [`TURN_NOTICE_AFTER`]
+    /// and not yet played for by the bot, that it is their turn (a notice, pushed to their
+    /// browsers): once a turn, a turn lasting while their seat is to act.
+    pub(super) fn notice_turns(&mut self) {
+        let to_act: Vec<(Seat, i64)> = if self.row.status == TableStatus::Playing {
+            self.game
+                .to_act()
+                .into_iter()
+                .filter_map(|s| self.person_at(s).map(|p| (s, p.id)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.turn_noticed
+            .retain(|p| to_act.iter().any(|(_, q)| q == p));
+        let now = self.now();
+        for (seat, player) in to_act {
+            let gone = self
+                .seating
+                .away_from(seat, TURN_NOTICE_AFTER)
+                .is_some_and(|at| now >= at);
+            if !gone || self.bot_plays(seat) || !self.turn_noticed.insert(player) {
+                continue;
+            }
+            let mut args = serde_json::Map::new();
+            args.insert("game".into(), Value::String(self.row.game.clone()));
+            self.env.notices.tell(
+                player,
+                crate::notices::Notice {
+                    kind: crate::notices::NoticeKind::Turn,
+                    url: format!("/t/{}", self.row.id),
+                    args,
+                },
+            );
         }
     }
 

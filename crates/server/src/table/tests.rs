@@ -276,6 +276,67 @@ async fn a_table_without_a_turn_clock_waits_for_the_person() {
     }
 }
 
+#[tokio::test(start_paused = true)]
+async fn a_person_gone_from_the_table_is_told_once_that_it_is_their_turn() {
+    let (table, ane, mut told) = race_table_telling("told", 0).await;
+    let (mut inbox, _open) = connect_ane(&table, ane);
+    let say = |msg| table.tx.send(Cmd::Client { conn: 2, msg }).unwrap();
+    say(ClientMsg::Sit {
+        seat: 0,
+        confirm: false,
+    });
+    say(ClientMsg::Start {});
+    loop {
+        let v = next_state(&mut inbox).await;
+        if v["legal"].as_array().is_some_and(|l| !l.is_empty()) {
+            break;
+        }
+    }
+    // At the table, she is not told.
+    let wait = |d| Duration::from_secs(d);
+    assert!(
+        tokio::time::timeout(wait(60), told.recv()).await.is_err(),
+        "nothing while she is there"
+    );
+    // Gone, she is told once it has been long enough not to be a reload, and only once.
+    table.tx.send(Cmd::Disconnect { conn: 2 }).unwrap();
+    let gone = Instant::now();
+    let (who, notice) = tokio::time::timeout(wait(25), told.recv())
+        .await
+        .expect("told in time")
+        .unwrap();
+    let after = gone.elapsed();
+    assert!(
+        after >= super::pacing::TURN_NOTICE_AFTER && after < Duration::from_secs(12),
+        "{after:?}"
+    );
+    assert_eq!(who, ane);
+    assert_eq!(notice.kind, crate::notices::NoticeKind::Turn);
+    assert_eq!(notice.url, "/t/told");
+    assert_eq!(notice.args["game"], "race");
+    // Someone comes to watch (the table's state changes): she is not told again.
+    let (watcher_out, _watching) = crate::net::outbox::outbox(64, 1 << 20);
+    let (close, _open_watcher) = oneshot::channel();
+    table
+        .tx
+        .send(Cmd::Connect {
+            conn: 1,
+            player: None,
+            addr: None,
+            out: watcher_out,
+            close,
+        })
+        .unwrap();
+    // Her away time (30 s) passes: the bot plays for her, and nobody tells her again
+    // (until the table, idle, ends at 60 s).
+    let again = tokio::time::timeout(wait(45), told.recv()).await;
+    assert!(
+        again.is_err(),
+        "told once for that turn: {again:?} at {:?}",
+        gone.elapsed()
+    );
+}
+
 /// A Race table with a turn clock of `turn_s`, started with Ane at seat 0 (connection
 /// 2): the table, her connection's inbox, the receiver that keeps it open, and the state
 /// of her first turn.
@@ -312,6 +373,20 @@ async fn race_table(name: &str) -> (TableHandle, i64) {
 
 /// A waiting Race table of two seats with a turn clock of `turn_s`, and its creator.
 async fn race_table_with(name: &str, turn_s: u64) -> (TableHandle, i64) {
+    let (table, ane, _notices) = race_table_telling(name, turn_s).await;
+    (table, ane)
+}
+
+/// [`race_table_with`], and where the notices it makes arrive.
+async fn race_table_telling(
+    name: &str,
+    turn_s: u64,
+) -> (
+    TableHandle,
+    i64,
+    tokio::sync::mpsc::Receiver<(i64, crate::notices::Notice)>,
+) {
+    let (notices, told) = tokio::sync::mpsc::channel(16);
     let dir = std::env::temp_dir().join(format!("tapete-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -363,6 +438,7 @@ async fn race_table_with(name: &str, turn_s: u64) -> (TableHandle, i64) {
             crate::clock::Clock::current(),
             Arc::new(|_, _| Box::pin(async { Ok(()) })),
         ),
+        notices: crate::notices::Sender(notices),
     };
     let kind = tapete_host::kind_of::<tapete_host::test_race::RaceHost>();
     let stored = StoredTable {
@@ -373,5 +449,9 @@ async fn race_table_with(name: &str, turn_s: u64) -> (TableHandle, i64) {
         hand_seats: Vec::new(),
         private: Default::default(),
     };
-    (spawn(env, kind, stored, Box::new(|| {})).unwrap(), ane)
+    (
+        spawn(env, kind, stored, Box::new(|| {})).unwrap(),
+        ane,
+        told,
+    )
 }

@@ -19,7 +19,8 @@ import { t, num } from './i18n.js';
  * @typedef {{place: number, who: number[], played: number, won: number, lost: number, points_diff: number}} LeagueRow
  * @typedef {{id: string, name: string, owner: number, created: number, member: boolean, invite?: string,
  *   members: Member[], slot: SlotInfo | null, league: Record<string, {persons: LeagueRow[], pairs: LeagueRow[]}>,
- *   games: number, names: Record<string, string>, open: CuadrillaTable[], recent: CuadrillaTable[]}} Cuadrilla
+ *   games: number, names: Record<string, string>, open: CuadrillaTable[], recent: CuadrillaTable[],
+ *   tournaments?: {id: string, name: string, game: string, status: string, start: number, format: string}[]}} Cuadrilla
  * @typedef {{id: string, name: string, owner: boolean, members: number, slot: SlotInfo | null}} Mine
  */
 
@@ -192,6 +193,14 @@ function render(c, meId) {
         el('a', { href: `/t/${encodeURIComponent(tb.id)}`, 'data-testid': 'cuadrilla-table' }, titles[tb.game] || tb.game), el('span', { class: 'muted small' }, peopleText(tb))));
     }
     app.append(open);
+    // Its tournaments, and a new one for its members.
+    const cups = el('section', { class: 'panel', 'data-testid': 'cuadrilla-tournaments' }, el('h2', {}, t('cuadrilla.tournaments')));
+    for (const x of c.tournaments || []) {
+      cups.append(el('p', { class: 'row' }, el('span', { class: `badge ${x.status}` }, t(`tournament.status.${x.status}`)),
+        el('a', { href: `/torneo/${encodeURIComponent(x.id)}` }, x.name), el('span', { class: 'muted small' }, titles[x.game] || x.game)));
+    }
+    cups.append(el('a', { class: 'btn', href: `/torneos?cuadrilla=${encodeURIComponent(c.id)}`, 'data-testid': 'cuadrilla-new-tournament' }, t('cuadrilla.new_tournament')));
+    app.append(cups);
   }
 
   const league = el('section', { class: 'panel', 'data-testid': 'cuadrilla-league' }, el('h2', {}, t('cuadrilla.league')));

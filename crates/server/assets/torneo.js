@@ -26,7 +26,7 @@ const query = invite ? `?invite=${encodeURIComponent(invite)}` : '';
  *   points: number[]|null}} Match
  * @typedef {{id: string, name: string, game: string, format: string, rounds: number|null, consolation: boolean,
  *   pairs: boolean, bots: boolean, courtesy_s: number, turn_s: number, start: number, rated: boolean, private: boolean,
- *   organiser: Person, status: string, entrants: Entrant[], max_entrants: number, round: number, matches: Match[],
+ *   organiser: Person, status: string, cuadrilla: string|null, entrants: Entrant[], max_entrants: number, round: number, matches: Match[],
  *   standings: any, invite?: string|null}} Tournament
  */
 
@@ -164,7 +164,7 @@ function render(tt) {
     titles[tt.game] || tt.game, formatText(tt),
     t(`tournament.status.${tt.status}`),
     tt.status === 'signup' ? t('tournament.starts', { when: fmtDate(tt.start) }) : '',
-    tt.rated ? t('tournament.rated') : '', tt.private ? t('tournament.private') : '',
+    tt.rated ? t('tournament.rated') : '', tt.cuadrilla ? t('tournament.of_cuadrilla') : (tt.private ? t('tournament.private') : ''),
   ].filter(Boolean).join(' · '));
   const rules = el('p', { class: 'muted small', 'data-testid': 'tournament-rules' },
     `${t(tt.bots ? 'tournament.bots_yes' : 'tournament.bots_no')} ${t('tournament.courtesy', { count: Math.round(tt.courtesy_s / 60) })}`);

@@ -61,6 +61,15 @@ async function renderCreate(games, who) {
   const [bots, botsL] = checkbox('bots', t('tournament.allow_bots'), false);
   const [rated, ratedL] = checkbox('rated', t('tournament.rated_box'), false);
   const [priv, privL] = checkbox('private', t('tournament.private_box'), false);
+  // A cuadrilla's tournament: one of the caller's cuadrillas (the page's `?cuadrilla=`
+  // chosen); it is private to its members.
+  /** @type {{id: string, name: string}[]} */
+  let mine = [];
+  try { mine = await api('GET', '/api/me/cuadrillas'); } catch { mine = []; }
+  const wanted = new URLSearchParams(location.search).get('cuadrilla') || '';
+  const cuadrilla = el('select', { 'data-testid': 'tournament-cuadrilla' },
+    el('option', { value: '' }, t('tournament.no_cuadrilla')),
+    ...mine.map((c) => el('option', { value: c.id, selected: c.id === wanted }, c.name)));
   const rulesBox = el('div');
   /** @type {{el: HTMLElement, read: () => any} | null} */
   let rules = null;
@@ -89,7 +98,8 @@ async function renderCreate(games, who) {
       el('label', { class: 'field' }, t('tournament.rounds_label'), rounds),
       el('label', { class: 'field' }, t('tournament.when'), start),
       el('label', { class: 'field' }, t('tournament.courtesy_label'), courtesy),
-      el('label', { class: 'field' }, t('tournament.bot_label'), bot)),
+      el('label', { class: 'field' }, t('tournament.bot_label'), bot),
+      el('label', { class: `field ${mine.length ? '' : 'hidden'}` }, t('tournament.cuadrilla_field'), cuadrilla)),
     rulesBox,
     el('div', { class: 'row', style: { gap: '1.2rem', margin: '.6rem 0' } }, consolationL, botsL, ratedL, privL),
     el('button', { class: 'btn primary', type: 'submit', 'data-testid': 'tournament-make' }, t('tournament.make')), err);
@@ -110,6 +120,8 @@ async function renderCreate(games, who) {
     if (!rated.checked && rules) body.rules = rules.read();
     if (f === 'swiss') body.rounds = Number(/** @type {HTMLSelectElement} */ (rounds).value);
     if (f === 'knockout') body.consolation = consolation.checked;
+    const cq = /** @type {HTMLSelectElement} */ (cuadrilla).value;
+    if (cq) body.cuadrilla = cq;
     try {
       const made = await api('POST', '/api/tournaments', body);
       location.href = `/torneo/${made.id}${made.invite ? `?invite=${encodeURIComponent(made.invite)}` : ''}`;

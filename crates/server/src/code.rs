@@ -261,6 +261,8 @@ codes! {
     NotOrganiser = "not_organiser",
     /// The caller has no match to sit at now.
     NoMatchNow = "no_match_now",
+    /// A cuadrilla's tournament is for its members.
+    TournamentMembersOnly = "tournament_members_only",
 
     // Web Push.
     /// A subscription's endpoint that is not an `https://` push service (or is too long).

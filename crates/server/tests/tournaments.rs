@@ -612,3 +612,67 @@ fn a_match_nobody_came_to_is_lost_by_both_and_a_bracket_goes_on() {
     }
     assert_eq!(t["standings"]["state"]["champion"], 0);
 }
+
+#[test]
+fn a_cuadrillas_tournament_is_for_its_members() {
+    let server = Server::start("tournament-cuadrilla", roomy());
+    let (_, ane) = server.account("Ane");
+    let (_, bea) = server.account("Bea");
+    let (_, cid) = server.account("Cid");
+    let (code, c) = server.api(
+        "POST",
+        "/api/cuadrillas",
+        Some(&ane),
+        Some(json!({"name": "Los del jueves"})),
+    );
+    assert_eq!(code, 200, "{c}");
+    let cq = c["id"].as_str().unwrap().to_string();
+    let (code, e) = server.api(
+        "POST",
+        &format!("/api/cuadrillas/{cq}/members"),
+        Some(&bea),
+        Some(json!({"invite": c["invite"]})),
+    );
+    assert_eq!(code, 200, "{e}");
+    let body = json!({"name": "Copa del jueves", "game": "mus", "format": "knockout",
+                      "cuadrilla": cq});
+    // Only a member organises one.
+    let (code, e) = server.api("POST", "/api/tournaments", Some(&cid), Some(body.clone()));
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (404, Some("cuadrilla_not_found")),
+        "{e}"
+    );
+    let (code, made) = server.api("POST", "/api/tournaments", Some(&ane), Some(body));
+    assert_eq!(code, 200, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    // Members see it without its link; others do not, and are not listed it.
+    let path = format!("/api/tournaments/{id}");
+    assert_eq!(server.api("GET", &path, Some(&bea), None).0, 200);
+    assert_eq!(server.api("GET", &path, Some(&cid), None).0, 404);
+    let (_, list) = server.api("GET", "/api/tournaments", None, None);
+    assert!(!list.to_string().contains(&id), "{list}");
+    // A pair of members enters; a member with an outsider does not.
+    let entries = format!("/api/tournaments/{id}/entries");
+    let (code, e) = server.api(
+        "POST",
+        &entries,
+        Some(&ane),
+        Some(json!({"partner": "Cid"})),
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (403, Some("tournament_members_only")),
+        "{e}"
+    );
+    let (code, e) = server.api(
+        "POST",
+        &entries,
+        Some(&ane),
+        Some(json!({"partner": "Bea"})),
+    );
+    assert_eq!(code, 200, "{e}");
+    // The cuadrilla's page lists it for its members.
+    let (_, page) = server.api("GET", &format!("/api/cuadrillas/{cq}"), Some(&bea), None);
+    assert_eq!(page["tournaments"][0]["id"], id.as_str(), "{page}");
+}

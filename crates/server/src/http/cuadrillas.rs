@@ -244,6 +244,21 @@ async fn document(hub: &Hub, row: &CuadrillaRow, member: bool) -> Result<Value, 
         "recent": [],
     });
     if member {
+        let tournaments = hub
+            .db
+            .cuadrilla_tournaments(row.id.clone())
+            .await
+            .map_err(ApiError::internal)?;
+        doc["tournaments"] = Value::Array(
+            tournaments
+                .iter()
+                .map(|t| {
+                    json!({"id": t.id, "name": t.name, "game": t.game, "status": t.status,
+                           "start": t.start_at,
+                           "format": crate::tournaments::format_name(&t.settings.format)})
+                })
+                .collect(),
+        );
         doc["invite"] = json!(row.invite);
         doc["open"] = Value::Array(open.into_iter().map(table_json).collect());
         doc["recent"] = Value::Array(

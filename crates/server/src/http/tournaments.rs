@@ -49,6 +49,8 @@ pub(crate) struct NewTournament {
     turn_s: Option<u64>,
     pace_ms: Option<u64>,
     bot: Option<String>,
+    /// A cuadrilla's tournament: private to its members (the caller must be one).
+    cuadrilla: Option<String>,
 }
 
 fn not_found(id: &str) -> ApiError {
@@ -178,6 +180,20 @@ pub(crate) async fn create(
             ),
         ));
     }
+    if let Some(c) = &req.cuadrilla {
+        let member = hub
+            .db
+            .is_member(c.clone(), me.player.id)
+            .await
+            .map_err(ApiError::internal)?;
+        if !member {
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                Code::CuadrillaNotFound,
+                format!("no cuadrilla `{c}` of yours"),
+            ));
+        }
+    }
     let settings = Settings {
         format,
         rules,
@@ -197,8 +213,8 @@ pub(crate) async fn create(
         settings,
         start_at: start,
         rated: req.rated,
-        invite: req.private.then(super::new_secret),
-        cuadrilla: None,
+        invite: (req.private || req.cuadrilla.is_some()).then(super::new_secret),
+        cuadrilla: req.cuadrilla.clone(),
         status: Status::Signup,
         created: now,
         finished: None,
@@ -212,7 +228,8 @@ pub(crate) async fn create(
 }
 
 /// Whether `player` (or the holder of `invite`) may see a tournament: a public one anyone,
-/// a private one its organiser, its entrants and whoever has its link.
+/// a private one its organiser, its entrants and whoever has its link (and a cuadrilla's
+/// its members: see [`visible`]).
 fn may_see(t: &Stored, player: Option<i64>, invite: Option<&str>) -> bool {
     let Some(secret) = &t.row.invite else {
         return true;
@@ -241,7 +258,17 @@ async fn visible(
         .ok_or_else(|| not_found(id))?;
     let viewer = super::private_tables::viewer(hub, headers).await;
     if !may_see(&t, viewer.as_ref().map(|p| p.id), invite) {
-        return Err(not_found(id));
+        let member = match (&t.row.cuadrilla, &viewer) {
+            (Some(c), Some(p)) => hub
+                .db
+                .is_member(c.clone(), p.id)
+                .await
+                .map_err(ApiError::internal)?,
+            _ => false,
+        };
+        if !member {
+            return Err(not_found(id));
+        }
     }
     Ok((t, viewer))
 }
@@ -318,6 +345,7 @@ pub(crate) async fn view(hub: &Arc<Hub>, t: &Stored) -> Result<Value, ApiError> 
         "start": t.row.start_at,
         "rated": t.row.rated,
         "private": t.row.invite.is_some(),
+        "cuadrilla": t.row.cuadrilla,
         "organiser": t.row.organiser,
         "status": t.row.status,
         "finished": t.row.finished,
@@ -423,6 +451,22 @@ pub(crate) async fn enter(
             ))
         }
         (None, false) => {}
+    }
+    if let Some(c) = &t.row.cuadrilla {
+        for p in &people {
+            if !hub
+                .db
+                .is_member(c.clone(), *p)
+                .await
+                .map_err(ApiError::internal)?
+            {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    Code::TournamentMembersOnly,
+                    "a cuadrilla's tournament is for its members: both of a pair",
+                ));
+            }
+        }
     }
     let substitute = match &req.substitute {
         Some(s) => {

@@ -692,3 +692,25 @@ impl Db {
         .await
     }
 }
+
+impl Db {
+    /// A cuadrilla's tournaments, newest first (at most 20).
+    pub async fn cuadrilla_tournaments(&self, cuadrilla: String) -> DbResult<Vec<TournamentRow>> {
+        self.call(move |c| {
+            let mut st = c.prepare(
+                "SELECT id FROM tournaments WHERE cuadrilla = ?1 ORDER BY created DESC LIMIT 20",
+            )?;
+            let ids = st
+                .query_map([cuadrilla], |r| r.get(0))?
+                .collect::<Result<Vec<String>, _>>()?;
+            let mut out = Vec::new();
+            for id in ids {
+                if let Some(t) = load(c, &id)? {
+                    out.push(t.row);
+                }
+            }
+            Ok(out)
+        })
+        .await
+    }
+}

@@ -354,3 +354,25 @@ export function seatName(seatInfo) {
   if (seatInfo.player) return seatInfo.player.nickname;
   return `bot ${seatInfo.bot || ''}`.trim();
 }
+
+/** @type {AudioContext | null} */
+let audio = null;
+/** The pages' short soft two-note chime (your turn, a notice); silent where there is no sound. */
+export function playChime() {
+  try {
+    const ac = audio || new AudioContext();
+    audio = ac;
+    const now = ac.currentTime;
+    [660, 880].forEach((f, i) => {
+      const o = ac.createOscillator();
+      const g = ac.createGain();
+      o.frequency.value = f;
+      g.gain.setValueAtTime(0.0001, now + i * 0.12);
+      g.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.25);
+      o.connect(g).connect(ac.destination);
+      o.start(now + i * 0.12);
+      o.stop(now + i * 0.12 + 0.3);
+    });
+  } catch { /* no sound here */ }
+}

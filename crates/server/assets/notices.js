@@ -13,7 +13,7 @@
 // the server's key and hands the subscription to the server; off, it unsubscribes. The
 // service worker (sw.js) shows what is pushed, worded from the catalog.
 
-import { el, api, me } from './common.js';
+import { el, api, me, playChime } from './common.js';
 import { t, lang } from './i18n.js';
 
 /**
@@ -79,28 +79,11 @@ function seenAll() {
   showCount();
 }
 
-/** @type {AudioContext | null} */
-let audio = null;
 /** The table's soft two-note chime, when the person turned the sound on. */
 function chime() {
   if (read(SOUND) !== 'on') return;
   chimes++;
-  try {
-    const ac = audio || new AudioContext();
-    audio = ac;
-    const now = ac.currentTime;
-    [660, 880].forEach((f, i) => {
-      const o = ac.createOscillator();
-      const g = ac.createGain();
-      o.frequency.value = f;
-      g.gain.setValueAtTime(0.0001, now + i * 0.12);
-      g.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
-      g.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.25);
-      o.connect(g).connect(ac.destination);
-      o.start(now + i * 0.12);
-      o.stop(now + i * 0.12 + 0.3);
-    });
-  } catch { /* no sound here */ }
+  playChime();
 }
 
 /**

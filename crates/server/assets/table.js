@@ -3,7 +3,7 @@
 // the narration and the game-over banner. The game's own module draws the felt.
 
 import { topbar } from './topbar.js';
-import { el, clear, me, register, getToken, toast, api, tokenEnded, t, errorText, botName, pageRoot, messageOf, ApiError } from './common.js';
+import { el, clear, me, register, getToken, toast, api, tokenEnded, t, errorText, botName, pageRoot, messageOf, ApiError, playChime } from './common.js';
 
 // `t` names the table inside the functions that draw it: the catalog's words are `tr` there.
 const tr = t;
@@ -438,27 +438,10 @@ function tellLive(lines) {
 const SOUND_KEY = 'tapete.sound';
 let beeps = 0; // sounds played (for the tests)
 const soundOn = () => { try { return localStorage.getItem(SOUND_KEY) === 'on'; } catch { return false; } };
-/** @type {AudioContext | null} */
-let audio = null;
 /** A short soft two-note chime. */
 function chime() {
   beeps++;
-  try {
-    const ac = audio || new AudioContext();
-    audio = ac;
-    const now = ac.currentTime;
-    [660, 880].forEach((f, i) => {
-      const o = ac.createOscillator();
-      const g = ac.createGain();
-      o.frequency.value = f;
-      g.gain.setValueAtTime(0.0001, now + i * 0.12);
-      g.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
-      g.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.25);
-      o.connect(g).connect(ac.destination);
-      o.start(now + i * 0.12);
-      o.stop(now + i * 0.12 + 0.3);
-    });
-  } catch { /* no sound here */ }
+  playChime();
 }
 /** The bar's bell: the sound on your turn, on or off. */
 function soundToggle() {

@@ -553,6 +553,7 @@ fn a_postgres_database_of_the_previous_release_opens_with_the_schema_of_a_new_on
                 "tournaments.",
                 "tournament_entries.",
                 "tournament_tables.",
+                "tournament_seats.",
                 "notices.",
                 "push_subscriptions.",
             ]

@@ -9,6 +9,7 @@ use crate::support::{games, legal, read_of, roomy, send, Server, Ws};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
+use tapete_server::table::WATCH_DELAY;
 use tapete_tournament::event::{Event, Format, MatchKey, MatchResult};
 use tapete_tournament::Side;
 
@@ -675,4 +676,189 @@ fn a_cuadrillas_tournament_is_for_its_members() {
     // The cuadrilla's page lists it for its members.
     let (_, page) = server.api("GET", &format!("/api/cuadrillas/{cq}"), Some(&bea), None);
     assert_eq!(page["tournaments"][0]["id"], id.as_str(), "{page}");
+}
+
+/// Every message that has arrived on `ws` already, without waiting (pings passed over).
+fn drain_all(ws: &mut Ws) -> Vec<Value> {
+    crate::support::set_nonblocking(ws, true);
+    let mut out = Vec::new();
+    while let Ok(m) = ws.read() {
+        if let tungstenite::Message::Text(t) = m {
+            out.push(serde_json::from_str(t.as_str()).unwrap());
+        }
+    }
+    crate::support::set_nonblocking(ws, false);
+    out
+}
+
+#[test]
+fn a_public_tournaments_match_is_watched_a_minute_behind() {
+    let server = Server::start_paused("tournament-watch", roomy());
+    let (id, people) = ring_event(
+        &server,
+        "Wt",
+        2,
+        json!({"format": "knockout", "bots": true, "pace_ms": 1000,
+               "rules": {"hands": 9, "to": 30}}),
+    );
+    let (code, t) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(&people[0].1),
+        None,
+    );
+    assert_eq!(code, 200, "{t}");
+    let table = t["matches"][0]["table"].as_str().unwrap().to_string();
+    // Not among the lobby's tables to join.
+    let (_, lobby) = server.api("GET", "/api/tables", None, None);
+    assert!(!lobby.to_string().contains(&table), "{lobby}");
+    let play = format!("/api/tournaments/{id}/play");
+    let mut seats = Vec::new();
+    for (_, token) in &people {
+        let (code, sat) = server.api("POST", &play, Some(token), None);
+        assert_eq!(code, 200, "{sat}");
+        seats.push(server.ws(&table, Some(token)));
+    }
+    // A stranger watches (a public tournament's match).
+    let (_, stranger) = server.account("Mirona");
+    let mut watcher = server.ws(&table, Some(&stranger));
+    // The two play four actions at once, the clock standing still.
+    let mut live = 0;
+    let mut acted = 0;
+    while acted < 4 {
+        for ws in seats.iter_mut() {
+            for s in crate::support::drain_states(ws) {
+                live = live.max(s["n"].as_u64().unwrap());
+                if let Some(a) = legal(&s).first() {
+                    if s["n"].as_u64() == Some(live) && acted < 4 {
+                        send(ws, json!({"type": "act", "action": a, "id": s["n"]}));
+                        acted += 1;
+                    }
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let until = Instant::now() + Duration::from_secs(5);
+    while live < 4 && Instant::now() < until {
+        for ws in seats.iter_mut() {
+            for s in crate::support::drain_states(ws) {
+                live = live.max(s["n"].as_u64().unwrap());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(live, 4);
+    // The watcher has seen none of it yet.
+    std::thread::sleep(Duration::from_millis(200));
+    let early: Vec<Value> = drain_all(&mut watcher)
+        .into_iter()
+        .filter(|m| m["type"] == "state")
+        .collect();
+    assert!(early.iter().all(|s| s["n"] == 0), "{early:?}");
+    // A minute on (the turn clocks have the bot play meanwhile; every link read, so that
+    // it answers the server's pings), the watcher sees the game as it was a minute ago:
+    // four actions in, in the spectator's view.
+    let mut all = Vec::new();
+    let mut now_live = 0;
+    for _ in 0..(WATCH_DELAY.as_secs() + 1) {
+        server.advance(Duration::from_secs(1));
+        std::thread::sleep(Duration::from_millis(20));
+        all.extend(drain_all(&mut watcher));
+        for ws in seats.iter_mut() {
+            for s in crate::support::drain_states(ws) {
+                now_live = now_live.max(s["n"].as_u64().unwrap());
+            }
+        }
+    }
+    let states: Vec<&Value> = all.iter().filter(|m| m["type"] == "state").collect();
+    let Some(last) = states.last() else {
+        panic!("no state of a minute ago: {all:?}");
+    };
+    assert_eq!(last["n"], 4, "{states:?}");
+    assert!(
+        states.iter().all(|s| s["n"].as_u64() <= Some(4)),
+        "{states:?}"
+    );
+    assert!(
+        last["you"]["seat"].is_null() && last["view"]["seat"].is_null(),
+        "{last}"
+    );
+    assert!(now_live > 4, "the bot played on meanwhile ({now_live})");
+}
+
+#[test]
+fn a_seat_the_bot_holds_for_who_did_not_come_stays_theirs() {
+    let server = Server::start_paused("tournament-owners", roomy());
+    let (id, people) = ring_event(
+        &server,
+        "Ow",
+        2,
+        json!({"format": "knockout", "bots": true, "pace_ms": 1000,
+               "rules": {"hands": 9, "to": 9}}),
+    );
+    let (code, t) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(&people[0].1),
+        None,
+    );
+    assert_eq!(code, 200, "{t}");
+    let table = t["matches"][0]["table"].as_str().unwrap().to_string();
+    let first = t["matches"][0]["first"].as_u64().unwrap();
+    let who = |seed: u64| {
+        let e = t["entrants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["seed"] == seed)
+            .unwrap();
+        let pid = e["players"][0]["id"].as_i64().unwrap();
+        people.iter().find(|(p, _)| *p == pid).unwrap().1.clone()
+    };
+    let (came, absent) = (who(first), who(1 - first));
+    let (code, _) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/play"),
+        Some(&came),
+        None,
+    );
+    assert_eq!(code, 200);
+    // The courtesy time ends: the match starts, the bot in the absent one's seat.
+    server.advance(Duration::from_secs(30));
+    let mut info = Value::Null;
+    for _ in 0..20 {
+        server.advance(Duration::from_secs(1));
+        std::thread::sleep(Duration::from_millis(20));
+        info = server
+            .api("GET", &format!("/api/tables/{table}"), Some(&came), None)
+            .1;
+        if info["status"] == "playing" {
+            break;
+        }
+    }
+    assert_eq!(info["status"], "playing", "{info}");
+    // Neither a stranger nor the opponent may take it; its own entrant may.
+    let (_, stranger) = server.account("Intrusa");
+    let answers = |token: &str| {
+        let mut ws = server.ws(&table, Some(token));
+        send(&mut ws, json!({"type": "sit", "seat": 1}));
+        std::thread::sleep(Duration::from_millis(300));
+        drain_all(&mut ws)
+    };
+    for token in [&stranger, &came] {
+        let got = answers(token);
+        assert!(
+            got.iter()
+                .any(|m| m["type"] == "error" && m["code"] == "seat_kept"),
+            "{got:?}"
+        );
+    }
+    let got = answers(&absent);
+    assert!(got.iter().all(|m| m["type"] != "error"), "{got:?}");
+    assert!(
+        got.iter()
+            .any(|m| m["you"]["seat"] == 1 || m["you"]["pending_seat"] == 1),
+        "{got:?}"
+    );
 }

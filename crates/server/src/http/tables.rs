@@ -92,7 +92,12 @@ pub(crate) async fn open_tables(
         .tables_everywhere()
         .await
         .into_iter()
-        .filter(|t| t.status != TableStatus::Finished && !t.private.private)
+        // A tournament's matches are found on its page, not among the tables to join.
+        .filter(|t| {
+            t.status != TableStatus::Finished
+                && !t.private.private
+                && t.private.tournament.is_none()
+        })
         .collect();
     tables.sort_by(|a, b| {
         (people_here(b) > 0)

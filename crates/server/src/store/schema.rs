@@ -141,7 +141,7 @@ pub(crate) const MIGRATIONS: [Migration; 12] = [
     Migration {
         version: 11,
         summary: "tournaments (`tournaments`), their entrants (`tournament_entries`) and \
-                  the tables of their rounds (`tournament_tables`)",
+                  the tables of their rounds (`tournament_tables`) with whose each seat is (`tournament_seats`)",
         sqlite: Step::Sql(SQLITE_11),
         postgres: Step::Sql(PG_11),
     },

@@ -615,7 +615,8 @@ CREATE INDEX IF NOT EXISTS cuadrilla_members_player ON cuadrilla_members(player)
 CREATE INDEX IF NOT EXISTS tables_cuadrilla ON tables(cuadrilla);
 ";
 
-// Version 11. Tournaments: their settings, entrants, and the tables of their rounds.
+// Version 11. Tournaments: their settings, entrants, the tables of their rounds and whose
+// each seat of those tables is.
 // Results are not stored: they are read from the tables' logs.
 
 pub(super) const SQLITE_11: &str = "
@@ -659,6 +660,12 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     PRIMARY KEY (tournament, round, board)
 );
 CREATE INDEX IF NOT EXISTS tournament_tables_table ON tournament_tables(table_id);
+CREATE TABLE IF NOT EXISTS tournament_seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    player INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (table_id, seat)
+);
 ";
 
 pub(super) const PG_11: &str = "
@@ -702,6 +709,12 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     PRIMARY KEY (tournament, round, board)
 );
 CREATE INDEX IF NOT EXISTS tournament_tables_table ON tournament_tables(table_id);
+CREATE TABLE IF NOT EXISTS tournament_seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat BIGINT NOT NULL,
+    player BIGINT NOT NULL REFERENCES players(id),
+    PRIMARY KEY (table_id, seat)
+);
 ";
 
 // Version 12. Notices to a person, and Web Push: each browser's subscription, by its push

@@ -44,6 +44,8 @@ pub(super) struct Actor {
     pub(super) pacing: Pacing,
     pub(super) conns: Connections,
     pub(super) talk: Talk,
+    /// The spectators' states of a tournament's match, shown behind (see `watch.rs`).
+    pub(super) watch: Delayed,
     /// The addresses of the players of a rated game already kept, (player, address).
     pub(super) addresses: HashSet<(i64, String)>,
     /// The people told it is their turn, for as long as that turn lasts.
@@ -115,6 +117,7 @@ pub fn spawn(
         pacing: Pacing::new(start),
         conns: Connections::new(start),
         talk: Talk::default(),
+        watch: Delayed::default(),
         addresses: HashSet::new(),
         turn_noticed: HashSet::new(),
         info: Arc::new(RwLock::new(TableInfo {
@@ -585,6 +588,13 @@ impl Actor {
             let mut frame = self.frame();
             for id in &newcomers {
                 if let Some(c) = self.conns.get(*id) {
+                    if self.delays_watchers() && self.watches(c) {
+                        // A spectator of a tournament's match: the state of a while ago.
+                        if let Some(m) = self.watch.shown() {
+                            self.send_text(*id, m);
+                        }
+                        continue;
+                    }
                     let m = self.state_text(c, &mut frame);
                     self.conns.told(*id, frame.telling);
                     self.send_text(*id, m.into());
@@ -603,6 +613,7 @@ impl Actor {
                 }
             }
         }
+        self.release_to_watchers();
         self.chat_after_change(&chat_newcomers);
         self.schedule_bot();
     }

@@ -308,7 +308,18 @@ impl Actor {
     }
 
     pub(super) fn state_text(&self, c: &Conn, frame: &mut Frame) -> String {
-        let seat = c.player.as_ref().and_then(|p| self.seat_of(p.id));
+        self.state_text_for(c.player.as_ref(), c.told, frame)
+    }
+
+    /// The state `player` is shown (`None`: an anonymous spectator), for a connection that
+    /// has the narration `told` (`None`: none of it).
+    pub(super) fn state_text_for(
+        &self,
+        player: Option<&PlayerRef>,
+        told: Option<(u64, usize)>,
+        frame: &mut Frame,
+    ) -> String {
+        let seat = player.and_then(|p| self.seat_of(p.id));
         // Before the start nobody is shown a seat's view: there are no cards yet.
         let view_seat = if self.row.status == TableStatus::Waiting {
             None
@@ -327,7 +338,7 @@ impl Actor {
             )
         });
         let story = self.conns.story();
-        let lines = match c.told {
+        let lines = match told {
             // Only what a page keeps: a connection far behind gets the latest lines whole.
             Some((telling, told))
                 if telling == frame.telling
@@ -345,9 +356,9 @@ impl Actor {
                 .get_or_insert_with(|| format!(r#""lines":{}"#, recent_lines(story)))
                 .clone(),
         };
-        let pending = c.player.as_ref().and_then(|p| self.seating.asked(p.id));
+        let pending = player.and_then(|p| self.seating.asked(p.id));
         let you = json!({
-            "player": c.player.as_ref().map(|p| p.id),
+            "player": player.map(|p| p.id),
             "seat": seat,
             "pending_seat": pending,
         })
@@ -365,17 +376,23 @@ impl Actor {
         .text()
     }
 
-    /// Sends every connection the state it may see.
+    /// Sends every connection the state it may see (the spectators of a tournament's
+    /// match, the state of a while ago: see `watch.rs`).
     pub(super) fn broadcast(&mut self) {
         let mut frame = self.frame();
+        let delays = self.delays_watchers();
         let msgs: Vec<(u64, Arc<str>)> = self
             .conns
             .iter()
+            .filter(|(_, c)| !(delays && self.watches(c)))
             .map(|(id, c)| (id, self.state_text(c, &mut frame).into()))
             .collect();
         for (id, m) in msgs {
             self.conns.told(id, frame.telling);
             self.send_text(id, m);
+        }
+        if self.private.in_tournament() {
+            self.delay_for_watchers(&mut frame);
         }
     }
 }

@@ -51,6 +51,7 @@ pub(crate) mod rated;
 mod seating;
 pub(crate) mod store;
 mod talk;
+mod watch;
 
 pub use private::{Ask, PrivateInfo};
 pub use private_store::NewRematch;
@@ -63,6 +64,8 @@ use pacing::Pacing;
 use private::PrivatePart;
 use seating::Seating;
 use talk::Talk;
+use watch::Delayed;
+pub use watch::WATCH_DELAY;
 
 /// The turn clock of a table made without one named.
 pub const DEFAULT_TURN_S: u64 = 60;

@@ -207,6 +207,9 @@ impl Actor {
             at.push(since + self.idle_after());
         }
         at.extend(self.private_wake());
+        if self.delays_watchers() {
+            at.extend(self.watch.next_due());
+        }
         let now = self.now();
         at.into_iter().filter(|t| *t > now).min()
     }

@@ -56,6 +56,8 @@ pub(super) struct PrivatePart {
     starts_at: Option<(i64, Instant)>,
     cuadrilla: Option<String>,
     tournament: Option<String>,
+    /// A tournament's match: the entrant's person whose each seat is (`None`: nobody's).
+    owners: Vec<Option<i64>>,
 }
 
 impl PrivatePart {
@@ -73,7 +75,14 @@ impl PrivatePart {
             let left = (at - epoch).max(0) as u64;
             (at, now + Duration::from_secs(left))
         });
+        let mut owners = vec![None; seats];
+        for (seat, player) in row.owners {
+            if let Some(o) = owners.get_mut(seat) {
+                *o = Some(player);
+            }
+        }
         PrivatePart {
+            owners,
             invite: row.invite,
             reserved,
             rematch: row.rematch,
@@ -244,8 +253,20 @@ impl Actor {
         Ok(())
     }
 
-    /// Refuses `player` a seat kept for someone else.
+    /// Refuses `player` a seat kept for someone else, and at a tournament's match a seat
+    /// that is another entrant's (before the start and after it: a seat the bot plays for
+    /// who did not come stays theirs).
     pub(super) fn check_kept(&self, player: &PlayerRef, seat: Seat) -> Result<(), Refusal> {
+        if let Some(Some(owner)) = self.private.owners.get(seat) {
+            if *owner != player.id {
+                return Err(Refusal::new(
+                    Code::SeatKept,
+                    format!(
+                        "seat {seat} is another entrant's at this tournament match: sit at yours"
+                    ),
+                ));
+            }
+        }
         match self.private.kept_for(seat) {
             Some(p) if p.id != player.id => Err(Refusal::new(
                 Code::SeatKept,
@@ -327,6 +348,7 @@ mod tests {
             starts_at: Some(epoch + 60),
             cuadrilla: None,
             tournament: None,
+            owners: Vec::new(),
         };
         let f = PrivatePart::restore(row, 4, now, epoch);
         assert_eq!(f.kept_seat_of(7), Some(1));

@@ -603,6 +603,8 @@ pub struct PrivateRow {
     pub cuadrilla: Option<String>,
     /// The tournament whose match this table is.
     pub tournament: Option<String>,
+    /// A tournament's match: whose each seat is (seat, player), for good.
+    pub owners: Vec<(usize, i64)>,
 }
 
 /// The private part of table `id`: its secret, kept seats, rematch and cuadrilla.
@@ -660,6 +662,13 @@ pub(super) fn load_private(c: &Connection, id: &str, seats: usize) -> DbResult<P
             |r| r.get(0),
         )
         .optional()?;
+    let mut st = c.prepare("SELECT seat, player FROM tournament_seats WHERE table_id = ?1")?;
+    let owners = st
+        .query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .filter_map(|(seat, player)| usize::try_from(seat).ok().map(|s| (s, player)))
+        .collect();
     Ok(PrivateRow {
         invite,
         reserved,
@@ -668,5 +677,6 @@ pub(super) fn load_private(c: &Connection, id: &str, seats: usize) -> DbResult<P
         starts_at: of.map(|(_, s)| s),
         cuadrilla,
         tournament,
+        owners,
     })
 }

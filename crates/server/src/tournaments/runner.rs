@@ -371,7 +371,9 @@ async fn open_match(hub: &Arc<Hub>, t: &Stored, pairing: &Pairing) -> Result<(),
         second: pairing.second,
         row,
         private: crate::table::PrivateRow {
-            invite: Some(crate::http::new_secret()),
+            // A public tournament's matches may be watched by anyone (with a delay); a
+            // private one's only by its own people.
+            invite: t.row.invite.is_some().then(crate::http::new_secret),
             reserved,
             tournament: Some(t.row.id.clone()),
             ..Default::default()

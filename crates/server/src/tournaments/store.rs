@@ -561,6 +561,11 @@ impl Db {
                     "INSERT INTO reserved_seats (table_id, seat, player) VALUES (?1, ?2, ?3)",
                     params![m.row.id, *seat as i64, player],
                 )?;
+                // The seat stays theirs after the start (the kept seat goes then).
+                c.execute(
+                    "INSERT INTO tournament_seats (table_id, seat, player) VALUES (?1, ?2, ?3)",
+                    params![m.row.id, *seat as i64, player],
+                )?;
             }
             let n = c.execute(
                 "INSERT INTO tournament_tables (tournament, round, board, table_id, first_entry,

@@ -21,10 +21,13 @@ test('a cuadrilla created, joined by its link, and its league table after two ga
   const a = await openBrowser();
   const b = await openBrowser({ width: 390, height: 844 });
   try {
-    const ane = await register(a.page, 'Ane');
-    await makeAccount(a.page, 'Ane');
-    const bea = await register(b.page, 'Bea');
-    await makeAccount(b.page, 'Bea');
+    // Accounts of their own: a name an account holds is no guest's any more, and the other
+    // tests' guests are called Ane and Bea.
+    const suffix = String(Date.now() % 100000);
+    const ane = await register(a.page, `Amaia${suffix}`);
+    await makeAccount(a.page, `Amaia${suffix}`);
+    const bea = await register(b.page, `Begoña${suffix}`);
+    await makeAccount(b.page, `Begoña${suffix}`);
 
     // Ane makes the cuadrilla, with its Thursday game.
     await a.page.goto(`${BASE}/cuadrillas`);

@@ -862,3 +862,69 @@ fn a_seat_the_bot_holds_for_who_did_not_come_stays_theirs() {
         "{got:?}"
     );
 }
+
+#[test]
+fn a_pairs_substitute_takes_the_seat_of_the_one_who_does_not_come() {
+    let server = Server::start_paused("tournament-substitute", roomy());
+    let (_, a0) = server.account("Sa0");
+    server.account("Sa1");
+    let (_, sub) = server.account("Suplente");
+    let (_, b0) = server.account("Sb0");
+    let (_, b1) = server.account("Sb1");
+    let (code, made) = server.api(
+        "POST",
+        "/api/tournaments",
+        Some(&a0),
+        Some(
+            json!({"name": "Con suplente", "game": "mus", "format": "knockout",
+                    "rules": rules(), "courtesy_s": 30, "pace_ms": 0, "bot": "random"}),
+        ),
+    );
+    assert_eq!(code, 200, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let entries = format!("/api/tournaments/{id}/entries");
+    for (token, body) in [
+        (&a0, json!({"partner": "Sa1", "substitute": "Suplente"})),
+        (&b0, json!({"partner": "Sb1"})),
+    ] {
+        let (code, e) = server.api("POST", &entries, Some(token), Some(body));
+        assert_eq!(code, 200, "{e}");
+    }
+    let (code, t) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(&a0),
+        None,
+    );
+    assert_eq!(code, 200, "{t}");
+    let table = t["matches"][0]["table"].as_str().unwrap().to_string();
+    // Sa1 does not come; the pair's substitute sits in the seat kept for Sa1, and the match
+    // starts with the four of them (no bot allowed, nobody lost by absence).
+    let play = format!("/api/tournaments/{id}/play");
+    for token in [&a0, &b0, &b1, &sub] {
+        let (code, sat) = server.api("POST", &play, Some(token), None);
+        assert_eq!(code, 200, "{sat}");
+    }
+    let (_, info) = server.api("GET", &format!("/api/tables/{table}"), Some(&a0), None);
+    assert_eq!(info["status"], "playing", "{info}");
+    let seated: Vec<&str> = info["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["player"]["nickname"].as_str())
+        .collect();
+    assert!(
+        seated.contains(&"Suplente") && !seated.contains(&"Sa1"),
+        "{info}"
+    );
+    // Sa1's partner sits across from the substitute: they are one side.
+    let seat_of = |name: &str| {
+        info["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|s| s["player"]["nickname"] == name)
+            .unwrap()
+    };
+    assert_eq!(seat_of("Sa0") % 2, seat_of("Suplente") % 2, "{info}");
+}

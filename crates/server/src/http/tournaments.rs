@@ -562,7 +562,8 @@ pub(crate) async fn start(
 }
 
 /// `POST /api/tournaments/{id}/play`: the caller takes their seat at their match waiting
-/// to start; the table's id (and its link) is the answer.
+/// to start (an entrant's substitute, a seat of its entrant nobody took: the one kept for
+/// whom it stands for first); the table's id (and its link) is the answer.
 pub(crate) async fn play(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<String>, PathRejection>,
@@ -571,10 +572,10 @@ pub(crate) async fn play(
     let Path(id) = path?;
     let me = super::friends::account_caller(&hub, &headers).await?;
     let (t, _) = visible(&hub, &id, &headers, None).await?;
-    let mine = t
-        .entries
-        .iter()
-        .find(|e| e.people().iter().any(|p| p.id == me.player.id));
+    let mine = t.entries.iter().find(|e| {
+        e.people().iter().any(|p| p.id == me.player.id)
+            || e.substitute.as_ref().is_some_and(|s| s.id == me.player.id)
+    });
     let Some(seed) = mine.and_then(|e| e.seed) else {
         return Err(no_match());
     };

@@ -664,7 +664,7 @@ CREATE TABLE IF NOT EXISTS tournament_seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL,
     player INTEGER NOT NULL REFERENCES players(id),
-    PRIMARY KEY (table_id, seat)
+    PRIMARY KEY (table_id, seat, player)
 );
 ";
 
@@ -713,7 +713,7 @@ CREATE TABLE IF NOT EXISTS tournament_seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat BIGINT NOT NULL,
     player BIGINT NOT NULL REFERENCES players(id),
-    PRIMARY KEY (table_id, seat)
+    PRIMARY KEY (table_id, seat, player)
 );
 ";
 

@@ -56,8 +56,9 @@ pub(super) struct PrivatePart {
     starts_at: Option<(i64, Instant)>,
     cuadrilla: Option<String>,
     tournament: Option<String>,
-    /// A tournament's match: the entrant's person whose each seat is (`None`: nobody's).
-    owners: Vec<Option<i64>>,
+    /// A tournament's match: who may sit at each seat (its entrant's person, and the
+    /// entrant's substitute; none: anybody).
+    owners: Vec<Vec<i64>>,
 }
 
 impl PrivatePart {
@@ -75,10 +76,10 @@ impl PrivatePart {
             let left = (at - epoch).max(0) as u64;
             (at, now + Duration::from_secs(left))
         });
-        let mut owners = vec![None; seats];
+        let mut owners = vec![Vec::new(); seats];
         for (seat, player) in row.owners {
             if let Some(o) = owners.get_mut(seat) {
-                *o = Some(player);
+                o.push(player);
             }
         }
         PrivatePart {
@@ -114,6 +115,12 @@ impl PrivatePart {
     /// The account `seat` is kept for.
     pub(super) fn kept_for(&self, seat: Seat) -> Option<&PlayerRef> {
         self.reserved.get(seat).and_then(Option::as_ref)
+    }
+
+    /// Whether `player` may sit at `seat` of a tournament's match by right (its entrant's
+    /// person or substitute).
+    fn owns(&self, seat: Seat, player: i64) -> bool {
+        self.owners.get(seat).is_some_and(|o| o.contains(&player))
     }
 
     /// The seat kept for `player`.
@@ -220,11 +227,21 @@ impl Actor {
                 if self.row.status != TableStatus::Waiting || self.seat_of(player.id).is_some() {
                     return Ok(());
                 }
-                let Some(seat) = self.private.kept_seat_of(player.id) else {
+                // The seat kept for them; or, for a tournament entrant's substitute, a seat
+                // of its entrant nobody took (the one still kept for whom it stands for
+                // first).
+                let own = |s: &Seat| self.private.owns(*s, player.id) && self.seating.is_free(*s);
+                let count = self.seating.count();
+                let seat = self.private.kept_seat_of(player.id).or_else(|| {
+                    (0..count)
+                        .find(|s| own(s) && self.private.kept_for(*s).is_some())
+                        .or_else(|| (0..count).find(own))
+                });
+                let Some(seat) = seat else {
                     return Ok(());
                 };
                 self.move_to(player.clone(), Some(seat)).await?;
-                self.took_seat(player.id).await;
+                self.took_seat(player.id, seat).await;
                 if self.all_accepted() {
                     self.begin().await?;
                 }
@@ -257,28 +274,35 @@ impl Actor {
     /// that is another entrant's (before the start and after it: a seat the bot plays for
     /// who did not come stays theirs).
     pub(super) fn check_kept(&self, player: &PlayerRef, seat: Seat) -> Result<(), Refusal> {
-        if let Some(Some(owner)) = self.private.owners.get(seat) {
-            if *owner != player.id {
-                return Err(Refusal::new(
-                    Code::SeatKept,
-                    format!(
-                        "seat {seat} is another entrant's at this tournament match: sit at yours"
-                    ),
-                ));
-            }
+        let owned = self.private.owners.get(seat).is_some_and(|o| !o.is_empty());
+        if owned && !self.private.owns(seat, player.id) {
+            return Err(Refusal::new(
+                Code::SeatKept,
+                format!("seat {seat} is another entrant's at this tournament match: sit at yours"),
+            ));
         }
         match self.private.kept_for(seat) {
-            Some(p) if p.id != player.id => Err(Refusal::new(
-                Code::SeatKept,
-                format!("seat {seat} is kept for {}", p.nickname),
-            )),
+            // An entrant's substitute may take the seat kept for the one it stands for.
+            Some(p) if p.id != player.id && !self.private.owns(seat, player.id) => {
+                Err(Refusal::new(
+                    Code::SeatKept,
+                    format!("seat {seat} is kept for {}", p.nickname),
+                ))
+            }
             _ => Ok(()),
         }
     }
 
-    /// `player` sat down: a seat kept for them is theirs now, kept no more.
-    pub(super) async fn took_seat(&mut self, player: i64) {
-        if let Some(seat) = self.private.kept_seat_of(player) {
+    /// `player` sat down at `seat`: a seat kept for them (or, for an entrant's substitute,
+    /// the seat kept for the one it stands for) is theirs now, kept no more.
+    pub(super) async fn took_seat(&mut self, player: i64, seat: Seat) {
+        let kept_here = self.private.kept_for(seat).is_some() && self.private.owns(seat, player);
+        let kept = if kept_here {
+            Some(seat)
+        } else {
+            self.private.kept_seat_of(player)
+        };
+        if let Some(seat) = kept {
             match self
                 .env
                 .db

@@ -463,7 +463,7 @@ impl Actor {
         }
         let id = player.id;
         self.move_to(player, Some(seat)).await?;
-        self.took_seat(id).await;
+        self.took_seat(id, seat).await;
         self.note_addresses(id).await;
         if self.row.status == TableStatus::Waiting
             && (self.seating.all_taken() || self.all_accepted())

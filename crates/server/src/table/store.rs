@@ -603,7 +603,8 @@ pub struct PrivateRow {
     pub cuadrilla: Option<String>,
     /// The tournament whose match this table is.
     pub tournament: Option<String>,
-    /// A tournament's match: whose each seat is (seat, player), for good.
+    /// A tournament's match: who may sit at each seat, for good (seat, player): its
+    /// entrant's person, and that entrant's substitute.
     pub owners: Vec<(usize, i64)>,
 }
 

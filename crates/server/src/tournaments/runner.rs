@@ -338,9 +338,13 @@ async fn open_match(hub: &Arc<Hub>, t: &Stored, pairing: &Pairing) -> Result<(),
         (Side::Second, entrant(pairing.second)?),
     ];
     let mut reserved = Vec::new();
+    let mut substitutes = Vec::new();
     for (side, e) in &sides {
         for (seat, p) in s.seats_of(*side).into_iter().zip(e.people()) {
             reserved.push((seat, p.id, p.nickname.clone()));
+        }
+        if let Some(sub) = &e.substitute {
+            substitutes.extend(s.seats_of(*side).into_iter().map(|seat| (seat, sub.id)));
         }
     }
     let id = crate::http::new_table_id();
@@ -364,6 +368,7 @@ async fn open_match(hub: &Arc<Hub>, t: &Stored, pairing: &Pairing) -> Result<(),
     };
     let courtesy_until = now + s.courtesy_s as i64;
     let m = NewMatch {
+        substitutes,
         tournament: t.row.id.clone(),
         round,
         board,

@@ -85,6 +85,8 @@ pub struct Stored {
 
 /// A new match's table to store with its board.
 pub struct NewMatch {
+    /// Each entrant's substitute, with the seats it may take: (seat, player).
+    pub substitutes: Vec<(usize, i64)>,
     pub tournament: String,
     pub round: u32,
     pub board: u32,
@@ -564,6 +566,13 @@ impl Db {
                 // The seat stays theirs after the start (the kept seat goes then).
                 c.execute(
                     "INSERT INTO tournament_seats (table_id, seat, player) VALUES (?1, ?2, ?3)",
+                    params![m.row.id, *seat as i64, player],
+                )?;
+            }
+            for (seat, player) in &m.substitutes {
+                c.execute(
+                    "INSERT INTO tournament_seats (table_id, seat, player) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (table_id, seat, player) DO NOTHING",
                     params![m.row.id, *seat as i64, player],
                 )?;
             }

@@ -928,3 +928,24 @@ fn a_pairs_substitute_takes_the_seat_of_the_one_who_does_not_come() {
     };
     assert_eq!(seat_of("Sa0") % 2, seat_of("Suplente") % 2, "{info}");
 }
+
+#[test]
+fn a_swiss_asked_for_more_rounds_than_its_field_plays_as_many_as_it_can() {
+    let server = Server::start_paused("tournament-rounds", roomy());
+    let (id, people) = ring_event(
+        &server,
+        "Rd",
+        4,
+        json!({"format": "swiss", "rounds": 5, "bots": true, "rules": {"hands": 1, "to": 6}}),
+    );
+    let (code, t) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(&people[0].1),
+        None,
+    );
+    assert_eq!(code, 200, "{t}");
+    assert_eq!(t["rounds"], 3, "four entrants meet in three rounds: {t}");
+    let t = played_out(&server, &people[0].1, &id, Some(&people));
+    assert_eq!(t["matches"].as_array().unwrap().len(), 6, "{t}");
+}

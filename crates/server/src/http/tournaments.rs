@@ -292,6 +292,10 @@ pub(crate) async fn view(hub: &Arc<Hub>, t: &Stored) -> Result<Value, ApiError> 
     let mut matches = Vec::new();
     let mut standings = Value::Null;
     let mut round = 0;
+    let mut rounds = match t.settings.format {
+        Format::Swiss { rounds } => Some(rounds),
+        _ => None,
+    };
     if t.row.status != Status::Signup {
         let results = crate::tournaments::results_of(hub, t)
             .await
@@ -322,6 +326,10 @@ pub(crate) async fn view(hub: &Arc<Hub>, t: &Stored) -> Result<Value, ApiError> 
             standings = t.standings.clone().unwrap_or(Value::Null);
         } else {
             let event = t::event_of(t).map_err(ApiError::internal)?;
+            if let Format::Swiss { rounds: r } = event.format {
+                // As many as its field can be paired in.
+                rounds = Some(r);
+            }
             let next = event.next(&results).map_err(ApiError::internal)?;
             round = next.round;
             standings = crate::tournaments::standings_of(&event, &results, &next)
@@ -334,7 +342,7 @@ pub(crate) async fn view(hub: &Arc<Hub>, t: &Stored) -> Result<Value, ApiError> 
         "name": t.row.name,
         "game": t.row.game,
         "format": t::format_name(&s.format),
-        "rounds": match s.format { Format::Swiss { rounds } => Some(rounds), _ => None },
+        "rounds": rounds,
         "consolation": matches!(s.format, Format::Knockout { consolation: true }),
         "rules": s.rules,
         "pairs": s.pairs,

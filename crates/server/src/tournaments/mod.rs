@@ -238,10 +238,20 @@ impl Absent {
 }
 
 /// The event a stored tournament plays: its format over its entrants in seed order, with
-/// its withdrawals.
+/// its withdrawals. A Swiss asked for more rounds than its field can be paired in without
+/// repeats plays as many as it can (the field is known only at the start).
 pub fn event_of(t: &Stored) -> Result<Event, String> {
-    let mut event =
-        Event::new(t.settings.format.clone(), t.entries.len()).map_err(|e| e.to_string())?;
+    let n = t.entries.len();
+    let format = match t.settings.format {
+        Format::Swiss { rounds } => Format::Swiss {
+            rounds: rounds.min(tapete_tournament::swiss::max_rounds(n)).max(1),
+        },
+        Format::Duplicate { rounds } => Format::Duplicate {
+            rounds: rounds.min(tapete_tournament::swiss::max_rounds(n)).max(1),
+        },
+        ref f => f.clone(),
+    };
+    let mut event = Event::new(format, n).map_err(|e| e.to_string())?;
     for e in &t.entries {
         if let (Some(seed), Some(from)) = (e.seed, e.withdrawn) {
             event

@@ -771,6 +771,13 @@ fn a_public_tournaments_match_is_watched_a_minute_behind() {
             }
         }
     }
+    // Sent at the minute's end: let a busy machine's writer deliver it (the clock stands
+    // still meanwhile, so nothing later is due).
+    let until = Instant::now() + Duration::from_secs(10);
+    while !all.iter().any(|m| m["type"] == "state") && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+        all.extend(drain_all(&mut watcher));
+    }
     let states: Vec<&Value> = all.iter().filter(|m| m["type"] == "state").collect();
     let Some(last) = states.last() else {
         panic!("no state of a minute ago: {all:?}");

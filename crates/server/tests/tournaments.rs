@@ -280,6 +280,21 @@ fn ring_event(server: &Server, name: &str, n: usize, extra: Value) -> (String, V
     (id, people)
 }
 
+/// [`ring_event`], started by its organiser (the first entrant): its id, the entrants,
+/// and the tournament as the start answered it.
+fn started_ring_event(
+    server: &Server,
+    name: &str,
+    n: usize,
+    extra: Value,
+) -> (String, Vec<(i64, String)>, Value) {
+    let (id, people) = ring_event(server, name, n, extra);
+    let start = format!("/api/tournaments/{id}/start");
+    let (code, t) = server.api("POST", &start, Some(&people[0].1), None);
+    assert_eq!(code, 200, "{t}");
+    (id, people, t)
+}
+
 /// Has one person of each match waiting for its people take their seat (the first
 /// entrant's first player), so the match starts at the end of its courtesy time with bots
 /// for the others.
@@ -323,20 +338,13 @@ fn played_out(server: &Server, token: &str, id: &str, people: Option<&[(i64, Str
 #[test]
 fn who_does_not_come_loses_and_who_withdraws_is_not_paired_again() {
     let server = Server::start_paused("tournament-absent", roomy());
-    let (id, people) = ring_event(
+    let (id, people, t) = started_ring_event(
         &server,
         "Ab",
         4,
         json!({"format": "swiss", "rounds": 2, "bots": false, "rules": {"hands": 1, "to": 6}}),
     );
     let org = &people[0].1;
-    let (code, t) = server.api(
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(org),
-        None,
-    );
-    assert_eq!(code, 200, "{t}");
     let matches = t["matches"].as_array().unwrap().clone();
     assert_eq!(matches.len(), 2);
     let token_of = |seed: u64| {
@@ -399,7 +407,7 @@ fn who_does_not_come_loses_and_who_withdraws_is_not_paired_again() {
 #[test]
 fn a_knockout_of_five_with_stand_ins_ends_with_a_champion_and_survives_a_restart() {
     let server = Server::start_paused("tournament-knockout", roomy());
-    let (id, people) = ring_event(
+    let (id, people, _) = started_ring_event(
         &server,
         "Ko",
         5,
@@ -407,13 +415,6 @@ fn a_knockout_of_five_with_stand_ins_ends_with_a_champion_and_survives_a_restart
                "rules": {"hands": 1, "to": 6}, "private": true}),
     );
     let org = &people[0].1;
-    let (code, _) = server.api(
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(org),
-        None,
-    );
-    assert_eq!(code, 200);
     let t = played_out(&server, org, &id, Some(&people));
     let state = &t["standings"]["state"];
     assert!(state["over"].as_bool().unwrap(), "{t}");
@@ -526,20 +527,13 @@ fn bad_settings_and_bounds_are_refused_by_name() {
 #[test]
 fn a_restart_while_the_matches_wait_for_their_people_loses_nothing() {
     let server = Server::start_paused("tournament-restart", roomy());
-    let (id, people) = ring_event(
+    let (id, people, t) = started_ring_event(
         &server,
         "Rs",
         4,
         json!({"format": "knockout", "bots": true, "rules": {"hands": 1, "to": 6}}),
     );
     let org = people[0].1.clone();
-    let (code, t) = server.api(
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(&org),
-        None,
-    );
-    assert_eq!(code, 200, "{t}");
     assert_eq!(t["matches"].as_array().unwrap().len(), 2);
     server.advance(Duration::from_secs(10));
     let server = server.restart();
@@ -590,20 +584,13 @@ fn chinchon_stand_ins_play_a_knockout_out() {
 #[test]
 fn a_match_nobody_came_to_is_lost_by_both_and_a_bracket_goes_on() {
     let server = Server::start_paused("tournament-nobody", roomy());
-    let (id, people) = ring_event(
+    let (id, people, _) = started_ring_event(
         &server,
         "Nb",
         4,
         json!({"format": "knockout", "bots": true, "rules": {"hands": 1, "to": 6}}),
     );
     let org = &people[0].1;
-    let (code, _) = server.api(
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(org),
-        None,
-    );
-    assert_eq!(code, 200);
     let t = played_out(&server, org, &id, None);
     // Nobody came anywhere: no game was played; the first side (the higher seed) went on.
     for m in t["matches"].as_array().unwrap() {
@@ -694,20 +681,13 @@ fn drain_all(ws: &mut Ws) -> Vec<Value> {
 #[test]
 fn a_public_tournaments_match_is_watched_a_minute_behind() {
     let server = Server::start_paused("tournament-watch", roomy());
-    let (id, people) = ring_event(
+    let (id, people, t) = started_ring_event(
         &server,
         "Wt",
         2,
         json!({"format": "knockout", "bots": true, "pace_ms": 1000,
                "rules": {"hands": 9, "to": 30}}),
     );
-    let (code, t) = server.api(
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(&people[0].1),
-        None,
-    );
-    assert_eq!(code, 200, "{t}");
     let table = t["matches"][0]["table"].as_str().unwrap().to_string();
     // Not among the lobby's tables to join.
     let (_, lobby) = server.api("GET", "/api/tables", None, None);
@@ -797,20 +777,13 @@ fn a_public_tournaments_match_is_watched_a_minute_behind() {
 #[test]
 fn a_seat_the_bot_holds_for_who_did_not_come_stays_theirs() {
     let server = Server::start_paused("tournament-owners", roomy());
-    let (id, people) = ring_event(
+    let (id, people, t) = started_ring_event(
         &server,
         "Ow",
         2,
         json!({"format": "knockout", "bots": true, "pace_ms": 1000,
                "rules": {"hands": 9, "to": 9}}),
     );
-    let (code, t) = server.api(
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(&people[0].1),
-        None,
-    );
-    assert_eq!(code, 200, "{t}");
     let table = t["matches"][0]["table"].as_str().unwrap().to_string();
     let first = t["matches"][0]["first"].as_u64().unwrap();
     let who = |seed: u64| {
@@ -939,19 +912,12 @@ fn a_pairs_substitute_takes_the_seat_of_the_one_who_does_not_come() {
 #[test]
 fn a_swiss_asked_for_more_rounds_than_its_field_plays_as_many_as_it_can() {
     let server = Server::start_paused("tournament-rounds", roomy());
-    let (id, people) = ring_event(
+    let (id, people, t) = started_ring_event(
         &server,
         "Rd",
         4,
         json!({"format": "swiss", "rounds": 5, "bots": true, "rules": {"hands": 1, "to": 6}}),
     );
-    let (code, t) = server.api(
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(&people[0].1),
-        None,
-    );
-    assert_eq!(code, 200, "{t}");
     assert_eq!(t["rounds"], 3, "four entrants meet in three rounds: {t}");
     let t = played_out(&server, &people[0].1, &id, Some(&people));
     assert_eq!(t["matches"].as_array().unwrap().len(), 6, "{t}");

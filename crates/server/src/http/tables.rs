@@ -157,6 +157,47 @@ pub(crate) struct NewTable {
 /// Longest pause a table may put between bot actions.
 pub(crate) const MAX_PACE_MS: u64 = 5000;
 
+/// The game called `name`, or the refusal that lists the games.
+pub(crate) fn kind_named(hub: &Hub, name: &str) -> Result<Arc<dyn tapete_host::Kind>, ApiError> {
+    hub.kind(name).cloned().ok_or_else(|| {
+        let names: Vec<&str> = hub.kinds.iter().map(|k| k.name()).collect();
+        ApiError::bad(
+            Code::UnknownGame,
+            format!("unknown game `{name}`: choose {}", names.join(", ")),
+        )
+    })
+}
+
+/// The bot level asked for (default: the game's), or the refusal that lists its levels.
+pub(crate) fn bot_level(
+    kind: &dyn tapete_host::Kind,
+    asked: Option<String>,
+) -> Result<String, ApiError> {
+    let bot = asked.unwrap_or_else(|| kind.default_bot().to_string());
+    if !kind.bot_names().contains(&bot.as_str()) {
+        return Err(ApiError::bad(
+            Code::BotNotFound,
+            format!(
+                "`{bot}` is not a bot level: choose one of {}",
+                kind.bot_names().join(", ")
+            ),
+        ));
+    }
+    Ok(bot)
+}
+
+/// The bots' pause asked for (default 700 ms), at most [`MAX_PACE_MS`].
+pub(crate) fn bots_pace(asked: Option<u64>) -> Result<u64, ApiError> {
+    let pace_ms = asked.unwrap_or(700);
+    if pace_ms > MAX_PACE_MS {
+        return Err(ApiError::bad(
+            Code::BadOptions,
+            format!("pace_ms {pace_ms} is too slow: at most {MAX_PACE_MS}"),
+        ));
+    }
+    Ok(pace_ms)
+}
+
 /// Longest `away_s` and `hold_s`.
 pub(crate) const MAX_AWAY_S: u64 = 600;
 
@@ -195,30 +236,9 @@ pub(crate) async fn create_table(
             ),
         ));
     }
-    let kind = hub.kind(&req.game).ok_or_else(|| {
-        let names: Vec<&str> = hub.kinds.iter().map(|k| k.name()).collect();
-        ApiError::bad(
-            Code::UnknownGame,
-            format!("unknown game `{}`: choose {}", req.game, names.join(", ")),
-        )
-    })?;
-    let bot = req.bot.unwrap_or_else(|| kind.default_bot().to_string());
-    if !kind.bot_names().contains(&bot.as_str()) {
-        return Err(ApiError::bad(
-            Code::BotNotFound,
-            format!(
-                "`{bot}` is not a bot level: choose one of {}",
-                kind.bot_names().join(", ")
-            ),
-        ));
-    }
-    let pace_ms = req.pace_ms.unwrap_or(700);
-    if pace_ms > MAX_PACE_MS {
-        return Err(ApiError::bad(
-            Code::BadOptions,
-            format!("pace_ms {pace_ms} is too slow: at most {MAX_PACE_MS}"),
-        ));
-    }
+    let kind = kind_named(&hub, &req.game)?;
+    let bot = bot_level(kind.as_ref(), req.bot)?;
+    let pace_ms = bots_pace(req.pace_ms)?;
     let away_s = req.away_s.unwrap_or(30);
     if away_s > MAX_AWAY_S {
         return Err(ApiError::bad(

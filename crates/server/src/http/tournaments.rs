@@ -90,13 +90,7 @@ pub(crate) async fn create(
             t::MAX_NAME
         )));
     }
-    let kind = hub.kind(&req.game).cloned().ok_or_else(|| {
-        let names: Vec<&str> = hub.kinds.iter().map(|k| k.name()).collect();
-        ApiError::bad(
-            Code::UnknownGame,
-            format!("unknown game `{}`: choose {}", req.game, names.join(", ")),
-        )
-    })?;
+    let kind = super::tables::kind_named(&hub, &req.game)?;
     let pairs = kind.partners();
     let seats = if pairs { 4 } else { 2 };
     if !kind.seat_range().contains(&seats) {
@@ -163,23 +157,8 @@ pub(crate) async fn create(
             super::tables::TURN_S.end()
         )));
     }
-    let pace_ms = req.pace_ms.unwrap_or(700);
-    if pace_ms > super::tables::MAX_PACE_MS {
-        return Err(bad(format!(
-            "pace_ms {pace_ms} is too slow: at most {}",
-            super::tables::MAX_PACE_MS
-        )));
-    }
-    let bot = req.bot.unwrap_or_else(|| kind.default_bot().to_string());
-    if !kind.bot_names().contains(&bot.as_str()) {
-        return Err(ApiError::bad(
-            Code::BotNotFound,
-            format!(
-                "`{bot}` is not a bot level: choose one of {}",
-                kind.bot_names().join(", ")
-            ),
-        ));
-    }
+    let pace_ms = super::tables::bots_pace(req.pace_ms)?;
+    let bot = super::tables::bot_level(kind.as_ref(), req.bot)?;
     if let Some(c) = &req.cuadrilla {
         let member = hub
             .db

@@ -15,9 +15,9 @@ use std::collections::VecDeque;
 /// How far behind the spectators of a tournament's match watch it.
 pub const WATCH_DELAY: Duration = Duration::from_secs(60);
 
-/// Spectator states kept waiting at most (a bound on memory: a table makes a few a second
-/// at most; past this the oldest is shown early).
-const MAX_WAITING: usize = 4096;
+/// Bytes of spectator states kept waiting at most, per table (a minute of a table's states
+/// is far less; past this the oldest is shown early).
+const MAX_WAITING_BYTES: usize = 2 << 20;
 
 /// The spectators' states waiting for their time, and the one they are shown now.
 ///
@@ -26,15 +26,22 @@ const MAX_WAITING: usize = 4096;
 #[derive(Default)]
 pub(super) struct Delayed {
     waiting: VecDeque<(Instant, Arc<str>)>,
+    /// The bytes of the states waiting.
+    bytes: usize,
     shown: Option<Arc<str>>,
 }
 
 impl Delayed {
     /// A spectator's state made at `at`.
     pub(super) fn push(&mut self, at: Instant, state: Arc<str>) {
+        self.bytes += state.len();
         self.waiting.push_back((at, state));
-        while self.waiting.len() > MAX_WAITING {
-            self.shown = self.waiting.pop_front().map(|(_, s)| s);
+        while self.bytes > MAX_WAITING_BYTES {
+            let Some((_, early)) = self.waiting.pop_front() else {
+                break;
+            };
+            self.bytes -= early.len();
+            self.shown = Some(early);
         }
     }
 
@@ -45,7 +52,10 @@ impl Delayed {
             if *at + WATCH_DELAY > now {
                 break;
             }
-            released = self.waiting.pop_front().map(|(_, s)| s);
+            released = self.waiting.pop_front().map(|(_, s)| {
+                self.bytes -= s.len();
+                s
+            });
         }
         if released.is_some() {
             self.shown = released.clone();
@@ -135,13 +145,18 @@ mod tests {
     }
 
     #[test]
-    fn the_states_kept_waiting_are_bounded() {
+    fn the_states_kept_waiting_are_bounded_in_bytes() {
         let start = Instant::now();
         let mut d = Delayed::default();
-        for i in 0..(MAX_WAITING + 2) {
-            d.push(start, format!("{i}").into());
+        let state = |i: usize| -> Arc<str> { format!("{i:0>1024}").into() };
+        let fit = MAX_WAITING_BYTES / 1024;
+        for i in 0..(fit + 2) {
+            d.push(start, state(i));
         }
-        assert_eq!(d.waiting.len(), MAX_WAITING);
-        assert_eq!(d.shown().as_deref(), Some("1"), "the oldest shown early");
+        assert_eq!(d.waiting.len(), fit);
+        assert_eq!(d.bytes, fit * 1024);
+        assert_eq!(d.shown(), Some(state(1)), "the oldest shown early");
+        assert!(d.release(start + WATCH_DELAY).is_some());
+        assert_eq!(d.bytes, 0, "released states are counted out");
     }
 }

@@ -200,6 +200,16 @@ pub enum Absent {
 }
 
 impl Absent {
+    /// Who is missing of the two sides (`None`: neither).
+    pub fn of(first_missing: bool, second_missing: bool) -> Option<Absent> {
+        match (first_missing, second_missing) {
+            (true, true) => Some(Absent::Both),
+            (true, false) => Some(Absent::First),
+            (false, true) => Some(Absent::Second),
+            (false, false) => None,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Absent::First => "first",

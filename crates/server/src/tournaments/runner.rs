@@ -157,13 +157,7 @@ pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
                 .iter()
                 .any(|e| e.seed == Some(seed as i64) && e.withdrawn.is_some())
         };
-        let gone = match (withdrawn(pairing.first), withdrawn(pairing.second)) {
-            (true, true) => Some(Absent::Both),
-            (true, false) => Some(Absent::First),
-            (false, true) => Some(Absent::Second),
-            (false, false) => None,
-        };
-        match gone {
+        match Absent::of(withdrawn(pairing.first), withdrawn(pairing.second)) {
             Some(absent) => hub
                 .db
                 .walkover(
@@ -199,8 +193,8 @@ enum Courtesy {
 }
 
 /// Decides a waiting match whose courtesy time is over: a side came when its people all
-/// sat. With bots allowed, a match somebody came to starts (the bot plays who did not);
-/// otherwise, or if nobody came, the sides that did not come lose.
+/// sat. A match both sides came to starts; with bots allowed, so does a match somebody
+/// came to (the bot plays who did not); otherwise the sides that did not come lose.
 async fn at_the_end_of_courtesy(hub: &Arc<Hub>, t: &Stored, table: &str) -> Courtesy {
     let handle = match hub.table_or_load(table).await {
         Ok(Some(h)) => h,
@@ -216,14 +210,11 @@ async fn at_the_end_of_courtesy(hub: &Arc<Hub>, t: &Stored, table: &str) -> Cour
     };
     let whole = t.settings.seats_of(Side::First).len();
     let (first, second) = (sat(Side::First), sat(Side::Second));
-    if t.settings.bots && first + second > 0 {
-        return Courtesy::Begin(handle);
+    match Absent::of(first < whole, second < whole) {
+        None => Courtesy::Begin(handle),
+        Some(_) if t.settings.bots && first + second > 0 => Courtesy::Begin(handle),
+        Some(absent) => Courtesy::Absent(absent),
     }
-    Courtesy::Absent(match (first == whole, second == whole) {
-        (true, false) => Absent::Second,
-        (false, true) => Absent::First,
-        _ => Absent::Both,
-    })
 }
 
 /// The results so far: each finished match's from its table's log, each match somebody

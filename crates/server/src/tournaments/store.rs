@@ -7,6 +7,7 @@ use crate::code::Code;
 use crate::store::{params, Connection, Db, DbError, DbResult, OptionalExtension};
 use crate::table::store::{insert_table, PrivateRow, TableRow};
 use crate::table::TableStatus;
+use std::collections::HashMap;
 
 /// A tournament's row.
 #[derive(Clone, Debug, Serialize)]
@@ -108,105 +109,106 @@ fn player_ref(c: &Connection, id: Option<i64>) -> DbResult<Option<PlayerRef>> {
     )
 }
 
-fn load(c: &Connection, id: &str) -> DbResult<Option<Stored>> {
-    type Head = (
-        i64,
-        String,
-        String,
-        String,
-        i64,
-        i64,
-        Option<String>,
-        Option<String>,
-        String,
-        i64,
-        Option<i64>,
-        Option<String>,
-    );
-    let head: Option<Head> = c
+/// A player's reference from a row's id and nickname columns (`None`: a NULL id).
+fn person(r: &crate::store::sql::Row, id: usize, nick: usize) -> DbResult<Option<PlayerRef>> {
+    let id: Option<i64> = r.get(id)?;
+    let nickname: Option<String> = r.get(nick)?;
+    Ok(id
+        .zip(nickname)
+        .map(|(id, nickname)| PlayerRef { id, nickname }))
+}
+
+/// A tournament's row and the standings stored with it: one query, the organiser's
+/// nickname joined.
+fn load_row(c: &Connection, id: &str) -> DbResult<Option<(TournamentRow, Option<String>)>> {
+    let bad = |what: String| DbError(format!("tournament {id}: {what}"));
+    let raw = c
         .query_row(
-            "SELECT organiser, name, game, settings, start_at, rated, invite, cuadrilla, status,
-                    created, finished, standings
-             FROM tournaments WHERE id = ?1",
+            "SELECT t.organiser, p.nickname, t.name, t.game, t.settings, t.start_at, t.rated,
+                    t.invite, t.cuadrilla, t.status, t.created, t.finished, t.standings
+             FROM tournaments t JOIN players p ON p.id = t.organiser WHERE t.id = ?1",
             [id],
             |r| {
                 Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                    r.get(6)?,
-                    r.get(7)?,
-                    r.get(8)?,
-                    r.get(9)?,
-                    r.get(10)?,
-                    r.get(11)?,
+                    PlayerRef {
+                        id: r.get(0)?,
+                        nickname: r.get(1)?,
+                    },
+                    (r.get::<_, String>(2)?, r.get::<_, String>(3)?),
+                    (r.get::<_, String>(4)?, r.get::<_, String>(9)?),
+                    (r.get(5)?, r.get::<_, i64>(6)?, r.get(10)?, r.get(11)?),
+                    (r.get(7)?, r.get(8)?, r.get(12)?),
                 ))
             },
         )
         .optional()?;
-    let Some((
-        org,
+    let Some((organiser, (name, game), (settings, status), times, (invite, cuadrilla, standings))) =
+        raw
+    else {
+        return Ok(None);
+    };
+    let (start_at, rated, created, finished) = times;
+    let settings: Settings = serde_json::from_str(&settings)
+        .map_err(|e| bad(format!("its settings do not read: {e}")))?;
+    let status = Status::parse(&status).ok_or_else(|| bad(format!("status `{status}`")))?;
+    let row = TournamentRow {
+        id: id.to_string(),
+        organiser,
         name,
         game,
         settings,
         start_at,
-        rated,
+        rated: rated != 0,
         invite,
         cuadrilla,
         status,
         created,
         finished,
-        standings,
-    )) = head
-    else {
+    };
+    Ok(Some((row, standings)))
+}
+
+fn load(c: &Connection, id: &str) -> DbResult<Option<Stored>> {
+    let Some((row, standings)) = load_row(c, id)? else {
         return Ok(None);
     };
-    let bad = |what: &str| DbError(format!("tournament {id}: {what}"));
-    let settings: Settings = serde_json::from_str(&settings)
-        .map_err(|e| bad(&format!("its settings do not read: {e}")))?;
-    let status = Status::parse(&status).ok_or_else(|| bad(&format!("status `{status}`")))?;
-    let organiser = player_ref(c, Some(org))?.ok_or_else(|| bad("no organiser"))?;
+    let bad = |what: String| DbError(format!("tournament {id}: {what}"));
+    // The entrants, their people's nicknames joined.
     let mut st = c.prepare(
-        "SELECT entry, player, partner, substitute, joined, seed, withdrawn
-         FROM tournament_entries WHERE tournament = ?1
-         ORDER BY coalesce(seed, entry), entry",
+        "SELECT e.entry, e.joined, e.seed, e.withdrawn, e.player, a.nickname, e.partner,
+                b.nickname, e.substitute, s.nickname
+         FROM tournament_entries e JOIN players a ON a.id = e.player
+         LEFT JOIN players b ON b.id = e.partner LEFT JOIN players s ON s.id = e.substitute
+         WHERE e.tournament = ?1 ORDER BY coalesce(e.seed, e.entry), e.entry",
     )?;
-    type Entry = (
-        i64,
-        i64,
-        Option<i64>,
-        Option<i64>,
-        i64,
-        Option<i64>,
-        Option<i64>,
-    );
-    let raw: Vec<Entry> = st
+    let entries = st
         .query_map([id], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-            ))
+            Ok(EntryRow {
+                entry: r.get(0)?,
+                joined: r.get(1)?,
+                seed: r.get(2)?,
+                withdrawn: r.get(3)?,
+                player: PlayerRef {
+                    id: r.get(4)?,
+                    nickname: r.get(5)?,
+                },
+                partner: person(r, 6, 7)?,
+                substitute: person(r, 8, 9)?,
+            })
         })?
-        .collect::<Result<_, _>>()?;
-    let mut entries = Vec::with_capacity(raw.len());
-    for (entry, player, partner, substitute, joined, seed, withdrawn) in raw {
-        entries.push(EntryRow {
-            entry,
-            player: player_ref(c, Some(player))?.ok_or_else(|| bad("an entrant is gone"))?,
-            partner: player_ref(c, partner)?,
-            substitute: player_ref(c, substitute)?,
-            joined,
-            seed,
-            withdrawn,
-        });
+        .collect::<Result<Vec<_>, _>>()?;
+    // Who sits at each seat of every match's table, in one query.
+    let mut seated: HashMap<String, Vec<Option<i64>>> = HashMap::new();
+    let mut st = c.prepare(
+        "SELECT s.table_id, s.seat, s.player FROM seats s
+         JOIN tournament_tables b ON b.table_id = s.table_id
+         WHERE b.tournament = ?1 ORDER BY s.table_id, s.seat",
+    )?;
+    for r in st.query_map([id], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, Option<i64>>(2)?))
+    })? {
+        let (table, player) = r?;
+        seated.entry(table).or_default().push(player);
     }
     let mut st = c.prepare(
         "SELECT b.round, b.board, b.table_id, b.first_entry, b.second_entry,
@@ -214,80 +216,49 @@ fn load(c: &Connection, id: &str) -> DbResult<Option<Stored>> {
          FROM tournament_tables b LEFT JOIN tables t ON t.id = b.table_id
          WHERE b.tournament = ?1 ORDER BY b.round, b.board",
     )?;
-    type Board = (
-        i64,
-        i64,
-        Option<String>,
-        i64,
-        i64,
-        i64,
-        Option<String>,
-        Option<String>,
-    );
-    let raw: Vec<Board> = st
+    let raw = st
         .query_map([id], |r| {
             Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-                r.get(7)?,
+                (r.get::<_, i64>(0)?, r.get::<_, i64>(1)?),
+                r.get::<_, Option<String>>(2)?,
+                (r.get::<_, i64>(3)?, r.get::<_, i64>(4)?),
+                r.get::<_, i64>(5)?,
+                (
+                    r.get::<_, Option<String>>(6)?,
+                    r.get::<_, Option<String>>(7)?,
+                ),
             ))
         })?
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     let mut boards = Vec::with_capacity(raw.len());
-    for (round, board, table_id, first, second, courtesy_until, forfeit, tstatus) in raw {
+    for ((round, board), table_id, (first, second), courtesy_until, (forfeit, status)) in raw {
+        let forfeit = match forfeit {
+            None => None,
+            Some(f) => Some(Absent::parse(&f).ok_or_else(|| bad(format!("forfeit `{f}`")))?),
+        };
+        let status = match status {
+            None => None,
+            Some(s) => Some(s.parse().map_err(bad)?),
+        };
         boards.push(BoardRow {
             round: round as u32,
             board: board as u32,
-            table_id: table_id.clone(),
+            seated: table_id
+                .as_ref()
+                .and_then(|t| seated.remove(t))
+                .unwrap_or_default(),
+            table_id,
             first: first as usize,
             second: second as usize,
             courtesy_until,
-            forfeit: match forfeit {
-                None => None,
-                Some(f) => Some(Absent::parse(&f).ok_or_else(|| bad(&format!("forfeit `{f}`")))?),
-            },
-            status: match tstatus {
-                None => None,
-                Some(s) => Some(s.parse().map_err(|e: String| bad(&e))?),
-            },
-            seated: match &table_id {
-                None => Vec::new(),
-                Some(table) => {
-                    let mut st = c.prepare(
-                        "SELECT seat, player FROM seats WHERE table_id = ?1 ORDER BY seat",
-                    )?;
-                    let rows = st
-                        .query_map([table], |r| {
-                            Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?))
-                        })?
-                        .collect::<Result<Vec<_>, _>>()?;
-                    rows.into_iter().map(|(_, p)| p).collect()
-                }
-            },
+            forfeit,
+            status,
         });
     }
     let standings = standings.and_then(|s| serde_json::from_str(&s).ok());
     Ok(Some(Stored {
-        row: TournamentRow {
-            id: id.to_string(),
-            organiser,
-            name,
-            game,
-            settings: settings.clone(),
-            start_at,
-            rated: rated != 0,
-            invite,
-            cuadrilla,
-            status,
-            created,
-            finished,
-        },
-        settings,
+        settings: row.settings.clone(),
+        row,
         entries,
         boards,
         standings,
@@ -650,8 +621,8 @@ impl Db {
                 .collect::<Result<Vec<String>, _>>()?;
             let mut out = Vec::new();
             for id in ids {
-                if let Some(t) = load(c, &id)? {
-                    out.push(t.row);
+                if let Some((row, _)) = load_row(c, &id)? {
+                    out.push(row);
                 }
             }
             Ok(out)
@@ -719,8 +690,8 @@ impl Db {
                 .collect::<Result<Vec<String>, _>>()?;
             let mut out = Vec::new();
             for id in ids {
-                if let Some(t) = load(c, &id)? {
-                    out.push(t.row);
+                if let Some((row, _)) = load_row(c, &id)? {
+                    out.push(row);
                 }
             }
             Ok(out)

@@ -139,18 +139,20 @@ function rulesForm(defaults = {}) {
   const [real31, real31L] = check('real31', '31 real', d.real31);
   const [miedo, miedoL] = check('punto_y_miedo', 'punto y miedo', d.punto_y_miedo);
   const [senas, senasL] = check('senas', t('mus.senas_partners'), d.senas);
+  // Boards (a duplicate's tables): one hand each from 0–0, so no juegos, vacas or señas.
+  const boards = Number(d.boards || 0);
   const box = el('div', {},
     el('div', { class: 'fields' },
       el('label', { class: 'field' }, t('mus.f.deck'), mode),
       el('label', { class: 'field' }, t('mus.f.target'), target),
-      el('label', { class: 'field' }, t('mus.f.juegos'), juegos),
-      el('label', { class: 'field' }, t('mus.f.vacas'), vacas)),
-    el('div', { class: 'row', style: { gap: '1.2rem', marginBottom: '.8rem' } }, real31L, miedoL, senasL));
+      boards ? null : el('label', { class: 'field' }, t('mus.f.juegos'), juegos),
+      boards ? null : el('label', { class: 'field' }, t('mus.f.vacas'), vacas)),
+    el('div', { class: 'row', style: { gap: '1.2rem', marginBottom: '.8rem' } }, real31L, miedoL, boards ? null : senasL));
   return {
     el: box,
     read: () => ({
       mode: mode.value, target: Number(target.value), juegos: Number(juegos.value), vacas: Number(vacas.value),
-      real31: real31.checked, punto_y_miedo: miedo.checked, senas: senas.checked,
+      real31: real31.checked, punto_y_miedo: miedo.checked, senas: boards ? false : senas.checked, boards,
     }),
   };
 }

@@ -74,13 +74,21 @@ async function renderCreate(games, who) {
   const rulesBox = el('div');
   /** @type {{el: HTMLElement, read: () => any} | null} */
   let rules = null;
-  const onGame = async () => {
+  /** The game's own form of its options; a duplicate's as its tables play them (boards). */
+  const rulesFor = async () => {
     const g = games.find((x) => x.name === /** @type {HTMLSelectElement} */ (game).value);
     if (!g) return;
     const m = await gameModule(g.name);
     const seats = g.partners ? 4 : 2;
-    rules = m.rulesForm(g.rules || {}, { seats: { min: seats, max: seats, default: seats } });
+    const dup = /** @type {HTMLSelectElement} */ (format).value === 'duplicate';
+    const defaults = dup ? { ...(g.rules || {}), boards: Number(/** @type {HTMLSelectElement} */ (boards).value) } : (g.rules || {});
+    rules = m.rulesForm(defaults, { seats: { min: seats, max: seats, default: seats } });
     clear(rulesBox).append(rules.el);
+  };
+  const onGame = async () => {
+    const g = games.find((x) => x.name === /** @type {HTMLSelectElement} */ (game).value);
+    if (!g) return;
+    await rulesFor();
     clear(bot).append(...(g.bots || []).map((b) => el('option', { value: b, selected: b === g.default_bot }, botName(b))));
     // Duplicate only for a game whose tables can be dealt the same boards.
     const dup = /** @type {HTMLOptionElement | null} */ (format.querySelector('option[value="duplicate"]'));
@@ -91,11 +99,16 @@ async function renderCreate(games, who) {
     }
     onFormat();
   };
+  let shownDuplicate = false;
   const onFormat = () => {
     const f = /** @type {HTMLSelectElement} */ (format).value;
     rounds.closest('label')?.classList.toggle('hidden', f !== 'swiss' && f !== 'duplicate');
     boards.closest('label')?.classList.toggle('hidden', f !== 'duplicate');
     consolationL.classList.toggle('hidden', f !== 'knockout');
+    if ((f === 'duplicate') !== shownDuplicate) {
+      shownDuplicate = f === 'duplicate';
+      rulesFor();
+    }
   };
   game.addEventListener('change', onGame);
   format.addEventListener('change', onFormat);

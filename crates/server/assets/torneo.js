@@ -24,7 +24,7 @@ const query = invite ? `?invite=${encodeURIComponent(invite)}` : '';
  * @typedef {{round: number, board: number, table: string|null, first: number, second: number, status: string|null,
  *   absent: string|null, courtesy_until: number, stand_ins: number[], winner: string|null,
  *   points: number[]|null}} Match
- * @typedef {{id: string, name: string, game: string, format: string, rounds: number|null, consolation: boolean, rules?: Record<string, any>,
+ * @typedef {{id: string, name: string, game: string, format: string, rounds: number|null, consolation: boolean, rules?: Record<string, any>, minutes?: number|null,
  *   pairs: boolean, bots: boolean, courtesy_s: number, turn_s: number, start: number, rated: boolean, private: boolean,
  *   organiser: Person, status: string, cuadrilla: string|null, entrants: Entrant[], max_entrants: number, round: number, matches: Match[],
  *   standings: any, invite?: string|null}} Tournament
@@ -52,6 +52,7 @@ function nameOf(e) {
 /** @param {Tournament} tt */
 function formatText(tt) {
   if (tt.format === 'swiss') return t('tournament.format.swiss', { count: tt.rounds || 0 });
+  if (tt.format === 'arena') return t('tournament.format.arena', { count: tt.minutes || 0 });
   if (tt.format === 'duplicate') {
     return `${t('tournament.format.duplicate', { count: tt.rounds || 0 })} · ${t('tournament.boards', { count: tt.rules?.boards || 0 })}`;
   }
@@ -100,13 +101,16 @@ function standingsTable(tt) {
   if (!s || !s.rows) return null;
   const swiss = s.kind === 'swiss';
   const dup = s.kind === 'duplicate';
+  const arena = s.kind === 'arena';
   const pct = new Intl.NumberFormat(lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 });
   const signed = new Intl.NumberFormat(lang, { signDisplay: 'exceptZero' });
   const head = swiss
     ? ['#', t('tournament.entrant'), t('tournament.score'), 'Buchholz', 'S-B', t('tournament.diff')]
     : dup
       ? ['#', t('tournament.entrant'), '%', t('tournament.matchpoints'), t('tournament.net'), t('tournament.boards_played')]
-      : ['#', t('tournament.entrant'), t('tournament.wins'), t('tournament.losses'), ''];
+      : arena
+        ? ['#', t('tournament.entrant'), t('tournament.points'), t('tournament.played'), t('tournament.wins'), t('tournament.diff')]
+        : ['#', t('tournament.entrant'), t('tournament.wins'), t('tournament.losses'), ''];
   const body = el('tbody');
   for (const r of s.rows) {
     const e = entrantOf(tt, r.entrant);
@@ -114,7 +118,9 @@ function standingsTable(tt) {
       ? [num.format(r.place), nameOf(e), num.format(r.score), num.format(r.buchholz), num.format(r.sonneborn_berger), num.format(r.points_diff)]
       : dup
         ? [num.format(r.place), nameOf(e), `${pct.format(r.percent)}%`, `${num.format(r.matchpoints)}/${num.format(r.max)}`, signed.format(r.net), num.format(r.tables)]
-        : [num.format(r.place), nameOf(e), num.format(r.wins), num.format(r.losses), r.out_in ? t('tournament.out_in', { n: r.out_in }) : ''];
+        : arena
+          ? [num.format(r.place), nameOf(e), `${num.format(r.points)}${r.on_fire ? ' 🔥' : ''}`, num.format(r.played), num.format(r.wins), signed.format(r.points_diff)]
+          : [num.format(r.place), nameOf(e), num.format(r.wins), num.format(r.losses), r.out_in ? t('tournament.out_in', { n: r.out_in }) : ''];
     body.append(el('tr', { 'data-testid': 'tournament-standing', class: mine(tt) === e && e ? 'me' : '' },
       ...cells.map((c, i) => el('td', { class: i === 1 ? '' : 'num' }, c))));
   }
@@ -199,7 +205,18 @@ function render(tt) {
       panel.append(el('div', { class: 'your-match', role: 'status' },
         el('strong', {}, t('tournament.your_match_playing')),
         el('a', { class: 'btn primary', href: `/t/${playing.table}` }, t('tournament.open_table'))));
+    } else if (tt.format === 'arena' && entry.withdrawn != null) {
+      // Paused (did not come, or left): back into the pairing with one tap.
+      panel.append(el('div', { class: 'your-match', role: 'status', 'data-testid': 'tournament-paused' },
+        el('strong', {}, t('tournament.paused')),
+        el('button', { class: 'btn primary', 'data-testid': 'tournament-resume', onclick: () => resume() }, t('tournament.resume'))));
+    } else if (tt.format === 'arena') {
+      panel.append(el('p', { class: 'muted', role: 'status', 'data-testid': 'tournament-waiting' }, t('tournament.arena_waiting')));
     }
+  }
+  if (tt.format === 'arena' && tt.standings && tt.standings.ends_at && tt.status === 'running') {
+    const at = new Date(tt.standings.ends_at * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    panel.append(el('p', { class: 'muted small', 'data-testid': 'tournament-ends' }, t('tournament.arena_ends', { time: at })));
   }
   // Sign-up.
   if (tt.status === 'signup') {
@@ -232,7 +249,7 @@ function render(tt) {
   panel.append(el('h2', {}, t('tournament.entrants', { n: num.format(tt.entrants.length), max: num.format(tt.max_entrants) })));
   panel.append(el('ol', { class: 'entrants', 'data-testid': 'tournament-entrants' }, ...tt.entrants.map((e) => el('li', {
     class: e.withdrawn ? 'muted' : '',
-  }, nameOf(e), e.withdrawn ? ` (${t('tournament.withdrawn')})` : ''))));
+  }, nameOf(e), e.withdrawn ? ` (${t(tt.format === 'arena' ? 'tournament.paused_short' : 'tournament.withdrawn')})` : ''))));
   // Standings or bracket, then the rounds.
   const table = standingsTable(tt);
   if (table) panel.append(el('h2', {}, t('tournament.standings')), table);
@@ -244,6 +261,10 @@ function render(tt) {
     panel.append(el('h3', {}, title), el('ul', { class: 'matches', 'data-testid': 'tournament-round' },
       ...tt.matches.filter((m) => m.round === r).map((m) => matchRow(tt, m))));
   }
+}
+
+async function resume() {
+  try { await api('POST', `/api/tournaments/${encodeURIComponent(id)}/play`); toast(t('tournament.resumed')); load(); } catch (x) { toast(messageOf(x), 'error'); }
 }
 
 async function sit() {

@@ -28,7 +28,7 @@ function renderList(list, titles) {
   }
   listPanel.append(el('ul', { class: 'matches' }, ...list.map((x) => el('li', { class: 'match', 'data-testid': 'tournament-listed' },
     el('a', { href: `/torneo/${x.id}` }, el('b', {}, x.name)),
-    el('span', { class: 'muted small' }, [titles[x.game] || x.game, t(`tournament.format.${x.format === 'swiss' ? 'swiss_short' : x.format === 'duplicate' ? 'duplicate_short' : x.format}`),
+    el('span', { class: 'muted small' }, [titles[x.game] || x.game, t(`tournament.format.${x.format === 'swiss' ? 'swiss_short' : x.format === 'duplicate' ? 'duplicate_short' : x.format === 'arena' ? 'arena_short' : x.format}`),
       t(`tournament.status.${x.status}`), x.status === 'signup' ? t('tournament.starts', { when: fmtDate(x.start) }) : '']
       .filter(Boolean).join(' · '))))));
 }
@@ -46,8 +46,9 @@ async function renderCreate(games, who) {
   const name = el('input', { name: 'name', maxlength: '80', required: '', 'data-testid': 'tournament-name', placeholder: t('tournament.name_hint') });
   const game = el('select', { 'data-testid': 'tournament-game' }, games.map((g) => el('option', { value: g.name }, g.title || g.name)));
   const format = el('select', { 'data-testid': 'tournament-format' },
-    ['swiss', 'knockout', 'tres_ceros', 'double', 'duplicate'].map((f) => el('option', { value: f }, t(`tournament.format.${f === 'swiss' ? 'swiss_short' : f === 'duplicate' ? 'duplicate_short' : f}`))));
+    ['swiss', 'knockout', 'tres_ceros', 'double', 'arena', 'duplicate'].map((f) => el('option', { value: f }, t(`tournament.format.${f === 'swiss' ? 'swiss_short' : f === 'duplicate' ? 'duplicate_short' : f === 'arena' ? 'arena_short' : f}`))));
   const rounds = el('select', { 'data-testid': 'tournament-rounds' }, [3, 4, 5, 6, 7, 9].map((n) => el('option', { value: n, selected: n === 5 }, t('tournament.rounds', { count: n }))));
+  const minutes = el('select', { 'data-testid': 'tournament-minutes' }, [15, 30, 45, 60, 90, 120].map((n) => el('option', { value: n, selected: n === 60 }, t('tournament.minutes', { count: n }))));
   const boards = el('select', { 'data-testid': 'tournament-boards' }, [2, 3, 4, 6, 8].map((n) => el('option', { value: n, selected: n === 4 }, t('tournament.boards', { count: n }))));
   const [consolation, consolationL] = checkbox('consolation', t('tournament.consolation'), true);
   const now = new Date(Date.now() + 3600 * 1000);
@@ -104,6 +105,7 @@ async function renderCreate(games, who) {
     const f = /** @type {HTMLSelectElement} */ (format).value;
     rounds.closest('label')?.classList.toggle('hidden', f !== 'swiss' && f !== 'duplicate');
     boards.closest('label')?.classList.toggle('hidden', f !== 'duplicate');
+    minutes.closest('label')?.classList.toggle('hidden', f !== 'arena');
     consolationL.classList.toggle('hidden', f !== 'knockout');
     if ((f === 'duplicate') !== shownDuplicate) {
       shownDuplicate = f === 'duplicate';
@@ -120,6 +122,7 @@ async function renderCreate(games, who) {
       el('label', { class: 'field' }, t('tournament.format_label'), format),
       el('label', { class: 'field' }, t('tournament.rounds_label'), rounds),
       el('label', { class: 'field' }, t('tournament.boards_label'), boards),
+      el('label', { class: 'field' }, t('tournament.length_label'), minutes),
       el('label', { class: 'field' }, t('tournament.when'), start),
       el('label', { class: 'field' }, t('tournament.courtesy_label'), courtesy),
       el('label', { class: 'field' }, t('tournament.bot_label'), bot),
@@ -144,6 +147,7 @@ async function renderCreate(games, who) {
     if (!rated.checked && rules) body.rules = rules.read();
     if (f === 'swiss' || f === 'duplicate') body.rounds = Number(/** @type {HTMLSelectElement} */ (rounds).value);
     if (f === 'duplicate') body.boards = Number(/** @type {HTMLSelectElement} */ (boards).value);
+    if (f === 'arena') body.minutes = Number(/** @type {HTMLSelectElement} */ (minutes).value);
     if (f === 'knockout') body.consolation = consolation.checked;
     const cq = /** @type {HTMLSelectElement} */ (cuadrilla).value;
     if (cq) body.cuadrilla = cq;

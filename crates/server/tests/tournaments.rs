@@ -39,12 +39,22 @@ fn play_out(mut ws: Ws) {
     }
 }
 
-/// The outcome of a finished table, replayed by the test from its stored log.
+/// The outcome of a finished Mus table, replayed by the test from its stored log.
 fn replayed_outcome(server: &Server, token: &str, table: &str) -> tapete_table::Outcome {
+    replayed_outcome_of(server, token, table, "mus")
+}
+
+/// The outcome of a finished table of `game`, replayed by the test from its stored log.
+fn replayed_outcome_of(
+    server: &Server,
+    token: &str,
+    table: &str,
+    game: &str,
+) -> tapete_table::Outcome {
     let r = get(server, token, &format!("/api/tables/{table}/replay"));
     let info = &r["table"];
     let kinds = games();
-    let kind = kinds.iter().find(|k| k.name() == "mus").unwrap();
+    let kind = kinds.iter().find(|k| k.name() == game).unwrap();
     let seed = ints(
         &server.db,
         &format!("SELECT seed FROM tables WHERE id = '{table}'"),
@@ -1076,4 +1086,210 @@ fn a_duplicate_deals_every_table_of_a_round_the_same_boards_and_scores_them_in_m
     let server = server.restart();
     let again = get(&server, org, &format!("/api/tournaments/{id}"));
     assert_eq!(again["standings"], t["standings"]);
+}
+
+/// Each table's (created, finished) times, from storage.
+fn table_times(server: &Server, table: &str) -> (i64, i64) {
+    let row = ints(
+        &server.db,
+        &format!("SELECT created, coalesce(finished, -1) FROM tables WHERE id = '{table}'"),
+    );
+    (row[0][0], row[0][1])
+}
+
+#[test]
+fn an_arena_pairs_whoever_is_free_until_its_time_is_up_and_scores_streaks() {
+    let server = Server::start_paused("tournament-arena", roomy());
+    let (id, people, started) = started_ring_event(
+        &server,
+        "Ar",
+        5,
+        json!({"format": "arena", "minutes": 10, "bots": true, "rules": {"hands": 1, "to": 6}}),
+    );
+    assert_eq!(started["format"], "arena");
+    assert_eq!(started["minutes"], 10);
+    // Five entrants: two matches at once, one waits for the first to finish.
+    assert_eq!(started["matches"].as_array().unwrap().len(), 2, "{started}");
+    let org = &people[0].1;
+    let t = played_out(&server, org, &id, Some(&people));
+    assert_eq!(t["standings"]["kind"], "arena");
+    let ends = t["standings"]["ends_at"].as_i64().unwrap();
+    let matches = t["matches"].as_array().unwrap();
+    assert!(
+        matches.len() >= 20,
+        "{} matches in ten minutes",
+        matches.len()
+    );
+    // Numbered in the order they were paired; each opened before the end; nobody in two
+    // matches at once.
+    let mut spans: Vec<Vec<(i64, i64)>> = vec![Vec::new(); 5];
+    let mut results = Vec::new();
+    for (k, m) in matches.iter().enumerate() {
+        assert_eq!(m["board"], k, "{m}");
+        assert_eq!(m["status"], "finished", "{m}");
+        let table = m["table"].as_str().unwrap();
+        let (created, finished) = table_times(&server, table);
+        assert!(created < ends, "a match opened after the end: {m}");
+        assert!(finished >= created, "{table}: created {created}, finished {finished}");
+        let (a, b) = (
+            m["first"].as_u64().unwrap() as usize,
+            m["second"].as_u64().unwrap() as usize,
+        );
+        assert_ne!(a, b);
+        for e in [a, b] {
+            for &(c, f) in &spans[e] {
+                assert!(
+                    created >= f || finished <= c,
+                    "entrant {e} in two matches at once"
+                );
+            }
+            spans[e].push((created, finished));
+        }
+        // The test's own result from the table's log.
+        let o = replayed_outcome_of(&server, org, table, "ring");
+        let winner = match (o.winners.contains(&0), o.winners.contains(&1)) {
+            (true, false) => Some(Side::First),
+            (false, true) => Some(Side::Second),
+            _ => None,
+        };
+        let margin = (o.scores[0] - o.scores[1]).abs();
+        let (fp, sp) = match winner {
+            Some(Side::First) => (margin, 0),
+            Some(Side::Second) => (0, margin),
+            None => (0, 0),
+        };
+        assert_eq!(m["winner"], serde_json::to_value(winner).unwrap(), "{m}");
+        results.push(tapete_tournament::Played::new(1, a, b, winner, fp, sp));
+    }
+    // Everybody played; the standings are lichess's scoring of the logs in their order.
+    assert!(spans.iter().all(|s| s.len() >= 5), "{spans:?}");
+    let rows = tapete_tournament::arena::standings(5, &results);
+    assert_eq!(
+        t["standings"]["rows"],
+        serde_json::to_value(&rows).unwrap(),
+        "{t}"
+    );
+    let server = server.restart();
+    let again = get(&server, org, &format!("/api/tournaments/{id}"));
+    assert_eq!(again["standings"], t["standings"]);
+}
+
+#[test]
+fn an_arena_pauses_who_does_not_come_until_they_are_back() {
+    let server = Server::start_paused("tournament-arena-pause", roomy());
+    let (id, people, started) = started_ring_event(
+        &server,
+        "Ap",
+        3,
+        json!({"format": "arena", "minutes": 10, "rules": {"hands": 1, "to": 6}}),
+    );
+    let org = &people[0].1;
+    let path = format!("/api/tournaments/{id}");
+    // Ap2 never comes; the others sit at every match of theirs.
+    let seed_of = |t: &Value, who: i64| {
+        t["entrants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["players"][0]["id"] == who)
+            .unwrap()["seed"]
+            .as_u64()
+            .unwrap()
+    };
+    let absent = seed_of(&started, people[2].0);
+    let sit_all_but = |t: &Value, skip: Option<u64>| {
+        for m in t["matches"].as_array().unwrap() {
+            if m["status"] != "waiting" || !m["absent"].is_null() {
+                continue;
+            }
+            for side in ["first", "second"] {
+                let seed = m[side].as_u64().unwrap();
+                if Some(seed) == skip {
+                    continue;
+                }
+                let pid = t["entrants"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|e| e["seed"] == seed)
+                    .unwrap()["players"][0]["id"]
+                    .as_i64()
+                    .unwrap();
+                let token = &people.iter().find(|(p, _)| *p == pid).unwrap().1;
+                server.api("POST", &format!("{path}/play"), Some(token), None);
+            }
+        }
+    };
+    // Until the absent entrant's first match is lost by absence: it is then paused.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let t = loop {
+        assert!(Instant::now() < deadline, "no absence recorded");
+        let t = get(&server, org, &path);
+        if t["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| !m["absent"].is_null())
+        {
+            break t;
+        }
+        sit_all_but(&t, Some(absent));
+        server.advance(Duration::from_secs(2));
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let lost = t["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| !m["absent"].is_null())
+        .unwrap()
+        .clone();
+    let paused = t["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["seed"] == absent)
+        .unwrap();
+    assert!(!paused["withdrawn"].is_null(), "{t}");
+    // Three minutes on: the two others play each other, never the one paused.
+    for _ in 0..90 {
+        let t = get(&server, org, &path);
+        sit_all_but(&t, Some(absent));
+        server.advance(Duration::from_secs(2));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let t = get(&server, org, &path);
+    let after: Vec<&Value> = t["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["board"].as_u64() > lost["board"].as_u64())
+        .collect();
+    assert!(after.len() >= 2, "the others went on playing: {t}");
+    for m in &after {
+        assert!(
+            m["first"] != absent && m["second"] != absent,
+            "a paused entrant was paired: {m}"
+        );
+    }
+    // Back: paired again.
+    let (code, r) = server.api("POST", &format!("{path}/play"), Some(&people[2].1), None);
+    assert_eq!((code, &r["resumed"]), (200, &json!(true)), "{r}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "the entrant back was not paired again"
+        );
+        let t = get(&server, org, &path);
+        if t["matches"].as_array().unwrap().iter().any(|m| {
+            m["board"].as_u64() > lost["board"].as_u64()
+                && (m["first"] == absent || m["second"] == absent)
+        }) {
+            break;
+        }
+        sit_all_but(&t, None);
+        server.advance(Duration::from_secs(2));
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }

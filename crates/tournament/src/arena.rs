@@ -141,3 +141,18 @@ pub fn pair(entrants: usize, played: &[Played], waiting: &[Entrant]) -> Vec<(Ent
     }
     pairs
 }
+
+/// The matches to start now in an arena of `entrants` after `played` (in the order they
+/// ended; each entrant's own matches in the order it played them is enough): everybody
+/// free — not `busy` in a match, not `out` (paused, or gone) — is paired as [`pair`] pairs.
+pub fn next(
+    entrants: usize,
+    played: &[Played],
+    busy: &[Entrant],
+    out: &[Entrant],
+) -> Vec<(Entrant, Entrant)> {
+    let waiting: Vec<Entrant> = (0..entrants)
+        .filter(|e| !busy.contains(e) && !out.contains(e))
+        .collect();
+    pair(entrants, played, &waiting)
+}

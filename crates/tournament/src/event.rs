@@ -31,6 +31,9 @@ pub enum Format {
     /// `rounds` rounds of duplicate, paired as a Swiss (the duplicate scoring itself is
     /// [`crate::duplicate`], over the boards' results).
     Duplicate { rounds: u32 },
+    /// An arena of `minutes`: whoever is free is paired again at once ([`crate::arena`]),
+    /// with no rounds — [`Event::next`] does not pair it.
+    Arena { minutes: u32 },
 }
 
 /// Which match: a board of a round, or a bracket's match.
@@ -152,6 +155,7 @@ impl Event {
     pub fn next(&self, results: &[MatchResult]) -> Result<Next, TournamentError> {
         match self.format {
             Format::Knockout { .. } | Format::Double => self.bracket_next(results),
+            Format::Arena { .. } => Err(TournamentError::Continuous),
             _ => self.history(results).map(|(_, next)| next),
         }
     }

@@ -155,6 +155,8 @@ pub enum TournamentError {
     NotRounds,
     #[error("this format has no bracket")]
     NotBracket,
+    #[error("an arena has no rounds: whoever is free is paired again at once")]
+    Continuous,
     #[error("{0} was never paired: a result for it does not fit this event")]
     Unpaired(event::MatchKey),
     #[error("{0} has two results")]

@@ -53,3 +53,20 @@ fn the_waiting_meet_their_neighbours_in_the_standings_but_not_their_last_opponen
     // An entrant unknown to the arena is ignored.
     assert!(arena::pair(4, &played, &[0, 9]).is_empty());
 }
+
+#[test]
+fn only_the_free_are_paired_never_the_busy_or_the_paused() {
+    // Six entrants: 2 and 3 are playing, 5 has paused; 0, 1 and 4 are free.
+    let played = vec![Played::new(1, 0, 1, Some(Side::First), 1, 0)];
+    let pairs = arena::next(6, &played, &[2, 3], &[5]);
+    let paired: Vec<usize> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    for e in &paired {
+        assert!([0, 1, 4].contains(e), "{pairs:?}");
+    }
+    // 0 and 1 have just met and 4 waits: one of them meets 4.
+    assert!(paired.contains(&4), "{pairs:?}");
+    // Nobody free, or one alone: nothing to start.
+    assert!(arena::next(3, &played, &[0, 1], &[]).is_empty());
+    assert!(arena::next(2, &[], &[], &[1]).is_empty());
+}

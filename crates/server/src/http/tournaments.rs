@@ -32,6 +32,8 @@ pub(crate) struct NewTournament {
     rounds: Option<u32>,
     /// Duplicate: the boards each round's tables play (default [`t::DEFAULT_BOARDS`]).
     boards: Option<u32>,
+    /// Arena: how long it lasts, in minutes (default [`t::DEFAULT_ARENA_MINUTES`]).
+    minutes: Option<u32>,
     /// A knockout's Cuadro B.
     #[serde(default)]
     consolation: bool,
@@ -119,9 +121,20 @@ pub(crate) async fn create(
             consolation: req.consolation,
         },
         "double" => Format::Double,
+        "arena" => {
+            let minutes = req.minutes.unwrap_or(t::DEFAULT_ARENA_MINUTES);
+            if !t::ARENA_MINUTES.contains(&minutes) {
+                return Err(bad(format!(
+                    "an arena lasts {} to {} minutes",
+                    t::ARENA_MINUTES.start(),
+                    t::ARENA_MINUTES.end()
+                )));
+            }
+            Format::Arena { minutes }
+        }
         other => {
             return Err(bad(format!(
-                "unknown format `{other}`: choose swiss, duplicate, tres_ceros, knockout or double"
+                "unknown format `{other}`: choose swiss, duplicate, tres_ceros, knockout, double or arena"
             )))
         }
     };
@@ -131,6 +144,9 @@ pub(crate) async fn create(
     }
     if req.boards.is_some() && !duplicate {
         return Err(bad("`boards` is for a duplicate only".into()));
+    }
+    if req.minutes.is_some() && !matches!(format, Format::Arena { .. }) {
+        return Err(bad("`minutes` is for an arena only".into()));
     }
     if req.consolation && !matches!(format, Format::Knockout { .. }) {
         return Err(bad("`consolation` (Cuadro B) is for a knockout only".into()));
@@ -316,6 +332,9 @@ pub(crate) async fn view(hub: &Arc<Hub>, t: &Stored) -> Result<Value, ApiError> 
         }
         if t.row.status == Status::Finished && t.entries.len() < 2 {
             standings = t.standings.clone().unwrap_or(Value::Null);
+        } else if let Format::Arena { minutes } = t.settings.format {
+            let ends = crate::tournaments::arena_end(t, minutes);
+            standings = crate::tournaments::arena_standings(t.entries.len(), &results, ends);
         } else {
             let event = t::event_of(t).map_err(ApiError::internal)?;
             if let Format::Swiss { rounds: r } | Format::Duplicate { rounds: r } = event.format {
@@ -339,6 +358,10 @@ pub(crate) async fn view(hub: &Arc<Hub>, t: &Stored) -> Result<Value, ApiError> 
         "format": t::format_name(&s.format),
         "rounds": rounds,
         "consolation": matches!(s.format, Format::Knockout { consolation: true }),
+        "minutes": match s.format {
+            Format::Arena { minutes } => Some(minutes),
+            _ => None,
+        },
         "rules": s.rules,
         "pairs": s.pairs,
         "bots": s.bots,
@@ -582,6 +605,17 @@ pub(crate) async fn play(
     let Some(seed) = mine.and_then(|e| e.seed) else {
         return Err(no_match());
     };
+    // An arena's entrant paused (it did not come, or left) comes back: it is paired again
+    // as soon as someone else is free.
+    if let (Format::Arena { .. }, Some(e)) = (&t.settings.format, mine) {
+        if e.withdrawn.is_some() && t.row.status == Status::Running {
+            hub.db
+                .resume_entrant(t.row.id.clone(), e.entry)
+                .await
+                .map_err(ApiError::internal)?;
+            return Ok(Json(json!({"resumed": true})));
+        }
+    }
     let seed = seed as usize;
     let board = t
         .boards

@@ -2,7 +2,7 @@
 //! where, who held which seat this hand, and its action log; a finished rated table is
 //! rated in the transaction that finishes it.
 
-use crate::store::{lease, now, params, sql, Connection, Db, DbError, DbResult, OptionalExtension};
+use crate::store::{lease, params, sql, Connection, Db, DbError, DbResult, OptionalExtension};
 use serde_json::Value;
 
 /// Statements that start a table's hand memory again: only the people seated now have
@@ -251,6 +251,8 @@ impl Db {
         by_bot: bool,
     ) -> DbResult<()> {
         let fence = self.fence(&table)?;
+        // On the clock the table's other times go by (its creation, its turns).
+        let at = self.clock().epoch();
         self.call(move |c| {
             lease::check(c, &fence)?;
             c.execute(
@@ -274,7 +276,7 @@ impl Db {
                 c.execute(
                     "UPDATE tables SET status = 'finished', outcome = ?2, finished = ?3
                      WHERE id = ?1",
-                    params![table, outcome.to_string(), now()],
+                    params![table, outcome.to_string(), at],
                 )?;
                 c.execute("DELETE FROM pending_seats WHERE table_id = ?1", [&table])?;
                 crate::ratings::rate_table(c, &table)?;
@@ -306,9 +308,10 @@ impl Db {
         outcome: Option<Value>,
     ) -> DbResult<()> {
         let fence = self.fence(&table)?;
+        let at = self.clock().epoch();
         self.call(move |c| {
             lease::check(c, &fence)?;
-            let finished = (status == super::TableStatus::Finished).then(now);
+            let finished = (status == super::TableStatus::Finished).then_some(at);
             c.execute(
                 "UPDATE tables SET status = ?2, outcome = ?3, finished = ?4 WHERE id = ?1",
                 params![

@@ -29,7 +29,8 @@ mod runner;
 mod store;
 
 pub(crate) use runner::{
-    advance, boards_of, deals_in_play, results_of, run, standings_of, Outcomes,
+    advance, arena_end, arena_standings, boards_of, deals_in_play, results_of, run, standings_of,
+    Outcomes,
 };
 pub use store::{BoardRow, EntryRow, Stored, TournamentRow};
 
@@ -49,6 +50,9 @@ pub const COURTESY_S: std::ops::RangeInclusive<u64> = 30..=3600;
 pub const MAX_ROUNDS: u32 = 15;
 /// The boards of a duplicate round's tables when none is named.
 pub const DEFAULT_BOARDS: u32 = 4;
+/// An arena's length in minutes: its bounds, and when none is named.
+pub const ARENA_MINUTES: std::ops::RangeInclusive<u32> = 10..=240;
+pub const DEFAULT_ARENA_MINUTES: u32 = 60;
 
 /// Where a tournament is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -159,6 +163,7 @@ pub fn format_name(f: &Format) -> &'static str {
         Format::Knockout { .. } => "knockout",
         Format::Double => "double",
         Format::Duplicate { .. } => "duplicate",
+        Format::Arena { .. } => "arena",
     }
 }
 

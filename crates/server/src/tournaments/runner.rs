@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tapete_table::Outcome;
 use tapete_tournament::duplicate::{self, TableResult};
-use tapete_tournament::event::{Next, Pairing};
+use tapete_tournament::event::{Format, Next, Pairing};
 use tapete_tournament::{swiss, tres_ceros};
 
 /// How often each server looks at the tournaments due.
@@ -116,8 +116,15 @@ pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
                 }
             }
             Courtesy::Absent(absent) => {
+                // In an arena who did not come is paired again only once back.
+                let pause = match (&t.settings.format, absent) {
+                    (Format::Arena { .. }, Absent::First) => vec![b.first],
+                    (Format::Arena { .. }, Absent::Second) => vec![b.second],
+                    (Format::Arena { .. }, Absent::Both) => vec![b.first, b.second],
+                    _ => Vec::new(),
+                };
                 hub.db
-                    .set_forfeit(id.to_string(), b.round, b.board, absent)
+                    .set_forfeit(id.to_string(), b.round, b.board, absent, pause)
                     .await
                     .map_err(|e| e.to_string())?;
                 changed = true;
@@ -136,6 +143,9 @@ pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
         };
     }
     let results = results_of(hub, &t).await?;
+    if let Format::Arena { minutes } = t.settings.format {
+        return advance_arena(hub, &t, &results, minutes, now).await;
+    }
     let next = event.next(&results).map_err(|e| e.to_string())?;
     let boards = boards_of(hub, &t).await?;
     let standings = standings_of(&event, &results, &boards, &next)?;
@@ -182,6 +192,95 @@ pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// An arena's turn: while its time runs, everybody free (not in a match, not paused) is
+/// paired at once; once it is over, the matches under way finish (and count), and then
+/// the arena ends.
+async fn advance_arena(
+    hub: &Arc<Hub>,
+    t: &Stored,
+    results: &[MatchResult],
+    minutes: u32,
+    now: i64,
+) -> Result<(), String> {
+    let id = &t.row.id;
+    let n = t.entries.len();
+    let ends = arena_end(t, minutes);
+    let played = arena_played(results);
+    let busy: Vec<usize> = t
+        .boards
+        .iter()
+        .filter(|b| {
+            b.forfeit.is_none() && b.table_id.is_some() && b.status != Some(TableStatus::Finished)
+        })
+        .flat_map(|b| [b.first, b.second])
+        .collect();
+    let standings = arena_standings(n, results, ends);
+    if now >= ends && busy.is_empty() {
+        return hub
+            .db
+            .finish_tournament(id.to_string(), standings, now)
+            .await
+            .map_err(|e| e.to_string());
+    }
+    if now < ends {
+        let out: Vec<usize> = t
+            .entries
+            .iter()
+            .filter(|e| e.withdrawn.is_some())
+            .filter_map(|e| e.seed.map(|s| s as usize))
+            .collect();
+        // Numbered on from the last match paired.
+        let from = t.boards.iter().map(|b| b.board + 1).max().unwrap_or(0);
+        let pairs = tapete_tournament::arena::next(n, &played, &busy, &out);
+        for (board, (first, second)) in (from..).zip(pairs) {
+            let pairing = Pairing {
+                key: tapete_tournament::event::MatchKey::Board { round: 1, board },
+                first,
+                second,
+            };
+            open_match(hub, t, &pairing).await?;
+        }
+    }
+    if t.standings.as_ref() != Some(&standings) {
+        hub.db
+            .set_standings(id.to_string(), standings)
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// When an arena started `minutes` ago is over (seconds since the epoch).
+pub(crate) fn arena_end(t: &Stored, minutes: u32) -> i64 {
+    t.row.start_at + i64::from(minutes) * 60
+}
+
+/// An arena's results as its scoring reads them: in the order they were paired (each
+/// entrant's own matches in the order it played them, which is what its streaks need).
+fn arena_played(results: &[MatchResult]) -> Vec<tapete_tournament::Played> {
+    let mut played: Vec<&MatchResult> = results.iter().collect();
+    played.sort_by_key(|r| r.key);
+    played
+        .into_iter()
+        .map(|r| {
+            tapete_tournament::Played::new(
+                1,
+                r.first,
+                r.second,
+                r.winner,
+                r.first_points,
+                r.second_points,
+            )
+        })
+        .collect()
+}
+
+/// An arena's standings, as pages show them, with when it ends.
+pub(crate) fn arena_standings(entrants: usize, results: &[MatchResult], ends: i64) -> Value {
+    let rows = tapete_tournament::arena::standings(entrants, &arena_played(results));
+    serde_json::json!({"kind": "arena", "rows": rows, "ends_at": ends})
 }
 
 /// What the end of a match's courtesy time does.
@@ -359,9 +458,9 @@ pub(crate) fn standings_of(
     boards: &[TableResult],
     next: &Next,
 ) -> Result<Value, String> {
-    use tapete_tournament::event::Format;
     let e = |e: tapete_tournament::TournamentError| e.to_string();
     Ok(match event.format {
+        Format::Arena { .. } => return Err("an arena's standings are arena_standings'".into()),
         Format::Duplicate { .. } => {
             let rows = duplicate::standings(event.entrants, boards);
             serde_json::json!({"kind": "duplicate", "rows": rows, "round": next.round, "bye": next.bye})
@@ -454,6 +553,7 @@ async fn open_match(hub: &Arc<Hub>, t: &Stored, pairing: &Pairing) -> Result<(),
             ..Default::default()
         },
         courtesy_until,
+        arena: matches!(s.format, Format::Arena { .. }),
     };
     match hub.db.open_match(m).await {
         Ok(true) => {}

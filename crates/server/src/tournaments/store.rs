@@ -96,6 +96,10 @@ pub struct NewMatch {
     pub row: TableRow,
     pub private: PrivateRow,
     pub courtesy_until: i64,
+    /// An arena's match: opened only if neither side is in a match not finished (checked
+    /// with the tournament locked, so two servers pairing at once cannot seat an entrant
+    /// twice).
+    pub arena: bool,
 }
 
 fn player_ref(c: &Connection, id: Option<i64>) -> DbResult<Option<PlayerRef>> {
@@ -522,6 +526,22 @@ impl Db {
             if there.is_some() {
                 return Ok(false);
             }
+            if m.arena {
+                c.execute(
+                    "UPDATE tournaments SET status = status WHERE id = ?1",
+                    params![m.tournament],
+                )?;
+                let busy: i64 = c.query_row(
+                    "SELECT count(*) FROM tournament_tables b JOIN tables t ON t.id = b.table_id
+                     WHERE b.tournament = ?1 AND b.forfeit IS NULL AND t.status <> 'finished'
+                     AND (b.first_entry IN (?2, ?3) OR b.second_entry IN (?2, ?3))",
+                    params![m.tournament, m.first as i64, m.second as i64],
+                    |r| r.get(0),
+                )?;
+                if busy > 0 {
+                    return Ok(false);
+                }
+            }
             insert_table(c, &m.row, &seats)?;
             if let Some(invite) = &m.private.invite {
                 c.execute(
@@ -573,12 +593,15 @@ impl Db {
     }
 
     /// Records who did not come to a match (once).
+    /// Records who did not come to a match; an arena's entrants in `pause` (the absent)
+    /// are paused in the same transaction, so nobody absent is paired again meanwhile.
     pub async fn set_forfeit(
         &self,
         tournament: String,
         round: u32,
         board: u32,
         absent: Absent,
+        pause: Vec<usize>,
     ) -> DbResult<()> {
         self.call(move |c| {
             c.execute(
@@ -586,6 +609,13 @@ impl Db {
                  WHERE tournament = ?1 AND round = ?2 AND board = ?3 AND forfeit IS NULL",
                 params![tournament, round as i64, board as i64, absent.as_str()],
             )?;
+            for seed in &pause {
+                c.execute(
+                    "UPDATE tournament_entries SET withdrawn = 1
+                     WHERE tournament = ?1 AND seed = ?2 AND withdrawn IS NULL",
+                    params![tournament, *seed as i64],
+                )?;
+            }
             Ok(())
         })
         .await
@@ -633,6 +663,19 @@ impl Db {
 
 impl Db {
     /// Records a match one side of which withdrew: no table, the other side goes on.
+    /// An arena's paused entrant `entry` (it did not come: [`Db::set_forfeit`]) comes
+    /// back: it is paired again. Whether it was paused.
+    pub async fn resume_entrant(&self, tournament: String, entry: i64) -> DbResult<bool> {
+        self.call(move |c| {
+            Ok(c.execute(
+                "UPDATE tournament_entries SET withdrawn = NULL
+                 WHERE tournament = ?1 AND entry = ?2 AND withdrawn IS NOT NULL",
+                params![tournament, entry],
+            )? > 0)
+        })
+        .await
+    }
+
     pub async fn walkover(
         &self,
         tournament: String,

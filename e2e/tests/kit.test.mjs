@@ -102,3 +102,43 @@ test('phone: the top bar is one line, the name whole, every link a tap away', { 
     await b.close();
   }
 });
+
+test('laptops: with an account, every link of the top bar on one line from 1181 px up, in both languages', { timeout: 90000 }, async () => {
+  for (const [width, locale] of [[1200, 'en-US'], [1200, 'es-ES'], [1366, 'en-US'], [1440, 'es-ES']]) {
+    const b = await openBrowser({ width, height: 800, locale });
+    try {
+      const { page } = b;
+      const name = `Portatil${width}${locale.slice(0, 2)}`;
+      await register(page, name);
+      const made = await page.evaluate(async (nickname) => {
+        const r = await fetch('/api/accounts', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('tapete.token')}` },
+          body: JSON.stringify({ nickname, password: 'caballo de espadas' }),
+        });
+        return r.status;
+      }, name);
+      assert.equal(made, 200);
+      await page.goto(`${BASE}/torneos`);
+      const games = await page.evaluate(async () => (await fetch('/api/games')).json());
+      await page.getByTestId(`nav-game-${games[games.length - 1].name}`).waitFor();
+      await page.getByTestId('nav-account').locator('button, a').first().waitFor();
+      const seen = await barBoxes(page);
+      assert.equal(await page.getByTestId('nav-toggle').isVisible(), false, `${width}: no menu button`);
+      const links = await page.evaluate(() => [...document.querySelectorAll('.topbar nav a, .topbar nav button')].map((e) => {
+        const r = e.getBoundingClientRect();
+        return { text: e.textContent, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+      }));
+      const line = links[0];
+      for (const l of links) {
+        assert.ok(l.top < line.bottom && line.top < l.bottom, `${width} ${locale}: ${l.text} on the bar's one line: ${JSON.stringify(links)}`);
+        assert.ok(l.right <= seen.width + 0.5, `${width} ${locale}: ${l.text} inside the screen`);
+      }
+      assert.ok(seen.bar.height <= 56, `${width} ${locale}: the bar is one line high: ${seen.bar.height}`);
+      assert.ok(seen.pageWidth <= seen.width, `${width} ${locale}: no sideways scrolling`);
+      assert.deepEqual(b.errors, [], 'no script errors');
+    } finally {
+      await b.close();
+    }
+  }
+});

@@ -1031,6 +1031,7 @@ impl Game for ChinchonGame {
             scores,
             places: self.places(),
             summary,
+            boards: Vec::new(),
         })
     }
 }

@@ -209,7 +209,7 @@ fn duplicate_mus_scores_each_pair_against_those_that_held_its_cards() {
         "--entrants",
         "basico*4",
     ]);
-    assert!(e.contains("duplicate is for Mus"), "{e}");
+    assert!(e.contains("Chinchón is not played in duplicate"), "{e}");
 }
 
 #[test]

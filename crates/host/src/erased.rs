@@ -30,6 +30,9 @@ pub trait Kind: Send + Sync {
     /// Checks options for a table of `seats` seats (missing keys take defaults, unknown
     /// keys are refused) and returns them with every key filled in.
     fn check_rules(&self, rules: &Value, seats: usize) -> Result<Value, String>;
+    /// Options checked as [`Kind::check_rules`] checks them, made into a duplicate table's
+    /// of `boards` boards (see [`Host::duplicate_rules`]).
+    fn duplicate_rules(&self, rules: &Value, seats: usize, boards: u32) -> Result<Value, String>;
     /// A game from options, a seat count and a seed: a new table's (whose options went
     /// through [`Kind::check_rules`]) or a stored one's. Only what the game itself cannot
     /// play is refused here, so tables stored before an option's bounds still replay.
@@ -167,6 +170,13 @@ impl<H: Host> Kind for KindOf<H> {
         check_seats::<H>(seats)?;
         let parsed = parse_rules::<H>(rules, seats)?;
         serde_json::to_value(parsed).map_err(|e| format!("rules: {e}"))
+    }
+    fn duplicate_rules(&self, rules: &Value, seats: usize, boards: u32) -> Result<Value, String> {
+        check_seats::<H>(seats)?;
+        let parsed = parse_rules::<H>(rules, seats)?;
+        let made = H::duplicate_rules(parsed, boards)?;
+        H::validate_rules(&made, seats)?;
+        serde_json::to_value(made).map_err(|e| format!("rules: {e}"))
     }
     fn new_game(
         &self,

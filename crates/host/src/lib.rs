@@ -87,6 +87,16 @@ pub trait Host: Send + Sync + 'static {
         Default::default()
     }
 
+    /// The options of a table that plays `boards` duplicate boards — the same deals at
+    /// every table given one seed — from `rules`: what a duplicate tournament's tables play.
+    /// A game without duplicate play (the default) says so.
+    fn duplicate_rules(
+        _rules: <Self::G as Game>::Rules,
+        _boards: u32,
+    ) -> Result<<Self::G as Game>::Rules, String> {
+        Err(format!("{} is not played in duplicate", Self::TITLE))
+    }
+
     /// The built-in computer players, weakest first. Some take parameters after a colon
     /// (`maestro:ms=200`); [`Host::make_bot`] accepts those forms too.
     fn bot_names() -> &'static [&'static str];

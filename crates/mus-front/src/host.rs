@@ -68,7 +68,28 @@ impl Host for MusHost {
                 "senas",
                 "partners pass a seña each hand (from the second juego on)",
             ),
+            (
+                "boards",
+                "duplicate boards: 0 plays juegos; 1 to 32 plays that many boards, one hand \
+                 each from 0–0, won on net piedras",
+            ),
         ]
+    }
+
+    /// `boards` boards (1 to [`tapete_mus::MAX_BOARDS`]), each the first hand of a juego:
+    /// juegos and vacas do not count, and a board has no señas.
+    fn duplicate_rules(rules: MusRules, boards: u32) -> Result<MusRules, String> {
+        let max = u32::from(tapete_mus::MAX_BOARDS);
+        if !(1..=max).contains(&boards) {
+            return Err(format!(
+                "a duplicate table plays 1 to {max} boards, not {boards}"
+            ));
+        }
+        Ok(MusRules {
+            boards: boards as u8,
+            senas: false,
+            ..rules
+        })
     }
 
     /// One juego to the target: an arena counts juegos.

@@ -15,7 +15,7 @@ import { nameplate as plateOf, holdOpen, nextButton, option, check, Bubbles, onN
 /**
  * A Mus table's options.
  * @typedef {{mode: string, target: number, juegos: number, vacas: number, real31: boolean, punto_y_miedo: boolean,
- *   senas: boolean}} MusRules
+ *   senas: boolean, boards?: number}} MusRules
  */
 
 /**
@@ -37,7 +37,8 @@ import { nameplate as plateOf, holdOpen, nextButton, option, check, Bubbles, onN
  *   | {type: 'scored', pair: number, piedras: number, lance: string, reason: string, total: number}
  *   | {type: 'showdown', cards: string[][], mano: number, winners: LanceWinner[]}
  *   | {type: 'game_won', pair: number, ordago: boolean, piedras: [number, number]}
- *   | {type: 'vaca_won', pair: number} | {type: 'match_won', pair: number}} MusEvent
+ *   | {type: 'vaca_won', pair: number} | {type: 'match_won', pair: number}
+ *   | {type: 'board_ended', board: number, net: number, total: number} | {type: 'match_drawn'}} MusEvent
  */
 
 /**
@@ -60,7 +61,7 @@ import { nameplate as plateOf, holdOpen, nextButton, option, check, Bubbles, onN
  *   discarded?: boolean[], my_discard?: string[] | null, mus_rounds: number, deck_left: number,
  *   pares?: (boolean | null)[], juego?: (boolean | null)[], senas_sent?: boolean[], my_sena?: string | null,
  *   partner_sena?: string | null, lances?: [string, LanceStatus][], log?: MusEvent[], last_hand?: HandSummary | null,
- *   winner?: number | null, hands?: string[][]}} MusView
+ *   winner?: number | null, hands?: string[][], board?: number | null, board_nets?: number[]}} MusView
  */
 
 /**
@@ -138,18 +139,20 @@ function rulesForm(defaults = {}) {
   const [real31, real31L] = check('real31', '31 real', d.real31);
   const [miedo, miedoL] = check('punto_y_miedo', 'punto y miedo', d.punto_y_miedo);
   const [senas, senasL] = check('senas', t('mus.senas_partners'), d.senas);
+  // Boards (a duplicate's tables): one hand each from 0–0, so no juegos, vacas or señas.
+  const boards = Number(d.boards || 0);
   const box = el('div', {},
     el('div', { class: 'fields' },
       el('label', { class: 'field' }, t('mus.f.deck'), mode),
       el('label', { class: 'field' }, t('mus.f.target'), target),
-      el('label', { class: 'field' }, t('mus.f.juegos'), juegos),
-      el('label', { class: 'field' }, t('mus.f.vacas'), vacas)),
-    el('div', { class: 'row', style: { gap: '1.2rem', marginBottom: '.8rem' } }, real31L, miedoL, senasL));
+      boards ? null : el('label', { class: 'field' }, t('mus.f.juegos'), juegos),
+      boards ? null : el('label', { class: 'field' }, t('mus.f.vacas'), vacas)),
+    el('div', { class: 'row', style: { gap: '1.2rem', marginBottom: '.8rem' } }, real31L, miedoL, boards ? null : senasL));
   return {
     el: box,
     read: () => ({
       mode: mode.value, target: Number(target.value), juegos: Number(juegos.value), vacas: Number(vacas.value),
-      real31: real31.checked, punto_y_miedo: miedo.checked, senas: senas.checked,
+      real31: real31.checked, punto_y_miedo: miedo.checked, senas: boards ? false : senas.checked, boards,
     }),
   };
 }
@@ -158,6 +161,11 @@ function rulesForm(defaults = {}) {
 function rulesSummary(rules = {}) {
   const r = /** @type {Partial<MusRules>} */ (rules);
   const parts = [r.mode === '4reyes' ? '4 reyes' : '8 reyes', `${r.target ?? 40} piedras`];
+  if (r.boards) {
+    parts.push(t('mus.boards', { count: r.boards }));
+    if (r.real31) parts.push('31 real');
+    return parts.join(' · ');
+  }
   const j = r.juegos ?? 3; const v = r.vacas ?? 1;
   parts.push(j === 1 ? '1 juego' : `${j} juegos`);
   if (v > 1) parts.push(`${v} vacas`);
@@ -585,7 +593,7 @@ function render({ main, side: sidePanel }, st, ctx) {
     el('span', { class: a === myPair ? 'us' : 'them' }, String(piedras[0])), ' – ', el('span', { class: b === myPair ? 'us' : 'them' }, String(piedras[1])),
     el('span', { class: 'muted' }, ` ${t('mus.piedras_of', { n: (v.rules && v.rules.target) || 40 })}`)));
   box.append(el('div', { class: 'deckinfo' },
-    `mano ${v.hand_number} · juego ${v.game_number}${v.mus_rounds ? ` · ${v.mus_rounds} mus` : ''} · ${t('mus.deck', { n: v.deck_left })}`));
+    `${v.board ? t('mus.board_of', { n: v.board, of: (v.rules && v.rules.boards) || v.board }) : `mano ${v.hand_number} · juego ${v.game_number}`}${v.mus_rounds ? ` · ${v.mus_rounds} mus` : ''} · ${t('mus.deck', { n: v.deck_left })}`));
   center.append(box);
 
   const seats = el('div', { class: 'seats' }, spots.map(([w, s]) => plate(w, s)), center);
@@ -716,6 +724,16 @@ function scoreboard(v, { seated, myPair, pairName, ctx, fin }) {
       el('div', { class: 'bar' }, el('div', { style: { width: `${Math.min(100, (100 * p) / target)}%`, background: mine ? 'var(--us)' : 'var(--them)' } })));
   }
   panel.append(grid);
+  // A match of boards is won on the net piedras over its boards.
+  if (v.board) {
+    const nets = v.board_nets || [];
+    const total = nets.reduce((a, b) => a + b, 0);
+    const ours = seated && myPair === 1 ? -total : total;
+    const signed = (/** @type {number} */ n) => (n > 0 ? `+${n}` : String(n));
+    panel.append(el('div', { class: 'boards muted small', 'data-testid': 'board-net', 'data-net': String(total) },
+      t(seated ? 'mus.boards_net_us' : 'mus.boards_net', { net: signed(ours), n: nets.length, of: (r.boards || nets.length) }),
+      nets.length ? ` (${nets.map((n) => signed(seated && myPair === 1 ? -n : n)).join(' ')})` : ''));
+  }
   return panel;
 }
 

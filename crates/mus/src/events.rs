@@ -148,4 +148,9 @@ pub enum Event {
     VacaWon { pair: usize },
     /// A pair won the match: the table is over.
     MatchWon { pair: usize },
+    /// A board's hand is over (a match of boards): `net` is the piedras pair 0–2 won on it
+    /// less those it conceded, `total` the same over the boards so far.
+    BoardEnded { board: u32, net: i64, total: i64 },
+    /// A match of boards ended level: the table is over, drawn.
+    MatchDrawn,
 }

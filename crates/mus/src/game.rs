@@ -92,15 +92,44 @@ pub struct MusGame {
     pub(crate) lances: Vec<(Lance, LanceStatus)>,
     pub(crate) log: Vec<Event>,
     pub(crate) last_hand: Option<HandSummary>,
+    /// The table's seed, from which each board's is made (boards only; never in a view:
+    /// it would tell the boards to come).
+    pub(crate) seed: u64,
+    /// The board being played, from 0 (boards only).
+    pub(crate) board: u32,
+    /// Each finished board's net piedras for pair 0–2 (boards only).
+    pub(crate) board_nets: Vec<i64>,
+}
+
+/// The seed board `board` (from 0) of a table of seed `seed` is dealt from: its deal is the
+/// first hand of a match of that seed, with the mano moved `board` seats on. A public
+/// function of the table's seed, so that every table given one seed plays the same boards
+/// and anyone holding a record can check them.
+pub fn board_seed(seed: u64, board: u32) -> u64 {
+    // splitmix64 of the seed moved on by the board: neighbouring boards get unrelated seeds.
+    let mut x = seed.wrapping_add(
+        u64::from(board)
+            .wrapping_add(1)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 impl MusGame {
-    /// A new match; the first mano is seat 0.
+    /// A new match; the first mano is seat 0. Played as boards, the first board is dealt
+    /// from [`board_seed`]`(seed, 0)`.
     pub fn start(rules: MusRules, seed: u64) -> Result<MusGame, SetupError> {
         rules.validate().map_err(SetupError::Rules)?;
+        let first = if rules.boards > 0 {
+            board_seed(seed, 0)
+        } else {
+            seed
+        };
         let mut g = MusGame {
             rules,
-            rng: rng_from_seed(seed),
+            rng: rng_from_seed(first),
             scores: Scores::default(),
             winner: None,
             hand_no: 0,
@@ -118,6 +147,9 @@ impl MusGame {
             lances: Vec::new(),
             log: Vec::new(),
             last_hand: None,
+            seed,
+            board: 0,
+            board_nets: Vec::new(),
         };
         let mut events = Vec::new();
         g.deal(&mut events);
@@ -463,8 +495,61 @@ impl MusGame {
             self.phase = Phase::Over;
             return;
         }
+        if self.rules.boards > 0 {
+            self.end_board(events);
+            return;
+        }
         self.mano = (self.mano + 1) % 4;
         self.deal(events);
+    }
+
+    /// A board's hand is over: its net is kept (a juego won in it was kept already), and
+    /// the next board is dealt from its own seed, or the match ends on the boards' total.
+    fn end_board(&mut self, events: &mut Vec<Event>) {
+        if self.board_nets.len() <= self.board as usize {
+            let p = self.scores.piedras;
+            self.board_nets.push(i64::from(p[0]) - i64::from(p[1]));
+        }
+        let net = self.board_nets.last().copied().unwrap_or(0);
+        let total = self.board_total();
+        self.emit(
+            events,
+            Event::BoardEnded {
+                board: self.board + 1,
+                net,
+                total,
+            },
+        );
+        if self.board_nets.len() >= usize::from(self.rules.boards) {
+            self.phase = Phase::Over;
+            match total.signum() {
+                1 => self.winner = Some(0),
+                -1 => self.winner = Some(1),
+                _ => {}
+            }
+            let e = match self.winner {
+                Some(pair) => Event::MatchWon { pair },
+                None => Event::MatchDrawn,
+            };
+            self.emit(events, e);
+            return;
+        }
+        self.board += 1;
+        self.scores.piedras = [0, 0];
+        self.rng = rng_from_seed(board_seed(self.seed, self.board));
+        self.mano = self.board as usize % 4;
+        self.deal(events);
+    }
+
+    /// Pair 0–2's net piedras over the boards finished (0 when not playing boards).
+    pub fn board_total(&self) -> i64 {
+        self.board_nets.iter().sum()
+    }
+
+    /// Each finished board's net piedras for pair 0–2, in order (empty when not playing
+    /// boards).
+    pub fn board_nets(&self) -> &[i64] {
+        &self.board_nets
     }
 
     fn win_game(&mut self, pair: usize, ordago: bool, events: &mut Vec<Event>) {
@@ -477,6 +562,16 @@ impl MusGame {
                 piedras,
             },
         );
+        if self.rules.boards > 0 {
+            // A juego won on a board counts the target to its winner against what the
+            // losers had; the board ends with its hand.
+            let net = i64::from(self.rules.target) - i64::from(piedras[1 - pair]);
+            self.board_nets.push(if pair == 0 { net } else { -net });
+            let shown = self.log.iter().any(|e| matches!(e, Event::Showdown(_)));
+            let eval = shown.then(|| self.evaluation());
+            self.end_hand(eval, events);
+            return;
+        }
         self.scores.games[pair] += 1;
         if self.scores.games[pair] >= self.rules.games_to_win_vaca() {
             self.scores.vacas[pair] += 1;
@@ -672,6 +767,8 @@ impl MusGame {
                 None
             },
             winner: self.winner,
+            board: (self.rules.boards > 0).then_some(self.board + 1),
+            board_nets: self.board_nets.clone(),
         }
     }
 }
@@ -850,6 +947,9 @@ impl Game for MusGame {
     /// [`Scores`]): "pair 1–3 wins the match (pair 0–2 against pair 1–3: vacas 0–1,
     /// juegos 1–2, piedras 25–40)". The juegos are those of the last vaca.
     fn outcome(&self) -> Option<Outcome> {
+        if self.rules.boards > 0 {
+            return self.boards_outcome();
+        }
         let s = &self.scores;
         self.winner.map(|pair| {
             Outcome::winners_first(
@@ -869,6 +969,45 @@ impl Game for MusGame {
 }
 
 impl MusGame {
+    /// A match of boards, once every board is played: the pair with more net piedras wins
+    /// (equal: both share first place); each seat scores its pair's net, and each board's
+    /// net is kept by seat.
+    fn boards_outcome(&self) -> Option<Outcome> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let by_seat = |net: i64| {
+            (0..4)
+                .map(|seat| if seat % 2 == 0 { net } else { -net })
+                .collect()
+        };
+        let total = self.board_total();
+        let boards = self.board_nets.len();
+        let (winners, places, summary) = match self.winner {
+            Some(pair) => (
+                vec![pair, pair + 2],
+                (0..4).map(|s| if s % 2 == pair { 1 } else { 2 }).collect(),
+                format!(
+                    "{} wins the match by {} net piedras over {boards} boards",
+                    pair_label(pair),
+                    total.abs()
+                ),
+            ),
+            None => (
+                Vec::new(),
+                vec![1; 4],
+                format!("the pairs draw: level net piedras over {boards} boards"),
+            ),
+        };
+        Some(Outcome {
+            winners,
+            scores: by_seat(total),
+            places,
+            summary,
+            boards: self.board_nets.iter().map(|&n| by_seat(n)).collect(),
+        })
+    }
+
     fn finish_betting(&mut self, lance: Lance, settled: Settled, events: &mut Vec<Event>) {
         let mano = self.mano;
         let status = LanceStatus::from_settled(settled, |pos_pair| (mano + pos_pair) % 2);

@@ -444,6 +444,17 @@ impl Narrator {
                     self.pair(*pair),
                     if self.me.is_some() { "" } else { "s" }
                 ))),
+            Event::BoardEnded { board, net, total } => one(Phrase::new("story.mus.board_ended")
+                .num("board", *board)
+                .pair("first", 0)
+                .num("net", *net)
+                .num("total", *total)
+                .line(format!(
+                    "board {board} ends: {} {net:+} net piedras ({total:+} over the boards)",
+                    self.pair(0)
+                ))),
+            Event::MatchDrawn => one(Phrase::new("story.mus.match_drawn")
+                .line("the match is drawn: the pairs are level over the boards")),
         }
     }
 

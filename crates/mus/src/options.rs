@@ -60,7 +60,16 @@ pub struct MusRules {
     /// Señas: partners may pass one standard signal each hand (not in the first game,
     /// which is mus corrido).
     pub senas: bool,
+    /// Duplicate boards: 0 (the default) plays juegos and vacas; 1 to [`MAX_BOARDS`] plays
+    /// that many **boards** instead — each one hand from 0–0 dealt from its own seed
+    /// ([`crate::board_seed`]), scored by the net piedras it gave — and the pair with more
+    /// net piedras over the boards wins (equal is a draw). Tables given the same seed play
+    /// the same boards: what duplicate tournaments are made of.
+    pub boards: u8,
 }
+
+/// Most boards a table may play.
+pub const MAX_BOARDS: u8 = 32;
 
 impl Default for MusRules {
     fn default() -> Self {
@@ -72,6 +81,7 @@ impl Default for MusRules {
             vacas: 1,
             punto_y_miedo: true,
             senas: false,
+            boards: 0,
         }
     }
 }
@@ -90,6 +100,19 @@ impl MusRules {
         }
         if !matches!(self.vacas, 1 | 3 | 5) {
             return Err(format!("{} vacas per match: use 1, 3 or 5", self.vacas));
+        }
+        if self.boards > MAX_BOARDS {
+            return Err(format!(
+                "{} boards: play 0 (juegos and vacas) or 1 to {MAX_BOARDS}",
+                self.boards
+            ));
+        }
+        if self.boards > 0 && self.senas {
+            return Err(
+                "señas are not passed on boards: every board is the first hand of a juego, \
+                 which is mus corrido; turn señas off"
+                    .into(),
+            );
         }
         Ok(())
     }

@@ -196,6 +196,10 @@ impl Resample for MusGame {
             lances: view.lances.clone(),
             log: view.log.clone(),
             last_hand: view.last_hand.clone(),
+            // The boards to come are unknown: a world deals them from a seed of its own.
+            seed: rng.gen(),
+            board: view.board.map_or(0, |b| b.saturating_sub(1)),
+            board_nets: view.board_nets.clone(),
         })
     }
 }

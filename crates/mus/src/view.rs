@@ -107,6 +107,12 @@ pub struct MusView {
     pub last_hand: Option<HandSummary>,
     /// The pair that won the match, once over.
     pub winner: Option<usize>,
+    /// Played as boards: the board being played, from 1 (the last one once over).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<u32>,
+    /// Played as boards: each finished board's net piedras for pair 0–2.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub board_nets: Vec<i64>,
 }
 
 impl MusView {

@@ -1,6 +1,7 @@
 //! The integration tests of this crate, one module per file, built as one test binary
 //! (one link instead of one per file).
 
+mod boards;
 mod order;
 mod properties;
 mod resample;

@@ -33,6 +33,7 @@ fn rules_strategy() -> impl Strategy<Value = MusRules> {
             vacas: 1,
             punto_y_miedo: miedo,
             senas,
+            boards: 0,
         })
 }
 

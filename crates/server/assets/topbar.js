@@ -23,8 +23,8 @@ function langSwitch() {
   return el('span', { class: 'langswitch', role: 'group', 'aria-label': t('lang.switch'), 'data-testid': 'lang-switch' },
     Object.entries(LANGS).map(([code, name]) => el('button', {
       type: 'button', class: code === lang ? 'on' : '', lang: code, 'aria-pressed': String(code === lang),
-      'data-testid': `lang-${code}`, onclick: () => { if (code !== lang) setLang(code); },
-    }, name)));
+      'data-testid': `lang-${code}`, title: name, onclick: () => { if (code !== lang) setLang(code); },
+    }, el('span', { class: 'long' }, name), el('span', { class: 'short', 'aria-hidden': 'true' }, code.toUpperCase()))));
 }
 
 /** The installable app: a service worker that shows the offline page when the server
@@ -101,7 +101,7 @@ async function renderWho() {
   // The nickname leads to the player's profile (an account's by its name).
   if (p) {
     const profile = p.account ? `/@/${encodeURIComponent(p.nickname)}` : `/p/${p.id}`;
-    who.append(t('who.playing_as'), ' ', el('a', { href: profile, class: 'who-profile', 'data-testid': 'who-profile' }, el('b', {}, p.nickname)));
+    who.append(el('span', { class: 'who-label' }, t('who.playing_as'), ' '), el('a', { href: profile, class: 'who-profile', 'data-testid': 'who-profile' }, el('b', {}, p.nickname)));
   } else {
     who.append(el('a', { href: '/', style: { color: '#f7e7b0' } }, t('who.pick_nickname')));
   }

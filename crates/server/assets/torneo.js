@@ -7,7 +7,7 @@
 
 import { topbar } from './topbar.js';
 import { el, clear, api, t, pageRoot, messageOf, me, fmtDate, toast, ApiError } from './common.js';
-import { num } from './i18n.js';
+import { num, lang } from './i18n.js';
 
 topbar('tournaments');
 const app = pageRoot();
@@ -24,7 +24,7 @@ const query = invite ? `?invite=${encodeURIComponent(invite)}` : '';
  * @typedef {{round: number, board: number, table: string|null, first: number, second: number, status: string|null,
  *   absent: string|null, courtesy_until: number, stand_ins: number[], winner: string|null,
  *   points: number[]|null}} Match
- * @typedef {{id: string, name: string, game: string, format: string, rounds: number|null, consolation: boolean,
+ * @typedef {{id: string, name: string, game: string, format: string, rounds: number|null, consolation: boolean, rules?: Record<string, any>,
  *   pairs: boolean, bots: boolean, courtesy_s: number, turn_s: number, start: number, rated: boolean, private: boolean,
  *   organiser: Person, status: string, cuadrilla: string|null, entrants: Entrant[], max_entrants: number, round: number, matches: Match[],
  *   standings: any, invite?: string|null}} Tournament
@@ -52,6 +52,9 @@ function nameOf(e) {
 /** @param {Tournament} tt */
 function formatText(tt) {
   if (tt.format === 'swiss') return t('tournament.format.swiss', { count: tt.rounds || 0 });
+  if (tt.format === 'duplicate') {
+    return `${t('tournament.format.duplicate', { count: tt.rounds || 0 })} · ${t('tournament.boards', { count: tt.rules?.boards || 0 })}`;
+  }
   if (tt.format === 'knockout' && tt.consolation) return t('tournament.format.knockout_b');
   return t(`tournament.format.${tt.format}`);
 }
@@ -96,15 +99,22 @@ function standingsTable(tt) {
   const s = tt.standings;
   if (!s || !s.rows) return null;
   const swiss = s.kind === 'swiss';
+  const dup = s.kind === 'duplicate';
+  const pct = new Intl.NumberFormat(lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+  const signed = new Intl.NumberFormat(lang, { signDisplay: 'exceptZero' });
   const head = swiss
     ? ['#', t('tournament.entrant'), t('tournament.score'), 'Buchholz', 'S-B', t('tournament.diff')]
-    : ['#', t('tournament.entrant'), t('tournament.wins'), t('tournament.losses'), ''];
+    : dup
+      ? ['#', t('tournament.entrant'), '%', t('tournament.matchpoints'), t('tournament.net'), t('tournament.boards_played')]
+      : ['#', t('tournament.entrant'), t('tournament.wins'), t('tournament.losses'), ''];
   const body = el('tbody');
   for (const r of s.rows) {
     const e = entrantOf(tt, r.entrant);
     const cells = swiss
       ? [num.format(r.place), nameOf(e), num.format(r.score), num.format(r.buchholz), num.format(r.sonneborn_berger), num.format(r.points_diff)]
-      : [num.format(r.place), nameOf(e), num.format(r.wins), num.format(r.losses), r.out_in ? t('tournament.out_in', { n: r.out_in }) : ''];
+      : dup
+        ? [num.format(r.place), nameOf(e), `${pct.format(r.percent)}%`, `${num.format(r.matchpoints)}/${num.format(r.max)}`, signed.format(r.net), num.format(r.tables)]
+        : [num.format(r.place), nameOf(e), num.format(r.wins), num.format(r.losses), r.out_in ? t('tournament.out_in', { n: r.out_in }) : ''];
     body.append(el('tr', { 'data-testid': 'tournament-standing', class: mine(tt) === e && e ? 'me' : '' },
       ...cells.map((c, i) => el('td', { class: i === 1 ? '' : 'num' }, c))));
   }
@@ -169,6 +179,7 @@ function render(tt) {
   const rules = el('p', { class: 'muted small', 'data-testid': 'tournament-rules' },
     `${t(tt.bots ? 'tournament.bots_yes' : 'tournament.bots_no')} ${t('tournament.courtesy', { count: Math.round(tt.courtesy_s / 60) })}`);
   clear(panel).append(el('h1', {}, tt.name), info, rules,
+    tt.format === 'duplicate' ? el('p', { class: 'muted small' }, t('tournament.duplicate_note')) : '',
     el('p', { class: 'muted small' }, t('tournament.organiser', { who: tt.organiser.nickname })));
   if (tt.invite) {
     const link = `${location.origin}/torneo/${tt.id}?invite=${encodeURIComponent(tt.invite)}`;

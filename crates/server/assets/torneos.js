@@ -28,7 +28,7 @@ function renderList(list, titles) {
   }
   listPanel.append(el('ul', { class: 'matches' }, ...list.map((x) => el('li', { class: 'match', 'data-testid': 'tournament-listed' },
     el('a', { href: `/torneo/${x.id}` }, el('b', {}, x.name)),
-    el('span', { class: 'muted small' }, [titles[x.game] || x.game, t(`tournament.format.${x.format === 'swiss' ? 'swiss_short' : x.format}`),
+    el('span', { class: 'muted small' }, [titles[x.game] || x.game, t(`tournament.format.${x.format === 'swiss' ? 'swiss_short' : x.format === 'duplicate' ? 'duplicate_short' : x.format}`),
       t(`tournament.status.${x.status}`), x.status === 'signup' ? t('tournament.starts', { when: fmtDate(x.start) }) : '']
       .filter(Boolean).join(' · '))))));
 }
@@ -46,8 +46,9 @@ async function renderCreate(games, who) {
   const name = el('input', { name: 'name', maxlength: '80', required: '', 'data-testid': 'tournament-name', placeholder: t('tournament.name_hint') });
   const game = el('select', { 'data-testid': 'tournament-game' }, games.map((g) => el('option', { value: g.name }, g.title || g.name)));
   const format = el('select', { 'data-testid': 'tournament-format' },
-    ['swiss', 'knockout', 'tres_ceros', 'double'].map((f) => el('option', { value: f }, t(`tournament.format.${f === 'swiss' ? 'swiss_short' : f}`))));
+    ['swiss', 'knockout', 'tres_ceros', 'double', 'duplicate'].map((f) => el('option', { value: f }, t(`tournament.format.${f === 'swiss' ? 'swiss_short' : f === 'duplicate' ? 'duplicate_short' : f}`))));
   const rounds = el('select', { 'data-testid': 'tournament-rounds' }, [3, 4, 5, 6, 7, 9].map((n) => el('option', { value: n, selected: n === 5 }, t('tournament.rounds', { count: n }))));
+  const boards = el('select', { 'data-testid': 'tournament-boards' }, [2, 3, 4, 6, 8].map((n) => el('option', { value: n, selected: n === 4 }, t('tournament.boards', { count: n }))));
   const [consolation, consolationL] = checkbox('consolation', t('tournament.consolation'), true);
   const now = new Date(Date.now() + 3600 * 1000);
   now.setMinutes(0, 0, 0);
@@ -73,19 +74,41 @@ async function renderCreate(games, who) {
   const rulesBox = el('div');
   /** @type {{el: HTMLElement, read: () => any} | null} */
   let rules = null;
-  const onGame = async () => {
+  /** The game's own form of its options; a duplicate's as its tables play them (boards). */
+  const rulesFor = async () => {
     const g = games.find((x) => x.name === /** @type {HTMLSelectElement} */ (game).value);
     if (!g) return;
     const m = await gameModule(g.name);
     const seats = g.partners ? 4 : 2;
-    rules = m.rulesForm(g.rules || {}, { seats: { min: seats, max: seats, default: seats } });
+    const dup = /** @type {HTMLSelectElement} */ (format).value === 'duplicate';
+    const defaults = dup ? { ...(g.rules || {}), boards: Number(/** @type {HTMLSelectElement} */ (boards).value) } : (g.rules || {});
+    rules = m.rulesForm(defaults, { seats: { min: seats, max: seats, default: seats } });
     clear(rulesBox).append(rules.el);
-    clear(bot).append(...(g.bots || []).map((b) => el('option', { value: b, selected: b === g.default_bot }, botName(b))));
   };
+  const onGame = async () => {
+    const g = games.find((x) => x.name === /** @type {HTMLSelectElement} */ (game).value);
+    if (!g) return;
+    await rulesFor();
+    clear(bot).append(...(g.bots || []).map((b) => el('option', { value: b, selected: b === g.default_bot }, botName(b))));
+    // Duplicate only for a game whose tables can be dealt the same boards.
+    const dup = /** @type {HTMLOptionElement | null} */ (format.querySelector('option[value="duplicate"]'));
+    if (dup) {
+      dup.hidden = !g.duplicate;
+      dup.disabled = !g.duplicate;
+      if (!g.duplicate && /** @type {HTMLSelectElement} */ (format).value === 'duplicate') /** @type {HTMLSelectElement} */ (format).value = 'swiss';
+    }
+    onFormat();
+  };
+  let shownDuplicate = false;
   const onFormat = () => {
     const f = /** @type {HTMLSelectElement} */ (format).value;
-    rounds.closest('label')?.classList.toggle('hidden', f !== 'swiss');
+    rounds.closest('label')?.classList.toggle('hidden', f !== 'swiss' && f !== 'duplicate');
+    boards.closest('label')?.classList.toggle('hidden', f !== 'duplicate');
     consolationL.classList.toggle('hidden', f !== 'knockout');
+    if ((f === 'duplicate') !== shownDuplicate) {
+      shownDuplicate = f === 'duplicate';
+      rulesFor();
+    }
   };
   game.addEventListener('change', onGame);
   format.addEventListener('change', onFormat);
@@ -96,6 +119,7 @@ async function renderCreate(games, who) {
       el('label', { class: 'field' }, t('tournament.game'), game),
       el('label', { class: 'field' }, t('tournament.format_label'), format),
       el('label', { class: 'field' }, t('tournament.rounds_label'), rounds),
+      el('label', { class: 'field' }, t('tournament.boards_label'), boards),
       el('label', { class: 'field' }, t('tournament.when'), start),
       el('label', { class: 'field' }, t('tournament.courtesy_label'), courtesy),
       el('label', { class: 'field' }, t('tournament.bot_label'), bot),
@@ -118,7 +142,8 @@ async function renderCreate(games, who) {
       bots: bots.checked, rated: rated.checked, private: priv.checked,
     };
     if (!rated.checked && rules) body.rules = rules.read();
-    if (f === 'swiss') body.rounds = Number(/** @type {HTMLSelectElement} */ (rounds).value);
+    if (f === 'swiss' || f === 'duplicate') body.rounds = Number(/** @type {HTMLSelectElement} */ (rounds).value);
+    if (f === 'duplicate') body.boards = Number(/** @type {HTMLSelectElement} */ (boards).value);
     if (f === 'knockout') body.consolation = consolation.checked;
     const cq = /** @type {HTMLSelectElement} */ (cuadrilla).value;
     if (cq) body.cuadrilla = cq;

@@ -117,6 +117,9 @@ codes! {
     TooManyTablesFromAddress = "too_many_tables_from_address",
     /// The game is not over (replays, reviews, another game).
     NotFinished = "not_finished",
+    /// A duplicate round's table whose boards other tables are still playing (replays,
+    /// reviews, a seat's view wait for the round's end).
+    DealsInPlay = "deals_in_play",
     /// No such step of a replay, or moment of a finished game (a seat's view).
     NoSuchStep = "no_such_step",
     /// The game is over.

@@ -922,3 +922,158 @@ fn a_swiss_asked_for_more_rounds_than_its_field_plays_as_many_as_it_can() {
     let t = played_out(&server, &people[0].1, &id, Some(&people));
     assert_eq!(t["matches"].as_array().unwrap().len(), 6, "{t}");
 }
+
+#[test]
+fn a_duplicate_deals_every_table_of_a_round_the_same_boards_and_scores_them_in_matchpoints() {
+    let server = Server::start_paused("tournament-duplicate", roomy());
+    let people: Vec<(i64, String)> = (0..12)
+        .map(|i| server.account(&format!("D{i:02}")))
+        .collect();
+    let org = &people[0].1;
+    // Duplicate is Mus's: another game is refused, and so are boards out of bounds.
+    let (code, e) = server.api(
+        "POST",
+        "/api/tournaments",
+        Some(org),
+        Some(json!({"name": "x", "game": "ring", "format": "duplicate"})),
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (400, Some("bad_options")),
+        "{e}"
+    );
+    let (code, e) = server.api(
+        "POST",
+        "/api/tournaments",
+        Some(org),
+        Some(json!({"name": "x", "game": "mus", "format": "duplicate", "boards": 33})),
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (400, Some("bad_options")),
+        "{e}"
+    );
+    let (code, made) = server.api(
+        "POST",
+        "/api/tournaments",
+        Some(org),
+        Some(
+            json!({"name": "Dúplex", "game": "mus", "format": "duplicate", "rounds": 2,
+                    "boards": 2, "rules": {"target": 30}, "bots": true, "courtesy_s": 30,
+                    "pace_ms": 0, "turn_s": 10, "bot": "random"}),
+        ),
+    );
+    assert_eq!(code, 200, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let entries = format!("/api/tournaments/{id}/entries");
+    for i in 0..6 {
+        let body = json!({"partner": format!("D{:02}", 2 * i + 1)});
+        let (code, e) = server.api("POST", &entries, Some(&people[2 * i].1), Some(body));
+        assert_eq!(code, 200, "{e}");
+    }
+    let (code, t) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(org),
+        None,
+    );
+    assert_eq!(code, 200, "{t}");
+    assert_eq!(t["format"], "duplicate");
+    assert_eq!(t["rules"]["boards"], 2, "{t}");
+    assert!(t.get("deals").is_none() && !t.to_string().contains("\"deals\""));
+    let t = played_out(&server, org, &id, Some(&people));
+    let matches = t["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 6, "2 rounds of 3 tables: {t}");
+
+    // Every table of a round was dealt from one seed, each round from another; the deal
+    // the replays show is the same at every table of the round.
+    let mut results = Vec::new();
+    let mut round_seeds = BTreeSet::new();
+    for round in 1..=2u32 {
+        let tables: Vec<&str> = matches
+            .iter()
+            .filter(|m| m["round"] == round)
+            .map(|m| m["table"].as_str().unwrap())
+            .collect();
+        assert_eq!(tables.len(), 3);
+        let seeds: BTreeSet<i64> = tables
+            .iter()
+            .map(|tb| {
+                ints(
+                    &server.db,
+                    &format!("SELECT seed FROM tables WHERE id = '{tb}'"),
+                )[0][0]
+            })
+            .collect();
+        assert_eq!(seeds.len(), 1, "round {round}: {seeds:?}");
+        round_seeds.extend(seeds);
+        let deals: BTreeSet<String> = tables
+            .iter()
+            .map(|tb| {
+                let step = get(&server, org, &format!("/api/tables/{tb}/replay/0"));
+                step["view"]["hands"].to_string()
+            })
+            .collect();
+        assert_eq!(
+            deals.len(),
+            1,
+            "round {round}: the tables were dealt {deals:?}"
+        );
+        assert!(
+            deals.iter().all(|d| d.matches(',').count() >= 15),
+            "{deals:?}"
+        );
+        // The test's own scoring of every board, from each table's log.
+        for m in matches.iter().filter(|m| m["round"] == round) {
+            let o = replayed_outcome(&server, org, m["table"].as_str().unwrap());
+            assert_eq!(o.boards.len(), 2, "{o:?}");
+            for (k, b) in o.boards.iter().enumerate() {
+                results.push(tapete_tournament::duplicate::TableResult {
+                    round,
+                    deals: u64::from(round) * 100 + k as u64,
+                    first: m["first"].as_u64().unwrap() as usize,
+                    second: m["second"].as_u64().unwrap() as usize,
+                    first_net: b[0],
+                });
+            }
+            // The match's winner is the pair that netted more over the boards.
+            let net: i64 = o.boards.iter().map(|b| b[0]).sum();
+            let winner = match net.signum() {
+                1 => json!("first"),
+                -1 => json!("second"),
+                _ => Value::Null,
+            };
+            assert_eq!(m["winner"], winner, "{m}");
+        }
+    }
+    assert_eq!(round_seeds.len(), 2, "each round its own boards");
+    let expected = tapete_tournament::duplicate::standings(6, &results);
+    assert_eq!(t["standings"]["kind"], "duplicate");
+    assert_eq!(
+        t["standings"]["rows"],
+        serde_json::to_value(&expected).unwrap(),
+        "{t}"
+    );
+    // Every pair held the first and the second side's cards against three others'.
+    for r in &expected {
+        assert_eq!(r.tables, 4, "{r:?}");
+        assert_eq!(r.max, 4 * 4, "{r:?}");
+    }
+    // Its tables are its people's only: a stranger does not find them.
+    let (_, stranger) = server.account("Mirona");
+    let table = matches[0]["table"].as_str().unwrap();
+    let (code, e) = server.api(
+        "GET",
+        &format!("/api/tables/{table}/replay"),
+        Some(&stranger),
+        None,
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (404, Some("table_not_found")),
+        "{e}"
+    );
+    let server = server.restart();
+    let again = get(&server, org, &format!("/api/tournaments/{id}"));
+    assert_eq!(again["standings"], t["standings"]);
+}

@@ -108,6 +108,11 @@ pub struct Outcome {
     /// A one-line human summary, e.g. "pair 1–3 wins the match (pair 0–2 against pair 1–3:
     /// vacas 0–1, juegos 0–1, piedras 10–40)".
     pub summary: String,
+    /// A game played as duplicate boards (the same deals at every table given its seed):
+    /// each board's score by seat, in the order played, so that a tournament can compare
+    /// every board with the other tables' play of it. Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boards: Vec<Vec<i64>>,
 }
 
 impl Outcome {
@@ -126,6 +131,7 @@ impl Outcome {
             scores,
             places,
             summary,
+            boards: Vec::new(),
         }
     }
 

@@ -592,6 +592,7 @@ impl Game for TikkiGame {
             scores: self.scores.iter().map(|&p| i64::from(p)).collect(),
             places: Outcome::places_from_order(self.seats, &order),
             summary: format!("{who} {verb} after {} rounds (points {points})", self.round),
+            boards: Vec::new(),
         })
     }
 }

@@ -156,6 +156,8 @@ struct MatchOutcome {
     winner: Option<Side>,
     points: (i64, i64),
     unfinished: bool,
+    /// A match of duplicate boards: the first side's net on each board.
+    boards: Vec<i64>,
 }
 
 /// A match's seed: the tournament's, mixed with its round and board.
@@ -245,8 +247,22 @@ impl Visitor for Tourney<'_> {
             .num_threads(a.threads.unwrap_or(0))
             .build()
             .map_err(|e| CliError::run(format!("cannot start the worker threads: {e}")))?;
+        // Duplicate: the game's own duplicate tables, every table of a round given the
+        // round's seed (the same boards); the players' chances stay each table's own.
+        let duplicate = a.format == FormatArg::Duplicate;
+        let rules = if duplicate {
+            H::duplicate_rules(rules, a.boards)
+                .map_err(|e| CliError::usage(format!("--format duplicate: {e}")))?
+        } else {
+            rules
+        };
         let play = |round: u32, b: &Board| -> CliResult<MatchOutcome> {
-            let seed = match_seed(a.seed, round, b.board);
+            let own = match_seed(a.seed, round, b.board);
+            let seed = if duplicate {
+                match_seed(a.seed, round, 0)
+            } else {
+                own
+            };
             let mut g = H::G::new(&rules, seats, seed)
                 .map_err(|e| CliError::input(format!("the table options: {e}")))?;
             let mut rec = Record::new(rules.clone(), seats, seed);
@@ -264,7 +280,7 @@ impl Visitor for Tourney<'_> {
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(CliError::usage)?;
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut rng = ChaCha8Rng::seed_from_u64(own);
             let finished = match play_out(
                 &mut g,
                 &mut bots,
@@ -298,32 +314,34 @@ impl Visitor for Tourney<'_> {
                     _ => None,
                 }
             });
+            // A match of boards: the first side's net on each, its margin the total.
+            let boards: Vec<i64> = outcome
+                .as_ref()
+                .map(|o| {
+                    o.boards
+                        .iter()
+                        .map(|b| b.first().copied().unwrap_or(0))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let points = if boards.is_empty() {
+                (score(0), score(1))
+            } else {
+                let net: i64 = boards.iter().sum();
+                (net.max(0), (-net).max(0))
+            };
             Ok(MatchOutcome {
                 winner,
-                points: (score(0), score(1)),
+                points,
                 unfinished: !finished,
+                boards,
             })
         };
 
-        if a.format == FormatArg::Duplicate {
-            if H::NAME != "mus" {
-                return Err(CliError::usage(format!(
-                    "--format duplicate: duplicate is for Mus; {} plays swiss, tres-ceros, knockout, double or groups",
-                    H::NAME
-                )));
-            }
-            let rules: tapete_mus::MusRules = serde_json::to_value(&rules)
-                .and_then(serde_json::from_value)
-                .map_err(|e| CliError::input(format!("the table options: {e}")))?;
-            let ev = duplicate::DuplicateEvent {
-                rules,
-                names: &names,
-                boards: a.boards,
-                seed: a.seed,
-            };
-            return duplicate::run(&ev, &event, &pool, p.json);
-        }
         let driven = drive(&event, &play, &pool, p.json)?;
+        if duplicate {
+            return duplicate::report::<H>(&event, &driven, &names, a, p.json);
+        }
         if let Format::Groups { .. } = event.format {
             return groups_event::<H>(&event, &driven, &names, a, p.json);
         }

@@ -76,6 +76,7 @@ pub(crate) async fn review(
              reviewed",
         ));
     }
+    super::tables::not_dealt_elsewhere(&hub, &stored).await?;
     let key = (id.clone(), seat);
     // The queue first: a review made meanwhile is stored before it leaves the queue.
     if let Some(st) = hub.reviews.status(&key) {
@@ -275,6 +276,7 @@ pub(crate) async fn seat_view(
             "the game is not over: a seat's view is shown only once the game is finished",
         ));
     }
+    super::tables::not_dealt_elsewhere(&hub, &stored).await?;
     if at > stored.actions.len() {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,

@@ -39,6 +39,10 @@ pub(crate) async fn game_kinds(State(hub): State<Arc<Hub>>) -> Json<Value> {
                 "tools": k.tools(),
                 "partners": k.partners(),
                 "reviews": k.reviews(),
+                // Whether its tournaments may be played in duplicate.
+                "duplicate": k
+                    .duplicate_rules(&k.default_rules(), k.default_seats(), 1)
+                    .is_ok(),
                 "rule_docs": k
                     .rule_docs()
                     .iter()
@@ -410,6 +414,29 @@ pub(crate) async fn one_table(
 /// A finished table's stored log, for its replay (from a small cache: a replay page asks
 /// for its steps one by one).
 /// A private game's log only to whoever may see the table (to others it does not exist).
+/// Refuses what shows a finished table whole (its replay, a review, a seat's view) while
+/// other tables of its duplicate round are still playing the same boards.
+pub(crate) async fn not_dealt_elsewhere(
+    hub: &Arc<Hub>,
+    stored: &StoredTable,
+) -> Result<(), ApiError> {
+    let Some(tournament) = &stored.private.tournament else {
+        return Ok(());
+    };
+    if crate::tournaments::deals_in_play(hub, tournament, &stored.row.id)
+        .await
+        .map_err(ApiError::internal)?
+    {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            Code::DealsInPlay,
+            "this table's boards are still being played at other tables of its duplicate \
+             round: it can be replayed or reviewed when the round ends",
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) async fn finished_log(
     hub: &Arc<Hub>,
     id: &str,
@@ -418,6 +445,7 @@ pub(crate) async fn finished_log(
 ) -> Result<Arc<StoredTable>, ApiError> {
     if let Some(t) = hub.replay_cache.get(id) {
         super::private_tables::check_stored(hub, &t, headers, invite).await?;
+        not_dealt_elsewhere(hub, &t).await?;
         return Ok(t);
     }
     let stored = hub
@@ -441,6 +469,7 @@ pub(crate) async fn finished_log(
              replayed",
         ));
     }
+    not_dealt_elsewhere(hub, &stored).await?;
     let stored = Arc::new(stored);
     hub.replay_cache.put(id.to_string(), stored.clone());
     Ok(stored)

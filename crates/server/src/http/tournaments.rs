@@ -28,8 +28,10 @@ pub(crate) struct NewTournament {
     game: String,
     /// `swiss`, `tres_ceros`, `knockout` or `double`.
     format: String,
-    /// Swiss rounds (default: enough to find a winner, at most [`t::MAX_ROUNDS`]).
+    /// Swiss or duplicate rounds (default 5, at most [`t::MAX_ROUNDS`]).
     rounds: Option<u32>,
+    /// Duplicate: the boards each round's tables play (default [`t::DEFAULT_BOARDS`]).
+    boards: Option<u32>,
     /// A knockout's Cuadro B.
     #[serde(default)]
     consolation: bool,
@@ -99,17 +101,19 @@ pub(crate) async fn create(
             kind.title()
         )));
     }
-    let format = match req.format.as_str() {
-        "swiss" => {
-            let rounds = req.rounds.unwrap_or(5);
-            if rounds == 0 || rounds > t::MAX_ROUNDS {
-                return Err(bad(format!(
-                    "a Swiss has 1 to {} rounds (fewer than its entrants)",
-                    t::MAX_ROUNDS
-                )));
-            }
-            Format::Swiss { rounds }
+    let rounds = || {
+        let rounds = req.rounds.unwrap_or(5);
+        if rounds == 0 || rounds > t::MAX_ROUNDS {
+            return Err(bad(format!(
+                "a Swiss or a duplicate has 1 to {} rounds (fewer than its entrants)",
+                t::MAX_ROUNDS
+            )));
         }
+        Ok(rounds)
+    };
+    let format = match req.format.as_str() {
+        "swiss" => Format::Swiss { rounds: rounds()? },
+        "duplicate" => Format::Duplicate { rounds: rounds()? },
         "tres_ceros" => Format::TresCeros,
         "knockout" => Format::Knockout {
             consolation: req.consolation,
@@ -117,19 +121,27 @@ pub(crate) async fn create(
         "double" => Format::Double,
         other => {
             return Err(bad(format!(
-                "unknown format `{other}`: choose swiss, tres_ceros, knockout or double"
+                "unknown format `{other}`: choose swiss, duplicate, tres_ceros, knockout or double"
             )))
         }
     };
-    if req.rounds.is_some() && !matches!(format, Format::Swiss { .. }) {
-        return Err(bad("`rounds` is for a Swiss only".into()));
+    let duplicate = matches!(format, Format::Duplicate { .. });
+    if req.rounds.is_some() && !matches!(format, Format::Swiss { .. } | Format::Duplicate { .. }) {
+        return Err(bad("`rounds` is for a Swiss or a duplicate only".into()));
+    }
+    if req.boards.is_some() && !duplicate {
+        return Err(bad("`boards` is for a duplicate only".into()));
     }
     if req.consolation && !matches!(format, Format::Knockout { .. }) {
         return Err(bad("`consolation` (Cuadro B) is for a knockout only".into()));
     }
-    let rules = kind
-        .check_rules(&req.rules, seats)
-        .map_err(|e| ApiError::bad(Code::BadOptions, e))?;
+    let rules = if duplicate {
+        kind.duplicate_rules(&req.rules, seats, req.boards.unwrap_or(t::DEFAULT_BOARDS))
+            .map_err(|e| ApiError::bad(Code::BadOptions, e))?
+    } else {
+        kind.check_rules(&req.rules, seats)
+            .map_err(|e| ApiError::bad(Code::BadOptions, e))?
+    };
     if req.rated {
         super::players::standard_rules(kind.as_ref(), &rules, seats)?;
     }
@@ -183,6 +195,7 @@ pub(crate) async fn create(
         bot,
         turn_s,
         pace_ms,
+        deals: duplicate.then(rand::random),
     };
     let row = t::TournamentRow {
         id: super::new_table_id(),
@@ -272,7 +285,7 @@ pub(crate) async fn view(hub: &Arc<Hub>, t: &Stored) -> Result<Value, ApiError> 
     let mut standings = Value::Null;
     let mut round = 0;
     let mut rounds = match t.settings.format {
-        Format::Swiss { rounds } => Some(rounds),
+        Format::Swiss { rounds } | Format::Duplicate { rounds } => Some(rounds),
         _ => None,
     };
     if t.row.status != Status::Signup {
@@ -305,13 +318,16 @@ pub(crate) async fn view(hub: &Arc<Hub>, t: &Stored) -> Result<Value, ApiError> 
             standings = t.standings.clone().unwrap_or(Value::Null);
         } else {
             let event = t::event_of(t).map_err(ApiError::internal)?;
-            if let Format::Swiss { rounds: r } = event.format {
+            if let Format::Swiss { rounds: r } | Format::Duplicate { rounds: r } = event.format {
                 // As many as its field can be paired in.
                 rounds = Some(r);
             }
             let next = event.next(&results).map_err(ApiError::internal)?;
             round = next.round;
-            standings = crate::tournaments::standings_of(&event, &results, &next)
+            let boards = crate::tournaments::boards_of(hub, t)
+                .await
+                .map_err(ApiError::internal)?;
+            standings = crate::tournaments::standings_of(&event, &results, &boards, &next)
                 .map_err(ApiError::internal)?;
         }
     }

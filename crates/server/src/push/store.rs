@@ -10,6 +10,13 @@ impl Db {
     pub async fn add_subscription(&self, player: i64, sub: Stored) -> DbResult<bool> {
         let at = self.clock().epoch();
         self.call(move |c| {
+            // The person's row is locked first, so that two servers adding a subscription
+            // for one person at once count one after the other (PostgreSQL holds the lock
+            // to the commit; SQLite has one writer anyway).
+            c.execute(
+                "UPDATE players SET nickname = nickname WHERE id = ?1",
+                params![player],
+            )?;
             let others: i64 = c.query_row(
                 "SELECT COUNT(*) FROM push_subscriptions WHERE player = ?1 AND endpoint <> ?2",
                 params![player, sub.endpoint],

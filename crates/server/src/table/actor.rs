@@ -413,9 +413,15 @@ impl Actor {
     }
 
     /// Starts the game: the deal's seed is chosen only now, so nobody could have seen a
-    /// card while seats were still changing.
+    /// card while seats were still changing. A tournament's match keeps the seed its
+    /// tournament gave it when opening it (its seats are its entrants' for good, and a
+    /// duplicate round's tables must all be dealt the same boards).
     pub(super) async fn begin(&mut self) -> Result<(), Refusal> {
-        let seed: u64 = rand::random();
+        let seed: u64 = if self.private.in_tournament() {
+            self.row.seed
+        } else {
+            rand::random()
+        };
         let game = self
             .kind
             .new_game(&self.row.rules, self.row.seats, seed)

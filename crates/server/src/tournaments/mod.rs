@@ -28,7 +28,9 @@ use tapete_tournament::Side;
 mod runner;
 mod store;
 
-pub(crate) use runner::{advance, results_of, run, standings_of, Outcomes};
+pub(crate) use runner::{
+    advance, boards_of, deals_in_play, results_of, run, standings_of, Outcomes,
+};
 pub use store::{BoardRow, EntryRow, Stored, TournamentRow};
 
 /// Most entrants a tournament takes.
@@ -45,6 +47,8 @@ pub const DEFAULT_COURTESY_S: u64 = 15 * 60;
 pub const COURTESY_S: std::ops::RangeInclusive<u64> = 30..=3600;
 /// Most Swiss (or duplicate) rounds.
 pub const MAX_ROUNDS: u32 = 15;
+/// The boards of a duplicate round's tables when none is named.
+pub const DEFAULT_BOARDS: u32 = 4;
 
 /// Where a tournament is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -98,6 +102,20 @@ pub struct Settings {
     pub turn_s: u64,
     /// The bots' pause between actions (milliseconds).
     pub pace_ms: u64,
+    /// Duplicate: the secret every round's deals are made from (see [`round_deals`]);
+    /// never shown while the tournament runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deals: Option<u64>,
+}
+
+/// The seed every table of duplicate round `round` is dealt from, made from the
+/// tournament's secret: the same boards at every table of the round, other boards each
+/// round.
+pub fn round_deals(secret: u64, round: u32) -> u64 {
+    let mut x = secret ^ u64::from(round).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 impl Settings {
@@ -174,7 +192,12 @@ pub fn result_of(
         let s = settings.seats_of(side)[0];
         outcome.scores.get(s).copied().unwrap_or(0)
     };
-    let margin = (score(Side::First) - score(Side::Second)).abs();
+    // A match of boards scores each side its net piedras: the winner's margin is its net.
+    let margin = if outcome.boards.is_empty() {
+        (score(Side::First) - score(Side::Second)).abs()
+    } else {
+        score(Side::First).abs()
+    };
     let (first_points, second_points) = match winner {
         Some(Side::First) => (margin, 0),
         Some(Side::Second) => (0, margin),

@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tapete_table::Outcome;
+use tapete_tournament::duplicate::{self, TableResult};
 use tapete_tournament::event::{Next, Pairing};
 use tapete_tournament::{swiss, tres_ceros};
 
@@ -136,7 +137,8 @@ pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
     }
     let results = results_of(hub, &t).await?;
     let next = event.next(&results).map_err(|e| e.to_string())?;
-    let standings = standings_of(&event, &results, &next)?;
+    let boards = boards_of(hub, &t).await?;
+    let standings = standings_of(&event, &results, &boards, &next)?;
     if next.over {
         return hub
             .db
@@ -236,6 +238,72 @@ pub(crate) async fn results_of(hub: &Arc<Hub>, t: &Stored) -> Result<Vec<MatchRe
     Ok(out)
 }
 
+/// A duplicate tournament's boards as played: each board of each finished table, its
+/// first side's net, keyed by the round's deals and the board (the tables of a round were
+/// dealt the same boards). A match somebody did not come to played no board.
+pub(crate) async fn boards_of(hub: &Arc<Hub>, t: &Stored) -> Result<Vec<TableResult>, String> {
+    let mut out = Vec::new();
+    if t.settings.deals.is_none() {
+        return Ok(out);
+    }
+    let first_seat = t.settings.seats_of(Side::First)[0];
+    for b in &t.boards {
+        let (None, Some(table), Some(TableStatus::Finished)) = (b.forfeit, &b.table_id, b.status)
+        else {
+            continue;
+        };
+        let outcome = outcome_of(hub, table).await?;
+        for (k, scores) in outcome.boards.iter().enumerate() {
+            out.push(TableResult {
+                round: b.round,
+                deals: (u64::from(b.round) << 32) | k as u64,
+                first: b.first,
+                second: b.second,
+                first_net: scores.get(first_seat).copied().unwrap_or(0),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `table`, a match of tournament `tournament`, was dealt boards that other
+/// tables of its round are still playing (a duplicate round not over): what it shows
+/// whole — its replay, its review — waits for the round's end.
+pub(crate) async fn deals_in_play(
+    hub: &Arc<Hub>,
+    tournament: &str,
+    table: &str,
+) -> Result<bool, String> {
+    Ok(hub
+        .db
+        .tournament(tournament.to_string())
+        .await
+        .map_err(|e| e.to_string())?
+        .is_some_and(|t| round_in_play(t.settings.deals.is_some(), &t.boards, table)))
+}
+
+/// [`deals_in_play`] on a tournament's matches as stored: in a duplicate (`duplicate`),
+/// `table` is of a round some other table of which has not finished (a match nobody came
+/// to plays no board).
+fn round_in_play(duplicate: bool, boards: &[BoardRow], table: &str) -> bool {
+    if !duplicate {
+        return false;
+    }
+    let Some(round) = boards
+        .iter()
+        .find(|b| b.table_id.as_deref() == Some(table))
+        .map(|b| b.round)
+    else {
+        return false;
+    };
+    boards.iter().any(|b| {
+        b.round == round
+            && b.forfeit.is_none()
+            && b.table_id.is_some()
+            && b.status != Some(TableStatus::Finished)
+    })
+}
+
 /// A finished table's outcome, read by replaying its stored log.
 pub(crate) async fn outcome_of(hub: &Arc<Hub>, table: &str) -> Result<Outcome, String> {
     if let Some(o) = hub
@@ -288,12 +356,17 @@ pub fn replay_outcome(
 pub(crate) fn standings_of(
     event: &tapete_tournament::event::Event,
     results: &[MatchResult],
+    boards: &[TableResult],
     next: &Next,
 ) -> Result<Value, String> {
     use tapete_tournament::event::Format;
     let e = |e: tapete_tournament::TournamentError| e.to_string();
     Ok(match event.format {
-        Format::Swiss { .. } | Format::Duplicate { .. } => {
+        Format::Duplicate { .. } => {
+            let rows = duplicate::standings(event.entrants, boards);
+            serde_json::json!({"kind": "duplicate", "rows": rows, "round": next.round, "bye": next.bye})
+        }
+        Format::Swiss { .. } => {
             let (h, _) = event.history(results).map_err(e)?;
             let rows =
                 swiss::standings(event.entrants, &h, &swiss::Options::default()).map_err(e)?;
@@ -339,12 +412,17 @@ async fn open_match(hub: &Arc<Hub>, t: &Stored, pairing: &Pairing) -> Result<(),
         }
     }
     let id = crate::http::new_table_id();
+    // A duplicate round's tables are all dealt the round's boards; any other match its own.
+    let seed = match s.deals {
+        Some(secret) => round_deals(secret, round),
+        None => rand::random(),
+    };
     let row = TableRow {
         id: id.clone(),
         game: t.row.game.clone(),
         seats: s.seats,
         rules: s.rules.clone(),
-        seed: rand::random(),
+        seed,
         creator: None,
         bot: s.bot.clone(),
         pace_ms: s.pace_ms,
@@ -368,8 +446,9 @@ async fn open_match(hub: &Arc<Hub>, t: &Stored, pairing: &Pairing) -> Result<(),
         row,
         private: crate::table::PrivateRow {
             // A public tournament's matches may be watched by anyone (with a delay); a
-            // private one's only by its own people.
-            invite: t.row.invite.is_some().then(crate::http::new_secret),
+            // private one's only by its own people, and so a duplicate's: its boards are
+            // being played at the round's other tables.
+            invite: (t.row.invite.is_some() || s.deals.is_some()).then(crate::http::new_secret),
             reserved,
             tournament: Some(t.row.id.clone()),
             ..Default::default()
@@ -406,4 +485,45 @@ async fn open_match(hub: &Arc<Hub>, t: &Stored, pairing: &Pairing) -> Result<(),
     }
     tracing::info!(tournament = %t.row.id, table = %id, round, board, "match opened");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(round: u32, table: &str, status: TableStatus, forfeit: Option<Absent>) -> BoardRow {
+        BoardRow {
+            round,
+            board: 0,
+            table_id: Some(table.into()),
+            first: 0,
+            second: 1,
+            courtesy_until: 0,
+            forfeit,
+            status: Some(status),
+            seated: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_duplicate_tables_deals_are_in_play_until_its_round_is_over() {
+        use TableStatus::*;
+        let boards = vec![
+            board(1, "a", Finished, None),
+            board(1, "b", Playing, None),
+            board(1, "c", Waiting, Some(Absent::Both)),
+            board(2, "d", Finished, None),
+            board(2, "e", Finished, None),
+        ];
+        // Round 1: table b still plays the boards a has finished; c played none.
+        assert!(round_in_play(true, &boards, "a"));
+        assert!(round_in_play(true, &boards, "b"));
+        // Round 2 is over; an unknown table is no match; a plain tournament has no boards.
+        assert!(!round_in_play(true, &boards, "d"));
+        assert!(!round_in_play(true, &boards, "zz"));
+        assert!(!round_in_play(false, &boards, "a"));
+        let mut done = boards.clone();
+        done[1].status = Some(Finished);
+        assert!(!round_in_play(true, &done, "a"));
+    }
 }

@@ -262,3 +262,180 @@ fn bad_tournaments_are_refused_by_name() {
         assert!(help.contains(option), "{option} in {help}");
     }
 }
+
+#[test]
+fn groups_play_all_play_all_then_cross_into_a_knockout() {
+    let r = ok_json(&[
+        "tournament",
+        "chinchon",
+        "--format",
+        "groups",
+        "--group-size",
+        "4",
+        "--advance",
+        "2",
+        "--entrants",
+        "experto*4,basico*4",
+        "--target",
+        "30",
+        "--json",
+    ]);
+    assert_eq!(
+        (
+            r["format"].as_str(),
+            r["group_size"].as_u64(),
+            r["advance"].as_u64()
+        ),
+        (Some("groups"), Some(4), Some(2))
+    );
+    let groups = r["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 2);
+    let group_of = |e: u64| {
+        groups
+            .iter()
+            .position(|g| g["entrants"].as_array().unwrap().contains(&e.into()))
+            .unwrap()
+    };
+    // Every pair of a group met once, and nobody else.
+    let played = r["group_matches"].as_array().unwrap();
+    assert_eq!(played.len(), 12);
+    let mut met = HashSet::new();
+    for m in played {
+        let (a, b) = (m["first"].as_u64().unwrap(), m["second"].as_u64().unwrap());
+        assert_eq!(group_of(a), group_of(b), "{m}");
+        assert!(met.insert((a.min(b), a.max(b))), "{a}-{b} twice");
+    }
+    for g in groups {
+        let rows = g["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 4);
+        assert!(rows.iter().all(|r| r["played"] == 3), "{g}");
+        let going: Vec<bool> = rows.iter().map(|r| r["qualified"] == true).collect();
+        assert_eq!(going, vec![true, true, false, false], "{g}");
+        assert!(g["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["state"] == "played"));
+    }
+    // The knockout: each group's winner meets the other's runner-up, then the final.
+    let winner = |g: usize| groups[g]["rows"][0]["entrant"].clone();
+    let runner_up = |g: usize| groups[g]["rows"][1]["entrant"].clone();
+    let ko = &r["knockout"];
+    let matches = ko["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 3);
+    let semis: Vec<(serde_json::Value, serde_json::Value)> = matches
+        .iter()
+        .filter(|m| m["round"] == 1)
+        .map(|m| (m["first"].clone(), m["second"].clone()))
+        .collect();
+    assert_eq!(semis.len(), 2);
+    for (first, second) in &semis {
+        let g = (0..2)
+            .find(|&g| winner(g) == *first)
+            .expect("a winner first");
+        assert_eq!(*second, runner_up(1 - g));
+    }
+    let champion = r["champion"].as_u64().unwrap();
+    assert_eq!(ko["placings"][0], serde_json::json!([champion, 1]));
+
+    // Tikki as text: 7 in groups of at most 3 make a group of four and one of three (with
+    // its byes); the tables, then the knockout.
+    let text = ok_text(&[
+        "tournament",
+        "tikki",
+        "--format",
+        "groups",
+        "--group-size",
+        "3",
+        "--entrants",
+        "basico*7",
+        "--table-rounds",
+        "1",
+    ]);
+    assert!(
+        text.starts_with(
+            "Tikki tournament (groups of at most 3, 2 going on from each), 7 entrants"
+        ),
+        "{text}"
+    );
+    for part in [
+        "\nGroup A: ",
+        "\nGroup B: ",
+        "bye",
+        "goes on",
+        "\nKnockout\n",
+        "\nPlaces\nplace  entrant\n1 ",
+    ] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    assert!(
+        text.contains("9 group matches, 3 knockout matches played"),
+        "{text}"
+    );
+
+    // Refusals and the help.
+    let e = input_error(&[
+        "tournament",
+        "tikki",
+        "--format",
+        "groups",
+        "--group-size",
+        "4",
+        "--advance",
+        "4",
+        "--entrants",
+        "basico*8",
+    ]);
+    assert!(
+        e.contains("--advance: 1 to 3 can go on from each group"),
+        "{e}"
+    );
+    let e = input_error(&[
+        "tournament",
+        "tikki",
+        "--format",
+        "groups",
+        "--advance",
+        "1",
+        "--entrants",
+        "basico*4",
+    ]);
+    assert!(e.contains("a knockout needs two"), "{e}");
+    let e = input_error(&[
+        "tournament",
+        "tikki",
+        "--format",
+        "groups",
+        "--group-size",
+        "9",
+        "--entrants",
+        "basico*9",
+    ]);
+    assert!(e.contains("--group-size"), "{e}");
+    let e = input_error(&[
+        "tournament",
+        "mus",
+        "--format",
+        "swiss",
+        "--advance",
+        "2",
+        "--entrants",
+        "experto*4",
+    ]);
+    assert!(e.contains("they belong to groups"), "{e}");
+    let e = input_error(&[
+        "tournament",
+        "mus",
+        "--format",
+        "groups",
+        "--rounds",
+        "2",
+        "--entrants",
+        "experto*8",
+    ]);
+    assert!(e.contains("groups play all-play-all"), "{e}");
+    let help = ok_text(&["tournament", "chinchon", "--help"]);
+    for option in ["--group-size", "--advance", "groups"] {
+        assert!(help.contains(option), "{option} in {help}");
+    }
+}

@@ -24,7 +24,7 @@ const query = invite ? `?invite=${encodeURIComponent(invite)}` : '';
  * @typedef {{round: number, board: number, table: string|null, first: number, second: number, status: string|null,
  *   absent: string|null, courtesy_until: number, stand_ins: number[], winner: string|null,
  *   points: number[]|null}} Match
- * @typedef {{id: string, name: string, game: string, format: string, rounds: number|null, consolation: boolean, rules?: Record<string, any>, minutes?: number|null,
+ * @typedef {{id: string, name: string, game: string, format: string, rounds: number|null, consolation: boolean, rules?: Record<string, any>, minutes?: number|null, group_size?: number|null, advance?: number|null,
  *   pairs: boolean, bots: boolean, courtesy_s: number, turn_s: number, start: number, rated: boolean, private: boolean,
  *   organiser: Person, status: string, cuadrilla: string|null, entrants: Entrant[], max_entrants: number, round: number, matches: Match[],
  *   standings: any, invite?: string|null}} Tournament
@@ -53,6 +53,7 @@ function nameOf(e) {
 function formatText(tt) {
   if (tt.format === 'swiss') return t('tournament.format.swiss', { count: tt.rounds || 0 });
   if (tt.format === 'arena') return t('tournament.format.arena', { count: tt.minutes || 0 });
+  if (tt.format === 'groups') return t('tournament.format.groups', { size: tt.group_size || 0, advance: tt.advance || 0 });
   if (tt.format === 'duplicate') {
     return `${t('tournament.format.duplicate', { count: tt.rounds || 0 })} · ${t('tournament.boards', { count: tt.rules?.boards || 0 })}`;
   }
@@ -128,9 +129,35 @@ function standingsTable(tt) {
     el('thead', {}, el('tr', {}, ...head.map((h, i) => el('th', { class: i === 1 ? '' : 'num' }, h)))), body));
 }
 
+/** A groups event's groups: each one's table, who goes on marked. @param {Tournament} tt */
+function groupsView(tt) {
+  const s = tt.standings;
+  if (!s || s.kind !== 'groups' || !s.groups) return null;
+  const signed = new Intl.NumberFormat(lang, { signDisplay: 'exceptZero' });
+  const out = el('div', { class: 'groups', 'data-testid': 'tournament-groups' });
+  for (const g of s.groups.groups) {
+    const body = el('tbody');
+    for (const r of g.rows) {
+      const e = entrantOf(tt, r.entrant);
+      const cells = [num.format(r.place), nameOf(e), num.format(r.played), num.format(r.won), num.format(r.drawn), num.format(r.lost), num.format(r.points), signed.format(r.points_diff)];
+      body.append(el('tr', { 'data-testid': 'group-row', class: `${mine(tt) === e && e ? 'me' : ''} ${r.qualified ? 'qualified' : ''}` },
+        ...cells.map((c, i) => el('td', { class: i === 1 ? '' : 'num' }, c)),
+        el('td', {}, r.qualified ? el('span', { class: 'badge', title: t('tournament.goes_on') }, '✓') : '')));
+    }
+    const head = ['#', t('tournament.entrant'), t('tournament.played'), t('tournament.wins'), t('tournament.draws'), t('tournament.losses'), t('tournament.points'), t('tournament.diff'), ''];
+    out.append(el('h3', {}, t('tournament.group', { name: g.name })), el('div', { class: 'tablewrap' }, el('table', { class: 'list board' },
+      el('thead', {}, el('tr', {}, ...head.map((h, i) => el('th', { class: i === 1 || i === 8 ? '' : 'num' }, h)))), body)));
+  }
+  return out;
+}
+
 /** A bracket, by part and round, each match a box. @param {Tournament} tt */
 function bracketView(tt) {
-  const s = tt.standings;
+  const st = tt.standings;
+  // A groups event's knockout is a bracket too, once the groups are over.
+  const s = st && st.kind === 'groups' && st.groups && st.groups.knockout
+    ? { kind: 'bracket', matches: st.groups.knockout.matches, state: st.groups.knockout.state }
+    : st;
   if (!s || s.kind !== 'bracket') return null;
   /** @type {Map<string, Map<number, any[]>>} */
   const parts = new Map();
@@ -253,6 +280,8 @@ function render(tt) {
   // Standings or bracket, then the rounds.
   const table = standingsTable(tt);
   if (table) panel.append(el('h2', {}, t('tournament.standings')), table);
+  const groups = groupsView(tt);
+  if (groups) panel.append(el('h2', {}, t('tournament.groups')), groups);
   const bracket = bracketView(tt);
   if (bracket) panel.append(el('h2', {}, t('tournament.bracket')), bracket);
   const rounds = [...new Set(tt.matches.map((m) => m.round))].sort((a, b) => b - a);

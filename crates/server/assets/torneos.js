@@ -28,7 +28,7 @@ function renderList(list, titles) {
   }
   listPanel.append(el('ul', { class: 'matches' }, ...list.map((x) => el('li', { class: 'match', 'data-testid': 'tournament-listed' },
     el('a', { href: `/torneo/${x.id}` }, el('b', {}, x.name)),
-    el('span', { class: 'muted small' }, [titles[x.game] || x.game, t(`tournament.format.${x.format === 'swiss' ? 'swiss_short' : x.format === 'duplicate' ? 'duplicate_short' : x.format === 'arena' ? 'arena_short' : x.format}`),
+    el('span', { class: 'muted small' }, [titles[x.game] || x.game, t(`tournament.format.${x.format === 'swiss' ? 'swiss_short' : x.format === 'duplicate' ? 'duplicate_short' : x.format === 'arena' ? 'arena_short' : x.format === 'groups' ? 'groups_short' : x.format}`),
       t(`tournament.status.${x.status}`), x.status === 'signup' ? t('tournament.starts', { when: fmtDate(x.start) }) : '']
       .filter(Boolean).join(' · '))))));
 }
@@ -46,8 +46,10 @@ async function renderCreate(games, who) {
   const name = el('input', { name: 'name', maxlength: '80', required: '', 'data-testid': 'tournament-name', placeholder: t('tournament.name_hint') });
   const game = el('select', { 'data-testid': 'tournament-game' }, games.map((g) => el('option', { value: g.name }, g.title || g.name)));
   const format = el('select', { 'data-testid': 'tournament-format' },
-    ['swiss', 'knockout', 'tres_ceros', 'double', 'arena', 'duplicate'].map((f) => el('option', { value: f }, t(`tournament.format.${f === 'swiss' ? 'swiss_short' : f === 'duplicate' ? 'duplicate_short' : f === 'arena' ? 'arena_short' : f}`))));
+    ['swiss', 'knockout', 'tres_ceros', 'double', 'groups', 'arena', 'duplicate'].map((f) => el('option', { value: f }, t(`tournament.format.${f === 'swiss' ? 'swiss_short' : f === 'duplicate' ? 'duplicate_short' : f === 'arena' ? 'arena_short' : f === 'groups' ? 'groups_short' : f}`))));
   const rounds = el('select', { 'data-testid': 'tournament-rounds' }, [3, 4, 5, 6, 7, 9].map((n) => el('option', { value: n, selected: n === 5 }, t('tournament.rounds', { count: n }))));
+  const size = el('select', { 'data-testid': 'tournament-group-size' }, [3, 4, 5, 6, 8].map((n) => el('option', { value: n, selected: n === 4 }, t('tournament.group_of', { count: n }))));
+  const advance = el('select', { 'data-testid': 'tournament-advance' }, [1, 2, 3, 4].map((n) => el('option', { value: n, selected: n === 2 }, t('tournament.go_on', { count: n }))));
   const minutes = el('select', { 'data-testid': 'tournament-minutes' }, [15, 30, 45, 60, 90, 120].map((n) => el('option', { value: n, selected: n === 60 }, t('tournament.minutes', { count: n }))));
   const boards = el('select', { 'data-testid': 'tournament-boards' }, [2, 3, 4, 6, 8].map((n) => el('option', { value: n, selected: n === 4 }, t('tournament.boards', { count: n }))));
   const [consolation, consolationL] = checkbox('consolation', t('tournament.consolation'), true);
@@ -106,6 +108,8 @@ async function renderCreate(games, who) {
     rounds.closest('label')?.classList.toggle('hidden', f !== 'swiss' && f !== 'duplicate');
     boards.closest('label')?.classList.toggle('hidden', f !== 'duplicate');
     minutes.closest('label')?.classList.toggle('hidden', f !== 'arena');
+    size.closest('label')?.classList.toggle('hidden', f !== 'groups');
+    advance.closest('label')?.classList.toggle('hidden', f !== 'groups');
     consolationL.classList.toggle('hidden', f !== 'knockout');
     if ((f === 'duplicate') !== shownDuplicate) {
       shownDuplicate = f === 'duplicate';
@@ -123,6 +127,8 @@ async function renderCreate(games, who) {
       el('label', { class: 'field' }, t('tournament.rounds_label'), rounds),
       el('label', { class: 'field' }, t('tournament.boards_label'), boards),
       el('label', { class: 'field' }, t('tournament.length_label'), minutes),
+      el('label', { class: 'field' }, t('tournament.group_size_label'), size),
+      el('label', { class: 'field' }, t('tournament.advance_label'), advance),
       el('label', { class: 'field' }, t('tournament.when'), start),
       el('label', { class: 'field' }, t('tournament.courtesy_label'), courtesy),
       el('label', { class: 'field' }, t('tournament.bot_label'), bot),
@@ -148,6 +154,10 @@ async function renderCreate(games, who) {
     if (f === 'swiss' || f === 'duplicate') body.rounds = Number(/** @type {HTMLSelectElement} */ (rounds).value);
     if (f === 'duplicate') body.boards = Number(/** @type {HTMLSelectElement} */ (boards).value);
     if (f === 'arena') body.minutes = Number(/** @type {HTMLSelectElement} */ (minutes).value);
+    if (f === 'groups') {
+      body.group_size = Number(/** @type {HTMLSelectElement} */ (size).value);
+      body.advance = Number(/** @type {HTMLSelectElement} */ (advance).value);
+    }
     if (f === 'knockout') body.consolation = consolation.checked;
     const cq = /** @type {HTMLSelectElement} */ (cuadrilla).value;
     if (cq) body.cuadrilla = cq;

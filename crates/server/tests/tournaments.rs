@@ -1130,7 +1130,10 @@ fn an_arena_pairs_whoever_is_free_until_its_time_is_up_and_scores_streaks() {
         let table = m["table"].as_str().unwrap();
         let (created, finished) = table_times(&server, table);
         assert!(created < ends, "a match opened after the end: {m}");
-        assert!(finished >= created, "{table}: created {created}, finished {finished}");
+        assert!(
+            finished >= created,
+            "{table}: created {created}, finished {finished}"
+        );
         let (a, b) = (
             m["first"].as_u64().unwrap() as usize,
             m["second"].as_u64().unwrap() as usize,
@@ -1291,5 +1294,117 @@ fn an_arena_pauses_who_does_not_come_until_they_are_back() {
         sit_all_but(&t, None);
         server.advance(Duration::from_secs(2));
         std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn groups_then_a_knockout_are_played_out_from_the_tables_logs() {
+    let server = Server::start_paused("tournament-groups", roomy());
+    let (id, people, started) = started_ring_event(
+        &server,
+        "Gr",
+        7,
+        json!({"format": "groups", "group_size": 4, "advance": 2, "bots": true,
+               "rules": {"hands": 1, "to": 6}}),
+    );
+    assert_eq!(started["format"], "groups");
+    assert_eq!(started["standings"]["kind"], "groups", "{started}");
+    // Seven in two groups (of four and three): round one pairs both.
+    let groups = started["standings"]["groups"]["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 2, "{started}");
+    let org = &people[0].1;
+    let t = played_out(&server, org, &id, Some(&people));
+    let state = &t["standings"]["groups"];
+    assert_eq!(state["over"], true, "{t}");
+    assert!(state["champion"].is_u64(), "{t}");
+    // 6 + 3 group matches, then a knockout of four: 3 matches.
+    let matches = t["matches"].as_array().unwrap();
+    let group_matches = matches.iter().filter(|m| m["round"] != 0).count();
+    let knockout = matches.iter().filter(|m| m["round"] == 0).count();
+    assert_eq!((group_matches, knockout), (9, 3), "{t}");
+    // The standings are the event's over the results the test reads from the logs.
+    let mut results = Vec::new();
+    for m in matches {
+        let o = replayed_outcome_of(&server, org, m["table"].as_str().unwrap(), "ring");
+        let key = if m["round"] == 0 {
+            MatchKey::Bracket(m["board"].as_u64().unwrap() as usize)
+        } else {
+            MatchKey::Board {
+                round: m["round"].as_u64().unwrap() as u32,
+                board: m["board"].as_u64().unwrap() as u32,
+            }
+        };
+        let mut winner = match (o.winners.contains(&0), o.winners.contains(&1)) {
+            (true, false) => Some(Side::First),
+            (false, true) => Some(Side::Second),
+            _ => None,
+        };
+        if winner.is_none() && matches!(key, MatchKey::Bracket(_)) {
+            winner = Some(Side::First);
+        }
+        let margin = (o.scores[0] - o.scores[1]).abs();
+        let (fp, sp) = match winner {
+            Some(Side::First) => (margin, 0),
+            Some(Side::Second) => (0, margin),
+            None => (0, 0),
+        };
+        results.push(MatchResult {
+            key,
+            first: m["first"].as_u64().unwrap() as usize,
+            second: m["second"].as_u64().unwrap() as usize,
+            winner,
+            first_points: fp,
+            second_points: sp,
+        });
+    }
+    let event = Event::new(
+        Format::Groups {
+            size: 4,
+            advance: 2,
+        },
+        7,
+    )
+    .unwrap();
+    let expected = event.groups(&results).expect("the logs fit the event");
+    assert_eq!(state, &serde_json::to_value(&expected).unwrap());
+    let server = server.restart();
+    let again = get(&server, org, &format!("/api/tournaments/{id}"));
+    assert_eq!(again["standings"], t["standings"]);
+}
+
+#[test]
+fn a_field_too_small_for_its_groups_plays_what_it_can() {
+    let server = Server::start_paused("tournament-groups-small", roomy());
+    // Two entrants make no group: they play a knockout (a final).
+    let (_, _, t) = started_ring_event(
+        &server,
+        "Gs",
+        2,
+        json!({"format": "groups", "group_size": 4, "advance": 2, "rules": {"hands": 1, "to": 6}}),
+    );
+    assert_eq!(t["standings"]["kind"], "bracket", "{t}");
+    assert_eq!(t["matches"].as_array().unwrap().len(), 1);
+    // Five in groups of up to five with four going on: one group of five, four go on.
+    let (_, _, t) = started_ring_event(
+        &server,
+        "Gt",
+        5,
+        json!({"format": "groups", "group_size": 5, "advance": 4, "rules": {"hands": 1, "to": 6}}),
+    );
+    assert_eq!(t["standings"]["kind"], "groups", "{t}");
+    assert_eq!(t["standings"]["groups"]["advance"], 4, "{t}");
+    // Bad options are refused at once.
+    let (_, tok) = server.account("Gu");
+    for body in [
+        json!({"name": "x", "game": "ring", "format": "groups", "group_size": 9}),
+        json!({"name": "x", "game": "ring", "format": "groups", "advance": 4}),
+        json!({"name": "x", "game": "ring", "format": "swiss", "advance": 2}),
+    ] {
+        let (code, e) = server.api("POST", "/api/tournaments", Some(&tok), Some(body));
+        assert_eq!(
+            (code, e["code"].as_str()),
+            (400, Some("bad_options")),
+            "{e}"
+        );
     }
 }

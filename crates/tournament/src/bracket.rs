@@ -145,9 +145,21 @@ impl Builder {
         id
     }
 
-    /// The first round of the draw: seed against seed, the seeds from `n` on byes.
-    fn first_round(&mut self, n: usize, size: usize) -> Vec<MatchId> {
-        let side = |s: Entrant| if s < n { Source::Seed(s) } else { Source::Bye };
+    /// The first round of the draw: seed against seed, the seeds from `n` on byes; seed
+    /// `s` is the entrant `entrant(s)`.
+    fn first_round(
+        &mut self,
+        n: usize,
+        size: usize,
+        entrant: impl Fn(usize) -> Entrant,
+    ) -> Vec<MatchId> {
+        let side = |s: usize| {
+            if s < n {
+                Source::Seed(entrant(s))
+            } else {
+                Source::Bye
+            }
+        };
         seed_order(size)
             .chunks(2)
             .map(|pair| self.push(Part::Main, 1, [side(pair[0]), side(pair[1])]))
@@ -194,7 +206,7 @@ impl Bracket {
         let mut b = Builder {
             matches: Vec::new(),
         };
-        let first = b.first_round(n, size);
+        let first = b.first_round(n, size, |s| s);
         b.knockout(Part::Main, first.clone());
         if consolation && first.len() > 1 {
             let b1 = first
@@ -217,6 +229,26 @@ impl Bracket {
         ))
     }
 
+    /// A knockout (no Cuadro B) whose seed `s` is the entrant `seeds[s]`, drawn as
+    /// [`Bracket::knockout`] draws its seeds: the places past the last seed are byes, so the
+    /// top seeds have them. For a stage of a larger event, whose entrants keep their numbers
+    /// in it (the groups' qualifiers); `seeds` are distinct entrants.
+    pub(crate) fn knockout_seeded(seeds: &[Entrant]) -> Result<Bracket, TournamentError> {
+        let n = seeds.len();
+        let size = check_entrants(n)?;
+        let mut b = Builder {
+            matches: Vec::new(),
+        };
+        let first = b.first_round(n, size, |s| seeds[s]);
+        b.knockout(Part::Main, first);
+        Ok(Bracket::finish(
+            n,
+            size,
+            Format::Knockout { consolation: false },
+            b.matches,
+        ))
+    }
+
     /// A double elimination of `n` entrants. The winners' bracket is a knockout drawn like
     /// Cuadro A. The losers' bracket: its round 1 pairs the losers of winners' round 1 (the
     /// losers of matches 1 and 2, 3 and 4, …); then, for each later winners' round `r`, a
@@ -232,7 +264,7 @@ impl Bracket {
         let mut b = Builder {
             matches: Vec::new(),
         };
-        let first = b.first_round(n, size);
+        let first = b.first_round(n, size, |s| s);
         let winners = b.knockout(Part::Main, first);
         let wb_final = winners[winners.len() - 1][0];
         let lb_champion = if winners.len() == 1 {

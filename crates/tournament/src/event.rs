@@ -6,11 +6,13 @@
 //! same results gives the same rounds, pairings and standings. A round-based format (Swiss,
 //! tres ceros, duplicate) pairs round `r` from the results of rounds before it only, so the
 //! rounds are recomputed one by one from the first; a bracket is a fixed tree resolved from
-//! its results. A result that does not fit — a match that was never paired, other entrants
+//! its results; groups then knockout is a fixed schedule of group rounds, played round by
+//! round, then a bracket drawn from the groups' tables ([`crate::groups`]). A result that does not fit — a match that was never paired, other entrants
 //! than the pairing's, a second result for one match — is refused by name: results come
 //! from logs, and a log that does not fit the event is a fault to see, not to absorb.
 
 use crate::bracket::{Bracket, MatchId};
+use crate::groups::{self, GroupsState};
 use crate::swiss::{self, History, Options};
 use crate::{tres_ceros, Entrant, Played, Side, TournamentError};
 use serde::{Deserialize, Serialize};
@@ -34,6 +36,9 @@ pub enum Format {
     /// An arena of `minutes`: whoever is free is paired again at once ([`crate::arena`]),
     /// with no rounds — [`Event::next`] does not pair it.
     Arena { minutes: u32 },
+    /// Groups of at most `size` (3 to 8) playing all-play-all, then a knockout of the
+    /// first `advance` of each group ([`crate::groups`]).
+    Groups { size: u32, advance: u32 },
 }
 
 /// Which match: a board of a round, or a bracket's match.
@@ -78,11 +83,13 @@ pub struct MatchResult {
 /// Where an event stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Next {
-    /// The round being played (round-based formats; 0 for brackets).
+    /// The round being played (round-based formats, and the group stage; 0 for brackets,
+    /// and a groups event's knockout).
     pub round: u32,
     /// The matches paired and not yet played: the ones to start (or running).
     pub pending: Vec<Pairing>,
-    /// Who sits this round out (a bye), if anyone.
+    /// Who sits this round out (a bye), if anyone (a groups event's byes, one per odd
+    /// group, are in [`GroupsState`]).
     pub bye: Option<Entrant>,
     /// Nothing is left to play.
     pub over: bool,
@@ -92,8 +99,9 @@ pub struct Next {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Withdrawal {
     pub entrant: Entrant,
-    /// From this round on (round-based formats). In a bracket a withdrawal is the forfeit
-    /// of each match it is then paired in: a result the other side wins.
+    /// From this round on (round-based formats, and the group stage). In a bracket (and a
+    /// groups event's knockout) a withdrawal is the forfeit of each match it is then paired
+    /// in: a result the other side wins.
     pub from_round: u32,
 }
 
@@ -108,8 +116,8 @@ pub struct Event {
 }
 
 impl Event {
-    /// An event of `entrants` in `format`, checked: enough entrants, and no more rounds
-    /// than a Swiss of that field can pair.
+    /// An event of `entrants` in `format`, checked: enough entrants, no more rounds than a
+    /// Swiss of that field can pair, groups that the field can fill.
     pub fn new(format: Format, entrants: usize) -> Result<Event, TournamentError> {
         if entrants < 2 {
             return Err(TournamentError::TooFew {
@@ -128,6 +136,9 @@ impl Event {
             if rounds == 0 || rounds > max {
                 return Err(TournamentError::Rounds { rounds, max });
             }
+        }
+        if let Format::Groups { size, advance } = format {
+            groups::Draw::new(entrants, size, advance)?;
         }
         Ok(Event {
             format,
@@ -156,6 +167,7 @@ impl Event {
         match self.format {
             Format::Knockout { .. } | Format::Double => self.bracket_next(results),
             Format::Arena { .. } => Err(TournamentError::Continuous),
+            Format::Groups { .. } => self.groups_run(results).map(|(_, next)| next),
             _ => self.history(results).map(|(_, next)| next),
         }
     }
@@ -276,7 +288,22 @@ impl Event {
         }
     }
 
-    /// The bracket of a bracket format.
+    /// A groups event from its results, as a page shows it: each group's table and matches,
+    /// then the knockout once the group stage is over.
+    pub fn groups(&self, results: &[MatchResult]) -> Result<GroupsState, TournamentError> {
+        self.groups_run(results).map(|(state, _)| state)
+    }
+
+    fn groups_run(&self, results: &[MatchResult]) -> Result<(GroupsState, Next), TournamentError> {
+        let Format::Groups { size, advance } = self.format else {
+            return Err(TournamentError::NotGroups);
+        };
+        let draw = groups::Draw::new(self.entrants, size, advance)?;
+        groups::run(&draw, &self.withdrawals, results)
+    }
+
+    /// The bracket of a bracket format (a groups event's knockout depends on the groups'
+    /// results: [`Event::groups`]).
     pub fn bracket(&self) -> Result<Bracket, TournamentError> {
         match self.format {
             Format::Knockout { consolation } => Bracket::knockout(self.entrants, consolation),
@@ -291,35 +318,8 @@ impl Event {
         results: &[MatchResult],
     ) -> Result<BTreeMap<MatchId, Side>, TournamentError> {
         let bracket = self.bracket()?;
-        let mut out: BTreeMap<MatchId, Side> = BTreeMap::new();
-        // In the order the bracket resolves them: a result is checked once its sides are
-        // known.
-        let mut left: Vec<&MatchResult> = results.iter().collect();
-        left.sort_by_key(|r| r.key);
-        for r in &left {
-            let MatchKey::Bracket(id) = r.key else {
-                return Err(TournamentError::Unpaired(r.key));
-            };
-            let Some(side) = r.winner else {
-                return Err(TournamentError::DrawInBracket(r.key));
-            };
-            if out.contains_key(&id) {
-                return Err(TournamentError::Twice(r.key));
-            }
-            let state = bracket.state(&out)?;
-            let Some(&(_, first, second)) = state.ready.iter().find(|(m, _, _)| *m == id) else {
-                return Err(TournamentError::Unpaired(r.key));
-            };
-            if (first, second) != (r.first, r.second) {
-                return Err(TournamentError::NotThePairing {
-                    key: r.key,
-                    paired: (first, second),
-                    got: (r.first, r.second),
-                });
-            }
-            out.insert(id, side);
-        }
-        Ok(out)
+        let all: Vec<&MatchResult> = results.iter().collect();
+        check_bracket_results(&bracket, &all)
     }
 
     fn bracket_next(&self, results: &[MatchResult]) -> Result<Next, TournamentError> {
@@ -341,4 +341,41 @@ impl Event {
             over: state.over,
         })
     }
+}
+
+/// `results` as `bracket`'s resolver reads them, checked against who it says played: each
+/// a bracket's match, ready, with its sides, once, and won.
+pub(crate) fn check_bracket_results(
+    bracket: &Bracket,
+    results: &[&MatchResult],
+) -> Result<BTreeMap<MatchId, Side>, TournamentError> {
+    let mut out: BTreeMap<MatchId, Side> = BTreeMap::new();
+    // In the order the bracket resolves them: a result is checked once its sides are
+    // known.
+    let mut left: Vec<&MatchResult> = results.to_vec();
+    left.sort_by_key(|r| r.key);
+    for r in &left {
+        let MatchKey::Bracket(id) = r.key else {
+            return Err(TournamentError::Unpaired(r.key));
+        };
+        let Some(side) = r.winner else {
+            return Err(TournamentError::DrawInBracket(r.key));
+        };
+        if out.contains_key(&id) {
+            return Err(TournamentError::Twice(r.key));
+        }
+        let state = bracket.state(&out)?;
+        let Some(&(_, first, second)) = state.ready.iter().find(|(m, _, _)| *m == id) else {
+            return Err(TournamentError::Unpaired(r.key));
+        };
+        if (first, second) != (r.first, r.second) {
+            return Err(TournamentError::NotThePairing {
+                key: r.key,
+                paired: (first, second),
+                got: (r.first, r.second),
+            });
+        }
+        out.insert(id, side);
+    }
+    Ok(out)
 }

@@ -17,6 +17,8 @@
 //!   free, for a set time.
 //! - [`duplicate`]: the same deals at every table of a round, each pair scored in
 //!   matchpoints against the pairs that held the same cards.
+//! - [`groups`]: groups playing all-play-all, then a knockout of the best of each group,
+//!   crossed so that two of one group meet as late as can be.
 //! - [`event`]: any of the formats as one function of its results — the matches to start
 //!   now, the round, the bye — recomputed the same after any restart.
 //! - [`league`]: a cuadrilla's league table from its games, per game, per person and per
@@ -42,6 +44,7 @@ pub mod arena;
 pub mod bracket;
 pub mod duplicate;
 pub mod event;
+pub mod groups;
 pub mod league;
 pub mod swiss;
 pub mod tres_ceros;
@@ -157,6 +160,18 @@ pub enum TournamentError {
     NotBracket,
     #[error("an arena has no rounds: whoever is free is paired again at once")]
     Continuous,
+    #[error("this format has no groups")]
+    NotGroups,
+    #[error(
+        "a group holds {} to {} entrants, not {size}",
+        groups::MIN_GROUP,
+        groups::MAX_GROUP
+    )]
+    GroupSize { size: u32 },
+    #[error("1 to {max} can go on from each group (fewer than the group size, and than this field's smallest group holds), not {advance}")]
+    Advance { advance: u32, max: u32 },
+    #[error("only one entrant would go on from the groups, and a knockout needs two: more groups, or more going on from each")]
+    NoKnockout,
     #[error("{0} was never paired: a result for it does not fit this event")]
     Unpaired(event::MatchKey),
     #[error("{0} has two results")]

@@ -4,6 +4,7 @@ mod arena;
 mod bracket;
 mod duplicate;
 mod event;
+mod groups;
 mod league;
 mod swiss;
 mod tres_ceros;

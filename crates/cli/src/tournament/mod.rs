@@ -26,7 +26,7 @@ use tapete_table::{play_out, Game, Record};
 use tapete_tournament::bracket::{MatchId, Part};
 use tapete_tournament::event::{Event, Format, MatchKey, MatchResult as EventResult, Pairing};
 use tapete_tournament::swiss::{self, Options};
-use tapete_tournament::{tres_ceros, Side, MAX_ENTRANTS};
+use tapete_tournament::{tres_ceros, Side, TournamentError, MAX_ENTRANTS};
 
 /// A tournament's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -44,6 +44,9 @@ pub enum FormatArg {
     /// Duplicate Mus: every table of a round plays the same boards; pairs scored in
     /// matchpoints against those that held the same cards.
     Duplicate,
+    /// Groups playing all-play-all (--group-size, --advance), then a knockout of the best
+    /// of each group.
+    Groups,
 }
 
 /// What `tapete tournament GAME` takes besides the table options.
@@ -52,7 +55,8 @@ pub enum FormatArg {
     after_help = "Entrants: bot levels, top seed first, LEVEL*K for K entrants of one \
 level (in Mus each entrant is a pair of that level).\n\nExamples:\n  tapete tournament mus \
 --format swiss --entrants experto*32,basico*32 --rounds 7\n  tapete tournament chinchon \
---format tres-ceros --entrants experto*4,basico*4 --target 50"
+--format tres-ceros --entrants experto*4,basico*4 --target 50\n  tapete tournament tikki \
+--format groups --group-size 4 --advance 2 --entrants experto*6,basico*6"
 )]
 pub struct TournamentArgs {
     /// The format.
@@ -71,6 +75,14 @@ pub struct TournamentArgs {
     /// Knockout: Cuadro B, a second bracket for the losers of Cuadro A's first round.
     #[arg(long)]
     pub consolation: bool,
+    /// Groups: the most entrants in a group, 3 to 8 (default 4; a field too small for
+    /// groups of three within it plays fewer, larger groups).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(3..=8))]
+    pub group_size: Option<u32>,
+    /// Groups: how many go on from each group to the knockout, 1 to one fewer than the
+    /// smallest group (default 2).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=7))]
+    pub advance: Option<u32>,
     /// The seed of every match (each match's own comes from it, its round and board).
     #[arg(long, value_name = "S", default_value = "1", value_parser = parse_seed)]
     pub seed: u64,
@@ -185,31 +197,52 @@ impl Visitor for Tourney<'_> {
         let rounds = a
             .rounds
             .unwrap_or_else(|| (n as f64).log2().ceil().max(1.0) as u32);
-        let format = match (a.format, a.rounds) {
-            (FormatArg::TresCeros, Some(_)) => {
-                return Err(CliError::usage(
-                    "--rounds: a tres ceros goes on until one entrant is left",
-                ))
-            }
-            (FormatArg::Knockout | FormatArg::Double, Some(_)) => {
-                return Err(CliError::usage(
-                    "--rounds: a bracket goes on until its final is played",
-                ))
-            }
-            (FormatArg::Swiss, _) => Format::Swiss { rounds },
-            (FormatArg::Duplicate, _) => Format::Duplicate { rounds },
-            (FormatArg::TresCeros, None) => Format::TresCeros,
-            (FormatArg::Knockout, None) => Format::Knockout {
-                consolation: a.consolation,
-            },
-            (FormatArg::Double, None) => Format::Double,
-        };
+        let format =
+            match (a.format, a.rounds) {
+                (FormatArg::TresCeros, Some(_)) => {
+                    return Err(CliError::usage(
+                        "--rounds: a tres ceros goes on until one entrant is left",
+                    ))
+                }
+                (FormatArg::Knockout | FormatArg::Double, Some(_)) => {
+                    return Err(CliError::usage(
+                        "--rounds: a bracket goes on until its final is played",
+                    ))
+                }
+                (FormatArg::Groups, Some(_)) => return Err(CliError::usage(
+                    "--rounds: groups play all-play-all, then a knockout (--group-size, --advance)",
+                )),
+                (FormatArg::Groups, None) => Format::Groups {
+                    size: a.group_size.unwrap_or(4),
+                    advance: a.advance.unwrap_or(2),
+                },
+                (FormatArg::Swiss, _) => Format::Swiss { rounds },
+                (FormatArg::Duplicate, _) => Format::Duplicate { rounds },
+                (FormatArg::TresCeros, None) => Format::TresCeros,
+                (FormatArg::Knockout, None) => Format::Knockout {
+                    consolation: a.consolation,
+                },
+                (FormatArg::Double, None) => Format::Double,
+            };
         if a.consolation && a.format != FormatArg::Knockout {
             return Err(CliError::usage(
                 "--consolation: Cuadro B belongs to a knockout (--format knockout)",
             ));
         }
-        let event = Event::new(format, n).map_err(|e| CliError::usage(format!("--rounds: {e}")))?;
+        if (a.group_size.is_some() || a.advance.is_some()) && a.format != FormatArg::Groups {
+            return Err(CliError::usage(
+                "--group-size, --advance: they belong to groups (--format groups)",
+            ));
+        }
+        let event = Event::new(format, n).map_err(|e| {
+            let option = match e {
+                TournamentError::GroupSize { .. } => "--group-size",
+                TournamentError::Advance { .. } | TournamentError::NoKnockout => "--advance",
+                TournamentError::TooFew { .. } | TournamentError::TooMany { .. } => "--entrants",
+                _ => "--rounds",
+            };
+            CliError::usage(format!("{option}: {e}"))
+        })?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(a.threads.unwrap_or(0))
             .build()
@@ -309,6 +342,9 @@ impl Visitor for Tourney<'_> {
         if duplicate {
             return duplicate::report::<H>(&event, &driven, &names, a, p.json);
         }
+        if let Format::Groups { .. } = event.format {
+            return groups_event::<H>(&event, &driven, &names, a, p.json);
+        }
         if event.bracket().is_ok() {
             return bracket_event::<H>(&event, &driven, &names, a, p.json);
         }
@@ -338,7 +374,8 @@ struct Driven {
 
 /// Plays `event` to its end: every match it has pending at once, then asks it again. An
 /// undecided match of a bracket (a draw, or stopped unfinished) is played again with other
-/// deals, up to [`REPLAYS`] times, before the first side goes on.
+/// deals, up to [`REPLAYS`] times, before the first side goes on (a groups event's
+/// knockout likewise; its group matches may be drawn).
 fn drive(
     event: &Event,
     play: &(dyn Fn(u32, &Board) -> CliResult<MatchOutcome> + Sync),
@@ -375,6 +412,7 @@ fn drive(
                         MatchKey::Board { round, board } => (round, board as usize),
                         MatchKey::Bracket(id) => (0, id),
                     };
+                    let in_bracket = matches!(pairing.key, MatchKey::Bracket(_));
                     let mut tries = 0;
                     loop {
                         let b = Board {
@@ -384,7 +422,7 @@ fn drive(
                         };
                         let result = play(round, &b)?;
                         tries += 1;
-                        if result.winner.is_some() || bracket.is_none() || tries > REPLAYS {
+                        if result.winner.is_some() || !in_bracket || tries > REPLAYS {
                             return Ok(PlayedMatch {
                                 pairing,
                                 result,
@@ -402,7 +440,7 @@ fn drive(
             let margin = (r.points.0 - r.points.1).abs();
             let winner = match r.winner {
                 // A bracket goes on: the first side, after its replays.
-                None if bracket.is_some() => Some(Side::First),
+                None if matches!(m.pairing.key, MatchKey::Bracket(_)) => Some(Side::First),
                 w => w,
             };
             let (fp, sp) = match r.winner {
@@ -593,6 +631,7 @@ fn format_name(f: FormatArg) -> &'static str {
         FormatArg::Knockout => "knockout",
         FormatArg::Double => "double",
         FormatArg::Duplicate => "duplicate",
+        FormatArg::Groups => "groups",
     }
 }
 
@@ -714,6 +753,199 @@ fn bracket_event<H: Host>(
         "\n{} matches played, {} walkovers\n",
         played.len(),
         state.walkovers.len()
+    ));
+    emit(&out)
+}
+
+/// Prints a groups event: each group's matches and table, then the knockout's matches and
+/// the places.
+fn groups_event<H: Host>(
+    event: &Event,
+    d: &Driven,
+    names: &[String],
+    a: &TournamentArgs,
+    json: bool,
+) -> CliResult {
+    let state = event
+        .groups(&d.results)
+        .map_err(|e| CliError::run(e.to_string()))?;
+    let knockout = state
+        .knockout
+        .as_ref()
+        .ok_or_else(|| CliError::run("the group stage did not end"))?;
+    let unfinished = d.played.iter().filter(|m| m.result.unfinished).count();
+    let mark = |r: &MatchOutcome| match r.winner {
+        Some(Side::First) => "beats",
+        Some(Side::Second) => "loses to",
+        None if r.unfinished => "unfinished",
+        None => "draws",
+    };
+    let group_played: Vec<(u32, u32, &PlayedMatch)> = d
+        .played
+        .iter()
+        .filter_map(|m| match m.pairing.key {
+            MatchKey::Board { round, board } => Some((round, board, m)),
+            MatchKey::Bracket(_) => None,
+        })
+        .collect();
+    let knockout_played: Vec<(MatchId, &PlayedMatch)> = d
+        .played
+        .iter()
+        .filter_map(|m| match m.pairing.key {
+            MatchKey::Bracket(id) => Some((id, m)),
+            MatchKey::Board { .. } => None,
+        })
+        .collect();
+    let matches = &knockout.matches;
+    if json {
+        let group_matches: Vec<Value> = group_played
+            .iter()
+            .map(|(round, board, m)| {
+                json!({
+                    "round": round,
+                    "board": board + 1,
+                    "first": m.pairing.first,
+                    "second": m.pairing.second,
+                    "winner": m.result.winner,
+                    "points": [m.result.points.0, m.result.points.1],
+                    "unfinished": m.result.unfinished,
+                })
+            })
+            .collect();
+        let knockout_matches: Vec<Value> = knockout_played
+            .iter()
+            .map(|(id, m)| {
+                json!({
+                    "match": id,
+                    "round": matches[*id].round,
+                    "first": m.pairing.first,
+                    "second": m.pairing.second,
+                    "winner": m.result.winner.unwrap_or(Side::First),
+                    "decided": m.result.winner.is_some(),
+                    "points": [m.result.points.0, m.result.points.1],
+                    "played": m.tries,
+                })
+            })
+            .collect();
+        let v = json!({
+            "game": H::NAME,
+            "format": format_name(a.format),
+            "group_size": state.size,
+            "advance": state.advance,
+            "seed": a.seed,
+            "entrants": names,
+            "groups": state.groups,
+            "group_matches": group_matches,
+            "knockout": {
+                "seeds": knockout.seeds,
+                "matches": knockout_matches,
+                "walkovers": knockout.state.walkovers,
+                "placings": knockout.state.placings,
+            },
+            "champion": state.champion,
+            "unfinished": unfinished,
+        });
+        return emit(&format!("{v}\n"));
+    }
+    let mut out = format!(
+        "{} tournament (groups of at most {}, {} going on from each), {} entrants, seed {}\n",
+        H::TITLE,
+        state.size,
+        state.advance,
+        names.len(),
+        a.seed
+    );
+    for g in &state.groups {
+        let who: Vec<String> = g.entrants.iter().map(|&e| entrant_name(names, e)).collect();
+        out.push_str(&format!("\nGroup {}: {}\n", g.name, who.join(", ")));
+        // Each round's matches, then its bye.
+        let mut lines: Vec<(u32, Vec<String>)> = group_played
+            .iter()
+            .filter(|(_, _, m)| g.entrants.contains(&m.pairing.first))
+            .map(|(round, _, m)| {
+                let line = row![
+                    round,
+                    entrant_name(names, m.pairing.first),
+                    mark(&m.result),
+                    entrant_name(names, m.pairing.second),
+                    format!("{}–{}", m.result.points.0, m.result.points.1),
+                ];
+                (*round, line)
+            })
+            .collect();
+        for (round, e) in &g.byes {
+            lines.push((*round, row![round, entrant_name(names, *e), "bye", "", ""]));
+        }
+        lines.sort_by_key(|(round, _)| *round);
+        let mut shown = vec![row!["round", "first", "", "second", "score"]];
+        shown.extend(lines.into_iter().map(|(_, line)| line));
+        out.push_str(&table(&shown));
+        let mut rows = vec![row![
+            "place", "entrant", "played", "won", "drawn", "lost", "points", "diff", ""
+        ]];
+        for r in &g.rows {
+            rows.push(row![
+                r.place,
+                entrant_name(names, r.entrant),
+                r.played,
+                r.won,
+                r.drawn,
+                r.lost,
+                r.points,
+                format!("{:+}", r.points_diff),
+                match (r.qualified, r.withdrawn) {
+                    (true, _) => "goes on",
+                    (false, true) => "withdrew",
+                    (false, false) => "",
+                },
+            ]);
+        }
+        out.push('\n');
+        out.push_str(&table(&rows));
+    }
+    out.push_str("\nKnockout\n");
+    // By round, then down the draw: the matches played and the byes.
+    let mut lines: Vec<(MatchId, Vec<String>)> = knockout_played
+        .iter()
+        .map(|&(id, m)| {
+            let r = &m.result;
+            let again = if m.tries > 1 {
+                format!(" ({} played)", m.tries)
+            } else {
+                String::new()
+            };
+            let line = row![
+                matches[id].round,
+                entrant_name(names, m.pairing.first),
+                match r.winner {
+                    None => "goes on (undecided) against",
+                    Some(_) => mark(r),
+                },
+                entrant_name(names, m.pairing.second),
+                format!("{}–{}{again}", r.points.0, r.points.1),
+            ];
+            (id, line)
+        })
+        .collect();
+    for &(id, e) in &knockout.state.walkovers {
+        let line = row![matches[id].round, entrant_name(names, e), "bye", "", ""];
+        lines.push((id, line));
+    }
+    lines.sort_by_key(|(id, _)| (matches[*id].round, *id));
+    let mut rows = vec![row!["round", "first", "", "second", "score"]];
+    rows.extend(lines.into_iter().map(|(_, line)| line));
+    out.push_str(&table(&rows));
+    out.push_str("\nPlaces\n");
+    let mut places = vec![row!["place", "entrant"]];
+    for (e, place) in &knockout.state.placings {
+        places.push(row![place, entrant_name(names, *e)]);
+    }
+    out.push_str(&table(&places));
+    out.push_str(&format!(
+        "\n{} group matches, {} knockout matches played, {} byes, {unfinished} unfinished matches\n",
+        group_played.len(),
+        knockout_played.len(),
+        knockout.state.walkovers.len()
     ));
     emit(&out)
 }

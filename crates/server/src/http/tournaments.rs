@@ -34,6 +34,9 @@ pub(crate) struct NewTournament {
     boards: Option<u32>,
     /// Arena: how long it lasts, in minutes (default [`t::DEFAULT_ARENA_MINUTES`]).
     minutes: Option<u32>,
+    /// Groups: the most a group holds (default 4) and how many go on from each (default 2).
+    group_size: Option<u32>,
+    advance: Option<u32>,
     /// A knockout's Cuadro B.
     #[serde(default)]
     consolation: bool,
@@ -121,6 +124,10 @@ pub(crate) async fn create(
             consolation: req.consolation,
         },
         "double" => Format::Double,
+        "groups" => Format::Groups {
+            size: req.group_size.unwrap_or(4),
+            advance: req.advance.unwrap_or(2),
+        },
         "arena" => {
             let minutes = req.minutes.unwrap_or(t::DEFAULT_ARENA_MINUTES);
             if !t::ARENA_MINUTES.contains(&minutes) {
@@ -134,7 +141,7 @@ pub(crate) async fn create(
         }
         other => {
             return Err(bad(format!(
-                "unknown format `{other}`: choose swiss, duplicate, tres_ceros, knockout, double or arena"
+                "unknown format `{other}`: choose swiss, duplicate, tres_ceros, knockout, double, groups or arena"
             )))
         }
     };
@@ -147,6 +154,18 @@ pub(crate) async fn create(
     }
     if req.minutes.is_some() && !matches!(format, Format::Arena { .. }) {
         return Err(bad("`minutes` is for an arena only".into()));
+    }
+    if let Format::Groups { size, advance } = format {
+        // The field is known only at the start; the options themselves are checked now.
+        use tapete_tournament::groups::{MAX_GROUP, MIN_GROUP};
+        if !(MIN_GROUP..=MAX_GROUP).contains(&size) || advance == 0 || advance >= size {
+            return Err(bad(format!(
+                "groups hold {MIN_GROUP} to {MAX_GROUP} entrants, and 1 to the group size \
+                 less one go on from each (group_size {size}, advance {advance})"
+            )));
+        }
+    } else if req.group_size.is_some() || req.advance.is_some() {
+        return Err(bad("`group_size` and `advance` are for groups only".into()));
     }
     if req.consolation && !matches!(format, Format::Knockout { .. }) {
         return Err(bad("`consolation` (Cuadro B) is for a knockout only".into()));
@@ -360,6 +379,14 @@ pub(crate) async fn view(hub: &Arc<Hub>, t: &Stored) -> Result<Value, ApiError> 
         "consolation": matches!(s.format, Format::Knockout { consolation: true }),
         "minutes": match s.format {
             Format::Arena { minutes } => Some(minutes),
+            _ => None,
+        },
+        "group_size": match s.format {
+            Format::Groups { size, .. } => Some(size),
+            _ => None,
+        },
+        "advance": match s.format {
+            Format::Groups { advance, .. } => Some(advance),
             _ => None,
         },
         "rules": s.rules,

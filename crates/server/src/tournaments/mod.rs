@@ -164,6 +164,7 @@ pub fn format_name(f: &Format) -> &'static str {
         Format::Double => "double",
         Format::Duplicate { .. } => "duplicate",
         Format::Arena { .. } => "arena",
+        Format::Groups { .. } => "groups",
     }
 }
 
@@ -287,6 +288,7 @@ pub fn event_of(t: &Stored) -> Result<Event, String> {
         Format::Duplicate { rounds } => Format::Duplicate {
             rounds: rounds.min(tapete_tournament::swiss::max_rounds(n)).max(1),
         },
+        Format::Groups { size, advance } => groups_for(n, size, advance),
         ref f => f.clone(),
     };
     let mut event = Event::new(format, n).map_err(|e| e.to_string())?;
@@ -298,6 +300,20 @@ pub fn event_of(t: &Stored) -> Result<Event, String> {
         }
     }
     Ok(event)
+}
+
+/// The groups a field of `n` known only at the start can play: as asked if it can; else
+/// with as many going on from each group as its groups allow (fewer, or more for a field
+/// that makes one group); a field too small for groups plays a plain knockout.
+fn groups_for(n: usize, size: u32, advance: u32) -> Format {
+    let fits = |advance: u32| {
+        let f = Format::Groups { size, advance };
+        Event::new(f.clone(), n).is_ok().then_some(f)
+    };
+    fits(advance)
+        .or_else(|| (1..advance).rev().find_map(fits))
+        .or_else(|| (advance + 1..size).find_map(fits))
+        .unwrap_or(Format::Knockout { consolation: false })
 }
 
 /// The people of an entrant, as pages show them.

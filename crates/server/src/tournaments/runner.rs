@@ -461,6 +461,10 @@ pub(crate) fn standings_of(
     let e = |e: tapete_tournament::TournamentError| e.to_string();
     Ok(match event.format {
         Format::Arena { .. } => return Err("an arena's standings are arena_standings'".into()),
+        Format::Groups { .. } => {
+            let state = event.groups(results).map_err(e)?;
+            serde_json::json!({"kind": "groups", "round": next.round, "groups": state})
+        }
         Format::Duplicate { .. } => {
             let rows = duplicate::standings(event.entrants, boards);
             serde_json::json!({"kind": "duplicate", "rows": rows, "round": next.round, "bye": next.bye})

@@ -185,13 +185,7 @@ pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
             None => open_match(hub, &t, pairing).await?,
         }
     }
-    if t.standings.as_ref() != Some(&standings) {
-        hub.db
-            .set_standings(id.to_string(), standings)
-            .await
-            .map_err(|e| e.to_string())?;
-    }
-    Ok(())
+    keep_standings(hub, &t, standings).await
 }
 
 /// An arena's turn: while its time runs, everybody free (not in a match, not paused) is
@@ -243,13 +237,18 @@ async fn advance_arena(
             open_match(hub, t, &pairing).await?;
         }
     }
-    if t.standings.as_ref() != Some(&standings) {
-        hub.db
-            .set_standings(id.to_string(), standings)
-            .await
-            .map_err(|e| e.to_string())?;
+    keep_standings(hub, t, standings).await
+}
+
+/// Stores the standings just computed when they differ from those kept.
+async fn keep_standings(hub: &Arc<Hub>, t: &Stored, standings: Value) -> Result<(), String> {
+    if t.standings.as_ref() == Some(&standings) {
+        return Ok(());
     }
-    Ok(())
+    hub.db
+        .set_standings(t.row.id.clone(), standings)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// When an arena started `minutes` ago is over (seconds since the epoch).

@@ -1057,6 +1057,16 @@ fn a_duplicate_deals_every_table_of_a_round_the_same_boards_and_scores_them_in_m
         }
     }
     assert_eq!(round_seeds.len(), 2, "each round its own boards");
+    // The cards are shared, the players' chances are not: the random stand-ins play each
+    // table their own way, so the tables' results are not all the same.
+    let nets: BTreeSet<(u32, i64, i64)> = results
+        .iter()
+        .map(|r| (r.round, r.deals as i64, r.first_net))
+        .collect();
+    assert!(
+        nets.len() > 4,
+        "every table of a round played the same: {results:?}"
+    );
     let expected = tapete_tournament::duplicate::standings(6, &results);
     assert_eq!(t["standings"]["kind"], "duplicate");
     assert_eq!(

@@ -157,10 +157,15 @@ pub fn spawn(
     Ok(handle)
 }
 
-/// A bot's seed for decision `n` at `seat`: reproducible from the table's seed, different
-/// for every decision.
-pub(super) fn bot_seed(table_seed: u64, n: u64, seat: Seat) -> u64 {
-    let mut x = table_seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((seat as u64) << 56);
+/// A bot's seed for decision `n` at `seat`: reproducible from the table's id and seed,
+/// different for every decision and every table — tables dealt the same boards (a
+/// duplicate round's) still play their own chances.
+pub(super) fn bot_seed(table: &str, table_seed: u64, n: u64, seat: Seat) -> u64 {
+    // FNV-1a of the id: the same on every server and every run.
+    let id = table.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let mut x = table_seed ^ id ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((seat as u64) << 56);
     x ^= x >> 33;
     x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
     x ^ (x >> 33)

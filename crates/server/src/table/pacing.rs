@@ -402,17 +402,17 @@ impl Actor {
             self.seating.no_person_seated(),
             now,
         );
-        let job =
-            match self
-                .game
-                .bot_job(seat, &self.row.bot, bot_seed(self.row.seed, self.n, seat))
-            {
-                Ok(j) => j,
-                Err(e) => {
-                    tracing::error!(bot = %self.row.bot, "the bot cannot play: {e}");
-                    return;
-                }
-            };
+        let job = match self.game.bot_job(
+            seat,
+            &self.row.bot,
+            bot_seed(&self.row.id, self.row.seed, self.n, seat),
+        ) {
+            Ok(j) => j,
+            Err(e) => {
+                tracing::error!(bot = %self.row.bot, "the bot cannot play: {e}");
+                return;
+            }
+        };
         self.pacing.bot_thinks();
         let me = self.me.clone();
         let n = self.n;

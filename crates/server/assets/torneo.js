@@ -120,7 +120,9 @@ function standingsTable(tt) {
       : dup
         ? [num.format(r.place), nameOf(e), `${pct.format(r.percent)}%`, `${num.format(r.matchpoints)}/${num.format(r.max)}`, signed.format(r.net), num.format(r.tables)]
         : arena
-          ? [num.format(r.place), nameOf(e), `${num.format(r.points)}${r.on_fire ? ' 🔥' : ''}`, num.format(r.played), num.format(r.wins), signed.format(r.points_diff)]
+          ? [num.format(r.place), nameOf(e), r.on_fire
+            ? el('span', {}, num.format(r.points), ' ', el('span', { class: 'badge fire', title: t('tournament.on_fire'), 'data-testid': 'on-fire' }, '×2'))
+            : num.format(r.points), num.format(r.played), num.format(r.wins), signed.format(r.points_diff)]
           : [num.format(r.place), nameOf(e), num.format(r.wins), num.format(r.losses), r.out_in ? t('tournament.out_in', { n: r.out_in }) : ''];
     body.append(el('tr', { 'data-testid': 'tournament-standing', class: mine(tt) === e && e ? 'me' : '' },
       ...cells.map((c, i) => el('td', { class: i === 1 ? '' : 'num' }, c))));
@@ -284,6 +286,14 @@ function render(tt) {
   if (groups) panel.append(el('h2', {}, t('tournament.groups')), groups);
   const bracket = bracketView(tt);
   if (bracket) panel.append(el('h2', {}, t('tournament.bracket')), bracket);
+  if (tt.format === 'arena') {
+    // No rounds: the matches as they were paired, the latest first.
+    if (tt.matches.length) {
+      panel.append(el('h3', {}, t('tournament.matches')), el('ul', { class: 'matches', 'data-testid': 'tournament-round' },
+        ...[...tt.matches].reverse().map((m) => matchRow(tt, m))));
+    }
+    return;
+  }
   const rounds = [...new Set(tt.matches.map((m) => m.round))].sort((a, b) => b - a);
   for (const r of rounds) {
     const title = r === 0 ? t('tournament.matches') : t('tournament.round', { n: r });

@@ -4,8 +4,10 @@
 //! a streak: from then on every match is worth double (4 a win, 2 a draw) until one is not
 //! won. **Pairing**: the entrants waiting are ranked by their standing (points, then seed)
 //! and neighbours meet, so a strong run meets strong opponents; two who have just met each
-//! other are not paired again at once when a third is waiting. Who has sat first less
-//! often sits first. **Standings**: points, then wins, then the points difference, then
+//! other are not paired again at once when a third is waiting. When an odd number wait,
+//! the one who has played the most waits on (if one has played more than the others), so
+//! the foot of the standings is not always the one left out. Who has sat first less often
+//! sits first. **Standings**: points, then wins, then the points difference, then
 //! the seed.
 
 use crate::{Entrant, Played, Side};
@@ -116,6 +118,26 @@ pub fn pair(entrants: usize, played: &[Played], waiting: &[Entrant]) -> Vec<(Ent
         .collect();
     queue.sort_by_key(|e| rank[e]);
     queue.dedup();
+    // An odd number waiting: one waits on. The one who has played the most, when one has
+    // played more than all the others; else the last of the queue, as the pairing leaves
+    // it — so that the foot of the standings is not always the one left waiting.
+    if queue.len() % 2 == 1 {
+        let played_by = |e: Entrant| {
+            played
+                .iter()
+                .filter(|p| p.first == e || p.second == e)
+                .count()
+        };
+        let most = queue.iter().map(|&e| played_by(e)).max().unwrap_or(0);
+        let at_most: Vec<Entrant> = queue
+            .iter()
+            .copied()
+            .filter(|&e| played_by(e) == most)
+            .collect();
+        if let [only] = at_most[..] {
+            queue.retain(|&e| e != only);
+        }
+    }
     let mut last: HashMap<Entrant, Entrant> = HashMap::new();
     let mut balance: HashMap<Entrant, i64> = HashMap::new();
     for p in played {

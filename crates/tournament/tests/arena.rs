@@ -70,3 +70,18 @@ fn only_the_free_are_paired_never_the_busy_or_the_paused() {
     assert!(arena::next(3, &played, &[0, 1], &[]).is_empty());
     assert!(arena::next(2, &[], &[], &[1]).is_empty());
 }
+
+#[test]
+fn of_an_odd_number_waiting_the_one_who_played_most_waits_on() {
+    // 0 has played twice, 1 and 2 once; all three wait. Without the rule the foot of the
+    // standings (2, who lost) would wait; 0, who has played the most, waits instead.
+    let played = vec![
+        Played::new(1, 0, 3, Some(Side::First), 1, 0),
+        Played::new(1, 1, 2, Some(Side::First), 1, 0),
+        Played::new(1, 0, 3, Some(Side::First), 1, 0),
+    ];
+    let pairs = arena::pair(4, &played, &[0, 1, 2]);
+    assert_eq!(pairs.len(), 1);
+    let (a, b) = pairs[0];
+    assert_eq!((a.min(b), a.max(b)), (1, 2), "{pairs:?}");
+}

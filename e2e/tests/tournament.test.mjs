@@ -67,7 +67,7 @@ test('a private knockout: joined by its link, the match starts, is played, the b
       await p.goto(`${BASE}/torneo/${id}`);
       await p.getByTestId('tournament-champion').waitFor({ timeout: 20000 });
       assert.equal(await p.locator('[data-testid="bracket-match"][data-state="played"]').count(), 1);
-      assert.match(await p.getByTestId('tournament-champion').textContent(), new RegExp(`Campeones: (${ane}|${bea})`));
+      assert.match(await p.getByTestId('tournament-champion').textContent(), new RegExp(`Gana el torneo: (${ane}|${bea})`));
     }
     if (process.env.TAPETE_SHOTS) await b.page.screenshot({ path: `${process.env.TAPETE_SHOTS}/tournament-phone.png`, fullPage: true });
     assert.deepEqual(a.errors, []);

@@ -197,7 +197,7 @@ function bracketView(tt) {
     out.append(el('h3', {}, t(`tournament.part.${part}`)), el('div', { class: 'bracket-scroll' }, cols));
   }
   if (s.state.champion !== null && s.state.champion !== undefined) {
-    out.prepend(el('p', { class: 'champion', 'data-testid': 'tournament-champion' }, t('tournament.champion', { who: nameOf(entrantOf(tt, s.state.champion)) })));
+    out.prepend(el('p', { class: 'champion', 'data-testid': 'tournament-champion' }, t(tt.pairs ? 'tournament.champion' : 'tournament.champion_one', { who: nameOf(entrantOf(tt, s.state.champion)) })));
   }
   return out;
 }

@@ -401,9 +401,38 @@ fn who_does_not_come_loses_and_who_withdraws_is_not_paired_again() {
         .unwrap();
     assert_eq!(absent["absent"], "second", "{absent}");
     assert_eq!(absent["winner"], "first", "{absent}");
+    // A match nobody played: its table, which never started, is gone from storage (the
+    // person who came is not left at a table that waits for ever).
+    assert!(
+        absent["table"].is_null() && absent["status"].is_null(),
+        "{absent}"
+    );
+    let gone = matches[1]["table"].as_str().unwrap();
+    for (what, sql) in [
+        (
+            "table",
+            format!("SELECT count(*) FROM tables WHERE id = '{gone}'"),
+        ),
+        (
+            "seats",
+            format!("SELECT count(*) FROM seats WHERE table_id = '{gone}'"),
+        ),
+        (
+            "kept seats",
+            format!("SELECT count(*) FROM tournament_seats WHERE table_id = '{gone}'"),
+        ),
+    ] {
+        assert_eq!(
+            ints(&server.db, &sql)[0][0],
+            0,
+            "{what} of {gone} still stored"
+        );
+    }
+    let (code, e) = server.api("GET", &format!("/api/tables/{gone}"), Some(org), None);
     assert_eq!(
-        absent["status"], "waiting",
-        "a match nobody played: {absent}"
+        (code, e["code"].as_str()),
+        (404, Some("table_not_found")),
+        "{e}"
     );
     // Round 2: three entrants in, one match and a bye; the withdrawn one not paired.
     let round2: Vec<&Value> = ms.iter().filter(|m| m["round"] == 2).collect();
@@ -606,9 +635,15 @@ fn a_match_nobody_came_to_is_lost_by_both_and_a_bracket_goes_on() {
     for m in t["matches"].as_array().unwrap() {
         assert_eq!(m["absent"], "both", "{m}");
         assert_eq!(m["winner"], "first", "{m}");
-        assert_eq!(m["status"], "waiting", "{m}");
+        // Its table, never started, is gone.
+        assert!(m["status"].is_null() && m["table"].is_null(), "{m}");
     }
     assert_eq!(t["standings"]["state"]["champion"], 0);
+    let left = ints(&server.db, "SELECT count(*) FROM tables");
+    assert_eq!(
+        left[0][0], 0,
+        "tables of matches nobody played are still stored"
+    );
 }
 
 #[test]
@@ -1176,6 +1211,10 @@ fn an_arena_pairs_whoever_is_free_until_its_time_is_up_and_scores_streaks() {
     }
     // Everybody played; the standings are lichess's scoring of the logs in their order.
     assert!(spans.iter().all(|s| s.len() >= 5), "{spans:?}");
+    // The one left waiting is one who has played the most: nobody plays far less.
+    let counts: Vec<usize> = spans.iter().map(Vec::len).collect();
+    let (least, most) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
+    assert!(most - least <= 2, "matches played: {counts:?}");
     let rows = tapete_tournament::arena::standings(5, &results);
     assert_eq!(
         t["standings"]["rows"],

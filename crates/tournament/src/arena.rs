@@ -5,9 +5,9 @@
 //! won. **Pairing**: the entrants waiting are ranked by their standing (points, then seed)
 //! and neighbours meet, so a strong run meets strong opponents; two who have just met each
 //! other are not paired again at once when a third is waiting. When an odd number wait,
-//! the one who has played the most waits on (if one has played more than the others), so
-//! the foot of the standings is not always the one left out. Who has sat first less often
-//! sits first. **Standings**: points, then wins, then the points difference, then
+//! one of those who have played the most waits on (the lowest ranked of them, unless
+//! another's waiting spares a rematch), so the foot of the standings is not always the one
+//! left out. Who has sat first less often sits first. **Standings**: points, then wins, then the points difference, then
 //! the seed.
 
 use crate::{Entrant, Played, Side};
@@ -118,26 +118,6 @@ pub fn pair(entrants: usize, played: &[Played], waiting: &[Entrant]) -> Vec<(Ent
         .collect();
     queue.sort_by_key(|e| rank[e]);
     queue.dedup();
-    // An odd number waiting: one waits on. The one who has played the most, when one has
-    // played more than all the others; else the last of the queue, as the pairing leaves
-    // it — so that the foot of the standings is not always the one left waiting.
-    if queue.len() % 2 == 1 {
-        let played_by = |e: Entrant| {
-            played
-                .iter()
-                .filter(|p| p.first == e || p.second == e)
-                .count()
-        };
-        let most = queue.iter().map(|&e| played_by(e)).max().unwrap_or(0);
-        let at_most: Vec<Entrant> = queue
-            .iter()
-            .copied()
-            .filter(|&e| played_by(e) == most)
-            .collect();
-        if let [only] = at_most[..] {
-            queue.retain(|&e| e != only);
-        }
-    }
     let mut last: HashMap<Entrant, Entrant> = HashMap::new();
     let mut balance: HashMap<Entrant, i64> = HashMap::new();
     for p in played {
@@ -146,10 +126,47 @@ pub fn pair(entrants: usize, played: &[Played], waiting: &[Entrant]) -> Vec<(Ent
         *balance.entry(p.first).or_default() += 1;
         *balance.entry(p.second).or_default() -= 1;
     }
+    // An odd number waiting: one waits on — one of those who have played the most, so the
+    // foot of the standings is not always the one left out; of them the lowest ranked,
+    // unless leaving another out spares a match against the opponent just met.
+    if queue.len() % 2 == 1 {
+        let played_by = |e: Entrant| {
+            played
+                .iter()
+                .filter(|p| p.first == e || p.second == e)
+                .count()
+        };
+        let most = queue.iter().map(|&e| played_by(e)).max().unwrap_or(0);
+        let rematches = |out: Entrant| {
+            let rest: Vec<Entrant> = queue.iter().copied().filter(|&e| e != out).collect();
+            pair_in_order(rest, &last, &balance)
+                .iter()
+                .filter(|(a, b)| last.get(a) == Some(b) && last.get(b) == Some(a))
+                .count()
+        };
+        let waits = queue
+            .iter()
+            .rev()
+            .copied()
+            .filter(|&e| played_by(e) == most)
+            .min_by_key(|&e| rematches(e));
+        if let Some(w) = waits {
+            queue.retain(|&e| e != w);
+        }
+    }
+    pair_in_order(queue, &last, &balance)
+}
+
+/// Pairs `queue` (best ranked first) two by two: each with its neighbour, unless they have
+/// just met and someone else is waiting; who has sat first less often sits first.
+fn pair_in_order(
+    mut queue: Vec<Entrant>,
+    last: &HashMap<Entrant, Entrant>,
+    balance: &HashMap<Entrant, i64>,
+) -> Vec<(Entrant, Entrant)> {
     let mut pairs = Vec::new();
     while queue.len() >= 2 {
         let a = queue.remove(0);
-        // Its neighbour, unless they have just met and someone else is waiting.
         let k = queue
             .iter()
             .position(|&b| last.get(&a) != Some(&b) || last.get(&b) != Some(&a))

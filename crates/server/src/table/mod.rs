@@ -55,6 +55,7 @@ mod watch;
 
 pub use private::{Ask, PrivateInfo};
 pub use private_store::NewRematch;
+pub(crate) use store::drop_table_rows;
 pub use store::{PlayedGame, PrivateRow, StoredTable, TableRow};
 
 pub use actor::spawn;

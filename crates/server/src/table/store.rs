@@ -350,25 +350,7 @@ impl Db {
             if !waiting {
                 return Ok(false);
             }
-            for sql in [
-                "DELETE FROM invitations WHERE table_id = ?1",
-                "DELETE FROM chat WHERE table_id = ?1",
-                "DELETE FROM reserved_seats WHERE table_id = ?1",
-                "DELETE FROM private_tables WHERE table_id = ?1",
-                "DELETE FROM rematches WHERE new_table = ?1 OR table_id = ?1",
-                "DELETE FROM pending_seats WHERE table_id = ?1",
-                "DELETE FROM hand_seats WHERE table_id = ?1",
-                "DELETE FROM rated_seats WHERE table_id = ?1",
-                "DELETE FROM reviews WHERE table_id = ?1",
-                "DELETE FROM table_players WHERE table_id = ?1",
-                "DELETE FROM seats WHERE table_id = ?1",
-                "DELETE FROM tables WHERE id = ?1",
-            ] {
-                c.execute(sql, [&table])?;
-            }
-            if shared {
-                c.execute("DELETE FROM leases WHERE table_id = ?1", [&table])?;
-            }
+            drop_table_rows(c, &table, shared)?;
             Ok(true)
         })
         .await
@@ -683,4 +665,31 @@ pub(super) fn load_private(c: &Connection, id: &str, seats: usize) -> DbResult<P
         tournament,
         owners,
     })
+}
+
+/// Removes a table that never started from storage, with everything kept about it (its
+/// seats, kept seats, chat, invitations, a tournament's seats; with several servers, its
+/// lease).
+pub(crate) fn drop_table_rows(c: &Connection, table: &str, shared: bool) -> DbResult<()> {
+    for sql in [
+        "DELETE FROM invitations WHERE table_id = ?1",
+        "DELETE FROM chat WHERE table_id = ?1",
+        "DELETE FROM reserved_seats WHERE table_id = ?1",
+        "DELETE FROM tournament_seats WHERE table_id = ?1",
+        "DELETE FROM private_tables WHERE table_id = ?1",
+        "DELETE FROM rematches WHERE new_table = ?1 OR table_id = ?1",
+        "DELETE FROM pending_seats WHERE table_id = ?1",
+        "DELETE FROM hand_seats WHERE table_id = ?1",
+        "DELETE FROM rated_seats WHERE table_id = ?1",
+        "DELETE FROM reviews WHERE table_id = ?1",
+        "DELETE FROM table_players WHERE table_id = ?1",
+        "DELETE FROM seats WHERE table_id = ?1",
+        "DELETE FROM tables WHERE id = ?1",
+    ] {
+        c.execute(sql, [table])?;
+    }
+    if shared {
+        c.execute("DELETE FROM leases WHERE table_id = ?1", [table])?;
+    }
+    Ok(())
 }

@@ -115,7 +115,7 @@ pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
                     tracing::warn!(tournament = %id, table, "the match did not start: {e}");
                 }
             }
-            Courtesy::Absent(absent) => {
+            Courtesy::Absent(absent, handle) => {
                 // In an arena who did not come is paired again only once back.
                 let pause = match (&t.settings.format, absent) {
                     (Format::Arena { .. }, Absent::First) => vec![b.first],
@@ -127,6 +127,8 @@ pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
                     .set_forfeit(id.to_string(), b.round, b.board, absent, pause)
                     .await
                     .map_err(|e| e.to_string())?;
+                // Its table is gone from storage: its task stops too.
+                let _ = handle.tx.send(crate::table::Cmd::Leave);
                 changed = true;
             }
         }
@@ -288,8 +290,8 @@ enum Courtesy {
     Elsewhere,
     /// The match starts, the table's bot playing the seats nobody took.
     Begin(crate::table::TableHandle),
-    /// Who did not come loses.
-    Absent(Absent),
+    /// Who did not come loses; the table, which never started, goes.
+    Absent(Absent, crate::table::TableHandle),
 }
 
 /// Decides a waiting match whose courtesy time is over: a side came when its people all
@@ -313,7 +315,7 @@ async fn at_the_end_of_courtesy(hub: &Arc<Hub>, t: &Stored, table: &str) -> Cour
     match Absent::of(first < whole, second < whole) {
         None => Courtesy::Begin(handle),
         Some(_) if t.settings.bots && first + second > 0 => Courtesy::Begin(handle),
-        Some(absent) => Courtesy::Absent(absent),
+        Some(absent) => Courtesy::Absent(absent, handle),
     }
 }
 

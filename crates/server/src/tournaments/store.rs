@@ -593,7 +593,8 @@ impl Db {
     }
 
     /// Records who did not come to a match (once).
-    /// Records who did not come to a match; an arena's entrants in `pause` (the absent)
+    /// Records who did not come to a match, and drops its table, which never started (the
+    /// match is then as a walkover: no table); an arena's entrants in `pause` (the absent)
     /// are paused in the same transaction, so nobody absent is paired again meanwhile.
     pub async fn set_forfeit(
         &self,
@@ -603,12 +604,27 @@ impl Db {
         absent: Absent,
         pause: Vec<usize>,
     ) -> DbResult<()> {
+        let shared = self.node().is_some();
         self.call(move |c| {
+            let table: Option<String> = c
+                .query_row(
+                    "SELECT b.table_id FROM tournament_tables b JOIN tables t ON t.id = b.table_id
+                     WHERE b.tournament = ?1 AND b.round = ?2 AND b.board = ?3
+                     AND b.forfeit IS NULL AND t.status = 'waiting'",
+                    params![tournament, round as i64, board as i64],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            let Some(table) = table else {
+                // Recorded already, or started meanwhile: nothing to do.
+                return Ok(());
+            };
             c.execute(
-                "UPDATE tournament_tables SET forfeit = ?4
+                "UPDATE tournament_tables SET forfeit = ?4, table_id = NULL
                  WHERE tournament = ?1 AND round = ?2 AND board = ?3 AND forfeit IS NULL",
                 params![tournament, round as i64, board as i64, absent.as_str()],
             )?;
+            crate::table::drop_table_rows(c, &table, shared)?;
             for seed in &pause {
                 c.execute(
                     "UPDATE tournament_entries SET withdrawn = 1

@@ -1133,6 +1133,38 @@ fn a_duplicate_deals_every_table_of_a_round_the_same_boards_and_scores_them_in_m
     assert_eq!(again["standings"], t["standings"]);
 }
 
+/// A two-seat match's result as the test reads it from its outcome: the side whose seat
+/// won (a bracket's undecided match to the first side), the winner's margin its points.
+fn ring_result(
+    o: &tapete_table::Outcome,
+    key: MatchKey,
+    first: usize,
+    second: usize,
+) -> MatchResult {
+    let mut winner = match (o.winners.contains(&0), o.winners.contains(&1)) {
+        (true, false) => Some(Side::First),
+        (false, true) => Some(Side::Second),
+        _ => None,
+    };
+    if winner.is_none() && matches!(key, MatchKey::Bracket(_)) {
+        winner = Some(Side::First);
+    }
+    let margin = (o.scores[0] - o.scores[1]).abs();
+    let (first_points, second_points) = match winner {
+        Some(Side::First) => (margin, 0),
+        Some(Side::Second) => (0, margin),
+        None => (0, 0),
+    };
+    MatchResult {
+        key,
+        first,
+        second,
+        winner,
+        first_points,
+        second_points,
+    }
+}
+
 /// Each table's (created, finished) times, from storage.
 fn table_times(server: &Server, table: &str) -> (i64, i64) {
     let row = ints(
@@ -1195,19 +1227,24 @@ fn an_arena_pairs_whoever_is_free_until_its_time_is_up_and_scores_streaks() {
         }
         // The test's own result from the table's log.
         let o = replayed_outcome_of(&server, org, table, "ring");
-        let winner = match (o.winners.contains(&0), o.winners.contains(&1)) {
-            (true, false) => Some(Side::First),
-            (false, true) => Some(Side::Second),
-            _ => None,
-        };
-        let margin = (o.scores[0] - o.scores[1]).abs();
-        let (fp, sp) = match winner {
-            Some(Side::First) => (margin, 0),
-            Some(Side::Second) => (0, margin),
-            None => (0, 0),
-        };
-        assert_eq!(m["winner"], serde_json::to_value(winner).unwrap(), "{m}");
-        results.push(tapete_tournament::Played::new(1, a, b, winner, fp, sp));
+        let r = ring_result(
+            &o,
+            MatchKey::Board {
+                round: 1,
+                board: k as u32,
+            },
+            a,
+            b,
+        );
+        assert_eq!(m["winner"], serde_json::to_value(r.winner).unwrap(), "{m}");
+        results.push(tapete_tournament::Played::new(
+            1,
+            a,
+            b,
+            r.winner,
+            r.first_points,
+            r.second_points,
+        ));
     }
     // Everybody played; the standings are lichess's scoring of the logs in their order.
     assert!(spans.iter().all(|s| s.len() >= 5), "{spans:?}");
@@ -1383,28 +1420,12 @@ fn groups_then_a_knockout_are_played_out_from_the_tables_logs() {
                 board: m["board"].as_u64().unwrap() as u32,
             }
         };
-        let mut winner = match (o.winners.contains(&0), o.winners.contains(&1)) {
-            (true, false) => Some(Side::First),
-            (false, true) => Some(Side::Second),
-            _ => None,
-        };
-        if winner.is_none() && matches!(key, MatchKey::Bracket(_)) {
-            winner = Some(Side::First);
-        }
-        let margin = (o.scores[0] - o.scores[1]).abs();
-        let (fp, sp) = match winner {
-            Some(Side::First) => (margin, 0),
-            Some(Side::Second) => (0, margin),
-            None => (0, 0),
-        };
-        results.push(MatchResult {
+        results.push(ring_result(
+            &o,
             key,
-            first: m["first"].as_u64().unwrap() as usize,
-            second: m["second"].as_u64().unwrap() as usize,
-            winner,
-            first_points: fp,
-            second_points: sp,
-        });
+            m["first"].as_u64().unwrap() as usize,
+            m["second"].as_u64().unwrap() as usize,
+        ));
     }
     let event = Event::new(
         Format::Groups {

@@ -73,6 +73,11 @@ impl Host for ChinchonHost {
         ]
     }
 
+    /// Who is ahead where play stands ([`ChinchonGame::standing_now`]).
+    fn adjudicate(game: &ChinchonGame) -> Option<tapete_table::Outcome> {
+        Some(game.standing_now())
+    }
+
     fn bot_names() -> &'static [&'static str] {
         tapete_chinchon_bots::LEVELS
     }

@@ -965,6 +965,59 @@ impl ChinchonGame {
     }
 }
 
+impl ChinchonGame {
+    /// The result if play stopped now (a match past its time limit): of the players still
+    /// in, the fewest points wins (level: they share it); then the others still in by
+    /// their points, then those out, the last out first. A game already over is its own
+    /// result.
+    pub fn standing_now(&self) -> Outcome {
+        if let Some(o) = self.outcome() {
+            return o;
+        }
+        let inside: Vec<Seat> = (0..self.seats).filter(|&s| !self.out[s]).collect();
+        let best = inside.iter().map(|&s| self.scores[s]).min();
+        let winners: Vec<Seat> = inside
+            .iter()
+            .copied()
+            .filter(|&s| Some(self.scores[s]) == best)
+            .collect();
+        let mut order: Vec<Vec<Seat>> = Vec::new();
+        let mut by_points = |mut seats: Vec<Seat>| {
+            seats.sort_by_key(|&s| self.scores[s]);
+            let mut i = 0;
+            while i < seats.len() {
+                let p = self.scores[seats[i]];
+                let group: Vec<Seat> = seats[i..]
+                    .iter()
+                    .copied()
+                    .take_while(|&s| self.scores[s] == p)
+                    .collect();
+                i += group.len();
+                order.push(group);
+            }
+        };
+        by_points(inside);
+        for group in self.out_order.iter().rev() {
+            by_points(group.clone());
+        }
+        let points: Vec<String> = (0..self.seats)
+            .map(|s| format!("seat {s} {}", self.scores[s]))
+            .collect();
+        let names: Vec<String> = winners.iter().map(|s| format!("seat {s}")).collect();
+        Outcome {
+            winners,
+            scores: self.scores.iter().map(|&p| i64::from(p)).collect(),
+            places: Outcome::places_from_order(self.seats, &order),
+            summary: format!(
+                "stopped at its time limit, {} ahead ({})",
+                names.join(" and "),
+                points.join(", ")
+            ),
+            boards: Vec::new(),
+        }
+    }
+}
+
 impl Game for ChinchonGame {
     const NAME: &'static str = "chinchon";
     type Rules = ChinchonRules;

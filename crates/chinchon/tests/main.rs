@@ -9,3 +9,4 @@ mod narrate;
 mod properties;
 mod resample;
 mod spec;
+mod stopped;

@@ -114,8 +114,12 @@ pub trait TableGame: Send + Sync {
     /// without an intermediate JSON tree where the game keeps the view as it is: what a
     /// table sends every seat after every action.
     fn view_text(&self, seat: Option<Seat>) -> String;
-    /// The result, once over.
+    /// The result, once over (or stopped: [`TableGame::stop`]).
     fn outcome(&self) -> Option<Outcome>;
+    /// Stops a game still going at its time limit: from now on nothing may be played and
+    /// its outcome is [`Host::adjudicate`]'s, where play stood. Whether it stopped (a game
+    /// over, or one that cannot be adjudicated, does not).
+    fn stop(&mut self) -> bool;
     /// See [`Host::at_boundary`].
     fn at_boundary(&self) -> bool;
     /// See [`Host::full_view`].
@@ -201,6 +205,7 @@ impl<H: Host> Kind for KindOf<H> {
         }
         Ok(Box::new(Erased::<H> {
             game,
+            stopped: None,
             rules,
             seats,
             narrators,
@@ -261,6 +266,8 @@ struct Story {
 
 struct Erased<H: Host> {
     game: H::G,
+    /// Stopped at a time limit: the result where play stood.
+    stopped: Option<Outcome>,
     rules: <H::G as Game>::Rules,
     seats: usize,
     /// One per seat, then the spectators'.
@@ -272,6 +279,7 @@ impl<H: Host> Clone for Erased<H> {
     fn clone(&self) -> Self {
         Erased {
             game: self.game.clone(),
+            stopped: self.stopped.clone(),
             rules: self.rules.clone(),
             seats: self.seats,
             narrators: self.narrators.clone(),
@@ -304,9 +312,15 @@ impl<H: Host> TableGame for Erased<H> {
         self.seats
     }
     fn to_act(&self) -> Vec<Seat> {
+        if self.stopped.is_some() {
+            return Vec::new();
+        }
         self.game.to_act().seats().to_vec()
     }
     fn legal(&self, seat: Seat) -> Vec<String> {
+        if self.stopped.is_some() {
+            return Vec::new();
+        }
         self.game
             .legal_actions(seat)
             .iter()
@@ -315,6 +329,9 @@ impl<H: Host> TableGame for Erased<H> {
     }
     fn check(&self, seat: Seat, action: &str) -> Result<String, String> {
         let parsed = H::parse_action(action)?;
+        if self.stopped.is_some() {
+            return Err("the match was stopped at its time limit".into());
+        }
         if !self.game.to_act().seats().contains(&seat) {
             return Err(format!("it is not seat {seat}'s turn"));
         }
@@ -331,6 +348,9 @@ impl<H: Host> TableGame for Erased<H> {
     }
     fn apply(&mut self, seat: Seat, action: &str) -> Result<Vec<Line>, String> {
         let parsed = H::parse_action(action)?;
+        if self.stopped.is_some() {
+            return Err("the match was stopped at its time limit".into());
+        }
         let events = self.game.apply(seat, &parsed).map_err(|e| e.to_string())?;
         let mut told = Vec::new();
         let spectators = self.seats;
@@ -372,7 +392,14 @@ impl<H: Host> TableGame for Erased<H> {
             .unwrap_or_else(|_| "null".into())
     }
     fn outcome(&self) -> Option<Outcome> {
-        self.game.outcome()
+        self.game.outcome().or_else(|| self.stopped.clone())
+    }
+    fn stop(&mut self) -> bool {
+        if self.game.outcome().is_some() || self.stopped.is_some() {
+            return false;
+        }
+        self.stopped = H::adjudicate(&self.game);
+        self.stopped.is_some()
     }
     fn at_boundary(&self) -> bool {
         H::at_boundary(&self.game)
@@ -388,11 +415,19 @@ impl<H: Host> TableGame for Erased<H> {
     }
     fn preview(&self, seat: Seat, action: &str) -> Result<(Option<Outcome>, bool), String> {
         let parsed = H::parse_action(action)?;
+        if self.stopped.is_some() {
+            return Err("the match was stopped at its time limit".into());
+        }
         let mut next = self.game.clone();
         next.apply(seat, &parsed).map_err(|e| e.to_string())?;
         Ok((next.outcome(), H::at_boundary(&next)))
     }
     fn bot_job(&self, seat: Seat, bot: &str, seed: u64) -> Result<BotJob, String> {
+        if self.stopped.is_some() {
+            return Err(format!(
+                "seat {seat} has nothing to do: the match was stopped"
+            ));
+        }
         let mut b = H::make_bot(bot)?;
         let view = self.game.view(seat);
         let legal = self.game.legal_actions(seat);

@@ -97,6 +97,13 @@ pub trait Host: Send + Sync + 'static {
         Err(format!("{} is not played in duplicate", Self::TITLE))
     }
 
+    /// The result of `game` if play stopped now — a tournament's match past its time
+    /// limit — by the game's own rules of who is ahead (Mus: vacas, then juegos, then
+    /// piedras); `None` (the default) for a game that cannot say, which then plays on.
+    fn adjudicate(_game: &Self::G) -> Option<tapete_table::Outcome> {
+        None
+    }
+
     /// The built-in computer players, weakest first. Some take parameters after a colon
     /// (`maestro:ms=200`); [`Host::make_bot`] accepts those forms too.
     fn bot_names() -> &'static [&'static str];

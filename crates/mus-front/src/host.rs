@@ -101,6 +101,11 @@ impl Host for MusHost {
         }
     }
 
+    /// Who is ahead where play stands ([`MusGame::standing_now`]).
+    fn adjudicate(game: &MusGame) -> Option<tapete_table::Outcome> {
+        Some(game.standing_now())
+    }
+
     fn bot_names() -> &'static [&'static str] {
         tapete_mus_bots::PLAYERS
     }

@@ -969,6 +969,65 @@ impl Game for MusGame {
 }
 
 impl MusGame {
+    /// The result if play stopped now (a match past its time limit), by who is ahead: in
+    /// a match of juegos the pair with more vacas, then more juegos in this vaca, then more
+    /// piedras; in a match of boards the better net over the boards, the one under way
+    /// counted as it stands. Level is a draw. A match already over is its own result.
+    pub fn standing_now(&self) -> Outcome {
+        if let Some(o) = self.outcome() {
+            return o;
+        }
+        let s = &self.scores;
+        let (key, text): ([i64; 2], String) = if self.rules.boards > 0 {
+            let now = i64::from(s.piedras[0]) - i64::from(s.piedras[1]);
+            let net = self.board_total() + now;
+            (
+                [net, -net],
+                format!(
+                    "net piedras {net:+} over {} boards",
+                    self.board_nets.len() + 1
+                ),
+            )
+        } else {
+            let k = |p: usize| {
+                i64::from(s.vacas[p]) * 10_000
+                    + i64::from(s.games[p]) * 100
+                    + i64::from(s.piedras[p])
+            };
+            (
+                [k(0), k(1)],
+                format!(
+                    "{PAIR_ORDER}: vacas {}, juegos {}, piedras {}",
+                    in_pair_order(s.vacas),
+                    in_pair_order(s.games),
+                    in_pair_order(s.piedras)
+                ),
+            )
+        };
+        let by_seat = |v: [i64; 2]| (0..4).map(|seat| v[seat % 2]).collect::<Vec<_>>();
+        let (winners, places, who) = match key[0].cmp(&key[1]) {
+            std::cmp::Ordering::Greater => (vec![0, 2], vec![1, 2, 1, 2], pair_label(0)),
+            std::cmp::Ordering::Less => (vec![1, 3], vec![2, 1, 2, 1], pair_label(1)),
+            std::cmp::Ordering::Equal => (Vec::new(), vec![1; 4], "nobody".to_string()),
+        };
+        let scores = if self.rules.boards > 0 {
+            by_seat(key)
+        } else {
+            by_seat([i64::from(s.vacas[0]), i64::from(s.vacas[1])])
+        };
+        Outcome {
+            winners,
+            scores,
+            places,
+            summary: format!("stopped at its time limit, {who} ahead ({text})"),
+            boards: if self.rules.boards > 0 {
+                self.board_nets.iter().map(|&n| by_seat([n, -n])).collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
     /// A match of boards, once every board is played: the pair with more net piedras wins
     /// (equal: both share first place); each seat scores its pair's net, and each board's
     /// net is kept by seat.

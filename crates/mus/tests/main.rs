@@ -6,3 +6,4 @@ mod order;
 mod properties;
 mod resample;
 mod spec_examples;
+mod stopped;

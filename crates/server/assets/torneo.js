@@ -25,7 +25,7 @@ const query = invite ? `?invite=${encodeURIComponent(invite)}` : '';
  *   absent: string|null, courtesy_until: number, stand_ins: number[], winner: string|null,
  *   points: number[]|null}} Match
  * @typedef {{id: string, name: string, game: string, format: string, rounds: number|null, consolation: boolean, rules?: Record<string, any>, minutes?: number|null, group_size?: number|null, advance?: number|null,
- *   pairs: boolean, bots: boolean, courtesy_s: number, turn_s: number, start: number, rated: boolean, private: boolean,
+ *   pairs: boolean, bots: boolean, courtesy_s: number, time_limit_s?: number|null, turn_s: number, start: number, rated: boolean, private: boolean,
  *   organiser: Person, status: string, cuadrilla: string|null, entrants: Entrant[], max_entrants: number, round: number, matches: Match[],
  *   standings: any, invite?: string|null}} Tournament
  */
@@ -212,7 +212,7 @@ function render(tt) {
     tt.rated ? t('tournament.rated') : '', tt.cuadrilla ? t('tournament.of_cuadrilla') : (tt.private ? t('tournament.private') : ''),
   ].filter(Boolean).join(' · '));
   const rules = el('p', { class: 'muted small', 'data-testid': 'tournament-rules' },
-    `${t(tt.bots ? 'tournament.bots_yes' : 'tournament.bots_no')} ${t('tournament.courtesy', { count: Math.round(tt.courtesy_s / 60) })}`);
+    `${t(tt.bots ? 'tournament.bots_yes' : 'tournament.bots_no')} ${t('tournament.courtesy', { count: Math.round(tt.courtesy_s / 60) })}${tt.time_limit_s ? ` ${t('tournament.time_limit', { count: Math.round(tt.time_limit_s / 60) })}` : ''}`);
   clear(panel).append(el('h1', {}, tt.name), info, rules,
     tt.format === 'duplicate' ? el('p', { class: 'muted small' }, t('tournament.duplicate_note')) : '',
     el('p', { class: 'muted small' }, t('tournament.organiser', { who: tt.organiser.nickname })));

@@ -60,6 +60,9 @@ async function renderCreate(games, who) {
     type: 'datetime-local', 'data-testid': 'tournament-when',
     value: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}:00`,
   });
+  const limit = el('select', { 'data-testid': 'tournament-time-limit' },
+    el('option', { value: '' }, t('tournament.no_time_limit')),
+    ...[30, 45, 60, 90, 120, 180].map((m) => el('option', { value: m * 60 }, t('tournament.minutes', { count: m }))));
   const courtesy = el('select', { 'data-testid': 'tournament-courtesy' }, [5, 10, 15, 20, 30].map((m) => el('option', { value: m * 60, selected: m === 15 }, t('tournament.minutes', { count: m }))));
   const bot = el('select', { 'data-testid': 'tournament-bot' });
   const [bots, botsL] = checkbox('bots', t('tournament.allow_bots'), false);
@@ -131,6 +134,7 @@ async function renderCreate(games, who) {
       el('label', { class: 'field' }, t('tournament.advance_label'), advance),
       el('label', { class: 'field' }, t('tournament.when'), start),
       el('label', { class: 'field' }, t('tournament.courtesy_label'), courtesy),
+      el('label', { class: 'field' }, t('tournament.time_limit_label'), limit),
       el('label', { class: 'field' }, t('tournament.bot_label'), bot),
       el('label', { class: `field ${mine.length ? '' : 'hidden'}` }, t('tournament.cuadrilla_field'), cuadrilla)),
     rulesBox,
@@ -147,6 +151,7 @@ async function renderCreate(games, who) {
       format: f,
       start: Math.floor(new Date(/** @type {HTMLInputElement} */ (start).value).getTime() / 1000),
       courtesy_s: Number(/** @type {HTMLSelectElement} */ (courtesy).value),
+      time_limit_s: /** @type {HTMLSelectElement} */ (limit).value ? Number(/** @type {HTMLSelectElement} */ (limit).value) : undefined,
       bot: /** @type {HTMLSelectElement} */ (bot).value,
       bots: bots.checked, rated: rated.checked, private: priv.checked,
     };

@@ -865,27 +865,28 @@ fn a_seat_the_bot_holds_for_who_did_not_come_stays_theirs() {
     assert_eq!(info["status"], "playing", "{info}");
     // Neither a stranger nor the opponent may take it; its own entrant may.
     let (_, stranger) = server.account("Intrusa");
-    let answers = |token: &str| {
+    // What the table answers a "sit" at seat 1, read until `done` (a busy machine may take
+    // a while to answer).
+    let answers = |token: &str, done: &dyn Fn(&Value) -> bool| {
         let mut ws = server.ws(&table, Some(token));
         send(&mut ws, json!({"type": "sit", "seat": 1}));
-        std::thread::sleep(Duration::from_millis(300));
-        drain_all(&mut ws)
+        let deadline = Instant::now() + Duration::from_secs(15);
+        let mut got = Vec::new();
+        while Instant::now() < deadline && !got.iter().any(done) {
+            std::thread::sleep(Duration::from_millis(50));
+            got.extend(drain_all(&mut ws));
+        }
+        got
     };
+    let kept = |m: &Value| m["type"] == "error" && m["code"] == "seat_kept";
     for token in [&stranger, &came] {
-        let got = answers(token);
-        assert!(
-            got.iter()
-                .any(|m| m["type"] == "error" && m["code"] == "seat_kept"),
-            "{got:?}"
-        );
+        let got = answers(token, &kept);
+        assert!(got.iter().any(kept), "{got:?}");
     }
-    let got = answers(&absent);
+    let seated = |m: &Value| m["you"]["seat"] == 1 || m["you"]["pending_seat"] == 1;
+    let got = answers(&absent, &seated);
     assert!(got.iter().all(|m| m["type"] != "error"), "{got:?}");
-    assert!(
-        got.iter()
-            .any(|m| m["you"]["seat"] == 1 || m["you"]["pending_seat"] == 1),
-        "{got:?}"
-    );
+    assert!(got.iter().any(seated), "{got:?}");
 }
 
 #[test]
@@ -1477,4 +1478,81 @@ fn a_field_too_small_for_its_groups_plays_what_it_can() {
             "{e}"
         );
     }
+}
+
+#[test]
+fn a_match_past_its_time_limit_stops_and_whoever_is_ahead_wins_it() {
+    let server = Server::start_paused("tournament-time-limit", roomy());
+    // A long game (9 hands to 30, at least 135 turns) played slowly, a turn every 5 s: it
+    // cannot end in ten minutes.
+    let (id, people, _) = started_ring_event(
+        &server,
+        "Tl",
+        2,
+        json!({"format": "knockout", "bots": true, "time_limit_s": 600, "pace_ms": 5000,
+               "rules": {"hands": 9, "to": 30}}),
+    );
+    let org = &people[0].1;
+    let t = played_out(&server, org, &id, Some(&people));
+    assert_eq!(t["time_limit_s"], 600);
+    let m = &t["matches"][0];
+    assert_eq!(m["status"], "finished", "{t}");
+    let table = m["table"].as_str().unwrap();
+    let (created, finished) = table_times(&server, table);
+    let courtesy_until = m["courtesy_until"].as_i64().unwrap();
+    assert!(
+        finished >= courtesy_until + 600 && finished <= courtesy_until + 610,
+        "{created} {finished}"
+    );
+    // The log does not end the game: the result is who was ahead where it left it.
+    let r = get(&server, org, &format!("/api/tables/{table}/replay"));
+    let kinds = games();
+    let kind = kinds.iter().find(|k| k.name() == "ring").unwrap();
+    let seed = ints(
+        &server.db,
+        &format!("SELECT seed FROM tables WHERE id = '{table}'"),
+    )[0][0];
+    let mut game = kind.new_game(&r["table"]["rules"], 2, seed as u64).unwrap();
+    for a in r["actions"].as_array().unwrap() {
+        game.apply(
+            a["seat"].as_u64().unwrap() as usize,
+            a["action"].as_str().unwrap(),
+        )
+        .unwrap();
+    }
+    assert!(game.outcome().is_none(), "the game ended by itself");
+    assert!(game.stop());
+    let o = game.outcome().unwrap();
+    assert!(o.summary.contains("time limit"), "{o:?}");
+    let info = get(&server, org, &format!("/api/tables/{table}"));
+    assert_eq!(info["outcome"]["winners"], json!(o.winners), "{info}");
+    let first = m["first"].as_u64().unwrap() as usize;
+    let r = ring_result(
+        &o,
+        MatchKey::Bracket(0),
+        first,
+        m["second"].as_u64().unwrap() as usize,
+    );
+    assert_eq!(m["winner"], serde_json::to_value(r.winner).unwrap(), "{m}");
+    assert!(t["standings"]["state"]["champion"].is_u64(), "{t}");
+    // Nothing more can be played there.
+    let (code, _) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/play"),
+        Some(org),
+        None,
+    );
+    assert_eq!(code, 409);
+    // Bounds.
+    let (code, e) = server.api(
+        "POST",
+        "/api/tournaments",
+        Some(org),
+        Some(json!({"name": "x", "game": "ring", "format": "knockout", "time_limit_s": 60})),
+    );
+    assert_eq!(
+        (code, e["code"].as_str()),
+        (400, Some("bad_options")),
+        "{e}"
+    );
 }

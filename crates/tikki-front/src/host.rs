@@ -79,6 +79,11 @@ impl Host for TikkiHost {
         ]
     }
 
+    /// Who is ahead where play stands ([`TikkiGame::standing_now`]).
+    fn adjudicate(game: &TikkiGame) -> Option<tapete_table::Outcome> {
+        Some(game.standing_now())
+    }
+
     fn bot_names() -> &'static [&'static str] {
         tapete_tikki_bots::LEVELS
     }

@@ -422,6 +422,46 @@ impl TikkiGame {
     }
 }
 
+impl TikkiGame {
+    /// The result if play stopped now (a match past its time limit): the most points wins
+    /// (level: they share it), the others by their points. A game already over is its own
+    /// result.
+    pub fn standing_now(&self) -> Outcome {
+        if let Some(o) = self.outcome() {
+            return o;
+        }
+        let mut levels: Vec<u32> = self.scores.clone();
+        levels.sort_unstable_by(|a, b| b.cmp(a));
+        levels.dedup();
+        let order: Vec<Vec<Seat>> = levels
+            .iter()
+            .map(|&p| (0..self.seats).filter(|&s| self.scores[s] == p).collect())
+            .collect();
+        let winners = order.first().cloned().unwrap_or_default();
+        let points = self
+            .scores
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join("–");
+        let who = winners
+            .iter()
+            .map(|s| format!("seat {s}"))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        Outcome {
+            winners,
+            scores: self.scores.iter().map(|&p| i64::from(p)).collect(),
+            places: Outcome::places_from_order(self.seats, &order),
+            summary: format!(
+                "stopped at its time limit after {} rounds, {who} ahead (points {points})",
+                self.round
+            ),
+            boards: Vec::new(),
+        }
+    }
+}
+
 impl Game for TikkiGame {
     const NAME: &'static str = "tikki";
     type Rules = TikkiRules;

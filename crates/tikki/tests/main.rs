@@ -7,3 +7,4 @@ mod conformance;
 mod narrate;
 mod properties;
 mod spec;
+mod stopped;

@@ -53,6 +53,8 @@ pub(crate) struct NewTournament {
     #[serde(default)]
     bots: bool,
     courtesy_s: Option<u64>,
+    /// The longest a match may be played (seconds, [`t::TIME_LIMIT_S`]); none: no limit.
+    time_limit_s: Option<u64>,
     turn_s: Option<u64>,
     pace_ms: Option<u64>,
     bot: Option<String>,
@@ -204,6 +206,15 @@ pub(crate) async fn create(
             super::tables::TURN_S.end()
         )));
     }
+    if let Some(limit) = req.time_limit_s {
+        if !t::TIME_LIMIT_S.contains(&limit) {
+            return Err(bad(format!(
+                "time_limit_s is {} to {} seconds (or none)",
+                t::TIME_LIMIT_S.start(),
+                t::TIME_LIMIT_S.end()
+            )));
+        }
+    }
     let pace_ms = super::tables::bots_pace(req.pace_ms)?;
     let bot = super::tables::bot_level(kind.as_ref(), req.bot)?;
     if let Some(c) = &req.cuadrilla {
@@ -231,6 +242,7 @@ pub(crate) async fn create(
         turn_s,
         pace_ms,
         deals: duplicate.then(rand::random),
+        time_limit_s: req.time_limit_s,
     };
     let row = t::TournamentRow {
         id: super::new_table_id(),
@@ -394,6 +406,7 @@ pub(crate) async fn view(hub: &Arc<Hub>, t: &Stored) -> Result<Value, ApiError> 
         "bots": s.bots,
         "bot": s.bot,
         "courtesy_s": s.courtesy_s,
+        "time_limit_s": s.time_limit_s,
         "turn_s": s.turn_s,
         "start": t.row.start_at,
         "rated": t.row.rated,

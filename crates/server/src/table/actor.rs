@@ -90,6 +90,10 @@ pub fn spawn(
             )
         })?;
     }
+    // A finished table whose log does not end its game was stopped at its time limit.
+    if stored.row.status == TableStatus::Finished && game.outcome().is_none() {
+        game.stop();
+    }
     let (tx, rx) = mpsc::unbounded_channel();
     let seats: Vec<Option<PlayerRef>> = stored
         .seats

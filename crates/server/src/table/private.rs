@@ -43,6 +43,9 @@ pub enum Ask {
     /// first seat no person holds, asks for or has kept (once cards are out, from the next
     /// deal, as any seat); with no such seat they only watch.
     Join { player: PlayerRef },
+    /// A tournament's match is past its time limit: play stops, and the game's own rules
+    /// of who is ahead give its result (a game that cannot say plays on).
+    TimeUp,
 }
 
 /// The friends' part the task keeps: it holds a kept seat for one account, and only one
@@ -151,6 +154,17 @@ impl Actor {
     pub(super) async fn private_ask(&mut self, ask: Ask) -> Result<(), Refusal> {
         let saved = |e: crate::store::DbError| not_saved("the kept seat", e);
         match ask {
+            Ask::TimeUp => {
+                if self.row.status != TableStatus::Playing || !self.game.stop() {
+                    return Ok(());
+                }
+                let outcome = self
+                    .game
+                    .outcome()
+                    .map(|o| serde_json::to_value(o).unwrap_or(serde_json::Value::Null));
+                tracing::info!(table = %self.row.id, "stopped at its time limit");
+                self.set_status(TableStatus::Finished, outcome).await
+            }
             Ask::Offer { table } => {
                 self.private.rematch = Some(table);
                 self.conns.owe_info();

@@ -321,6 +321,11 @@ impl Db {
                     finished
                 ],
             )?;
+            // A rated game ended without a last action (stopped at its time limit) is
+            // rated as one ended by it.
+            if finished.is_some() {
+                crate::ratings::rate_table(c, &table)?;
+            }
             if finished.is_some() {
                 crate::ratings::rate_table(c, &table)?;
             }

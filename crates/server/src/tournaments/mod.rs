@@ -110,7 +110,15 @@ pub struct Settings {
     /// never shown while the tournament runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deals: Option<u64>,
+    /// The longest a match may be played, from the end of its courtesy time (seconds):
+    /// then it stops and the game's rules of who is ahead give its result. `None`: no
+    /// limit (the turn clock and the bots still bring every match to an end).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_limit_s: Option<u64>,
 }
+
+/// A match's time limit's bounds (seconds): ten minutes to six hours.
+pub const TIME_LIMIT_S: std::ops::RangeInclusive<u64> = 600..=21_600;
 
 /// The seed every table of duplicate round `round` is dealt from, made from the
 /// tournament's secret: the same boards at every table of the round, other boards each

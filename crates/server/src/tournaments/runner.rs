@@ -98,6 +98,22 @@ pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
         return Ok(());
     }
     let event = event_of(&t)?;
+    // The matches past their time limit stop, the game's rules saying who is ahead.
+    if let Some(limit) = t.settings.time_limit_s {
+        for b in &t.boards {
+            let over = b.forfeit.is_none()
+                && b.status == Some(TableStatus::Playing)
+                && now >= b.courtesy_until + limit as i64;
+            let Some(table) = b.table_id.as_deref().filter(|_| over) else {
+                continue;
+            };
+            if let Ok(Some(handle)) = hub.table_or_load(table).await {
+                if let Err(e) = handle.ask(crate::table::Ask::TimeUp).await {
+                    tracing::warn!(tournament = %id, table, "not stopped at its time: {e}");
+                }
+            }
+        }
+    }
     // The matches whose courtesy time is over: who did not come loses, or (bots allowed,
     // somebody came) the match starts with the bot in the empty seats.
     let mut changed = false;
@@ -447,6 +463,11 @@ pub fn replay_outcome(
     for (seat, action) in &stored.actions {
         game.apply(*seat, action)
             .map_err(|e| format!("table {}: its log does not replay: {e}", row.id))?;
+    }
+    // A finished table whose log does not end its game was stopped at its time limit: its
+    // result is where its log leaves the game, by the game's rules of who is ahead.
+    if row.status == TableStatus::Finished && game.outcome().is_none() {
+        game.stop();
     }
     game.outcome()
         .ok_or_else(|| format!("table {}: its log does not end the game", row.id))

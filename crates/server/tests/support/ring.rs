@@ -347,6 +347,17 @@ impl Host for RingHost {
     fn bot_names() -> &'static [&'static str] {
         &["random"]
     }
+    /// Stopped, the most hands won is ahead.
+    fn adjudicate(game: &Ring) -> Option<Outcome> {
+        let best = game.wins.iter().copied().max().unwrap_or(0);
+        let winners: Vec<Seat> = (0..game.seats).filter(|s| game.wins[*s] == best).collect();
+        Some(Outcome::winners_first(
+            game.seats,
+            winners,
+            game.wins.clone(),
+            format!("stopped at its time limit with {best} hands won"),
+        ))
+    }
     fn scores(game: &Ring) -> Value {
         json!({ "wins": game.wins })
     }

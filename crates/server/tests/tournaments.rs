@@ -329,6 +329,17 @@ fn one_sits_at_each(server: &Server, t: &Value, people: &[(i64, String)]) {
 /// Moves a paused server's time on until the tournament is over; its last view. With
 /// `people`, one person comes to each match ([`one_sits_at_each`]).
 fn played_out(server: &Server, token: &str, id: &str, people: Option<&[(i64, String)]>) -> Value {
+    played_out_every(server, token, id, people, Duration::from_secs(2))
+}
+
+/// [`played_out`], moving time on by `step` at each look (longer steps for long events).
+fn played_out_every(
+    server: &Server,
+    token: &str,
+    id: &str,
+    people: Option<&[(i64, String)]>,
+    step: Duration,
+) -> Value {
     let path = format!("/api/tournaments/{id}");
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
@@ -340,7 +351,7 @@ fn played_out(server: &Server, token: &str, id: &str, people: Option<&[(i64, Str
             one_sits_at_each(server, &t, people);
         }
         assert!(Instant::now() < deadline, "not over: {t}");
-        server.advance(Duration::from_secs(2));
+        server.advance(step);
         std::thread::sleep(Duration::from_millis(10));
     }
 }
@@ -1189,7 +1200,7 @@ fn an_arena_pairs_whoever_is_free_until_its_time_is_up_and_scores_streaks() {
     // Five entrants: two matches at once, one waits for the first to finish.
     assert_eq!(started["matches"].as_array().unwrap().len(), 2, "{started}");
     let org = &people[0].1;
-    let t = played_out(&server, org, &id, Some(&people));
+    let t = played_out_every(&server, org, &id, Some(&people), Duration::from_secs(4));
     assert_eq!(t["standings"]["kind"], "arena");
     let ends = t["standings"]["ends_at"].as_i64().unwrap();
     let matches = t["matches"].as_array().unwrap();
@@ -1493,7 +1504,7 @@ fn a_match_past_its_time_limit_stops_and_whoever_is_ahead_wins_it() {
                "rules": {"hands": 9, "to": 30}}),
     );
     let org = &people[0].1;
-    let t = played_out(&server, org, &id, Some(&people));
+    let t = played_out_every(&server, org, &id, Some(&people), Duration::from_secs(5));
     assert_eq!(t["time_limit_s"], 600);
     let m = &t["matches"][0];
     assert_eq!(m["status"], "finished", "{t}");

@@ -939,29 +939,31 @@ impl ChinchonGame {
     /// together by points).
     fn places(&self) -> Vec<u32> {
         let mut order: Vec<Vec<Seat>> = vec![self.winners.clone()];
-        let by_points = |seats: Vec<Seat>, order: &mut Vec<Vec<Seat>>| {
-            let mut seats = seats;
-            seats.sort_by_key(|&s| self.scores[s]);
-            let mut i = 0;
-            while i < seats.len() {
-                let p = self.scores[seats[i]];
-                let group: Vec<Seat> = seats[i..]
-                    .iter()
-                    .copied()
-                    .take_while(|&s| self.scores[s] == p)
-                    .collect();
-                i += group.len();
-                order.push(group);
-            }
-        };
         let others: Vec<Seat> = (0..self.seats)
             .filter(|s| !self.out[*s] && !self.winners.contains(s))
             .collect();
-        by_points(others, &mut order);
+        self.by_points(others, &mut order);
         for group in self.out_order.iter().rev() {
-            by_points(group.clone(), &mut order);
+            self.by_points(group.clone(), &mut order);
         }
         Outcome::places_from_order(self.seats, &order)
+    }
+
+    /// Appends `seats` to a finishing order by their points, the fewest first, those
+    /// level together.
+    fn by_points(&self, mut seats: Vec<Seat>, order: &mut Vec<Vec<Seat>>) {
+        seats.sort_by_key(|&s| self.scores[s]);
+        let mut i = 0;
+        while i < seats.len() {
+            let p = self.scores[seats[i]];
+            let group: Vec<Seat> = seats[i..]
+                .iter()
+                .copied()
+                .take_while(|&s| self.scores[s] == p)
+                .collect();
+            i += group.len();
+            order.push(group);
+        }
     }
 }
 
@@ -982,23 +984,9 @@ impl ChinchonGame {
             .filter(|&s| Some(self.scores[s]) == best)
             .collect();
         let mut order: Vec<Vec<Seat>> = Vec::new();
-        let mut by_points = |mut seats: Vec<Seat>| {
-            seats.sort_by_key(|&s| self.scores[s]);
-            let mut i = 0;
-            while i < seats.len() {
-                let p = self.scores[seats[i]];
-                let group: Vec<Seat> = seats[i..]
-                    .iter()
-                    .copied()
-                    .take_while(|&s| self.scores[s] == p)
-                    .collect();
-                i += group.len();
-                order.push(group);
-            }
-        };
-        by_points(inside);
+        self.by_points(inside, &mut order);
         for group in self.out_order.iter().rev() {
-            by_points(group.clone());
+            self.by_points(group.clone(), &mut order);
         }
         let points: Vec<String> = (0..self.seats)
             .map(|s| format!("seat {s} {}", self.scores[s]))

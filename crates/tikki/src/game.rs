@@ -423,6 +423,17 @@ impl TikkiGame {
 }
 
 impl TikkiGame {
+    /// The seats by their points, the most first, those level together.
+    fn by_points(&self) -> Vec<Vec<Seat>> {
+        let mut levels: Vec<u32> = self.scores.clone();
+        levels.sort_unstable_by(|a, b| b.cmp(a));
+        levels.dedup();
+        levels
+            .iter()
+            .map(|&p| (0..self.seats).filter(|&s| self.scores[s] == p).collect())
+            .collect()
+    }
+
     /// The result if play stopped now (a match past its time limit): the most points wins
     /// (level: they share it), the others by their points. A game already over is its own
     /// result.
@@ -430,13 +441,7 @@ impl TikkiGame {
         if let Some(o) = self.outcome() {
             return o;
         }
-        let mut levels: Vec<u32> = self.scores.clone();
-        levels.sort_unstable_by(|a, b| b.cmp(a));
-        levels.dedup();
-        let order: Vec<Vec<Seat>> = levels
-            .iter()
-            .map(|&p| (0..self.seats).filter(|&s| self.scores[s] == p).collect())
-            .collect();
+        let order = self.by_points();
         let winners = order.first().cloned().unwrap_or_default();
         let points = self
             .scores
@@ -603,13 +608,7 @@ impl Game for TikkiGame {
         if self.phase != Phase::Over {
             return None;
         }
-        let mut levels: Vec<u32> = self.scores.clone();
-        levels.sort_unstable_by(|a, b| b.cmp(a));
-        levels.dedup();
-        let order: Vec<Vec<Seat>> = levels
-            .iter()
-            .map(|&p| (0..self.seats).filter(|&s| self.scores[s] == p).collect())
-            .collect();
+        let order = self.by_points();
         let who = self
             .winners
             .iter()

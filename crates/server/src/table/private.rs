@@ -126,6 +126,12 @@ impl PrivatePart {
         self.owners.get(seat).is_some_and(|o| o.contains(&player))
     }
 
+    /// Whether `player` is one of a tournament match's own people (an entrant's person or
+    /// substitute), seated or not.
+    pub(super) fn is_owner(&self, player: i64) -> bool {
+        self.owners.iter().any(|o| o.contains(&player))
+    }
+
     /// The seat kept for `player`.
     pub(super) fn kept_seat_of(&self, player: i64) -> Option<Seat> {
         self.reserved

@@ -80,9 +80,14 @@ impl Actor {
         self.private.in_tournament() && self.row.status != TableStatus::Finished
     }
 
-    /// Whether connection `c` only watches (it holds no seat).
+    /// Whether connection `c` only watches: it holds no seat, and it is not one of the
+    /// match's own people — an entrant back mid-hand, whose seat waits for the next deal,
+    /// follows the match as it happens (in the spectators' view, no hidden card) and is
+    /// told of its seat at once.
     pub(super) fn watches(&self, c: &Conn) -> bool {
-        c.player.as_ref().and_then(|p| self.seat_of(p.id)).is_none()
+        c.player
+            .as_ref()
+            .is_none_or(|p| self.seat_of(p.id).is_none() && !self.private.is_owner(p.id))
     }
 
     /// Keeps the spectators' state of this change for its time.

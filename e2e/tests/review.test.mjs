@@ -54,9 +54,10 @@ async function playOut(page, id, invite = '', varied = false) {
   }, [id, invite, varied]);
 }
 
-/** The review of seat `seat` of table `id`, asked for until it is made. */
+/** The review of seat `seat` of table `id`, asked for until it is made (on a busy machine,
+ * behind other tests' reviews in the queue, that can take a few minutes). */
 async function reviewOf(page, id, seat) {
-  const deadline = Date.now() + 90000;
+  const deadline = Date.now() + 180000;
   for (;;) {
     const r = await apiAs(page, 'GET', `/api/tables/${id}/review?seat=${seat}`);
     if (r.status === 200) return r.body;

@@ -423,6 +423,15 @@ impl TikkiGame {
 }
 
 impl TikkiGame {
+    /// Every seat's points in seat order, "12–7–0".
+    fn points_text(&self) -> String {
+        self.scores
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join("–")
+    }
+
     /// The seats by their points, the most first, those level together.
     fn by_points(&self) -> Vec<Vec<Seat>> {
         let mut levels: Vec<u32> = self.scores.clone();
@@ -443,17 +452,8 @@ impl TikkiGame {
         }
         let order = self.by_points();
         let winners = order.first().cloned().unwrap_or_default();
-        let points = self
-            .scores
-            .iter()
-            .map(|p| p.to_string())
-            .collect::<Vec<_>>()
-            .join("–");
-        let who = winners
-            .iter()
-            .map(|s| format!("seat {s}"))
-            .collect::<Vec<_>>()
-            .join(" and ");
+        let points = self.points_text();
+        let who = seats_text(&winners);
         Outcome {
             winners,
             scores: self.scores.iter().map(|&p| i64::from(p)).collect(),
@@ -609,23 +609,13 @@ impl Game for TikkiGame {
             return None;
         }
         let order = self.by_points();
-        let who = self
-            .winners
-            .iter()
-            .map(|s| format!("seat {s}"))
-            .collect::<Vec<_>>()
-            .join(" and ");
+        let who = seats_text(&self.winners);
         let verb = if self.winners.len() == 1 {
             "wins"
         } else {
             "share the win"
         };
-        let points = self
-            .scores
-            .iter()
-            .map(|p| p.to_string())
-            .collect::<Vec<_>>()
-            .join("–");
+        let points = self.points_text();
         Some(Outcome {
             winners: self.winners.clone(),
             scores: self.scores.iter().map(|&p| i64::from(p)).collect(),
@@ -634,4 +624,13 @@ impl Game for TikkiGame {
             boards: Vec::new(),
         })
     }
+}
+
+/// "seat 0 and seat 2": seats as an outcome's summary names them.
+fn seats_text(seats: &[Seat]) -> String {
+    seats
+        .iter()
+        .map(|s| format!("seat {s}"))
+        .collect::<Vec<_>>()
+        .join(" and ")
 }

@@ -1,7 +1,8 @@
 // A tournament among friends, in Spanish: Ane makes a private Chinchón knockout, signs up
 // from its page and passes the link on; Bea (on a phone) signs up through the link; Ane
 // starts it; both see "¡Tu partida está lista!", take their seats, play the match out, and
-// both tournament pages show the bracket with the match played and the champion.
+// both tournament pages show the bracket with the match played and the champion. An
+// organiser makes a Mus tournament whose absent pairs lose juego by juego, from the form.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,5 +76,35 @@ test('a private knockout: joined by its link, the match starts, is played, the b
   } finally {
     await a.close();
     await b.close();
+  }
+});
+
+test('the organiser chooses that who does not come loses juego by juego', { timeout: 120000 }, async () => {
+  const a = await openBrowser({ locale: 'es-ES' });
+  const name = `Lide${String(Date.now() % 100000)}`;
+  try {
+    await register(a.page, name);
+    await makeAccount(a.page, name);
+    await a.page.goto(`${BASE}/torneos`);
+    const absent = a.page.getByTestId('tournament-absent');
+    await a.page.getByTestId('tournament-game').selectOption('mus');
+    await absent.waitFor();
+    // Not with stand-ins (they would play), not for a game without juegos.
+    await a.page.getByText('Un bot juega por quien no llegue').click();
+    await absent.waitFor({ state: 'hidden' });
+    await a.page.getByText('Un bot juega por quien no llegue').click();
+    await a.page.getByTestId('tournament-game').selectOption('chinchon');
+    await absent.waitFor({ state: 'hidden' });
+    await a.page.getByTestId('tournament-game').selectOption('mus');
+    await absent.selectOption('juego');
+    await a.page.getByTestId('tournament-name').fill('Liguilla del bar');
+    await a.page.getByTestId('tournament-make').click();
+    await a.page.waitForURL(/\/torneo\//);
+    const rules = a.page.getByTestId('tournament-rules');
+    await rules.waitFor();
+    assert.match(await rules.textContent(), /Quien no se presenta pierde un juego por cada tiempo de cortesía/);
+    assert.deepEqual(a.errors, []);
+  } finally {
+    await a.close();
   }
 });

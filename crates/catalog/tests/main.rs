@@ -2,6 +2,7 @@
 //! (one link instead of one per file).
 
 mod conformance;
+mod courtesy;
 mod docs;
 mod layout;
 mod story;

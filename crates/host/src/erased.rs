@@ -33,6 +33,9 @@ pub trait Kind: Send + Sync {
     /// Options checked as [`Kind::check_rules`] checks them, made into a duplicate table's
     /// of `boards` boards (see [`Host::duplicate_rules`]).
     fn duplicate_rules(&self, rules: &Value, seats: usize, boards: u32) -> Result<Value, String>;
+    /// Options checked as [`Kind::check_rules`] checks them, with one more juego given to
+    /// `seat`'s side (see [`Host::give_juego`]); `None` when it would decide the match.
+    fn give_juego(&self, rules: &Value, seats: usize, seat: Seat) -> Result<Option<Value>, String>;
     /// A game from options, a seat count and a seed: a new table's (whose options went
     /// through [`Kind::check_rules`]) or a stored one's. Only what the game itself cannot
     /// play is refused here, so tables stored before an option's bounds still replay.
@@ -181,6 +184,22 @@ impl<H: Host> Kind for KindOf<H> {
         let made = H::duplicate_rules(parsed, boards)?;
         H::validate_rules(&made, seats)?;
         serde_json::to_value(made).map_err(|e| format!("rules: {e}"))
+    }
+    fn give_juego(&self, rules: &Value, seats: usize, seat: Seat) -> Result<Option<Value>, String> {
+        check_seats::<H>(seats)?;
+        if seat >= seats {
+            return Err(format!("seat {seat} does not exist"));
+        }
+        let parsed = parse_rules::<H>(rules, seats)?;
+        match H::give_juego(parsed, seat)? {
+            Some(more) => {
+                H::validate_rules(&more, seats)?;
+                serde_json::to_value(more)
+                    .map(Some)
+                    .map_err(|e| format!("rules: {e}"))
+            }
+            None => Ok(None),
+        }
     }
     fn new_game(
         &self,

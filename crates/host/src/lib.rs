@@ -97,6 +97,18 @@ pub trait Host: Send + Sync + 'static {
         Err(format!("{} is not played in duplicate", Self::TITLE))
     }
 
+    /// A tournament's courtesy taken juego by juego: `rules` with one more juego given,
+    /// before play, to the side `seat` plays on — what the other side loses for each
+    /// courtesy time it did not come. `Ok(None)` when that juego would decide the match
+    /// (the absent side then loses it outright). A game without juegos to give (the
+    /// default) says so.
+    fn give_juego(
+        _rules: <Self::G as Game>::Rules,
+        _seat: Seat,
+    ) -> Result<Option<<Self::G as Game>::Rules>, String> {
+        Err(format!("{} has no juegos to give one by one", Self::TITLE))
+    }
+
     /// The result of `game` if play stopped now — a tournament's match past its time
     /// limit — by the game's own rules of who is ahead (Mus: vacas, then juegos, then
     /// piedras); `None` (the default) for a game that cannot say, which then plays on.
@@ -229,21 +241,48 @@ pub fn read_rules<H: Host>(rules: &Value) -> Result<<H::G as Game>::Rules, Strin
         Value::Object(m) => m.clone(),
         _ => return Err("rules must be a JSON object".into()),
     };
-    if let Value::Object(known) = &defaults {
-        if let Some(k) = given.keys().find(|k| !known.contains_key(*k)) {
-            let names: Vec<&str> = known.keys().map(String::as_str).collect();
-            return Err(format!(
-                "unknown rule `{k}` for {}: the rules are {}",
-                H::NAME,
-                names.join(", ")
-            ));
-        }
-    }
-    let mut merged = defaults;
+    let unknown = |k: &str| {
+        let names: Vec<&str> = match &defaults {
+            Value::Object(known) => known.keys().map(String::as_str).collect(),
+            _ => Vec::new(),
+        };
+        format!(
+            "unknown rule `{k}` for {}: the rules are {}",
+            H::NAME,
+            names.join(", ")
+        )
+    };
+    // An option written only when set (Mus's `juegos_given`) is not among the defaults'
+    // keys: it is known when the options read back carry it.
+    let extra: Vec<String> = match &defaults {
+        Value::Object(known) => given
+            .keys()
+            .filter(|k| !known.contains_key(*k))
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut merged = defaults.clone();
     if let Value::Object(m) = &mut merged {
         m.extend(given);
     }
-    serde_json::from_value(merged).map_err(|e| format!("rules: {e}"))
+    let parsed: <H::G as Game>::Rules = serde_json::from_value(merged).map_err(|e| {
+        let text = e.to_string();
+        match extra
+            .iter()
+            .find(|k| text.contains(&format!("unknown field `{k}`")))
+        {
+            Some(k) => unknown(k),
+            None => format!("rules: {e}"),
+        }
+    })?;
+    if !extra.is_empty() {
+        let back = serde_json::to_value(&parsed).unwrap_or(Value::Null);
+        if let Some(k) = extra.iter().find(|k| back.get(k.as_str()).is_none()) {
+            return Err(unknown(k));
+        }
+    }
+    Ok(parsed)
 }
 
 /// Checks a seat count against `H::SEATS`, naming the range when it is outside.

@@ -92,6 +92,11 @@ impl Host for MusHost {
         })
     }
 
+    /// One more juego given to the pair of `seat` ([`MusRules::with_juego_given`]).
+    fn give_juego(rules: MusRules, seat: Seat) -> Result<Option<MusRules>, String> {
+        rules.with_juego_given((seat % 2) as u8)
+    }
+
     /// One juego to the target: an arena counts juegos.
     fn arena_rules() -> MusRules {
         MusRules {

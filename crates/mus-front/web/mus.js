@@ -15,7 +15,7 @@ import { nameplate as plateOf, holdOpen, nextButton, option, check, Bubbles, onN
 /**
  * A Mus table's options.
  * @typedef {{mode: string, target: number, juegos: number, vacas: number, real31: boolean, punto_y_miedo: boolean,
- *   senas: boolean, boards?: number}} MusRules
+ *   senas: boolean, boards?: number, juegos_given?: number[]}} MusRules
  */
 
 /**
@@ -171,6 +171,10 @@ function rulesSummary(rules = {}) {
   if (v > 1) parts.push(`${v} vacas`);
   if (r.real31) parts.push('31 real');
   if (r.senas) parts.push('señas');
+  const given = r.juegos_given || [];
+  if (given.length) {
+    parts.push(t('mus.juegos_given', { a: given.filter((p) => p === 0).length, b: given.filter((p) => p === 1).length }));
+  }
   return parts.join(' · ');
 }
 

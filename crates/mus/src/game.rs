@@ -69,6 +69,28 @@ pub struct Scores {
     pub vacas: [u8; 2],
 }
 
+impl Scores {
+    /// Counts a juego won by `pair` under `rules`: a vaca when it has enough juegos, the
+    /// match when it has enough vacas. Returns (vaca won, match won). The juegos of a vaca
+    /// won are cleared only when the match goes on, so a finished match shows its end.
+    pub(crate) fn count_juego(&mut self, pair: usize, rules: &MusRules) -> (bool, bool) {
+        self.games[pair] += 1;
+        let vaca = self.games[pair] >= rules.games_to_win_vaca();
+        let mut won = false;
+        if vaca {
+            self.vacas[pair] += 1;
+            won = self.vacas[pair] >= rules.vacas_to_win_match();
+            if !won {
+                self.games = [0, 0];
+            }
+        }
+        if !won {
+            self.piedras = [0, 0];
+        }
+        (vaca, won)
+    }
+}
+
 /// A whole Mus match. Cloning is cheap enough for search; equality compares everything,
 /// the RNG included, so a replay can be checked for an exact match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,6 +173,12 @@ impl MusGame {
             board: 0,
             board_nets: Vec::new(),
         };
+        // Juegos given before play (a tournament's courtesy) count as won; validation made
+        // sure they leave the match to play.
+        for pair in g.rules.juegos_given.clone() {
+            g.scores.count_juego(usize::from(pair), &g.rules);
+            g.game_no += 1;
+        }
         let mut events = Vec::new();
         g.deal(&mut events);
         Ok(g)
@@ -572,22 +600,16 @@ impl MusGame {
             self.end_hand(eval, events);
             return;
         }
-        self.scores.games[pair] += 1;
-        if self.scores.games[pair] >= self.rules.games_to_win_vaca() {
-            self.scores.vacas[pair] += 1;
+        let (vaca, won) = self.scores.count_juego(pair, &self.rules);
+        if vaca {
             self.emit(events, Event::VacaWon { pair });
-            if self.scores.vacas[pair] >= self.rules.vacas_to_win_match() {
-                self.winner = Some(pair);
-                self.emit(events, Event::MatchWon { pair });
-            }
         }
-        // The final score stays on the table: only a game still to play starts from zero
-        // (and a new vaca from no juegos).
-        if self.winner.is_none() {
-            if self.scores.games[pair] >= self.rules.games_to_win_vaca() {
-                self.scores.games = [0, 0];
-            }
-            self.scores.piedras = [0, 0];
+        if won {
+            self.winner = Some(pair);
+            self.emit(events, Event::MatchWon { pair });
+        } else {
+            // The final score stays on the table: only a game still to play starts from
+            // zero (and a new vaca from no juegos).
             self.game_no += 1;
         }
         let shown = self.log.iter().any(|e| matches!(e, Event::Showdown(_)));

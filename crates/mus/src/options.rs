@@ -66,6 +66,13 @@ pub struct MusRules {
     /// net piedras over the boards wins (equal is a draw). Tables given the same seed play
     /// the same boards: what duplicate tournaments are made of.
     pub boards: u8,
+    /// Juegos given before the first hand, in order, each to the pair named (0: seats 0
+    /// and 2; 1: seats 1 and 3): what a pair that does not come to a tournament's match
+    /// loses juego by juego, one each courtesy time. They count as won (a vaca they
+    /// complete is won) but may not decide the match, which is then lost outright. Not
+    /// with boards, which have no juegos.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub juegos_given: Vec<u8>,
 }
 
 /// Most boards a table may play.
@@ -82,6 +89,7 @@ impl Default for MusRules {
             punto_y_miedo: true,
             senas: false,
             boards: 0,
+            juegos_given: Vec::new(),
         }
     }
 }
@@ -114,7 +122,56 @@ impl MusRules {
                     .into(),
             );
         }
+        if self.given_win_match()? {
+            return Err(format!(
+                "the {} juegos given would win the match: a match so lost is not played",
+                self.juegos_given.len()
+            ));
+        }
         Ok(())
+    }
+
+    /// Whether the juegos given win the match (an error when they cannot be given).
+    fn given_win_match(&self) -> Result<bool, String> {
+        if self.juegos_given.is_empty() {
+            return Ok(false);
+        }
+        if self.boards > 0 {
+            return Err(
+                "boards have no juegos to give: juegos_given is for a match of juegos \
+                 (boards 0)"
+                    .into(),
+            );
+        }
+        let mut scores = crate::Scores::default();
+        for (i, &pair) in self.juegos_given.iter().enumerate() {
+            if pair > 1 {
+                return Err(format!(
+                    "juegos_given names pair {pair}: the pairs are 0 (seats 0 and 2) and 1 \
+                     (seats 1 and 3)"
+                ));
+            }
+            if scores.count_juego(usize::from(pair), self).1 {
+                // A juego given after the match was won is one too many.
+                if i + 1 < self.juegos_given.len() {
+                    return Err(format!(
+                        "juegos_given goes on after its juego {} won the match",
+                        i + 1
+                    ));
+                }
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// These options with one more juego given to `pair` (0: seats 0 and 2): a
+    /// tournament's courtesy time the other pair did not come to. `None` when that juego
+    /// would win the match.
+    pub fn with_juego_given(&self, pair: u8) -> Result<Option<MusRules>, String> {
+        let mut more = self.clone();
+        more.juegos_given.push(pair);
+        Ok((!more.given_win_match()?).then_some(more))
     }
 
     /// Games a pair must win to take a vaca.

@@ -34,6 +34,7 @@ fn rules_strategy() -> impl Strategy<Value = MusRules> {
             punto_y_miedo: miedo,
             senas,
             boards: 0,
+            juegos_given: Vec::new(),
         })
 }
 

@@ -41,7 +41,7 @@ export { t, lang, ordinal };
  * whether its games are reviewed, and what each option means.
  * @typedef {{name: string, title: string, seats: {min: number, max: number, default: number},
  *   rules: Record<string, unknown>, bots: string[], default_bot: string, tools: string[], partners: boolean,
- *   reviews?: boolean, duplicate?: boolean, rule_docs: Record<string, string>}} GameKind
+ *   reviews?: boolean, duplicate?: boolean, courtesy_juegos?: boolean, rule_docs: Record<string, string>}} GameKind
  */
 
 /** The bot levels (weakest first); any other bot a game offers is a style of play. */

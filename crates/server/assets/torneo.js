@@ -25,7 +25,7 @@ const query = invite ? `?invite=${encodeURIComponent(invite)}` : '';
  *   absent: string|null, courtesy_until: number, stand_ins: number[], winner: string|null,
  *   points: number[]|null}} Match
  * @typedef {{id: string, name: string, game: string, format: string, rounds: number|null, consolation: boolean, rules?: Record<string, any>, minutes?: number|null, group_size?: number|null, advance?: number|null,
- *   pairs: boolean, bots: boolean, courtesy_s: number, time_limit_s?: number|null, turn_s: number, start: number, rated: boolean, private: boolean,
+ *   pairs: boolean, bots: boolean, courtesy_s: number, courtesy_juegos?: boolean, time_limit_s?: number|null, turn_s: number, start: number, rated: boolean, private: boolean,
  *   organiser: Person, status: string, cuadrilla: string|null, entrants: Entrant[], max_entrants: number, round: number, matches: Match[],
  *   standings: any, invite?: string|null}} Tournament
  */
@@ -81,7 +81,7 @@ function matchRow(tt, m) {
   } else if (m.status === 'playing') {
     state = t('tournament.playing');
   } else {
-    state = t('tournament.waiting', { time: new Date(m.courtesy_until * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) });
+    state = t(tt.courtesy_juegos ? 'tournament.waiting_juego' : 'tournament.waiting', { time: new Date(m.courtesy_until * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) });
   }
   const row = el('li', { class: 'match', 'data-testid': 'tournament-match', 'data-status': m.status || 'walkover' },
     side(a, 'first'), el('span', { class: 'vs muted' }, t('tournament.vs')), side(b, 'second'),
@@ -212,7 +212,7 @@ function render(tt) {
     tt.rated ? t('tournament.rated') : '', tt.cuadrilla ? t('tournament.of_cuadrilla') : (tt.private ? t('tournament.private') : ''),
   ].filter(Boolean).join(' · '));
   const rules = el('p', { class: 'muted small', 'data-testid': 'tournament-rules' },
-    `${t(tt.bots ? 'tournament.bots_yes' : 'tournament.bots_no')} ${t('tournament.courtesy', { count: Math.round(tt.courtesy_s / 60) })}${tt.time_limit_s ? ` ${t('tournament.time_limit', { count: Math.round(tt.time_limit_s / 60) })}` : ''}`);
+    `${t(tt.bots ? 'tournament.bots_yes' : 'tournament.bots_no')} ${t('tournament.courtesy', { count: Math.round(tt.courtesy_s / 60) })}${tt.courtesy_juegos ? ` ${t('tournament.courtesy_juegos')}` : ''}${tt.time_limit_s ? ` ${t('tournament.time_limit', { count: Math.round(tt.time_limit_s / 60) })}` : ''}`);
   clear(panel).append(el('h1', {}, tt.name), info, rules,
     tt.format === 'duplicate' ? el('p', { class: 'muted small' }, t('tournament.duplicate_note')) : '',
     el('p', { class: 'muted small' }, t('tournament.organiser', { who: tt.organiser.nickname })));

@@ -64,6 +64,9 @@ async function renderCreate(games, who) {
     el('option', { value: '' }, t('tournament.no_time_limit')),
     ...[30, 45, 60, 90, 120, 180].map((m) => el('option', { value: m * 60 }, t('tournament.minutes', { count: m }))));
   const courtesy = el('select', { 'data-testid': 'tournament-courtesy' }, [5, 10, 15, 20, 30].map((m) => el('option', { value: m * 60, selected: m === 15 }, t('tournament.minutes', { count: m }))));
+  const absent = el('select', { 'data-testid': 'tournament-absent' },
+    el('option', { value: 'match' }, t('tournament.absent_match')),
+    el('option', { value: 'juego' }, t('tournament.absent_juego')));
   const bot = el('select', { 'data-testid': 'tournament-bot' });
   const [bots, botsL] = checkbox('bots', t('tournament.allow_bots'), false);
   const [rated, ratedL] = checkbox('rated', t('tournament.rated_box'), false);
@@ -105,6 +108,13 @@ async function renderCreate(games, who) {
     }
     onFormat();
   };
+  /** Juego by juego: for a game with juegos to lose, not in duplicate, not with stand-ins. */
+  const onAbsent = () => {
+    const g = games.find((x) => x.name === /** @type {HTMLSelectElement} */ (game).value);
+    const f = /** @type {HTMLSelectElement} */ (format).value;
+    const shown = !!g?.courtesy_juegos && f !== 'duplicate' && !bots.checked;
+    absent.closest('label')?.classList.toggle('hidden', !shown);
+  };
   let shownDuplicate = false;
   const onFormat = () => {
     const f = /** @type {HTMLSelectElement} */ (format).value;
@@ -114,6 +124,7 @@ async function renderCreate(games, who) {
     size.closest('label')?.classList.toggle('hidden', f !== 'groups');
     advance.closest('label')?.classList.toggle('hidden', f !== 'groups');
     consolationL.classList.toggle('hidden', f !== 'knockout');
+    onAbsent();
     if ((f === 'duplicate') !== shownDuplicate) {
       shownDuplicate = f === 'duplicate';
       rulesFor();
@@ -121,6 +132,7 @@ async function renderCreate(games, who) {
   };
   game.addEventListener('change', onGame);
   format.addEventListener('change', onFormat);
+  bots.addEventListener('change', onAbsent);
   const err = el('div', { class: 'error-text' });
   const form = el('form', {},
     el('div', { class: 'fields' },
@@ -134,6 +146,7 @@ async function renderCreate(games, who) {
       el('label', { class: 'field' }, t('tournament.advance_label'), advance),
       el('label', { class: 'field' }, t('tournament.when'), start),
       el('label', { class: 'field' }, t('tournament.courtesy_label'), courtesy),
+      el('label', { class: 'field' }, t('tournament.absent_label'), absent),
       el('label', { class: 'field' }, t('tournament.time_limit_label'), limit),
       el('label', { class: 'field' }, t('tournament.bot_label'), bot),
       el('label', { class: `field ${mine.length ? '' : 'hidden'}` }, t('tournament.cuadrilla_field'), cuadrilla)),
@@ -164,6 +177,7 @@ async function renderCreate(games, who) {
       body.advance = Number(/** @type {HTMLSelectElement} */ (advance).value);
     }
     if (f === 'knockout') body.consolation = consolation.checked;
+    if (!absent.closest('label')?.classList.contains('hidden') && /** @type {HTMLSelectElement} */ (absent).value === 'juego') body.courtesy_juegos = true;
     const cq = /** @type {HTMLSelectElement} */ (cuadrilla).value;
     if (cq) body.cuadrilla = cq;
     try {

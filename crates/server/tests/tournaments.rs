@@ -529,6 +529,8 @@ fn bad_settings_and_bounds_are_refused_by_name() {
         (with("game", json!("poker")), "unknown_game"),
         (with("bot", json!("genius")), "bot_not_found"),
         (with("start", json!(i64::MAX / 2)), "bad_options"),
+        // A ring has no juegos to lose one by one.
+        (with("courtesy_juegos", json!(true)), "bad_options"),
     ] {
         let (status, e) = server.api("POST", "/api/tournaments", Some(&org), Some(body.clone()));
         assert_eq!(
@@ -1581,4 +1583,173 @@ fn a_match_past_its_time_limit_stops_and_whoever_is_ahead_wins_it() {
         (400, Some("bad_options")),
         "{e}"
     );
+}
+
+#[test]
+fn courtesy_by_juegos_gives_a_juego_each_courtesy_time_then_the_match() {
+    let server = Server::start_paused("tournament-juegos", roomy());
+    let people: Vec<(i64, String)> = (0..8).map(|i| server.account(&format!("J{i}"))).collect();
+    let org = &people[0].1;
+    // Best of three juegos: one given leaves the match to play, a second would win it.
+    let (code, made) = server.api(
+        "POST",
+        "/api/tournaments",
+        Some(org),
+        Some(
+            json!({"name": "Cortesía a juegos", "game": "mus", "format": "swiss", "rounds": 1,
+                   "rules": {"target": 30, "juegos": 3, "vacas": 1}, "courtesy_s": 60,
+                   "courtesy_juegos": true, "pace_ms": 0, "turn_s": 10, "bot": "random"}),
+        ),
+    );
+    assert_eq!(code, 200, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        get(&server, org, &format!("/api/tournaments/{id}"))["courtesy_juegos"],
+        true
+    );
+    // Not with stand-ins, who would play instead; not on boards, which have no juegos.
+    for (extra, why) in [
+        (json!({"bots": true}), "exclude each other"),
+        (json!({"format": "duplicate"}), "boards have no juegos"),
+    ] {
+        let mut body = json!({"name": "x", "game": "mus", "format": "swiss", "rounds": 1,
+                              "courtesy_juegos": true});
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        let (code, e) = server.api("POST", "/api/tournaments", Some(org), Some(body));
+        assert_eq!(
+            (code, e["code"].as_str()),
+            (400, Some("bad_options")),
+            "{e}"
+        );
+        assert!(e["error"].as_str().unwrap_or("").contains(why), "{e}");
+    }
+    for i in 0..4 {
+        let body = json!({"partner": format!("J{}", 2 * i + 1)});
+        let (code, e) = server.api(
+            "POST",
+            &format!("/api/tournaments/{id}/entries"),
+            Some(&people[2 * i].1),
+            Some(body),
+        );
+        assert_eq!(code, 200, "{e}");
+    }
+    let (code, t) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(org),
+        None,
+    );
+    assert_eq!(code, 200, "{t}");
+    let tokens_of = |t: &Value, seed: &Value| -> Vec<String> {
+        let e = t["entrants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["seed"] == *seed)
+            .unwrap();
+        e["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                people
+                    .iter()
+                    .find(|(id, _)| p["id"] == *id)
+                    .unwrap()
+                    .1
+                    .clone()
+            })
+            .collect()
+    };
+    let sit = |t: &Value, seed: &Value| {
+        for token in tokens_of(t, seed) {
+            let (code, sat) = server.api(
+                "POST",
+                &format!("/api/tournaments/{id}/play"),
+                Some(&token),
+                None,
+            );
+            assert_eq!(code, 200, "{sat}");
+        }
+    };
+    // At both matches the first pair sits; the second pairs do not come.
+    let matches = t["matches"].as_array().unwrap().clone();
+    assert_eq!(matches.len(), 2);
+    for m in &matches {
+        sit(&t, &m["first"]);
+    }
+    let first_until = matches[0]["courtesy_until"].as_i64().unwrap();
+    let path = format!("/api/tournaments/{id}");
+    // The courtesy time ends: each first pair is given a juego, and it runs again.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let t = loop {
+        server.advance(Duration::from_secs(2));
+        let t = get(&server, org, &path);
+        let moved = t["matches"].as_array().unwrap().iter().all(|m| {
+            m["courtesy_until"].as_i64() == Some(first_until + 60) && m["status"] == "waiting"
+        });
+        if moved {
+            break t;
+        }
+        assert!(Instant::now() < deadline, "no juego given: {t}");
+    };
+    for m in t["matches"].as_array().unwrap() {
+        let table = m["table"].as_str().unwrap();
+        let info = get(&server, org, &format!("/api/tables/{table}"));
+        assert_eq!(info["rules"]["juegos_given"], json!([0]), "{info}");
+        assert_eq!(info["status"], "waiting", "{info}");
+        assert!(m["absent"].is_null(), "{m}");
+    }
+    // Nothing is lost with a restart: the juego given is in the table's options.
+    let server = server.restart();
+    let t = get(&server, org, &path);
+    let late = t["matches"][1].clone();
+    let table = late["table"].as_str().unwrap().to_string();
+    let info = get(&server, org, &format!("/api/tables/{table}"));
+    assert_eq!(info["rules"]["juegos_given"], json!([0]), "{info}");
+    // The late pair comes before the next courtesy time ends: its match starts a juego down.
+    for token in tokens_of(&t, &late["second"]) {
+        let (code, sat) = server.api(
+            "POST",
+            &format!("/api/tournaments/{id}/play"),
+            Some(&token),
+            None,
+        );
+        assert_eq!(code, 200, "{sat}");
+    }
+    let seated = tokens_of(&t, &late["first"]).remove(0);
+    let mut ws = server.ws(&table, Some(&seated));
+    let s = read_of(&mut ws, "state");
+    drop(ws);
+    let view = &s["view"];
+    assert_eq!(view["scores"]["games"], json!([1, 0]), "{s}");
+    // The other pair never comes: at the next end its juego would win the match, which
+    // it loses outright; the late pair's match is played out by the seats' bots.
+    let t = played_out_every(&server, org, &id, None, Duration::from_secs(5));
+    let ms = t["matches"].as_array().unwrap();
+    let never = ms
+        .iter()
+        .find(|m| m["board"] == matches[0]["board"])
+        .unwrap();
+    assert_eq!(never["absent"], "second", "{never}");
+    assert_eq!(never["winner"], "first", "{never}");
+    assert!(never["table"].is_null(), "{never}");
+    let played = ms.iter().find(|m| m["board"] == late["board"]).unwrap();
+    assert_eq!(played["status"], "finished", "{played}");
+    assert!(played["absent"].is_null(), "{played}");
+    // Its result is its log's, the juego given included: the log replays from the table's
+    // options to the stored outcome.
+    let o = replayed_outcome(&server, org, &table);
+    let info = get(&server, org, &format!("/api/tables/{table}"));
+    assert_eq!(info["outcome"]["winners"], json!(o.winners), "{info}");
+    let winner = if o.winners.contains(&0) {
+        "first"
+    } else {
+        "second"
+    };
+    assert_eq!(played["winner"], winner, "{played}");
+    let r = get(&server, org, &format!("/api/tables/{table}/replay"));
+    assert_eq!(r["table"]["rules"]["juegos_given"], json!([0]), "{r}");
 }

@@ -43,6 +43,10 @@ pub(crate) async fn game_kinds(State(hub): State<Arc<Hub>>) -> Json<Value> {
                 "duplicate": k
                     .duplicate_rules(&k.default_rules(), k.default_seats(), 1)
                     .is_ok(),
+                // Whether an absent side of its tournaments may lose juego by juego.
+                "courtesy_juegos": k
+                    .give_juego(&k.default_rules(), k.default_seats(), 0)
+                    .is_ok(),
                 "rule_docs": k
                     .rule_docs()
                     .iter()

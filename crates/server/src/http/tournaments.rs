@@ -53,6 +53,10 @@ pub(crate) struct NewTournament {
     #[serde(default)]
     bots: bool,
     courtesy_s: Option<u64>,
+    /// An absent side loses a juego each courtesy time, the match only when the juegos
+    /// would decide it (Mus's juegos; not with bot stand-ins).
+    #[serde(default)]
+    courtesy_juegos: bool,
     /// The longest a match may be played (seconds, [`t::TIME_LIMIT_S`]); none: no limit.
     time_limit_s: Option<u64>,
     turn_s: Option<u64>,
@@ -198,6 +202,18 @@ pub(crate) async fn create(
             t::COURTESY_S.end()
         )));
     }
+    if req.courtesy_juegos {
+        if req.bots {
+            return Err(bad(
+                "courtesy by juegos and bot stand-ins exclude each other: at the end of the \
+                 courtesy time a stand-in would play the absent side's seats"
+                    .into(),
+            ));
+        }
+        // The rules must have juegos to give: the first one given shows it.
+        kind.give_juego(&rules, seats, 0)
+            .map_err(|e| bad(format!("courtesy by juegos: {e}")))?;
+    }
     let turn_s = req.turn_s.unwrap_or(crate::table::DEFAULT_TURN_S);
     if !super::tables::TURN_S.contains(&turn_s) {
         return Err(bad(format!(
@@ -237,6 +253,7 @@ pub(crate) async fn create(
         seats,
         pairs,
         courtesy_s,
+        courtesy_juegos: req.courtesy_juegos,
         bots: req.bots,
         bot,
         turn_s,
@@ -406,6 +423,7 @@ pub(crate) async fn view(hub: &Arc<Hub>, t: &Stored) -> Result<Value, ApiError> 
         "bots": s.bots,
         "bot": s.bot,
         "courtesy_s": s.courtesy_s,
+        "courtesy_juegos": s.courtesy_juegos,
         "time_limit_s": s.time_limit_s,
         "turn_s": s.turn_s,
         "start": t.row.start_at,

@@ -46,6 +46,11 @@ pub enum Ask {
     /// A tournament's match is past its time limit: play stops, and the game's own rules
     /// of who is ahead give its result (a game that cannot say plays on).
     TimeUp,
+    /// A tournament's match waiting for a side past its courtesy time, taken juego by
+    /// juego: the table plays by `rules` (one more juego given to the side that came),
+    /// and its courtesy time, which ended at `from`, runs again until `until`. Both are
+    /// stored at once, and only once (another server may have done it first).
+    GiveJuego { rules: Value, from: i64, until: i64 },
 }
 
 /// The friends' part the task keeps: it holds a kept seat for one account, and only one
@@ -170,6 +175,29 @@ impl Actor {
                     .map(|o| serde_json::to_value(o).unwrap_or(serde_json::Value::Null));
                 tracing::info!(table = %self.row.id, "stopped at its time limit");
                 self.set_status(TableStatus::Finished, outcome).await
+            }
+            Ask::GiveJuego { rules, from, until } => {
+                if self.row.status != TableStatus::Waiting || !self.private.in_tournament() {
+                    return Ok(());
+                }
+                let game = self
+                    .kind
+                    .new_game(&rules, self.row.seats, self.row.seed)
+                    .map_err(|e| Refusal::new(Code::Internal, format!("internal error: {e}")))?;
+                let done = self
+                    .env
+                    .db
+                    .give_juego(self.row.id.clone(), rules.clone(), from, until)
+                    .await
+                    .map_err(|e| not_saved("the table", e))?;
+                if done {
+                    tracing::info!(table = %self.row.id, "a juego given at the end of a courtesy time");
+                    self.row.rules = rules;
+                    self.game = game;
+                    self.conns.owe_info();
+                    self.conns.owe_state();
+                }
+                Ok(())
             }
             Ask::Offer { table } => {
                 self.private.rematch = Some(table);

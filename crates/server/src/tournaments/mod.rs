@@ -14,7 +14,10 @@
 //! an entrant whose people have not all sat by then loses the match, unless the organiser
 //! let bots stand in (every entrant saw so when signing up) and somebody came: then the
 //! match starts and the table's bot plays the empty seats, shown as stand-ins. A match
-//! nobody came to is lost by both (a bracket sends the higher seed on).
+//! nobody came to is lost by both (a bracket sends the higher seed on). With courtesy by
+//! juegos ([`Settings::courtesy_juegos`]) a side that came is instead given a juego at the
+//! end of each courtesy time the other side let pass, until the juego given would decide
+//! the match: the juegos are written into the table's options, so its log still says all.
 //!
 //! Bounds: [`MAX_ENTRANTS`] entrants, [`MAX_OPEN_PER_ORGANISER`] tournaments not finished
 //! per organiser, a name of [`MAX_NAME`] characters, a start within [`MAX_START_AHEAD_S`].
@@ -98,6 +101,12 @@ pub struct Settings {
     pub pairs: bool,
     /// Seconds an entrant has to sit once its match's table opens.
     pub courtesy_s: u64,
+    /// Whether an absent side loses the match juego by juego: at the end of each courtesy
+    /// time the side that came is given a juego and the courtesy time runs again, until a
+    /// juego given would decide the match, which the absent side then loses (games with
+    /// juegos; not with bot stand-ins, who would play instead).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub courtesy_juegos: bool,
     /// Whether the table's bot may play the seats of an entrant's people who did not come.
     pub bots: bool,
     /// The bot level of stand-ins (and of a person away mid-match).

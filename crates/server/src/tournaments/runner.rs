@@ -132,6 +132,18 @@ pub(crate) async fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), String> {
                 }
             }
             Courtesy::Absent(absent, handle) => {
+                if let Some(rules) = juego_to_give(hub, &t, &handle, absent) {
+                    let ask = crate::table::Ask::GiveJuego {
+                        rules,
+                        from: b.courtesy_until,
+                        until: b.courtesy_until + t.settings.courtesy_s as i64,
+                    };
+                    if let Err(e) = handle.ask(ask).await {
+                        tracing::warn!(tournament = %id, table, "no juego given: {e}");
+                    }
+                    changed = true;
+                    continue;
+                }
                 // In an arena who did not come is paired again only once back.
                 let pause = match (&t.settings.format, absent) {
                     (Format::Arena { .. }, Absent::First) => vec![b.first],
@@ -332,6 +344,35 @@ async fn at_the_end_of_courtesy(hub: &Arc<Hub>, t: &Stored, table: &str) -> Cour
         None => Courtesy::Begin(handle),
         Some(_) if t.settings.bots && first + second > 0 => Courtesy::Begin(handle),
         Some(absent) => Courtesy::Absent(absent, handle),
+    }
+}
+
+/// Courtesy by juegos: the table's options with one more juego given to the side that
+/// came, when one side did not; `None` when the tournament loses matches outright, or the
+/// juego would decide the match (then the absent side loses it).
+fn juego_to_give(
+    hub: &Arc<Hub>,
+    t: &Stored,
+    handle: &crate::table::TableHandle,
+    absent: Absent,
+) -> Option<Value> {
+    if !t.settings.courtesy_juegos {
+        return None;
+    }
+    let came = match absent {
+        Absent::First => Side::Second,
+        Absent::Second => Side::First,
+        Absent::Both => return None,
+    };
+    let kind = hub.kind(&t.row.game)?;
+    let info = handle.info();
+    let seat = *t.settings.seats_of(came).first()?;
+    match kind.give_juego(&info.rules, info.seats.len(), seat) {
+        Ok(more) => more,
+        Err(e) => {
+            tracing::warn!(tournament = %t.row.id, table = %info.id, "no juego to give: {e}");
+            None
+        }
     }
 }
 

@@ -637,6 +637,46 @@ impl Db {
         .await
     }
 
+    /// A waiting match past its courtesy time, taken juego by juego: its table plays by
+    /// `rules` (one more juego given) and its courtesy time, which ended at `from`, runs
+    /// until `until` — both in one transaction, so that neither is done without the other
+    /// and a second server's look gives nothing more. False when it was done already, or
+    /// the table started or went meanwhile.
+    pub async fn give_juego(
+        &self,
+        table: String,
+        rules: Value,
+        from: i64,
+        until: i64,
+    ) -> DbResult<bool> {
+        self.call(move |c| {
+            let waiting: Option<String> = c
+                .query_row(
+                    "SELECT status FROM tables WHERE id = ?1",
+                    params![table],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if waiting.as_deref() != Some("waiting") {
+                return Ok(false);
+            }
+            let moved = c.execute(
+                "UPDATE tournament_tables SET courtesy_until = ?3
+                 WHERE table_id = ?1 AND courtesy_until = ?2 AND forfeit IS NULL",
+                params![table, from, until],
+            )?;
+            if moved == 0 {
+                return Ok(false);
+            }
+            c.execute(
+                "UPDATE tables SET rules = ?2 WHERE id = ?1",
+                params![table, rules.to_string()],
+            )?;
+            Ok(true)
+        })
+        .await
+    }
+
     /// The tournaments the runner looks after: running ones, and those in signup whose
     /// start has come.
     pub async fn due_tournaments(&self, now: i64) -> DbResult<Vec<String>> {

@@ -22,6 +22,8 @@ fn juegos_are_given_through_the_catalog_until_one_would_decide_the_match() {
         assert_eq!(kind.check_rules(&once, seats).unwrap(), once);
         kind.new_game(&once, seats, 5).unwrap();
         assert_eq!(kind.give_juego(&once, seats, 3).unwrap(), None);
+        // A rematch starts level: the juegos given were that match's.
+        assert_eq!(kind.rematch_rules(&once), rules);
         // Seat 0's pair may still be given one: one each.
         let level = kind.give_juego(&once, seats, 2).unwrap().unwrap();
         assert_eq!(level["juegos_given"], json!([1, 0]));

@@ -36,6 +36,9 @@ pub trait Kind: Send + Sync {
     /// Options checked as [`Kind::check_rules`] checks them, with one more juego given to
     /// `seat`'s side (see [`Host::give_juego`]); `None` when it would decide the match.
     fn give_juego(&self, rules: &Value, seats: usize, seat: Seat) -> Result<Option<Value>, String>;
+    /// See [`Host::rematch_rules`]: a finished table's options as its rematch plays them
+    /// (options it cannot read are kept as they are: the new table's check will say).
+    fn rematch_rules(&self, rules: &Value) -> Value;
     /// A game from options, a seat count and a seed: a new table's (whose options went
     /// through [`Kind::check_rules`]) or a stored one's. Only what the game itself cannot
     /// play is refused here, so tables stored before an option's bounds still replay.
@@ -184,6 +187,12 @@ impl<H: Host> Kind for KindOf<H> {
         let made = H::duplicate_rules(parsed, boards)?;
         H::validate_rules(&made, seats)?;
         serde_json::to_value(made).map_err(|e| format!("rules: {e}"))
+    }
+    fn rematch_rules(&self, rules: &Value) -> Value {
+        read_rules::<H>(rules)
+            .ok()
+            .and_then(|r| serde_json::to_value(H::rematch_rules(r)).ok())
+            .unwrap_or_else(|| rules.clone())
     }
     fn give_juego(&self, rules: &Value, seats: usize, seat: Seat) -> Result<Option<Value>, String> {
         check_seats::<H>(seats)?;

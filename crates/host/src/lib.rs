@@ -109,6 +109,13 @@ pub trait Host: Send + Sync + 'static {
         Err(format!("{} has no juegos to give one by one", Self::TITLE))
     }
 
+    /// The options another game at the same table plays ("otra", a rematch): by default
+    /// the same; options that recorded something of one match only (Mus's juegos given at
+    /// a tournament's courtesy) are dropped.
+    fn rematch_rules(rules: <Self::G as Game>::Rules) -> <Self::G as Game>::Rules {
+        rules
+    }
+
     /// The result of `game` if play stopped now — a tournament's match past its time
     /// limit — by the game's own rules of who is ahead (Mus: vacas, then juegos, then
     /// piedras); `None` (the default) for a game that cannot say, which then plays on.

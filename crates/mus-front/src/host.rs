@@ -97,6 +97,15 @@ impl Host for MusHost {
         rules.with_juego_given((seat % 2) as u8)
     }
 
+    /// A rematch starts level: the juegos given at a tournament's courtesy were that
+    /// match's.
+    fn rematch_rules(rules: MusRules) -> MusRules {
+        MusRules {
+            juegos_given: Vec::new(),
+            ..rules
+        }
+    }
+
     /// One juego to the target: an arena counts juegos.
     fn arena_rules() -> MusRules {
         MusRules {

@@ -1752,4 +1752,16 @@ fn courtesy_by_juegos_gives_a_juego_each_courtesy_time_then_the_match() {
     assert_eq!(played["winner"], winner, "{played}");
     let r = get(&server, org, &format!("/api/tables/{table}/replay"));
     assert_eq!(r["table"]["rules"]["juegos_given"], json!([0]), "{r}");
+    // Another game at that table ("otra") starts level.
+    let (code, again) = server.api(
+        "POST",
+        &format!("/api/tables/{table}/rematch"),
+        Some(&seated),
+        None,
+    );
+    assert_eq!(code, 200, "{again}");
+    let new = again["id"].as_str().unwrap();
+    let info = get(&server, &seated, &format!("/api/tables/{new}"));
+    assert!(info["rules"].get("juegos_given").is_none(), "{info}");
+    assert_eq!(info["rules"]["juegos"], 3, "{info}");
 }

@@ -318,6 +318,14 @@ pub fn rematch_seat(seat: usize, n: usize) -> usize {
     (seat + n - 1) % n
 }
 
+/// The options a rematch of a finished table of `game` plays ([`tapete_host::Kind::rematch_rules`]).
+fn rematch_rules(hub: &Hub, game: &str, rules: &Value) -> Value {
+    match hub.kind(game) {
+        Some(kind) => kind.rematch_rules(rules),
+        None => rules.clone(),
+    }
+}
+
 /// `POST /api/tables/{id}/rematch`: "otra". Made by the first of the people of a
 /// finished table who asks (the others are offered it on the finished table), the same
 /// table for everybody who asks after; asking is accepting: the asker sits at their seat.
@@ -365,7 +373,8 @@ pub(crate) async fn rematch(
                 id: table_id(),
                 game: info.game.clone(),
                 seats: n,
-                rules: info.rules.clone(),
+                // The same options, but what recorded the finished match only.
+                rules: rematch_rules(&hub, &info.game, &info.rules),
                 seed: rand::random(),
                 creator: Some(player.id),
                 bot: info.bot.clone(),

@@ -39,6 +39,35 @@ fn play_out(mut ws: Ws) {
     }
 }
 
+/// A tournament of pairs made by the first of `people` from `body`, each pair (2i, 2i+1)
+/// signed up by its first, the partner named by `nick(2i + 1)`, and started: its id and
+/// the tournament as the start answered it.
+fn started_pairs_event(
+    server: &Server,
+    people: &[(i64, String)],
+    nick: impl Fn(usize) -> String,
+    body: Value,
+) -> (String, Value) {
+    let org = &people[0].1;
+    let (code, made) = server.api("POST", "/api/tournaments", Some(org), Some(body));
+    assert_eq!(code, 200, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let entries = format!("/api/tournaments/{id}/entries");
+    for i in 0..people.len() / 2 {
+        let body = json!({"partner": nick(2 * i + 1)});
+        let (code, e) = server.api("POST", &entries, Some(&people[2 * i].1), Some(body));
+        assert_eq!(code, 200, "{e}");
+    }
+    let (code, t) = server.api(
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(org),
+        None,
+    );
+    assert_eq!(code, 200, "{t}");
+    (id, t)
+}
+
 /// The outcome of a finished Mus table, replayed by the test from its stored log.
 fn replayed_outcome(server: &Server, token: &str, table: &str) -> tapete_table::Outcome {
     replayed_outcome_of(server, token, table, "mus")
@@ -1024,31 +1053,14 @@ fn a_duplicate_deals_every_table_of_a_round_the_same_boards_and_scores_them_in_m
         (400, Some("bad_options")),
         "{e}"
     );
-    let (code, made) = server.api(
-        "POST",
-        "/api/tournaments",
-        Some(org),
-        Some(
-            json!({"name": "Dúplex", "game": "mus", "format": "duplicate", "rounds": 2,
-                    "boards": 2, "rules": {"target": 30}, "bots": true, "courtesy_s": 120,
-                    "pace_ms": 0, "turn_s": 10, "bot": "random"}),
-        ),
+    let (id, t) = started_pairs_event(
+        &server,
+        &people,
+        |i| format!("D{i:02}"),
+        json!({"name": "Dúplex", "game": "mus", "format": "duplicate", "rounds": 2,
+               "boards": 2, "rules": {"target": 30}, "bots": true, "courtesy_s": 120,
+               "pace_ms": 0, "turn_s": 10, "bot": "random"}),
     );
-    assert_eq!(code, 200, "{made}");
-    let id = made["id"].as_str().unwrap().to_string();
-    let entries = format!("/api/tournaments/{id}/entries");
-    for i in 0..6 {
-        let body = json!({"partner": format!("D{:02}", 2 * i + 1)});
-        let (code, e) = server.api("POST", &entries, Some(&people[2 * i].1), Some(body));
-        assert_eq!(code, 200, "{e}");
-    }
-    let (code, t) = server.api(
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(org),
-        None,
-    );
-    assert_eq!(code, 200, "{t}");
     assert_eq!(t["format"], "duplicate");
     assert_eq!(t["rules"]["boards"], 2, "{t}");
     assert!(t.get("deals").is_none() && !t.to_string().contains("\"deals\""));
@@ -1591,22 +1603,15 @@ fn courtesy_by_juegos_gives_a_juego_each_courtesy_time_then_the_match() {
     let people: Vec<(i64, String)> = (0..8).map(|i| server.account(&format!("J{i}"))).collect();
     let org = &people[0].1;
     // Best of three juegos: one given leaves the match to play, a second would win it.
-    let (code, made) = server.api(
-        "POST",
-        "/api/tournaments",
-        Some(org),
-        Some(
-            json!({"name": "Cortesía a juegos", "game": "mus", "format": "swiss", "rounds": 1,
-                   "rules": {"target": 30, "juegos": 3, "vacas": 1}, "courtesy_s": 60,
-                   "courtesy_juegos": true, "pace_ms": 0, "turn_s": 10, "bot": "random"}),
-        ),
+    let (id, t) = started_pairs_event(
+        &server,
+        &people,
+        |i| format!("J{i}"),
+        json!({"name": "Cortesía a juegos", "game": "mus", "format": "swiss", "rounds": 1,
+               "rules": {"target": 30, "juegos": 3, "vacas": 1}, "courtesy_s": 60,
+               "courtesy_juegos": true, "pace_ms": 0, "turn_s": 10, "bot": "random"}),
     );
-    assert_eq!(code, 200, "{made}");
-    let id = made["id"].as_str().unwrap().to_string();
-    assert_eq!(
-        get(&server, org, &format!("/api/tournaments/{id}"))["courtesy_juegos"],
-        true
-    );
+    assert_eq!(t["courtesy_juegos"], true);
     // Not with stand-ins, who would play instead; not on boards, which have no juegos.
     for (extra, why) in [
         (json!({"bots": true}), "exclude each other"),
@@ -1625,23 +1630,6 @@ fn courtesy_by_juegos_gives_a_juego_each_courtesy_time_then_the_match() {
         );
         assert!(e["error"].as_str().unwrap_or("").contains(why), "{e}");
     }
-    for i in 0..4 {
-        let body = json!({"partner": format!("J{}", 2 * i + 1)});
-        let (code, e) = server.api(
-            "POST",
-            &format!("/api/tournaments/{id}/entries"),
-            Some(&people[2 * i].1),
-            Some(body),
-        );
-        assert_eq!(code, 200, "{e}");
-    }
-    let (code, t) = server.api(
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(org),
-        None,
-    );
-    assert_eq!(code, 200, "{t}");
     let tokens_of = |t: &Value, seed: &Value| -> Vec<String> {
         let e = t["entrants"]
             .as_array()

@@ -54,6 +54,7 @@ pub mod arena;
 pub mod budget;
 pub mod conformance;
 mod drive;
+pub mod fair;
 pub mod protocol;
 mod record;
 pub mod search;

@@ -11,6 +11,9 @@ pub enum CliError {
     Input(String),
     /// Something failed while running (I/O, an engine error). Exit code 1.
     Run(String),
+    /// A failure the command's JSON output already reports (a record that does not
+    /// verify): exit code 1, and nothing more on standard output.
+    Shown(String),
 }
 
 impl CliError {
@@ -29,11 +32,16 @@ impl CliError {
         CliError::Run(msg.into())
     }
 
+    /// A failure already reported in the command's JSON output.
+    pub fn shown(msg: impl Into<String>) -> CliError {
+        CliError::Shown(msg.into())
+    }
+
     /// The process exit code for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Usage(_) | CliError::Input(_) => 2,
-            CliError::Run(_) => 1,
+            CliError::Run(_) | CliError::Shown(_) => 1,
         }
     }
 
@@ -42,7 +50,7 @@ impl CliError {
         match self {
             CliError::Usage(_) => "usage",
             CliError::Input(_) => "input",
-            CliError::Run(_) => "run",
+            CliError::Run(_) | CliError::Shown(_) => "run",
         }
     }
 }
@@ -50,7 +58,9 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Usage(m) | CliError::Input(m) | CliError::Run(m) => f.write_str(m),
+            CliError::Usage(m) | CliError::Input(m) | CliError::Run(m) | CliError::Shown(m) => {
+                f.write_str(m)
+            }
         }
     }
 }

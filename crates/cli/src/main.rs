@@ -27,6 +27,7 @@ mod tables;
 mod text;
 mod tikki;
 mod tournament;
+mod verify;
 
 /// The allocator of every tapete command: mimalloc. With glibc's, a server that had held
 /// some 1,500 tables spent most of its time in `malloc` and answered ten times slower
@@ -42,7 +43,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "tapete", version, about)]
 #[command(
-    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete play chinchon --players 3\n  tapete chinchon analyze 1o 2o 3o 7c 7e 7b 12o 4o\n  tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --draws 3\n  tapete odds solitaire --types --simulate 1000000\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete gauntlet mus --a experto --games 2000\n  tapete tournament mus --format swiss --entrants experto*8,basico*8\n  tapete replay game.json\n  tapete review game.json --seat 0\n  tapete serve --addr 127.0.0.1:8080"
+    after_help = "Examples:\n  tapete games\n  tapete play mus --seed 7\n  tapete mus eval RRCA 7654 RRSS C754\n  tapete mus leyes RRCA --partner RC7A --pares next=yes\n  tapete play chinchon --players 3\n  tapete chinchon analyze 1o 2o 3o 7c 7e 7b 12o 4o\n  tapete chinchon odds 1o 2o 3o 7c 7e 7b 12b --draws 3\n  tapete odds solitaire --types --simulate 1000000\n  tapete sim mus --games 1000 --bots basico\n  tapete arena mus --a basico --b random --games 2000\n  tapete gauntlet mus --a experto --games 2000\n  tapete tournament mus --format swiss --entrants experto*8,basico*8\n  tapete replay game.json\n  tapete verify game.json\n  tapete review game.json --seat 0\n  tapete serve --addr 127.0.0.1:8080"
 )]
 struct Cli {
     /// Machine-readable JSON on stdout instead of text.
@@ -86,6 +87,10 @@ enum Command {
     Merge(arena::MergeArgs),
     /// Re-run a recorded game and tell it action by action.
     Replay(replay::ReplayArgs),
+    /// Check a server's finished game: its secret matches the commitment shown before the
+    /// deal, its seed follows from the secret and the players' contributions, and its
+    /// actions replay from that seed.
+    Verify(verify::VerifyArgs),
     /// Review a recorded game: every decision of a seat valued from what it knew, labelled
     /// by what it cost, with luck and skill apart.
     Review(review::ReviewArgs),
@@ -154,6 +159,7 @@ fn main() -> ExitCode {
         Command::Merge(a) => arena::merge_shards(&a, json),
         Command::Replay(a) => replay::run(&a, json),
         Command::Review(a) => review::run(&a, json),
+        Command::Verify(a) => verify::run(&a, json),
         Command::Serve(a) => serve::run(&a, json),
         Command::Loadtest(a) => serve::loadtest(&a, json),
     };
@@ -205,7 +211,7 @@ fn usage_error(e: &clap::Error) -> ExitCode {
 /// Prints `e` to stderr (and as `{"error": …}` on stdout with `--json`) and picks the exit code.
 fn report(e: &CliError, json: bool) -> ExitCode {
     eprintln!("tapete: error: {e}");
-    if json {
+    if json && !matches!(e, CliError::Shown(_)) {
         let v = serde_json::json!({ "error": e.to_string(), "kind": e.kind() });
         let _ = text::emit(&format!("{v}\n"));
     }

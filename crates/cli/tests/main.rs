@@ -21,3 +21,4 @@ mod solitaire;
 mod tikki;
 mod tikki_play;
 mod tournament;
+mod verify;

@@ -33,7 +33,13 @@ export { t, lang, ordinal };
  *   created: number, creator?: number | null, bot: string, pace_ms: number, away_s: number, hold_s: number,
  *   turn_s: number, actions: number, seats: SeatInfo[], outcome?: Outcome | null, rated?: boolean,
  *   private?: boolean, invite?: string, reserved?: (PlayerRef | null)[], rematch?: string | null,
- *   rematch_of?: string | null, starts_at?: number | null}} TableInfo
+ *   rematch_of?: string | null, starts_at?: number | null, fairness?: Fairness}} TableInfo
+ */
+
+/**
+ * What a table's deal is checked with (docs/fairness.md): the commitment from its making,
+ * the contributions from its start, the secret and the seed (decimal text) once over.
+ * @typedef {{commitment: string, contributions?: string[], secret?: string, seed?: string}} Fairness
  */
 
 /**

@@ -6,6 +6,7 @@
 
 import { el, clear, api, me, t, toast, messageOf } from './common.js';
 import { withInvite, setNode, moved } from './invite.js';
+import { myContribution } from './deal.js';
 
 /**
  * An invitation to a table, sent to this account.
@@ -60,11 +61,12 @@ function gameName(g) { return titles[g] || (g ? g.charAt(0).toUpperCase() + g.sl
  */
 async function join(inv) {
   const path = `/api/invitations/${inv.id}/accept`;
+  const seed = myContribution(inv.table);
   try {
-    try { await api('POST', withInvite(path, inv.table)); } catch (x) {
+    try { await api('POST', withInvite(path, inv.table), { seed }); } catch (x) {
       if (!moved(x)) throw x;
       setNode(inv.table, x.node);
-      await api('POST', withInvite(path, inv.table));
+      await api('POST', withInvite(path, inv.table), { seed });
     }
     return true;
   } catch (x) {

@@ -3,6 +3,7 @@
 // the tables it opened with one), the seats kept for friends, and "otra" at a finished game.
 
 import { el, api, toast, t, ApiError, messageOf } from './common.js';
+import { myContribution, keepContribution } from './deal.js';
 
 /** @typedef {import('./common.js').TableInfo} TableInfo */
 /** @typedef {import('./common.js').Me} Me */
@@ -210,8 +211,10 @@ export function otraControl(table, player) {
   if (table.status !== 'finished' || !player) return null;
   if (!table.seats.some((x) => x.player && x.player.id === player.id)) return null;
   const ask = async () => {
-    const made = await call('POST', `/api/tables/${encodeURIComponent(table.id)}/rematch`, table.id);
+    const seed = myContribution(null);
+    const made = await call('POST', `/api/tables/${encodeURIComponent(table.id)}/rematch`, table.id, { seed });
     if (!made) return;
+    keepContribution(made.id, seed);
     keepInvite(made.id, made.invite);
     location.href = tableLink(made.id, made.invite);
   };

@@ -10,6 +10,7 @@ import { cardEl } from './cards.js';
 import { ratedField, ratedBadge } from './ratings.js';
 import { privateField, tableLink } from './invite.js';
 import { friendsPanel } from './friends.js';
+import { myContribution, keepContribution } from './deal.js';
 
 /** @typedef {import('./common.js').GameKind} GameKind */
 /** @typedef {import('./common.js').TableInfo} TableInfo */
@@ -225,7 +226,7 @@ async function renderCreate() {
       err.textContent = '';
       try {
         /** @type {{game: string, seats: number, rules?: import('./kit.js').Rules, bot: string, pace_ms: number, seat: number,
-         *   away_s?: number, turn_s?: number, rated?: boolean, private?: boolean, cuadrilla?: string}} */
+         *   away_s?: number, turn_s?: number, rated?: boolean, private?: boolean, cuadrilla?: string, seed?: string}} */
         const body = {
           game: gameSel.value, seats: Number(seatsSel.value), rules: rules ? rules.read() : {}, bot: botSel.value, pace_ms: Number(paceSel.value), seat: Number(seatSel.value),
         };
@@ -235,8 +236,12 @@ async function renderCreate() {
         if (rated.read()) { body.rated = true; delete body.rules; }
         if (privateBox.checked) body.private = true;
         if (cuadrilla) body.cuadrilla = cuadrilla;
+        // The creator's contribution to the deal (docs/fairness.md), kept for the table.
+        const seed = myContribution(null);
+        body.seed = seed;
         /** @type {TableInfo} */
         const made = await api('POST', '/api/tables', body);
+        keepContribution(made.id, seed);
         // A cuadrilla's members need no link: its address is the one to share among them.
         location.href = tableLink(made.id, cuadrilla ? undefined : made.invite);
       } catch (x) { err.textContent = messageOf(x); }

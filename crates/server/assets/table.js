@@ -16,6 +16,7 @@ import { inviteOf, withInvite, setNode, inviteControl, keptSeat, keepControl, ot
 import { chatPanel, chatStrip, chatState, chatMessage, chatLayout } from './chat.js';
 import { invitePanel } from './friends.js';
 import { icon } from './icons.js';
+import { dealPanel, myContribution } from './deal.js';
 
 /** @typedef {import('./common.js').TableInfo} TableInfo */
 /** @typedef {import('./story.js').StoryLine} StoryLine */
@@ -239,6 +240,22 @@ function noSuchTable() {
   document.title = `${t('table.no_such')} · tapete`;
 }
 
+/** The table this page has sent its contribution to (see `contributeOnce`). */
+let contributedTo = '';
+
+/**
+ * Seated at a table waiting to start (by a link, an invitation, a tournament's page): the
+ * page's contribution to the deal goes once, if it was not given with the seat.
+ * @param {TableInfo} table @param {number | null} seat
+ */
+function contributeOnce(table, seat) {
+  if (table.status !== 'waiting' || seat === null || !table.fairness || contributedTo === table.id) return;
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    contributedTo = table.id;
+    send({ type: 'contribute', seed: myContribution(table.id) });
+  }
+}
+
 /**
  * Sends a message on the table's link; false when it could not (and says why).
  * @param {ClientMessage} msg
@@ -416,7 +433,7 @@ function seatControls(s) {
     const label = t.status === 'waiting' ? (seated ? tr('seat.move') : tr('seat.sit')) : seated ? tr('seat.move') : tr('seat.take_over');
     const cls = seated ? 'ghost' : 'gold';
     const when = t.status === 'playing' ? tr('seat.next_hand') : null;
-    return keepControl(t, s, player, el('button', { class: `btn small ${cls} sitbtn`, 'data-testid': `sit-${s}`, title: when, onclick: () => { send({ type: 'sit', seat: s }); } }, label));
+    return keepControl(t, s, player, el('button', { class: `btn small ${cls} sitbtn`, 'data-testid': `sit-${s}`, title: when, onclick: () => { send(t.status === 'waiting' ? { type: 'sit', seat: s, seed: myContribution(t.id) } : { type: 'sit', seat: s }); } }, label));
   }
   return null;
 }
@@ -560,6 +577,8 @@ function drawTable(st) {
   }
   // Every seat's profile (a person's, or the bot level's), on a line of its own.
   bar.append(seatLinks(t) || '');
+  bar.append(dealPanel(t, you.seat ?? null, (m) => { send(m); }) || '');
+  contributeOnce(t, you.seat ?? null);
 
 
   renderClock();

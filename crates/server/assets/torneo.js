@@ -8,6 +8,7 @@
 import { topbar } from './topbar.js';
 import { el, clear, api, t, pageRoot, messageOf, me, fmtDate, toast, ApiError } from './common.js';
 import { num, lang } from './i18n.js';
+import { myContribution, keepContribution } from './deal.js';
 
 topbar('tournaments');
 const app = pageRoot();
@@ -310,13 +311,16 @@ async function sit() {
   const path = `/api/tournaments/${encodeURIComponent(id)}/play`;
   try {
     let table;
+    // This person's contribution to the match's deal (docs/fairness.md).
+    const seed = myContribution(null);
     try {
-      table = await api('POST', path);
+      table = await api('POST', path, { seed });
     } catch (x) {
       // With several servers, the one that runs the match's table seats us.
       if (!(x instanceof ApiError && x.code === 'table_moved' && x.node)) throw x;
-      table = await api('POST', `${path}?node=${encodeURIComponent(x.node)}`);
+      table = await api('POST', `${path}?node=${encodeURIComponent(x.node)}`, { seed });
     }
+    keepContribution(table.id, seed);
     location.href = `/t/${table.id}`;
   } catch (x) { toast(messageOf(x), 'error'); }
 }

@@ -120,6 +120,12 @@ codes! {
     /// A duplicate round's table whose boards other tables are still playing (replays,
     /// reviews, a seat's view wait for the round's end).
     DealsInPlay = "deals_in_play",
+    /// A table's secret is revealed only when its game is over.
+    NotRevealed = "not_revealed",
+    /// A table made before deals were committed has no secret or contributions to show.
+    NoCommitment = "no_commitment",
+    /// A contribution to the deal that is not 32 hexadecimal digits.
+    BadContribution = "bad_contribution",
     /// No such step of a replay, or moment of a finished game (a seat's view).
     NoSuchStep = "no_such_step",
     /// The game is over.

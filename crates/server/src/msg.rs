@@ -24,7 +24,14 @@ pub enum ClientMsg {
         seat: usize,
         #[serde(default)]
         confirm: bool,
+        /// What the person contributes to the deal (32 hexadecimal digits), before the
+        /// start: see [`tapete_table::fair`]. A bad one is refused and the seat not taken.
+        #[serde(default)]
+        seed: Option<String>,
     },
+    /// Contribute to the deal before the start (32 hexadecimal digits), seated: it
+    /// replaces what one gave before.
+    Contribute { seed: String },
     /// Leave one's seat to the table's bot.
     Stand {},
     /// Start the game (the table's creator).
@@ -289,7 +296,8 @@ mod tests {
             decode(r#"{"type":"sit","seat":2}"#),
             Ok(ClientMsg::Sit {
                 seat: 2,
-                confirm: false
+                confirm: false,
+                seed: None
             })
         );
         assert_eq!(decode(r#"{"type":"stand"}"#), Ok(ClientMsg::Stand {}));
@@ -378,6 +386,7 @@ mod tests {
     fn message() -> impl Strategy<Value = String> {
         prop_oneof![
             (0usize..10).prop_map(|s| format!(r#"{{"type":"sit","seat":{s}}}"#)),
+            "[0-9a-f]{32}".prop_map(|h| format!(r#"{{"type":"contribute","seed":"{h}"}}"#)),
             Just(r#"{"type":"stand"}"#.to_string()),
             Just(r#"{"type":"start"}"#.to_string()),
             Just(r#"{"type":"next"}"#.to_string()),
@@ -413,7 +422,8 @@ mod tests {
             if let Ok(s) = String::from_utf8(bytes) {
                 if let Ok(msg) = decode(&s) {
                     let again = match &msg {
-                        ClientMsg::Sit { seat, confirm } => serde_json::json!({"type":"sit","seat":seat,"confirm":confirm}),
+                        ClientMsg::Sit { seat, confirm, seed } => serde_json::json!({"type":"sit","seat":seat,"confirm":confirm,"seed":seed}),
+                        ClientMsg::Contribute { seed } => serde_json::json!({"type":"contribute","seed":seed}),
                         ClientMsg::Stand {} => serde_json::json!({"type":"stand"}),
                         ClientMsg::Start {} => serde_json::json!({"type":"start"}),
                         ClientMsg::Next {} => serde_json::json!({"type":"next"}),
@@ -450,6 +460,7 @@ mod tests {
     fn client_type(m: &ClientMsg) -> &'static str {
         match m {
             ClientMsg::Sit { .. } => "sit",
+            ClientMsg::Contribute { .. } => "contribute",
             ClientMsg::Stand {} => "stand",
             ClientMsg::Start {} => "start",
             ClientMsg::Act { .. } => "act",
@@ -543,6 +554,7 @@ mod tests {
         assert_eq!(server_doc, sent, "docs/server.md's server → client tables");
         let clients = [
             r#"{"type":"sit","seat":2}"#,
+            r#"{"type":"contribute","seed":"00112233445566778899aabbccddeeff"}"#,
             r#"{"type":"stand"}"#,
             r#"{"type":"start"}"#,
             r#"{"type":"act","action":"paso"}"#,

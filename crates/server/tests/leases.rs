@@ -28,6 +28,7 @@ fn row(id: &str) -> TableRow {
         hold_s: 10,
         turn_s: 0,
         rated: false,
+        deal: None,
     }
 }
 

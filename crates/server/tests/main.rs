@@ -4,6 +4,7 @@
 mod accounts;
 mod chat;
 mod cuadrillas;
+mod fairness;
 mod friends;
 mod generic;
 mod hostile;

@@ -95,7 +95,8 @@ CREATE TABLE actions (
 /// 1; from version 6 a rated tikki table `rated1` not started, without a turn clock
 /// before version 8, and two finished tables whose rating history has rows for Mikel
 /// (`p3`, written in time order) and Ane; from version 9 a review of Mikel's seat of the
-/// first; from version 12 a notice to Mikel and his Web Push subscription.
+/// first; from version 12 a notice to Mikel and his Web Push subscription; from version
+/// 13 the waiting table's committed deal and Ane's contribution to it.
 fn rows_of(version: i64, timings: bool) -> String {
     let mut sql = String::new();
     for (id, nickname) in [(1, "Ane"), (2, "Bea"), (3, "Mikel")] {
@@ -221,6 +222,16 @@ fn rows_of(version: i64, timings: bool) -> String {
                 INSERT INTO push_subscriptions (endpoint, player, p256dh, auth, lang, created)
                 VALUES ('https://push.example.com/m', 3, 'BKey', 'auth', 'es', 5000);\n";
     }
+    if version >= 13 {
+        // The waiting table's committed deal (secret 32 bytes of 0x11) and Ane's
+        // contribution to it.
+        sql += &format!(
+            "INSERT INTO deals (table_id, secret, shared) VALUES ('waiting1', '{}', 0);
+             INSERT INTO contributions (table_id, player, value)
+             VALUES ('waiting1', 1, '00112233445566778899aabbccddeeff');\n",
+            "11".repeat(32)
+        );
+    }
     sql
 }
 
@@ -314,6 +325,17 @@ fn a_database_of_every_version_upgrades_with_its_rows_to_a_new_ones_schema() {
                 Some(json!({"nickname": "Mikel", "password": "sota de copas"})),
             );
             assert_eq!((code, &s["id"]), (200, &json!(3)), "{what}: {s}");
+        }
+        let (_, w) = server.api("GET", "/api/tables/waiting1", None, None);
+        if version >= 13 {
+            // The deal's commitment is shown as made from its secret.
+            assert_eq!(
+                w["fairness"]["commitment"],
+                json!(tapete_table::fair::commitment(&"11".repeat(32)).unwrap()),
+                "{what}: {w}"
+            );
+        } else {
+            assert!(w.get("fairness").is_none(), "{what}: {w}");
         }
         if version >= 12 {
             // Mikel's notice reads as it was stored.

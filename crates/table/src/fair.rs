@@ -43,9 +43,41 @@ pub struct Fairness {
     /// The secret in lowercase hexadecimal, once revealed (after the game's end).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
-    /// The seed the secret and the contributions make, once revealed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The seed the secret and the contributions make, once revealed. Written as a
+    /// decimal string (a JSON number loses a u64's low digits in a browser); read from a
+    /// string or a number.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "seed_text")]
     pub seed: Option<u64>,
+}
+
+/// A seed as decimal text in JSON (see [`Fairness::seed`]).
+mod seed_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(seed: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        match seed {
+            Some(n) => s.serialize_str(&n.to_string()),
+            None => s.serialize_none(),
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Text(String),
+        Number(u64),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        match Option::<Either>::deserialize(d)? {
+            None => Ok(None),
+            Some(Either::Number(n)) => Ok(Some(n)),
+            Some(Either::Text(t)) => t
+                .parse()
+                .map(Some)
+                .map_err(|_| serde::de::Error::custom(format!("`{t}` is not a seed (a u64)"))),
+        }
+    }
 }
 
 /// Why a table's deals do not check out, or a value that cannot take part.
@@ -72,7 +104,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 
 /// The bytes of an even-length hexadecimal text (either case), or `None`.
 fn from_hex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if !text.len().is_multiple_of(2) || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     (0..text.len())

@@ -19,6 +19,10 @@ pub struct Record<G: Game> {
     pub seed: u64,
     /// Every action in the order applied, with the seat that took it.
     pub actions: Vec<(Seat, G::Action)>,
+    /// What the seed can be checked with, for a game dealt by commit and reveal (a
+    /// server's table; see [`crate::fair`]); none for a game dealt from a seed alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairness: Option<crate::fair::Fairness>,
 }
 
 fn legacy_game() -> String {
@@ -53,6 +57,7 @@ impl<G: Game> Record<G> {
             seats,
             seed,
             actions: Vec::new(),
+            fairness: None,
         }
     }
 

@@ -294,6 +294,7 @@ mod tests {
             }],
             outcome: None,
             rated: false,
+            fairness: None,
             private: Default::default(),
         }
     }

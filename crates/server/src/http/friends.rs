@@ -261,7 +261,9 @@ pub(crate) async fn accept(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
     path: Result<Path<i64>, PathRejection>,
+    body: Result<Option<Json<super::private_tables::SeatBody>>, JsonRejection>,
 ) -> ApiResult<TableInfo> {
+    let seed = super::private_tables::contribution_of(body)?;
     let me = account_caller(&hub, &headers).await?;
     let id = invitation_id(path)?;
     let Some(table) = hub
@@ -278,7 +280,10 @@ pub(crate) async fn accept(
     };
     let handle = super::private_tables::visible_table(&hub, &table, &headers, None).await?;
     handle
-        .ask(Ask::Join { player: me.player })
+        .ask(Ask::Join {
+            player: me.player,
+            seed,
+        })
         .await
         .map_err(super::private_tables::refused)?;
     Ok(Json(handle.info()))

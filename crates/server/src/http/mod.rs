@@ -185,6 +185,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/", get(|| pages::page("index.html")))
         .route("/t/{id}", get(|| pages::page("table.html")))
         .route("/replay/{id}", get(|| pages::page("replay.html")))
+        .route("/verify/{id}", get(|| pages::page("verify.html")))
         .route("/c/{id}", get(|| pages::page("cuadrilla.html")))
         .route("/t/{id}/review", get(|| pages::page("review.html")))
         // The service worker, at the top so that it may serve every page (see sw.js).
@@ -258,6 +259,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/invitations/{id}", delete(friends::dismiss))
         .route("/api/invitations/{id}/accept", post(friends::accept))
         .route("/api/tables/{id}/replay", get(tables::replay))
+        .route("/api/tables/{id}/fairness", get(tables::fairness))
+        .route("/api/tables/{id}/record", get(tables::record))
         .route("/api/tables/{id}/replay/{n}", get(tables::replay_step))
         .route("/api/tables/{id}/review", get(review::review))
         .route("/api/tables/{id}/view", get(review::seat_view))

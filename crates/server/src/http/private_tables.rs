@@ -318,6 +318,28 @@ pub fn rematch_seat(seat: usize, n: usize) -> usize {
     (seat + n - 1) % n
 }
 
+/// The optional body of a request that seats its caller: their contribution to the deal
+/// (32 hexadecimal digits; see `tapete_table::fair`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SeatBody {
+    #[serde(default)]
+    seed: Option<String>,
+}
+
+/// The contribution a seating request brings, checked before anything is done: a bad one
+/// is 400 `bad_contribution`, naming what is wrong.
+pub(crate) fn contribution_of(
+    body: Result<Option<Json<SeatBody>>, JsonRejection>,
+) -> Result<Option<String>, ApiError> {
+    let seed = body?.and_then(|Json(b)| b.seed);
+    seed.map(|s| {
+        tapete_table::fair::contribution(&s)
+            .map_err(|e| ApiError::bad(Code::BadContribution, e.to_string()))
+    })
+    .transpose()
+}
+
 /// The options a rematch of a finished table of `game` plays ([`tapete_host::Kind::rematch_rules`]).
 fn rematch_rules(hub: &Hub, game: &str, rules: &Value) -> Value {
     match hub.kind(game) {
@@ -334,8 +356,10 @@ pub(crate) async fn rematch(
     path: Result<Path<String>, PathRejection>,
     query: Result<Query<InviteQuery>, QueryRejection>,
     headers: HeaderMap,
+    body: Result<Option<Json<SeatBody>>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Path(id) = path?;
+    let seed = contribution_of(body)?;
     let player = caller(&hub, &headers).await?;
     let old = visible_table(&hub, &id, &headers, invite_of(query).as_deref()).await?;
     let info = old.info();
@@ -393,6 +417,8 @@ pub(crate) async fn rematch(
                 },
                 // Another rated game among the same accounts is rated too.
                 rated: info.rated,
+                // A rematch draws a new secret.
+                deal: Some(crate::table::Deal::new()),
             };
             let new = NewRematch {
                 row,
@@ -431,7 +457,10 @@ pub(crate) async fn rematch(
         .await
         .map_err(ApiError::from)?
         .ok_or_else(|| ApiError::internal(format!("rematch {made} not stored")))?;
-    handle.ask(Ask::Accept { player }).await.map_err(refused)?;
+    handle
+        .ask(Ask::Accept { player, seed })
+        .await
+        .map_err(refused)?;
     Ok(Json(with_invite(&handle.info(), true)))
 }
 

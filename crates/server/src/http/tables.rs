@@ -143,6 +143,10 @@ pub(crate) struct NewTable {
     /// Start at once, bots in every other seat (no waiting for friends).
     #[serde(default)]
     start: bool,
+    /// The creator's contribution to the deal (32 hexadecimal digits; see
+    /// `tapete_table::fair`).
+    #[serde(default)]
+    seed: Option<String>,
     /// Seconds a person may be gone on their turn before the bot plays for them.
     away_s: Option<u64>,
     /// Seconds the end of a hand waits for the people at the table to press next.
@@ -222,6 +226,12 @@ pub(crate) async fn create_table(
 ) -> ApiResult<Value> {
     let player = caller(&hub, &headers).await?;
     let Json(req) = body?;
+    let contribution = req
+        .seed
+        .as_deref()
+        .map(tapete_table::fair::contribution)
+        .transpose()
+        .map_err(|e| ApiError::bad(Code::BadContribution, e.to_string()))?;
     if req.rated {
         super::players::account_only(&hub, player.id).await?;
     }
@@ -358,6 +368,7 @@ pub(crate) async fn create_table(
         hold_s,
         turn_s,
         rated: req.rated,
+        deal: Some(crate::table::Deal::new()),
     };
     hub.db
         .create_table_with(row.clone(), seats.clone(), friends.clone())
@@ -373,6 +384,10 @@ pub(crate) async fn create_table(
         pending: Vec::new(),
         hand_seats: Vec::new(),
         private: friends,
+        contributions: contribution
+            .iter()
+            .map(|c| (player.id, c.clone()))
+            .collect(),
     };
     // A new table is this server's to run (with PostgreSQL, by its lease).
     hub.db
@@ -380,6 +395,12 @@ pub(crate) async fn create_table(
         .await
         .map_err(ApiError::internal)?;
     let id = stored.row.id.clone();
+    if let Some(c) = contribution {
+        hub.db
+            .set_contribution(id.clone(), player.id, c)
+            .await
+            .map_err(ApiError::internal)?;
+    }
     if req.rated {
         // The creator sits from here, maybe never connecting before the start.
         hub.db
@@ -413,6 +434,80 @@ pub(crate) async fn one_table(
     let handle =
         super::private_tables::visible_table(&hub, &id, &headers, invite.as_deref()).await?;
     Ok(Json(handle.info()))
+}
+
+/// `GET /api/tables/{id}/fairness`: what the table's deal is checked with (see
+/// `tapete_table::fair`): the commitment, the contributions and, once the game is over,
+/// the secret and the seed. Before the end 403 `not_revealed`; a duplicate round's table
+/// waits for its round's end (403 `deals_in_play`); a table made before deals were
+/// committed 404 `no_commitment`.
+pub(crate) async fn fairness(
+    State(hub): State<Arc<Hub>>,
+    path: Result<Path<String>, PathRejection>,
+    query: Result<Query<InviteQuery>, QueryRejection>,
+    headers: HeaderMap,
+) -> ApiResult<tapete_table::fair::Fairness> {
+    let Path(id) = path?;
+    let invite = super::private_tables::invite_of(query);
+    let handle =
+        super::private_tables::visible_table(&hub, &id, &headers, invite.as_deref()).await?;
+    let info = handle.info();
+    let Some(shown) = info.fairness else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            Code::NoCommitment,
+            "this table was made before its deals were committed: it has no secret to show",
+        ));
+    };
+    if info.status != TableStatus::Finished {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            Code::NotRevealed,
+            format!(
+                "the secret is revealed when the game is over; its commitment is {}",
+                shown.commitment
+            ),
+        ));
+    }
+    if shown.secret.is_some() {
+        return Ok(Json(shown));
+    }
+    // A secret other tables share: shown with the table's log, once they are done.
+    let stored = finished_log(&hub, &id, &headers, invite.as_deref()).await?;
+    match &stored.row.deal {
+        Some(d) => Ok(Json(d.shown(stored.row.seed, true))),
+        None => Err(ApiError::internal(format!("table {id}: its deal is gone"))),
+    }
+}
+
+/// `GET /api/tables/{id}/record`: a finished game as a record `tapete replay` and
+/// `tapete verify` read: its game, options, seats, seed and actions, and what its deal is
+/// checked with.
+pub(crate) async fn record(
+    State(hub): State<Arc<Hub>>,
+    path: Result<Path<String>, PathRejection>,
+    query: Result<Query<InviteQuery>, QueryRejection>,
+    headers: HeaderMap,
+) -> ApiResult<Value> {
+    let Path(id) = path?;
+    let invite = super::private_tables::invite_of(query);
+    let stored = finished_log(&hub, &id, &headers, invite.as_deref()).await?;
+    let actions: Vec<Value> = stored
+        .actions
+        .iter()
+        .map(|(seat, action)| json!([seat, action]))
+        .collect();
+    let mut record = json!({
+        "game": stored.row.game,
+        "rules": stored.row.rules,
+        "seats": stored.row.seats,
+        "seed": stored.row.seed,
+        "actions": actions,
+    });
+    if let Some(d) = &stored.row.deal {
+        record["fairness"] = json!(d.shown(stored.row.seed, true));
+    }
+    Ok(Json(record))
 }
 
 /// A finished table's stored log, for its replay (from a small cache: a replay page asks

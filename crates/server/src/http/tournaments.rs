@@ -652,8 +652,10 @@ pub(crate) async fn play(
     State(hub): State<Arc<Hub>>,
     path: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
+    body: Result<Option<Json<super::private_tables::SeatBody>>, JsonRejection>,
 ) -> ApiResult<Value> {
     let Path(id) = path?;
+    let contribution = super::private_tables::contribution_of(body)?;
     let me = super::friends::account_caller(&hub, &headers).await?;
     let (t, _) = visible(&hub, &id, &headers, None).await?;
     let mine = t.entries.iter().find(|e| {
@@ -694,6 +696,7 @@ pub(crate) async fn play(
     handle
         .ask(Ask::Accept {
             player: me.player.clone(),
+            seed: contribution,
         })
         .await
         .map_err(refused)?;

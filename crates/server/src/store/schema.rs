@@ -62,7 +62,7 @@ impl Migration {
 /// types (64-bit `BIGINT`, `DOUBLE PRECISION`), its numbered ids (identities, where SQLite
 /// numbers an `INTEGER PRIMARY KEY` by itself) and `ON CONFLICT DO NOTHING` for SQLite's
 /// `INSERT OR IGNORE`.
-pub(crate) const MIGRATIONS: [Migration; 12] = [
+pub(crate) const MIGRATIONS: [Migration; 13] = [
     Migration {
         version: 1,
         summary: "players, tables of four seats (Mus only) with their seats, people, \
@@ -150,6 +150,12 @@ pub(crate) const MIGRATIONS: [Migration; 12] = [
         summary: "notices to a person (`notices`) and Web Push subscriptions (`push_subscriptions`: one per browser, with its keys and language)",
         sqlite: Step::Sql(SQLITE_12),
         postgres: Step::Sql(PG_12),
+    },
+    Migration {
+        version: 13,
+        summary: "deals anyone can verify: each new table's secret with whether other tables share it and the contributions fixed at its start (`deals`), and what each person gave before the start (`contributions`)",
+        sqlite: Step::Sql(SQLITE_13),
+        postgres: Step::Sql(PG_13),
     },
 ];
 

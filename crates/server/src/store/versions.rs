@@ -759,3 +759,37 @@ CREATE TABLE IF NOT EXISTS notices (
 );
 CREATE INDEX IF NOT EXISTS notices_player ON notices(player, id);
 ";
+
+// Version 13. Deals anyone can verify: each new table's secret (its commitment shown, the
+// secret revealed at the end), whether other tables share it (a duplicate round's), the
+// contributions fixed at the start, and what each person gave before it.
+
+pub(super) const SQLITE_13: &str = "
+CREATE TABLE IF NOT EXISTS deals (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    secret TEXT NOT NULL,
+    shared INTEGER NOT NULL DEFAULT 0,
+    contributions TEXT
+);
+CREATE TABLE IF NOT EXISTS contributions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    player INTEGER NOT NULL REFERENCES players(id),
+    value TEXT NOT NULL,
+    PRIMARY KEY (table_id, player)
+);
+";
+
+pub(super) const PG_13: &str = "
+CREATE TABLE IF NOT EXISTS deals (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    secret TEXT NOT NULL,
+    shared BIGINT NOT NULL DEFAULT 0,
+    contributions TEXT
+);
+CREATE TABLE IF NOT EXISTS contributions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    player BIGINT NOT NULL REFERENCES players(id),
+    value TEXT NOT NULL,
+    PRIMARY KEY (table_id, player)
+);
+";

@@ -57,6 +57,8 @@ pub(super) struct Actor {
     /// A write of an action failed since the database last answered: it may have been
     /// stored all the same (its commit's answer lost with the connection).
     pub(super) unsure: bool,
+    /// What each person gave to the deal before the start (see `deal.rs`).
+    pub(super) contributions: HashMap<i64, String>,
 }
 
 /// Starts the task of a table restored from storage (or just created).
@@ -140,11 +142,13 @@ pub fn spawn(
             seats: Vec::new(),
             outcome: None,
             rated: false,
+            fairness: None,
             private: PrivateInfo::default(),
         })),
         changes: Arc::default(),
         me: tx.clone(),
         unsure: false,
+        contributions: stored.contributions.into_iter().collect(),
     };
     actor.publish_info();
     let handle = TableHandle {
@@ -315,7 +319,26 @@ impl Actor {
             ClientMsg::Chat { text } => self.chat(conn, text).await,
             ClientMsg::Mute { player, on } => self.mute(conn, player, on).await,
             ClientMsg::Report { n } => self.report(conn, n).await,
-            ClientMsg::Sit { seat, confirm } => {
+            ClientMsg::Contribute { seed } => {
+                if let Err(e) = self.contribute(conn, &seed, false).await {
+                    self.error(conn, e, None);
+                }
+            }
+            ClientMsg::Sit {
+                seat,
+                confirm,
+                seed,
+            } => {
+                // A bad contribution is refused before anything else: the seat is not taken.
+                let given = match seed.as_deref().map(tapete_table::fair::contribution) {
+                    Some(Err(e)) => {
+                        let r = Refusal::new(Code::BadContribution, e.to_string());
+                        self.error(conn, r, None);
+                        return;
+                    }
+                    Some(Ok(c)) => Some(c),
+                    None => None,
+                };
                 if let Some((question, about)) = self.other_side(conn, seat).filter(|_| !confirm) {
                     // Asked, not refused for good: the same move with `confirm` is granted.
                     let mut m = ErrorMsg::new(Code::SwitchSides, question);
@@ -323,8 +346,14 @@ impl Actor {
                     m.score = Some(about["score"].clone());
                     m.ask = Some(json!({"type": "sit", "seat": seat, "confirm": true}));
                     self.send(conn, ServerMsg::Error(m));
-                } else if let Err(e) = self.sit(conn, seat).await {
-                    self.error(conn, e, None);
+                } else {
+                    let mut r = Ok(());
+                    if let Some(c) = given.filter(|_| self.row.status == TableStatus::Waiting) {
+                        r = self.contribute(conn, &c, true).await;
+                    }
+                    if let Err(e) = r.and(self.sit(conn, seat).await) {
+                        self.error(conn, e, None);
+                    }
                 }
             }
             ClientMsg::Stand {} => {
@@ -421,16 +450,12 @@ impl Actor {
         self.begin().await
     }
 
-    /// Starts the game: the deal's seed is chosen only now, so nobody could have seen a
-    /// card while seats were still changing. A tournament's match keeps the seed its
-    /// tournament gave it when opening it (its seats are its entrants' for good, and a
-    /// duplicate round's tables must all be dealt the same boards).
+    /// Starts the game: the deal's seed is made only now, from the table's secret and the
+    /// contributions of the people seated now (see `deal.rs`), so nobody could have seen a
+    /// card while seats were still changing, and neither the server nor a player could
+    /// choose the cards. A duplicate round's tables all deal the round's seed.
     pub(super) async fn begin(&mut self) -> Result<(), Refusal> {
-        let seed: u64 = if self.private.in_tournament() {
-            self.row.seed
-        } else {
-            rand::random()
-        };
+        let (seed, contributions) = self.seed_now()?;
         let game = self
             .kind
             .new_game(&self.row.rules, self.row.seats, seed)
@@ -444,10 +469,13 @@ impl Actor {
         }
         self.env
             .db
-            .start_table(self.row.id.clone(), seed)
+            .start_table(self.row.id.clone(), seed, contributions.clone())
             .await
             .map_err(|e| not_saved("the table", e))?;
         self.row.seed = seed;
+        if let Some(d) = self.row.deal.as_mut() {
+            d.contributions = contributions;
+        }
         self.row.status = TableStatus::Playing;
         self.game = game;
         self.new_hand().await;

@@ -256,6 +256,7 @@ impl Actor {
                 .collect(),
             outcome: self.game.outcome(),
             rated: self.row.rated,
+            fairness: self.fairness(),
             private: self.private.info(),
         }
     }

@@ -43,6 +43,7 @@ use tokio::time::Instant;
 
 pub mod access;
 mod actor;
+mod deal;
 mod frames;
 mod pacing;
 mod private;
@@ -56,7 +57,7 @@ mod watch;
 pub use private::{Ask, PrivateInfo};
 pub use private_store::NewRematch;
 pub(crate) use store::drop_table_rows;
-pub use store::{PlayedGame, PrivateRow, StoredTable, TableRow};
+pub use store::{Deal, PlayedGame, PrivateRow, StoredTable, TableRow};
 
 pub use actor::spawn;
 use actor::*;
@@ -111,6 +112,10 @@ pub struct TableInfo {
     pub outcome: Option<Outcome>,
     /// A rated game: only accounts sit, and its result moves their ratings.
     pub rated: bool,
+    /// Its committed deal: the commitment; the contributions once started; the secret
+    /// and the seed once over (see [`tapete_table::fair`]). None for a table made before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fairness: Option<tapete_table::fair::Fairness>,
     /// Privacy, kept seats and rematch (private tables).
     #[serde(flatten)]
     /// Privacy, kept seats and rematch (shown as `friends`).

@@ -35,14 +35,21 @@ pub enum Ask {
     Reserve { seat: Seat, player: PlayerRef },
     /// Free `seat`: let go of the account it is kept for, stand up whoever holds it.
     Free { seat: Seat },
-    /// `player` accepts a rematch: they sit at the seat kept for them.
-    Accept { player: PlayerRef },
+    /// `player` accepts a rematch (or comes to a tournament's match): they sit at the
+    /// seat kept for them, contributing `seed` to the deal (see `deal.rs`).
+    Accept {
+        player: PlayerRef,
+        seed: Option<String>,
+    },
     /// This finished table's rematch was made: offer it.
     Offer { table: String },
     /// `player` comes in through an invitation: to the seat kept for them, else to the
     /// first seat no person holds, asks for or has kept (once cards are out, from the next
     /// deal, as any seat); with no such seat they only watch.
-    Join { player: PlayerRef },
+    Join {
+        player: PlayerRef,
+        seed: Option<String>,
+    },
     /// A tournament's match is past its time limit: play stops, and the game's own rules
     /// of who is ahead give its result (a game that cannot say plays on).
     TimeUp,
@@ -249,7 +256,7 @@ impl Actor {
                 }
                 Ok(())
             }
-            Ask::Join { player } => {
+            Ask::Join { player, seed } => {
                 if self.row.status == TableStatus::Finished {
                     return Err(Refusal::new(
                         Code::GameOver,
@@ -267,12 +274,25 @@ impl Actor {
                     })
                 });
                 match seat {
-                    Some(seat) => self.sit_player(player, seat).await,
+                    Some(seat) => {
+                        if let Some(c) = seed.filter(|_| self.row.status == TableStatus::Waiting) {
+                            self.contribute_as(player.id, &c, true).await?;
+                        }
+                        self.sit_player(player, seat).await
+                    }
                     None => Ok(()),
                 }
             }
-            Ask::Accept { player } => {
-                if self.row.status != TableStatus::Waiting || self.seat_of(player.id).is_some() {
+            Ask::Accept { player, seed } => {
+                if self.row.status != TableStatus::Waiting {
+                    return Ok(());
+                }
+                // Already seated (a tournament's match taken again): a new contribution
+                // replaces the one before.
+                if self.seat_of(player.id).is_some() {
+                    if let Some(c) = seed {
+                        self.contribute_as(player.id, &c, false).await?;
+                    }
                     return Ok(());
                 }
                 // The seat kept for them; or, for a tournament entrant's substitute, a seat
@@ -288,6 +308,9 @@ impl Actor {
                 let Some(seat) = seat else {
                     return Ok(());
                 };
+                if let Some(c) = seed {
+                    self.contribute_as(player.id, &c, true).await?;
+                }
                 self.move_to(player.clone(), Some(seat)).await?;
                 self.took_seat(player.id, seat).await;
                 if self.all_accepted() {

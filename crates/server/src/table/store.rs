@@ -39,6 +39,65 @@ pub struct TableRow {
     /// Whether the game is rated: only accounts sit, and its result moves every seat's
     /// rating (see [`crate::ratings`]).
     pub rated: bool,
+    /// Its committed deal (tables made before deals were committed have none).
+    pub deal: Option<Deal>,
+}
+
+/// A table's committed deal (see [`tapete_table::fair`]): the secret its seed is made from,
+/// whether other tables share it (a duplicate round's tables: the seed is the round's, and
+/// nobody contributes), and each seat's contribution once the game has started.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Deal {
+    pub secret: String,
+    pub shared: bool,
+    pub contributions: Option<Vec<String>>,
+}
+
+impl std::fmt::Debug for Deal {
+    /// The secret is never written to a log.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deal")
+            .field("shared", &self.shared)
+            .field("contributions", &self.contributions)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Deal {
+    /// A new table's: a fresh secret, contributions to come.
+    pub fn new() -> Deal {
+        Deal {
+            secret: tapete_table::fair::new_secret(),
+            shared: false,
+            contributions: None,
+        }
+    }
+
+    /// A duplicate round's table: the round's secret, shared with its other tables.
+    pub fn shared(secret: String) -> Deal {
+        Deal {
+            secret,
+            shared: true,
+            contributions: None,
+        }
+    }
+
+    /// What may be shown of it for a table dealt from `seed`: the commitment always; the
+    /// contributions once fixed; the secret and the seed when `revealed`.
+    pub fn shown(&self, seed: u64, revealed: bool) -> tapete_table::fair::Fairness {
+        tapete_table::fair::Fairness {
+            commitment: tapete_table::fair::commitment(&self.secret).unwrap_or_default(),
+            contributions: self.contributions.clone(),
+            secret: revealed.then(|| self.secret.clone()),
+            seed: revealed.then_some(seed),
+        }
+    }
+}
+
+impl Default for Deal {
+    fn default() -> Deal {
+        Deal::new()
+    }
 }
 
 /// A stored table with its seats (player ids) and its action log.
@@ -54,6 +113,9 @@ pub struct StoredTable {
     pub hand_seats: Vec<(i64, usize)>,
     /// Privacy, kept seats and rematch (private tables).
     pub private: PrivateRow,
+    /// What each person sitting here before the start contributed to the deal: (player,
+    /// 32 hexadecimal digits).
+    pub contributions: Vec<(i64, String)>,
 }
 
 /// One finished game of a player, for the history page.
@@ -103,7 +165,33 @@ pub(crate) fn row_of(r: &sql::Row) -> DbResult<TableRow> {
         seats: seat_count(r.get(13)?)?,
         turn_s: r.get::<_, i64>(14)?.max(0) as u64,
         rated: r.get(15)?,
+        deal: None,
     })
+}
+
+/// Table `id`'s committed deal, if it has one.
+pub(crate) fn load_deal(c: &Connection, id: &str) -> DbResult<Option<Deal>> {
+    let row: Option<(String, i64, Option<String>)> = c
+        .query_row(
+            "SELECT secret, shared, contributions FROM deals WHERE table_id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
+    row.map(|(secret, shared, contributions)| {
+        let contributions = contributions
+            .map(|c| {
+                serde_json::from_str::<Vec<String>>(&c)
+                    .map_err(|e| DbError(format!("table {id}: its contributions: {e}")))
+            })
+            .transpose()?;
+        Ok(Deal {
+            secret,
+            shared: shared != 0,
+            contributions,
+        })
+    })
+    .transpose()
 }
 
 /// A stored seat count, which must be at least 1 (a table of no seats is a broken row,
@@ -140,7 +228,12 @@ impl Db {
 
     /// Starts a waiting table: its status and the seed of its deal, chosen only now; the
     /// people seated now are the ones who see the first hand.
-    pub async fn start_table(&self, table: String, seed: u64) -> DbResult<()> {
+    pub async fn start_table(
+        &self,
+        table: String,
+        seed: u64,
+        contributions: Option<Vec<String>>,
+    ) -> DbResult<()> {
         let fence = self.fence(&table)?;
         self.call(move |c| {
             lease::check(c, &fence)?;
@@ -148,9 +241,52 @@ impl Db {
                 "UPDATE tables SET status = 'playing', seed = ?2 WHERE id = ?1",
                 params![table, seed as i64],
             )?;
+            if let Some(given) = &contributions {
+                let text = serde_json::to_string(given).map_err(|e| DbError(e.to_string()))?;
+                c.execute(
+                    "UPDATE deals SET contributions = ?2 WHERE table_id = ?1",
+                    params![table, text],
+                )?;
+            }
             c.execute(NEW_HAND_SEATS, [&table])?;
             c.execute(SEATED_HAND_SEATS, [&table])?;
             Ok(())
+        })
+        .await
+    }
+
+    /// What `player` contributes to the deal of waiting table `table` (it replaces what
+    /// they gave before).
+    pub async fn set_contribution(
+        &self,
+        table: String,
+        player: i64,
+        value: String,
+    ) -> DbResult<()> {
+        let fence = self.fence(&table)?;
+        self.call(move |c| {
+            lease::check(c, &fence)?;
+            c.execute(
+                "INSERT INTO contributions (table_id, player, value) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (table_id, player) DO UPDATE SET value = excluded.value",
+                params![table, player, value],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// A finished table's committed deal and the seed it was dealt from, read from
+    /// storage (`None`: no such table, or one made before deals were committed).
+    pub async fn deal_of(&self, table: String) -> DbResult<Option<(Deal, u64)>> {
+        self.call(move |c| {
+            let seed: Option<i64> = c
+                .query_row("SELECT seed FROM tables WHERE id = ?1", [&table], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            let Some(seed) = seed else { return Ok(None) };
+            Ok(load_deal(c, &table)?.map(|d| (d, seed as u64)))
         })
         .await
     }
@@ -439,6 +575,12 @@ pub(crate) fn insert_table(tx: &Connection, row: &TableRow, seats: &[Option<i64>
             row.rated,
         ],
     )?;
+    if let Some(d) = &row.deal {
+        tx.execute(
+            "INSERT INTO deals (table_id, secret, shared) VALUES (?1, ?2, ?3)",
+            params![row.id, d.secret, i64::from(d.shared)],
+        )?;
+    }
     if seats.len() != row.seats {
         return Err(DbError(format!(
             "table {}: {} seats given for a table of {}",
@@ -499,7 +641,8 @@ pub(crate) fn load(c: &Connection, id: &str) -> DbResult<Option<StoredTable>> {
             row_of,
         )
         .optional()?;
-    let Some(row) = row else { return Ok(None) };
+    let Some(mut row) = row else { return Ok(None) };
+    row.deal = load_deal(c, id)?;
     let mut st = c.prepare(
         "SELECT s.seat, s.player, p.nickname FROM seats s LEFT JOIN players p ON p.id = s.player
          WHERE s.table_id = ?1 ORDER BY s.seat",
@@ -566,6 +709,11 @@ pub(crate) fn load(c: &Connection, id: &str) -> DbResult<Option<StoredTable>> {
         })
         .collect::<DbResult<_>>()?;
     let private = load_private(c, id, row.seats)?;
+    let mut st =
+        c.prepare("SELECT player, value FROM contributions WHERE table_id = ?1 ORDER BY player")?;
+    let contributions = st
+        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<Vec<(i64, String)>, _>>()?;
     Ok(Some(StoredTable {
         row,
         seats,
@@ -573,6 +721,7 @@ pub(crate) fn load(c: &Connection, id: &str) -> DbResult<Option<StoredTable>> {
         pending,
         hand_seats,
         private,
+        contributions,
     }))
 }
 
@@ -686,6 +835,8 @@ pub(crate) fn drop_table_rows(c: &Connection, table: &str, shared: bool) -> DbRe
         "DELETE FROM pending_seats WHERE table_id = ?1",
         "DELETE FROM hand_seats WHERE table_id = ?1",
         "DELETE FROM rated_seats WHERE table_id = ?1",
+        "DELETE FROM contributions WHERE table_id = ?1",
+        "DELETE FROM deals WHERE table_id = ?1",
         "DELETE FROM reviews WHERE table_id = ?1",
         "DELETE FROM table_players WHERE table_id = ?1",
         "DELETE FROM seats WHERE table_id = ?1",

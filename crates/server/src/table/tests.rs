@@ -67,6 +67,7 @@ async fn a_client_that_cannot_keep_up_is_told_to_close() {
             msg: ClientMsg::Sit {
                 seat: 0,
                 confirm: false,
+                seed: None,
             },
         })
         .unwrap();
@@ -100,6 +101,7 @@ async fn a_client_whose_queued_bytes_pass_the_bound_is_told_to_close() {
     say(ClientMsg::Sit {
         seat: 0,
         confirm: false,
+        seed: None,
     });
     say(ClientMsg::Start {});
     let told = tokio::time::timeout(Duration::from_secs(5), async {
@@ -284,6 +286,7 @@ async fn a_person_gone_from_the_table_is_told_once_that_it_is_their_turn() {
     say(ClientMsg::Sit {
         seat: 0,
         confirm: false,
+        seed: None,
     });
     say(ClientMsg::Start {});
     loop {
@@ -355,6 +358,7 @@ async fn ane_to_play(
     say(ClientMsg::Sit {
         seat: 0,
         confirm: false,
+        seed: None,
     });
     say(ClientMsg::Start {});
     let mine = loop {
@@ -419,6 +423,7 @@ async fn race_table_telling(
         hold_s: 0,
         turn_s,
         rated: false,
+        deal: Some(crate::table::Deal::new()),
     };
     db.create_table(row.clone(), vec![None; 2]).await.unwrap();
     let env = TableEnv {
@@ -448,6 +453,7 @@ async fn race_table_telling(
         pending: Vec::new(),
         hand_seats: Vec::new(),
         private: Default::default(),
+        contributions: Vec::new(),
     };
     (
         spawn(env, kind, stored, Box::new(|| {})).unwrap(),

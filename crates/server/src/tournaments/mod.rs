@@ -115,7 +115,7 @@ pub struct Settings {
     pub turn_s: u64,
     /// The bots' pause between actions (milliseconds).
     pub pace_ms: u64,
-    /// Duplicate: the secret every round's deals are made from (see [`round_deals`]);
+    /// Duplicate: the secret every round's deals are made from (see [`round_secret`]);
     /// never shown while the tournament runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deals: Option<u64>,
@@ -129,14 +129,15 @@ pub struct Settings {
 /// A match's time limit's bounds (seconds): ten minutes to six hours.
 pub const TIME_LIMIT_S: std::ops::RangeInclusive<u64> = 600..=21_600;
 
-/// The seed every table of duplicate round `round` is dealt from, made from the
-/// tournament's secret: the same boards at every table of the round, other boards each
-/// round.
-pub fn round_deals(secret: u64, round: u32) -> u64 {
-    let mut x = secret ^ u64::from(round).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
+/// The secret every table of duplicate round `round` is dealt from (see
+/// [`tapete_table::fair`]), made from the tournament's own: one secret for the round's
+/// tables, which take no contributions, so they are all dealt the same boards; another
+/// each round. It is revealed with the tables once the whole round is over, and tells
+/// nothing of the tournament's secret or of the other rounds'.
+pub fn round_secret(secret: u64, round: u32) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("tapete duplicate {secret} round {round}"));
+    tapete_table::fair::to_hex(&digest)
 }
 
 impl Settings {

@@ -578,10 +578,17 @@ async fn open_match(hub: &Arc<Hub>, t: &Stored, pairing: &Pairing) -> Result<(),
         }
     }
     let id = crate::http::new_table_id();
-    // A duplicate round's tables are all dealt the round's boards; any other match its own.
-    let seed = match s.deals {
-        Some(secret) => round_deals(secret, round),
-        None => rand::random(),
+    // A duplicate round's tables are all dealt the round's boards, from the round's
+    // secret with no contributions; any other match from a secret of its own and what its
+    // people contribute when they sit.
+    let (seed, deal) = match s.deals {
+        Some(secret) => {
+            let shared = super::round_secret(secret, round);
+            let none = vec![String::new(); s.seats];
+            let seed = tapete_table::fair::seed_of(&shared, &none).map_err(|e| e.to_string())?;
+            (seed, crate::table::Deal::shared(shared))
+        }
+        None => (0, crate::table::Deal::new()),
     };
     let row = TableRow {
         id: id.clone(),
@@ -600,6 +607,7 @@ async fn open_match(hub: &Arc<Hub>, t: &Stored, pairing: &Pairing) -> Result<(),
         hold_s: 10,
         turn_s: s.turn_s,
         rated: t.row.rated,
+        deal: Some(deal),
     };
     let courtesy_until = now + s.courtesy_s as i64;
     let m = NewMatch {

@@ -28,24 +28,25 @@ function replayHref() {
 }
 
 /**
- * The mark of a line: ✓, ✗, or a neutral dot.
+ * The mark of a line: ✓ or ✗, named for screen readers ("coincide", "no coincide"), or a
+ * neutral dot they pass over.
  * @param {boolean | null} ok
  */
-const mark = (ok) => el('span', { class: `vf-mark ${ok === true ? 'ok' : ok === false ? 'bad' : 'info'}`, 'aria-hidden': 'true' },
-  ok === true ? '✓' : ok === false ? '✗' : '·');
+const mark = (ok) => (ok === null
+  ? el('span', { class: 'vf-mark info', 'aria-hidden': 'true' }, '·')
+  : el('span', { class: `vf-mark ${ok ? 'ok' : 'bad'}`, role: 'img', 'aria-label': tr(ok ? 'verify.ok_word' : 'verify.bad_word') }, ok ? '✓' : '✗'));
 
 /**
  * One line of the check, with its values under it.
  * @param {CheckLine} line
  */
 function lineEl(line) {
-  const word = line.ok === true ? tr('verify.ok_word') : line.ok === false ? tr('verify.bad_word') : '';
   return el('li', {
     class: `vf-line ${line.id === 'contribution' || line.id === 'deal_seat' ? 'vf-sub' : ''} ${line.id === 'verdict' ? 'vf-verdict' : ''}`,
     'data-testid': `verify-${line.id}`, 'data-ok': line.ok === null ? 'none' : String(line.ok),
     'data-seat': line.seat === undefined ? null : String(line.seat),
   },
-  mark(line.ok), el('span', { class: 'vf-text' }, word ? el('span', { class: 'sr-only' }, `${word}: `) : '', line.text),
+  mark(line.ok), el('span', { class: 'vf-text' }, line.text),
   line.detail.length ? el('dl', { class: 'vf-detail' }, line.detail.map(([k, v]) => [el('dt', {}, k), el('dd', { class: 'vf-value' }, v)])) : '');
 }
 
@@ -64,14 +65,15 @@ function head(table, title) {
 }
 
 /**
- * The table's fairness, asked of the server: the revealed values once the game is over;
- * before, the table's own (`not_revealed`); null for a table whose deals were never
- * committed.
+ * The table's fairness: once the game is over, the revealed values asked of the server;
+ * before (or while the server answers `not_revealed`), the table's own, without secret or
+ * seed; null for a table whose deals were never committed.
  * @param {TableInfo & {fairness?: Fairness | null}} table
  * @returns {Promise<Fairness | null>}
  */
 async function fairnessOf(table) {
   if (!table.fairness) return null;
+  if (table.status !== 'finished') return { ...table.fairness, secret: null, seed: null };
   try {
     return await api('GET', withInvite(`/api/tables/${enc}/fairness`, tableId));
   } catch (x) {
@@ -126,6 +128,6 @@ async function fairnessOf(table) {
     app.append(el('details', { class: 'panel vf-how', 'data-testid': 'verify-how' },
       el('summary', {}, tr('verify.how')),
       el('p', { class: 'small' }, tr('verify.how_text')),
-      el('pre', { class: 'vf-shell' }, shellLines(fairness).join('\n'))));
+      el('div', { class: 'vf-shell', 'data-testid': 'verify-shell' }, shellLines(fairness).map((line) => el('code', {}, line)))));
   }
 })();

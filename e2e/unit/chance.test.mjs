@@ -249,6 +249,8 @@ test('a tampered table: the check names what does not match', async () => {
   }
   {
     const { table: t, fair, step0 } = table(g);
+    fair.contributions[1] = /** @type {any} */ (7);
+    assert.deepEqual(marks(await fairness.checks(fair, t, step0, mod)), ['verdict:✗', 'commitment:✓', 'seed:✗']);
     fair.contributions[1] = "'; rm -rf ~; '";
     const r = await fairness.checks(fair, t, step0, mod);
     assert.deepEqual(marks(r), ['verdict:✗', 'commitment:✓', 'seed:✗']);
@@ -258,7 +260,7 @@ test('a tampered table: the check names what does not match', async () => {
   }
 });
 
-test('nothing to judge yet: not revealed, never committed, no replay, a game that cannot deal', async () => {
+test('nothing to judge yet: not revealed, never committed, no replay, no SHA-256, a game that cannot deal', async () => {
   const g = 'tikki';
   {
     const { table: t, fair } = table(g);
@@ -282,6 +284,22 @@ test('nothing to judge yet: not revealed, never committed, no replay, a game tha
     assert.deepEqual(marks(r), ['commitment:✓', 'seed:✓']);
     assert.deepEqual(line(r, 'deal')?.detail, [['why', 'the server is busy']]);
     assert.match(r.lines[0].text, /could not be compared/);
+  }
+  {
+    // A page on plain http from another machine: the browser keeps SHA-256 from it.
+    const { table: t, fair, step0 } = table(g);
+    const had = Object.getOwnPropertyDescriptor(globalThis, 'crypto');
+    assert.ok(had && had.configurable, 'Node lets the test take WebCrypto away');
+    Object.defineProperty(globalThis, 'crypto', { value: {}, configurable: true, writable: true });
+    try {
+      const r = await fairness.checks(fair, t, step0, games[g]);
+      assert.deepEqual([r.ok, r.lines.map((l) => [l.id, l.ok])], [null, [['no_sha256', null]]]);
+      assert.match(r.lines[0].text, /secure page/);
+      await assert.rejects(chance.commitmentOf(fair.secret), /secure page/);
+    } finally {
+      Object.defineProperty(globalThis, 'crypto', had);
+    }
+    assert.equal(chance.hasSha256(), true);
   }
   {
     const { table: t, fair, step0 } = table(g);

@@ -40,6 +40,15 @@ export function fromHex(text) {
 }
 
 /**
+ * Whether this page may compute SHA-256: browsers give WebCrypto only to secure pages
+ * (https, or this machine's own address).
+ * @returns {boolean}
+ */
+export function hasSha256() {
+  return !!(globalThis.crypto && globalThis.crypto.subtle);
+}
+
+/**
  * The SHA-256 digest of `data` (a text is hashed as its UTF-8 bytes).
  * @param {Uint8Array | string} data
  * @returns {Promise<Uint8Array>}

@@ -8,7 +8,7 @@
 // Node too (e2e/unit/chance.test.mjs checks a matching and a tampered table).
 
 import { t } from './i18n.js';
-import { commitmentOf, seedOf, parseSeed } from './chance.js';
+import { commitmentOf, seedOf, parseSeed, hasSha256 } from './chance.js';
 
 /** @typedef {import('./common.js').TableInfo} TableInfo */
 /** @typedef {import('./kit.js').GameModule} GameModule */
@@ -31,7 +31,8 @@ import { commitmentOf, seedOf, parseSeed } from './chance.js';
 /**
  * One line of the check: `ok` true (✓), false (✗) or null (nothing to judge: information,
  * or a check that cannot be made yet); `id` says which check (`commitment`, `contributions`,
- * `contribution`, `seed`, `deal`, `deal_seat`, `not_revealed`, `not_committed`, `verdict`); `detail`
+ * `contribution`, `seed`, `deal`, `deal_seat`, `not_revealed`, `not_committed`, `no_sha256`,
+ * `verdict`); `detail`
  * the values behind it, label and value; `seat` for a seat's line.
  * @typedef {{id: string, ok: boolean | null, text: string, detail: [string, string][], seat?: number}} CheckLine
  */
@@ -113,32 +114,32 @@ export async function checks(fairness, table, step0, mod) {
     return { ok: null, lines };
   }
   const secret = fairness.secret;
+  if (!hasSha256()) {
+    // Plain http on another machine than this one: the browser keeps WebCrypto from the page.
+    lines.push({ id: 'no_sha256', ok: null, text: t('verify.no_sha256'), detail: [[t('verify.shown'), shown], [t('verify.secret'), secret.slice(0, 200)]] });
+    return { ok: null, lines };
+  }
   const readable = /^[0-9a-fA-F]{64}$/.test(secret);
+  const given = contributions || [];
+  const wellFormed = given.every((c) => typeof c === 'string' && /^([0-9a-f]{32})?$/.test(c));
 
   // The commitment: the secret's SHA-256, computed here, against the one shown before the deal.
   let commitmentOk = false;
-  try {
+  if (readable) {
     const actual = await commitmentOf(secret);
     commitmentOk = actual === shown;
     lines.push({
       id: 'commitment', ok: commitmentOk, text: t(commitmentOk ? 'verify.commitment_ok' : 'verify.commitment_bad'),
       detail: [[t('verify.shown'), shown], [t('verify.computed'), actual], [t('verify.secret'), secret]],
     });
-  } catch {
+  } else {
     lines.push({ id: 'commitment', ok: false, text: t('verify.bad_secret'), detail: [[t('verify.secret'), secret.slice(0, 200)]] });
   }
 
   // The contributions, then the seed they make with the secret against the one dealt from.
-  const given = contributions || [];
   lines.push({ id: 'contributions', ok: null, text: t('verify.contributions'), detail: [] }, ...contributionLines(given, table));
   const used = parseSeed(fairness.seed);
-  /** @type {bigint | null} */
-  let made = null;
-  try {
-    made = await seedOf(secret, given);
-  } catch {
-    made = null;
-  }
+  const made = readable && wellFormed ? await seedOf(secret, given) : null;
   const seedOk = made !== null && used !== null && made === used;
   if (made === null) {
     lines.push({ id: 'seed', ok: false, text: t(readable ? 'verify.bad_contribution' : 'verify.no_seed'), detail: [] });

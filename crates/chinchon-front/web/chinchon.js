@@ -12,8 +12,9 @@ import { DEFAULT_RULES, analyze, closes, cardValue, tidy } from './chinchon-rule
 import {
   seatedOf, ringSeats, ringSpots, circleSpots, nameplate as plateOf, holdOpen, revealOnce, nextButton,
   select, check, field, nameSeatsIn, pointsDetail, pointsResult, seatsText, seatsOutcome, frame, gameStyle, onNextOf, feltAlone,
-  othersAwaited, phaseTitle, idleHint, scoreTitle, totalRow,
+  othersAwaited, phaseTitle, idleHint, scoreTitle, totalRow, fullViewHands,
 } from './kit.js';
+import { deal, rngFromSeed } from './chance.js';
 
 /** @typedef {import('./kit.js').GameModule} GameModule */
 /** @typedef {import('./kit.js').GameState} GameState */
@@ -866,4 +867,33 @@ function seatLabel(i) {
 
 const sidesText = seatsText;
 
-registerGame({ name: 'chinchon', title: 'Chinchón', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, seatLabel, sidesText });
+// ---- the first deal, dealt again (the check of a table's deals) ----
+
+/**
+ * Every seat's seven cards of a game's first deal from its seed, by seat, as the replay's
+ * full view names them (`12o`, `J`; by suit, then number, the jokers last): the table's
+ * deck (40 or 48 cards, each copy's suits in order then its jokers, two copies from
+ * `two_decks_from` players on) dealt seven a seat from the mano, seat 0, by the pinned
+ * shuffle (chance.js), as the engine's `ChinchonGame::start`.
+ * @type {NonNullable<GameModule['firstDeal']>}
+ */
+function firstDeal(seed, rules, seats) {
+  const r = { ...DEFAULT_RULES, ...(rules || {}) };
+  const numbers = Number(r.deck) === 48 ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] : [1, 2, 3, 4, 5, 6, 7, 10, 11, 12];
+  const from = r.two_decks_from;
+  const copies = from !== null && from !== undefined && seats >= Number(from) ? 2 : 1;
+  const jokers = Number(r.jokers) || 0;
+  /** @type {number[]} */
+  const cards = [];
+  for (let copy = 0; copy < copies; copy++) {
+    for (let suit = 0; suit < 4; suit++) for (const n of numbers) cards.push(suit * 12 + n - 1);
+    for (let j = 0; j < jokers; j++) cards.push(48);
+  }
+  const { hands } = deal(cards, rngFromSeed(seed), seats, 7);
+  return hands.map((h) => h.sort((a, b) => a - b).map((i) => (i === 48 ? 'J' : `${(i % 12) + 1}${'oceb'[Math.floor(i / 12)]}`)));
+}
+
+registerGame({
+  name: 'chinchon', title: 'Chinchón', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, seatLabel, sidesText,
+  firstDeal, dealtHands: fullViewHands,
+});

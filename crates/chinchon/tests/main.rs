@@ -4,6 +4,7 @@
 mod bots;
 mod conformance;
 mod ends;
+mod first_deal;
 mod meld;
 mod narrate;
 mod properties;

@@ -5,7 +5,8 @@
 import { registerGame } from './games.js';
 import { el, clear, t } from './common.js';
 import { cardEl } from './cards.js';
-import { nameplate as plateOf, holdOpen, nextButton, option, check, Bubbles, onNextOf, feltAlone } from './kit.js';
+import { nameplate as plateOf, holdOpen, nextButton, option, check, Bubbles, onNextOf, feltAlone, fullViewHands } from './kit.js';
+import { deal, rngFromSeed } from './chance.js';
 
 /** @typedef {import('./kit.js').GameModule} GameModule */
 /** @typedef {import('./kit.js').GameState} GameState */
@@ -858,4 +859,41 @@ function resultName(pair, { seatName }) {
   return pairNames(seatName, pair);
 }
 
-registerGame({ name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, pairName, resultName, seatLabel, seatHelp, sidesText });
+// ---- the first deal, dealt again (the check of a table's deals) ----
+
+/** The numbers of the 40-card deck in card-index order (the engine's `NUMBERS`). */
+const NUMBERS = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12];
+const MASK64 = (1n << 64n) - 1n;
+
+/**
+ * The seed board `board` (from 0) of a table of seed `seed` is dealt from: the engine's
+ * `board_seed` (crates/mus/src/game.rs), splitmix64 of the seed moved on by the board.
+ * @param {bigint} seed
+ * @param {number} board
+ * @returns {bigint}
+ */
+export function boardSeed(seed, board) {
+  let x = (seed + (BigInt(board) + 1n) * 0x9e3779b97f4a7c15n) & MASK64;
+  x = ((x ^ (x >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK64;
+  x = ((x ^ (x >> 27n)) * 0x94d049bb133111ebn) & MASK64;
+  return x ^ (x >> 31n);
+}
+
+/**
+ * The four hands of a match's first deal from its seed, by seat, as the replay's full view
+ * names them (`12o`, in card-index order): the 40 cards in index order (oros, copas,
+ * espadas, bastos; 1–7, sota, caballo, rey) dealt four a seat from the mano, seat 0, by the
+ * pinned shuffle (chance.js) — from `boardSeed(seed, 0)` for a match of boards.
+ * @type {NonNullable<GameModule['firstDeal']>}
+ */
+function firstDeal(seed, rules) {
+  const boards = Number((rules || {}).boards) || 0;
+  const from = boards > 0 ? boardSeed(seed, 0) : seed;
+  const { hands } = deal(Array.from({ length: 40 }, (_, i) => i), rngFromSeed(from), 4, 4);
+  return hands.map((h) => h.sort((a, b) => a - b).map((i) => `${NUMBERS[i % 10]}${'oceb'[Math.floor(i / 10)]}`));
+}
+
+registerGame({
+  name: 'mus', title: 'Mus', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, pairName, resultName,
+  seatLabel, seatHelp, sidesText, firstDeal, dealtHands: fullViewHands,
+});

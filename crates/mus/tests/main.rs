@@ -2,6 +2,7 @@
 //! (one link instead of one per file).
 
 mod boards;
+mod first_deal;
 mod given;
 mod order;
 mod properties;

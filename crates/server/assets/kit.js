@@ -66,7 +66,11 @@ backWords.label = t('card.back');
  * `rulesForm`, `rulesSummary` and `render` are required; without the others the pages use
  * plain words (seat numbers, the engine's summary). `actionParts` words an action's text for
  * the review page, its cards apart (`{card}`: drawn as the page draws cards); without it the
- * action's text is shown as it is, its card codes as cards.
+ * action's text is shown as it is, its card codes as cards. `firstDeal` deals a game's first
+ * hand again from its seed by tapete's pinned shuffle (chance.js), and `dealtHands` reads
+ * the same hands from a replay's first step (its full view): the page that checks a table's
+ * deals (verify.js) compares the two, each seat's cards named as the full view names them;
+ * without them it checks the commitment and the seed only.
  * @typedef {{
  *   name: string,
  *   title?: string,
@@ -83,8 +87,24 @@ backWords.label = t('card.back');
  *   sidesText?: (seatName: (seat: number) => string, seats: number) => string,
  *   resultDetail?: (outcome: Outcome, ctx: Naming) => string,
  *   actionParts?: (action: string) => (string | {card: string})[],
+ *   firstDeal?: (seed: bigint, rules: Rules, seats: number) => string[][],
+ *   dealtHands?: (fullView: unknown) => string[][] | null,
  * }} GameModule
  */
+
+// ---- the deal, for the check of a table's deals ----
+
+/**
+ * Every seat's cards in a replay's full view (its `hands`, by seat), or null for a view
+ * without them: what each game's `dealtHands` reads at a replay's first step.
+ * @param {unknown} view
+ * @returns {string[][] | null}
+ */
+export function fullViewHands(view) {
+  const hands = view && typeof view === 'object' ? /** @type {{hands?: unknown}} */ (view).hands : null;
+  if (!Array.isArray(hands) || !hands.every((h) => Array.isArray(h) && h.every((c) => typeof c === 'string'))) return null;
+  return hands.map((h) => h.slice());
+}
 
 // ---- the seat ring ----
 

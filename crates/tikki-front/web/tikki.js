@@ -14,8 +14,9 @@ import { DEFAULT_RULES, sortCards, best, pileGroups, pilePoints, layActions } fr
 import {
   seatedOf, ringSeats, nameplate as plateOf, holdOpen, revealOnce, nextButton, select, field, nameSeatsIn, pointsDetail,
   pointsResult, seatsText, seatsOutcome, frame, gameStyle, onNextOf, feltAlone, othersAwaited, phaseTitle, idleHint,
-  scoreTitle, totalRow,
+  scoreTitle, totalRow, fullViewHands,
 } from './kit.js';
+import { below, deal, rngFromSeed } from './chance.js';
 
 /** @typedef {import('./kit.js').GameModule} GameModule */
 /** @typedef {import('./kit.js').GameState} GameState */
@@ -685,4 +686,29 @@ function actionParts(action) {
   return [String(action)];
 }
 
-registerGame({ name: 'tikki', title: 'Tikki', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, seatLabel, sidesText, actionParts });
+// ---- the first deal, dealt again (the check of a table's deals) ----
+
+/**
+ * Every seat's seven cards of a game's first deal from its seed, by seat, as the replay's
+ * full view names them (`10H`; by rank, then ♠ ♥ ♦ ♣): the first dealer drawn by lot
+ * from the stream, then the deck of ranks 1–`top` in card-index order dealt seven a seat
+ * from the dealer's left by the pinned shuffle (chance.js), as the engine's `TikkiGame::new`.
+ * @type {NonNullable<GameModule['firstDeal']>}
+ */
+function firstDeal(seed, rules, seats) {
+  const top = Math.min(13, Math.max(1, Number({ ...DEFAULT_RULES, ...(rules || {}) }.top) || 13));
+  const rng = rngFromSeed(seed);
+  const dealer = below(rng, seats);
+  const { hands } = deal(Array.from({ length: 4 * top }, (_, i) => i), rng, seats, 7);
+  /** @type {string[][]} */
+  const out = Array.from({ length: seats }, () => []);
+  hands.forEach((h, k) => {
+    out[(dealer + 1 + k) % seats] = h.sort((a, b) => a - b).map((i) => `${Math.floor(i / 4) + 1}${'SHDC'[i % 4]}`);
+  });
+  return out;
+}
+
+registerGame({
+  name: 'tikki', title: 'Tikki', rulesForm, rulesSummary, render, outcomeText, outcomeDetail, resultDetail, nameLine, seatLabel, sidesText, actionParts,
+  firstDeal, dealtHands: fullViewHands,
+});

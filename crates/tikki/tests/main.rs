@@ -4,6 +4,7 @@
 mod bots;
 mod combo;
 mod conformance;
+mod first_deal;
 mod narrate;
 mod properties;
 mod spec;

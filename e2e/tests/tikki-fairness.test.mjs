@@ -134,8 +134,9 @@ test('Tikki fairness: two people at a 3-seat table each see only their own hand'
     assert.ok(compared > 10, `frames compared: ${compared}`);
     assert.ok(laidHidden > 0, 'frames were compared while a person had cards face down on the table');
 
-    // The pages asked for nothing but their own moves: no replay, no other seat's view.
-    const allowed = new Set(['ping', 'act', 'next', 'sit', 'start', 'stand']);
+    // The pages asked for nothing but their own moves (and gave their contribution to the
+    // deal): no replay, no other seat's view.
+    const allowed = new Set(['ping', 'act', 'next', 'sit', 'start', 'stand', 'contribute']);
     for (const [i, msgs] of sent.entries()) {
       for (const m of msgs) assert.ok(allowed.has(m.type), `page ${i} sent ${JSON.stringify(m)}`);
       assert.ok(!msgs.some((m) => m.type === 'sit' && m.seat !== seats[i]), 'each sat in its own seat only');

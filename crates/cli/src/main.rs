@@ -20,6 +20,7 @@ mod odds;
 mod play;
 mod replay;
 mod review;
+mod screen;
 mod serve;
 mod sim;
 mod simulate;
@@ -87,6 +88,9 @@ enum Command {
     Merge(arena::MergeArgs),
     /// Re-run a recorded game and tell it action by action.
     Replay(replay::ReplayArgs),
+    /// Look for partners who see each other's cards: every decision weighed with and
+    /// without the partner's hidden cards, each pair's gain tested against honest play.
+    Screen(screen::ScreenArgs),
     /// Check a server's finished game: its secret matches the commitment shown before the
     /// deal, its seed follows from the secret and the players' contributions, and its
     /// actions replay from that seed.
@@ -160,6 +164,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => replay::run(&a, json),
         Command::Review(a) => review::run(&a, json),
         Command::Verify(a) => verify::run(&a, json),
+        Command::Screen(a) => screen::run(&a, json),
         Command::Serve(a) => serve::run(&a, json),
         Command::Loadtest(a) => serve::loadtest(&a, json),
     };

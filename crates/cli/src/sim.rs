@@ -143,7 +143,12 @@ pub(crate) fn run_games<H: Host>(spec: &RunSpec<H>) -> CliResult<ArenaReport<H::
     let timeout = spec.bot_timeout;
     let keep = |f: &Fixture, record: &Record<H::G>| match spec.records {
         Some(dir) => {
-            crate::play::write_record(record, &dir.join(record_name(f))).map_err(|e| e.to_string())
+            // Each seat named by its bot, as given (what `tapete screen` groups by).
+            let mut named = record.clone();
+            named.players = (0..f.seats)
+                .map(|seat| bots[f.side_of(seat).index()].clone())
+                .collect();
+            crate::play::write_record(&named, &dir.join(record_name(f))).map_err(|e| e.to_string())
         }
         None => Ok(()),
     };

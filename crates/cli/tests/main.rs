@@ -15,6 +15,7 @@ mod newcomer;
 mod odds;
 mod play_replay;
 mod review;
+mod screen;
 mod serve;
 mod sim;
 mod solitaire;

@@ -54,6 +54,10 @@ pub trait Kind: Send + Sync {
     fn tool(&self, name: &str, query: &Value) -> Result<Value, String>;
     /// See [`Host::reviews`].
     fn reviews(&self) -> bool;
+    /// See [`Host::screen`], for a game stored as options, seats, seed and the actions'
+    /// texts.
+    fn screen(&self, game: &StoredGame<'_>)
+        -> Result<Vec<tapete_review::screen::Screened>, String>;
     /// See [`Host::review`], for a game stored as options, seats, seed and the actions'
     /// texts (each seat with its action).
     fn review(
@@ -255,6 +259,12 @@ impl<H: Host> Kind for KindOf<H> {
     fn reviews(&self) -> bool {
         H::reviews()
     }
+    fn screen(
+        &self,
+        game: &StoredGame<'_>,
+    ) -> Result<Vec<tapete_review::screen::Screened>, String> {
+        Ok(H::screen(&record_of::<H>(game)?))
+    }
     fn review(
         &self,
         game: &StoredGame<'_>,
@@ -265,14 +275,7 @@ impl<H: Host> Kind for KindOf<H> {
         if !H::reviews() {
             return Err(format!("{} has no review", H::TITLE));
         }
-        check_seats::<H>(game.seats)?;
-        let rules = read_rules::<H>(game.rules)?;
-        let mut record = tapete_table::Record::<H::G>::new(rules, game.seats, game.seed);
-        for (i, (s, text)) in game.actions.iter().enumerate() {
-            let action =
-                H::parse_action(text).map_err(|e| format!("action {i} (`{text}`): {e}"))?;
-            record.actions.push((*s, action));
-        }
+        let record = record_of::<H>(game)?;
         H::review(&record, seat, settings, progress).map_err(|e| e.to_string())
     }
     fn rule_docs(&self) -> &'static [(&'static str, &'static str)] {
@@ -281,6 +284,18 @@ impl<H: Host> Kind for KindOf<H> {
     fn web(&self) -> crate::WebFace {
         H::WEB
     }
+}
+
+/// A stored game as `H`'s record: its options read, its actions parsed.
+fn record_of<H: Host>(game: &StoredGame<'_>) -> Result<tapete_table::Record<H::G>, String> {
+    check_seats::<H>(game.seats)?;
+    let rules = read_rules::<H>(game.rules)?;
+    let mut record = tapete_table::Record::<H::G>::new(rules, game.seats, game.seed);
+    for (i, (s, text)) in game.actions.iter().enumerate() {
+        let action = H::parse_action(text).map_err(|e| format!("action {i} (`{text}`): {e}"))?;
+        record.actions.push((*s, action));
+    }
+    Ok(record)
 }
 
 /// What one audience has been told of the previous and the current hand.

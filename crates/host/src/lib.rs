@@ -191,6 +191,13 @@ pub trait Host: Send + Sync + 'static {
     ) -> Result<tapete_review::Review, tapete_review::ReviewError> {
         Err(tapete_review::ReviewError::Unsupported(Self::TITLE.into()))
     }
+    /// Each decision of `record` weighed for collusion screening
+    /// ([`tapete_review::screen`]): what the
+    /// chooser's partner's hidden cards alone explain of it. Empty (the default) for a game
+    /// without partners or without a screen yet.
+    fn screen(_record: &tapete_table::Record<Self::G>) -> Vec<tapete_review::screen::Screened> {
+        Vec::new()
+    }
     /// The names of extra tools a server offers for this game (`GET /api/tools/GAME/NAME`).
     fn tools() -> &'static [&'static str] {
         &[]

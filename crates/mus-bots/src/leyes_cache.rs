@@ -183,6 +183,43 @@ fn from_leyes(l: &Leyes) -> HandOdds4 {
     out
 }
 
+type PartnerKey = (Mode, bool, Jugada, Jugada, u16);
+type PartnerCache = Mutex<HashMap<PartnerKey, Option<Arc<HandOdds4>>>>;
+
+/// Exact leyes of `hand` with the partner's hand `partner` known, under `cond` (the
+/// rivals' declarations; the partner's are left unknown: its hand says them). `None` when
+/// no deal satisfies the conditions. Cached like [`leyes`], bounded alike.
+pub fn leyes_with_partner(
+    mode: Mode,
+    real31: bool,
+    hand: Jugada,
+    partner: Jugada,
+    cond: &Conditions,
+) -> Option<HandOdds4> {
+    static CACHE: OnceLock<PartnerCache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut cond = *cond;
+    cond.pares[1] = tapete_mus_odds::leyes::Declared::Unknown;
+    cond.juego[1] = tapete_mus_odds::leyes::Declared::Unknown;
+    cond.partner_sena = None;
+    let key: PartnerKey = (mode, real31, hand, partner, pack(&cond));
+    if let Ok(map) = cache.lock() {
+        if let Some(hit) = map.get(&key) {
+            return hit.as_deref().copied();
+        }
+    }
+    let computed = Leyes::compute(catalog(mode, real31), hand, Some(partner), &cond)
+        .ok()
+        .map(|l| Arc::new(from_leyes(&l)));
+    if let Ok(mut map) = cache.lock() {
+        if map.len() >= MAX_CACHED {
+            map.clear();
+        }
+        map.insert(key, computed.clone());
+    }
+    computed.as_deref().copied()
+}
+
 /// Exact leyes of `hand` with the partner unknown, under `cond` (declarations heard from
 /// next, partner, prev). `None` only when no deal satisfies the conditions.
 pub fn leyes(mode: Mode, real31: bool, hand: Jugada, cond: &Conditions) -> Option<HandOdds4> {

@@ -24,6 +24,7 @@ pub mod maestro;
 pub mod policy;
 pub mod read;
 pub mod review;
+pub mod screen;
 pub mod strength;
 pub mod umbral;
 

@@ -97,6 +97,12 @@ impl Host for MusHost {
         rules.with_juego_given((seat % 2) as u8)
     }
 
+    /// Every lance's betting weighed with and without the partner's cards
+    /// ([`tapete_mus_bots::screen`]).
+    fn screen(record: &tapete_table::Record<MusGame>) -> Vec<tapete_review::screen::Screened> {
+        tapete_mus_bots::screen::screen(record)
+    }
+
     /// A rematch starts level: the juegos given at a tournament's courtesy were that
     /// match's.
     fn rematch_rules(rules: MusRules) -> MusRules {

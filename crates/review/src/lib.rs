@@ -38,6 +38,7 @@
 //! ```
 
 pub mod doc;
+pub mod screen;
 pub mod toy;
 mod value;
 

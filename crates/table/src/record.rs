@@ -19,6 +19,10 @@ pub struct Record<G: Game> {
     pub seed: u64,
     /// Every action in the order applied, with the seat that took it.
     pub actions: Vec<(Seat, G::Action)>,
+    /// Who played each seat, when the maker of the record knows (an arena names each
+    /// seat's bot as it was given: `experto`, `cmd:…`); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<String>,
     /// What the seed can be checked with, for a game dealt by commit and reveal (a
     /// server's table; see [`crate::fair`]); none for a game dealt from a seed alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -57,6 +61,7 @@ impl<G: Game> Record<G> {
             seats,
             seed,
             actions: Vec::new(),
+            players: Vec::new(),
             fairness: None,
         }
     }

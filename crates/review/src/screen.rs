@@ -1,0 +1,158 @@
+//! Screening for partners who see each other's cards: each decision of a seat is valued
+//! twice — from what it legally knew, and from that plus its partner's hidden cards — and
+//! the difference the choice made is its **gain**: what only the partner's cards explain
+//! ([`Screened`], made by each game's `Host::screen`). Over many decisions an
+//! honest player's gains average about zero (it cannot know the partner's cards, so they
+//! are as likely to favour its choice as not); a player who knows them chooses, far more
+//! often than chance allows, what only they show to be right. [`Tally`] sums a pair's
+//! gains into a mean, its standard error and a z-score against honest play.
+
+use serde::Serialize;
+use tapete_table::Seat;
+
+/// One decision weighed for screening.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Screened {
+    /// The decision's place in the game's log (0 is the first action).
+    pub index: usize,
+    /// The seat that chose.
+    pub seat: Seat,
+    /// Its partner, whose hidden cards are the question.
+    pub partner: Seat,
+    /// Which way the choice went: +1 for more at stake (a bet, a raise, an acceptance),
+    /// −1 for less (a pass, a refusal).
+    pub choice: f64,
+    /// What the partner's hidden cards add to the seat's chance: the chance with them
+    /// known less the chance from the seat's own knowledge.
+    pub hidden: f64,
+    /// Decisions alike from the seat's side of the table: the same kind of choice, a
+    /// similar chance from its own knowledge, and what its partner had shown by its play.
+    /// The test compares choices within a stratum, so that what the partner's play told
+    /// an honest seat does not count against it.
+    pub stratum: String,
+    /// What was decided, for the evidence (the action's text; never a card).
+    pub action: String,
+    /// The chance the seat's own knowledge gave (the lance's, in Mus).
+    pub legal: f64,
+}
+
+impl Screened {
+    /// The choice's gain: what only the partner's hidden cards explain of it (positive when
+    /// the choice went the way they favoured).
+    pub fn gain(&self) -> f64 {
+        self.choice * self.hidden
+    }
+}
+
+/// A pair's screened decisions summed up: within each stratum, how much the choices
+/// moved with the partner's hidden cards (their covariance), over all decisions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Tally {
+    /// Decisions weighed.
+    pub n: u64,
+    /// The mean, over the decisions, of their share of the within-stratum covariance of
+    /// the choice with the hidden cards' worth: about zero for honest play.
+    pub mean: f64,
+    /// The mean's standard error.
+    pub se: f64,
+    /// The mean over its standard error: how far from honest play (0) it stands.
+    pub z: f64,
+}
+
+impl Tally {
+    /// The tally of a pair's decisions.
+    pub fn of(decisions: &[Screened]) -> Tally {
+        let mut strata: std::collections::BTreeMap<&str, Vec<&Screened>> = Default::default();
+        for d in decisions {
+            strata.entry(d.stratum.as_str()).or_default().push(d);
+        }
+        let mut terms = Vec::with_capacity(decisions.len());
+        for group in strata.values() {
+            let k = group.len();
+            if k < 2 {
+                terms.push(0.0);
+                continue;
+            }
+            let c = group.iter().map(|d| d.choice).sum::<f64>() / k as f64;
+            let h = group.iter().map(|d| d.hidden).sum::<f64>() / k as f64;
+            let unbiased = k as f64 / (k as f64 - 1.0);
+            terms.extend(
+                group
+                    .iter()
+                    .map(|d| (d.choice - c) * (d.hidden - h) * unbiased),
+            );
+        }
+        Tally::of_terms(&terms)
+    }
+
+    /// The mean of `terms`, its standard error and their ratio.
+    pub fn of_terms(terms: &[f64]) -> Tally {
+        let n = terms.len();
+        if n < 2 {
+            return Tally {
+                n: n as u64,
+                mean: terms.first().copied().unwrap_or(0.0),
+                ..Tally::default()
+            };
+        }
+        let mean = terms.iter().sum::<f64>() / n as f64;
+        let var = terms.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n as f64 - 1.0);
+        let se = (var / n as f64).sqrt();
+        let z = if se > 0.0 { mean / se } else { 0.0 };
+        Tally {
+            n: n as u64,
+            mean,
+            se,
+            z,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(stratum: &str, choice: f64, hidden: f64) -> Screened {
+        Screened {
+            index: 0,
+            seat: 0,
+            partner: 2,
+            choice,
+            hidden,
+            stratum: stratum.into(),
+            action: String::new(),
+            legal: 0.5,
+        }
+    }
+
+    #[test]
+    fn a_tally_is_the_mean_its_error_and_their_ratio() {
+        let t = Tally::of_terms(&[1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(t.n, 4);
+        assert!((t.mean - 2.5).abs() < 1e-12);
+        let se = (((1.5f64.powi(2) * 2.0 + 0.5f64.powi(2) * 2.0) / 3.0) / 4.0).sqrt();
+        assert!((t.se - se).abs() < 1e-12);
+        assert!((t.z - 2.5 / se).abs() < 1e-9);
+        assert_eq!(Tally::of_terms(&[]).n, 0);
+        assert_eq!(Tally::of_terms(&[0.3]).z, 0.0);
+    }
+
+    #[test]
+    fn choices_that_follow_the_hidden_cards_within_a_stratum_count_and_a_strata_shift_does_not() {
+        // Following the hidden cards: bet when they help, pass when they hurt.
+        let following: Vec<Screened> = (0..40)
+            .map(|i| {
+                let h: f64 = if i % 2 == 0 { 0.2 } else { -0.2 };
+                d("a", h.signum(), h)
+            })
+            .collect();
+        assert!(Tally::of(&following).z > 10.0);
+        // Choices that differ only between strata whose hidden worth differs (what the
+        // partner's play told): nothing.
+        let mut told: Vec<Screened> = (0..20)
+            .map(|i| d("bet", 1.0, 0.2 + 0.01 * (i % 3) as f64))
+            .collect();
+        told.extend((0..20).map(|i| d("passed", -1.0, -0.2 - 0.01 * (i % 3) as f64)));
+        assert_eq!(Tally::of(&told).mean, 0.0);
+    }
+}

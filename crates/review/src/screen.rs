@@ -68,19 +68,7 @@ impl Tally {
         }
         let mut terms = Vec::with_capacity(decisions.len());
         for group in strata.values() {
-            let k = group.len();
-            if k < 2 {
-                terms.push(0.0);
-                continue;
-            }
-            let c = group.iter().map(|d| d.choice).sum::<f64>() / k as f64;
-            let h = group.iter().map(|d| d.hidden).sum::<f64>() / k as f64;
-            let unbiased = k as f64 / (k as f64 - 1.0);
-            terms.extend(
-                group
-                    .iter()
-                    .map(|d| (d.choice - c) * (d.hidden - h) * unbiased),
-            );
+            terms.extend(partial_terms(group));
         }
         Tally::of_terms(&terms)
     }
@@ -106,6 +94,44 @@ impl Tally {
             z,
         }
     }
+}
+
+/// One stratum's share of the statistic, a term per decision: the products of the
+/// choice's and the hidden worth's residuals once each is fitted linearly on the seat's own
+/// chance within the stratum — their covariance with what the seat knew taken out (an
+/// honest seat's choice follows its own chance, and so, slightly, may the worth of what its
+/// partner's play showed). A stratum too small to fit gives nothing.
+fn partial_terms(group: &[&Screened]) -> Vec<f64> {
+    let k = group.len();
+    if k < 3 {
+        return vec![0.0; k];
+    }
+    let n = k as f64;
+    let mean = |f: &dyn Fn(&Screened) -> f64| group.iter().map(|d| f(d)).sum::<f64>() / n;
+    let (lm, cm, hm) = (mean(&|d| d.legal), mean(&|d| d.choice), mean(&|d| d.hidden));
+    let sxx: f64 = group.iter().map(|d| (d.legal - lm).powi(2)).sum();
+    let slope = |f: &dyn Fn(&Screened) -> f64, m: f64| {
+        if sxx > 1e-12 {
+            group
+                .iter()
+                .map(|d| (d.legal - lm) * (f(d) - m))
+                .sum::<f64>()
+                / sxx
+        } else {
+            0.0
+        }
+    };
+    let (bc, bh) = (slope(&|d| d.choice, cm), slope(&|d| d.hidden, hm));
+    // Two parameters fitted: the products sum to the covariance over n - 2.
+    let unbiased = n / (n - 2.0);
+    group
+        .iter()
+        .map(|d| {
+            let rc = d.choice - cm - bc * (d.legal - lm);
+            let rh = d.hidden - hm - bh * (d.legal - lm);
+            rc * rh * unbiased
+        })
+        .collect()
 }
 
 #[cfg(test)]

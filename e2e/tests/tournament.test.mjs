@@ -41,7 +41,7 @@ test('a private knockout: joined by its link, the match starts, is played, the b
     await register(b.page, bea);
     await makeAccount(b.page, bea);
     const made = await apiAs(a.page, 'POST', '/api/tournaments', {
-      name: 'Torneo del jueves', game: 'chinchon', format: 'knockout', rules: { target: 20 },
+      name: 'Torneo del jueves', game: 'chinchon', format: 'knockout', rules: { target: 10 },
       private: true, pace_ms: 0, courtesy_s: 600,
     });
     assert.equal(made.status, 200, JSON.stringify(made.body));

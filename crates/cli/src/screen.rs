@@ -26,8 +26,24 @@ pub const DEFAULT_MIN_DECISIONS: u64 = 300;
 )]
 pub struct ScreenArgs {
     /// Records to screen: files, or directories whose `.json` files are records.
-    #[arg(value_name = "RECORDS", required = true)]
+    #[arg(value_name = "RECORDS", required_unless_present = "db")]
     pub records: Vec<PathBuf>,
+    /// Screen a server's finished games instead: its SQLite file or PostgreSQL URL (read
+    /// only, beside a running server). A player is an account, a pair two partners.
+    #[arg(long, value_name = "URL", conflicts_with = "records")]
+    pub db: Option<String>,
+    /// With --db: only this game's tables.
+    #[arg(long, value_name = "GAME", requires = "db")]
+    pub game: Option<String>,
+    /// With --db: unrated games too (by default a pair is screened over its rated games).
+    #[arg(long, requires = "db")]
+    pub unrated: bool,
+    /// With --db: the newest games read at most.
+    #[arg(long, value_name = "N", default_value_t = 20_000, requires = "db")]
+    pub limit: usize,
+    /// Judge only pairs that played at least this many games together.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub min_games: u64,
     /// Flag a pair whose z-score is at least this.
     #[arg(long, value_name = "Z", default_value_t = DEFAULT_THRESHOLD)]
     pub threshold: f64,
@@ -61,27 +77,27 @@ fn files(paths: &[PathBuf]) -> CliResult<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// One pair's decisions and games.
-#[derive(Default)]
-struct Pair {
-    decisions: Vec<tapete_review::screen::Screened>,
-    games: u64,
+/// A game to screen, wherever it came from.
+struct Game {
+    /// Where it was read (a file, or a server's table), for errors.
+    source: String,
+    game: String,
+    rules: Value,
+    seats: usize,
+    seed: u64,
+    actions: Vec<(usize, String)>,
+    /// Who played each seat (`None`: a bot, or unknown).
+    players: Vec<Option<String>>,
+    /// Whether only pairs of two named players are screened (a server's: a bot's seat
+    /// beside a person is no partnership to suspect).
+    people_only: bool,
 }
 
-/// Runs `tapete screen`.
-pub fn run(a: &ScreenArgs, json: bool) -> CliResult {
-    if !(a.threshold.is_finite() && a.threshold > 0.0) {
-        return Err(CliError::usage("--threshold must be a positive number"));
-    }
-    let kinds = tapete_catalog::kinds();
-    let mut pairs: BTreeMap<(String, String, String), Pair> = BTreeMap::new();
-    let mut read = 0u64;
-    for file in files(&a.records)? {
+/// The games of record files (an arena's name each seat's bot).
+fn from_records(paths: &[PathBuf]) -> CliResult<Vec<Game>> {
+    let mut out = Vec::new();
+    for file in files(paths)? {
         let (game, v) = crate::replay::load(&file)?;
-        let kind = kinds
-            .iter()
-            .find(|k| k.name() == game)
-            .ok_or_else(|| CliError::input(format!("{}: no game `{game}`", file.display())))?;
         let bad = |what: &str| CliError::input(format!("{}: {what}", file.display()));
         let seats = v["seats"].as_u64().ok_or_else(|| bad("no `seats`"))? as usize;
         let seed = v["seed"].as_u64().ok_or_else(|| bad("no `seed`"))?;
@@ -97,35 +113,105 @@ pub fn run(a: &ScreenArgs, json: bool) -> CliResult {
             })
             .collect::<Option<_>>()
             .ok_or_else(|| bad("`actions` are not [seat, action] pairs"))?;
-        let players: Vec<String> = match v.get("players").and_then(Value::as_array) {
-            Some(p) => p
-                .iter()
-                .map(|x| x.as_str().unwrap_or("?").to_string())
-                .collect(),
-            None => (0..seats).map(|s| format!("seat {s}")).collect(),
+        let players = match v.get("players").and_then(Value::as_array) {
+            Some(p) => p.iter().map(|x| x.as_str().map(String::from)).collect(),
+            None => vec![None; seats],
         };
+        out.push(Game {
+            source: file.display().to_string(),
+            game,
+            rules: v["rules"].clone(),
+            seats,
+            seed,
+            actions,
+            players,
+            people_only: false,
+        });
+    }
+    Ok(out)
+}
+
+/// A server's finished games (rated ones unless asked otherwise), each seat named by the
+/// account that held it at the end.
+fn from_db(db: &str, a: &ScreenArgs) -> CliResult<Vec<Game>> {
+    let shown = tapete_server::store::pg::redacted(db);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::run(format!("cannot start: {e}")))?;
+    let found = runtime.block_on(async {
+        let store = tapete_server::store::Db::open_to_read(db)
+            .map_err(|e| CliError::input(format!("--db {shown}: {e}")))?;
+        store
+            .finished_games(a.game.clone(), !a.unrated, a.limit)
+            .await
+            .map_err(|e| CliError::run(format!("--db {shown}: {e}")))
+    })?;
+    Ok(found
+        .into_iter()
+        .map(|g| Game {
+            source: format!("table {}", g.table),
+            game: g.game,
+            rules: g.rules,
+            seats: g.seats,
+            seed: g.seed,
+            actions: g.actions,
+            players: g.players.into_iter().map(|p| p.map(|(_, n)| n)).collect(),
+            people_only: true,
+        })
+        .collect())
+}
+
+/// One pair's decisions and games.
+#[derive(Default)]
+struct Pair {
+    decisions: Vec<tapete_review::screen::Screened>,
+    games: u64,
+}
+
+/// Runs `tapete screen`.
+pub fn run(a: &ScreenArgs, json: bool) -> CliResult {
+    if !(a.threshold.is_finite() && a.threshold > 0.0) {
+        return Err(CliError::usage("--threshold must be a positive number"));
+    }
+    let games = match &a.db {
+        Some(db) => from_db(db, a)?,
+        None => from_records(&a.records)?,
+    };
+    let kinds = tapete_catalog::kinds();
+    let mut pairs: BTreeMap<(String, String, String), Pair> = BTreeMap::new();
+    let read = games.len() as u64;
+    for g in games {
+        let kind = kinds
+            .iter()
+            .find(|k| k.name() == g.game)
+            .ok_or_else(|| CliError::input(format!("{}: no game `{}`", g.source, g.game)))?;
         let weighed = kind
             .screen(&StoredGame {
-                rules: &v["rules"],
-                seats,
-                seed,
-                actions: &actions,
+                rules: &g.rules,
+                seats: g.seats,
+                seed: g.seed,
+                actions: &g.actions,
             })
-            .map_err(|e| bad(&e))?;
-        read += 1;
+            .map_err(|e| CliError::input(format!("{}: {e}", g.source)))?;
         let mut seen = std::collections::BTreeSet::new();
         for w in weighed {
+            let named = |s: usize| g.players.get(s).is_some_and(Option::is_some);
+            if g.people_only && !(named(w.seat) && named(w.partner)) {
+                continue;
+            }
             let name = |s: usize| {
-                players
+                g.players
                     .get(s)
                     .cloned()
+                    .flatten()
                     .unwrap_or_else(|| format!("seat {s}"))
             };
             let (x, y) = (name(w.seat), name(w.partner));
             let key = if x <= y {
-                (game.clone(), x, y)
+                (g.game.clone(), x, y)
             } else {
-                (game.clone(), y, x)
+                (g.game.clone(), y, x)
             };
             let pair = pairs.entry(key.clone()).or_default();
             pair.decisions.push(w);
@@ -138,7 +224,7 @@ pub fn run(a: &ScreenArgs, json: bool) -> CliResult {
         .iter()
         .map(|((game, x, y), p)| {
             let t = Tally::of(&p.decisions);
-            let judged = t.n >= a.min_decisions;
+            let judged = t.n >= a.min_decisions && p.games >= a.min_games;
             json!({
                 "game": game,
                 "players": [x, y],
@@ -157,6 +243,7 @@ pub fn run(a: &ScreenArgs, json: bool) -> CliResult {
             "records": read,
             "threshold": a.threshold,
             "min_decisions": a.min_decisions,
+            "min_games": a.min_games,
             "pairs": rows,
         });
         return emit(&format!("{doc}\n"));

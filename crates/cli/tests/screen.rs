@@ -97,7 +97,7 @@ fn pair<'a>(v: &'a Value, name: &str) -> &'a Value {
 
 #[test]
 fn partners_who_bet_by_both_hands_are_flagged_and_honest_ones_are_not() {
-    let dir = records("screen-records", 120);
+    let dir = records("screen-records", 60);
     let out = tapete(&["screen", dir.to_str().unwrap(), "--json"], "");
     assert!(
         out.status.success(),
@@ -105,10 +105,10 @@ fn partners_who_bet_by_both_hands_are_flagged_and_honest_ones_are_not() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
-    assert_eq!(v["records"], 120);
+    assert_eq!(v["records"], 60);
     let peeking = pair(&v, "peeking");
     let honest = pair(&v, "honest");
-    assert_eq!(peeking["games"], 120, "{peeking}");
+    assert_eq!(peeking["games"], 60, "{peeking}");
     assert!(peeking["decisions"].as_u64().unwrap() >= 300, "{peeking}");
     assert_eq!(peeking["flagged"], true, "{peeking}");
     assert!(peeking["z"].as_f64().unwrap() >= 4.0, "{peeking}");
@@ -119,6 +119,8 @@ fn partners_who_bet_by_both_hands_are_flagged_and_honest_ones_are_not() {
     let text = String::from_utf8_lossy(&text.stdout);
     let line = text.lines().find(|l| l.starts_with("peeking")).unwrap();
     assert!(line.contains("FLAGGED"), "{text}");
+    let line = text.lines().find(|l| l.starts_with("honest")).unwrap();
+    assert!(!line.contains("FLAGGED"), "{text}");
 
     // Too few decisions: judged by nobody, flagged never.
     let few = records("screen-few", 3);

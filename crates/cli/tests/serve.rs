@@ -879,3 +879,77 @@ fn bad_and_hostile_solitaire_queries_are_refused_by_name() {
         (200, &json!("964444044208/262190765217675"))
     );
 }
+
+#[test]
+fn the_screen_reads_a_running_servers_finished_games() {
+    let db = temp_db("screen");
+    let server = Server::start(&db);
+    let (_, ane) = server.player("Ane");
+    let (_, bea) = server.player("Bea");
+    // Ane and Bea partners (seats 0 and 2), bots across.
+    let (code, table) = server.api(
+        "POST",
+        "/api/tables",
+        Some(&ane),
+        Some(
+            json!({"game": "mus", "rules": {"target": 30, "juegos": 1}, "bot": "basico",
+                    "pace_ms": 0, "seat": 0}),
+        ),
+    );
+    assert_eq!(code, 200, "{table}");
+    let id = table["id"].as_str().unwrap().to_string();
+    let mut b = server.connect(&id, Some(&bea));
+    b.next_of("state");
+    b.send(json!({"type": "sit", "seat": 2}));
+    b.state_until(|s| s["you"]["seat"] == 2);
+    let mut a = server.connect(&id, Some(&ane));
+    a.next_of("state");
+    a.send(json!({"type": "start"}));
+    let other = std::thread::spawn(move || play_until(&mut b, |_| false));
+    let end = play_until(&mut a, |_| false);
+    other.join().unwrap();
+    assert!(!end["outcome"].is_null());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server
+        .api("GET", &format!("/api/tables/{id}"), None, None)
+        .1["status"]
+        != "finished"
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the table is not stored finished"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let db_arg = db.to_str().unwrap();
+    // Beside the running server: its unrated game, the partners by their accounts; the
+    // bots' side is no partnership to screen.
+    let v = cli_json(&[
+        "screen",
+        "--db",
+        db_arg,
+        "--unrated",
+        "--min-decisions",
+        "1",
+    ]);
+    assert_eq!(v["records"], 1, "{v}");
+    let pairs = v["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 1, "{v}");
+    assert_eq!(pairs[0]["players"], json!(["Ane", "Bea"]), "{v}");
+    assert_eq!(pairs[0]["games"], 1, "{v}");
+    assert!(pairs[0]["decisions"].as_u64().unwrap() >= 1, "{v}");
+    // Rated games only by default: none here.
+    let v = cli_json(&["screen", "--db", db_arg]);
+    assert_eq!(
+        (v["records"].clone(), v["pairs"].clone()),
+        (json!(0), json!([])),
+        "{v}"
+    );
+    // No such database: said, exit 2.
+    let out = Command::new(env!("CARGO_BIN_EXE_tapete"))
+        .args(["screen", "--db", "/nonexistent/tapete.db"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no such database file"));
+}

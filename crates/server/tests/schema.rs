@@ -563,7 +563,7 @@ fn a_postgres_database_of_the_previous_release_opens_with_the_schema_of_a_new_on
     assert_eq!(stored_version(&db), SCHEMA_VERSION);
     assert_same_schema(&db, &fresh, "pg-v8.sql");
     // What came since: the reviews (version 9), cuadrillas and their tables (10),
-    // tournaments (11), notices and Web Push subscriptions (12).
+    // tournaments (11), notices and Web Push subscriptions (12), committed deals (13).
     let since = |l: &&String| {
         l.split_whitespace().nth(1).is_some_and(|what| {
             [
@@ -578,6 +578,8 @@ fn a_postgres_database_of_the_previous_release_opens_with_the_schema_of_a_new_on
                 "tournament_seats.",
                 "notices.",
                 "push_subscriptions.",
+                "deals.",
+                "contributions.",
             ]
             .iter()
             .any(|p| what.starts_with(p))

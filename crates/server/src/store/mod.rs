@@ -262,6 +262,43 @@ impl Db {
         Db::start(move || Ok(Box::new(conn)), Some(lock))
     }
 
+    /// Opens a database only to read it (`tapete screen --db`), beside the servers that
+    /// may be running on it: a SQLite file read-only and without its lock, which must be at
+    /// this build's schema version; a PostgreSQL database without taking a node's name or
+    /// any lease.
+    pub fn open_to_read(db: &str) -> DbResult<Db> {
+        if pg::is_url(db) {
+            let url = db.to_owned();
+            return Db::start(
+                move || Ok(Box::new(pg::PgConn::open(&url, None, None)?)),
+                None,
+            );
+        }
+        let path = PathBuf::from(db);
+        if !path.is_file() {
+            return Err(DbError(format!("{db}: no such database file")));
+        }
+        Db::start(
+            move || {
+                let conn = rusqlite::Connection::open_with_flags(
+                    &path,
+                    rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+                )?;
+                conn.busy_timeout(std::time::Duration::from_secs(5))?;
+                let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+                if version != SCHEMA_VERSION {
+                    return Err(DbError(format!(
+                        "{}: the database is at schema version {version} and this tapete reads \
+                         version {SCHEMA_VERSION}: read it with the tapete that serves it",
+                        path.display()
+                    )));
+                }
+                Ok(Box::new(conn))
+            },
+            None,
+        )
+    }
+
     /// Opens a PostgreSQL database shared by several servers: its schema brought up to
     /// date, every commit durable (`synchronous_commit = on`). No lock file: the nodes
     /// share the database, and each table has one owner by its lease.

@@ -57,7 +57,7 @@ mod watch;
 pub use private::{Ask, PrivateInfo};
 pub use private_store::NewRematch;
 pub(crate) use store::drop_table_rows;
-pub use store::{Deal, PlayedGame, PrivateRow, StoredTable, TableRow};
+pub use store::{Deal, FinishedGame, PlayedGame, PrivateRow, StoredTable, TableRow};
 
 pub use actor::spawn;
 use actor::*;

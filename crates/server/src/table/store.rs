@@ -118,6 +118,20 @@ pub struct StoredTable {
     pub contributions: Vec<(i64, String)>,
 }
 
+/// A finished game as `tapete screen` reads it: its options, seed and actions, and who
+/// held each seat at the end (`None` where only bots played).
+#[derive(Clone, Debug)]
+pub struct FinishedGame {
+    pub table: String,
+    pub game: String,
+    pub rules: Value,
+    pub seats: usize,
+    pub seed: u64,
+    pub rated: bool,
+    pub actions: Vec<(usize, String)>,
+    pub players: Vec<Option<(i64, String)>>,
+}
+
 /// One finished game of a player, for the history page.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct PlayedGame {
@@ -519,6 +533,55 @@ impl Db {
     /// One table with its seats and log.
     pub async fn table(&self, id: String) -> DbResult<Option<StoredTable>> {
         self.call(move |c| load(c, &id)).await
+    }
+
+    /// The newest `limit` finished games, of `game` only when named and rated only when
+    /// `rated`, newest first (for `tapete screen --db`).
+    pub async fn finished_games(
+        &self,
+        game: Option<String>,
+        rated: bool,
+        limit: usize,
+    ) -> DbResult<Vec<FinishedGame>> {
+        self.call(move |c| {
+            let rated = if rated { "AND rated != 0" } else { "" };
+            let rows: Vec<TableRow> = match &game {
+                Some(g) => {
+                    let mut st = c.prepare(&format!(
+                        "SELECT {TABLE_COLUMNS} FROM tables WHERE status = 'finished'
+                         AND game = ?1 {rated} ORDER BY finished DESC, id LIMIT ?2"
+                    ))?;
+                    let rows = st.query_map(params![g, limit as i64], row_of)?;
+                    rows.collect::<DbResult<_>>()?
+                }
+                None => {
+                    let mut st = c.prepare(&format!(
+                        "SELECT {TABLE_COLUMNS} FROM tables WHERE status = 'finished'
+                         {rated} ORDER BY finished DESC, id LIMIT ?1"
+                    ))?;
+                    let rows = st.query_map(params![limit as i64], row_of)?;
+                    rows.collect::<DbResult<_>>()?
+                }
+            };
+            let mut out = Vec::with_capacity(rows.len());
+            for row in rows {
+                let Some(stored) = load(c, &row.id)? else {
+                    continue;
+                };
+                out.push(FinishedGame {
+                    table: row.id.clone(),
+                    game: row.game.clone(),
+                    rules: row.rules.clone(),
+                    seats: row.seats,
+                    seed: row.seed,
+                    rated: row.rated,
+                    actions: stored.actions,
+                    players: stored.seats,
+                });
+            }
+            Ok(out)
+        })
+        .await
     }
 
     /// A player's finished games, newest first (at most 200).

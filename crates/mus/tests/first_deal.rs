@@ -7,7 +7,8 @@
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use tapete_mus::{MusGame, MusRules};
-use tapete_table::{fair, Game};
+use tapete_table::first_deal::{self, plain, revealed};
+use tapete_table::Game;
 
 /// The deals pinned, by seed and options (as a table's JSON gives them, missing keys at
 /// their defaults): the seeds of chance.rs's goldens, then a seed past 2⁵³ (a JavaScript
@@ -16,11 +17,11 @@ use tapete_table::{fair, Game};
 /// seed made by commit and reveal.
 fn cases() -> Vec<Value> {
     vec![
-        plain(0, json!({})),
-        plain(7, json!({})),
-        plain(u64::MAX, json!({})),
-        plain((1 << 53) + 1, json!({"boards": 4})),
-        plain(7, json!({"juegos_given": [1]})),
+        plain(0, 4, json!({})),
+        plain(7, 4, json!({})),
+        plain(u64::MAX, 4, json!({})),
+        plain((1 << 53) + 1, 4, json!({"boards": 4})),
+        plain(7, 4, json!({"juegos_given": [1]})),
         revealed(
             4,
             json!({}),
@@ -34,33 +35,9 @@ fn cases() -> Vec<Value> {
     ]
 }
 
-/// A case of a seed given as it is.
-fn plain(seed: u64, rules: Value) -> Value {
-    json!({"seed": seed.to_string(), "seats": 4, "rules": rules})
-}
-
-/// The secret of the case dealt by commit and reveal (`tapete_table::fair`).
-const SECRET: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f000112233445566778899aabbccddeeff";
-
-/// A case whose seed is made by commit and reveal from [`SECRET`] and these contributions
-/// (`""`: a bot or an empty seat), with the commitment a table shows: the page's
-/// `seedOf` and `commitmentOf` are held to these, and its whole check to this deal.
-fn revealed(seats: usize, rules: Value, contributions: &[&str]) -> Value {
-    let given: Vec<String> = contributions.iter().map(|c| c.to_string()).collect();
-    let seed = fair::seed_of(SECRET, &given).expect("a secret and contributions");
-    json!({
-        "seed": seed.to_string(), "seats": seats, "rules": rules,
-        "secret": SECRET, "contributions": given,
-        "commitment": fair::commitment(SECRET).expect("a secret"),
-    })
-}
-
 /// The case with each seat's cards after the first deal, as `MusHost::full_view` lists them.
 fn with_hands(mut case: Value) -> Value {
-    let seed: u64 = case["seed"]
-        .as_str()
-        .and_then(|s| s.parse().ok())
-        .expect("a seed");
+    let seed = first_deal::seed(&case);
     let rules: MusRules = serde_json::from_value(case["rules"].clone()).expect("the case's rules");
     let game = MusGame::new(&rules, 4, seed).expect("a match");
     case["hands"] = (0..4)
@@ -73,14 +50,5 @@ fn with_hands(mut case: Value) -> Value {
 fn first_deals_are_pinned() {
     let made = Value::Array(cases().into_iter().map(with_hands).collect());
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/first_deal.json");
-    let pinned: Value = std::fs::read_to_string(&path)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null);
-    assert!(
-        pinned == made,
-        "{} no longer holds Mus's first deals: stored games would not replay, and the \
-         verification page deals otherwise. They are now:\n{made}",
-        path.display()
-    );
+    first_deal::check_pinned(&path, &made, "Mus");
 }

@@ -4,7 +4,7 @@
 //! is recomputed here from the documented formula with plain SHA-256 (the `sha2` crate and
 //! the system's `sha256sum`, not tapete's code), and the record replays from it.
 
-use crate::support::{games, legal, read, read_of, roomy, send, Server, Ws};
+use crate::support::{games, play_out, read, read_of, roomy, send, Server, Ws};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -53,21 +53,6 @@ fn seed_by_sha256sum(secret: &str, contributions: &[&str]) -> u64 {
     let digest = String::from_utf8(out.stdout).unwrap();
     let first: Vec<u8> = unhex(&digest[..16]);
     u64::from_le_bytes(first.try_into().unwrap())
-}
-
-/// Plays every turn offered on `ws` until the game is over; its last state.
-fn play_out(ws: &mut Ws) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        assert!(Instant::now() < deadline, "the game took too long");
-        let s = read_of(ws, "state");
-        if !s["outcome"].is_null() {
-            return s;
-        }
-        if let Some(a) = legal(&s).first() {
-            send(ws, json!({"type": "act", "action": a, "id": s["n"]}));
-        }
-    }
 }
 
 /// The next error message on `ws`, other messages skipped.

@@ -4,7 +4,9 @@
 //! reviews are for the people who sat there; new reviews are bounded per person and per
 //! address, the queue in length and the reviews made at once on the whole server.
 
-use crate::support::{choose, eventually, games, legal, read_of, ring, roomy, send, Server, Ws};
+use crate::support::{
+    choose, eventually, games, legal, play_out, read_of, ring, roomy, send, Server,
+};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tapete_server::Limits;
@@ -26,21 +28,6 @@ fn limits() -> Limits {
         reviews_per_person: 100,
         review_reads_per_minute: 100_000,
         ..roomy()
-    }
-}
-
-/// Plays every turn offered on `ws` (the first legal action) until the game is over.
-fn play_out(ws: &mut Ws) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        assert!(Instant::now() < deadline, "the game took too long");
-        let s = read_of(ws, "state");
-        if !s["outcome"].is_null() {
-            return s;
-        }
-        if let Some(a) = legal(&s).first() {
-            send(ws, json!({"type": "act", "action": a, "id": s["n"]}));
-        }
     }
 }
 

@@ -55,6 +55,7 @@ pub mod budget;
 pub mod conformance;
 mod drive;
 pub mod fair;
+pub mod first_deal;
 pub mod protocol;
 mod record;
 pub mod search;

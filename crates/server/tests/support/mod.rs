@@ -516,6 +516,28 @@ pub fn state_until(ws: &mut Ws, mut done: impl FnMut(&Value) -> bool) -> Value {
     }
 }
 
+/// Plays every turn offered on `ws` (the first legal action) until the game is over; its
+/// last state.
+pub fn play_out(ws: &mut Ws) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the game took too long"
+        );
+        let s = read_of(ws, "state");
+        if !s["outcome"].is_null() {
+            return s;
+        }
+        if let Some(a) = legal(&s).first() {
+            send(
+                ws,
+                serde_json::json!({"type": "act", "action": a, "id": s["n"]}),
+            );
+        }
+    }
+}
+
 pub fn legal(state: &Value) -> Vec<String> {
     state["legal"]
         .as_array()

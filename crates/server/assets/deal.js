@@ -4,6 +4,7 @@
 // commitment, the contributions once fixed and, after the end, the way to check it all.
 
 import { el, t } from './common.js';
+import { icon } from './icons.js';
 
 const KEY = 'tapete.deal.';
 
@@ -86,5 +87,5 @@ export function dealPanel(table, seat, send) {
     body.append(el('p', { class: 'muted' }, t('deal.after')));
   }
   return el('details', { class: 'deal', 'data-testid': 'deal' },
-    el('summary', { title: f.commitment }, `🔒 ${t('deal.summary')} ${short}`), body);
+    el('summary', { title: f.commitment }, icon('lock'), ` ${t('deal.summary')} `, el('code', { class: 'hash' }, short)), body);
 }

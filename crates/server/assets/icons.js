@@ -11,6 +11,8 @@ const INK = '#5b3a0a';
 
 /** The drawings, each the inside of a 24×24 <svg>. */
 const DRAWINGS = {
+  // A padlock (a table's committed deal).
+  lock: '<rect x="5" y="10.5" width="14" height="10" rx="2" fill="currentColor"/><path d="M8.2 10.5V8a3.8 3.8 0 0 1 7.6 0v2.5" fill="none" stroke="currentColor" stroke-width="2"/>',
   // A bell, and the bell struck through (the sound on your turn, on and off).
   bell: '<path d="M12 3.2c-3.3 0-5.6 2.5-5.6 5.8v3.6L4.7 15.8c-.3.6.1 1.2.8 1.2h13c.7 0 1.1-.6.8-1.2l-1.7-3.2V9c0-3.3-2.3-5.8-5.6-5.8z" fill="currentColor"/><path d="M9.6 18.6a2.5 2.5 0 0 0 4.8 0z" fill="currentColor"/>',
   bellOff: '<path d="M12 3.2c-3.3 0-5.6 2.5-5.6 5.8v3.6L4.7 15.8c-.3.6.1 1.2.8 1.2h13c.7 0 1.1-.6.8-1.2l-1.7-3.2V9c0-3.3-2.3-5.8-5.6-5.8z" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M9.6 18.6a2.5 2.5 0 0 0 4.8 0z" fill="currentColor"/><path d="M3.5 3.5l17 17" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',

@@ -51,6 +51,8 @@ pub struct Deal {
     pub secret: String,
     pub shared: bool,
     pub contributions: Option<Vec<String>>,
+    /// The secret's commitment, made once: every description of the table shows it.
+    commitment: String,
 }
 
 impl std::fmt::Debug for Deal {
@@ -66,19 +68,22 @@ impl std::fmt::Debug for Deal {
 impl Deal {
     /// A new table's: a fresh secret, contributions to come.
     pub fn new() -> Deal {
-        Deal {
-            secret: tapete_table::fair::new_secret(),
-            shared: false,
-            contributions: None,
-        }
+        Deal::stored(tapete_table::fair::new_secret(), false, None)
     }
 
     /// A duplicate round's table: the round's secret, shared with its other tables.
     pub fn shared(secret: String) -> Deal {
+        Deal::stored(secret, true, None)
+    }
+
+    /// A deal as stored: its secret, whether it is shared, its contributions.
+    pub fn stored(secret: String, shared: bool, contributions: Option<Vec<String>>) -> Deal {
+        let commitment = tapete_table::fair::commitment(&secret).unwrap_or_default();
         Deal {
             secret,
-            shared: true,
-            contributions: None,
+            shared,
+            contributions,
+            commitment,
         }
     }
 
@@ -86,7 +91,7 @@ impl Deal {
     /// contributions once fixed; the secret and the seed when `revealed`.
     pub fn shown(&self, seed: u64, revealed: bool) -> tapete_table::fair::Fairness {
         tapete_table::fair::Fairness {
-            commitment: tapete_table::fair::commitment(&self.secret).unwrap_or_default(),
+            commitment: self.commitment.clone(),
             contributions: self.contributions.clone(),
             secret: revealed.then(|| self.secret.clone()),
             seed: revealed.then_some(seed),
@@ -199,11 +204,7 @@ pub(crate) fn load_deal(c: &Connection, id: &str) -> DbResult<Option<Deal>> {
                     .map_err(|e| DbError(format!("table {id}: its contributions: {e}")))
             })
             .transpose()?;
-        Ok(Deal {
-            secret,
-            shared: shared != 0,
-            contributions,
-        })
+        Ok(Deal::stored(secret, shared != 0, contributions))
     })
     .transpose()
 }

@@ -104,6 +104,11 @@ pub struct ServeArgs {
     /// their own); without it only https:// push services on a named host are taken.
     #[arg(long, hide = true)]
     pub push_loopback: bool,
+    /// An account that operates the site (repeatable): it judges the screens' flags and the
+    /// chat's reports, suspends accounts and replays any finished game at /operador. Each
+    /// must be an account already, or the server does not start.
+    #[arg(long = "operator", value_name = "NICKNAME")]
+    pub operators: Vec<String>,
 }
 
 /// A node name: 1 to 64 letters, digits, `-` and `_` (it goes into URLs and logs).
@@ -172,6 +177,7 @@ pub fn run(a: &ServeArgs, json: bool) -> CliResult {
     config.limits.push_contact = a.push_contact.clone();
     config.limits.push_sends = a.push_sends as usize;
     config.limits.push_loopback = a.push_loopback;
+    config.operators = a.operators.clone();
     rt.block_on(tapete_server::serve(
         config,
         |addr, restored| {

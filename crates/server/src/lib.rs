@@ -43,6 +43,7 @@ pub mod hub;
 pub mod msg;
 pub mod net;
 pub mod notices;
+pub mod operator;
 pub mod push;
 pub mod ratings;
 pub mod review;
@@ -91,6 +92,9 @@ pub struct Config {
     /// What the connections' queues hold and how many reviews are being made, kept up to
     /// date by the server for whoever holds a clone (a monitor, a test).
     pub gauges: Arc<net::outbox::Gauges>,
+    /// The nicknames of the accounts that are the server's operators (see [`operator`]):
+    /// each must be an account when the server starts, or it does not start.
+    pub operators: Vec<String>,
 }
 
 impl Config {
@@ -107,6 +111,7 @@ impl Config {
             games,
             odds: Vec::new(),
             gauges: Arc::default(),
+            operators: Vec::new(),
         }
     }
 }
@@ -144,6 +149,7 @@ impl std::fmt::Debug for Config {
                 &self.odds.iter().map(|o| o.name()).collect::<Vec<_>>(),
             )
             .field("gauges", &self.gauges)
+            .field("operators", &self.operators)
             .finish()
     }
 }
@@ -354,6 +360,15 @@ pub async fn serve(
         hub.db.close().await;
         return Err(e.to_string());
     }
+    // The operators are accounts: a nickname that is none stops the start.
+    let operators = match operator_accounts(&hub.db, &config.operators).await {
+        Ok(ids) => ids,
+        Err(e) => {
+            hub.db.close().await;
+            return Err(e);
+        }
+    };
+    let _ = hub.operators.set(operators);
     // With several servers on one database, this one's lines about its leases and what
     // it publishes say which node it is.
     let cluster = match hub.db.node() {
@@ -447,6 +462,33 @@ pub async fn serve(
             drop(guard);
         });
     }
+}
+
+/// The accounts of the operators' nicknames (found as a login finds them); the first that
+/// is no account's stops the start, named.
+pub async fn operator_accounts(
+    db: &Db,
+    nicknames: &[String],
+) -> Result<std::collections::HashSet<i64>, String> {
+    let mut ids = std::collections::HashSet::new();
+    for nickname in nicknames {
+        let found = db
+            .account_by_key(accounts::nickname_key(nickname))
+            .await
+            .map_err(|e| e.to_string())?;
+        match found {
+            Some((id, _, _)) => {
+                ids.insert(id);
+            }
+            None => {
+                return Err(format!(
+                    "the operator `{nickname}` is no account here: make the account first \
+                     (sign up on the site), then start the server naming it"
+                ))
+            }
+        }
+    }
+    Ok(ids)
 }
 
 #[cfg(test)]

@@ -57,7 +57,7 @@ impl Actor {
         };
         // A person suspended from the site writes nowhere.
         match self.env.db.suspension_of(p.id).await {
-            Ok(Some(s)) if s.scope == crate::operator::Scope::Site => {
+            Ok(Some(s)) if s.keeps_from(false) => {
                 let r = s.refusal();
                 return self.chat_error(conn, r.code, r.message, None);
             }

@@ -377,6 +377,8 @@ fn a_suspension_keeps_its_account_from_what_it_covers_until_it_is_lifted() {
         )
     };
     let reason = "se deja ganar por su amigo en las partidas puntuables";
+    // A game Bea finishes before any suspension: she asks for another later.
+    let (played, _) = finished_ring(&server, &bea, false);
     let rated_only = suspend("rated", reason);
     // Bea reads her suspension and its reason.
     let (_, me) = server.api("GET", "/api/me", Some(&bea), None);
@@ -446,6 +448,13 @@ fn a_suspension_keeps_its_account_from_what_it_covers_until_it_is_lifted() {
         "/api/tournaments",
         Some(&bea),
         Some(json!({"name": "Mía", "game": "ring", "format": "swiss", "rounds": 1})),
+    );
+    assert_eq!((code, &e["code"]), (403, &json!("suspended")), "{e}");
+    let (code, e) = server.api(
+        "POST",
+        &format!("/api/tables/{played}/rematch"),
+        Some(&bea),
+        None,
     );
     assert_eq!((code, &e["code"]), (403, &json!("suspended")), "{e}");
     // She still logs in and reads why.

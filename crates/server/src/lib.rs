@@ -95,6 +95,12 @@ pub struct Config {
     /// The nicknames of the accounts that are the server's operators (see [`operator`]):
     /// each must be an account when the server starts, or it does not start.
     pub operators: Vec<String>,
+    /// How often a server with operators screens its newest rated games for collusion,
+    /// soft play and win trading, and flags what it finds (see `operator::screen`); zero:
+    /// never by itself (an operator may still ask). A day by default.
+    pub screen_every: std::time::Duration,
+    /// How many of the newest rated games a screen reads (2,000 by default, at most 50,000).
+    pub screen_games: usize,
 }
 
 impl Config {
@@ -112,6 +118,8 @@ impl Config {
             odds: Vec::new(),
             gauges: Arc::default(),
             operators: Vec::new(),
+            screen_every: std::time::Duration::from_secs(24 * 3600),
+            screen_games: operator::screen::DEFAULT_GAMES,
         }
     }
 }
@@ -150,6 +158,8 @@ impl std::fmt::Debug for Config {
             )
             .field("gauges", &self.gauges)
             .field("operators", &self.operators)
+            .field("screen_every", &self.screen_every)
+            .field("screen_games", &self.screen_games)
             .finish()
     }
 }
@@ -368,7 +378,15 @@ pub async fn serve(
             return Err(e);
         }
     };
+    let screening = !operators.is_empty();
     let _ = hub.operators.set(operators);
+    hub.screening.set_games(config.screen_games);
+    if screening {
+        tokio::spawn(operator::screen::keep_screening(
+            hub.clone(),
+            config.screen_every,
+        ));
+    }
     // With several servers on one database, this one's lines about its leases and what
     // it publishes say which node it is.
     let cluster = match hub.db.node() {

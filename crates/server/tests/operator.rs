@@ -181,6 +181,7 @@ fn nobody_but_an_operator_reaches_any_operator_endpoint_nor_learns_what_exists()
         ),
         ("DELETE", "/api/operator/suspensions/424242".into(), None),
         ("GET", "/api/operator/log".into(), None),
+        ("POST", "/api/operator/screen".into(), None),
         (
             "GET",
             format!("/api/operator/tables/{finished}/replay"),
@@ -293,6 +294,13 @@ fn each_of_the_operators_actions_is_in_the_log() {
     );
     let sid = s["id"].as_i64().unwrap();
     call("DELETE", &format!("/api/operator/suspensions/{sid}"), None);
+    // A screen now: the finished game has one person, so nothing to read.
+    let screened = call("POST", "/api/operator/screen", None);
+    assert_eq!(
+        (screened["games"].clone(), screened["flagged"].clone()),
+        (json!(0), json!(0)),
+        "{screened}"
+    );
     call("GET", &format!("/api/operator/tables/{table}/replay"), None);
     call(
         "GET",
@@ -320,6 +328,7 @@ fn each_of_the_operators_actions_is_in_the_log() {
         .collect();
     let want: Vec<(String, String)> = [
         ("replay", table.clone()),
+        ("screen", String::new()),
         ("lift", bea_id.to_string()),
         ("suspend", bea_id.to_string()),
         ("read_reports", String::new()),
@@ -331,10 +340,11 @@ fn each_of_the_operators_actions_is_in_the_log() {
     .collect();
     // Newest first; a replay read a step at a time is one line.
     assert_eq!(rows, want, "{log}");
-    let judged = &log[4]["details"];
+    let judged = &log[5]["details"];
     assert_eq!(judged["status"], "dismissed", "{judged}");
     assert_eq!(judged["note"], "pareja de siempre, juegan bien", "{judged}");
-    assert_eq!(log[2]["details"]["reason"], "ganancias regaladas");
+    assert_eq!(log[3]["details"]["reason"], "ganancias regaladas");
+    assert_eq!(log[1]["details"]["games"], 0, "{log}");
 }
 
 #[test]

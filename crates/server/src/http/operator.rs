@@ -68,6 +68,7 @@ pub(crate) fn routes(hub: Arc<Hub>) -> Router<Arc<Hub>> {
         .route("/api/operator/suspensions", get(suspensions).post(suspend))
         .route("/api/operator/suspensions/{id}", delete(lift))
         .route("/api/operator/log", get(log))
+        .route("/api/operator/screen", post(screen))
         .route("/api/operator/tables/{id}/replay", get(replay))
         .route("/api/operator/tables/{id}/replay/{n}", get(replay_step))
         .route_layer(axum::middleware::from_fn_with_state(hub, only_operators))
@@ -120,6 +121,21 @@ pub(crate) async fn not_suspended(hub: &Hub, player: i64, rated: bool) -> Result
         Some(s) => Err(ApiError::refused(StatusCode::FORBIDDEN, s.refusal())),
         None => Ok(()),
     }
+}
+
+/// `POST /api/operator/screen`: screens the newest rated games now and stores what they
+/// flag (see [`crate::operator::screen`]); answers what was done. Logged.
+async fn screen(
+    State(hub): State<Arc<Hub>>,
+    Extension(who): Extension<Operator>,
+) -> ApiResult<Value> {
+    let summary = operator::screen::screen_now(&hub)
+        .await
+        .map_err(ApiError::internal)?;
+    let details =
+        json!({"games": summary.games, "flagged": summary.flagged, "stored": summary.stored});
+    logged(&hub, &who, "screen", String::new(), details).await?;
+    Ok(Json(json!(summary)))
 }
 
 /// `GET /api/operator/flags?page=N`: the open flags first, then the judged, newest first.

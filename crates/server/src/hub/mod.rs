@@ -80,6 +80,8 @@ pub struct Hub {
     pub(crate) tournament_outcomes: crate::tournaments::Outcomes,
     /// The operators' accounts, set once at start ([`crate::Config::operators`]).
     pub(crate) operators: std::sync::OnceLock<std::collections::HashSet<i64>>,
+    /// The screens for the operators: one at a time, over how many games.
+    pub(crate) screening: crate::operator::screen::Screening,
 }
 
 impl Hub {
@@ -156,6 +158,7 @@ impl Hub {
             push: Arc::new(crate::push::Push::new(&limits)),
             tournament_outcomes: crate::tournaments::Outcomes::default(),
             operators: std::sync::OnceLock::new(),
+            screening: Default::default(),
             limits,
             gauges,
             social: friends::Social::default(),

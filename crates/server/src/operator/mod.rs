@@ -13,6 +13,7 @@
 //! step, a seat, the action's text and a line saying what was seen — never a card: a card's
 //! text in them is masked when stored ([`mask_cards`]).
 
+pub mod screen;
 pub mod store;
 
 use crate::code::{Code, Refusal};

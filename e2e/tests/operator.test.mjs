@@ -1,6 +1,6 @@
 // The operator's page: a server of the test's own with an operator (`--operator jefa`, an
 // account made before it started). The operator, and only she, has "Operator" in the top
-// bar; on /operador she suspends Ane from rated games with a reason, which the log shows;
+// bar; on /operador she asks for a screen of the games now, suspends Ane from rated games with a reason, which the log shows;
 // Ane's pages then show her the notice with that reason, and /operador is not for her.
 
 import { test } from 'node:test';
@@ -46,6 +46,10 @@ test('the operator suspends an account from rated games on /operador, and its pa
     await visit(op, server.url, jefa, '/operador');
     await op.getByTestId('nav-operator').waitFor({ state: 'attached' });
     await op.getByTestId('op-flags').waitFor();
+    // A screen asked for now: no rated game of two people yet, so nothing to flag.
+    await op.getByTestId('op-screen-now').click();
+    const toast = op.getByTestId('toast');
+    await toast.filter({ hasText: '0 games screened: 0 flags' }).waitFor();
     await op.getByTestId('op-tab-suspensions').click();
     await op.getByTestId('op-account').fill('ane');
     await op.getByTestId('op-scope').selectOption('rated');
@@ -58,6 +62,7 @@ test('the operator suspends an account from rated games on /operador, and its pa
     // The log says so.
     await op.getByTestId('op-tab-log').click();
     await op.locator('[data-testid="op-log-row"][data-action="suspend"]').waitFor();
+    await op.locator('[data-testid="op-log-row"][data-action="screen"]').waitFor();
 
     // Ane's pages show her suspension and its reason; the operator's page is not hers.
     const p = b.page;

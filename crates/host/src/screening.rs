@@ -123,9 +123,19 @@ pub struct Trade {
     pub expected: f64,
     pub z: f64,
     pub flagged: bool,
-    /// The games they met in, newest first as given (flagged pairs only).
+    /// The games they met in, in the order given, each with the first's score in it
+    /// (flagged pairs only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub evidence: Vec<String>,
+    pub evidence: Vec<Met>,
+}
+
+/// A game two players screened for win trading met in.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Met {
+    /// The game's source ([`Game::source`]).
+    pub source: String,
+    /// The first player's score in it: 1 ahead of the second, ½ level, 0 behind.
+    pub score: f64,
 }
 
 /// Everything screened.
@@ -276,7 +286,11 @@ pub fn screen(games: &[Game], kinds: &[Arc<dyn Kind>], s: &Settings) -> Report {
                 evidence: if flagged {
                     t.games
                         .iter()
-                        .map(|&m| games[index[m]].source.clone())
+                        .zip(&t.scores)
+                        .map(|(&m, &score)| Met {
+                            source: games[index[m]].source.clone(),
+                            score,
+                        })
                         .collect()
                 } else {
                     Vec::new()

@@ -50,6 +50,8 @@ pub struct Traded {
     pub players: [String; 2],
     /// The games they played against each other (indices of the meetings given).
     pub games: Vec<usize>,
+    /// The first player's score in each of those games: 1 ahead, ½ level, 0 behind.
+    pub scores: Vec<f64>,
     /// The first player's score against the second: games ahead, and half of those level.
     pub score: f64,
     /// That score's expectation from the skills their other games show.
@@ -85,6 +87,7 @@ pub fn screen(
         // Each game: the strength difference of a's side over b's, and how much an error
         // in the two skills moves it (their weights in their sides).
         let mut gaps = Vec::with_capacity(games.len());
+        let mut scores = Vec::with_capacity(games.len());
         for &g in &games {
             let sides = &model.games[g];
             let (Some(x), Some(y)) = (
@@ -96,6 +99,7 @@ pub fn screen(
             let gap = strength(&x.0, &skill) - strength(&y.0, &skill);
             let p = sigmoid(gap);
             score += outcome(x.1, y.1);
+            scores.push(outcome(x.1, y.1));
             expected += p;
             variance += p * (1.0 - p);
             let weight = (1.0 / x.0.len() as f64 + 1.0 / y.0.len() as f64) / 2.0;
@@ -108,12 +112,16 @@ pub fn screen(
             for g in &mut gaps {
                 g.0 = -g.0;
             }
+            for s in &mut scores {
+                *s = 1.0 - *s;
+            }
             ([b, a], n - score, n - expected)
         };
         let z = deviate(uncertain_tail(&gaps, spread, score));
         out.push(Traded {
             players: players.map(|p| model.names[p].clone()),
             games,
+            scores,
             score,
             expected,
             variance,
@@ -485,6 +493,7 @@ mod tests {
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].players, ["bea".to_string(), "ana".to_string()]);
         assert_eq!(t[0].score, 20.0);
+        assert_eq!(t[0].scores, vec![1.0; 20]);
         assert!((t[0].expected - 10.0).abs() < 1e-6, "{t:?}");
         // Sure of their strengths, 2⁻²⁰ would be z = 4.76; what sixty games each leave
         // unsure of them brings it down, not under the flag's 3.5.

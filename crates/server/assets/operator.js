@@ -55,10 +55,12 @@ const ACTIONS = /** @type {Record<string, string>} */ ({
 
 /**
  * What a row of evidence saw, in the page's language: the screens write it as `key=value`
- * words (`gain=0.310`; `score=20 games=20 expected=10.0`); anything else is shown as it is.
+ * words (`gain=0.310`; `first=7 result=1 score=20 games=20 expected=10.4`: who of the
+ * flag's players came first there, by id); anything else is shown as it is.
  * @param {string} what
+ * @param {Person[]} players
  */
-function seen(what) {
+function seen(what, players) {
   /** @type {Record<string, string>} */
   const v = {};
   for (const word of what.split(' ')) {
@@ -67,12 +69,39 @@ function seen(what) {
   }
   if (v.gain !== undefined) {
     const points = Math.round(Number(v.gain) * 1000) / 10;
-    return t('operator.what.gain', { points: localDecimals(`${points > 0 ? '+' : ''}${points}`) });
+    return localDecimals(`${points > 0 ? '+' : ''}${points}`);
   }
-  if (v.score !== undefined && v.games !== undefined) {
-    return t('operator.what.met', { score: localDecimals(v.score), games: v.games, expected: localDecimals(v.expected || '') });
+  if (v.result !== undefined && v.first !== undefined) {
+    const first = players.find((p) => String(p.id) === v.first);
+    const other = players.find((p) => String(p.id) !== v.first);
+    const name = (/** @type {Person | undefined} */ p) => (p ? p.nickname : '?');
+    if (v.result === '0.5') return t('operator.what.level');
+    return t('operator.what.won', { name: name(v.result === '1' ? first : other) });
   }
   return what;
+}
+
+/** Each game's title, from the server's list of games (asked once, before the flags). */
+/** @type {Record<string, string>} */
+const titles = {};
+const titlesRead = api('GET', '/api/games')
+  .then((/** @type {import('./common.js').GameKind[] | null} */ list) => { for (const g of list || []) titles[g.name] = g.title; })
+  .catch(() => {});
+
+/**
+ * A win-trading flag's whole score, from its evidence: "bea 20 – ana 0".
+ * @param {Flag} f
+ */
+function tradingScore(f) {
+  const what = f.evidence.length ? f.evidence[0].what : '';
+  const first = /first=(\d+)/.exec(what);
+  const score = /score=([\d.]+)/.exec(what);
+  const games = /games=(\d+)/.exec(what);
+  if (!first || !score || !games) return '';
+  const a = f.players.find((p) => String(p.id) === first[1]);
+  const b = f.players.find((p) => String(p.id) !== first[1]);
+  const won = Number(score[1]);
+  return `${a ? a.nickname : '?'} ${localDecimals(String(won))} – ${b ? b.nickname : '?'} ${localDecimals(String(Number(games[1]) - won))}`;
 }
 
 /**
@@ -126,6 +155,7 @@ function flagsSection() {
   const { pager, reload } = paged(body, async (page) => {
     /** @type {Flag[]} */
     const flags = await api('GET', `/api/operator/flags?page=${page}`);
+    await titlesRead;
     clear(body);
     if (!flags.length) body.append(el('div', { class: 'empty' }, t('operator.no_flags')));
     for (const f of flags) body.append(flagCard(f, reload));
@@ -153,10 +183,16 @@ function flagsSection() {
  */
 function flagCard(f, reload) {
   const s = f.statistic;
+  // Win trading's evidence is the games the two met in: a table each, and their score.
+  const trading = f.kind === 'win_trading';
   const rows = f.evidence.map((e) => el('tr', { 'data-testid': 'op-evidence' },
     el('td', {}, el('a', { href: replayAt(e.table, e.step), 'data-testid': 'op-evidence-link' }, e.table)),
-    el('td', {}, String(e.step)), el('td', {}, String(e.seat)),
-    el('td', {}, el('code', {}, e.action)), el('td', {}, seen(e.what))));
+    ...(trading ? [] : [el('td', { class: 'opt' }, String(e.step)), el('td', { class: 'opt' }, String(e.seat)), el('td', {}, el('code', {}, e.action))]),
+    el('td', {}, seen(e.what, f.players))));
+  // The step and the seat are left out on a phone: the table's link opens that step.
+  const heads = trading
+    ? [[t('operator.col.table')], [t('operator.col.what')]]
+    : [[t('operator.col.table')], [t('operator.col.step'), 'opt'], [t('operator.col.seat'), 'opt'], [t('operator.col.action')], [t('operator.col.gain')]];
   const note = el('input', { type: 'text', maxlength: '500', value: f.note || '', 'aria-label': t('operator.note'), placeholder: t('operator.note'), 'data-testid': 'op-note' });
   /** @param {string} status */
   const judge = async (status) => {
@@ -170,16 +206,16 @@ function flagCard(f, reload) {
       el('button', { type: 'button', class: 'btn small danger', 'data-testid': 'op-acted', onclick: () => judge('acted') }, t('operator.act'))]
     : [el('button', { type: 'button', class: 'btn small', 'data-testid': 'op-reopen', onclick: () => judge('open') }, t('operator.reopen'))];
   return el('article', { class: `panel op-flag ${f.status}`, 'data-testid': 'op-flag', dataset: { status: f.status } },
-    el('h3', {}, `${KINDS[f.kind] || f.kind} · ${f.game} · `, ...f.players.flatMap((p, i) => [i ? ', ' : '', person(p)]),
+    el('h3', {}, `${KINDS[f.kind] || f.kind} · ${titles[f.game] || f.game} · `, ...f.players.flatMap((p, i) => [i ? ', ' : '', person(p)]),
       ' ', el('span', { class: `badge ${f.status === 'open' ? '' : 'finished'}` }, STATUSES[f.status] || f.status)),
     el('p', { class: 'small', 'data-testid': 'op-statistic' },
-      t('operator.statistic', { z: num(s.z), gain: num(s.gain), se: num(s.se), n: s.n }), ' · ', fmtDate(f.created)),
+      trading ? t('operator.statistic_trading', { z: num(s.z), n: s.n, score: tradingScore(f) })
+        : t('operator.statistic', { z: num(s.z), gain: num(s.gain), se: num(s.se), n: s.n }), ' · ', fmtDate(f.created)),
     f.decided_by ? el('p', { class: 'muted small' }, t('operator.judged_by', { name: f.decided_by.nickname, when: fmtDate(f.decided_at) }), f.note ? ` — ${f.note}` : '') : '',
-    rows.length ? el('table', { class: 'list' },
-      el('caption', { class: 'muted small' }, t('operator.evidence')),
-      el('thead', {}, el('tr', {}, el('th', {}, t('operator.col.table')), el('th', {}, t('operator.col.step')),
-        el('th', {}, t('operator.col.seat')), el('th', {}, t('operator.col.action')), el('th', {}, t('operator.col.what')))),
-      el('tbody', {}, rows)) : '',
+    rows.length ? el('div', { class: 'op-scroll' }, el('table', { class: 'list' },
+      el('caption', { class: 'muted small' }, t(trading ? 'operator.evidence_trading' : 'operator.evidence')),
+      el('thead', {}, el('tr', {}, ...heads.map(([h, c]) => el('th', c ? { class: c } : {}, h)))),
+      el('tbody', {}, rows))) : '',
     el('div', { class: 'op-judge' }, note, ...buttons));
 }
 

@@ -191,14 +191,16 @@ fn flags_of(
             evidence: t
                 .evidence
                 .iter()
-                .map(|table| Evidence {
-                    table: table.clone(),
+                .map(|m| Evidence {
+                    table: m.source.clone(),
                     step: 1,
                     seat: 0,
                     action: String::new(),
+                    // Read by the operator's page: who came first there (1, ½, 0 for the
+                    // first player, by id), and the pair's whole score.
                     what: format!(
-                        "score={} games={} expected={:.1}",
-                        t.score, t.games, t.expected
+                        "first={a} result={} score={} games={} expected={:.1}",
+                        m.score, t.score, t.games, t.expected
                     ),
                 })
                 .collect(),
@@ -230,7 +232,7 @@ pub async fn keep_screening(hub: Arc<Hub>, every: Duration) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tapete_host::screening::{Evidence as Moment, Pair, Trade};
+    use tapete_host::screening::{Evidence as Moment, Met, Pair, Trade};
     use tapete_review::screen::Tally;
 
     fn pair(game: &str, players: [&str; 2], flagged: bool) -> Pair {
@@ -275,7 +277,16 @@ mod tests {
                 expected: 10.0,
                 z: 3.9,
                 flagged: true,
-                evidence: vec!["t7".into(), "t8".into()],
+                evidence: vec![
+                    Met {
+                        source: "t7".into(),
+                        score: 1.0,
+                    },
+                    Met {
+                        source: "t8".into(),
+                        score: 0.5,
+                    },
+                ],
             }],
         };
         let ids: BTreeMap<String, i64> = [("ana", 1), ("bea", 2), ("cris", 3), ("dani", 4)]

@@ -175,6 +175,12 @@ impl Host for ChinchonHost {
             progress,
         )
     }
+
+    /// Each discard and close weighed for soft play: what the next player's (or every
+    /// other player's) hidden cards explain of it ([`tapete_chinchon_bots::screen`]).
+    fn screen(record: &Record<ChinchonGame>) -> Vec<tapete_review::screen::Screened> {
+        tapete_chinchon_bots::screen::screen(record)
+    }
 }
 
 #[cfg(test)]

@@ -32,8 +32,15 @@ pub struct Screened {
     pub stratum: String,
     /// What was decided, for the evidence (the action's text; never a card).
     pub action: String,
-    /// The chance the seat's own knowledge gave (the lance's, in Mus).
+    /// The chance the seat's own knowledge gave (the lance's, in Mus), or what it
+    /// expected of the partner's side (the screens of games without partners).
     pub legal: f64,
+    /// The gain is centred already on what the seat legally knew: a choice among many
+    /// options, each valued with the partner's actual cards less its worth expected from
+    /// the seat's view, the choice's value less the options' mean (Chinchón's discards).
+    /// [`Tally::of`] takes such a gain as its term as it is, outside the strata.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub centred: bool,
 }
 
 impl Screened {
@@ -60,13 +67,18 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// The tally of a pair's decisions.
+    /// The tally of a pair's decisions: a centred decision's gain is its term as it is;
+    /// the others' terms come from their strata.
     pub fn of(decisions: &[Screened]) -> Tally {
         let mut strata: std::collections::BTreeMap<&str, Vec<&Screened>> = Default::default();
-        for d in decisions {
-            strata.entry(d.stratum.as_str()).or_default().push(d);
-        }
         let mut terms = Vec::with_capacity(decisions.len());
+        for d in decisions {
+            if d.centred {
+                terms.push(d.gain());
+            } else {
+                strata.entry(d.stratum.as_str()).or_default().push(d);
+            }
+        }
         for group in strata.values() {
             terms.extend(partial_terms(group));
         }
@@ -148,6 +160,7 @@ mod tests {
             stratum: stratum.into(),
             action: String::new(),
             legal: 0.5,
+            centred: false,
         }
     }
 
@@ -180,5 +193,28 @@ mod tests {
             .collect();
         told.extend((0..20).map(|i| d("passed", -1.0, -0.2 - 0.01 * (i % 3) as f64)));
         assert_eq!(Tally::of(&told).mean, 0.0);
+    }
+
+    #[test]
+    fn centred_gains_are_terms_as_they_are_beside_the_strata() {
+        // Centred gains alone: their plain mean, even in one stratum where a fit would
+        // take their common level out.
+        let centred: Vec<Screened> = [0.5, 1.5, 1.0, 1.0]
+            .iter()
+            .map(|&g| Screened {
+                centred: true,
+                ..d("discard", 1.0, g)
+            })
+            .collect();
+        let t = Tally::of(&centred);
+        assert_eq!(t.n, 4);
+        assert!((t.mean - 1.0).abs() < 1e-12);
+        // Beside a stratum of uncentred decisions whose choices follow nothing: the
+        // stratum gives zeros, the centred gains count.
+        let mut both = centred.clone();
+        both.extend((0..4).map(|i| d("close", if i % 2 == 0 { 1.0 } else { -1.0 }, 0.3)));
+        let t = Tally::of(&both);
+        assert_eq!(t.n, 8);
+        assert!((t.mean - 0.5).abs() < 1e-12, "{}", t.mean);
     }
 }

@@ -1,0 +1,396 @@
+//! Chinchón's screen for soft play ([`tapete_review::screen`]): two friends at one table
+//! who see each other's hands help each other — a player feeds the next, its friend, the
+//! discards it needs, and closes when the friend's hand is low and holds back when it is
+//! high. Each such choice of a seat A is valued for another seat B twice: with B's actual
+//! hand, and with B's hand as [`Resample`] draws it from A's view (what A may legally
+//! know), averaged over many draws.
+//!
+//! - **Discards** (to B, the next player, who may take the card): for each legal discard
+//!   `o`, `h(o)` is its [use](use_of) to B with B's actual hand less its expected use from
+//!   A's view; the decision's gain is `h(chosen)` less the mean of `h` over the options.
+//!   Given A's view every `h(o)` averages zero, so an honest A's gains do whatever it
+//!   chooses: the gain is centred already ([`Screened::centred`]).
+//! - **Closing or going on** (for every other seat B): `choice` is +1 for a close, −1 for a
+//!   discard that could have closed; `hidden` is B's points at that close as expected from
+//!   A's view less B's actual points (positive when B's hand is lower than A could know:
+//!   closing then helps B). The decisions are compared within strata (the close A had,
+//!   how many cards B took and holds) and fitted on the expectation, as Mus's are.
+//!
+//! A close that makes chinchón wins the game and is not weighed; nor are draws or cards
+//! laid off.
+
+use crate::experto::best_lay;
+use crate::tracker::Tracker;
+use tapete_cards::chance::rng_from_seed;
+use tapete_chinchon::meld::{Close, Meld, Solver};
+use tapete_chinchon::rules::MeterCartas;
+use tapete_chinchon::{Action, Card, ChinchonGame, ChinchonRules, ChinchonView, Hand, Phase};
+use tapete_review::screen::Screened;
+use tapete_table::{Game, Record, Resample, Seat};
+
+/// Hands of the other seats drawn from the chooser's view for a discard: each option's
+/// expected use is a mean over as many.
+pub const DISCARD_DRAWS: usize = 48;
+/// Hands drawn from the chooser's view for a close (rarer decisions: more draws).
+pub const CLOSE_DRAWS: usize = 96;
+
+/// What taking `card` from the pile does for `hand` (seven cards): how much it lowers the
+/// least deadwood, once the best card is put back — what a player counts a card on the
+/// pile by. Never negative: the card taken can go back.
+pub fn use_of(solver: &Solver, hand: &Hand, card: Card) -> f64 {
+    let Ok(now) = solver.analyze_hand(hand) else {
+        return 0.0;
+    };
+    let mut eight = *hand;
+    if eight.add(card).is_err() {
+        return 0.0;
+    }
+    let Ok(after) = solver.analyze_hand(&eight) else {
+        return 0.0;
+    };
+    let best = after
+        .discards()
+        .iter()
+        .map(|d| d.deadwood)
+        .min()
+        .unwrap_or(now.deadwood());
+    f64::from(now.deadwood().saturating_sub(best))
+}
+
+/// The points `hand` scores when another player closes with `close` and `melds`: its
+/// least deadwood once it lays off what it can onto them (when the rules let it).
+pub fn points_at_close(
+    solver: &Solver,
+    rules: &ChinchonRules,
+    hand: &Hand,
+    close: Close,
+    melds: &[Meld],
+) -> f64 {
+    let lays = match rules.meter_cartas {
+        MeterCartas::On => true,
+        MeterCartas::NotAfterMenosDiez => close != Close::MenosDiez,
+        MeterCartas::Off => false,
+    };
+    let dw = if lays {
+        best_lay(solver, hand, melds).0
+    } else {
+        solver.analyze_hand(hand).map_or(0, |a| a.deadwood())
+    };
+    f64::from(dw)
+}
+
+/// Every seat's hand in `draws` games resampled from `view` (a seat's view): what that
+/// seat may legally think the others hold. Draws that fail are left out.
+pub fn hands_from_view(view: &ChinchonView, draws: usize, seed: u64) -> Vec<Vec<Hand>> {
+    let mut rng = rng_from_seed(seed);
+    (0..draws)
+        .filter_map(|_| {
+            let g = ChinchonGame::resample(view, &mut rng).ok()?;
+            Some((0..view.seats).map(|s| g.hand(s)).collect())
+        })
+        .collect()
+}
+
+/// The player after `seat` still in the game, if another is.
+pub fn next_in(view: &ChinchonView, seat: Seat) -> Option<Seat> {
+    (1..view.seats)
+        .map(|k| (seat + k) % view.seats)
+        .find(|&s| !view.out[s])
+}
+
+/// The real closes of the eight cards in `view` that are legal: each card whose discard
+/// leaves seven that close, with how.
+pub fn closes(solver: &Solver, view: &ChinchonView, legal: &[Action]) -> Vec<(Card, Close)> {
+    let Ok(a) = solver.analyze_hand(&view.hand) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(Card, Close)> = Vec::new();
+    for d in a.discards() {
+        if let Some(c) = d.close {
+            if legal.contains(&Action::Cierro(d.card)) && !out.iter().any(|x| x.0 == d.card) {
+                out.push((d.card, c));
+            }
+        }
+    }
+    out
+}
+
+/// The close `card` makes from the eight cards of `hand`, with its melds.
+pub fn close_with(solver: &Solver, hand: &Hand, card: Card) -> Option<(Close, Vec<Meld>)> {
+    let mut seven = *hand;
+    if !seven.remove(card) {
+        return None;
+    }
+    solver.closing(&seven.to_vec())
+}
+
+/// Each discard and close of `record` weighed (see the module's docs). The game is
+/// replayed from its record, so a record that does not replay yields what it gave up to
+/// there.
+pub fn screen(record: &Record<ChinchonGame>) -> Vec<Screened> {
+    let mut out = Vec::new();
+    let mut discards = Vec::new();
+    let Ok(mut game) = ChinchonGame::new(&record.rules, record.seats, record.seed) else {
+        return out;
+    };
+    for (index, (seat, action)) in record.actions.iter().enumerate() {
+        let seat = *seat;
+        if game.phase() == Phase::Discard && game.turn() == seat {
+            let seed = record.seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let view = game.view(seat);
+            let legal = game.legal_actions(seat);
+            out.extend(
+                weigh_close(&game, &view, &legal, action, seed)
+                    .into_iter()
+                    .map(|s| Screened { index, ..s }),
+            );
+            if let Some(d) = weigh_discard(&game, &view, &legal, action, seed ^ 0xD15C) {
+                discards.push(Discard { index, ..d });
+            }
+        }
+        if game.apply(seat, action).is_err() {
+            break;
+        }
+    }
+    out.extend(calibrated(&discards));
+    out.sort_by_key(|s| s.index);
+    out
+}
+
+/// One discard weighed, before the gains are calibrated: every option's worth to the
+/// next player.
+#[derive(Clone, Debug)]
+pub struct Discard {
+    /// The decision's place in the log.
+    pub index: usize,
+    /// Who discarded.
+    pub seat: Seat,
+    /// The next player, who may take it.
+    pub next: Seat,
+    /// What was played.
+    pub action: String,
+    /// The option chosen, among `options`.
+    pub chosen: usize,
+    /// Each legal discard: what the discarding seat could know of its use to the next
+    /// player ([`FEATURES`]), and its actual use with the next player's cards.
+    pub options: Vec<([f64; FEATURES], f64)>,
+}
+
+/// What the discarding seat knows of each option's use to the next player: its expected
+/// use over hands drawn from its view, the card's value, and how likely its own reading
+/// of the next player's play ([`Tracker::danger`]) makes the card wanted.
+pub const FEATURES: usize = 5;
+
+/// The discards' gains (see the module's docs), the options' actual uses calibrated on
+/// what the seat could know: within each pair of a seat and the next, the actual uses of
+/// all options are fitted linearly on [`FEATURES`] (the hands the resampling draws are
+/// not the hands players keep — a player keeps its low cards and its melds — and the
+/// fit takes that out), and the gain is the chosen option's residual less the options'
+/// mean. A pair with too few options to fit uses the expectation as it is.
+pub fn calibrated(discards: &[Discard]) -> Vec<Screened> {
+    let mut fits: std::collections::BTreeMap<(Seat, Seat), Option<[f64; FEATURES + 1]>> =
+        Default::default();
+    for d in discards {
+        fits.entry((d.seat, d.next)).or_insert(None);
+    }
+    for (pair, fit) in fits.iter_mut() {
+        let points: Vec<&([f64; FEATURES], f64)> = discards
+            .iter()
+            .filter(|d| (d.seat, d.next) == *pair)
+            .flat_map(|d| &d.options)
+            .collect();
+        *fit = least_squares(&points);
+    }
+    discards
+        .iter()
+        .map(|d| {
+            let fit = fits.get(&(d.seat, d.next)).copied().flatten();
+            let residual = |(x, u): &([f64; FEATURES], f64)| match fit {
+                Some(b) => u - b[0] - (0..FEATURES).map(|k| b[k + 1] * x[k]).sum::<f64>(),
+                None => u - x[0],
+            };
+            let r: Vec<f64> = d.options.iter().map(residual).collect();
+            let mean = r.iter().sum::<f64>() / r.len().max(1) as f64;
+            Screened {
+                index: d.index,
+                seat: d.seat,
+                partner: d.next,
+                choice: 1.0,
+                hidden: r[d.chosen] - mean,
+                stratum: "discard".into(),
+                action: d.action.clone(),
+                legal: d.options[d.chosen].0[0],
+                centred: true,
+            }
+        })
+        .collect()
+}
+
+/// The least-squares fit of `y` on an intercept and `x`, or `None` when the points are
+/// too few or do not determine it.
+fn least_squares(points: &[&([f64; FEATURES], f64)]) -> Option<[f64; FEATURES + 1]> {
+    const K: usize = FEATURES + 1;
+    if points.len() < 8 * K {
+        return None;
+    }
+    let mut a = [[0.0f64; K + 1]; K];
+    for (x, y) in points {
+        let mut row = [1.0; K];
+        row[1..].copy_from_slice(&x[..]);
+        for i in 0..K {
+            for j in 0..K {
+                a[i][j] += row[i] * row[j];
+            }
+            a[i][K] += row[i] * y;
+        }
+    }
+    // Gauss–Jordan with partial pivoting.
+    for c in 0..K {
+        let p = (c..K).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))?;
+        if a[p][c].abs() < 1e-9 * points.len() as f64 {
+            return None;
+        }
+        a.swap(c, p);
+        for i in 0..K {
+            if i != c {
+                let f = a[i][c] / a[c][c];
+                for j in c..=K {
+                    a[i][j] -= f * a[c][j];
+                }
+            }
+        }
+    }
+    let mut b = [0.0; K];
+    for i in 0..K {
+        b[i] = a[i][K] / a[i][i];
+    }
+    Some(b)
+}
+
+/// The close decision, if `seat` could close (short of a chinchón): one for every other
+/// seat still in.
+fn weigh_close(
+    game: &ChinchonGame,
+    view: &ChinchonView,
+    legal: &[Action],
+    action: &Action,
+    seed: u64,
+) -> Vec<Screened> {
+    let Some(me) = view.seat else {
+        return Vec::new();
+    };
+    let solver = game.solver();
+    let real = closes(solver, view, legal);
+    let Some(&(best, how)) = real.iter().max_by_key(|(_, c)| c.rank()) else {
+        return Vec::new();
+    };
+    if how == Close::Chinchon {
+        return Vec::new();
+    }
+    let (choice, card) = match *action {
+        Action::Cierro(c) if real.iter().any(|x| x.0 == c) => (1.0, c),
+        Action::Descarto(_) => (-1.0, best),
+        _ => return Vec::new(),
+    };
+    let Some((close, melds)) = close_with(solver, &view.hand, card) else {
+        return Vec::new();
+    };
+    if close == Close::Chinchon {
+        return Vec::new();
+    }
+    let rules = game.rules();
+    let drawn = hands_from_view(view, CLOSE_DRAWS, seed);
+    if drawn.is_empty() {
+        return Vec::new();
+    }
+    let kind = match close {
+        Close::MenosDiez => "menos_diez",
+        _ => "normal",
+    };
+    (0..view.seats)
+        .filter(|&b| b != me && !view.out[b])
+        .map(|b| {
+            let expected = drawn
+                .iter()
+                .map(|h| points_at_close(solver, rules, &h[b], close, &melds))
+                .sum::<f64>()
+                / drawn.len() as f64;
+            let actual = points_at_close(solver, rules, &game.hand(b), close, &melds);
+            let holds = view.holds.get(b).map_or(0, Hand::len).min(2);
+            Screened {
+                index: 0,
+                seat: me,
+                partner: b,
+                choice,
+                hidden: expected - actual,
+                stratum: format!("close:{kind}:{holds}"),
+                action: action.to_string(),
+                legal: expected,
+                centred: false,
+            }
+        })
+        .collect()
+}
+
+/// The discard decision, for the next player: each option's use to it from what `seat`
+/// could know and with its actual hand (see the module's docs).
+fn weigh_discard(
+    game: &ChinchonGame,
+    view: &ChinchonView,
+    legal: &[Action],
+    action: &Action,
+    seed: u64,
+) -> Option<Discard> {
+    let me = view.seat?;
+    let Action::Descarto(chosen) = *action else {
+        return None;
+    };
+    let next = next_in(view, me)?;
+    let options: Vec<Card> = view
+        .hand
+        .distinct()
+        .filter(|&c| legal.contains(&Action::Descarto(c)))
+        .collect();
+    let at = options.iter().position(|&c| c == chosen)?;
+    if options.len() < 2 {
+        return None;
+    }
+    let solver = game.solver();
+    let drawn = hands_from_view(view, DISCARD_DRAWS, seed);
+    if drawn.is_empty() {
+        return None;
+    }
+    let tracker = Tracker::new(view);
+    let theirs = game.hand(next);
+    let own = solver.analyze_hand(&view.hand).ok()?;
+    let own_left = |o: Card| {
+        own.discards()
+            .iter()
+            .find(|d| d.card == o)
+            .map_or(0.0, |d| f64::from(d.deadwood))
+    };
+    let options = options
+        .iter()
+        .map(|&o| {
+            let expected =
+                drawn.iter().map(|h| use_of(solver, &h[next], o)).sum::<f64>() / drawn.len() as f64;
+            let danger = tracker.danger(solver, next, o);
+            let known = [
+                expected,
+                f64::from(solver.value(o)),
+                danger,
+                danger * danger,
+                own_left(o),
+            ];
+            (known, use_of(solver, &theirs, o))
+        })
+        .collect();
+    Some(Discard {
+        index: 0,
+        seat: me,
+        next,
+        action: action.to_string(),
+        chosen: at,
+        options,
+    })
+}

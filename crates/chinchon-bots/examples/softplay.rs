@@ -200,14 +200,12 @@ fn main() {
                 let tally = Tally::of(ds);
                 let centred = ds.iter().filter(|d| d.centred).count();
                 let part = |c: bool| {
-                    let sub: Vec<Screened> = ds.iter().filter(|d| d.centred == c).cloned().collect();
+                    let sub: Vec<Screened> =
+                        ds.iter().filter(|d| d.centred == c).cloned().collect();
                     Tally::of(&sub).z
                 };
                 let colluding = table.colluding == Some(*pair);
-                let honest = table
-                    .players
-                    .iter()
-                    .all(|p| matches!(p, Player::Level(_)));
+                let honest = table.players.iter().all(|p| matches!(p, Player::Level(_)));
                 println!(
                     "  {upto:>4} games  pair {}-{}  {:<10} n {:>6} (discards {centred:>6})  mean {:+.4}  se {:.4}  z {:+.2} (discards {:+.2}, closes {:+.2}){}",
                     pair.0,
@@ -252,8 +250,8 @@ fn main() {
     if !honest_z.is_empty() {
         let n = honest_z.len() as f64;
         let mean = honest_z.iter().sum::<f64>() / n;
-        let sd = (honest_z.iter().map(|z| (z - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0))
-            .sqrt();
+        let sd =
+            (honest_z.iter().map(|z| (z - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
         let max = honest_z.iter().copied().fold(f64::MIN, f64::max);
         let min = honest_z.iter().copied().fold(f64::MAX, f64::min);
         println!(

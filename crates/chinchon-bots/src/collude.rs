@@ -108,7 +108,9 @@ impl Colluder {
         ranked
             .iter()
             .filter_map(|&(a, cost)| match a {
-                Action::Descarto(c) => Some((a, cost - self.help.feed * use_of(solver, &theirs, c))),
+                Action::Descarto(c) => {
+                    Some((a, cost - self.help.feed * use_of(solver, &theirs, c)))
+                }
                 _ => None,
             })
             .min_by(|x, y| x.1.total_cmp(&y.1))

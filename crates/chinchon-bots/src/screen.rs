@@ -6,10 +6,13 @@
 //! know), averaged over many draws.
 //!
 //! - **Discards** (to B, the next player, who may take the card): for each legal discard
-//!   `o`, `h(o)` is its [use](use_of) to B with B's actual hand less its expected use from
-//!   A's view; the decision's gain is `h(chosen)` less the mean of `h` over the options.
-//!   Given A's view every `h(o)` averages zero, so an honest A's gains do whatever it
-//!   chooses: the gain is centred already ([`Screened::centred`]).
+//!   `o`, `h(o)` is its [use](use_of) to B with B's actual hand less its use expected from
+//!   A's view; the decision's gain is `h(chosen)` less the mean of `h` over the options
+//!   about as good for A. Given A's view every `h(o)` averages zero, so an honest A's
+//!   gains do whatever it chooses: the gain is centred already ([`Screened::centred`]).
+//!   The resampled hands are uniform over the unseen cards, while players keep their
+//!   low cards and their melds, so the expectation is read with what B's last discard
+//!   shows ([`kept_over`]) and calibrated per pair over a game ([`calibrated`]).
 //! - **Closing or going on** (for every other seat B): `choice` is +1 for a close, −1 for a
 //!   discard that could have closed; `hidden` is B's points at that close as expected from
 //!   A's view less B's actual points (positive when B's hand is lower than A could know:
@@ -20,7 +23,6 @@
 //! laid off.
 
 use crate::experto::best_lay;
-use crate::tracker::Tracker;
 use tapete_cards::chance::rng_from_seed;
 use tapete_chinchon::meld::{Close, Meld, Solver};
 use tapete_chinchon::rules::MeterCartas;
@@ -56,6 +58,35 @@ pub fn use_of(solver: &Solver, hand: &Hand, card: Card) -> f64 {
         .unwrap_or(now.deadwood());
     f64::from(now.deadwood().saturating_sub(best))
 }
+
+/// How likely a player who discarded `thrown` is to have kept `hand` over it: its chance,
+/// among the eight discards it had, if it picks one with a weight falling by e for every
+/// [`KEEP_SCALE`] points of deadwood left — what the discard shows of the hand kept.
+pub fn kept_over(solver: &Solver, hand: &Hand, thrown: Card) -> f64 {
+    let mut eight = *hand;
+    if eight.add(thrown).is_err() {
+        return 0.0;
+    }
+    let Ok(a) = solver.analyze_hand(&eight) else {
+        return 1.0;
+    };
+    let least = a.discards().iter().map(|d| d.deadwood).min().unwrap_or(0);
+    let weight = |dw: u16| (-f64::from(dw - least) / KEEP_SCALE).exp();
+    let all: f64 = a.discards().iter().map(|d| weight(d.deadwood)).sum();
+    let chosen = a
+        .discards()
+        .iter()
+        .find(|d| d.card == thrown)
+        .map_or(0.0, |d| weight(d.deadwood));
+    if all > 0.0 {
+        chosen / all
+    } else {
+        0.0
+    }
+}
+
+/// Points of deadwood that make a discard e times less likely, in [`kept_over`].
+pub const KEEP_SCALE: f64 = 3.0;
 
 /// The points `hand` scores when another player closes with `close` and `melds`: its
 /// least deadwood once it lays off what it can onto them (when the rules let it).
@@ -133,8 +164,15 @@ pub fn screen(record: &Record<ChinchonGame>) -> Vec<Screened> {
     let Ok(mut game) = ChinchonGame::new(&record.rules, record.seats, record.seed) else {
         return out;
     };
+    // Each seat's last discard this hand, seen by all.
+    let mut last: Vec<Option<Card>> = vec![None; record.seats];
+    let mut hand = game.hand_number();
     for (index, (seat, action)) in record.actions.iter().enumerate() {
         let seat = *seat;
+        if game.hand_number() != hand {
+            hand = game.hand_number();
+            last = vec![None; record.seats];
+        }
         if game.phase() == Phase::Discard && game.turn() == seat {
             let seed = record.seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             let view = game.view(seat);
@@ -144,8 +182,13 @@ pub fn screen(record: &Record<ChinchonGame>) -> Vec<Screened> {
                     .into_iter()
                     .map(|s| Screened { index, ..s }),
             );
-            if let Some(d) = weigh_discard(&game, &view, &legal, action, seed ^ 0xD15C) {
+            let next = next_in(&view, seat);
+            let kept = next.and_then(|n| last.get(n).copied().flatten());
+            if let Some(d) = weigh_discard(&game, &view, &legal, action, kept, seed ^ 0xD15C) {
                 discards.push(Discard { index, ..d });
+            }
+            if let (Action::Descarto(c), Some(l)) = (action, last.get_mut(seat)) {
+                *l = Some(*c);
             }
         }
         if game.apply(seat, action).is_err() {
@@ -176,17 +219,24 @@ pub struct Discard {
     pub options: Vec<([f64; FEATURES], f64)>,
 }
 
-/// What the discarding seat knows of each option's use to the next player: its expected
-/// use over hands drawn from its view, the card's value, and how likely its own reading
-/// of the next player's play ([`Tracker::danger`]) makes the card wanted.
-pub const FEATURES: usize = 5;
+/// What the discarding seat knows of each option: its expected use to the next player
+/// over hands drawn from its view (each weighed by how likely the next player was to keep
+/// it over its last discard, [`kept_over`]), and the least deadwood the seat itself keeps
+/// after putting the option down.
+pub const FEATURES: usize = 2;
+
+/// Options are compared with the chosen one when they leave the seat itself within this
+/// many points of deadwood of the choice: the options about as good for it, among which
+/// a friend's hand may tip the choice at little cost.
+pub const ALIKE: f64 = 5.0;
 
 /// The discards' gains (see the module's docs), the options' actual uses calibrated on
 /// what the seat could know: within each pair of a seat and the next, the actual uses of
-/// all options are fitted linearly on [`FEATURES`] (the hands the resampling draws are
-/// not the hands players keep — a player keeps its low cards and its melds — and the
-/// fit takes that out), and the gain is the chosen option's residual less the options'
-/// mean. A pair with too few options to fit uses the expectation as it is.
+/// all options are fitted linearly on the [`FEATURES`] (the hands resampling draws are
+/// not quite the hands players keep — a player keeps its low cards and its melds — and
+/// the fit takes the misfit out as far as what the seat knew explains it), and the gain
+/// is the chosen option's residual less the mean residual of the options [alike](ALIKE)
+/// for the seat. A pair with too few options to fit uses the expectation as it is.
 pub fn calibrated(discards: &[Discard]) -> Vec<Screened> {
     let mut fits: std::collections::BTreeMap<(Seat, Seat), Option<[f64; FEATURES + 1]>> =
         Default::default();
@@ -209,14 +259,22 @@ pub fn calibrated(discards: &[Discard]) -> Vec<Screened> {
                 Some(b) => u - b[0] - (0..FEATURES).map(|k| b[k + 1] * x[k]).sum::<f64>(),
                 None => u - x[0],
             };
-            let r: Vec<f64> = d.options.iter().map(residual).collect();
-            let mean = r.iter().sum::<f64>() / r.len().max(1) as f64;
+            // The options about as good for the seat itself as the one it chose.
+            let mine = d.options[d.chosen].0[1];
+            let near: Vec<f64> = d
+                .options
+                .iter()
+                .filter(|(x, _)| (x[1] - mine).abs() <= ALIKE)
+                .map(residual)
+                .collect();
+            let mean = near.iter().sum::<f64>() / near.len().max(1) as f64;
+            let r = residual(&d.options[d.chosen]);
             Screened {
                 index: d.index,
                 seat: d.seat,
                 partner: d.next,
                 choice: 1.0,
-                hidden: r[d.chosen] - mean,
+                hidden: r - mean,
                 stratum: "discard".into(),
                 action: d.action.clone(),
                 legal: d.options[d.chosen].0[0],
@@ -244,6 +302,9 @@ fn least_squares(points: &[&([f64; FEATURES], f64)]) -> Option<[f64; FEATURES + 
             a[i][K] += row[i] * y;
         }
     }
+    for (i, r) in a.iter_mut().enumerate().skip(1) {
+        r[i] += 1e-6 * points.len() as f64;
+    }
     // Gauss–Jordan with partial pivoting.
     for c in 0..K {
         let p = (c..K).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))?;
@@ -267,9 +328,10 @@ fn least_squares(points: &[&([f64; FEATURES], f64)]) -> Option<[f64; FEATURES + 
     Some(b)
 }
 
-/// The close decision, if `seat` could close (short of a chinchón): one for every other
-/// seat still in.
-fn weigh_close(
+/// The close decision of the seat whose `view` it is, about to play `action` in `game`,
+/// if it could close (short of a chinchón): one for every other seat still in. `seed`
+/// seeds the hands drawn from the view.
+pub fn weigh_close(
     game: &ChinchonGame,
     view: &ChinchonView,
     legal: &[Action],
@@ -332,13 +394,16 @@ fn weigh_close(
         .collect()
 }
 
-/// The discard decision, for the next player: each option's use to it from what `seat`
-/// could know and with its actual hand (see the module's docs).
-fn weigh_discard(
+/// The discard decision of the seat whose `view` it is, about to play `action` in
+/// `game`, for the next player: each option's use to it from what the seat could know
+/// (the next player's last discard this hand, `last`, included) and with its actual hand
+/// (see the module's docs). `seed` seeds the hands drawn from the view.
+pub fn weigh_discard(
     game: &ChinchonGame,
     view: &ChinchonView,
     legal: &[Action],
     action: &Action,
+    last: Option<Card>,
     seed: u64,
 ) -> Option<Discard> {
     let me = view.seat?;
@@ -360,7 +425,6 @@ fn weigh_discard(
     if drawn.is_empty() {
         return None;
     }
-    let tracker = Tracker::new(view);
     let theirs = game.hand(next);
     let own = solver.analyze_hand(&view.hand).ok()?;
     let own_left = |o: Card| {
@@ -369,19 +433,24 @@ fn weigh_discard(
             .find(|d| d.card == o)
             .map_or(0.0, |d| f64::from(d.deadwood))
     };
+    let weights: Vec<f64> = drawn
+        .iter()
+        .map(|h| last.map_or(1.0, |x| kept_over(solver, &h[next], x)))
+        .collect();
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
+        return None;
+    }
     let options = options
         .iter()
         .map(|&o| {
-            let expected =
-                drawn.iter().map(|h| use_of(solver, &h[next], o)).sum::<f64>() / drawn.len() as f64;
-            let danger = tracker.danger(solver, next, o);
-            let known = [
-                expected,
-                f64::from(solver.value(o)),
-                danger,
-                danger * danger,
-                own_left(o),
-            ];
+            let expected = drawn
+                .iter()
+                .zip(&weights)
+                .map(|(h, w)| w * use_of(solver, &h[next], o))
+                .sum::<f64>()
+                / total;
+            let known = [expected, own_left(o)];
             (known, use_of(solver, &theirs, o))
         })
         .collect();

@@ -226,4 +226,49 @@ mod tests {
         let e = kind.review(&stored, 2, &settings, &|_, _| {}).unwrap_err();
         assert!(e.contains("seat 2"), "{e}");
     }
+
+    #[test]
+    fn a_stored_game_is_screened_through_the_erased_host() {
+        // Three hands' worth of turns at three seats, stored as options, seed and texts.
+        let mut g = ChinchonGame::new(&ChinchonRules::default(), 3, 8).unwrap();
+        let mut bot = Basico::default();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(8);
+        let mut actions = Vec::new();
+        while actions.len() < 60 && !g.to_act().seats().is_empty() {
+            let seat = g.to_act().seats()[0];
+            let legal = g.legal_actions(seat);
+            let a = bot.act(&g.view(seat), &legal, &mut rng);
+            g.apply(seat, &a).unwrap();
+            actions.push((seat, a.to_string()));
+        }
+        let stored = StoredGame {
+            rules: &json!({}),
+            seats: 3,
+            seed: 8,
+            actions: &actions,
+        };
+        let weighed = kind_of::<ChinchonHost>().screen(&stored).unwrap();
+        assert!(weighed.iter().any(|w| w.centred), "discards are weighed");
+        for w in &weighed {
+            let (seat, played) = &actions[w.index];
+            assert_eq!((w.seat, &w.action), (*seat, played));
+            assert_ne!(w.partner, w.seat);
+            if w.centred {
+                assert_eq!(
+                    w.partner,
+                    (w.seat + 1) % 3,
+                    "a discard helps the next player"
+                );
+                assert!(played.starts_with("descarto"));
+            }
+        }
+        let mut garbled = actions.clone();
+        garbled[5].1 = "descarto 13o".into();
+        let bad = StoredGame {
+            actions: &garbled,
+            ..stored
+        };
+        let e = kind_of::<ChinchonHost>().screen(&bad).unwrap_err();
+        assert!(e.contains("action 5"), "{e}");
+    }
 }

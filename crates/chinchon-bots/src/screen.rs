@@ -12,7 +12,8 @@
 //!   gains do whatever it chooses: the gain is centred already ([`Screened::centred`]).
 //!   The resampled hands are uniform over the unseen cards, while players keep their
 //!   low cards and their melds, so the expectation is read with what B's last discard
-//!   shows ([`kept_over`]) and calibrated per pair over a game ([`calibrated`]).
+//!   shows ([`kept_over`]) and calibrated per pair over a game on what A knew (the
+//!   expected use and A's own deadwood left: [`calibrate`]).
 //! - **Closing or going on** (for every other seat B): `choice` is +1 for a close, −1 for a
 //!   discard that could have closed; `hidden` is B's points at that close as expected from
 //!   A's view less B's actual points (positive when B's hand is lower than A could know:
@@ -27,7 +28,7 @@ use tapete_cards::chance::rng_from_seed;
 use tapete_chinchon::meld::{Close, Meld, Solver};
 use tapete_chinchon::rules::MeterCartas;
 use tapete_chinchon::{Action, Card, ChinchonGame, ChinchonRules, ChinchonView, Hand, Phase};
-use tapete_review::screen::Screened;
+use tapete_review::screen::{calibrate, Choice, Screened, Worth};
 use tapete_table::{Game, Record, Resample, Seat};
 
 /// Hands of the other seats drawn from the chooser's view for a discard: each option's
@@ -185,7 +186,7 @@ pub fn screen(record: &Record<ChinchonGame>) -> Vec<Screened> {
             let next = next_in(&view, seat);
             let kept = next.and_then(|n| last.get(n).copied().flatten());
             if let Some(d) = weigh_discard(&game, &view, &legal, action, kept, seed ^ 0xD15C) {
-                discards.push(Discard { index, ..d });
+                discards.push(Choice { index, ..d });
             }
             if let (Action::Descarto(c), Some(l)) = (action, last.get_mut(seat)) {
                 *l = Some(*c);
@@ -195,138 +196,15 @@ pub fn screen(record: &Record<ChinchonGame>) -> Vec<Screened> {
             break;
         }
     }
-    out.extend(calibrated(&discards));
+    out.extend(calibrate(&discards, ALIKE));
     out.sort_by_key(|s| s.index);
     out
 }
 
-/// One discard weighed, before the gains are calibrated: every option's worth to the
-/// next player.
-#[derive(Clone, Debug)]
-pub struct Discard {
-    /// The decision's place in the log.
-    pub index: usize,
-    /// Who discarded.
-    pub seat: Seat,
-    /// The next player, who may take it.
-    pub next: Seat,
-    /// What was played.
-    pub action: String,
-    /// The option chosen, among `options`.
-    pub chosen: usize,
-    /// Each legal discard: what the discarding seat could know of its use to the next
-    /// player ([`FEATURES`]), and its actual use with the next player's cards.
-    pub options: Vec<([f64; FEATURES], f64)>,
-}
-
-/// What the discarding seat knows of each option: its expected use to the next player
-/// over hands drawn from its view (each weighed by how likely the next player was to keep
-/// it over its last discard, [`kept_over`]), and the least deadwood the seat itself keeps
-/// after putting the option down.
-pub const FEATURES: usize = 2;
-
 /// Options are compared with the chosen one when they leave the seat itself within this
-/// many points of deadwood of the choice: the options about as good for it, among which
-/// a friend's hand may tip the choice at little cost.
+/// many points of deadwood of the choice ([`calibrate`]): the options about as good for
+/// it, among which a friend's hand may tip the choice at little cost.
 pub const ALIKE: f64 = 5.0;
-
-/// The discards' gains (see the module's docs), the options' actual uses calibrated on
-/// what the seat could know: within each pair of a seat and the next, the actual uses of
-/// all options are fitted linearly on the [`FEATURES`] (the hands resampling draws are
-/// not quite the hands players keep — a player keeps its low cards and its melds — and
-/// the fit takes the misfit out as far as what the seat knew explains it), and the gain
-/// is the chosen option's residual less the mean residual of the options [alike](ALIKE)
-/// for the seat. A pair with too few options to fit uses the expectation as it is.
-pub fn calibrated(discards: &[Discard]) -> Vec<Screened> {
-    let mut fits: std::collections::BTreeMap<(Seat, Seat), Option<[f64; FEATURES + 1]>> =
-        Default::default();
-    for d in discards {
-        fits.entry((d.seat, d.next)).or_insert(None);
-    }
-    for (pair, fit) in fits.iter_mut() {
-        let points: Vec<&([f64; FEATURES], f64)> = discards
-            .iter()
-            .filter(|d| (d.seat, d.next) == *pair)
-            .flat_map(|d| &d.options)
-            .collect();
-        *fit = least_squares(&points);
-    }
-    discards
-        .iter()
-        .map(|d| {
-            let fit = fits.get(&(d.seat, d.next)).copied().flatten();
-            let residual = |(x, u): &([f64; FEATURES], f64)| match fit {
-                Some(b) => u - b[0] - (0..FEATURES).map(|k| b[k + 1] * x[k]).sum::<f64>(),
-                None => u - x[0],
-            };
-            // The options about as good for the seat itself as the one it chose.
-            let mine = d.options[d.chosen].0[1];
-            let near: Vec<f64> = d
-                .options
-                .iter()
-                .filter(|(x, _)| (x[1] - mine).abs() <= ALIKE)
-                .map(residual)
-                .collect();
-            let mean = near.iter().sum::<f64>() / near.len().max(1) as f64;
-            let r = residual(&d.options[d.chosen]);
-            Screened {
-                index: d.index,
-                seat: d.seat,
-                partner: d.next,
-                choice: 1.0,
-                hidden: r - mean,
-                stratum: "discard".into(),
-                action: d.action.clone(),
-                legal: d.options[d.chosen].0[0],
-                centred: true,
-            }
-        })
-        .collect()
-}
-
-/// The least-squares fit of `y` on an intercept and `x`, or `None` when the points are
-/// too few or do not determine it.
-fn least_squares(points: &[&([f64; FEATURES], f64)]) -> Option<[f64; FEATURES + 1]> {
-    const K: usize = FEATURES + 1;
-    if points.len() < 8 * K {
-        return None;
-    }
-    let mut a = [[0.0f64; K + 1]; K];
-    for (x, y) in points {
-        let mut row = [1.0; K];
-        row[1..].copy_from_slice(&x[..]);
-        for i in 0..K {
-            for j in 0..K {
-                a[i][j] += row[i] * row[j];
-            }
-            a[i][K] += row[i] * y;
-        }
-    }
-    for (i, r) in a.iter_mut().enumerate().skip(1) {
-        r[i] += 1e-6 * points.len() as f64;
-    }
-    // Gauss–Jordan with partial pivoting.
-    for c in 0..K {
-        let p = (c..K).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))?;
-        if a[p][c].abs() < 1e-9 * points.len() as f64 {
-            return None;
-        }
-        a.swap(c, p);
-        for i in 0..K {
-            if i != c {
-                let f = a[i][c] / a[c][c];
-                for j in c..=K {
-                    a[i][j] -= f * a[c][j];
-                }
-            }
-        }
-    }
-    let mut b = [0.0; K];
-    for i in 0..K {
-        b[i] = a[i][K] / a[i][i];
-    }
-    Some(b)
-}
 
 /// The close decision of the seat whose `view` it is, about to play `action` in `game`,
 /// if it could close (short of a chinchón): one for every other seat still in. `seed`
@@ -396,8 +274,9 @@ pub fn weigh_close(
 
 /// The discard decision of the seat whose `view` it is, about to play `action` in
 /// `game`, for the next player: each option's use to it from what the seat could know
-/// (the next player's last discard this hand, `last`, included) and with its actual hand
-/// (see the module's docs). `seed` seeds the hands drawn from the view.
+/// (the next player's last discard this hand, `last`, included: the expected use, and
+/// the seat's own deadwood left) and with its actual hand (see the module's docs). `seed`
+/// seeds the hands drawn from the view.
 pub fn weigh_discard(
     game: &ChinchonGame,
     view: &ChinchonView,
@@ -405,7 +284,7 @@ pub fn weigh_discard(
     action: &Action,
     last: Option<Card>,
     seed: u64,
-) -> Option<Discard> {
+) -> Option<Choice> {
     let me = view.seat?;
     let Action::Descarto(chosen) = *action else {
         return None;
@@ -450,15 +329,18 @@ pub fn weigh_discard(
                 .map(|(h, w)| w * use_of(solver, &h[next], o))
                 .sum::<f64>()
                 / total;
-            let known = [expected, own_left(o)];
-            (known, use_of(solver, &theirs, o))
+            Worth {
+                known: vec![expected, own_left(o)],
+                actual: use_of(solver, &theirs, o),
+            }
         })
         .collect();
-    Some(Discard {
+    Some(Choice {
         index: 0,
         seat: me,
-        next,
+        partner: next,
         action: action.to_string(),
+        kind: "discard".into(),
         chosen: at,
         options,
     })

@@ -7,7 +7,7 @@ use tapete_chinchon::{Action, ChinchonGame, ChinchonRules, Deal};
 use tapete_chinchon_bots::collude::{Colluder, Help};
 use tapete_chinchon_bots::screen::{screen, weigh_close, weigh_discard};
 use tapete_chinchon_bots::Experto;
-use tapete_review::screen::{Screened, Tally};
+use tapete_review::screen::{Choice, Screened, Tally};
 use tapete_table::{Bot, Game, Record};
 
 /// A record of a whole game at four seats: seats 0 and 1 collude (each sees the other's
@@ -82,13 +82,10 @@ fn the_expectation_never_reads_the_hand_it_is_compared_with() {
     let discard = Action::Descarto(c("12o"));
     let a = weigh_discard(&one, &one.view(0), &legal, &discard, None, 9).unwrap();
     let b = weigh_discard(&other, &other.view(0), &legal, &discard, None, 9).unwrap();
-    let known = |d: &tapete_chinchon_bots::screen::Discard| -> Vec<[f64; 2]> {
-        d.options.iter().map(|o| o.0).collect()
-    };
+    let known =
+        |d: &Choice| -> Vec<Vec<f64>> { d.options.iter().map(|o| o.known.clone()).collect() };
     assert_eq!(known(&a), known(&b));
-    let actual = |d: &tapete_chinchon_bots::screen::Discard| -> Vec<f64> {
-        d.options.iter().map(|o| o.1).collect()
-    };
+    let actual = |d: &Choice| -> Vec<f64> { d.options.iter().map(|o| o.actual).collect() };
     assert_ne!(actual(&a), actual(&b), "with 4o 5o, seat 1 can use 3o");
 }
 

@@ -146,6 +146,142 @@ fn partial_terms(group: &[&Screened]) -> Vec<f64> {
         .collect()
 }
 
+/// One choice among many options weighed for the seat it could help, before
+/// [`calibrate`] makes it a [`Screened`]: each option's worth to the partner as the
+/// chooser could expect it and as it actually was (the partner's hidden cards known).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The decision's place in the game's log.
+    pub index: usize,
+    /// The seat that chose.
+    pub seat: Seat,
+    /// The seat it could help.
+    pub partner: Seat,
+    /// What was decided (the action's text).
+    pub action: String,
+    /// The kind of choice, for the evidence (`discard`, `lay`).
+    pub kind: String,
+    /// The option chosen, among `options`.
+    pub chosen: usize,
+    /// Every option weighed.
+    pub options: Vec<Worth>,
+}
+
+/// One option of a [`Choice`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Worth {
+    /// What the chooser could know of the option, from its own view only: first the
+    /// option's worth to the partner expected over the partner's cards drawn from that
+    /// view, second its worth to the chooser itself; any further entries are more of what
+    /// it knew. Every option of every choice has as many.
+    pub known: Vec<f64>,
+    /// The option's worth to the partner with the partner's actual cards.
+    pub actual: f64,
+}
+
+/// The [`Screened`] decisions of `choices` (centred gains), the options' actual worths
+/// calibrated on what the chooser knew: for each seat and partner, the actual worths of
+/// all the options of all its choices are fitted linearly on `known` (the cards drawn
+/// from a view are not quite the cards players keep, and the fit takes that misfit out as
+/// far as what the chooser knew explains it); an option's surprise is its residual, and a
+/// choice's gain the chosen option's surprise less the mean surprise of the options
+/// whose worth to the chooser itself is within `alike` of the chosen one's — the options
+/// about as good for it, among which a friend's cards may tip the choice at little cost.
+/// An honest chooser's surprises average about zero whatever it picks. A seat and
+/// partner with too few options to fit take the expectation (`known[0]`) as it is.
+pub fn calibrate(choices: &[Choice], alike: f64) -> Vec<Screened> {
+    let mut fits: std::collections::BTreeMap<(Seat, Seat), Option<Vec<f64>>> = Default::default();
+    for c in choices {
+        fits.entry((c.seat, c.partner)).or_insert(None);
+    }
+    for (pair, fit) in fits.iter_mut() {
+        let points: Vec<&Worth> = choices
+            .iter()
+            .filter(|c| (c.seat, c.partner) == *pair)
+            .flat_map(|c| &c.options)
+            .collect();
+        *fit = least_squares(&points);
+    }
+    choices
+        .iter()
+        .filter_map(|c| {
+            let fit = fits.get(&(c.seat, c.partner)).cloned().flatten();
+            let residual = |w: &Worth| match &fit {
+                Some(b) => {
+                    w.actual - b[0] - b[1..].iter().zip(&w.known).map(|(b, x)| b * x).sum::<f64>()
+                }
+                None => w.actual - w.known.first().copied().unwrap_or(0.0),
+            };
+            let chosen = c.options.get(c.chosen)?;
+            let own = |w: &Worth| w.known.get(1).copied().unwrap_or(0.0);
+            let near: Vec<f64> = c
+                .options
+                .iter()
+                .filter(|w| (own(w) - own(chosen)).abs() <= alike)
+                .map(residual)
+                .collect();
+            let mean = near.iter().sum::<f64>() / near.len().max(1) as f64;
+            Some(Screened {
+                index: c.index,
+                seat: c.seat,
+                partner: c.partner,
+                choice: 1.0,
+                hidden: residual(chosen) - mean,
+                stratum: c.kind.clone(),
+                action: c.action.clone(),
+                legal: chosen.known.first().copied().unwrap_or(0.0),
+                centred: true,
+            })
+        })
+        .collect()
+}
+
+/// The least-squares fit of the options' actual worths on an intercept and what was
+/// known, or `None` when the options are too few (eight per coefficient) or do not
+/// determine it.
+fn least_squares(points: &[&Worth]) -> Option<Vec<f64>> {
+    let k = points.first()?.known.len() + 1;
+    if points.len() < 8 * k || points.iter().any(|w| w.known.len() + 1 != k) {
+        return None;
+    }
+    let n = points.len() as f64;
+    // The normal equations, augmented with the right-hand side.
+    let mut a = vec![vec![0.0f64; k + 1]; k];
+    for w in points {
+        let row: Vec<f64> = std::iter::once(1.0)
+            .chain(w.known.iter().copied())
+            .collect();
+        for i in 0..k {
+            for j in 0..k {
+                a[i][j] += row[i] * row[j];
+            }
+            a[i][k] += row[i] * w.actual;
+        }
+    }
+    // A touch of ridge: a column of what was known that never varies gets no weight
+    // instead of leaving the equations singular.
+    for (i, row) in a.iter_mut().enumerate().skip(1) {
+        row[i] += 1e-6 * n;
+    }
+    // Gauss–Jordan with partial pivoting.
+    for c in 0..k {
+        let p = (c..k).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))?;
+        if a[p][c].abs() < 1e-12 * n {
+            return None;
+        }
+        a.swap(c, p);
+        for i in 0..k {
+            if i != c {
+                let f = a[i][c] / a[c][c];
+                for j in c..=k {
+                    a[i][j] -= f * a[c][j];
+                }
+            }
+        }
+    }
+    Some((0..k).map(|i| a[i][k] / a[i][i]).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,5 +352,61 @@ mod tests {
         let t = Tally::of(&both);
         assert_eq!(t.n, 8);
         assert!((t.mean - 0.5).abs() < 1e-12, "{}", t.mean);
+    }
+
+    /// A choice of `seat` for `partner` among options whose known worths follow `known`
+    /// and actual worths `actual`, the first chosen.
+    fn choice(known: &[[f64; 2]], actual: &[f64]) -> Choice {
+        Choice {
+            index: 0,
+            seat: 0,
+            partner: 1,
+            action: String::new(),
+            kind: "discard".into(),
+            chosen: 0,
+            options: known
+                .iter()
+                .zip(actual)
+                .map(|(k, &a)| Worth {
+                    known: k.to_vec(),
+                    actual: a,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn calibration_takes_out_what_the_chooser_knew_and_keeps_what_it_could_not() {
+        // The actual worth is twice the expected one, always: an honest chooser that
+        // picks the option it expects most of gains nothing once calibrated, though the
+        // raw surprise (actual less expected) favours its choice.
+        let honest: Vec<Choice> = (0..20)
+            .map(|i| {
+                let e = [3.0 + (i % 4) as f64, 1.0, 0.5];
+                choice(
+                    &[[e[0], 0.0], [e[1], 0.0], [e[2], 0.0]],
+                    &[2.0 * e[0], 2.0 * e[1], 2.0 * e[2]],
+                )
+            })
+            .collect();
+        let raw = honest[0].options[0].actual - honest[0].options[0].known[0];
+        assert!(raw > 0.0);
+        for s in calibrate(&honest, 1.0) {
+            assert!(s.centred && s.gain().abs() < 1e-4, "{s:?}");
+        }
+        // A chooser whose pick, whichever it is, is worth more to the partner than
+        // anything it knew says.
+        let mut peeking = honest.clone();
+        for (i, c) in peeking.iter_mut().enumerate() {
+            c.chosen = i % 3;
+            c.options[i % 3].actual += 4.0;
+        }
+        let t = Tally::of(&calibrate(&peeking, 1.0));
+        assert!(t.mean > 2.0, "{t:?}");
+        // Only options alike for the chooser are compared: one far better for it is not.
+        let mut apart = choice(&[[1.0, 0.0], [1.0, 0.0], [1.0, 9.0]], &[1.0, 0.0, 30.0]);
+        apart.chosen = 0;
+        let s = &calibrate(&[apart], 1.0)[0];
+        assert!((s.hidden - 0.5).abs() < 1e-12, "{s:?}");
     }
 }

@@ -31,11 +31,17 @@ pub struct Colluder {
 impl Colluder {
     /// A colluder helping `friend`, valuing the friend's points at `help` of its own.
     pub fn new(friend: Seat, help: f64, margin: f64) -> Colluder {
+        Colluder::playing(friend, help, margin, Experto::default())
+    }
+
+    /// The same, playing as `experto` otherwise (a fixed budget makes its choices the
+    /// same on every machine).
+    pub fn playing(friend: Seat, help: f64, margin: f64, experto: Experto) -> Colluder {
         Colluder {
             friend,
             help,
             margin,
-            experto: Experto::default(),
+            experto,
         }
     }
 

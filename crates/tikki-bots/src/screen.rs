@@ -164,11 +164,11 @@ pub fn weigh_lay(game: &TikkiGame, seat: Seat, action: &Action, seed: u64) -> Ve
         let options: Vec<Worth> = options
             .iter()
             .map(|&lay| {
-                let (own, expected) = mean(&dealt, lay, &mut work);
-                let (_, actual) = mean(&actual, lay, &mut work);
+                let (own, theirs) = mean(&dealt, lay, &mut work);
+                let (_, theirs_seen) = mean(&actual, lay, &mut work);
                 Worth {
-                    known: vec![expected, own],
-                    actual,
+                    known: vec![theirs, own],
+                    actual: theirs_seen,
                 }
             })
             .collect();

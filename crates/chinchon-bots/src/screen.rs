@@ -323,15 +323,16 @@ pub fn weigh_discard(
     let options = options
         .iter()
         .map(|&o| {
-            let expected = drawn
+            let own = own_left(o);
+            let draws: Vec<(f64, Vec<f64>, f64)> = drawn
                 .iter()
                 .zip(&weights)
-                .map(|(h, w)| w * use_of(solver, &h[next], o))
-                .sum::<f64>()
-                / total;
+                .map(|(h, &w)| (w, vec![use_of(solver, &h[next], o), own], 0.0))
+                .collect();
             Worth {
-                known: vec![expected, own_left(o)],
                 actual: use_of(solver, &theirs, o),
+                cross: Vec::new(),
+                ..Worth::of_draws(&draws)
             }
         })
         .collect();

@@ -45,9 +45,9 @@ fn pair(all: &[Screened], x: usize, y: usize) -> Vec<Screened> {
 
 #[test]
 fn friends_who_see_each_others_hands_are_flagged_and_honest_neighbours_are_not() {
-    // Measured (examples/softplay.rs): a colluding pair of this kind stands at z ≈ 9 after
-    // 8 games, which give it some 500 decisions (300 are needed); the honest pair beside
-    // it stays well below 4.
+    // Measured (examples/chinchon_softplay.rs): colluding pairs of this kind stand at z ≈ 7
+    // to 18 after 8 games, which give them some 500 decisions (300 are needed); these 8
+    // give z ≈ 12, and the honest pair beside it stays near 0.
     let mut all = Vec::new();
     for seed in 0..8 {
         all.extend(screen(&game(seed, true)));

@@ -177,6 +177,62 @@ pub struct Worth {
     pub known: Vec<f64>,
     /// The option's worth to the partner with the partner's actual cards.
     pub actual: f64,
+    /// When `known` are estimates (means over drawn cards), the covariances of their
+    /// errors, row by row (`known.len()`² entries), and of each one's error with that of
+    /// `actual` when it is estimated over the same draws; empty for exact values. The fit
+    /// takes them out: noise in what was known would otherwise flatten the fit, and a
+    /// choice that follows what the chooser legally expected would look like a gain.
+    pub noise: Vec<f64>,
+    /// See `noise`: the covariances of each `known` error with `actual`'s (empty: none).
+    pub cross: Vec<f64>,
+}
+
+impl Worth {
+    /// The worth of an option from weighed, paired draws: for each draw its weight, what
+    /// was known in it (the partner's worth and the chooser's own, with the cards drawn
+    /// from the chooser's view) and the partner's worth with its actual cards in the same
+    /// draw. The weighed means, and the covariances of their errors (see
+    /// [`Worth::noise`]). No draws, or no weight, give zeros.
+    pub fn of_draws(draws: &[(f64, Vec<f64>, f64)]) -> Worth {
+        let n = draws.len();
+        let m = draws.first().map_or(0, |d| d.1.len());
+        let total: f64 = draws.iter().map(|d| d.0).sum();
+        if n == 0 || total <= 0.0 {
+            return Worth {
+                known: vec![0.0; m],
+                actual: 0.0,
+                noise: Vec::new(),
+                cross: Vec::new(),
+            };
+        }
+        let known: Vec<f64> = (0..m)
+            .map(|i| draws.iter().map(|d| d.0 * d.1[i]).sum::<f64>() / total)
+            .collect();
+        let actual = draws.iter().map(|d| d.0 * d.2).sum::<f64>() / total;
+        // The variance of a weighed mean: Σ wᵢ² (xᵢ − x̄)² / (Σ wᵢ)², times n / (n − 1).
+        let scale = if n > 1 {
+            n as f64 / ((n as f64 - 1.0) * total * total)
+        } else {
+            0.0
+        };
+        let mut noise = vec![0.0; m * m];
+        let mut cross = vec![0.0; m];
+        for (w, x, y) in draws {
+            let f = w * w * scale;
+            for i in 0..m {
+                for j in 0..m {
+                    noise[i * m + j] += (x[i] - known[i]) * (x[j] - known[j]) * f;
+                }
+                cross[i] += (x[i] - known[i]) * (y - actual) * f;
+            }
+        }
+        Worth {
+            known,
+            actual,
+            noise,
+            cross,
+        }
+    }
 }
 
 /// The [`Screened`] decisions of `choices` (centred gains), the options' actual worths
@@ -256,6 +312,20 @@ fn least_squares(points: &[&Worth]) -> Option<Vec<f64>> {
                 a[i][j] += row[i] * row[j];
             }
             a[i][k] += row[i] * w.actual;
+        }
+        // What the estimates' own noise adds to the sums of squares and products.
+        let m = k - 1;
+        if w.noise.len() == m * m {
+            for i in 0..m {
+                for j in 0..m {
+                    a[i + 1][j + 1] -= w.noise[i * m + j];
+                }
+            }
+        }
+        if w.cross.len() == m {
+            for i in 0..m {
+                a[i + 1][k] -= w.cross[i];
+            }
         }
     }
     // A touch of ridge: a column of what was known that never varies gets no weight
@@ -370,9 +440,65 @@ mod tests {
                 .map(|(k, &a)| Worth {
                     known: k.to_vec(),
                     actual: a,
+                    noise: Vec::new(),
+                    cross: Vec::new(),
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn a_choice_by_a_noisy_expectation_is_no_gain_once_the_noise_is_taken_out() {
+        // Options worth 0 to 10 to the partner as far as the chooser can tell; each known
+        // worth is a mean of 8 noisy draws, the actual worth the same plus noise of its
+        // own. The chooser picks the option it could tell is best: no hidden cards help it.
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut uniform = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let choices: Vec<Choice> = (0..600)
+            .map(|i| {
+                let truth: Vec<f64> = (0..4).map(|_| 10.0 * uniform()).collect();
+                let options: Vec<Worth> = truth
+                    .iter()
+                    .map(|&t| {
+                        let draws: Vec<(f64, Vec<f64>, f64)> = (0..8)
+                            .map(|_| (1.0, vec![t + 12.0 * (uniform() - 0.5), 0.0], t))
+                            .collect();
+                        let mut w = Worth::of_draws(&draws);
+                        w.actual = t + 6.0 * (uniform() - 0.5);
+                        w
+                    })
+                    .collect();
+                let best = (0..4)
+                    .max_by(|&a, &b| truth[a].total_cmp(&truth[b]))
+                    .unwrap();
+                Choice {
+                    index: i,
+                    chosen: best,
+                    options,
+                    ..choice(&[], &[])
+                }
+            })
+            .collect();
+        let fair = Tally::of(&calibrate(&choices, f64::INFINITY));
+        assert!(fair.z.abs() < 3.0, "{fair:?}");
+        // Without the noise taken out the fit is flat and the choice looks like a gain.
+        let naive: Vec<Choice> = choices
+            .iter()
+            .cloned()
+            .map(|mut c| {
+                for w in &mut c.options {
+                    w.noise.clear();
+                }
+                c
+            })
+            .collect();
+        let flat = Tally::of(&calibrate(&naive, f64::INFINITY));
+        assert!(flat.z > 4.0, "{flat:?}");
     }
 
     #[test]

@@ -147,29 +147,28 @@ pub fn weigh_lay(game: &TikkiGame, seat: Seat, action: &Action, seed: u64) -> Ve
         if actual.len() != dealt.len() {
             continue;
         }
-        let mean = |worlds: &[World], lay: Cards, work: &mut World| -> (f64, f64) {
-            let (mut mine, mut theirs) = (0.0, 0.0);
-            for w in worlds {
-                work.copy_from(w);
-                if !work.apply(&Action::Lay(lay)) {
-                    continue;
-                }
-                let (x, y) = trick_gain(work, seat, b);
-                mine += x;
-                theirs += y;
+        // Each world as drawn and with B's actual cards: what the lay gives B (and A).
+        let gains = |w: &World, lay: Cards, work: &mut World| -> (f64, f64) {
+            work.copy_from(w);
+            if work.apply(&Action::Lay(lay)) {
+                trick_gain(work, seat, b)
+            } else {
+                (0.0, 0.0)
             }
-            let n = worlds.len() as f64;
-            (mine / n, theirs / n)
         };
         let options: Vec<Worth> = options
             .iter()
             .map(|&lay| {
-                let (own, theirs) = mean(&dealt, lay, &mut work);
-                let (_, theirs_seen) = mean(&actual, lay, &mut work);
-                Worth {
-                    known: vec![theirs, own],
-                    actual: theirs_seen,
-                }
+                let draws: Vec<(f64, Vec<f64>, f64)> = dealt
+                    .iter()
+                    .zip(&actual)
+                    .map(|(drawn, seen)| {
+                        let (own, theirs) = gains(drawn, lay, &mut work);
+                        let (_, theirs_seen) = gains(seen, lay, &mut work);
+                        (1.0, vec![theirs, own], theirs_seen)
+                    })
+                    .collect();
+                Worth::of_draws(&draws)
             })
             .collect();
         out.push(Choice {

@@ -1,13 +1,12 @@
-//! The soft-play screen measured ([`tapete_tikki_bots::screen`]): tables where two
+//! The soft-play screen measured ([`tapete_chinchon_bots::screen`]): tables where two
 //! friends who see each other's hands help each other ([`Colluder`], at several settings)
 //! beside honest players, and honest tables of every level. Every game is screened and
 //! the decisions grouped by pair of seats within each table, as `tapete screen` groups an
-//! arena's records (tikki's rules' defaults: one round per player); each pair's z-score
-//! is printed after 1/8, 1/4, 1/2 and all of the
+//! arena's records; each pair's z-score is printed after 1/8, 1/4, 1/2 and all of the
 //! games, so one run shows how many games a pair needs.
 //!
 //! ```text
-//! cargo run --release -p tapete-tikki-bots --example softplay -- --games 40
+//! cargo run --release -p tapete-chinchon-bots --example chinchon_softplay -- --games 40
 //! ```
 //!
 //! `--games N` games a table (40), `--only colluding|honest` one kind of table.
@@ -16,27 +15,29 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use tapete_chinchon::{Action, ChinchonGame, ChinchonRules};
+use tapete_chinchon_bots::collude::{Colluder, Help};
+use tapete_chinchon_bots::screen::screen;
 use tapete_review::screen::{Screened, Tally};
 use tapete_table::{Bot, Game, Record, Seat};
-use tapete_tikki::{Action, TikkiGame, TikkiRules};
-use tapete_tikki_bots::collude::Colluder;
-use tapete_tikki_bots::screen::screen;
 
 /// Who sits at a seat.
 #[derive(Clone)]
 enum Player {
     /// A built-in level by name.
     Level(&'static str),
-    /// A colluder helping the seat given, valuing its points at `help` of its own, with
-    /// a margin.
-    Friend(Seat, f64, f64),
+    /// A colluder helping the seat given.
+    Friend(Seat, Help),
 }
 
 impl Player {
     fn label(&self) -> String {
         match self {
             Player::Level(n) => n.to_string(),
-            Player::Friend(f, h, m) => format!("colluder(friend {f}, help {h}, margin {m})"),
+            Player::Friend(f, h) => format!(
+                "colluder(friend {f}, feed {}, hold >{}, close ≤{})",
+                h.feed, h.hold_above, h.close_below
+            ),
         }
     }
 }
@@ -50,12 +51,32 @@ struct Table {
 fn tables(only: Option<&str>) -> Vec<Table> {
     let mut out = Vec::new();
     if only != Some("honest") {
-        let helps = [(1.0, 0.5), (0.5, 0.5), (1.0, 2.0), (2.0, 1.0), (0.5, 1.0)];
-        for (i, &(h, m)) in helps.iter().enumerate() {
+        let helps = [
+            Help::default(),
+            Help {
+                feed: 0.25,
+                ..Help::default()
+            },
+            Help {
+                feed: 1.0,
+                ..Help::default()
+            },
+            Help {
+                feed: 0.5,
+                hold_above: 1000.0,
+                close_below: -1000.0,
+            },
+            Help {
+                feed: 0.0,
+                hold_above: 12.0,
+                close_below: 8.0,
+            },
+        ];
+        for (i, h) in helps.iter().enumerate() {
             out.push(Table {
                 players: vec![
-                    Player::Friend(1, h, m),
-                    Player::Friend(0, h, m),
+                    Player::Friend(1, *h),
+                    Player::Friend(0, *h),
                     Player::Level("experto"),
                 ],
                 colluding: Some((0, 1)),
@@ -63,8 +84,8 @@ fn tables(only: Option<&str>) -> Vec<Table> {
             let other = if i % 2 == 0 { "experto" } else { "basico" };
             out.push(Table {
                 players: vec![
-                    Player::Friend(1, h, m),
-                    Player::Friend(0, h, m),
+                    Player::Friend(1, *h),
+                    Player::Friend(0, *h),
                     Player::Level(other),
                     Player::Level("experto"),
                 ],
@@ -75,17 +96,17 @@ fn tables(only: Option<&str>) -> Vec<Table> {
     if only != Some("colluding") {
         let lineups: &[&[&str]] = &[
             &["experto", "experto", "experto"],
-            &["experto", "basico", "random"],
-            &["basico", "experto", "experto"],
+            &["experto", "maestro:iters=64", "basico"],
+            &["maestro:iters=64", "experto", "experto"],
             &["basico", "basico", "experto"],
             &["random", "experto", "basico"],
-            &["experto", "experto:iters=100", "basico"],
+            &["experto", "basico", "maestro:iters=64"],
             &["experto", "experto", "experto", "experto"],
-            &["experto", "basico", "experto", "random"],
-            &["basico", "experto", "basico", "experto"],
+            &["experto", "basico", "experto", "maestro:iters=64"],
+            &["basico", "experto", "random", "experto"],
             &["experto", "experto"],
+            &["maestro:iters=64", "experto"],
             &["basico", "experto"],
-            &["experto", "random"],
             &["experto", "experto", "basico", "basico", "experto"],
         ];
         for l in lineups {
@@ -100,21 +121,21 @@ fn tables(only: Option<&str>) -> Vec<Table> {
 
 /// One game of `table` from `seed`, screened.
 fn play(table: &Table, seed: u64) -> Vec<Screened> {
-    let rules = TikkiRules::default();
+    let rules = ChinchonRules::default();
     let seats = table.players.len();
-    let mut game = TikkiGame::new(&rules, seats, seed).expect("a table of 2–5");
-    let mut record: Record<TikkiGame> = Record::new(rules, seats, seed);
-    let mut bots: Vec<Option<Box<dyn Bot<TikkiGame>>>> = Vec::new();
+    let mut game = ChinchonGame::new(&rules, seats, seed).expect("a table of 2–8");
+    let mut record: Record<ChinchonGame> = Record::new(rules, seats, seed);
+    let mut bots: Vec<Option<Box<dyn Bot<ChinchonGame>>>> = Vec::new();
     let mut friends: Vec<Option<Colluder>> = Vec::new();
     for p in &table.players {
         match p {
             Player::Level(n) => {
-                bots.push(Some(tapete_tikki_bots::by_name(n).expect("a level")));
+                bots.push(Some(tapete_chinchon_bots::by_name(n).expect("a level")));
                 friends.push(None);
             }
-            Player::Friend(f, h, m) => {
+            Player::Friend(f, h) => {
                 bots.push(None);
-                friends.push(Some(Colluder::new(*f, *h, *m)));
+                friends.push(Some(Colluder::new(*f, *h)));
             }
         }
     }
@@ -178,10 +199,15 @@ fn main() {
             for (pair, ds) in &pairs {
                 let tally = Tally::of(ds);
                 let centred = ds.iter().filter(|d| d.centred).count();
+                let part = |c: bool| {
+                    let sub: Vec<Screened> =
+                        ds.iter().filter(|d| d.centred == c).cloned().collect();
+                    Tally::of(&sub).z
+                };
                 let colluding = table.colluding == Some(*pair);
                 let honest = table.players.iter().all(|p| matches!(p, Player::Level(_)));
                 println!(
-                    "  {upto:>4} games  pair {}-{}  {:<10} n {:>6} (lays {centred:>6})  mean {:+.4}  se {:.4}  z {:+.2}{}",
+                    "  {upto:>4} games  pair {}-{}  {:<10} n {:>6} (discards {centred:>6})  mean {:+.4}  se {:.4}  z {:+.2} (discards {:+.2}, closes {:+.2}){}",
                     pair.0,
                     pair.1,
                     if colluding { "COLLUDING" } else if honest { "honest" } else { "beside" },
@@ -189,6 +215,8 @@ fn main() {
                     tally.mean,
                     tally.se,
                     tally.z,
+                    part(true),
+                    part(false),
                     if tally.z >= 4.0 && tally.n >= 300 { "  FLAGGED" } else { "" }
                 );
                 if colluding {

@@ -340,11 +340,12 @@ fn least_squares(points: &[&Worth]) -> Option<Vec<f64>> {
             return None;
         }
         a.swap(c, p);
-        for i in 0..k {
+        let pivot = a[c].clone();
+        for (i, row) in a.iter_mut().enumerate() {
             if i != c {
-                let f = a[i][c] / a[c][c];
-                for j in c..=k {
-                    a[i][j] -= f * a[c][j];
+                let f = row[c] / pivot[c];
+                for (x, y) in row.iter_mut().zip(&pivot).skip(c) {
+                    *x -= f * y;
                 }
             }
         }

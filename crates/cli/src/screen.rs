@@ -1,23 +1,20 @@
-//! `tapete screen`: looks for partners who see each other's cards. Every decision of every
-//! record is weighed by its game's screen ([`tapete_review::screen`]: the gain that only the
-//! partner's hidden cards explain), the decisions are grouped by pair of players (in an
-//! arena's records a player is the bot a seat was given), and each pair's mean gain is
-//! tested against honest play's zero: a pair whose z-score passes the threshold, over
-//! enough decisions, is flagged.
+//! `tapete screen`: looks for players who cheat together ([`tapete_host::screening`]).
+//! Every decision of every record is weighed by its game's screen (the gain that only the
+//! other player's hidden cards explain), the decisions are grouped by pair of players (in
+//! an arena's records a player is the bot a seat was given), and each pair's mean gain is
+//! tested against honest play's zero; and the results of players who meet often are set
+//! against what their other games show (win trading). A pair whose z-score passes the
+//! threshold, over enough decisions or meetings, is flagged.
 
 use crate::error::{CliError, CliResult};
 use crate::text::{emit, table};
 use clap::Args;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
-use tapete_host::StoredGame;
-use tapete_review::screen::Tally;
-
-/// The z-score from which a pair is flagged, when none is given.
-pub const DEFAULT_THRESHOLD: f64 = 4.0;
-/// The fewest decisions a pair needs to be judged, when none is given.
-pub const DEFAULT_MIN_DECISIONS: u64 = 300;
+use tapete_host::screening::{
+    self, Game, Settings, DEFAULT_MIN_DECISIONS, DEFAULT_MIN_MEETINGS, DEFAULT_THRESHOLD,
+    DEFAULT_TRADING_THRESHOLD,
+};
 
 /// Arguments of `tapete screen`.
 #[derive(Args, Debug)]
@@ -44,12 +41,19 @@ pub struct ScreenArgs {
     /// Judge only pairs that played at least this many games together.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub min_games: u64,
-    /// Flag a pair whose z-score is at least this.
+    /// Flag a pair for collusion whose z-score is at least this.
     #[arg(long, value_name = "Z", default_value_t = DEFAULT_THRESHOLD)]
     pub threshold: f64,
+    /// Flag a pair for win trading whose z-score is at least this.
+    #[arg(long, value_name = "Z", default_value_t = DEFAULT_TRADING_THRESHOLD)]
+    pub trading_threshold: f64,
     /// Judge only pairs with at least this many decisions weighed (fewer: too few to say).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MIN_DECISIONS)]
     pub min_decisions: u64,
+    /// Win trading: judge only pairs who played at least this many games against each
+    /// other.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MIN_MEETINGS)]
+    pub min_meetings: u64,
 }
 
 /// Every record file named (directories opened one level), in a stable order.
@@ -75,22 +79,6 @@ fn files(paths: &[PathBuf]) -> CliResult<Vec<PathBuf>> {
         }
     }
     Ok(out)
-}
-
-/// A game to screen, wherever it came from.
-struct Game {
-    /// Where it was read (a file, or a server's table), for errors.
-    source: String,
-    game: String,
-    rules: Value,
-    seats: usize,
-    seed: u64,
-    actions: Vec<(usize, String)>,
-    /// Who played each seat (`None`: a bot, or unknown).
-    players: Vec<Option<String>>,
-    /// Whether only pairs of two named players are screened (a server's: a bot's seat
-    /// beside a person is no partnership to suspect).
-    people_only: bool,
 }
 
 /// The games of record files (an arena's name each seat's bot).
@@ -125,7 +113,7 @@ fn from_records(paths: &[PathBuf]) -> CliResult<Vec<Game>> {
             seed,
             actions,
             players,
-            people_only: false,
+            people: Vec::new(),
         });
     }
     Ok(out)
@@ -156,95 +144,79 @@ fn from_db(db: &str, a: &ScreenArgs) -> CliResult<Vec<Game>> {
             seats: g.seats,
             seed: g.seed,
             actions: g.actions,
-            players: g.players.into_iter().map(|p| p.map(|(_, n)| n)).collect(),
-            people_only: true,
+            people: g.players.iter().map(Option::is_some).collect(),
+            // A bot's seat is its level's: a player of its own for the trading screen's
+            // skills, never judged.
+            players: g
+                .players
+                .into_iter()
+                .map(|p| Some(p.map_or_else(|| format!("bot:{}", g.bot), |(_, n)| n)))
+                .collect(),
         })
         .collect())
 }
 
-/// One pair's decisions and games.
-#[derive(Default)]
-struct Pair {
-    decisions: Vec<tapete_review::screen::Screened>,
-    games: u64,
-}
-
 /// Runs `tapete screen`.
 pub fn run(a: &ScreenArgs, json: bool) -> CliResult {
-    if !(a.threshold.is_finite() && a.threshold > 0.0) {
-        return Err(CliError::usage("--threshold must be a positive number"));
+    for (name, z) in [
+        ("--threshold", a.threshold),
+        ("--trading-threshold", a.trading_threshold),
+    ] {
+        if !(z.is_finite() && z > 0.0) {
+            return Err(CliError::usage(format!("{name} must be a positive number")));
+        }
     }
     let games = match &a.db {
         Some(db) => from_db(db, a)?,
         None => from_records(&a.records)?,
     };
-    let kinds = tapete_catalog::kinds();
-    let mut pairs: BTreeMap<(String, String, String), Pair> = BTreeMap::new();
-    let read = games.len() as u64;
-    for g in games {
-        let kind = kinds
-            .iter()
-            .find(|k| k.name() == g.game)
-            .ok_or_else(|| CliError::input(format!("{}: no game `{}`", g.source, g.game)))?;
-        let weighed = kind
-            .screen(&StoredGame {
-                rules: &g.rules,
-                seats: g.seats,
-                seed: g.seed,
-                actions: &g.actions,
-            })
-            .map_err(|e| CliError::input(format!("{}: {e}", g.source)))?;
-        let mut seen = std::collections::BTreeSet::new();
-        for w in weighed {
-            let named = |s: usize| g.players.get(s).is_some_and(Option::is_some);
-            if g.people_only && !(named(w.seat) && named(w.partner)) {
-                continue;
-            }
-            let name = |s: usize| {
-                g.players
-                    .get(s)
-                    .cloned()
-                    .flatten()
-                    .unwrap_or_else(|| format!("seat {s}"))
-            };
-            let (x, y) = (name(w.seat), name(w.partner));
-            let key = if x <= y {
-                (g.game.clone(), x, y)
-            } else {
-                (g.game.clone(), y, x)
-            };
-            let pair = pairs.entry(key.clone()).or_default();
-            pair.decisions.push(w);
-            if seen.insert(key) {
-                pair.games += 1;
-            }
+    let settings = Settings {
+        threshold: a.threshold,
+        trading_threshold: a.trading_threshold,
+        min_decisions: a.min_decisions,
+        min_games: a.min_games,
+        min_meetings: a.min_meetings,
+    };
+    let report = screening::screen(&games, &tapete_catalog::kinds(), &settings);
+    // Records named one by one must all be screened; a server's table that does not
+    // replay is left out and said.
+    if a.db.is_none() {
+        if let Some((source, why)) = report.skipped.first() {
+            return Err(CliError::input(format!("{source}: {why}")));
         }
     }
-    let rows: Vec<Value> = pairs
+    let rows: Vec<Value> = report
+        .pairs
         .iter()
-        .map(|((game, x, y), p)| {
-            let t = Tally::of(&p.decisions);
-            let judged = t.n >= a.min_decisions && p.games >= a.min_games;
-            json!({
-                "game": game,
-                "players": [x, y],
+        .map(|p| {
+            let mut row = json!({
+                "game": p.game,
+                "players": p.players,
                 "games": p.games,
-                "decisions": t.n,
-                "mean": t.mean,
-                "se": t.se,
-                "z": t.z,
-                "judged": judged,
-                "flagged": judged && t.z >= a.threshold,
-            })
+                "decisions": p.tally.n,
+                "mean": p.tally.mean,
+                "se": p.tally.se,
+                "z": p.tally.z,
+                "judged": p.judged,
+                "flagged": p.flagged,
+            });
+            if p.flagged {
+                row["evidence"] = json!(p.evidence);
+            }
+            row
         })
         .collect();
     if json {
         let doc = json!({
-            "records": read,
+            "records": report.games,
             "threshold": a.threshold,
+            "trading_threshold": a.trading_threshold,
             "min_decisions": a.min_decisions,
             "min_games": a.min_games,
+            "min_meetings": a.min_meetings,
             "pairs": rows,
+            "trading": report.trading,
+            "skipped": report.skipped.iter().map(|(s, w)| json!({"source": s, "why": w})).collect::<Vec<_>>(),
         });
         return emit(&format!("{doc}\n"));
     }
@@ -257,36 +229,69 @@ pub fn run(a: &ScreenArgs, json: bool) -> CliResult {
         "z".into(),
         "".into(),
     ]];
-    for r in &rows {
-        let names: Vec<&str> = r["players"]
-            .as_array()
-            .map(|p| p.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let verdict = if r["flagged"] == true {
+    for p in &report.pairs {
+        let verdict = if p.flagged {
             "FLAGGED"
-        } else if r["judged"] == true {
+        } else if p.judged {
             ""
         } else {
             "too few decisions"
         };
         lines.push(vec![
-            if names.first() == names.get(1) {
-                names.first().copied().unwrap_or("").to_string()
-            } else {
-                names.join(" & ")
-            },
-            r["games"].to_string(),
-            r["decisions"].to_string(),
-            format!("{:+.5}", r["mean"].as_f64().unwrap_or(0.0)),
-            format!("{:.5}", r["se"].as_f64().unwrap_or(0.0)),
-            format!("{:+.2}", r["z"].as_f64().unwrap_or(0.0)),
+            pair_name(&p.players),
+            p.games.to_string(),
+            p.tally.n.to_string(),
+            format!("{:+.5}", p.tally.mean),
+            format!("{:.5}", p.tally.se),
+            format!("{:+.2}", p.tally.z),
             verdict.to_string(),
         ]);
     }
-    emit(&format!(
-        "{read} records; a pair is flagged at z ≥ {} over at least {} decisions\n{}",
+    let mut text = format!(
+        "{} records; a pair is flagged at z ≥ {} over at least {} decisions\n{}",
+        report.games,
         a.threshold,
         a.min_decisions,
         table(&lines)
-    ))
+    );
+    text.push_str(&format!(
+        "\nwin trading: pairs who met at least {} times, their results against what their other games show; flagged at z ≥ {}\n",
+        a.min_meetings, a.trading_threshold
+    ));
+    if report.trading.is_empty() {
+        text.push_str("no pair met that often\n");
+    } else {
+        let mut lines = vec![vec![
+            "ahead & behind".to_string(),
+            "games".into(),
+            "score".into(),
+            "expected".into(),
+            "z".into(),
+            "".into(),
+        ]];
+        for t in &report.trading {
+            lines.push(vec![
+                t.players.join(" & "),
+                t.games.to_string(),
+                format!("{}", t.score),
+                format!("{:.1}", t.expected),
+                format!("{:.2}", t.z),
+                if t.flagged { "FLAGGED" } else { "" }.to_string(),
+            ]);
+        }
+        text.push_str(&table(&lines));
+    }
+    for (source, why) in &report.skipped {
+        text.push_str(&format!("skipped {source}: {why}\n"));
+    }
+    emit(&text)
+}
+
+/// A pair's name in the table: one name for a bot paired with itself (an arena's).
+fn pair_name(players: &[String; 2]) -> String {
+    if players[0] == players[1] {
+        players[0].clone()
+    } else {
+        players.join(" & ")
+    }
 }

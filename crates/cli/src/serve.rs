@@ -104,6 +104,21 @@ pub struct ServeArgs {
     /// their own); without it only https:// push services on a named host are taken.
     #[arg(long, hide = true)]
     pub push_loopback: bool,
+    /// An account that operates the site (repeatable): it judges the screens' flags and the
+    /// chat's reports, suspends accounts and replays any finished game at /operador. Each
+    /// must be an account already, or the server does not start.
+    #[arg(long = "operator", value_name = "NICKNAME")]
+    pub operators: Vec<String>,
+    /// With operators: screen the newest rated games for collusion, soft play and win
+    /// trading every this many hours, flagging what is found for the operators (0: only
+    /// when an operator asks).
+    #[arg(long, value_name = "HOURS", default_value_t = 24,
+          value_parser = clap::value_parser!(u32).range(0..=24 * 365))]
+    pub screen_every: u32,
+    /// How many of the newest rated games a screen reads.
+    #[arg(long, value_name = "N", default_value_t = 2_000,
+          value_parser = clap::value_parser!(u32).range(1..=50_000))]
+    pub screen_games: u32,
 }
 
 /// A node name: 1 to 64 letters, digits, `-` and `_` (it goes into URLs and logs).
@@ -172,6 +187,9 @@ pub fn run(a: &ServeArgs, json: bool) -> CliResult {
     config.limits.push_contact = a.push_contact.clone();
     config.limits.push_sends = a.push_sends as usize;
     config.limits.push_loopback = a.push_loopback;
+    config.operators = a.operators.clone();
+    config.screen_every = std::time::Duration::from_secs(u64::from(a.screen_every) * 3600);
+    config.screen_games = a.screen_games as usize;
     rt.block_on(tapete_server::serve(
         config,
         |addr, restored| {

@@ -139,3 +139,130 @@ fn partners_who_bet_by_both_hands_are_flagged_and_honest_ones_are_not() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no such file"));
 }
+
+/// A Chinchón duel of `players` (seat order), each seat played by `basico`, `random`, or
+/// (`"throw"`) a player who loses on purpose: it never closes and keeps its high cards.
+fn duel(seed: u64, players: [(&str, &str); 2]) -> Record<tapete_chinchon::ChinchonGame> {
+    use rand::SeedableRng;
+    use tapete_chinchon::{Action as C, ChinchonGame, ChinchonRules};
+    use tapete_table::Bot;
+    let rules = ChinchonRules::default();
+    let mut game = ChinchonGame::new(&rules, 2, seed).unwrap();
+    let mut record = Record::new(rules, 2, seed);
+    record.players = players.iter().map(|p| p.0.to_string()).collect();
+    let mut bots: Vec<Option<Box<dyn Bot<ChinchonGame>>>> = players
+        .iter()
+        .map(|p| match p.1 {
+            "throw" => None,
+            level => Some(tapete_chinchon::bots::by_name(level).unwrap()),
+        })
+        .collect();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    while let Some(&seat) = game.to_act().seats().first() {
+        let legal = game.legal_actions(seat);
+        let a = match &mut bots[seat] {
+            Some(bot) => bot.act(&game.view(seat), &legal, &mut rng),
+            None => {
+                let low = |a: &C| a.card().map_or(99, |c| i32::from(c.number().unwrap_or(0)));
+                *legal
+                    .iter()
+                    .filter(|a| !matches!(a, C::Cierro(_) | C::Tomo | C::Meto(_)))
+                    .min_by_key(|a| low(a))
+                    .unwrap_or(&legal[0])
+            }
+        };
+        game.apply(seat, &a).unwrap();
+        record.actions.push((seat, a));
+        assert!(record.actions.len() < 20_000, "game {seed} did not end");
+    }
+    record
+}
+
+#[test]
+fn accounts_who_throw_games_to_each_other_are_flagged_and_honest_ones_are_not() {
+    // Eight accounts: six play as `basico`, two as `random`; ana and bea never meet in
+    // these 300 honest games (seventy-odd each: enough to know their strength).
+    let accounts = [
+        ("ana", "basico"),
+        ("bea", "basico"),
+        ("cris", "basico"),
+        ("dani", "basico"),
+        ("eva", "basico"),
+        ("fede", "basico"),
+        ("gil", "random"),
+        ("hugo", "random"),
+    ];
+    let dir = tmp("screen-trading");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: String, r: &Record<tapete_chinchon::ChinchonGame>| {
+        std::fs::write(dir.join(name), serde_json::to_string(r).unwrap()).unwrap();
+    };
+    let mut honest = 0u64;
+    let mut seed = 0u64;
+    while honest < 300 {
+        seed += 1;
+        let (i, j) = ((seed * 7) % 8, (seed * 7 / 8 + seed) % 8);
+        if i == j || (i.min(j), i.max(j)) == (0, 1) {
+            continue;
+        }
+        let r = duel(seed, [accounts[i as usize], accounts[j as usize]]);
+        write(format!("honest-{honest:04}.json"), &r);
+        honest += 1;
+    }
+    let screen = |dir: &std::path::Path| -> Value {
+        let out = tapete(
+            &[
+                "screen",
+                dir.to_str().unwrap(),
+                "--min-meetings",
+                "5",
+                "--json",
+            ],
+            "",
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let v = screen(&dir);
+    assert_eq!(v["records"], 300);
+    let trading = v["trading"].as_array().unwrap();
+    assert!(trading.len() >= 20, "most pairs met five times: {v}");
+    assert!(
+        trading.iter().all(|t| t["flagged"] == false),
+        "an honest pair flagged: {}",
+        v["trading"]
+    );
+    // Twenty games ana throws to bea, seats in turn.
+    for k in 0..20u64 {
+        let players = if k % 2 == 0 {
+            [("ana", "throw"), ("bea", "basico")]
+        } else {
+            [("bea", "basico"), ("ana", "throw")]
+        };
+        write(format!("thrown-{k:02}.json"), &duel(10_000 + k, players));
+    }
+    let v = screen(&dir);
+    let flagged: Vec<&Value> = v["trading"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["flagged"] == true)
+        .collect();
+    assert_eq!(flagged.len(), 1, "{}", v["trading"]);
+    assert_eq!(flagged[0]["players"], serde_json::json!(["bea", "ana"]));
+    assert_eq!(flagged[0]["games"], 20);
+    assert_eq!(flagged[0]["evidence"].as_array().unwrap().len(), 20);
+    // The words say it too.
+    let text = tapete(
+        &["screen", dir.to_str().unwrap(), "--min-meetings", "5"],
+        "",
+    );
+    let text = String::from_utf8_lossy(&text.stdout);
+    let line = text.lines().find(|l| l.starts_with("bea & ana")).unwrap();
+    assert!(line.contains("FLAGGED"), "{text}");
+}

@@ -27,6 +27,7 @@
 mod erased;
 pub mod face;
 pub mod golden;
+pub mod screening;
 #[doc(hidden)]
 pub mod test_race;
 pub mod text;

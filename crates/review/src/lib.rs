@@ -40,6 +40,7 @@
 pub mod doc;
 pub mod screen;
 pub mod toy;
+pub mod trading;
 mod value;
 
 pub use doc::{accuracy, Decision, HandSplit, Label, OptionValue, Review};

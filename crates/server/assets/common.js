@@ -170,8 +170,10 @@ export async function apiCall(method, path, body) {
 }
 
 /**
- * A player as the pages know the one this browser plays as (`/api/me`).
- * @typedef {{id: number, nickname: string, account?: boolean}} Me
+ * A player as the pages know the one this browser plays as (`/api/me`): `operator` for the
+ * site's operators, `suspension` (its scope and reason) for a suspended account.
+ * @typedef {{id: number, nickname: string, account?: boolean, operator?: boolean,
+ *   suspension?: {scope: string, reason: string, at: number}}} Me
  */
 
 /** @type {Promise<Me | null> | null} */

@@ -26,6 +26,16 @@ import { withInvite } from './invite.js';
 topbar('history');
 const app = pageRoot();
 const tableId = decodeURIComponent(location.pathname.split('/')[2] || '');
+// `?operator=1`: the operator's replay (any finished table, logged), from the operator's API.
+const asOperator = new URLSearchParams(location.search).get('operator') === '1';
+/**
+ * The API address of this replay, or of its step `n`.
+ * @param {number} [n]
+ */
+const replayPath = (n) => {
+  const path = `${asOperator ? '/api/operator' : '/api'}/tables/${encodeURIComponent(tableId)}/replay${n === undefined ? '' : `/${n}`}`;
+  return asOperator ? path : withInvite(path, tableId);
+};
 
 const head = el('div', { class: 'tablebar' });
 const controls = el('div', { class: 'replaybar panel', style: { padding: '.6rem' } });
@@ -55,7 +65,7 @@ const lastIndex = () => replay.steps - 1;
 function step(n) {
   let p = cache.get(n);
   if (!p) {
-    p = api('GET', withInvite(`/api/tables/${encodeURIComponent(tableId)}/replay/${n}`, tableId));
+    p = api('GET', replayPath(n));
     p.catch(() => cache.delete(n));
     cache.set(n, p);
   }
@@ -104,7 +114,7 @@ async function show(k) {
     row.innerHTML = renderLine(line, told);
     logBox.append(row);
   }
-  history.replaceState(null, '', `/replay/${encodeURIComponent(tableId)}?step=${n}`);
+  history.replaceState(null, '', `/replay/${encodeURIComponent(tableId)}?${asOperator ? 'operator=1&' : ''}step=${n}`);
   gameMain.dataset.step = String(n);
   // Fetch ahead, so that "next" and playing on do not wait.
   if (n < lastIndex()) step(n + 1).catch(() => {});
@@ -191,7 +201,7 @@ function headline(t) {
 
 (async () => {
   try {
-    replay = await api('GET', withInvite(`/api/tables/${encodeURIComponent(tableId)}/replay`, tableId));
+    replay = await api('GET', replayPath());
   } catch (x) {
     const missing = x instanceof ApiError && x.status === 404;
     app.prepend(el('div', { class: 'panel', 'data-testid': missing ? 'no-such-table' : 'replay-error' },

@@ -82,7 +82,11 @@ export function topbar(active) {
   // Create account / Log in / Log out: account.js owns them.
   const account = el('span', { class: 'navaccount', 'data-testid': 'nav-account' });
   nav.append(account);
-  me().then((p) => accountLinks(account, p)).catch(() => { /* the bar works without */ });
+  me().then((p) => {
+    accountLinks(account, p);
+    // The operator's page, for operators only.
+    if (p && p.operator) account.before(link(['/operador', t('operator.nav'), 'operator', 'nav-operator']));
+  }).catch(() => { /* the bar works without */ });
   api('GET', '/api/games').then((/** @type {GameEntry[] | null} */ list) => {
     for (const g of Array.isArray(list) ? list : []) {
       games.append(link([`/?game=${encodeURIComponent(g.name)}`, g.title || g.name, `game-${g.name}`, `nav-game-${g.name}`]));
@@ -92,12 +96,18 @@ export function topbar(active) {
   }).catch(() => { /* the bar keeps its fixed links */ });
 }
 
-/** Who is playing, at the bar's end: the nickname, leading to the player's profile. */
+/** Who is playing, at the bar's end: the nickname, leading to the player's profile; and,
+ * under the bar, a suspended account's notice with its reason. */
 async function renderWho() {
   const who = document.querySelector('.topbar .who');
   if (!who) return;
   const p = await me();
   clear(who);
+  document.querySelector('.suspension-notice')?.remove();
+  if (p && p.suspension) {
+    const words = p.suspension.scope === 'site' ? t('operator.suspended_site', { reason: p.suspension.reason }) : t('operator.suspended_rated', { reason: p.suspension.reason });
+    who.closest('.topbar')?.after(el('div', { class: 'notice suspension-notice', role: 'status', 'data-testid': 'suspension-notice' }, words));
+  }
   // The nickname leads to the player's profile (an account's by its name).
   if (p) {
     const profile = p.account ? `/@/${encodeURIComponent(p.nickname)}` : `/p/${p.id}`;

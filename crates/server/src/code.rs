@@ -280,6 +280,21 @@ codes! {
     PushBadKeys = "push_bad_keys",
     /// An account's subscriptions are as many as it may have.
     PushTooManySubscriptions = "push_too_many_subscriptions",
+
+    // The operator and suspensions.
+    /// Only the server's operators do that (whatever is asked of the operator's API).
+    NotOperator = "not_operator",
+    /// The account is suspended (from rated play, or from the whole site): the sentence
+    /// carries the reason.
+    Suspended = "suspended",
+    /// A suspension's reason that is empty, or a reason or note longer than 500 characters.
+    OperatorText = "operator_text",
+    /// No such flag.
+    FlagNotFound = "flag_not_found",
+    /// No such suspension in force.
+    SuspensionNotFound = "suspension_not_found",
+    /// An operator does not suspend themselves.
+    OperatorSelf = "operator_self",
 }
 
 impl fmt::Display for Code {

@@ -43,6 +43,7 @@ pub mod hub;
 pub mod msg;
 pub mod net;
 pub mod notices;
+pub mod operator;
 pub mod push;
 pub mod ratings;
 pub mod review;
@@ -91,6 +92,15 @@ pub struct Config {
     /// What the connections' queues hold and how many reviews are being made, kept up to
     /// date by the server for whoever holds a clone (a monitor, a test).
     pub gauges: Arc<net::outbox::Gauges>,
+    /// The nicknames of the accounts that are the server's operators (see [`operator`]):
+    /// each must be an account when the server starts, or it does not start.
+    pub operators: Vec<String>,
+    /// How often a server with operators screens its newest rated games for collusion,
+    /// soft play and win trading, and flags what it finds (see `operator::screen`); zero:
+    /// never by itself (an operator may still ask). A day by default.
+    pub screen_every: std::time::Duration,
+    /// How many of the newest rated games a screen reads (2,000 by default, at most 50,000).
+    pub screen_games: usize,
 }
 
 impl Config {
@@ -107,6 +117,9 @@ impl Config {
             games,
             odds: Vec::new(),
             gauges: Arc::default(),
+            operators: Vec::new(),
+            screen_every: std::time::Duration::from_secs(24 * 3600),
+            screen_games: operator::screen::DEFAULT_GAMES,
         }
     }
 }
@@ -144,6 +157,9 @@ impl std::fmt::Debug for Config {
                 &self.odds.iter().map(|o| o.name()).collect::<Vec<_>>(),
             )
             .field("gauges", &self.gauges)
+            .field("operators", &self.operators)
+            .field("screen_every", &self.screen_every)
+            .field("screen_games", &self.screen_games)
             .finish()
     }
 }
@@ -354,6 +370,23 @@ pub async fn serve(
         hub.db.close().await;
         return Err(e.to_string());
     }
+    // The operators are accounts: a nickname that is none stops the start.
+    let operators = match operator_accounts(&hub.db, &config.operators).await {
+        Ok(ids) => ids,
+        Err(e) => {
+            hub.db.close().await;
+            return Err(e);
+        }
+    };
+    let screening = !operators.is_empty();
+    let _ = hub.operators.set(operators);
+    hub.screening.set_games(config.screen_games);
+    if screening {
+        tokio::spawn(operator::screen::keep_screening(
+            hub.clone(),
+            config.screen_every,
+        ));
+    }
     // With several servers on one database, this one's lines about its leases and what
     // it publishes say which node it is.
     let cluster = match hub.db.node() {
@@ -447,6 +480,33 @@ pub async fn serve(
             drop(guard);
         });
     }
+}
+
+/// The accounts of the operators' nicknames (found as a login finds them); the first that
+/// is no account's stops the start, named.
+pub async fn operator_accounts(
+    db: &Db,
+    nicknames: &[String],
+) -> Result<std::collections::HashSet<i64>, String> {
+    let mut ids = std::collections::HashSet::new();
+    for nickname in nicknames {
+        let found = db
+            .account_by_key(accounts::nickname_key(nickname))
+            .await
+            .map_err(|e| e.to_string())?;
+        match found {
+            Some((id, _, _)) => {
+                ids.insert(id);
+            }
+            None => {
+                return Err(format!(
+                    "the operator `{nickname}` is no account here: make the account first \
+                     (sign up on the site), then start the server naming it"
+                ))
+            }
+        }
+    }
+    Ok(ids)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ mod leases;
 mod legacy;
 mod log;
 mod nodes;
+mod operator;
 mod pages;
 mod private_tables;
 mod push;

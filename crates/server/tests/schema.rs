@@ -96,7 +96,9 @@ CREATE TABLE actions (
 /// before version 8, and two finished tables whose rating history has rows for Mikel
 /// (`p3`, written in time order) and Ane; from version 9 a review of Mikel's seat of the
 /// first; from version 12 a notice to Mikel and his Web Push subscription; from version
-/// 13 the waiting table's committed deal and Ane's contribution to it.
+/// 13 the waiting table's committed deal and Ane's contribution to it; from version 14
+/// Mikel suspended from rated play by Ane, the line of the operator's log that says so,
+/// and a collusion flag on Ane and Mikel.
 fn rows_of(version: i64, timings: bool) -> String {
     let mut sql = String::new();
     for (id, nickname) in [(1, "Ane"), (2, "Bea"), (3, "Mikel")] {
@@ -232,6 +234,16 @@ fn rows_of(version: i64, timings: bool) -> String {
             "11".repeat(32)
         );
     }
+    if version >= 14 {
+        sql += "INSERT INTO suspensions (player, scope, reason, by_operator, at)
+                VALUES (3, 'rated', 'regala partidas', 1, 6000);
+                INSERT INTO operator_log (operator, action, target, details, at)
+                VALUES (1, 'suspend', '3', '{\"scope\":\"rated\"}', 6000);
+                INSERT INTO flags (game, players, kind, statistic, evidence, created, status)
+                VALUES ('tikki', '[1,3]', 'collusion', '{\"z\":3.1,\"gain\":0.2,\"se\":0.05,\"n\":40}',
+                        '[{\"table\":\"old1\",\"step\":2,\"seat\":0,\"action\":\"paso\",\"what\":\"\"}]',
+                        5900, 'open');\n";
+    }
     sql
 }
 
@@ -336,6 +348,16 @@ fn a_database_of_every_version_upgrades_with_its_rows_to_a_new_ones_schema() {
             );
         } else {
             assert!(w.get("fairness").is_none(), "{what}: {w}");
+        }
+        if version >= 14 {
+            // Mikel reads his suspension.
+            let (code, me) = server.api("GET", "/api/me", Some("token-3"), None);
+            assert_eq!(code, 200, "{what}: {me}");
+            assert_eq!(
+                (&me["suspension"]["scope"], &me["suspension"]["reason"]),
+                (&json!("rated"), &json!("regala partidas")),
+                "{what}: {me}"
+            );
         }
         if version >= 12 {
             // Mikel's notice reads as it was stored.
@@ -460,6 +482,17 @@ fn a_database_of_every_version_upgrades_with_its_rows_to_a_new_ones_schema() {
                 "{what}"
             );
         }
+        if version >= 14 {
+            assert_eq!(
+                ints(
+                    &db,
+                    "SELECT s.player, s.by_operator, l.operator, l.at, f.created
+                     FROM suspensions s, operator_log l, flags f"
+                ),
+                vec![vec![3, 1, 1, 6000, 5900]],
+                "{what}"
+            );
+        }
     }
 }
 
@@ -563,7 +596,8 @@ fn a_postgres_database_of_the_previous_release_opens_with_the_schema_of_a_new_on
     assert_eq!(stored_version(&db), SCHEMA_VERSION);
     assert_same_schema(&db, &fresh, "pg-v8.sql");
     // What came since: the reviews (version 9), cuadrillas and their tables (10),
-    // tournaments (11), notices and Web Push subscriptions (12), committed deals (13).
+    // tournaments (11), notices and Web Push subscriptions (12), committed deals (13),
+    // the operator's work (14).
     let since = |l: &&String| {
         l.split_whitespace().nth(1).is_some_and(|what| {
             [
@@ -580,6 +614,9 @@ fn a_postgres_database_of_the_previous_release_opens_with_the_schema_of_a_new_on
                 "push_subscriptions.",
                 "deals.",
                 "contributions.",
+                "suspensions.",
+                "operator_log.",
+                "flags.",
             ]
             .iter()
             .any(|p| what.starts_with(p))

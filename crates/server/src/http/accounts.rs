@@ -530,7 +530,18 @@ pub(crate) async fn create_player(
 /// `GET /api/me`: who the token is, and whether it has an account.
 pub(crate) async fn me(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> ApiResult<Value> {
     let s = caller_session(&hub, &headers).await?;
-    Ok(Json(
-        json!({"id": s.player.id, "nickname": s.player.nickname, "account": s.account}),
-    ))
+    let mut me = json!({"id": s.player.id, "nickname": s.player.nickname, "account": s.account});
+    // An operator is told so (the top bar's link), and a suspended person reads why.
+    if hub.is_operator(s.player.id) {
+        me["operator"] = json!(true);
+    }
+    let suspension = hub
+        .db
+        .suspension_of(s.player.id)
+        .await
+        .map_err(ApiError::internal)?;
+    if let Some(x) = suspension {
+        me["suspension"] = json!({"scope": x.scope, "reason": x.reason, "at": x.at});
+    }
+    Ok(Json(me))
 }

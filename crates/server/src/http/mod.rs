@@ -28,6 +28,7 @@ mod friends;
 pub mod lang;
 mod markdown;
 mod notices;
+mod operator;
 mod pages;
 mod players;
 mod private_tables;
@@ -44,6 +45,7 @@ pub(crate) use api::table_id as new_table_id;
 pub(crate) use private_tables::new_invite as new_secret;
 
 pub(crate) use api::ApiError;
+pub(crate) use operator::not_suspended;
 pub(crate) use private_tables::{unloaded, InviteQuery};
 
 /// Serves one TCP connection: HTTP/1 with upgrades (the WebSocket), a bound on the time
@@ -277,6 +279,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/odds/{name}", get(tools::odds_tool))
         .route("/api/{tool}", get(tools::tool_alias))
         .route("/ws/{id}", get(ws::upgrade))
+        .route("/operador", get(|| pages::page("operator.html")))
+        .merge(operator::routes(hub.clone()))
         .fallback(pages::not_found)
         .layer(DefaultBodyLimit::max(16 * 1024))
         .layer(axum::middleware::from_fn(security_headers))

@@ -152,6 +152,7 @@ pub(crate) fn created(info: &TableInfo) -> Value {
 pub(crate) fn refused(r: Refusal) -> ApiError {
     let status = match r.code {
         Code::NoSuchSeat => StatusCode::BAD_REQUEST,
+        Code::Suspended => StatusCode::FORBIDDEN,
         Code::Internal => return ApiError::internal(r.message),
         Code::NotSaved => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::CONFLICT,
@@ -382,6 +383,7 @@ pub(crate) async fn rematch(
             "only the people seated at the end of the game can ask for another",
         ));
     };
+    super::not_suspended(&hub, player.id, info.rated).await?;
     let made = match info.private.rematch.clone() {
         Some(new) => new,
         None => {

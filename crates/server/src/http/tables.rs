@@ -235,6 +235,7 @@ pub(crate) async fn create_table(
     if req.rated {
         super::players::account_only(&hub, player.id).await?;
     }
+    super::not_suspended(&hub, player.id, req.rated).await?;
     hub.new_tables
         .take(peer.ip())
         .map_err(|s| ApiError::too_many(s, "new tables"))?;
@@ -585,8 +586,15 @@ pub(crate) async fn replay(
     let Path(id) = path?;
     let invite = super::private_tables::invite_of(query);
     let stored = finished_log(&hub, &id, &headers, invite.as_deref()).await?;
+    replay_of(&hub, &stored).await.map(Json)
+}
+
+/// A finished game's replay: its table and actions (whoever may see it: the public
+/// replay's checks, or the operator's).
+pub(crate) async fn replay_of(hub: &Arc<Hub>, stored: &StoredTable) -> Result<Value, ApiError> {
+    let id = &stored.row.id;
     let handle = hub
-        .table_or_load(&id)
+        .table_or_load(id)
         .await
         .map_err(ApiError::from)?
         .ok_or_else(|| {
@@ -602,11 +610,11 @@ pub(crate) async fn replay(
         .enumerate()
         .map(|(i, (seat, action))| json!({"n": i + 1, "seat": seat, "action": action}))
         .collect();
-    Ok(Json(json!({
+    Ok(json!({
         "table": handle.info(),
         "steps": actions.len() + 1,
         "actions": actions,
-    })))
+    }))
 }
 
 /// `GET /api/tables/{id}/replay/{n}`: step `n` of a finished game (0 is the deal): the
@@ -622,6 +630,15 @@ pub(crate) async fn replay_step(
     let Path((id, n)) = path?;
     let invite = super::private_tables::invite_of(query);
     let stored = finished_log(&hub, &id, &headers, invite.as_deref()).await?;
+    replay_step_of(&hub, stored, n).await.map(Json)
+}
+
+/// Step `n` of a finished game's replay (see [`replay_step`]), whoever may see it.
+pub(crate) async fn replay_step_of(
+    hub: &Hub,
+    stored: Arc<StoredTable>,
+    n: usize,
+) -> Result<Value, ApiError> {
     if n > stored.actions.len() {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
@@ -632,7 +649,7 @@ pub(crate) async fn replay_step(
             ),
         ));
     }
-    let step = replayed(&hub, stored, n.saturating_sub(1), move |game, stored| {
+    replayed(hub, stored, n.saturating_sub(1), move |game, stored| {
         let (seat, action, lines) = match n.checked_sub(1).map(|i| &stored.actions[i]) {
             Some((seat, action)) => {
                 let told = game.apply(*seat, action)?;
@@ -648,8 +665,7 @@ pub(crate) async fn replay_step(
             "view": game.full_view(),
         }))
     })
-    .await?;
-    Ok(Json(step))
+    .await
 }
 
 /// The game of `stored` made again with its first `upto` actions applied (at most its

@@ -95,6 +95,7 @@ pub(crate) async fn create(
 ) -> ApiResult<Value> {
     let me = super::friends::account_caller(&hub, &headers).await?;
     let Json(req) = body?;
+    super::not_suspended(&hub, me.player.id, false).await?;
     let bad = |m: String| ApiError::bad(Code::BadOptions, m);
     let name = req.name.trim().to_string();
     if name.is_empty() || name.chars().count() > t::MAX_NAME {
@@ -535,6 +536,19 @@ pub(crate) async fn enter(
             ))
         }
         (None, false) => {}
+    }
+    // Nobody suspended from what the tournament plays enters it.
+    for p in &people {
+        if let Err(e) = super::not_suspended(&hub, *p, t.row.rated).await {
+            if *p == me.player.id {
+                return Err(e);
+            }
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                Code::Suspended,
+                "your partner's account is suspended: they cannot enter",
+            ));
+        }
     }
     if let Some(c) = &t.row.cuadrilla {
         for p in &people {

@@ -78,6 +78,10 @@ pub struct Hub {
     pub(crate) push: Arc<crate::push::Push>,
     /// The outcomes of tournament matches read from their logs.
     pub(crate) tournament_outcomes: crate::tournaments::Outcomes,
+    /// The operators' accounts, set once at start ([`crate::Config::operators`]).
+    pub(crate) operators: std::sync::OnceLock<std::collections::HashSet<i64>>,
+    /// The screens for the operators: one at a time, over how many games.
+    pub(crate) screening: crate::operator::screen::Screening,
 }
 
 impl Hub {
@@ -153,6 +157,8 @@ impl Hub {
             cuadrillas: crate::cuadrillas::Cuadrillas::default(),
             push: Arc::new(crate::push::Push::new(&limits)),
             tournament_outcomes: crate::tournaments::Outcomes::default(),
+            operators: std::sync::OnceLock::new(),
+            screening: Default::default(),
             limits,
             gauges,
             social: friends::Social::default(),
@@ -163,6 +169,11 @@ impl Hub {
     /// The clock the server goes by (the database's: see [`crate::clock`]).
     pub fn clock(&self) -> &crate::clock::Clock {
         self.db.clock()
+    }
+
+    /// Whether `player` is one of the server's operators.
+    pub fn is_operator(&self, player: i64) -> bool {
+        self.operators.get().is_some_and(|o| o.contains(&player))
     }
 
     /// The key that signs device tokens: the database's, made at its first use.

@@ -62,7 +62,7 @@ impl Migration {
 /// types (64-bit `BIGINT`, `DOUBLE PRECISION`), its numbered ids (identities, where SQLite
 /// numbers an `INTEGER PRIMARY KEY` by itself) and `ON CONFLICT DO NOTHING` for SQLite's
 /// `INSERT OR IGNORE`.
-pub(crate) const MIGRATIONS: [Migration; 13] = [
+pub(crate) const MIGRATIONS: [Migration; 14] = [
     Migration {
         version: 1,
         summary: "players, tables of four seats (Mus only) with their seats, people, \
@@ -156,6 +156,12 @@ pub(crate) const MIGRATIONS: [Migration; 13] = [
         summary: "deals anyone can verify: each new table's secret with whether other tables share it and the contributions fixed at its start (`deals`), and what each person gave before the start (`contributions`)",
         sqlite: Step::Sql(SQLITE_13),
         postgres: Step::Sql(PG_13),
+    },
+    Migration {
+        version: 14,
+        summary: "the operator's work: suspensions of accounts from rated play or the whole site (`suspensions`), the log of every operator action (`operator_log`) and the screens' flags for an operator to judge (`flags`)",
+        sqlite: Step::Sql(SQLITE_14),
+        postgres: Step::Sql(PG_14),
     },
 ];
 

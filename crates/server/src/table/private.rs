@@ -308,6 +308,7 @@ impl Actor {
                 let Some(seat) = seat else {
                     return Ok(());
                 };
+                self.not_suspended(player.id).await?;
                 if let Some(c) = seed {
                     self.contribute_as(player.id, &c, true).await?;
                 }

@@ -436,6 +436,7 @@ impl Actor {
         if self.row.status == TableStatus::Finished {
             return Err(Refusal::new(Code::GameOver, "the game is over"));
         }
+        self.not_suspended(player.id).await?;
         if self.row.rated {
             self.may_sit_rated(&player, seat).await?;
         }
@@ -471,6 +472,22 @@ impl Actor {
             self.begin().await?;
         }
         Ok(())
+    }
+
+    /// Refuses a seat to a person suspended from the site, or from rated play at a rated
+    /// table (see [`crate::operator`]). Someone already seated keeps their seat: the
+    /// suspension bites at the next seat they take.
+    pub(super) async fn not_suspended(&self, player: i64) -> Result<(), Refusal> {
+        let suspension = self
+            .env
+            .db
+            .suspension_of(player)
+            .await
+            .map_err(|e| Refusal::new(Code::Internal, format!("internal error: {e}")))?;
+        match suspension.filter(|s| s.keeps_from(self.row.rated)) {
+            Some(s) => Err(s.refusal()),
+            None => Ok(()),
+        }
     }
 
     pub(super) async fn db_pending(&self, player: i64, seat: Option<Seat>) -> Result<(), Refusal> {

@@ -133,6 +133,8 @@ pub struct FinishedGame {
     pub seats: usize,
     pub seed: u64,
     pub rated: bool,
+    /// The table's bot level, which played every seat without a person.
+    pub bot: String,
     pub actions: Vec<(usize, String)>,
     pub players: Vec<Option<(i64, String)>>,
 }
@@ -576,6 +578,7 @@ impl Db {
                     seats: row.seats,
                     seed: row.seed,
                     rated: row.rated,
+                    bot: row.bot.clone(),
                     actions: stored.actions,
                     players: stored.seats,
                 });

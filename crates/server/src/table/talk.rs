@@ -55,6 +55,18 @@ impl Actor {
             Ok(t) => t,
             Err((code, m)) => return self.chat_error(conn, code, m, None),
         };
+        // A person suspended from the site writes nowhere.
+        match self.env.db.suspension_of(p.id).await {
+            Ok(Some(s)) if s.keeps_from(false) => {
+                let r = s.refusal();
+                return self.chat_error(conn, r.code, r.message, None);
+            }
+            Ok(_) => {}
+            Err(e) => {
+                let m = format!("internal error: {e}");
+                return self.chat_error(conn, Code::Internal, m, None);
+            }
+        }
         if let Err(wait) = self.env.chat_rates.messages.take(p.id) {
             let m = format!(
                 "too many chat messages: at most {} at once, then {} a minute; wait {wait} s",

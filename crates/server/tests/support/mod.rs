@@ -64,6 +64,8 @@ pub struct Server {
     limits: Limits,
     /// The balancer whose connections start with a PROXY line (`--proxy`), if any.
     proxy: Option<std::net::IpAddr>,
+    /// The nicknames of its operators.
+    operators: Vec<String>,
     /// A server on paused time: where [`Server::advance`] asks its runtime to move it.
     time: Option<tokio::sync::mpsc::UnboundedSender<(Duration, std::sync::mpsc::Sender<()>)>>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
@@ -105,7 +107,14 @@ impl Server {
                 dir.join("t.db")
             }
         };
-        Server::with(db, limits, None, Some([127, 0, 0, 1].into()), false)
+        Server::with(
+            db,
+            limits,
+            None,
+            Some([127, 0, 0, 1].into()),
+            false,
+            Vec::new(),
+        )
     }
 
     /// A server of its own for the test `name` (as [`Server::start`]) whose time stands
@@ -125,7 +134,7 @@ impl Server {
                 dir.join("t.db")
             }
         };
-        Server::with(db, limits, None, None, true)
+        Server::with(db, limits, None, None, true, Vec::new())
     }
 
     /// Moves a paused server's clock ([`Server::start_paused`]) on by `by`, a second at a
@@ -147,19 +156,32 @@ impl Server {
 
     /// Stops this server and starts another on the same database.
     pub fn restart(self) -> Server {
+        let operators = self.operators.clone();
+        self.restart_with_operators(operators)
+    }
+
+    /// Stops this server and starts another on the same database, with these accounts'
+    /// nicknames for its operators (`tapete serve --operator`).
+    pub fn restart_with_operators(self, operators: Vec<String>) -> Server {
         let (db, limits, proxy) = (self.db.clone(), self.limits.clone(), self.proxy);
         let paused = self.time.is_some();
         drop(self);
-        Server::with(db, limits, None, proxy, paused)
+        Server::with(db, limits, None, proxy, paused, operators)
     }
 
     pub fn on(db: PathBuf, limits: Limits) -> Server {
         Server::on_node(db, limits, None)
     }
 
+    /// A server on `db` whose operators are the accounts of these nicknames.
+    pub fn on_operated(db: PathBuf, limits: Limits, operators: &[&str]) -> Server {
+        let operators = operators.iter().map(|s| s.to_string()).collect();
+        Server::with(db, limits, None, None, false, operators)
+    }
+
     /// A server on `db` named `node` among the servers sharing it (PostgreSQL).
     pub fn on_node(db: PathBuf, limits: Limits, node: Option<&str>) -> Server {
-        Server::with(db, limits, node, None, false)
+        Server::with(db, limits, node, None, false, Vec::new())
     }
 
     fn with(
@@ -168,6 +190,7 @@ impl Server {
         node: Option<&str>,
         proxy: Option<std::net::IpAddr>,
         paused: bool,
+        operators: Vec<String>,
     ) -> Server {
         let node = node.map(str::to_owned);
         // The tests' rated games are reviewed as they end, in the background: with a few
@@ -182,7 +205,7 @@ impl Server {
                 ..tapete_review::Settings::default()
             };
         }
-        let (db2, limits2) = (db.clone(), limits.clone());
+        let (db2, limits2, operators2) = (db.clone(), limits.clone(), operators.clone());
         let gauges = std::sync::Arc::new(tapete_server::net::outbox::Gauges::default());
         let gauges2 = gauges.clone();
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
@@ -235,6 +258,7 @@ impl Server {
             config.proxy = proxy;
             config.odds = odds();
             config.gauges = gauges2;
+            config.operators = operators;
             let r = rt.block_on(tapete_server::serve(
                 config,
                 move |addr, restored| {
@@ -260,6 +284,7 @@ impl Server {
             gauges,
             db: db2,
             limits: limits2,
+            operators: operators2,
             proxy,
             time: paused.then_some(time),
             stop: Some(stop),

@@ -1,0 +1,218 @@
+//! The screens the server runs for its operators: its newest rated games read, screened
+//! for collusion, soft play and win trading ([`tapete_host::screening`], as `tapete screen
+//! --db` does), and what they flag written as flags ([`crate::store::Db::store_flags`]).
+//!
+//! Only games with two people or more are read (a person among bots has nobody to cheat
+//! with), and only pairs of two accounts are judged; a bot level takes part in the win
+//! trading screen's skills as a player of its own. A server with operators screens every
+//! [`crate::Config::screen_every`], and an operator may ask for a screen now
+//! (`POST /api/operator/screen`); one screen runs at a time on each server, on a blocking
+//! thread, over at most [`crate::Config::screen_games`] games.
+
+use super::{Evidence, FlagKind, NewFlag, Statistic};
+use crate::hub::Hub;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tapete_host::screening::{self, Game, Settings};
+
+/// Games one screen reads when none is set.
+pub const DEFAULT_GAMES: usize = 2_000;
+/// The most games one screen may be set to read (its time grows with them: about a tenth
+/// of a second of one core per Mus game).
+pub const MAX_GAMES: usize = 50_000;
+
+/// One screen at a time, and how many games it reads.
+#[derive(Debug)]
+pub struct Screening {
+    running: tokio::sync::Mutex<()>,
+    games: AtomicUsize,
+}
+
+impl Default for Screening {
+    fn default() -> Self {
+        Screening {
+            running: tokio::sync::Mutex::new(()),
+            games: AtomicUsize::new(DEFAULT_GAMES),
+        }
+    }
+}
+
+impl Screening {
+    /// Sets how many of the newest rated games a screen reads (bounded by [`MAX_GAMES`]).
+    pub fn set_games(&self, games: usize) {
+        self.games
+            .store(games.clamp(1, MAX_GAMES), Ordering::Relaxed);
+    }
+}
+
+/// What one screen did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    /// Games read and screened (those with two people or more).
+    pub games: usize,
+    /// Pairs judged for collusion or soft play, and for win trading.
+    pub pairs: usize,
+    pub trading_pairs: usize,
+    /// Flags handed to storage, and of those stored (a flag already judged with as high a
+    /// statistic is not stored again).
+    pub flagged: usize,
+    pub stored: usize,
+    /// Games that could not be screened, with why.
+    pub skipped: Vec<(String, String)>,
+}
+
+/// Screens now: reads, screens, stores the flags.
+pub async fn screen_now(hub: &Hub) -> Result<Summary, String> {
+    let _one = hub.screening.running.lock().await;
+    let limit = hub.screening.games.load(Ordering::Relaxed);
+    let found = hub
+        .db
+        .finished_games(None, true, limit)
+        .await
+        .map_err(|e| e.to_string())?;
+    // Account names to ids, for the flags.
+    let mut ids: BTreeMap<String, i64> = BTreeMap::new();
+    let games: Vec<Game> = found
+        .into_iter()
+        .filter(|g| g.players.iter().filter(|p| p.is_some()).count() >= 2)
+        .map(|g| {
+            for (id, name) in g.players.iter().flatten() {
+                ids.insert(name.clone(), *id);
+            }
+            Game {
+                source: g.table,
+                game: g.game,
+                rules: g.rules,
+                seats: g.seats,
+                seed: g.seed,
+                actions: g.actions,
+                people: g.players.iter().map(Option::is_some).collect(),
+                players: g
+                    .players
+                    .into_iter()
+                    .map(|p| Some(p.map_or_else(|| format!("bot:{}", g.bot), |(_, n)| n)))
+                    .collect(),
+            }
+        })
+        .collect();
+    let kinds = hub.kinds.clone();
+    let partners: BTreeMap<String, bool> = kinds
+        .iter()
+        .map(|k| (k.name().to_string(), k.partners()))
+        .collect();
+    let count = games.len();
+    let report = tokio::task::spawn_blocking(move || {
+        screening::screen(&games, &kinds, &Settings::default())
+    })
+    .await
+    .map_err(|e| format!("the screen stopped: {e}"))?;
+    let id = |name: &str| ids.get(name).copied();
+    let mut flags = Vec::new();
+    for p in report.pairs.iter().filter(|p| p.flagged) {
+        let (Some(a), Some(b)) = (id(&p.players[0]), id(&p.players[1])) else {
+            continue;
+        };
+        let kind = if partners.get(&p.game).copied().unwrap_or(false) {
+            FlagKind::Collusion
+        } else {
+            FlagKind::SoftPlay
+        };
+        flags.push(NewFlag {
+            game: p.game.clone(),
+            players: vec![a, b],
+            kind,
+            statistic: Statistic {
+                z: p.tally.z,
+                gain: p.tally.mean,
+                se: p.tally.se,
+                n: p.tally.n,
+            },
+            evidence: p
+                .evidence
+                .iter()
+                .map(|e| Evidence {
+                    table: e.source.clone(),
+                    step: e.step as u64 + 1,
+                    seat: e.seat,
+                    action: e.action.clone(),
+                    what: format!(
+                        "the other's hidden cards favoured this by {:+.1} points of chance",
+                        e.gain * 100.0
+                    ),
+                })
+                .collect(),
+        });
+    }
+    for t in report.trading.iter().filter(|t| t.flagged) {
+        let (Some(a), Some(b)) = (id(&t.players[0]), id(&t.players[1])) else {
+            continue;
+        };
+        let games = t.games.max(1) as f64;
+        flags.push(NewFlag {
+            game: t.game.clone(),
+            players: vec![a, b],
+            kind: FlagKind::WinTrading,
+            statistic: Statistic {
+                z: t.z,
+                gain: (t.score - t.expected) / games,
+                se: 0.0,
+                n: t.games,
+            },
+            evidence: t
+                .evidence
+                .iter()
+                .map(|table| Evidence {
+                    table: table.clone(),
+                    step: 1,
+                    seat: 0,
+                    action: String::new(),
+                    what: format!(
+                        "{} and {} met here: {} of {} games to the first, {:.1} expected",
+                        t.players[0], t.players[1], t.score, t.games, t.expected
+                    ),
+                })
+                .collect(),
+        });
+    }
+    let flagged = flags.len();
+    let mut stored = 0;
+    for chunk in flags.chunks(super::MAX_FLAGS_AT_ONCE) {
+        let written = hub
+            .db
+            .store_flags(chunk.to_vec())
+            .await
+            .map_err(|e| e.to_string())?;
+        stored += written.iter().filter(|w| w.is_some()).count();
+    }
+    Ok(Summary {
+        games: count,
+        pairs: report.pairs.iter().filter(|p| p.judged).count(),
+        trading_pairs: report.trading.len(),
+        flagged,
+        stored,
+        skipped: report.skipped,
+    })
+}
+
+/// Screens every `every`, the first time `every` after the start; never when `every` is
+/// zero. A failed screen is logged and tried again at the next time.
+pub async fn keep_screening(hub: Arc<Hub>, every: Duration) {
+    if every.is_zero() {
+        return;
+    }
+    loop {
+        tokio::time::sleep(every).await;
+        match screen_now(&hub).await {
+            Ok(s) => tracing::info!(
+                games = s.games,
+                flagged = s.flagged,
+                stored = s.stored,
+                "screened the rated games"
+            ),
+            Err(e) => tracing::warn!("screening the rated games: {e}"),
+        }
+    }
+}

@@ -104,9 +104,9 @@ fn tables(only: Option<&str>) -> Vec<Table> {
             &["experto", "experto", "experto", "experto"],
             &["experto", "basico", "experto", "maestro:iters=64"],
             &["basico", "experto", "random", "experto"],
-            &["experto", "experto"],
-            &["maestro:iters=64", "experto"],
-            &["basico", "experto"],
+            &["basico", "maestro:iters=64", "experto"],
+            &["random", "basico", "basico"],
+            &["experto", "random", "experto"],
             &["experto", "experto", "basico", "basico", "experto"],
         ];
         for l in lineups {

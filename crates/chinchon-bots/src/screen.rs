@@ -159,7 +159,13 @@ pub fn close_with(solver: &Solver, hand: &Hand, card: Card) -> Option<(Close, Ve
 /// Each discard and close of `record` weighed (see the module's docs). The game is
 /// replayed from its record, so a record that does not replay yields what it gave up to
 /// there.
+/// A game of two yields nothing: there is no third player for soft play to beat, and
+/// helping the only other player is throwing the game, which the win-trading screen
+/// weighs ([`tapete_review::trading`]).
 pub fn screen(record: &Record<ChinchonGame>) -> Vec<Screened> {
+    if record.seats < 3 {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     let mut discards = Vec::new();
     let Ok(mut game) = ChinchonGame::new(&record.rules, record.seats, record.seed) else {

@@ -83,9 +83,9 @@ fn tables(only: Option<&str>) -> Vec<Table> {
             &["experto", "experto", "experto", "experto"],
             &["experto", "basico", "experto", "random"],
             &["basico", "experto", "basico", "experto"],
-            &["experto", "experto"],
-            &["basico", "experto"],
-            &["experto", "random"],
+            &["experto", "basico", "basico"],
+            &["random", "random", "experto"],
+            &["basico", "random", "experto"],
             &["experto", "experto", "basico", "basico", "experto"],
         ];
         for l in lineups {

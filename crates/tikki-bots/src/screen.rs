@@ -1,21 +1,21 @@
 //! Tikki's screen for soft play ([`tapete_review::screen`]): two friends at one table who
 //! see each other's hands help each other through the lay. A player who knows its
 //! friend's cards knows when the friend will take the trick: then it stays out of the
-//! friend's way (lays no combination that beats it) and feeds the trick ballast — cards
-//! the friend banks, best of the ranks its pile collects — and when the friend will not,
-//! it plays for itself. Which cards go into a trick is the channel that carries nearly
-//! all of that, so it is the one weighed; the retreat round (an option, off by default)
-//! and the last cards of a round are not.
+//! friend's way (lays no combination that beats it) and feeds the trick ballast the friend
+//! banks; when the friend will not, it knows what it must beat, and plays for itself
+//! knowing it. Which cards go into a trick carries all of that, so the lay is what is
+//! weighed; the retreat round (an option, off by default) and the last cards of a round
+//! are not.
 //!
 //! Every lay of a seat A is weighed for every other seat B in the trick: for each lay
-//! among experto's candidates (and the one played), its **worth to B** is the points B's
-//! pile gains from the trick once the seats after A lay as basico would
-//! ([`trick_gain`]). It is valued over worlds dealt from A's view (the game's
+//! among experto's candidates (and the one played), its **worth to the pair** is the
+//! points A's and B's piles gain from the trick once the seats after A lay as basico
+//! would ([`trick_gain`]). It is valued over worlds dealt from A's view (the game's
 //! [`Resample`], the face-down cards on the table shaped as experto reads them) and over
-//! the same worlds with B's actual hand and face-down cards put in
-//! ([`World::place`]). The gains are calibrated per pair over a game as Chinchón's
-//! discards are ([`calibrate`]): on what A could know — the lay's expected worth to B and
-//! its expected worth to A itself — and the chosen lay's surprise is compared with the
+//! the same worlds with B's actual hand and face-down cards put in ([`World::place`]).
+//! The gains are calibrated per pair over a game as Chinchón's discards are
+//! ([`calibrate`]): on what A could know — the lay's expected worth to the pair and its
+//! expected worth to A itself — and the chosen lay's surprise is compared with the
 //! surprises of the lays about as good for A ([`ALIKE`]).
 
 use crate::experto::{lay_candidates, Experto, World};
@@ -89,7 +89,13 @@ pub fn lays(view: &TikkiView, played: Cards) -> Vec<Cards> {
 
 /// Each lay of `record` weighed (see the module's docs). The game is replayed from its
 /// record, so a record that does not replay yields what it gave up to there.
+/// A game of two yields nothing: there is no third player for soft play to beat, and
+/// helping the only other player is throwing the game, which the win-trading screen
+/// weighs ([`tapete_review::trading`]).
 pub fn screen(record: &Record<TikkiGame>) -> Vec<Screened> {
+    if record.seats < 3 {
+        return Vec::new();
+    }
     let mut choices = Vec::new();
     let Ok(mut game) = TikkiGame::new(&record.rules, record.seats, record.seed) else {
         return Vec::new();
@@ -114,8 +120,9 @@ pub fn screen(record: &Record<TikkiGame>) -> Vec<Screened> {
 }
 
 /// The lay `action` of `seat` in `game` weighed for every other seat in the trick: each
-/// candidate lay's worth to it over worlds from the seat's view (the expectation, and the
-/// worth to the seat itself) and over the same worlds with its actual cards. `seed` seeds
+/// candidate lay's worth to the two of them over worlds from the seat's view (the
+/// expectation, and the worth to the seat itself) and over the same worlds with the other
+/// seat's actual cards. `seed` seeds
 /// the worlds. Nothing when the action is no lay or the seat had a single lay.
 pub fn weigh_lay(game: &TikkiGame, seat: Seat, action: &Action, seed: u64) -> Vec<Choice> {
     let Action::Lay(played) = *action else {
@@ -164,8 +171,8 @@ pub fn weigh_lay(game: &TikkiGame, seat: Seat, action: &Action, seed: u64) -> Ve
                     .zip(&actual)
                     .map(|(drawn, seen)| {
                         let (own, theirs) = gains(drawn, lay, &mut work);
-                        let (_, theirs_seen) = gains(seen, lay, &mut work);
-                        (1.0, vec![theirs, own], theirs_seen)
+                        let (own_seen, theirs_seen) = gains(seen, lay, &mut work);
+                        (1.0, vec![own + theirs, own], own_seen + theirs_seen)
                     })
                     .collect();
                 Worth::of_draws(&draws)

@@ -56,9 +56,9 @@ fn pair(all: &[Screened], x: usize, y: usize) -> Vec<Screened> {
 
 #[test]
 fn friends_who_see_each_others_hands_are_flagged_and_honest_neighbours_are_not() {
-    // Measured (examples/tikki_softplay.rs): friends who value each other's points at twice
-    // their own stand at z ≈ 4.5 after 20 games of four seats, with some 450 decisions
-    // (300 are needed); these 30 games give z ≈ 6.8 over some 680.
+    // Measured (examples/tikki_softplay.rs): colluding pairs stand at z ≈ 3 to 5 after
+    // 16 games, with some 350 decisions (300 are needed); these friends value each
+    // other's points at twice their own, and these 30 games give z ≈ 7.7 over some 680.
     let mut all = Vec::new();
     for seed in 0..30 {
         all.extend(screen(&game(seed, true)));

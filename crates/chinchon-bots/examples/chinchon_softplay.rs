@@ -119,8 +119,8 @@ fn tables(only: Option<&str>) -> Vec<Table> {
     out
 }
 
-/// One game of `table` from `seed`, screened.
-fn play(table: &Table, seed: u64) -> Vec<Screened> {
+/// One game of `table` from `seed`, screened, and the seconds the screen took.
+fn play(table: &Table, seed: u64) -> (Vec<Screened>, f64) {
     let rules = ChinchonRules::default();
     let seats = table.players.len();
     let mut game = ChinchonGame::new(&rules, seats, seed).expect("a table of 2–8");
@@ -154,7 +154,9 @@ fn play(table: &Table, seed: u64) -> Vec<Screened> {
             break;
         }
     }
-    screen(&record)
+    let started = std::time::Instant::now();
+    let weighed = screen(&record);
+    (weighed, started.elapsed().as_secs_f64())
 }
 
 fn main() {
@@ -174,20 +176,22 @@ fn main() {
     let mut colluding_n = vec![0u64; fractions.len()];
     for (t, table) in tables.iter().enumerate() {
         let started = std::time::Instant::now();
-        let per_game: Vec<Vec<Screened>> = (0..games)
+        let (per_game, took): (Vec<Vec<Screened>>, Vec<f64>) = (0..games)
             .into_par_iter()
             .map(|g| play(table, 1_000_003 * t as u64 + g))
-            .collect();
+            .unzip();
+        let screening = took.iter().sum::<f64>() / games.max(1) as f64;
         let names: Vec<String> = table.players.iter().map(Player::label).collect();
         println!(
-            "table {t}: {} ({:.0} s)",
+            "table {t}: {} ({:.0} s; the screen {:.2} s a game)",
             names
                 .iter()
                 .enumerate()
                 .map(|(s, n)| format!("{s}={n}"))
                 .collect::<Vec<_>>()
                 .join(", "),
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            screening
         );
         for (k, &f) in fractions.iter().enumerate() {
             let upto = (games / f).max(1) as usize;

@@ -50,7 +50,30 @@ const ACTIONS = /** @type {Record<string, string>} */ ({
   read_flags: t('operator.action.read_flags'), read_reports: t('operator.action.read_reports'),
   judge_flag: t('operator.action.judge_flag'), suspend: t('operator.action.suspend'), lift: t('operator.action.lift'),
   replay: t('operator.action.replay'), replay_step: t('operator.action.replay_step'),
+  screen: t('operator.action.screen'),
 });
+
+/**
+ * What a row of evidence saw, in the page's language: the screens write it as `key=value`
+ * words (`gain=0.310`; `score=20 games=20 expected=10.0`); anything else is shown as it is.
+ * @param {string} what
+ */
+function seen(what) {
+  /** @type {Record<string, string>} */
+  const v = {};
+  for (const word of what.split(' ')) {
+    const [k, x] = word.split('=');
+    if (x !== undefined) v[k] = x;
+  }
+  if (v.gain !== undefined) {
+    const points = Math.round(Number(v.gain) * 1000) / 10;
+    return t('operator.what.gain', { points: localDecimals(`${points > 0 ? '+' : ''}${points}`) });
+  }
+  if (v.score !== undefined && v.games !== undefined) {
+    return t('operator.what.met', { score: localDecimals(v.score), games: v.games, expected: localDecimals(v.expected || '') });
+  }
+  return what;
+}
 
 /**
  * A person's name, leading to their profile.
@@ -108,7 +131,19 @@ function flagsSection() {
     for (const f of flags) body.append(flagCard(f, reload));
     return flags.length;
   });
-  return { node: el('div', {}, body, pager), reload };
+  // The screens run by themselves every day; the operator may ask for one now.
+  const now = el('button', { type: 'button', class: 'btn small', 'data-testid': 'op-screen-now' }, t('operator.screen_now'));
+  now.onclick = async () => {
+    now.disabled = true;
+    try {
+      /** @type {{games: number, flagged: number}} */
+      const r = await api('POST', '/api/operator/screen');
+      toast(t('operator.screened', { games: r.games, flagged: r.flagged }));
+      reload();
+    } catch (x) { toast(messageOf(x), 'error'); }
+    now.disabled = false;
+  };
+  return { node: el('div', {}, el('div', { class: 'op-judge' }, now), body, pager), reload };
 }
 
 /**
@@ -121,7 +156,7 @@ function flagCard(f, reload) {
   const rows = f.evidence.map((e) => el('tr', { 'data-testid': 'op-evidence' },
     el('td', {}, el('a', { href: replayAt(e.table, e.step), 'data-testid': 'op-evidence-link' }, e.table)),
     el('td', {}, String(e.step)), el('td', {}, String(e.seat)),
-    el('td', {}, el('code', {}, e.action)), el('td', {}, e.what)));
+    el('td', {}, el('code', {}, e.action)), el('td', {}, seen(e.what))));
   const note = el('input', { type: 'text', maxlength: '500', value: f.note || '', 'aria-label': t('operator.note'), placeholder: t('operator.note'), 'data-testid': 'op-note' });
   /** @param {string} status */
   const judge = async (status) => {

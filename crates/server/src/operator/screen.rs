@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use tapete_host::screening::{self, Game, Settings};
+use tapete_host::screening::{self, Game, Report, Settings};
 
 /// Games one screen reads when none is set.
 pub const DEFAULT_GAMES: usize = 2_000;
@@ -109,6 +109,35 @@ pub async fn screen_now(hub: &Hub) -> Result<Summary, String> {
     })
     .await
     .map_err(|e| format!("the screen stopped: {e}"))?;
+    let flags = flags_of(&report, &ids, &partners);
+    let flagged = flags.len();
+    let mut stored = 0;
+    for chunk in flags.chunks(super::MAX_FLAGS_AT_ONCE) {
+        let written = hub
+            .db
+            .store_flags(chunk.to_vec())
+            .await
+            .map_err(|e| e.to_string())?;
+        stored += written.iter().filter(|w| w.is_some()).count();
+    }
+    Ok(Summary {
+        games: count,
+        pairs: report.pairs.iter().filter(|p| p.judged).count(),
+        trading_pairs: report.trading.len(),
+        flagged,
+        stored,
+        skipped: report.skipped,
+    })
+}
+
+/// The flags of a screen's `report`: its flagged pairs of two accounts (`ids`: accounts'
+/// ids by nickname; a bot level has none and is never flagged), as collusion in a game of
+/// `partners`, else as soft play, and its flagged pairs of opponents as win trading.
+fn flags_of(
+    report: &Report,
+    ids: &BTreeMap<String, i64>,
+    partners: &BTreeMap<String, bool>,
+) -> Vec<NewFlag> {
     let id = |name: &str| ids.get(name).copied();
     let mut flags = Vec::new();
     for p in report.pairs.iter().filter(|p| p.flagged) {
@@ -138,10 +167,8 @@ pub async fn screen_now(hub: &Hub) -> Result<Summary, String> {
                     step: e.step as u64 + 1,
                     seat: e.seat,
                     action: e.action.clone(),
-                    what: format!(
-                        "the other's hidden cards favoured this by {:+.1} points of chance",
-                        e.gain * 100.0
-                    ),
+                    // Read by the operator's page in the person's language.
+                    what: format!("gain={:.3}", e.gain),
                 })
                 .collect(),
         });
@@ -170,31 +197,14 @@ pub async fn screen_now(hub: &Hub) -> Result<Summary, String> {
                     seat: 0,
                     action: String::new(),
                     what: format!(
-                        "{} and {} met here: {} of {} games to the first, {:.1} expected",
-                        t.players[0], t.players[1], t.score, t.games, t.expected
+                        "score={} games={} expected={:.1}",
+                        t.score, t.games, t.expected
                     ),
                 })
                 .collect(),
         });
     }
-    let flagged = flags.len();
-    let mut stored = 0;
-    for chunk in flags.chunks(super::MAX_FLAGS_AT_ONCE) {
-        let written = hub
-            .db
-            .store_flags(chunk.to_vec())
-            .await
-            .map_err(|e| e.to_string())?;
-        stored += written.iter().filter(|w| w.is_some()).count();
-    }
-    Ok(Summary {
-        games: count,
-        pairs: report.pairs.iter().filter(|p| p.judged).count(),
-        trading_pairs: report.trading.len(),
-        flagged,
-        stored,
-        skipped: report.skipped,
-    })
+    flags
 }
 
 /// Screens every `every`, the first time `every` after the start; never when `every` is
@@ -214,5 +224,98 @@ pub async fn keep_screening(hub: Arc<Hub>, every: Duration) {
             ),
             Err(e) => tracing::warn!("screening the rated games: {e}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tapete_host::screening::{Evidence as Moment, Pair, Trade};
+    use tapete_review::screen::Tally;
+
+    fn pair(game: &str, players: [&str; 2], flagged: bool) -> Pair {
+        Pair {
+            game: game.into(),
+            players: players.map(String::from),
+            games: 40,
+            tally: Tally {
+                n: 400,
+                mean: 0.02,
+                se: 0.004,
+                z: 5.0,
+            },
+            judged: true,
+            flagged,
+            evidence: vec![Moment {
+                source: "t1".into(),
+                step: 6,
+                seat: 2,
+                action: "envido 2".into(),
+                gain: 0.31,
+            }],
+        }
+    }
+
+    #[test]
+    fn flagged_pairs_of_accounts_become_flags_of_their_kind() {
+        let report = Report {
+            games: 100,
+            skipped: Vec::new(),
+            pairs: vec![
+                pair("mus", ["ana", "bea"], true),
+                pair("chinchon", ["ana", "cris"], true),
+                pair("mus", ["cris", "dani"], false),
+                pair("mus", ["ana", "bot:experto"], true),
+            ],
+            trading: vec![Trade {
+                game: "chinchon".into(),
+                players: ["bea".into(), "ana".into()],
+                games: 20,
+                score: 20.0,
+                expected: 10.0,
+                z: 3.9,
+                flagged: true,
+                evidence: vec!["t7".into(), "t8".into()],
+            }],
+        };
+        let ids: BTreeMap<String, i64> = [("ana", 1), ("bea", 2), ("cris", 3), ("dani", 4)]
+            .into_iter()
+            .map(|(n, i)| (n.to_string(), i))
+            .collect();
+        let partners: BTreeMap<String, bool> = [("mus", true), ("chinchon", false)]
+            .into_iter()
+            .map(|(n, p)| (n.to_string(), p))
+            .collect();
+        let flags = flags_of(&report, &ids, &partners);
+        let kinds: Vec<(FlagKind, &str, Vec<i64>)> = flags
+            .iter()
+            .map(|f| (f.kind, f.game.as_str(), f.players.clone()))
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (FlagKind::Collusion, "mus", vec![1, 2]),
+                (FlagKind::SoftPlay, "chinchon", vec![1, 3]),
+                (FlagKind::WinTrading, "chinchon", vec![2, 1]),
+            ]
+        );
+        let first = &flags[0];
+        assert_eq!(first.statistic.z, 5.0);
+        assert_eq!(first.statistic.n, 400);
+        // The replay's steps count from 1.
+        assert_eq!(first.evidence[0].step, 7);
+        assert_eq!(first.evidence[0].table, "t1");
+        assert_eq!(first.evidence[0].what, "gain=0.310");
+        let trade = &flags[2];
+        assert_eq!(trade.statistic.n, 20);
+        assert!((trade.statistic.gain - 0.5).abs() < 1e-12);
+        assert_eq!(
+            trade
+                .evidence
+                .iter()
+                .map(|e| e.table.as_str())
+                .collect::<Vec<_>>(),
+            ["t7", "t8"]
+        );
     }
 }

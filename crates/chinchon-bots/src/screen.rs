@@ -123,6 +123,17 @@ pub fn hands_from_view(view: &ChinchonView, draws: usize, seed: u64) -> Vec<Vec<
         .collect()
 }
 
+/// What a decision did, for the evidence: the action's word without its card (a
+/// screen's evidence never shows a card).
+pub fn verb(action: &Action) -> String {
+    action
+        .to_string()
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// The player after `seat` still in the game, if another is.
 pub fn next_in(view: &ChinchonView, seat: Seat) -> Option<Seat> {
     (1..view.seats)
@@ -270,7 +281,7 @@ pub fn weigh_close(
                 choice,
                 hidden: expected - actual,
                 stratum: format!("close:{kind}:{holds}"),
-                action: action.to_string(),
+                action: verb(action),
                 legal: expected,
                 centred: false,
             }
@@ -346,7 +357,7 @@ pub fn weigh_discard(
         index: 0,
         seat: me,
         partner: next,
-        action: action.to_string(),
+        action: verb(action),
         kind: "discard".into(),
         chosen: at,
         options,

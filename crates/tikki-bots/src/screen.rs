@@ -182,7 +182,11 @@ pub fn weigh_lay(game: &TikkiGame, seat: Seat, action: &Action, seed: u64) -> Ve
             index: 0,
             seat,
             partner: b,
-            action: action.to_string(),
+            // The evidence never shows a card: how many were laid.
+            action: match played.len() {
+                1 => "lay 1 card".to_string(),
+                n => format!("lay {n} cards"),
+            },
             kind: "lay".into(),
             chosen,
             options,

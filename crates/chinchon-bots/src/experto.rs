@@ -559,7 +559,7 @@ fn lay_onto(solver: &Solver, melds: &[Meld], card: Card) -> Option<Vec<Meld>> {
 
 /// The least deadwood `hand` can be left with by laying cards onto `melds`, and the
 /// first card to lay for it (`None`: lay nothing more).
-fn best_lay(solver: &Solver, hand: &Hand, melds: &[Meld]) -> (u16, Option<Card>) {
+pub(crate) fn best_lay(solver: &Solver, hand: &Hand, melds: &[Meld]) -> (u16, Option<Card>) {
     let mut best = (
         solver.analyze_hand(hand).map_or(u16::MAX, |a| a.deadwood()),
         None,

@@ -8,7 +8,9 @@
 //! `maestro:iters=1024,ms=1000` by default). Each sees only its own view.
 //!
 //! [`review`] is the game review: every real choice of one seat of a finished game valued
-//! from its view, with the exact chance to close after each discard.
+//! from its view, with the exact chance to close after each discard. [`screen`] weighs
+//! every discard and close for soft play (friends who see each other's hands), and
+//! [`collude`] is such a cheating player, to measure the screen against.
 //!
 //! ```
 //! let bot = tapete_chinchon_bots::by_name("experto").unwrap();
@@ -16,10 +18,12 @@
 //! # drop(bot);
 //! ```
 
+pub mod collude;
 pub mod experto;
 pub mod maestro;
 pub mod outlook;
 pub mod review;
+pub mod screen;
 pub mod tracker;
 pub mod value;
 

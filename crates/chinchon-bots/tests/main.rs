@@ -5,3 +5,4 @@ mod common;
 mod experto;
 mod maestro;
 mod review;
+mod screen;

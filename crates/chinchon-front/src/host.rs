@@ -175,6 +175,12 @@ impl Host for ChinchonHost {
             progress,
         )
     }
+
+    /// Each discard and close weighed for soft play: what the next player's (or every
+    /// other player's) hidden cards explain of it ([`tapete_chinchon_bots::screen`]).
+    fn screen(record: &Record<ChinchonGame>) -> Vec<tapete_review::screen::Screened> {
+        tapete_chinchon_bots::screen::screen(record)
+    }
 }
 
 #[cfg(test)]
@@ -219,5 +225,52 @@ mod tests {
         }
         let e = kind.review(&stored, 2, &settings, &|_, _| {}).unwrap_err();
         assert!(e.contains("seat 2"), "{e}");
+    }
+
+    #[test]
+    fn a_stored_game_is_screened_through_the_erased_host() {
+        // Three hands' worth of turns at three seats, stored as options, seed and texts.
+        let mut g = ChinchonGame::new(&ChinchonRules::default(), 3, 8).unwrap();
+        let mut bot = Basico::default();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(8);
+        let mut actions = Vec::new();
+        while actions.len() < 60 && !g.to_act().seats().is_empty() {
+            let seat = g.to_act().seats()[0];
+            let legal = g.legal_actions(seat);
+            let a = bot.act(&g.view(seat), &legal, &mut rng);
+            g.apply(seat, &a).unwrap();
+            actions.push((seat, a.to_string()));
+        }
+        let stored = StoredGame {
+            rules: &json!({}),
+            seats: 3,
+            seed: 8,
+            actions: &actions,
+        };
+        let weighed = kind_of::<ChinchonHost>().screen(&stored).unwrap();
+        assert!(weighed.iter().any(|w| w.centred), "discards are weighed");
+        for w in &weighed {
+            let (seat, played) = &actions[w.index];
+            assert_eq!(w.seat, *seat);
+            assert!(played.starts_with(&w.action), "{played} {}", w.action);
+            assert!(!w.action.contains(' '), "no card: {}", w.action);
+            assert_ne!(w.partner, w.seat);
+            if w.centred {
+                assert_eq!(
+                    w.partner,
+                    (w.seat + 1) % 3,
+                    "a discard helps the next player"
+                );
+                assert!(played.starts_with("descarto"));
+            }
+        }
+        let mut garbled = actions.clone();
+        garbled[5].1 = "descarto 13o".into();
+        let bad = StoredGame {
+            actions: &garbled,
+            ..stored
+        };
+        let e = kind_of::<ChinchonHost>().screen(&bad).unwrap_err();
+        assert!(e.contains("action 5"), "{e}");
     }
 }

@@ -193,9 +193,9 @@ pub trait Host: Send + Sync + 'static {
         Err(tapete_review::ReviewError::Unsupported(Self::TITLE.into()))
     }
     /// Each decision of `record` weighed for collusion screening
-    /// ([`tapete_review::screen`]): what the
-    /// chooser's partner's hidden cards alone explain of it. Empty (the default) for a game
-    /// without partners or without a screen yet.
+    /// ([`tapete_review::screen`]): what the hidden cards of the chooser's partner — in a
+    /// game without partners, of the seat its choice could help — alone explain of it.
+    /// Empty (the default) for a game without a screen.
     fn screen(_record: &tapete_table::Record<Self::G>) -> Vec<tapete_review::screen::Screened> {
         Vec::new()
     }

@@ -120,6 +120,7 @@ fn weigh(
         stratum: stratum(lance, answering, &said[partner], legal),
         action: action.to_string(),
         legal,
+        centred: false,
     })
 }
 

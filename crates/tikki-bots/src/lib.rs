@@ -5,6 +5,8 @@
 //! `experto:iters=600,ms=100` by default). Each sees only its own view.
 //!
 //! [`review`] is tikki's game review: every choice of one seat valued from its view.
+//! [`screen`] weighs every lay for soft play (friends who see each other's hands), and
+//! [`collude`] is such a cheating player, to measure the screen against.
 //!
 //! ```
 //! let bot = tapete_tikki_bots::by_name("experto:iters=200").unwrap();
@@ -12,8 +14,10 @@
 //! # drop(bot);
 //! ```
 
+pub mod collude;
 pub mod experto;
 pub mod review;
+pub mod screen;
 
 pub use experto::Experto;
 

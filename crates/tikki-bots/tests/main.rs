@@ -3,3 +3,4 @@
 
 mod experto;
 mod review;
+mod screen;

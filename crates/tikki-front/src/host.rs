@@ -209,4 +209,62 @@ impl Host for TikkiHost {
     ) -> Result<tapete_review::Review, tapete_review::ReviewError> {
         tapete_tikki_bots::review::review(record, seat, settings, progress)
     }
+
+    /// Each lay weighed for soft play: what every other player's hidden cards explain of
+    /// it ([`tapete_tikki_bots::screen`]).
+    fn screen(record: &tapete_table::Record<TikkiGame>) -> Vec<tapete_review::screen::Screened> {
+        tapete_tikki_bots::screen::screen(record)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::rand_core::SeedableRng;
+    use tapete_host::{kind_of, StoredGame};
+
+    #[test]
+    fn a_stored_game_is_screened_through_the_erased_host() {
+        // The first tricks of a game at three seats, stored as options, seed and texts.
+        let mut g = TikkiGame::new(&TikkiRules::default(), 3, 4).unwrap();
+        let mut bot = tapete_tikki::bots::Basico;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        let mut actions = Vec::new();
+        while actions.len() < 24 && !g.to_act().seats().is_empty() {
+            let seat = g.to_act().seats()[0];
+            let legal = g.legal_actions(seat);
+            let a = bot.act(&g.view(seat), &legal, &mut rng);
+            g.apply(seat, &a).unwrap();
+            actions.push((seat, a.to_string()));
+        }
+        let stored = StoredGame {
+            rules: &json!({}),
+            seats: 3,
+            seed: 4,
+            actions: &actions,
+        };
+        let weighed = kind_of::<TikkiHost>().screen(&stored).unwrap();
+        assert!(!weighed.is_empty());
+        for w in &weighed {
+            let (seat, played) = &actions[w.index];
+            assert_eq!(w.seat, *seat);
+            let laid = played.split_whitespace().count() - 1;
+            let said = if laid == 1 {
+                "lay 1 card".to_string()
+            } else {
+                format!("lay {laid} cards")
+            };
+            assert_eq!(w.action, said, "no card: {played}");
+            assert!(w.centred && w.partner != w.seat && w.partner < 3);
+            assert!(played.starts_with("lay"));
+        }
+        let mut garbled = actions.clone();
+        garbled[4].1 = "lay 14S".into();
+        let bad = StoredGame {
+            actions: &garbled,
+            ..stored
+        };
+        let e = kind_of::<TikkiHost>().screen(&bad).unwrap_err();
+        assert!(e.contains("action 4"), "{e}");
+    }
 }

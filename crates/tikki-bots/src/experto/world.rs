@@ -110,6 +110,47 @@ impl World {
         out
     }
 
+    /// Gives seat `s` exactly `hand` in its hand and `down` among its face-down cards
+    /// (sets of its sizes, of cards hidden from whoever dealt the world), each card
+    /// brought from wherever it was and the card it displaces sent there: every place
+    /// keeps its size. False, and nothing changed, when the sizes do not match or a card
+    /// is not in the world.
+    pub fn place(&mut self, s: Seat, hand: Cards, down: Cards) -> bool {
+        if s >= self.seats
+            || hand.len() != self.hands[s].len()
+            || down.len() != self.face_down(s).len()
+            || !hand.intersection(down).is_empty()
+        {
+            return false;
+        }
+        let wanted = hand.union(down);
+        if wanted
+            .iter()
+            .any(|c| matches!(self.place_of(c), Place::Nowhere))
+            || !wanted.intersection(self.revealed[s]).is_empty()
+        {
+            return false;
+        }
+        for (target, at_hand) in [(hand, true), (down, false)] {
+            for c in target.iter() {
+                let here = if at_hand {
+                    self.hands[s]
+                } else {
+                    self.face_down(s)
+                };
+                if here.contains(c) {
+                    continue;
+                }
+                // A card of this place not wanted here goes where `c` is.
+                let Some(x) = here.iter().find(|&x| !target.contains(x)) else {
+                    return false;
+                };
+                self.swap(c, x);
+            }
+        }
+        true
+    }
+
     /// Moves `card` (hidden from the searching seat) to where `with` is, and `with` to
     /// where `card` was: hands, face-down cards and the stock keep their sizes.
     fn swap(&mut self, card: Card, with: Card) {

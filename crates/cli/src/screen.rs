@@ -137,21 +137,9 @@ fn from_db(db: &str, a: &ScreenArgs) -> CliResult<Vec<Game>> {
     })?;
     Ok(found
         .into_iter()
-        .map(|g| Game {
-            source: format!("table {}", g.table),
-            game: g.game,
-            rules: g.rules,
-            seats: g.seats,
-            seed: g.seed,
-            actions: g.actions,
-            people: g.players.iter().map(Option::is_some).collect(),
-            // A bot's seat is its level's: a player of its own for the trading screen's
-            // skills, never judged.
-            players: g
-                .players
-                .into_iter()
-                .map(|p| Some(p.map_or_else(|| format!("bot:{}", g.bot), |(_, n)| n)))
-                .collect(),
+        .map(|g| {
+            let source = format!("table {}", g.table);
+            g.screened(source)
         })
         .collect())
 }

@@ -82,20 +82,8 @@ pub async fn screen_now(hub: &Hub) -> Result<Summary, String> {
             for (id, name) in g.players.iter().flatten() {
                 ids.insert(name.clone(), *id);
             }
-            Game {
-                source: g.table,
-                game: g.game,
-                rules: g.rules,
-                seats: g.seats,
-                seed: g.seed,
-                actions: g.actions,
-                people: g.players.iter().map(Option::is_some).collect(),
-                players: g
-                    .players
-                    .into_iter()
-                    .map(|p| Some(p.map_or_else(|| format!("bot:{}", g.bot), |(_, n)| n)))
-                    .collect(),
-            }
+            let source = g.table.clone();
+            g.screened(source)
         })
         .collect();
     let kinds = hub.kinds.clone();

@@ -139,6 +139,29 @@ pub struct FinishedGame {
     pub players: Vec<Option<(i64, String)>>,
 }
 
+impl FinishedGame {
+    /// The game as the screens read it ([`tapete_host::screening`]), its source `source`:
+    /// each seat named by its account, a bot's seat by its level (`bot:experto`: a player
+    /// of its own for the win-trading screen's skills, never judged), people marked.
+    pub fn screened(self, source: String) -> tapete_host::screening::Game {
+        let bot = self.bot;
+        tapete_host::screening::Game {
+            source,
+            game: self.game,
+            rules: self.rules,
+            seats: self.seats,
+            seed: self.seed,
+            actions: self.actions,
+            people: self.players.iter().map(Option::is_some).collect(),
+            players: self
+                .players
+                .into_iter()
+                .map(|p| Some(p.map_or_else(|| format!("bot:{bot}"), |(_, n)| n)))
+                .collect(),
+        }
+    }
+}
+
 /// One finished game of a player, for the history page.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct PlayedGame {

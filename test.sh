@@ -164,7 +164,10 @@ step "building every test"
 # The binary's artifact message (`"executable": ".../debug/tapete"`) says it is ready.
 (
   status=0
-  nice -n 10 cargo test --workspace --no-run --message-format=json-render-diagnostics \
+  # The tests only (libraries', binaries' and integration tests): not the examples, which
+  # `cargo test` would link too and no test runs (CI's clippy --all-targets checks them).
+  nice -n 10 cargo test --workspace --no-run --lib --bins --tests \
+    --message-format=json-render-diagnostics \
     >"$logs/build.json" || status=$?
   echo "$status" >"$logs/build.rc"
 ) &

@@ -11,7 +11,7 @@ use super::api::*;
 use crate::code::Code;
 use crate::hub::Hub;
 use crate::operator::{self, FlagStatus, Scope, MAX_PAGE};
-use crate::table::{PlayerRef, TableStatus};
+use crate::table::PlayerRef;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, Request, State};
 use axum::http::StatusCode;
@@ -371,26 +371,9 @@ async fn log(
 /// Any finished table's stored log, for the operator: a private table's, and a duplicate
 /// round's whose other tables are still playing its boards.
 async fn finished(hub: &Arc<Hub>, id: &str) -> Result<Arc<crate::table::StoredTable>, ApiError> {
-    let stored = hub
-        .db
-        .table(id.to_string())
-        .await
-        .map_err(ApiError::internal)?
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                Code::TableNotFound,
-                format!("no table `{}`", operator::bounded(id, 32)),
-            )
-        })?;
-    if stored.row.status != TableStatus::Finished {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            Code::NotFinished,
-            "the game is not over: only finished games are replayed",
-        ));
-    }
-    Ok(Arc::new(stored))
+    let stored = super::tables::stored_table(hub, id).await?;
+    super::tables::only_finished(&stored)?;
+    Ok(stored)
 }
 
 /// `GET /api/operator/tables/{id}/replay`: any finished table's replay (as the public

@@ -2,7 +2,7 @@
 //! stored, queued when it is not (see [`crate::review`]).
 
 use super::api::*;
-use super::private_tables::{check_stored, no_table};
+use super::private_tables::check_stored;
 use crate::accounts::Session;
 use crate::code::Code;
 use crate::hub::Hub;
@@ -150,22 +150,7 @@ async fn table_of(
     headers: &HeaderMap,
     invite: Option<&str>,
 ) -> Result<Arc<StoredTable>, ApiError> {
-    let stored = match hub.replay_cache.get(id) {
-        Some(t) => t,
-        None => {
-            let t = hub
-                .db
-                .table(id.to_string())
-                .await
-                .map_err(ApiError::internal)?
-                .ok_or_else(|| no_table(id))?;
-            let t = Arc::new(t);
-            if t.row.status == TableStatus::Finished {
-                hub.replay_cache.put(id.to_string(), t.clone());
-            }
-            t
-        }
-    };
+    let stored = super::tables::stored_table(hub, id).await?;
     check_stored(hub, &stored, headers, invite).await?;
     Ok(stored)
 }

@@ -537,15 +537,11 @@ pub(crate) async fn not_dealt_elsewhere(
     Ok(())
 }
 
-pub(crate) async fn finished_log(
-    hub: &Arc<Hub>,
-    id: &str,
-    headers: &HeaderMap,
-    invite: Option<&str>,
-) -> Result<Arc<StoredTable>, ApiError> {
+/// The stored table `id`, from the replays' cache (finished tables only) or the database
+/// (put in the cache when finished); 404 `table_not_found` when there is none. Who may see
+/// it is for the caller to check.
+pub(crate) async fn stored_table(hub: &Arc<Hub>, id: &str) -> Result<Arc<StoredTable>, ApiError> {
     if let Some(t) = hub.replay_cache.get(id) {
-        super::private_tables::check_stored(hub, &t, headers, invite).await?;
-        not_dealt_elsewhere(hub, &t).await?;
         return Ok(t);
     }
     let stored = hub
@@ -553,14 +549,16 @@ pub(crate) async fn finished_log(
         .table(id.to_string())
         .await
         .map_err(ApiError::internal)?
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                Code::TableNotFound,
-                format!("no table `{id}`"),
-            )
-        })?;
-    super::private_tables::check_stored(hub, &stored, headers, invite).await?;
+        .ok_or_else(|| super::private_tables::no_table(id))?;
+    let stored = Arc::new(stored);
+    if stored.row.status == TableStatus::Finished {
+        hub.replay_cache.put(id.to_string(), stored.clone());
+    }
+    Ok(stored)
+}
+
+/// 403 `not_finished` for a table still played: a replay shows every hand.
+pub(crate) fn only_finished(stored: &StoredTable) -> Result<(), ApiError> {
     if stored.row.status != TableStatus::Finished {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -569,9 +567,21 @@ pub(crate) async fn finished_log(
              replayed",
         ));
     }
+    Ok(())
+}
+
+/// The finished table `id` whose log the request may replay: 404 for a table it may not
+/// see (or none), 403 for one not over or whose boards are still dealt elsewhere.
+pub(crate) async fn finished_log(
+    hub: &Arc<Hub>,
+    id: &str,
+    headers: &HeaderMap,
+    invite: Option<&str>,
+) -> Result<Arc<StoredTable>, ApiError> {
+    let stored = stored_table(hub, id).await?;
+    super::private_tables::check_stored(hub, &stored, headers, invite).await?;
+    only_finished(&stored)?;
     not_dealt_elsewhere(hub, &stored).await?;
-    let stored = Arc::new(stored);
-    hub.replay_cache.put(id.to_string(), stored.clone());
     Ok(stored)
 }
 

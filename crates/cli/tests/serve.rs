@@ -220,26 +220,31 @@ fn a_server_killed_mid_game_restarts_exactly_where_it_was() {
     let db = temp_db("restart");
     let server = Server::start(&db);
     let (me, token) = server.player("Ane");
-    let (code, table) = server.api(
-        "POST",
-        "/api/tables",
-        Some(&token),
-        Some(
-            json!({"game": "mus", "rules": {"target": 30, "juegos": 1}, "bot": "basico",
-                    "pace_ms": 0, "start": true}),
-        ),
-    );
-    assert_eq!(code, 200, "{table}");
-    let id = table["id"].as_str().unwrap().to_string();
-    let mut c = server.connect(&id, Some(&token));
-    // Play into the game, stopping at one of our own decisions past action 30.
-    let before = play_until(&mut c, |s| {
-        s["n"].as_u64().unwrap() >= 30 && !legal(s).is_empty()
-    });
-    assert!(
-        before["outcome"].is_null(),
-        "the game ended too soon for this test"
-    );
+    // Play into a game, stopping at one of our own decisions past action 30. Each table's
+    // deal is drawn afresh, and a game may end before that (an órdago): then another.
+    let mut tries = 0;
+    let (id, _open, before) = loop {
+        tries += 1;
+        assert!(tries <= 5, "five games ended too soon for this test");
+        let (code, table) = server.api(
+            "POST",
+            "/api/tables",
+            Some(&token),
+            Some(
+                json!({"game": "mus", "rules": {"target": 30, "juegos": 1}, "bot": "basico",
+                        "pace_ms": 0, "start": true}),
+            ),
+        );
+        assert_eq!(code, 200, "{table}");
+        let id = table["id"].as_str().unwrap().to_string();
+        let mut c = server.connect(&id, Some(&token));
+        let before = play_until(&mut c, |s| {
+            s["n"].as_u64().unwrap() >= 30 && !legal(s).is_empty()
+        });
+        if before["outcome"].is_null() {
+            break (id, c, before);
+        }
+    };
     let n = before["n"].as_u64().unwrap();
     server.kill();
 
